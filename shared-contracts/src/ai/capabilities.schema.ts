@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** Middleware capabilities (spec 02 §3), served at GET /config. */
+export const CapabilitiesSchema = z.object({
+  langGraphEnabled: z.boolean(),
+  hybridWorkflowSupported: z.boolean(),
+  threePageModeSupported: z.boolean(),
+  streamingSupported: z.boolean(),
+  gridDetectionSupported: z.boolean(),
+  maxRetryAttempts: z.number().int().nonnegative(),
+  supportedFileFormats: z.array(z.string()),
+  version: z.string(),
+  provider: z.string(),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;

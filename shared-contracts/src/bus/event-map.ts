@@ -1,0 +1,22 @@
+/**
+ * Every browser event of both specs with its payload. The bus is typed by this
+ * map, so emitting a wrong payload does not compile.
+ */
+export interface EventMap {
+  'sheet-created': { sheetId: string; name: string };
+  'sheet-updated': { sheetId: string; name?: string; version?: number };
+  'sheet-loaded': { sheetId: string };
+  'sheet-history-refresh': { sheetId: string };
+  'sheet-snapshot-received': { sheetId: string; version: number };
+  'sheet-snapshot-merged': { sheetId: string; version: number };
+  'sheet-snapshot-merge-error': { sheetId: string; error: string };
+  'sheet-proposal': { sheetId: string; versionId: string };
+  'create-sheet-from-chat': {
+    name: string;
+    headers: string[];
+    rows: (string | number | boolean | null)[][];
+    origin?: 'schedule_auto' | 'schedule_manual_retry' | 'ai';
+  };
+}
+
+export type EventName = keyof EventMap;

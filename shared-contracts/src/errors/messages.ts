@@ -1,0 +1,28 @@
+/** User-visible texts of spec 01 §2/§8 and spec 02 §8, copied exactly. */
+export const MESSAGES = {
+  invalidCredentials: 'Invalid credentials',
+  signupFailed: 'Signup failed',
+  signupClosed: 'Signup disabled. Contact an admin for a new account.',
+  updateFailed: 'Update failed',
+  createFailed: 'Create failed',
+  promoteFailed: 'Promote failed',
+  passwordUpdated: 'Password updated',
+  passwordChangeFailed: 'Password change failed',
+  confirmDeleteUser: 'Delete user?',
+  confirmDeleteItem: 'Are you sure you want to delete this group or sheet?',
+  sheetNameEmpty: 'Sheet name cannot be empty',
+  sheetNameTooLong: 'Sheet name cannot exceed 100 characters',
+  sheetNameInvalid: 'Sheet name contains invalid characters',
+  noSheetForExport: 'No sheet selected for export',
+  unknownError: 'Unknown error occurred',
+  genericFallbackTitle: 'Something went wrong',
+  genericFallbackBody: 'An unexpected error occurred. Please refresh the page to continue.',
+  noSheetSelected: 'No Sheet Selected',
+  noSheetSelectedHint: 'Select a sheet from the sidebar to get started',
+  loadingSheet: 'Loading sheet...',
+  emptyRepository: 'No commits yet — create your first file to initialize the repository.',
+  noUsersOnline: 'No users online',
+} as const;
+
+export const unsupportedExportFormat = (format: string) => `Unsupported export format: ${format}`;
+export const confirmDeleteSheet = (name: string) => `Delete "${name}"?`;

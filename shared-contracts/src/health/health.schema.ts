@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** What a service answers at GET /health. */
+export const ServiceHealthSchema = z.object({
+  service: z.string(),
+  status: z.enum(['healthy', 'unhealthy']),
+  version: z.string(),
+  uptime_s: z.number(),
+  checks: z.record(z.string(), z.enum(['ok', 'failing'])).optional(),
+});
+export type ServiceHealth = z.infer<typeof ServiceHealthSchema>;
+
+/** What the shell's monitor shows in About (spec 01 §3 Health status). */
+export const HealthStatusSchema = z.object({
+  service: z.string(),
+  url: z.string(),
+  status: z.enum(['healthy', 'unhealthy']),
+  lastCheck: z.string(),
+  responseTime: z.number(),
+});
+export type HealthStatus = z.infer<typeof HealthStatusSchema>;
