@@ -1,0 +1,76 @@
+// Figures: JS transferred (gzip) for the sign-in screen and for the main screen
+// with all remotes shown, broken down by chunk. Starts its own stack on
+// ports +200 with a fresh data folder, drives Debian's Chromium.
+import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { fromRoot } from '../scripts/lib/paths.mjs';
+import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+
+const { chromium } = createRequire(fromRoot('e2e', 'package.json'))('@playwright/test');
+const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + 200]));
+const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-bundle-'));
+const dataDir = path.join(work, 'data');
+mkdirSync(dataDir, { recursive: true });
+const remotesFile = path.join(dataDir, 'remotes.json');
+writeFileSync(remotesFile, JSON.stringify(remotesManifest(ports)));
+const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_FILE: remotesFile } });
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = await browser.newPage();
+  let scripts = [];
+  page.on('response', async (res) => {
+    const type = res.request().resourceType();
+    if (type !== 'script' && !res.url().endsWith('.js')) return;
+    try {
+      const body = await res.body();
+      scripts.push({ url: res.url(), raw: body.length, gz: gzipSync(body, { level: 6 }).length });
+    } catch {
+      /* redirects have no body */
+    }
+  });
+  const report = (label) => {
+    const total = scripts.reduce((s, x) => s + x.gz, 0);
+    console.log(`bundle: ${label}: ${(total / 1024).toFixed(1)} KB gz of JS in ${scripts.length} files`);
+    for (const s of [...scripts].sort((a, b) => b.gz - a.gz)) {
+      const u = new URL(s.url);
+      console.log(`  ${(s.gz / 1024).toFixed(1).padStart(7)} KB gz  ${(s.raw / 1024).toFixed(0).padStart(6)} KB raw  ${u.port}${u.pathname}`);
+    }
+  };
+
+  const base = `http://localhost:${ports.shell}`;
+  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
+  scripts = [];
+  await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  report('sign-in screen (fresh load)');
+
+  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
+  await page.getByLabel(/username/i).fill('bench-admin');
+  await page.getByLabel(/^password/i).fill('bench-password-1');
+  scripts = [];
+  await page.getByRole('button', { name: /sign up/i }).click();
+  await page.getByText('No Sheet Selected').waitFor();
+  await page.getByRole('button', { name: /members/i }).click();
+  await page.getByText('(You)').waitFor();
+  await page.getByRole('tab', { name: /git/i }).click();
+  await page.waitForLoadState('networkidle');
+  report('main screen after sign-in, all remotes shown (on top of the sign-in screen)');
+
+  scripts = [];
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: /members/i }).click();
+  await page.getByText('(You)').waitFor();
+  await page.waitForLoadState('networkidle');
+  report('main screen, fresh load, git tab + members panel + chat shown');
+} finally {
+  await browser.close();
+  await stack.stop();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,65 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+// @ts-expect-error plain ESM module of the root scripts, typed by use
+import { DEFAULT_PORTS, processSpecs, startProcess } from '../../scripts/lib/stack.mjs';
+
+/** The e2e stack runs beside a developer's `npm start`, on ports of its own. */
+export const E2E_PORTS: Record<string, number> = Object.fromEntries(
+  Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + 100]),
+);
+
+export const workDir = path.resolve(process.env.TESSERA_E2E_WORKDIR ?? path.join(__dirname, '..', '..', '.tessera-test', 'e2e'));
+export const dataDir = path.join(workDir, 'data');
+export const logDir = path.join(workDir, 'logs');
+const stateFile = () => path.join(workDir, 'pids.json');
+
+export function specs() {
+  return processSpecs({ ports: E2E_PORTS, dataDir, env: { REMOTES_FILE: path.join(dataDir, 'remotes.json') } }) as {
+    name: string;
+    ready: string;
+  }[];
+}
+
+export function readPids(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(stateFile(), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+export function writePid(name: string, pid: number | undefined) {
+  const pids = readPids();
+  if (pid) pids[name] = pid;
+  else delete pids[name];
+  writeFileSync(stateFile(), JSON.stringify(pids));
+}
+
+/** Stops one process of the stack by the PID we started it with, and waits until it is gone. */
+export async function stopService(name: string) {
+  const pid = readPids()[name];
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  writePid(name, undefined);
+}
+
+/** Starts one process of the stack again; it outlives the test worker, so teardown stops it by PID. */
+export async function startService(name: string) {
+  const spec = specs().find((s) => s.name === name);
+  if (!spec) throw new Error(`no such service ${name}`);
+  const proc = await startProcess(spec, { logDir });
+  proc.child.unref();
+  writePid(name, proc.pid);
+}

@@ -1,0 +1,73 @@
+// Builds what is not built: each package is rebuilt only when the hash of its
+// inputs (its sources, its workspace dependencies' hashes, the lockfile) changed.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fromRoot } from './paths.mjs';
+import { run } from './run.mjs';
+
+/** Build order matters: a package comes after everything it uses. */
+export const PACKAGES = [
+  { name: '@tessera/contracts', dir: 'shared-contracts', out: 'dist', deps: [] },
+  { name: '@tessera/api', dir: 'api', out: 'dist', deps: ['shared-contracts'] },
+  { name: '@tessera/ai-middleware', dir: 'ai-middleware', out: 'dist', deps: ['shared-contracts'] },
+  ...['mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members'].map((dir) => ({
+    name: `@tessera/${dir}`,
+    dir,
+    out: 'dist',
+    deps: ['shared-contracts', 'tooling/webpack-remote'],
+  })),
+  { name: '@tessera/shell', dir: 'shell', out: 'dist', deps: ['shared-contracts', 'tooling/webpack-remote'] },
+];
+
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'dist-server', 'test-results', 'playwright-report', 'test', 'coverage']);
+const isTestFile = (f) => /\.(test|typetest)\.[cm]?[jt]sx?$/.test(f);
+
+function hashDir(dir, hash) {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) hashDir(p, hash);
+    } else if (e.isFile() && !isTestFile(e.name)) {
+      hash.update(p).update(readFileSync(p));
+    }
+  }
+}
+
+const memo = new Map();
+export function inputHash(dir) {
+  if (memo.has(dir)) return memo.get(dir);
+  const hash = createHash('sha256');
+  hash.update(readFileSync(fromRoot('pnpm-lock.yaml')));
+  hashDir(fromRoot(dir), hash);
+  const pkg = PACKAGES.find((p) => p.dir === dir);
+  for (const dep of pkg?.deps ?? []) hash.update(inputHash(dep));
+  const digest = hash.digest('hex');
+  memo.set(dir, digest);
+  return digest;
+}
+
+const stampOf = (pkg) => fromRoot(pkg.dir, pkg.out, '.build-hash');
+
+export function isBuilt(pkg) {
+  const stamp = stampOf(pkg);
+  return existsSync(stamp) && readFileSync(stamp, 'utf8') === inputHash(pkg.dir);
+}
+
+export async function buildAll(pnpm, { force = false } = {}) {
+  for (const pkg of PACKAGES) {
+    if (!force && isBuilt(pkg)) continue;
+    const started = Date.now();
+    console.log(`[build] ${pkg.name} ...`);
+    const r = await run(pnpm, ['--filter', pkg.name, 'run', 'build'], { capture: true, quiet: true });
+    if (r.code !== 0) {
+      process.stderr.write(r.out);
+      throw new Error(`Build of ${pkg.name} failed`);
+    }
+    writeFileSync(stampOf(pkg), inputHash(pkg.dir));
+    console.log(`[build] ${pkg.name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+

@@ -1,0 +1,33 @@
+// Debian packages the test suite needs: installed with apt-get when we are
+// root, otherwise a clear message of what to install.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+let aptUpdated = false;
+
+function aptInstall(pkgs) {
+  if (process.getuid?.() !== 0) return false;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    aptUpdated = true;
+  }
+  return spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'inherit', env }).status === 0;
+}
+
+const hasPostgres = () =>
+  existsSync('/usr/lib/postgresql') &&
+  readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Returns null when ready, else the message saying what to install. */
+export function ensureSystemDeps() {
+  const missing = [];
+  if (!hasPostgres()) missing.push('postgresql');
+  if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (missing.length === 0) return null;
+  console.log(`[deps] installing ${missing.join(', ')} with apt-get ...`);
+  if (aptInstall(missing) && hasPostgres() && existsSync(CHROMIUM_PATH)) return null;
+  return `The test suite needs Debian's ${missing.join(' and ')}: run as root \`apt-get install -y ${missing.join(' ')}\`.`;
+}

@@ -1,0 +1,46 @@
+// `npm start`: bootstrap, then the whole product on the embedded database.
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { bootstrap } from './bootstrap.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { DEFAULT_PORTS, remotesManifest, startStack } from './lib/stack.mjs';
+
+const began = Date.now();
+const dataDir = path.resolve(repoRoot, process.env.DATA_DIR ?? 'data');
+
+await bootstrap().catch((e) => {
+  console.error(e.message);
+  process.exit(1);
+});
+
+mkdirSync(dataDir, { recursive: true });
+const remotesFile = process.env.REMOTES_FILE ?? path.join(dataDir, 'remotes.json');
+if (!existsSync(remotesFile)) writeFileSync(remotesFile, JSON.stringify(remotesManifest(DEFAULT_PORTS), null, 2) + '\n');
+
+const logDir = path.join(dataDir, 'logs');
+let stack;
+try {
+  stack = await startStack({ dataDir, logDir, env: { REMOTES_FILE: remotesFile } });
+} catch (e) {
+  console.error(e.message);
+  process.exit(1);
+}
+
+console.log(`\nTessera is running at http://localhost:${DEFAULT_PORTS.shell}  (ready in ${((Date.now() - began) / 1000).toFixed(1)} s)`);
+console.log(`Logs: ${path.relative(repoRoot, logDir)}/*.log — press Ctrl+C to stop.\n`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping Tessera ...');
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+for (const p of stack.processes) {
+  p.child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`${p.name} exited (${signal ?? code}); see ${path.relative(repoRoot, logDir)}/${p.name}.log`);
+  });
+}

@@ -1,0 +1,123 @@
+// `npm test`: bootstrap, type-check, unit tests, service integration tests on
+// a real PostgreSQL and on PGlite, then the e2e suite in Debian's Chromium.
+// Ends with one line: `N passed, N failed`.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { bootstrap } from './bootstrap.mjs';
+import { fromRoot } from './lib/paths.mjs';
+import { startPostgres } from './lib/postgres.mjs';
+import { run } from './lib/run.mjs';
+import { ensureSystemDeps } from './lib/system-deps.mjs';
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+const workDir = fromRoot('.tessera-test');
+rmSync(workDir, { recursive: true, force: true });
+mkdirSync(workDir, { recursive: true });
+
+function record(label, { passed = 0, failed = 0, skipped = 0 }, code) {
+  // A runner that failed without reporting a failed test still counts as one failure.
+  if (code !== 0 && failed === 0) failed = 1;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  if (failed) failures.push(label);
+  console.log(`\n[test] ${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+}
+
+async function jestSuite(pkg, dir) {
+  const out = path.join(workDir, `${dir.replace(/\W/g, '_')}-jest.json`);
+  const r = await run(pnpm, ['--filter', pkg, 'exec', 'jest', '--ci', '--json', `--outputFile=${out}`]);
+  let stats = {};
+  try {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    stats = { passed: j.numPassedTests, failed: j.numFailedTests, skipped: j.numPendingTests };
+  } catch {
+    /* the runner died before writing its report */
+  }
+  record(`unit ${pkg}`, stats, r.code);
+}
+
+/** node:test's spec reporter closes with `ℹ pass N` / `ℹ fail N` lines. */
+async function nodeSuite(label, pkg, script, env) {
+  const r = await run(pnpm, ['--filter', pkg, 'run', script], { env, capture: true });
+  const last = (key) => {
+    const m = [...r.out.matchAll(new RegExp(`^\\S* ?${key} (\\d+)$`, 'gm'))].at(-1);
+    return m ? Number(m[1]) : 0;
+  };
+  record(label, { passed: last('pass'), failed: last('fail') + last('cancelled'), skipped: last('skipped') + last('todo') }, r.code);
+}
+
+const began = Date.now();
+let pnpm;
+try {
+  ({ pnpm } = await bootstrap());
+} catch (e) {
+  console.error(e.message);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const depsProblem = ensureSystemDeps();
+
+// 1. Types
+{
+  const r = await run(pnpm, ['-r', '--workspace-concurrency=2', 'run', 'typecheck']);
+  record('typecheck', { passed: r.code === 0 ? 1 : 0 }, r.code);
+}
+
+// 2. Unit tests beside the code
+for (const [pkg, dir] of [
+  ['@tessera/contracts', 'shared-contracts'],
+  ['@tessera/shell', 'shell'],
+  ['@tessera/mfe-sheets', 'mfe-sheets'],
+  ['@tessera/mfe-chat', 'mfe-chat'],
+  ['@tessera/mfe-git', 'mfe-git'],
+  ['@tessera/mfe-members', 'mfe-members'],
+]) {
+  await jestSuite(pkg, dir);
+}
+await nodeSuite('shell server', '@tessera/shell', 'test:server', {});
+await nodeSuite('remote origin', '@tessera/remote-origin', 'test', {});
+
+// 3. Services, on PostgreSQL then on PGlite
+let pg = null;
+if (depsProblem) {
+  console.error(depsProblem);
+  record('PostgreSQL available', {}, 1);
+} else {
+  try {
+    pg = startPostgres({ dir: path.join('/tmp', `tessera-test-pg-${process.pid}`), port: 55000 + (process.pid % 1000) });
+  } catch (e) {
+    console.error(e.message);
+    record('PostgreSQL start', {}, 1);
+  }
+}
+try {
+  for (const pkg of ['@tessera/api', '@tessera/ai-middleware']) {
+    if (pg) await nodeSuite(`${pkg} on PostgreSQL`, pkg, 'test', { TEST_PG_URL: pg.url });
+    await nodeSuite(`${pkg} on PGlite`, pkg, 'test', { TEST_PG_URL: '' });
+  }
+} finally {
+  pg?.stop();
+}
+
+// 4. End to end in Chromium
+if (!depsProblem) {
+  const report = path.join(workDir, 'e2e.json');
+  const r = await run(pnpm, ['--filter', '@tessera/e2e', 'exec', 'playwright', 'test'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, TESSERA_E2E_WORKDIR: path.join(workDir, 'e2e') },
+  });
+  let stats = {};
+  try {
+    const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+    stats = { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+  } catch {
+    /* no report */
+  }
+  record('e2e (Chromium)', stats, r.code);
+}
+
+console.log(`\n[test] finished in ${((Date.now() - began) / 1000).toFixed(0)} s${failures.length ? `; failing: ${failures.join('; ')}` : ''}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed ? 1 : 0);
