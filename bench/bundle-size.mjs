@@ -15,7 +15,7 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-bundle-'));
 const dataDir = path.join(work, 'data');
 mkdirSync(dataDir, { recursive: true });
 const remotesFile = path.join(dataDir, 'remotes.json');
-writeFileSync(remotesFile, JSON.stringify(remotesManifest(ports)));
+writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
 const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_FILE: remotesFile } });
 
 const browser = await chromium.launch({

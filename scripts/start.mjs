@@ -1,9 +1,9 @@
 // `npm start`: bootstrap, then the whole product on the embedded database.
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { DEFAULT_PORTS, remotesManifest, startStack } from './lib/stack.mjs';
+import { DEFAULT_PORTS, startStack } from './lib/stack.mjs';
 
 const began = Date.now();
 const dataDir = path.resolve(repoRoot, process.env.DATA_DIR ?? 'data');
@@ -14,13 +14,11 @@ await bootstrap().catch((e) => {
 });
 
 mkdirSync(dataDir, { recursive: true });
-const remotesFile = process.env.REMOTES_FILE ?? path.join(dataDir, 'remotes.json');
-if (!existsSync(remotesFile)) writeFileSync(remotesFile, JSON.stringify(remotesManifest(DEFAULT_PORTS), null, 2) + '\n');
-
 const logDir = path.join(dataDir, 'logs');
 let stack;
 try {
-  stack = await startStack({ dataDir, logDir, env: { REMOTES_FILE: remotesFile } });
+  // The shell server writes a default remotes.json on first start.
+  stack = await startStack({ dataDir, logDir });
 } catch (e) {
   console.error(e.message);
   process.exit(1);

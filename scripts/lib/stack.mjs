@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromRoot } from './paths.mjs';
+import { fromRoot, repoRoot } from './paths.mjs';
 
 export const DEFAULT_PORTS = {
   shell: 3000,
@@ -19,14 +19,10 @@ export const REMOTE_DIRS = ['mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members'];
 
 const versionOf = (dir) => JSON.parse(readFileSync(fromRoot(dir, 'package.json'), 'utf8')).version;
 
-/** The remotes.json that points each remote at the build its origin serves. */
-export function remotesManifest(ports, host = 'localhost') {
-  const remotes = {};
-  for (const dir of REMOTE_DIRS) {
-    const version = versionOf(dir);
-    remotes[dir] = { live: { version, manifest: `http://${host}:${ports[dir]}/${version}/mf-manifest.json` } };
-  }
-  return { remotes };
+/** The remotes.json of a stack on other ports: the shell server's own default, built. */
+export async function remotesManifest(ports) {
+  const { buildDefaultRemotes } = await import(fromRoot('shell/dist-server/remotes/default-remotes.js'));
+  return buildDefaultRemotes(repoRoot, ports);
 }
 
 /** Every process of the product, in start order. */

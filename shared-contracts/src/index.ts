@@ -13,3 +13,7 @@ export * from './shell/remotes.js';
 export * from './shell/shell-context.js';
 export * from './client/auth-session.js';
 export * from './client/http-client.js';
+export * from './auth/jwt.constants.js';
+export * from './client/open-client.js';
+export * from './shell/dev-shell-context.js';
+export * from './errors/describe-error.js';

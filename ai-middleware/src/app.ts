@@ -1,0 +1,55 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createTokenVerifier } from './auth/token-verifier.js';
+import { registerAuthHook } from './auth/auth.hook.js';
+import { registerConfigRoute } from './capabilities/config.route.js';
+import type { AiConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import type { AiDatabase } from './db/schema.js';
+import { registerHealthRoute } from './health/health.route.js';
+import { registerErrorHandlers } from './http/errors.js';
+import { registerMetrics } from './metrics/metrics.js';
+import { registerWhoamiRoute } from './whoami/whoami.route.js';
+
+export interface RouteSummary {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<AiDatabase>;
+    /** Every route as registered, so tests can check that none escapes auth. */
+    registeredRoutes: RouteSummary[];
+  }
+}
+
+/** Builds the middleware (database open and migrated), not listening. */
+export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
+  const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // 1 MB is plenty for the JSON this service takes; larger bodies get 413.
+    bodyLimit: 1024 * 1024,
+  });
+  app.decorate('db', db);
+  app.decorate('registeredRoutes', [] as RouteSummary[]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      app.registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+
+  registerErrorHandlers(app);
+  registerAuthHook(app, createTokenVerifier(config.jwksUrl));
+  registerMetrics(app);
+  registerHealthRoute(app, db as Kysely<unknown>, config.version);
+  registerConfigRoute(app, config.version, config.provider);
+  registerWhoamiRoute(app);
+  return app;
+}

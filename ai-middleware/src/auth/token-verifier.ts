@@ -1,0 +1,58 @@
+import { ACCESS_TOKEN_ALG, ACCESS_TOKEN_ISSUER, type AuthUser, TokenClaimsSchema } from '@tessera/contracts';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+
+/** The api signs access tokens with this issuer and algorithm; nothing else is accepted. */
+export const TOKEN_ISSUER = ACCESS_TOKEN_ISSUER;
+export const TOKEN_ALGORITHMS = [ACCESS_TOKEN_ALG];
+
+/** The token itself is bad: expired, tampered, wrong key, wrong alg, or missing claims. */
+export class InvalidTokenError extends Error {
+  override name = 'InvalidTokenError';
+}
+
+/** The key set could not be fetched, so the token could not be judged either way. */
+export class VerifierUnavailableError extends Error {
+  override name = 'VerifierUnavailableError';
+}
+
+// jose errors that mean "this token is not valid" rather than "the JWKS is unreachable".
+const INVALID_TOKEN_CODES = new Set([
+  errors.JWTExpired.code,
+  errors.JWTClaimValidationFailed.code,
+  errors.JWTInvalid.code,
+  errors.JWSInvalid.code,
+  errors.JWSSignatureVerificationFailed.code,
+  errors.JOSEAlgNotAllowed.code,
+  errors.JOSENotSupported.code,
+  errors.JWKSNoMatchingKey.code,
+  errors.JWKSMultipleMatchingKeys.code,
+]);
+
+export type TokenVerifier = (token: string) => Promise<AuthUser>;
+
+/**
+ * Verifies access tokens against the api's public keys only: the middleware has
+ * no private key, so it can check tokens but never mint them.
+ */
+export function createTokenVerifier(jwksUrl: URL): TokenVerifier {
+  const jwks = createRemoteJWKSet(jwksUrl, { timeoutDuration: 5000 });
+  return async (token) => {
+    let payload: unknown;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        algorithms: TOKEN_ALGORITHMS,
+        issuer: TOKEN_ISSUER,
+        requiredClaims: ['exp', 'sub'],
+      }));
+    } catch (err) {
+      if (err instanceof errors.JOSEError && INVALID_TOKEN_CODES.has(err.code)) {
+        throw new InvalidTokenError(err.message, { cause: err });
+      }
+      throw new VerifierUnavailableError(`cannot fetch the api's key set at ${jwksUrl.href}`, { cause: err });
+    }
+    // A token lacking sub, username or role yields no user (spec 01 §3).
+    const claims = TokenClaimsSchema.safeParse(payload);
+    if (!claims.success) throw new InvalidTokenError('token claims lack sub, username or role');
+    return { id: claims.data.sub, username: claims.data.username, role: claims.data.role };
+  };
+}

@@ -1,0 +1,44 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+
+/** Migrations in code, in order; never edit one that has shipped, add a new one. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_ai_sessions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('ai_sessions')
+        .addColumn('session_id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('session_name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('last_active', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('context_summary', 'text')
+        .addColumn('tags', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
+        .execute();
+      // The session list is per user, most recently active first.
+      await db.schema
+        .createIndex('ai_sessions_user_last_active')
+        .on('ai_sessions')
+        .columns(['user_id', 'last_active desc'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('ai_sessions').execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    // Own names, so AI_DATABASE_URL may point at the api's database without clashing.
+    migrationTableName: 'ai_migration',
+    migrationLockTableName: 'ai_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,39 @@
+import { type ServiceHealth, ServiceHealthSchema } from '@tessera/contracts';
+import type { FastifyInstance } from 'fastify';
+import { type Kysely, sql } from 'kysely';
+
+const DATABASE_CHECK_TIMEOUT_MS = 2000;
+
+async function databaseOk(db: Kysely<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // A hung database must not hang the health check past the monitor's 5 s.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database check timed out')), DATABASE_CHECK_TIMEOUT_MS);
+    });
+    await Promise.race([sql`select 1`.execute(db), timeout]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** GET /health, no auth: the shell's monitor and load balancers read it. */
+export function registerHealthRoute(app: FastifyInstance, db: Kysely<unknown>, version: string): void {
+  const startedAt = Date.now();
+  app.get('/health', { config: { public: true } }, async (request, reply) => {
+    const dbOk = await databaseOk(db);
+    if (!dbOk) request.log.warn('health: database check failing');
+    const body: ServiceHealth = ServiceHealthSchema.parse({
+      service: 'ai-middleware',
+      status: dbOk ? 'healthy' : 'unhealthy',
+      version,
+      uptime_s: Math.round((Date.now() - startedAt) / 1000),
+      checks: { database: dbOk ? 'ok' : 'failing' },
+    });
+    reply.header('cache-control', 'no-store');
+    return reply.code(dbOk ? 200 : 503).send(body);
+  });
+}

@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createDevShellContext, type AuthUser } from '@tessera/contracts';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { renderInShell } from '../test/render.js';
+import MembersPanel from './MembersPanel.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A real HTTP server on loopback; the panel reaches it through a real axios client. */
+async function startApi(handler: Handler): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    // The jsdom page has another origin: answer as a CORS-enabled api would.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+const me: AuthUser = { id: 'u-1', username: 'alice', role: 'admin' };
+let server: Server | undefined;
+afterEach(async () => {
+  const open = server;
+  server = undefined;
+  if (!open) return;
+  open.closeAllConnections();
+  await new Promise((resolve) => open.close(resolve));
+});
+
+test('lists the users of GET /api/v1/users and tags the current user (You)', async () => {
+  const paths: string[] = [];
+  const api = await startApi((req, res) => {
+    paths.push(req.url ?? '');
+    json(res, 200, [
+      { id: 'u-1', username: 'alice', role: 'admin', email: 'alice@example.com', nickname: 'Al' },
+      { id: 'u-2', username: 'bob', role: 'user', email: null, nickname: null },
+    ]);
+  });
+  server = api.server;
+  renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
+
+  expect(screen.getByRole('heading', { name: 'Members' })).toBeInTheDocument();
+  const table = await screen.findByRole('table');
+  const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+  expect(headers).toEqual(['Username', 'Role', 'Nickname', 'Email']);
+
+  const rows = within(table).getAllByRole('row').slice(1);
+  expect(rows).toHaveLength(2);
+  expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+    'alice(You)',
+    'admin',
+    'Al',
+    'alice@example.com',
+  ]);
+  expect(within(rows[1]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['bob', 'user', '', '']);
+  expect(screen.getAllByText('(You)')).toHaveLength(1);
+  expect(paths).toEqual(['/api/v1/users']);
+});
+
+test('shows the loading state until the reply arrives', async () => {
+  let release: (() => void) | undefined;
+  const api = await startApi((_req, res) => {
+    release = () => json(res, 200, []);
+  });
+  server = api.server;
+  renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
+  expect(screen.getByRole('status')).toHaveTextContent('Loading members...');
+  // The request is held by the server: the panel stays in its loading state meanwhile.
+  await waitFor(() => expect(release).toBeDefined());
+  expect(screen.getByRole('status')).toHaveTextContent('Loading members...');
+  release?.();
+  expect(await screen.findByRole('table')).toBeInTheDocument();
+  expect(screen.queryByRole('status')).not.toBeInTheDocument();
+});
+
+test('a 500 shows the error state with the api message, and Retry loads again', async () => {
+  let calls = 0;
+  const api = await startApi((_req, res) => {
+    calls += 1;
+    if (calls === 1) json(res, 500, { error: { code: 'internal_error', message: 'Database unavailable' } });
+    else json(res, 200, [{ id: 'u-1', username: 'alice', role: 'admin' }]);
+  });
+  server = api.server;
+  renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
+
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Could not load members');
+  expect(alert).toHaveTextContent('Database unavailable');
+  expect(screen.queryByRole('table')).not.toBeInTheDocument();
+
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByRole('table')).toBeInTheDocument();
+  expect(calls).toBe(2);
+});
+
+test('a reply that does not match the users schema is an error, not a table', async () => {
+  const api = await startApi((_req, res) => json(res, 200, [{ id: 'u-1' }]));
+  server = api.server;
+  renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not load members');
+  expect(screen.queryByRole('table')).not.toBeInTheDocument();
+});

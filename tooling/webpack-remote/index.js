@@ -1,0 +1,211 @@
+// Shared webpack + Module Federation settings of Tessera's front-end packages:
+// the four remotes use remoteConfig(); the shell (host) reuses sharedSingletons() and the rules.
+import { readFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+
+const require = createRequire(import.meta.url);
+// Resolved through webpack, whose dependency it is (see minimizer()).
+const Minimizer = createRequire(require.resolve('webpack'))('minimizer-webpack-plugin');
+
+/** Packages that must exist once per page, host and remotes alike (DESIGN.md § Contracts). */
+export const SINGLETON_PACKAGES = [
+  'react',
+  'react-dom',
+  '@chakra-ui/react',
+  '@emotion/react',
+  'zustand',
+  '@tessera/contracts',
+];
+
+/**
+ * Deep imports that reach the same singleton: the automatic JSX runtime and the
+ * React DOM client. Unshared, a remote would bundle a second copy of them.
+ * @type {Record<string, string>}
+ */
+const SINGLETON_SUBPATHS = {
+  'react/jsx-runtime': 'react',
+  'react/jsx-dev-runtime': 'react',
+  'react-dom/client': 'react-dom',
+};
+
+/**
+ * Version of a package as installed for the package in `dir`. pnpm links every
+ * direct dependency (workspace ones included) into `dir/node_modules`.
+ * @param {string} name
+ * @param {string} dir
+ * @returns {string}
+ */
+export function installedVersion(name, dir) {
+  const linked = path.join(dir, 'node_modules', name, 'package.json');
+  const file = existsSync(linked) ? linked : createRequire(path.join(dir, 'package.json')).resolve(`${name}/package.json`);
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+/**
+ * The MF `shared` config: every singleton with the version range the package in
+ * `dir` was built against. `@tessera/contracts` is strict on its major: a remote
+ * built against another major of the contracts is refused (it fails to load and
+ * the shell shows its fallback), instead of running against types it does not know.
+ * @param {string} [dir] the package whose installed versions to use (default: cwd)
+ * @returns {Record<string, { singleton: true, requiredVersion: string, strictVersion?: boolean }>}
+ */
+export function sharedSingletons(dir = process.cwd()) {
+  /** @type {Record<string, { singleton: true, requiredVersion: string, strictVersion?: boolean }>} */
+  const shared = {};
+  for (const name of SINGLETON_PACKAGES) {
+    const version = installedVersion(name, dir);
+    if (name === '@tessera/contracts') {
+      shared[name] = { singleton: true, requiredVersion: `^${version.split('.')[0]}.0.0`, strictVersion: true };
+    } else {
+      shared[name] = { singleton: true, requiredVersion: `^${version}` };
+    }
+  }
+  for (const [subpath, owner] of Object.entries(SINGLETON_SUBPATHS)) {
+    shared[subpath] = { singleton: true, requiredVersion: shared[owner].requiredVersion };
+  }
+  return shared;
+}
+
+/**
+ * The TS/TSX rule: swc strips types (tsc checks them apart) with React's automatic runtime.
+ * @param {{ development?: boolean }} [options]
+ * @returns {import('webpack').RuleSetRule}
+ */
+export function swcRule({ development = false } = {}) {
+  return {
+    test: /\.[cm]?tsx?$/,
+    exclude: /node_modules/,
+    use: {
+      loader: require.resolve('swc-loader'),
+      options: {
+        jsc: {
+          target: 'es2020',
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic', development } },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Plain CSS, injected as style tags (remotes have no stylesheet of their own to link).
+ * @returns {import('webpack').RuleSetRule}
+ */
+export function cssRule() {
+  return {
+    test: /\.css$/,
+    use: [require.resolve('style-loader'), require.resolve('css-loader')],
+  };
+}
+
+/**
+ * The production JS minimizer: webpack's own (terser-webpack-plugin, renamed in 5.111) driven
+ * by swc, which minifies Chakra's 1.1 MB chunk in seconds instead of most of a minute.
+ * ASCII-only output: a static server that sends .js without a charset makes the browser
+ * decode it with the page's charset, turning the spec's '•' and '—' into mojibake.
+ * @returns {import('webpack').WebpackPluginInstance}
+ */
+export function minimizer() {
+  return new Minimizer({
+    minify: Minimizer.swcMinify,
+    minimizerOptions: { format: { asciiOnly: true } },
+    extractComments: false,
+  });
+}
+
+/**
+ * A complete webpack config for one remote.
+ * - `src/dev/index.ts` is the entry of the standalone dev page (it must only
+ *   `import('./bootstrap')`, so shared modules are negotiated before React runs).
+ * - remoteEntry.js + mf-manifest.json; exposed modules are async chunks, so a
+ *   host downloads a remote's own code only when it asks for that module.
+ * - publicPath 'auto': the same build works under any `/<version>/` path.
+ * @param {{
+ *   name: string,
+ *   dir: string,
+ *   exposes: Record<string, string>,
+ *   port: number,
+ *   allowedExposes?: readonly string[],
+ *   title?: string,
+ * }} options `name` is the federation name (REMOTES[...].federationName);
+ *   `allowedExposes` (REMOTES[...].exposes) rejects a module the shell does not know.
+ * @returns {(env: unknown, argv: { mode?: string }) => import('webpack').Configuration}
+ */
+export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }) {
+  if (allowedExposes) {
+    const unknown = Object.keys(exposes).filter((key) => !allowedExposes.includes(key));
+    if (unknown.length) throw new Error(`${name}: exposes ${unknown.join(', ')} not listed in REMOTES`);
+  }
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      mode: production ? 'production' : 'development',
+      context: dir,
+      entry: { main: './src/dev/index.ts' },
+      devtool: production ? false : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(dir, 'dist'),
+        publicPath: 'auto',
+        // Entry names stay plain: MF's federation runtime module interpolates output.filename
+        // without a chunk ("[contenthash] not implemented in this context"). remoteEntry.js is
+        // fixed by name anyway; the dev page's main.js gets a ?hash from HtmlWebpackPlugin.
+        filename: '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+        // Every remote shares the page with the host and the others: keep chunk globals apart.
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.js', '.mjs'],
+        // Sources import siblings as './x.js' (ESM style); the files are .ts/.tsx.
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      },
+      module: { rules: [swcRule({ development: !production }), cssRule()] },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes,
+          shared: sharedSingletons(dir),
+          manifest: true,
+          dts: false,
+          // A remote consumes no remotes and runs only in browsers: leave the
+          // runtime's remote-loading, snapshot and Node code out of remoteEntry.js.
+          experiments: { optimization: { disableSnapshot: true, disableRemote: true, target: 'web' } },
+        }),
+        new HtmlWebpackPlugin({ title: title ?? `${name} (standalone)`, chunks: ['main'], hash: production }),
+      ],
+      optimization: {
+        chunkIds: production ? 'deterministic' : 'named',
+        moduleIds: 'deterministic',
+        minimizer: [minimizer()],
+      },
+      performance: { hints: false },
+      devServer: {
+        host: '127.0.0.1',
+        port,
+        hot: false,
+        // The host page lives on another origin and fetches the manifest and chunks.
+        headers: {
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': 'GET, OPTIONS',
+          'Access-Control-Allow-Headers': '*',
+        },
+        // The dev page talks to the real services through the same paths the shell proxies.
+        proxy: [
+          { context: ['/api/v1', '/health'], target: process.env.API_URL ?? 'http://127.0.0.1:8083', ws: false },
+          {
+            context: ['/ai'],
+            target: process.env.AI_URL ?? 'http://127.0.0.1:8081',
+            pathRewrite: { '^/ai': '' },
+          },
+        ],
+      },
+    };
+  };
+}
