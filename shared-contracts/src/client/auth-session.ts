@@ -59,7 +59,8 @@ export function createAuthSession({ refreshUrl, storage, now = Date.now }: AuthS
     },
     refresh() {
       inflight ??= axios
-        .post(refreshUrl, null, { withCredentials: true })
+        // No body at all: a null body makes browsers send a form content type the api refuses.
+        .post(refreshUrl, undefined, { withCredentials: true })
         .then((res) => {
           const parsed = TokenResponseSchema.safeParse(res.data);
           if (!parsed.success || !userFromToken(parsed.data.access_token)) return null;

@@ -1,0 +1,38 @@
+import { createStore, type StoreApi } from 'zustand';
+import type { AuthSession, AuthUser } from '@tessera/contracts';
+
+/** 'starting' lasts until the stored token is checked and, without one, the silent refresh has answered. */
+export type AuthPhase = 'starting' | 'signedOut' | 'signedIn';
+
+export interface AuthState {
+  phase: AuthPhase;
+  user: AuthUser | null;
+}
+
+export type AuthStore = StoreApi<AuthState>;
+
+/** Mirrors the session: every token change (sign-in, refresh, sign-out) updates the phase. */
+export function createAuthStore(session: AuthSession): AuthStore {
+  const store = createStore<AuthState>(() => ({ phase: 'starting', user: null }));
+  session.subscribe((user) => {
+    const { phase } = store.getState();
+    // A sign-out notice during start-up must not show sign-in before the silent refresh answered.
+    store.setState({ user, phase: user ? 'signedIn' : phase === 'starting' ? 'starting' : 'signedOut' });
+  });
+  return store;
+}
+
+/**
+ * Start-up (spec 01 §4): the session already kept a stored token only if it
+ * decodes and is not past exp. Without one, ONE silent refresh through the
+ * httpOnly cookie is tried before the sign-in screen shows, so a reload never
+ * signs out a user whose session is still valid.
+ */
+export async function startAuth(session: AuthSession, store: AuthStore): Promise<void> {
+  let user = session.user();
+  if (!user) {
+    const token = await session.refresh();
+    user = token ? session.user() : null;
+  }
+  store.setState({ phase: user ? 'signedIn' : 'signedOut', user });
+}

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { Box, Flex } from '@chakra-ui/react';
+import { useLocation } from 'react-router';
+import type { AuthUser } from '@tessera/contracts';
+import { startHealthMonitor } from '../health/health-monitor.js';
+import { recordHealth } from '../health/health.store.js';
+import { useServices } from '../services/services.context.js';
+import { MainArea } from './area/MainArea.js';
+import { Header } from './header/Header.js';
+import { ChatPanelArea } from './panels/ChatPanelArea.js';
+import { MembersDock } from './panels/MembersDock.js';
+import { Sidebar } from './sidebar/Sidebar.js';
+import { useSidebar } from './sidebar/use-sidebar.js';
+import { useShellContext } from './use-shell-context.js';
+
+/** The main screen (spec 01 §2, spec 02 §2): sidebar, header, main area, chat panel, Members button. */
+export function MainLayout({ user }: { user: AuthUser }) {
+  const services = useServices();
+  const shell = useShellContext(user);
+  const sidebar = useSidebar();
+  const [chatOpen, setChatOpen] = useState(true);
+  const view = useLocation().pathname.startsWith('/settings') ? 'settings' : 'sheets';
+
+  useEffect(() => startHealthMonitor(services.open, recordHealth, { origin: new URL(services.baseUrl || '/', window.location.href).origin }), [services]);
+
+  return (
+    <Flex h="100dvh" w="full" overflow="hidden" data-testid="main-screen">
+      <Sidebar sidebar={sidebar} shell={shell} />
+      <Flex direction="column" flex="1" minW="0">
+        <Header shell={shell} onToggleSidebar={sidebar.toggle} chatOpen={chatOpen} onToggleChat={() => setChatOpen((o) => !o)} />
+        <Flex flex="1" minH="0" position="relative">
+          <Box as="main" flex="1" minW="0" h="full" overflow="hidden">
+            <MainArea shell={shell} view={view} />
+          </Box>
+          {chatOpen && <ChatPanelArea shell={shell} />}
+        </Flex>
+      </Flex>
+      <MembersDock shell={shell} />
+    </Flex>
+  );
+}

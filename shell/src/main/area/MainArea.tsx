@@ -1,0 +1,65 @@
+import { Box, Flex, Tabs } from '@chakra-ui/react';
+import { useSearchParams } from 'react-router';
+import type { ShellContext, ShellTab } from '@tessera/contracts';
+import { RemotePlace } from '../../remotes/RemotePlace.js';
+import { NoSheetPlaceholder } from './NoSheetPlaceholder.js';
+
+export type MainView = 'sheets' | 'settings';
+
+/**
+ * The main area: the data tab (Workspace remote, or the no-sheet placeholder)
+ * and the git tab (GitPanel remote); the tab lives in the URL (?tab=), so a
+ * reload or a link reopens it. /settings shows the account settings instead.
+ */
+export function MainArea({ shell, view }: { shell: ShellContext; view: MainView }) {
+  const [, setSearch] = useSearchParams();
+
+  if (view === 'settings') {
+    return <RemotePlace remote="mfe-members" expose="./AccountSettings" shell={shell} h="full" overflow="auto" />;
+  }
+
+  const selectTab = (tab: ShellTab) =>
+    setSearch((previous) => {
+      const next = new URLSearchParams(previous);
+      next.set('tab', tab);
+      return next;
+    });
+
+  return (
+    <Flex direction="column" h="full" minH="0">
+      <RemotePlace remote="mfe-chat" expose="./RecoveryBanner" shell={shell} quiet />
+      {/* lazyMount: a tab's remote code loads only once the tab is shown. */}
+      <Tabs.Root
+        value={shell.tab}
+        onValueChange={(e) => selectTab(e.value as ShellTab)}
+        lazyMount
+        size="sm"
+        display="flex"
+        flexDirection="column"
+        flex="1"
+        minH="0"
+      >
+        <Tabs.List px="2" flexShrink={0}>
+          <Tabs.Trigger value="data" data-testid="tab-data">
+            Data
+          </Tabs.Trigger>
+          <Tabs.Trigger value="git" data-testid="tab-git">
+            Git
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="data" flex="1" minH="0" p="0" overflow="auto">
+          {shell.sheet.id ? (
+            <RemotePlace remote="mfe-sheets" expose="./Workspace" shell={shell} h="full" />
+          ) : (
+            <NoSheetPlaceholder />
+          )}
+        </Tabs.Content>
+        <Tabs.Content value="git" flex="1" minH="0" p="0" overflow="auto">
+          <Box h="full">
+            <RemotePlace remote="mfe-git" expose="./GitPanel" shell={shell} h="full" />
+          </Box>
+        </Tabs.Content>
+      </Tabs.Root>
+    </Flex>
+  );
+}

@@ -1,0 +1,60 @@
+import { Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
+import type { ShellContext } from '@tessera/contracts';
+import { AboutDialog } from '../../health/AboutDialog.js';
+import { ChatIcon, SidebarIcon } from '../icons.js';
+import { ConnectionDot } from './ConnectionDot.js';
+import { HeaderParts } from './HeaderParts.js';
+
+export interface HeaderProps {
+  shell: ShellContext;
+  onToggleSidebar(): void;
+  chatOpen: boolean;
+  onToggleChat(): void;
+}
+
+/**
+ * The header: sidebar toggle and the sheet menu bar on the left; the
+ * utilities cluster (connection dot, About, account) and the chat toggle at
+ * the top right. Header parts that remotes expose join the cluster in later
+ * issues, as quiet remote places.
+ */
+export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: HeaderProps) {
+  return (
+    <Flex as="header" align="center" gap="2" h="12" px="2" borderBottomWidth="1px" flexShrink={0} bg="bg">
+      <IconButton aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)" variant="ghost" size="sm" onClick={onToggleSidebar} data-testid="sidebar-toggle">
+        <SidebarIcon />
+      </IconButton>
+      <HStack role="menubar" aria-label="Sheet" gap="1" minW="0" flex="1" data-testid="sheet-menu-bar">
+        <Button role="menuitem" size="sm" variant="ghost" onClick={() => shell.navigate('/sheets')}>
+          Sheets
+        </Button>
+        {shell.sheet.id && (
+          <Text fontSize="sm" color="fg.muted" truncate data-testid="current-sheet">
+            / {shell.sheet.id}
+          </Text>
+        )}
+      </HStack>
+      <HStack role="toolbar" aria-label="Utilities" gap="2" data-testid="utilities">
+        <Box data-testid="header-parts" display="flex" alignItems="center" gap="2">
+          <HeaderParts shell={shell} />
+        </Box>
+        <ConnectionDot state={shell.live.state} />
+        <AboutDialog />
+        <Button size="sm" variant="ghost" onClick={() => void shell.logout()} data-testid="logout-button">
+          Log out
+        </Button>
+        <IconButton
+          aria-label={chatOpen ? 'Hide chat' : 'Show chat'}
+          aria-pressed={chatOpen}
+          title={chatOpen ? 'Hide chat' : 'Show chat'}
+          variant={chatOpen ? 'subtle' : 'ghost'}
+          size="sm"
+          onClick={onToggleChat}
+          data-testid="chat-toggle"
+        >
+          <ChatIcon />
+        </IconButton>
+      </HStack>
+    </Flex>
+  );
+}

@@ -1,0 +1,16 @@
+import type { ShellContext } from '@tessera/contracts';
+import { RemotePlace } from '../../remotes/RemotePlace.js';
+
+/**
+ * The header parts remotes expose (DESIGN.md): the chat's AI Editing Mode and
+ * solver badges, the members' online indicator. They are decorations: a part
+ * that is not there (yet) or fails renders nothing.
+ */
+export function HeaderParts({ shell }: { shell: ShellContext }) {
+  return (
+    <>
+      <RemotePlace remote="mfe-chat" expose="./HeaderStatus" shell={shell} quiet display="flex" alignItems="center" />
+      <RemotePlace remote="mfe-members" expose="./OnlineIndicator" shell={shell} quiet display="flex" alignItems="center" />
+    </>
+  );
+}

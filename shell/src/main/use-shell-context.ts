@@ -1,0 +1,37 @@
+import { useMemo } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellLive, type ShellPresence } from '@tessera/contracts';
+import { logout } from '../auth/auth.api.js';
+import { useServices } from '../services/services.context.js';
+import { sheetIdFromPath, sheetPath, tabFromSearch } from './route-state.js';
+
+// No live socket exists yet (a later issue): the state says so honestly.
+const LIVE: ShellLive = { state: 'disconnected' };
+const PRESENCE: ShellPresence = { onSheet: [], online: [] };
+
+/** The ShellContext every remote receives as its `shell` prop. */
+export function useShellContext(user: AuthUser): ShellContext {
+  const services = useServices();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [search] = useSearchParams();
+  const sheetId = sheetIdFromPath(pathname);
+  const tab = tabFromSearch(search);
+
+  return useMemo<ShellContext>(
+    () => ({
+      api: services.api,
+      ai: services.ai,
+      user,
+      logout: () => logout(services),
+      bus: services.bus,
+      live: LIVE,
+      presence: PRESENCE,
+      sheet: { id: sheetId, open: (id) => navigate(sheetPath(id, tab)) },
+      flags: DEFAULT_FLAGS,
+      navigate: (to) => navigate(to),
+      tab,
+    }),
+    [services, user, sheetId, tab, navigate],
+  );
+}

@@ -1,0 +1,20 @@
+import { DEFAULT_FLAGS, createEventBus, createOpenClient, type ShellContext } from '@tessera/contracts';
+
+/** A ShellContext for component tests (clients point nowhere; nothing here calls them). */
+export function fakeShell(overrides: Partial<ShellContext> = {}): ShellContext {
+  const client = createOpenClient('http://127.0.0.1:9');
+  return {
+    api: client,
+    ai: client,
+    user: { id: 'u1', username: 'alice', role: 'admin' },
+    logout: async () => {},
+    bus: createEventBus(),
+    live: { state: 'disconnected' },
+    presence: { onSheet: [], online: [] },
+    sheet: { id: null, open: () => {} },
+    flags: DEFAULT_FLAGS,
+    navigate: () => {},
+    tab: 'data',
+    ...overrides,
+  };
+}
