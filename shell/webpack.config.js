@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { cssRule, sharedSingletons, swcRule } from '@tessera/webpack-remote';
+import { cssRule, minimizer, precompress, sharedSingletons, swcRule } from '@tessera/webpack-remote';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 // Build tools are dependencies of the shared tooling package; resolve them from there.
@@ -47,10 +47,12 @@ export default (_env, argv) => {
         manifest: false,
       }),
       new HtmlWebpackPlugin({ template: path.join(dir, 'public/index.html'), chunks: ['main'], hash: production }),
+      ...(production ? precompress() : []),
     ],
     optimization: {
       chunkIds: production ? 'deterministic' : 'named',
       moduleIds: 'deterministic',
+      minimizer: [minimizer()],
     },
     performance: { hints: false },
   };

@@ -72,6 +72,8 @@ export async function buildRemoteOrigin({ name, dist, version, releases, logLeve
     root: distDir ?? releasesDir,
     serve: false,
     cacheControl: false,
+    // The build writes .br/.gz beside each asset (tooling precompress()); sent when accepted.
+    preCompressed: true,
     setHeaders(res, filePath) {
       res.setHeader('cache-control', cacheControlFor(path.basename(filePath)));
     },

@@ -25,6 +25,8 @@ export async function registerShellStatic(app: FastifyInstance, distDir: string)
     root: distDir,
     prefix: '/',
     cacheControl: false,
+    // The build writes .br/.gz beside each asset (tooling precompress()); sent when accepted.
+    preCompressed: true,
     setHeaders(res, filePath) {
       res.setHeader('cache-control', cacheControlFor(path.basename(filePath)));
     },

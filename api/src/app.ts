@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { AccessTokenService } from './auth/access-token.service.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { PasswordService } from './auth/password.service.js';
+import { RefreshTokenService } from './auth/refresh-token.service.js';
+import { loadSigningKeys } from './auth/signing-keys.js';
+import type { AppConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { healthRoute } from './health/health.route.js';
+import { installAuthGuard } from './http/auth-guard.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { installJsonParser } from './http/json-parser.js';
+import { installMetrics } from './metrics/metrics.js';
+import type { AppServices } from './services.js';
+import { usersRoute } from './users/users.route.js';
+import { UsersRepository } from './users/users.repository.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's database, closed with the app. */
+    db: Kysely<Database>;
+  }
+}
+
+/** Generous for JSON API bodies; uploads (later issues) set their own limit per route. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+// src/app.ts and dist/app.js both sit one level under the package root.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export interface BuildOptions {
+  /**
+   * Called for every route as it is registered (tests collect them to probe each one).
+   * It has to be passed in: a Fastify instance is thenable, so the promise buildApp returns
+   * resolves only after `ready()`, when adding an onRoute hook is too late.
+   */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/** Builds the api without listening (ready, all routes registered). */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const keys = await loadSigningKeys({
+    keysDir: path.join(config.dataDir, 'keys'),
+    privateKeyPem: config.jwtPrivateKeyPem,
+    publicKeyPem: config.jwtPublicKeyPem,
+  });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'api') });
+
+  const services: AppServices = {
+    config,
+    db,
+    keys,
+    accessTokens: new AccessTokenService(keys),
+    refreshTokens: new RefreshTokenService(db),
+    passwords: new PasswordService(),
+    users: new UsersRepository(db),
+    startedAt: Date.now(),
+    version,
+  };
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Behind the shell server's proxy on the same host: trust its X-Forwarded-* (https detection).
+    trustProxy: 'loopback',
+  });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  app.decorate('db', db);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+
+  try {
+    installErrorHandling(app, BODY_LIMIT_BYTES);
+    installJsonParser(app);
+    installMetrics(app);
+    installAuthGuard(app, services.accessTokens);
+    await app.register(cookie);
+
+    app.register(healthRoute, { services });
+    app.register(authRoutes, { prefix: '/api/v1/auth', services });
+    app.register(usersRoute, { prefix: '/api/v1/users', services });
+    await app.ready();
+  } catch (err) {
+    await app.close().catch(() => {});
+    await db.destroy(); // a no-op when onClose already did it
+    throw err;
+  }
+  return app;
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** A registry per app (not prom-client's global one), so several apps can live in one process (tests). */
+export function installMetrics(app: FastifyInstance): void {
+  const register = new Registry();
+  register.setDefaultLabels({ service: 'api' });
+  collectDefaultMetrics({ register });
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status',
+    labelNames,
+    registers: [register],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration in seconds, by route pattern and status',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [register],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL, keeps the label set bounded.
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.register(async (scope) => {
+    scope.get('/metrics', { config: { public: true } }, async (_request, reply) => {
+      reply.header('content-type', register.contentType);
+      return register.metrics();
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { AccessTokenService } from './auth/access-token.service.js';
+import type { PasswordService } from './auth/password.service.js';
+import type { RefreshTokenService } from './auth/refresh-token.service.js';
+import type { SigningKeys } from './auth/signing-keys.js';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/schema.js';
+import type { UsersRepository } from './users/users.repository.js';
+
+/** What route plugins receive: built once per app in buildApp. */
+export interface AppServices {
+  config: AppConfig;
+  db: Kysely<Database>;
+  keys: SigningKeys;
+  accessTokens: AccessTokenService;
+  refreshTokens: RefreshTokenService;
+  passwords: PasswordService;
+  users: UsersRepository;
+  /** When the app was built, for uptime. */
+  startedAt: number;
+  version: string;
+}
+
+export interface ServicesOptions {
+  services: AppServices;
+}

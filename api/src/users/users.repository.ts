@@ -1,0 +1,75 @@
+import crypto from 'node:crypto';
+import type { Role } from '@tessera/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { Database, UserRow } from '../db/schema.js';
+
+export interface NewUser {
+  username: string;
+  passwordHash: string;
+  email?: string;
+  nickname?: string;
+}
+
+const PUBLIC_COLUMNS = ['id', 'username', 'role', 'email', 'nickname', 'created_at'] as const;
+
+/** Any fixed number works; it names the lock that serialises first-account creation. */
+const FIRST_ACCOUNT_LOCK = 7_246_153_901;
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async anyExists(): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    return !!row;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    return row.n;
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  list() {
+    return this.db.selectFrom('users').select(PUBLIC_COLUMNS).orderBy('created_at').orderBy('username').execute();
+  }
+
+  /**
+   * Creates the first account as admin, or returns null when any account exists.
+   * The check and the insert run under a transaction-scoped advisory lock, so of many
+   * concurrent first signups exactly one inserts; the rest see its row once it commits.
+   */
+  async createFirstAdmin(user: NewUser): Promise<UserRow | null> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK}::bigint)`.execute(trx);
+      const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+      if (existing) return null;
+      return trx
+        .insertInto('users')
+        .values({
+          id: crypto.randomUUID(),
+          username: user.username,
+          password_hash: user.passwordHash,
+          email: user.email ?? null,
+          nickname: user.nickname ?? null,
+          role: 'admin' satisfies Role,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+}

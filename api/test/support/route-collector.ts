@@ -1,0 +1,29 @@
+import type { HTTPMethods, RouteOptions } from 'fastify';
+
+export interface CollectedRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+/**
+ * An onRoute hook for buildApp that records every route the app registers, installed
+ * before the first route, so none is missed.
+ */
+export function routeCollector(): { routes: CollectedRoute[]; onRoute: (route: RouteOptions) => void } {
+  const routes: CollectedRoute[] = [];
+  const onRoute = (route: RouteOptions) => {
+    const methods: HTTPMethods[] = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  };
+  return { routes, onRoute };
+}
+
+/** A concrete URL for a route pattern: every parameter and wildcard filled with a plausible id. */
+export function concreteUrl(pattern: string): string {
+  return pattern
+    .replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, '00000000-0000-4000-8000-000000000000')
+    .replace(/\*/g, 'x');
+}
