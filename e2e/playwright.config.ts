@@ -10,7 +10,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: [['list'], ['json']],
+  // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) for its summary line.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: `http://localhost:${process.env.TESSERA_E2E_SHELL_PORT ?? 3100}`,
     trace: 'retain-on-failure',

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 // @ts-expect-error plain ESM module of the root scripts, typed by use
 import { DEFAULT_PORTS, processSpecs, startProcess } from '../../scripts/lib/stack.mjs';
 
@@ -8,7 +9,7 @@ export const E2E_PORTS: Record<string, number> = Object.fromEntries(
   Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + 100]),
 );
 
-export const workDir = path.resolve(process.env.TESSERA_E2E_WORKDIR ?? path.join(__dirname, '..', '..', '.tessera-test', 'e2e'));
+export const workDir = path.resolve(process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL('../../.tessera-test/e2e', import.meta.url)));
 export const dataDir = path.join(workDir, 'data');
 export const logDir = path.join(workDir, 'logs');
 const stateFile = () => path.join(workDir, 'pids.json');

@@ -26,7 +26,7 @@ test.describe.serial('foundation: a new user', () => {
     await page.getByRole('button', { name: /sign up/i }).click();
 
     await expectMainScreen(page);
-    await expect(page.getByTestId('remote-mfe-chat-ChatPanel')).toBeVisible();
+    await expect(page.getByTestId('remote-mfe-chat-ChatPanel').getByPlaceholder('Ask about your sheet...')).toBeVisible();
     await expect(page.getByText('Disconnected')).toBeVisible();
 
     // Members panel behind the floating Members button: the admin is listed as (You).
@@ -68,8 +68,10 @@ test.describe.serial('foundation: a new user', () => {
     await expectMainScreen(page);
 
     // The user menu in the navigator shows the nickname and offers Log out.
-    await page.getByTestId('remote-mfe-sheets-Navigator').getByText(admin.nickname).click();
-    await page.getByText('Log out').click();
+    const userMenu = page.getByTestId('remote-mfe-sheets-Navigator').getByRole('button', { name: 'User menu' });
+    await expect(userMenu).toContainText(admin.nickname);
+    await userMenu.click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
@@ -90,7 +92,8 @@ test.describe.serial('foundation: a new user', () => {
       await expectMainScreen(page);
       const fallback = page.getByTestId('remote-fallback-mfe-chat');
       await expect(fallback).toBeVisible();
-      await expect(page.getByTestId('remote-mfe-chat-ChatPanel')).toHaveCount(0);
+      await expect(fallback).toContainText('Chat is unavailable');
+      await expect(page.getByPlaceholder('Ask about your sheet...')).toHaveCount(0);
       // The rest of the page still works: the members panel opens.
       await page.getByRole('button', { name: /members/i }).click();
       await expect(page.getByTestId('remote-mfe-members-MembersPanel').getByText('(You)')).toBeVisible();
@@ -98,7 +101,7 @@ test.describe.serial('foundation: a new user', () => {
       await startService('mfe-chat');
     }
     await page.getByTestId('remote-fallback-mfe-chat').getByRole('button', { name: 'Retry' }).click();
-    await expect(page.getByTestId('remote-mfe-chat-ChatPanel')).toBeVisible();
+    await expect(page.getByPlaceholder('Ask about your sheet...')).toBeVisible();
     await expect(page.getByTestId('remote-fallback-mfe-chat')).toHaveCount(0);
   });
 });

@@ -27,13 +27,34 @@ test('while the tree loads it shows the skeleton titled Sheets instead of the em
   expect(screen.queryByText('No Sheets Found')).not.toBeInTheDocument();
 });
 
-test('the user menu shows the signed-in user; Log out calls shell.logout, Account Settings navigates', async () => {
+test('the user menu shows the nickname and email; Log out calls shell.logout', async () => {
   const actions: string[] = [];
   const shell = createDevShellContext({
-    user: { id: 'u-1', username: 'alice', role: 'admin' },
+    user: { id: 'u-1', username: 'alice', role: 'admin', nickname: 'Al', email: 'al@example.com' },
     onAction: (action) => actions.push(action),
   });
   renderInShell(<Navigator shell={shell} />);
+  const trigger = screen.getByRole('button', { name: 'User menu' });
+  expect(trigger).toHaveTextContent('Al');
+  expect(trigger).toHaveTextContent('al@example.com');
+
+  await userEvent.click(trigger);
+  expect(screen.queryByRole('menuitem', { name: 'Account Settings' })).not.toBeInTheDocument();
+  await userEvent.keyboard('{ArrowDown}');
+  expect(await screen.findByRole('menuitem', { name: 'Log out' })).toHaveAttribute('data-highlighted');
+  await userEvent.keyboard('{Enter}');
+  expect(actions).toEqual(['logout']);
+});
+
+test('the user menu offers Account Settings when there is a screen to open', async () => {
+  const actions: string[] = [];
+  renderInShell(
+    <UserMenu
+      user={{ username: 'alice', role: 'admin' }}
+      onAccountSettings={() => actions.push('navigate /settings')}
+      onLogout={() => actions.push('logout')}
+    />,
+  );
   const trigger = screen.getByRole('button', { name: 'User menu' });
   expect(trigger).toHaveTextContent('alice');
   expect(trigger).toHaveTextContent('admin');

@@ -3,7 +3,8 @@ import { userDisplayName, userSubtitle, type UserLabelSource } from './user-labe
 
 export interface UserMenuProps {
   user: UserLabelSource;
-  onAccountSettings(): void;
+  /** Without it the menu has no Account Settings item (no settings screen to open). */
+  onAccountSettings?(): void;
   onLogout(): void;
 }
 
@@ -12,7 +13,7 @@ export function UserMenu({ user, onAccountSettings, onLogout }: UserMenuProps) {
   return (
     <Menu.Root
       positioning={{ placement: 'top-start' }}
-      onSelect={({ value }) => (value === 'logout' ? onLogout() : onAccountSettings())}
+      onSelect={({ value }) => (value === 'logout' ? onLogout() : onAccountSettings?.())}
     >
       <Menu.Trigger asChild>
         <Button variant="ghost" width="full" justifyContent="flex-start" height="auto" py="2" aria-label="User menu">
@@ -29,7 +30,7 @@ export function UserMenu({ user, onAccountSettings, onLogout }: UserMenuProps) {
       <Portal>
         <Menu.Positioner>
           <Menu.Content>
-            <Menu.Item value="account-settings">Account Settings</Menu.Item>
+            {onAccountSettings && <Menu.Item value="account-settings">Account Settings</Menu.Item>}
             <Menu.Item value="logout">Log out</Menu.Item>
           </Menu.Content>
         </Menu.Positioner>

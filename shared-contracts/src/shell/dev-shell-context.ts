@@ -2,10 +2,10 @@ import axios from 'axios';
 import type { AuthUser } from '../auth/auth.schema.js';
 import { createEventBus } from '../bus/event-bus.js';
 import type { EventMap } from '../bus/event-map.js';
-import { DEFAULT_FLAGS, type ShellContext, type ShellTab } from './shell-context.js';
+import { DEFAULT_FLAGS, type ShellContext, type ShellTab, type ShellUser } from './shell-context.js';
 
 export interface DevShellOptions {
-  user?: AuthUser;
+  user?: ShellUser;
   /** Base URL of the api client; calls use full paths such as `/api/v1/users`. Default: same origin. */
   apiBaseURL?: string;
   /** Base URL of the ai-middleware client (the shell serves it under `/ai`). */

@@ -31,6 +31,12 @@ export type FeatureFlag =
 
 export type ShellTab = 'data' | 'git';
 
+/** The signed-in user with the profile fields the server holds (spec 01 §2 user menu). */
+export interface ShellUser extends AuthUser {
+  nickname?: string | null;
+  email?: string | null;
+}
+
 /**
  * What every remote receives from the shell, as a prop. Remotes never read
  * tokens, storage or globals themselves.
@@ -40,7 +46,7 @@ export interface ShellContext {
   api: AxiosInstance;
   /** The ai-middleware (`/ai`), authenticated. */
   ai: AxiosInstance;
-  user: AuthUser;
+  user: ShellUser;
   logout(): Promise<void>;
   bus: EventBus<EventMap>;
   live: ShellLive;

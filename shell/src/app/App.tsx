@@ -21,7 +21,7 @@ function SessionGate() {
     started.add(services);
     startAuth(services.session, services.auth).catch((error: unknown) => {
       console.error('[shell] session start failed', error);
-      services.auth.setState({ phase: 'signedOut', user: null });
+      services.auth.setState({ phase: 'signedOut', user: null, profile: null });
     });
   }, [services]);
 
@@ -29,9 +29,11 @@ function SessionGate() {
   const userId = phase === 'signedIn' ? user?.id : undefined;
   useEffect(() => {
     if (!userId) return;
-    syncRoleWithServer(services.api, services.session).catch((error: unknown) =>
-      console.error('[shell] could not compare the role with the server', error),
-    );
+    syncRoleWithServer(services.api, services.session)
+      .then(({ me }) => {
+        if (me) services.auth.setState({ profile: { nickname: me.nickname, email: me.email } });
+      })
+      .catch((error: unknown) => console.error('[shell] could not compare the role with the server', error));
   }, [services, userId]);
 
   return phase === 'starting' ? <StartupScreen /> : <AppRoutes />;

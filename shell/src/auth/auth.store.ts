@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand';
-import type { AuthSession, AuthUser } from '@tessera/contracts';
+import type { AuthSession, AuthUser, User } from '@tessera/contracts';
 
 /** 'starting' lasts until the stored token is checked and, without one, the silent refresh has answered. */
 export type AuthPhase = 'starting' | 'signedOut' | 'signedIn';
@@ -7,17 +7,23 @@ export type AuthPhase = 'starting' | 'signedOut' | 'signedIn';
 export interface AuthState {
   phase: AuthPhase;
   user: AuthUser | null;
+  /** Nickname and email from the users list, fetched after sign-in. */
+  profile: Pick<User, 'nickname' | 'email'> | null;
 }
 
 export type AuthStore = StoreApi<AuthState>;
 
 /** Mirrors the session: every token change (sign-in, refresh, sign-out) updates the phase. */
 export function createAuthStore(session: AuthSession): AuthStore {
-  const store = createStore<AuthState>(() => ({ phase: 'starting', user: null }));
+  const store = createStore<AuthState>(() => ({ phase: 'starting', user: null, profile: null }));
   session.subscribe((user) => {
     const { phase } = store.getState();
     // A sign-out notice during start-up must not show sign-in before the silent refresh answered.
-    store.setState({ user, phase: user ? 'signedIn' : phase === 'starting' ? 'starting' : 'signedOut' });
+    store.setState({
+      user,
+      phase: user ? 'signedIn' : phase === 'starting' ? 'starting' : 'signedOut',
+      profile: user ? store.getState().profile : null,
+    });
   });
   return store;
 }

@@ -18,7 +18,7 @@ describe('role check after sign-in (spec 01 §4)', () => {
       'POST /api/v1/auth/refresh': () => ({ body: { access_token: fakeToken({ sub: 'u2', username: 'bob', role: 'admin' }) } }),
     });
     const { api, session } = servicesFor(server.url);
-    expect(await syncRoleWithServer(api, session)).toBe(true);
+    expect((await syncRoleWithServer(api, session)).refreshed).toBe(true);
     expect(session.user()?.role).toBe('admin');
     expect(decodeTokenClaims(localStorage.getItem(AUTH_TOKEN_STORAGE_KEY))?.role).toBe('admin');
   });
@@ -27,7 +27,7 @@ describe('role check after sign-in (spec 01 §4)', () => {
     localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, fakeToken({ sub: 'u2', username: 'bob', role: 'user' }));
     server = await startLoopbackServer({ 'GET /api/v1/users': () => ({ body: [{ id: 'u2', username: 'bob', role: 'user' }] }) });
     const { api, session } = servicesFor(server.url);
-    expect(await syncRoleWithServer(api, session)).toBe(false);
+    expect((await syncRoleWithServer(api, session)).refreshed).toBe(false);
     expect(server.calls).toEqual(['GET /api/v1/users']);
   });
 

@@ -33,9 +33,10 @@ export function MainLayout({ user }: { user: AuthUser }) {
             <MainArea shell={shell} view={view} />
           </Box>
           {chatOpen && <ChatPanelArea shell={shell} />}
+          {/* Bottom left of the main area, so it never covers the sidebar's user menu. */}
+          <MembersDock shell={shell} />
         </Flex>
       </Flex>
-      <MembersDock shell={shell} />
     </Flex>
   );
 }

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellLive, type ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
+import { useAuth } from '../auth/use-auth.js';
 import { useServices } from '../services/services.context.js';
 import { sheetIdFromPath, sheetPath, tabFromSearch } from './route-state.js';
 
@@ -17,12 +18,13 @@ export function useShellContext(user: AuthUser): ShellContext {
   const [search] = useSearchParams();
   const sheetId = sheetIdFromPath(pathname);
   const tab = tabFromSearch(search);
+  const { profile } = useAuth();
 
   return useMemo<ShellContext>(
     () => ({
       api: services.api,
       ai: services.ai,
-      user,
+      user: { ...user, ...profile },
       logout: () => logout(services),
       bus: services.bus,
       live: LIVE,
@@ -32,6 +34,6 @@ export function useShellContext(user: AuthUser): ShellContext {
       navigate: (to) => navigate(to),
       tab,
     }),
-    [services, user, sheetId, tab, navigate],
+    [services, user, profile, sheetId, tab, navigate],
   );
 }

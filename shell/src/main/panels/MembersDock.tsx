@@ -4,7 +4,10 @@ import type { ShellContext } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { MembersIcon } from '../icons.js';
 
-/** The floating Members button at the bottom left and the MembersPanel remote it toggles (spec 01 §2). */
+/**
+ * The floating Members button at the bottom left of the main area and the
+ * MembersPanel remote it toggles (spec 01 §2). Placed by its positioned parent.
+ */
 export function MembersDock({ shell }: { shell: ShellContext }) {
   const [open, setOpen] = useState(false);
   // The remote loads when first shown, then stays mounted so closing keeps its state.
@@ -21,7 +24,7 @@ export function MembersDock({ shell }: { shell: ShellContext }) {
           role="dialog"
           aria-label="Members"
           data-testid="members-panel"
-          position="fixed"
+          position="absolute"
           left="4"
           bottom="16"
           w="min(44rem, calc(100vw - 2rem))"
@@ -37,7 +40,7 @@ export function MembersDock({ shell }: { shell: ShellContext }) {
         </Box>
       )}
       <Button
-        position="fixed"
+        position="absolute"
         left="4"
         bottom="4"
         zIndex="docked"
