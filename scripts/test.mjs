@@ -79,6 +79,7 @@ for (const [pkg, dir] of [
 }
 await nodeSuite('shell server', '@tessera/shell', 'test:server', {});
 await nodeSuite('remote origin', '@tessera/remote-origin', 'test', {});
+await nodeSuite('server kit', '@tessera/server-kit', 'test', {});
 
 // 3. Services, on PostgreSQL then on PGlite
 let pg = null;

@@ -9,15 +9,16 @@ import { run } from './run.mjs';
 /** Build order matters: a package comes after everything it uses. */
 export const PACKAGES = [
   { name: '@tessera/contracts', dir: 'shared-contracts', out: 'dist', deps: [] },
-  { name: '@tessera/api', dir: 'api', out: 'dist', deps: ['shared-contracts'] },
-  { name: '@tessera/ai-middleware', dir: 'ai-middleware', out: 'dist', deps: ['shared-contracts'] },
+  { name: '@tessera/server-kit', dir: 'server-kit', out: 'dist', deps: [] },
+  { name: '@tessera/api', dir: 'api', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
+  { name: '@tessera/ai-middleware', dir: 'ai-middleware', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
   ...['mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members'].map((dir) => ({
     name: `@tessera/${dir}`,
     dir,
     out: 'dist',
     deps: ['shared-contracts', 'tooling/webpack-remote'],
   })),
-  { name: '@tessera/shell', dir: 'shell', out: 'dist', deps: ['shared-contracts', 'tooling/webpack-remote'] },
+  { name: '@tessera/shell', dir: 'shell', out: 'dist', deps: ['shared-contracts', 'server-kit', 'tooling/webpack-remote'] },
 ];
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'dist-server', 'test-results', 'playwright-report', 'test', 'coverage']);

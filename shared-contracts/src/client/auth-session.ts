@@ -31,6 +31,18 @@ export interface AuthSessionOptions {
   now?: () => number;
 }
 
+const REFRESH_LOCK = 'tessera-auth-refresh';
+
+/**
+ * Runs `fn` holding a browser-wide lock (Web Locks), so tabs refresh one at a
+ * time; where there is no Web Locks API (Node, old browsers) it just runs.
+ */
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: { request(name: string, cb: () => Promise<T>): Promise<T> } } })
+    .navigator?.locks;
+  return locks ? locks.request(REFRESH_LOCK, fn) : fn();
+}
+
 /**
  * Holds the access token in storage under `auth_token` (spec 01 §4). A stored
  * token survives start-up only if it decodes and is not past exp.
@@ -58,19 +70,28 @@ export function createAuthSession({ refreshUrl, storage, now = Date.now }: AuthS
       notify();
     },
     refresh() {
-      inflight ??= axios
-        // No body at all: a null body makes browsers send a form content type the api refuses.
-        .post(refreshUrl, undefined, { withCredentials: true })
-        .then((res) => {
+      const stale = current;
+      inflight ??= withRefreshLock(async () => {
+        // Another tab of this browser may have refreshed while we waited for the lock: the
+        // refresh cookie it used is spent, so sending ours would count as reuse. Adopt its token.
+        const stored = storage?.getItem(AUTH_TOKEN_STORAGE_KEY) ?? null;
+        if (stored && stored !== stale && isTokenLive(stored, now()) && userFromToken(stored)) {
+          session.setToken(stored);
+          return stored;
+        }
+        try {
+          // No body at all: a null body makes browsers send a form content type the api refuses.
+          const res = await axios.post(refreshUrl, undefined, { withCredentials: true });
           const parsed = TokenResponseSchema.safeParse(res.data);
           if (!parsed.success || !userFromToken(parsed.data.access_token)) return null;
           session.setToken(parsed.data.access_token);
           return parsed.data.access_token;
-        })
-        .catch(() => null)
-        .finally(() => {
-          inflight = null;
-        });
+        } catch {
+          return null;
+        }
+      }).finally(() => {
+        inflight = null;
+      });
       return inflight;
     },
     signOut() {

@@ -134,17 +134,43 @@ describe('http client refresh', () => {
   });
 });
 
-describe('auth session start-up', () => {
-  const memory = (init: Record<string, string>) => {
-    const m = new Map(Object.entries(init));
-    return {
-      getItem: (k: string) => m.get(k) ?? null,
-      setItem: (k: string, v: string) => void m.set(k, v),
-      removeItem: (k: string) => void m.delete(k),
-      has: (k: string) => m.has(k),
-    };
+const memory = (init: Record<string, string>) => {
+  const m = new Map(Object.entries(init));
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    has: (k: string) => m.has(k),
   };
+};
 
+describe('two tabs sharing storage', () => {
+  it('a tab whose token went stale adopts the token another tab refreshed, spending no second refresh', async () => {
+    let refreshes = 0;
+    const fresh = fakeJwt('tabs');
+    const srv = await startServer((req, res) => {
+      if (req.url === '/api/v1/auth/refresh') {
+        refreshes++;
+        return json(res, 200, { access_token: fresh });
+      }
+      return json(res, req.headers.authorization === `Bearer ${fresh}` ? 200 : 401, { ok: true });
+    });
+    try {
+      const storage = memory({ auth_token: fakeJwt('tabs') });
+      const tabA = createAuthSession({ refreshUrl: `${srv.url}/api/v1/auth/refresh`, storage });
+      const tabB = createAuthSession({ refreshUrl: `${srv.url}/api/v1/auth/refresh`, storage });
+      await createHttpClient(tabA, srv.url).get('/a');
+      const res = await createHttpClient(tabB, srv.url).get('/b');
+      expect(res.status).toBe(200);
+      expect(refreshes).toBe(1);
+      expect(tabB.token()).toBe(fresh);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe('auth session start-up', () => {
   it('restores a live stored token', () => {
     const t = fakeJwt('alice');
     const storage = memory({ auth_token: t });
