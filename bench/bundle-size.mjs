@@ -16,7 +16,7 @@ const dataDir = path.join(work, 'data');
 mkdirSync(dataDir, { recursive: true });
 const remotesFile = path.join(dataDir, 'remotes.json');
 writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
-const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_FILE: remotesFile } });
+const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: remotesFile } });
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -30,45 +30,41 @@ try {
     if (type !== 'script' && !res.url().endsWith('.js')) return;
     try {
       const body = await res.body();
-      scripts.push({ url: res.url(), raw: body.length, gz: gzipSync(body, { level: 6 }).length });
+      scripts.push({ url: res.url(), raw: body.length, gz: gzipSync(body, { level: 6 }).length, encoding: res.headers()['content-encoding'] ?? 'none' });
     } catch {
       /* redirects have no body */
     }
   });
   const report = (label) => {
-    const total = scripts.reduce((s, x) => s + x.gz, 0);
-    console.log(`bundle: ${label}: ${(total / 1024).toFixed(1)} KB gz of JS in ${scripts.length} files`);
+    const total = scripts.reduce((sum, x) => sum + x.gz, 0);
+    const encodings = [...new Set(scripts.map((x) => x.encoding))].join(', ');
+    console.log(`bundle: ${label}: ${(total / 1024).toFixed(1)} KB gz of JS in ${scripts.length} files (served as: ${encodings})`);
     for (const s of [...scripts].sort((a, b) => b.gz - a.gz)) {
       const u = new URL(s.url);
       console.log(`  ${(s.gz / 1024).toFixed(1).padStart(7)} KB gz  ${(s.raw / 1024).toFixed(0).padStart(6)} KB raw  ${u.port}${u.pathname}`);
     }
+    return total;
   };
 
   const base = `http://localhost:${ports.shell}`;
-  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
-  scripts = [];
+  // A fresh browser profile: nothing cached.
   await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  report('sign-in screen (fresh load)');
+  const signIn = report('sign-in screen, fresh load');
 
-  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
-  await page.getByLabel(/username/i).fill('bench-admin');
-  await page.getByLabel(/^password/i).fill('bench-password-1');
   scripts = [];
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByLabel(/^username/i).fill('bench-admin');
+  await page.getByLabel(/^password/i).fill('bench-password-1');
   await page.getByRole('button', { name: /sign up/i }).click();
   await page.getByText('No Sheet Selected').waitFor();
   await page.getByRole('button', { name: /members/i }).click();
   await page.getByText('(You)').waitFor();
   await page.getByRole('tab', { name: /git/i }).click();
+  await page.getByText('No commits yet').waitFor();
   await page.waitForLoadState('networkidle');
-  report('main screen after sign-in, all remotes shown (on top of the sign-in screen)');
-
-  scripts = [];
-  await page.reload({ waitUntil: 'networkidle' });
-  await page.getByRole('button', { name: /members/i }).click();
-  await page.getByText('(You)').waitFor();
-  await page.waitForLoadState('networkidle');
-  report('main screen, fresh load, git tab + members panel + chat shown');
+  const main = report('main screen with all four remotes shown (Navigator, Workspace, ChatPanel, MembersPanel, GitPanel), on top of the sign-in screen');
+  console.log(`bundle: total JS for sign-in + main screen with every remote: ${((signIn + main) / 1024).toFixed(1)} KB gz`);
 } finally {
   await browser.close();
   await stack.stop();

@@ -15,7 +15,7 @@ export const logDir = path.join(workDir, 'logs');
 const stateFile = () => path.join(workDir, 'pids.json');
 
 export function specs() {
-  return processSpecs({ ports: E2E_PORTS, dataDir, env: { REMOTES_FILE: path.join(dataDir, 'remotes.json') } }) as {
+  return processSpecs({ ports: E2E_PORTS, dataDir, env: { REMOTES_MANIFEST: path.join(dataDir, 'remotes.json') } }) as {
     name: string;
     ready: string;
   }[];

@@ -33,7 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShellServerCon
     port: parsePort('SHELL_PORT', env.SHELL_PORT, SHELL_PORT),
     apiUrl: parseHttpUrl('API_URL', env.API_URL?.trim() || `http://127.0.0.1:${API_PORT}`),
     aiUrl: parseHttpUrl('AI_URL', env.AI_URL?.trim() || `http://127.0.0.1:${AI_MIDDLEWARE_PORT}`),
-    remotesFile: path.resolve(env.REMOTES_FILE?.trim() || path.join(dataDir, 'remotes.json')),
+    remotesFile: path.resolve(env.REMOTES_MANIFEST?.trim() || path.join(dataDir, 'remotes.json')),
     distDir: SHELL_DIST_DIR,
     repoRoot: REPO_ROOT,
     logLevel,
