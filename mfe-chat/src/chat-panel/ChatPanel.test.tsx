@@ -1,9 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type Capabilities } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderInShell } from '../test/render.js';
 import ChatPanel from './ChatPanel.js';
 
 const capabilities = (overrides: Partial<Capabilities> = {}): Capabilities => ({

@@ -1,6 +1,6 @@
 import { createEvent, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInShell } from '../test/render.js';
+import { renderInShell } from '@tessera/jest-react';
 import { ContextArea, TESSERA_PATH_TYPE } from './ContextArea.js';
 
 /** jsdom has no DataTransfer: a minimal one carrying what the git tree sets. */

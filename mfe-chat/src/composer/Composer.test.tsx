@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInShell } from '../test/render.js';
+import { renderInShell } from '@tessera/jest-react';
 import { Composer, type ComposerSend } from './Composer.js';
 
 function setup(initialMode?: 'chat' | 'agent-direct' | 'agent-ai') {

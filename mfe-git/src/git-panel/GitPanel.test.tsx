@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { createDevShellContext } from '@tessera/contracts';
-import { renderInShell } from '../test/render.js';
+import { renderInShell } from '@tessera/jest-react';
 import GitPanel from './GitPanel.js';
 
 test('shows the empty-repository message of the spec, exactly', () => {

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type AuthUser } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderInShell } from '../test/render.js';
 import MembersPanel from './MembersPanel.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext } from '@tessera/contracts';
-import { renderInShell } from '../test/render.js';
+import { renderInShell } from '@tessera/jest-react';
 import Navigator from './Navigator.js';
 import { useSheetTree } from './sheet-tree.store.js';
 import { UserMenu } from './UserMenu.js';

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { createDevShellContext } from '@tessera/contracts';
-import { renderInShell } from '../test/render.js';
+import { renderInShell } from '@tessera/jest-react';
 import Workspace from './Workspace.js';
 
 test('with no sheet selected it shows the placeholder of the spec', () => {

@@ -1,3 +1,5 @@
+/// <reference types="@testing-library/jest-dom" />
+// The reference above: ./setup.ts installs jest-dom's matchers, so importers get their types too.
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
