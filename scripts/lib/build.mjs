@@ -2,6 +2,7 @@
 // inputs (its sources, its workspace dependencies' hashes, the lockfile) changed.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.mjs';
 import { run } from './run.mjs';
@@ -57,18 +58,44 @@ export function isBuilt(pkg) {
   return existsSync(stamp) && readFileSync(stamp, 'utf8') === inputHash(pkg.dir);
 }
 
-export async function buildAll(pnpm, { force = false } = {}) {
-  for (const pkg of PACKAGES) {
-    if (!force && isBuilt(pkg)) continue;
-    const started = Date.now();
-    console.log(`[build] ${pkg.name} ...`);
-    const r = await run(pnpm, ['--filter', pkg.name, 'run', 'build'], { capture: true, quiet: true });
-    if (r.code !== 0) {
-      process.stderr.write(r.out);
-      throw new Error(`Build of ${pkg.name} failed`);
-    }
-    writeFileSync(stampOf(pkg), inputHash(pkg.dir));
-    console.log(`[build] ${pkg.name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+async function buildOne(pnpm, pkg) {
+  const started = Date.now();
+  console.log(`[build] ${pkg.name} ...`);
+  const r = await run(pnpm, ['--filter', pkg.name, 'run', 'build'], { capture: true, quiet: true });
+  if (r.code !== 0) {
+    process.stderr.write(r.out);
+    throw new Error(`Build of ${pkg.name} failed`);
   }
+  writeFileSync(stampOf(pkg), inputHash(pkg.dir));
+  console.log(`[build] ${pkg.name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * Builds every stale package, as many at once as there are cores, each one
+ * only after the packages it uses are built.
+ */
+export async function buildAll(pnpm, { force = false } = {}) {
+  const stale = PACKAGES.filter((pkg) => force || !isBuilt(pkg));
+  const done = new Map(); // dir -> promise of its build
+  let slots = Math.max(1, os.availableParallelism());
+  const waiting = [];
+  const acquire = () => (slots > 0 ? (slots--, Promise.resolve()) : new Promise((r) => waiting.push(r)));
+  const release = () => (waiting.length ? waiting.shift()() : slots++);
+  for (const pkg of stale) {
+    const deps = pkg.deps.map((d) => done.get(d)).filter(Boolean);
+    done.set(
+      pkg.dir,
+      Promise.all(deps).then(async () => {
+        await acquire();
+        try {
+          await buildOne(pnpm, pkg);
+        } finally {
+          release();
+        }
+      }),
+    );
+  }
+  const results = await Promise.allSettled(done.values());
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
