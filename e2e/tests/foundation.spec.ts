@@ -11,6 +11,20 @@ async function expectMainScreen(page: Page) {
 }
 
 test.describe.serial('foundation: a new user', () => {
+  // Nothing the product loads may be refused by its own Content-Security-Policy.
+  let cspViolations: string[] = [];
+  test.beforeEach(({ page }) => {
+    cspViolations = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy|Refused to (load|execute|connect|apply)/i.test(msg.text())) {
+        cspViolations.push(msg.text());
+      }
+    });
+  });
+  test.afterEach(() => {
+    expect(cspViolations).toEqual([]);
+  });
+
   test('signs up as the first admin and sees all four remotes', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login/);
@@ -28,6 +42,15 @@ test.describe.serial('foundation: a new user', () => {
     await expectMainScreen(page);
     await expect(page.getByTestId('remote-mfe-chat-ChatPanel').getByPlaceholder('Ask about your sheet...')).toBeVisible();
     await expect(page.getByText('Disconnected')).toBeVisible();
+
+    // About shows both services as the health monitor saw them.
+    await page.getByTestId('about-button').click();
+    const about = page.getByTestId('about-dialog');
+    await expect(about.getByTestId('health-api').getByText('healthy', { exact: true })).toBeVisible();
+    await expect(about.getByTestId('health-ai-middleware').getByText('healthy', { exact: true })).toBeVisible();
+    await expect(about.getByTestId('health-api')).toContainText('/health');
+    await page.keyboard.press('Escape');
+    await expect(about).toHaveCount(0);
 
     // Members panel behind the floating Members button: the admin is listed as (You).
     await page.getByRole('button', { name: /members/i }).click();
