@@ -25,7 +25,7 @@ try {
 }
 
 console.log(`\nTessera is running at http://localhost:${DEFAULT_PORTS.shell}  (ready in ${((Date.now() - began) / 1000).toFixed(1)} s)`);
-console.log(`Logs: ${path.relative(repoRoot, logDir)}/*.log — press Ctrl+C to stop.\n`);
+console.log(`Logs: ${logDir}/*.log — press Ctrl+C to stop.\n`);
 
 let stopping = false;
 const shutdown = async () => {
@@ -39,6 +39,6 @@ process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 for (const p of stack.processes) {
   p.child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`${p.name} exited (${signal ?? code}); see ${path.relative(repoRoot, logDir)}/${p.name}.log`);
+    if (!stopping) console.error(`${p.name} exited (${signal ?? code}); see ${path.join(logDir, `${p.name}.log`)}`);
   });
 }
