@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { cssRule, minimizer, precompress, sharedSingletons, swcRule } from '@tessera/webpack-remote';
+import { baseConfig, precompress, sharedSingletons } from '@tessera/webpack-remote';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 // Build tools are dependencies of the shared tooling package; resolve them from there.
@@ -15,27 +15,7 @@ const HtmlWebpackPlugin = toolingRequire('html-webpack-plugin');
 export default (_env, argv) => {
   const production = argv.mode !== 'development';
   return {
-    mode: production ? 'production' : 'development',
-    context: dir,
-    // index.ts only imports ./bootstrap: shared singletons are negotiated before React runs.
-    entry: { main: './src/index.ts' },
-    devtool: production ? false : 'eval-cheap-module-source-map',
-    output: {
-      path: path.join(dir, 'dist'),
-      publicPath: '/',
-      // The entry name stays plain: MF's federation runtime module interpolates output.filename
-      // where no content hash exists. index.html (served no-cache) loads it with ?<hash>.
-      filename: '[name].js',
-      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
-      uniqueName: 'tessera_shell',
-      clean: true,
-    },
-    resolve: {
-      extensions: ['.tsx', '.ts', '.js', '.mjs'],
-      // Sources import siblings ESM style ('./x.js'); the files are .ts/.tsx.
-      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-    },
-    module: { rules: [swcRule({ development: !production }), cssRule()] },
+    ...baseConfig({ dir, entry: './src/index.ts', publicPath: '/', uniqueName: 'tessera_shell', production }),
     plugins: [
       new ModuleFederationPlugin({
         name: 'tessera_shell',
@@ -49,11 +29,5 @@ export default (_env, argv) => {
       new HtmlWebpackPlugin({ template: path.join(dir, 'public/index.html'), chunks: ['main'], hash: production }),
       ...(production ? precompress() : []),
     ],
-    optimization: {
-      chunkIds: production ? 'deterministic' : 'named',
-      moduleIds: 'deterministic',
-      minimizer: [minimizer()],
-    },
-    performance: { hints: false },
   };
 };

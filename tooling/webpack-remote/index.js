@@ -132,6 +132,46 @@ export function precompress() {
 }
 
 /**
+ * What every front-end build of Tessera shares, host and remotes alike: TS/TSX
+ * through swc, content-hashed chunks, the swc minifier. Entry names stay plain:
+ * MF's federation runtime module interpolates output.filename without a chunk
+ * ("[contenthash] not implemented in this context"); the HTML loads them with ?hash.
+ * @param {{ dir: string, entry: string, publicPath: string, uniqueName: string, production: boolean }} options
+ * @returns {import('webpack').Configuration}
+ */
+export function baseConfig({ dir, entry, publicPath, uniqueName, production }) {
+  return {
+    mode: production ? 'production' : 'development',
+    context: dir,
+    // The entry only imports ./bootstrap: shared singletons are negotiated before React runs.
+    entry: { main: entry },
+    devtool: production ? false : 'eval-cheap-module-source-map',
+    output: {
+      path: path.join(dir, 'dist'),
+      publicPath,
+      filename: '[name].js',
+      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      // Host and remotes share one page: keep their chunk globals apart.
+      uniqueName,
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs'],
+      // Sources import siblings as './x.js' (ESM style); the files are .ts/.tsx.
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
+    module: { rules: [swcRule({ development: !production }), cssRule()] },
+    optimization: {
+      chunkIds: production ? 'deterministic' : 'named',
+      moduleIds: 'deterministic',
+      minimizer: [minimizer()],
+    },
+    performance: { hints: false },
+  };
+}
+
+/**
  * A complete webpack config for one remote.
  * - `src/dev/index.ts` is the entry of the standalone dev page (it must only
  *   `import('./bootstrap')`, so shared modules are negotiated before React runs).
@@ -157,29 +197,8 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
   return (_env, argv) => {
     const production = argv.mode !== 'development';
     return {
-      mode: production ? 'production' : 'development',
-      context: dir,
-      entry: { main: './src/dev/index.ts' },
-      devtool: production ? false : 'eval-cheap-module-source-map',
-      output: {
-        path: path.join(dir, 'dist'),
-        publicPath: 'auto',
-        // Entry names stay plain: MF's federation runtime module interpolates output.filename
-        // without a chunk ("[contenthash] not implemented in this context"). remoteEntry.js is
-        // fixed by name anyway; the dev page's main.js gets a ?hash from HtmlWebpackPlugin.
-        filename: '[name].js',
-        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
-        assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-        // Every remote shares the page with the host and the others: keep chunk globals apart.
-        uniqueName: name,
-        clean: true,
-      },
-      resolve: {
-        extensions: ['.tsx', '.ts', '.js', '.mjs'],
-        // Sources import siblings as './x.js' (ESM style); the files are .ts/.tsx.
-        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      },
-      module: { rules: [swcRule({ development: !production }), cssRule()] },
+      // publicPath 'auto': the same build works under any /<version>/ path.
+      ...baseConfig({ dir, entry: './src/dev/index.ts', publicPath: 'auto', uniqueName: name, production }),
       plugins: [
         new ModuleFederationPlugin({
           name,
@@ -195,12 +214,6 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
         new HtmlWebpackPlugin({ title: title ?? `${name} (standalone)`, chunks: ['main'], hash: production }),
         ...(production ? precompress() : []),
       ],
-      optimization: {
-        chunkIds: production ? 'deterministic' : 'named',
-        moduleIds: 'deterministic',
-        minimizer: [minimizer()],
-      },
-      performance: { hints: false },
       devServer: {
         host: '127.0.0.1',
         port,
