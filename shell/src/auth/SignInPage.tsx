@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { MESSAGES, clientErrorMessage, errorStatus } from '@tessera/contracts';
 import { useServices } from '../services/services.context.js';
-import { fetchAuthStatus, login } from './auth.api.js';
+import { login } from './auth.api.js';
 import { GateField } from './GateField.js';
+import { useSignupAvailability } from './use-signup-availability.js';
 
 /** Sign-in screen (spec 01 §2). Success flips the auth phase; GuestOnly then leaves this page. */
 export default function SignInPage() {
@@ -13,17 +14,8 @@ export default function SignInPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [signupOpen, setSignupOpen] = useState(false);
-
-  useEffect(() => {
-    let current = true;
-    fetchAuthStatus(services)
-      .then((status) => current && setSignupOpen(status.signup_open))
-      .catch((err: unknown) => console.error('[shell] auth status unavailable', err));
-    return () => {
-      current = false;
-    };
-  }, [services]);
+  // The Sign up link shows only when the server says signup is open.
+  const signupOpen = useSignupAvailability()[0] === 'open';
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

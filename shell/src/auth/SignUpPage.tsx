@@ -1,37 +1,22 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { MESSAGES, clientErrorMessage, errorStatus } from '@tessera/contracts';
 import { useServices } from '../services/services.context.js';
-import { fetchAuthStatus, signup } from './auth.api.js';
+import { signup } from './auth.api.js';
 import { GateField } from './GateField.js';
-
-type SignupAvailability = 'checking' | 'open' | 'closed';
+import { useSignupAvailability } from './use-signup-availability.js';
 
 /** Sign-up screen (spec 01 §2): only the first account may sign up; it becomes admin. */
 export default function SignUpPage() {
   const services = useServices();
   const location = useLocation();
-  const [availability, setAvailability] = useState<SignupAvailability>('checking');
+  const [availability, setAvailability] = useSignupAvailability();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [email, setEmail] = useState('');
   const [nickname, setNickname] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    fetchAuthStatus(services)
-      .then((status) => current && setAvailability(status.signup_open ? 'open' : 'closed'))
-      .catch((err: unknown) => {
-        // Unknown: offer the form; the server has the last word.
-        console.error('[shell] auth status unavailable', err);
-        if (current) setAvailability('open');
-      });
-    return () => {
-      current = false;
-    };
-  }, [services]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +47,7 @@ export default function SignUpPage() {
             {MESSAGES.signupClosed}
           </p>
         )}
-        {availability === 'open' && (
+        {(availability === 'open' || availability === 'unknown') && (
           <>
             <p className="gate-banner">Create admin first account</p>
             <form className="gate-form" onSubmit={onSubmit}>
