@@ -7,6 +7,7 @@ import type { AiConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
+import { registerGitRoutes } from './git/git.routes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { registerMetrics } from './metrics/metrics.js';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
@@ -51,5 +52,6 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   registerHealthRoute(app, db as Kysely<unknown>, config.version);
   registerConfigRoute(app, config.version, config.provider);
   registerWhoamiRoute(app);
+  await registerGitRoutes(app, config);
   return app;
 }

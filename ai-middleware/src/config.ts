@@ -18,6 +18,8 @@ export interface AiConfig {
   /** PGlite lives in `<dataDir>/ai` when no databaseUrl is given. */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The code repository (issue 9), a bare git repository: GIT_REPO_DIR, else `<dataDir>/repo` (also when left out here). */
+  gitRepoDir?: string;
   provider: AiProvider;
   logLevel: LogLevel;
   /** This build's version (package.json), reported by /health and /config. */
@@ -38,13 +40,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
   const logLevel = parseLogLevel(env.LOG_LEVEL);
   const databaseUrl = parseDatabaseUrl('AI_DATABASE_URL', env.AI_DATABASE_URL);
   const apiUrl = parseHttpUrl('API_URL', env.API_URL?.trim() || `http://127.0.0.1:${API_PORT}`);
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || 'data');
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: parsePort('AI_PORT', env.AI_PORT, AI_MIDDLEWARE_PORT),
     apiUrl,
     jwksUrl: new URL(`${apiUrl}${JWKS_PATH}`),
-    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+    dataDir,
     databaseUrl,
+    gitRepoDir: path.resolve(env.GIT_REPO_DIR?.trim() || path.join(dataDir, 'repo')),
     provider: provider as AiProvider,
     logLevel,
     version: PACKAGE_VERSION,

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AiConfig } from '../config.js';
+import { registerCodeContentRoute } from './code-content.route.js';
+import { registerCommitRoutes } from './commits.route.js';
+import { registerDiffRoute } from './diff.route.js';
+import { registerFunctionsRoute } from './functions.route.js';
+import { registerGitErrorHandler } from './git-http.js';
+import { registerHistoryRoutes } from './history.route.js';
+import { registerRecommendationsRoute } from './recommendations.route.js';
+import { GitRepository } from './repository.service.js';
+import { registerTreeRoute } from './tree.route.js';
+
+/** Every /git route (issue 9), protected like all routes, on the one repository of the config. */
+export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiConfig, 'dataDir' | 'gitRepoDir'>): Promise<void> {
+  const repo = new GitRepository(config.gitRepoDir ?? path.join(config.dataDir, 'repo'));
+  await app.register(async (scope) => {
+    registerGitErrorHandler(scope);
+    registerTreeRoute(scope, repo);
+    registerCodeContentRoute(scope, repo);
+    registerHistoryRoutes(scope, repo);
+    registerCommitRoutes(scope, repo);
+    registerDiffRoute(scope, repo);
+    registerFunctionsRoute(scope, repo);
+    registerRecommendationsRoute(scope, repo);
+  });
+}
