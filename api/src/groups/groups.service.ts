@@ -1,0 +1,144 @@
+import crypto from 'node:crypto';
+import {
+  type CreateGroupBody,
+  DEFAULT_GROUP_NAME,
+  GROUP_CYCLE_MESSAGE,
+  type Group,
+  type GroupList,
+  type GroupListQuery,
+  type GroupTree,
+  type GroupTreeNode,
+  type SheetSummary,
+  type UpdateGroupBody,
+} from '@tessera/contracts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/http-error.js';
+import { freeGroupName, lockNames } from '../sheets/sheet-names.js';
+import { toSheetSummary } from '../sheets/sheet.mapper.js';
+import { GROUP_NOT_FOUND, notFound } from '../sheets/sheets.service.js';
+import { toGroup } from './group.mapper.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Groups (folders): nestable, names unique among siblings, deleted with everything inside. */
+export class GroupsService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(id: string, db: Db = this.db): Promise<Group> {
+    const row = await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(GROUP_NOT_FOUND);
+    return toGroup(row);
+  }
+
+  async list(query: GroupListQuery): Promise<GroupList> {
+    let base = this.db.selectFrom('groups');
+    if (query.parent_id === 'root' || query.parent_id === '') base = base.where('parent_id', 'is', null);
+    else if (query.parent_id) base = base.where('parent_id', '=', query.parent_id);
+    const { n } = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const rows = await base.selectAll().orderBy('position').orderBy('name').limit(query.limit).offset(query.offset).execute();
+    return { groups: rows.map(toGroup), count: n };
+  }
+
+  private async nextPosition(trx: Transaction<Database>, parentId: string | null): Promise<number> {
+    const { p } = await trx
+      .selectFrom('groups')
+      .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('p'))
+      .where(sql<boolean>`parent_id IS NOT DISTINCT FROM ${parentId}::uuid`)
+      .executeTakeFirstOrThrow();
+    return p;
+  }
+
+  /** Inserts inside the caller's transaction (import uses it for a workbook's group). */
+  async insert(trx: Transaction<Database>, body: CreateGroupBody): Promise<Group> {
+    await lockNames(trx);
+    const parentId = body.parent_id ?? null;
+    if (parentId) await this.get(parentId, trx);
+    const row = await trx
+      .insertInto('groups')
+      .values({
+        id: crypto.randomUUID(),
+        name: await freeGroupName(trx, body.name ?? DEFAULT_GROUP_NAME, parentId),
+        parent_id: parentId,
+        description: body.description ?? '',
+        position: body.position ?? (await this.nextPosition(trx, parentId)),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toGroup(row);
+  }
+
+  create(body: CreateGroupBody): Promise<Group> {
+    return this.db.transaction().execute((trx) => this.insert(trx, body));
+  }
+
+  /** Refuses a parent that is the group itself or one of its descendants. */
+  private async assertNotIntoItself(trx: Transaction<Database>, id: string, parentId: string): Promise<void> {
+    const { rows } = await sql<{ id: string }>`
+      WITH RECURSIVE descendants(id) AS (
+        SELECT ${id}::uuid
+        UNION
+        SELECT g.id FROM groups g JOIN descendants d ON g.parent_id = d.id
+      )
+      SELECT id FROM descendants WHERE id = ${parentId}::uuid`.execute(trx);
+    if (rows.length > 0) throw HttpError.badRequest(GROUP_CYCLE_MESSAGE);
+  }
+
+  async update(id: string, body: UpdateGroupBody): Promise<Group> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('groups').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!row) throw notFound(GROUP_NOT_FOUND);
+      const set: Record<string, unknown> = { updated_at: sql`now()` };
+      let parentId = row.parent_id;
+      if (body.parent_id !== undefined && body.parent_id !== row.parent_id) {
+        parentId = body.parent_id;
+        if (parentId) {
+          await this.get(parentId, trx);
+          await this.assertNotIntoItself(trx, id, parentId);
+        }
+        set.parent_id = parentId;
+        set.position = body.position ?? (await this.nextPosition(trx, parentId));
+      } else if (body.position !== undefined) set.position = body.position;
+      if ((body.name !== undefined && body.name !== row.name) || parentId !== row.parent_id) {
+        await lockNames(trx);
+        set.name = await freeGroupName(trx, body.name ?? row.name, parentId, id);
+      }
+      if (body.description !== undefined) set.description = body.description;
+      const updated = await trx.updateTable('groups').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return toGroup(updated);
+    });
+  }
+
+  /** One statement: the foreign keys cascade to subgroups, their sheets, cells and op logs, atomically. */
+  async delete(id: string): Promise<void> {
+    const result = await this.db.deleteFrom('groups').where('id', '=', id).executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw notFound(GROUP_NOT_FOUND);
+  }
+
+  /** Every group as nested nodes with their sheets; sheets without a group at root. */
+  async tree(userId: string): Promise<GroupTree> {
+    return this.db.transaction().execute(async (trx) => {
+      const groups = await trx.selectFrom('groups').selectAll().orderBy('position').orderBy('name').execute();
+      const sheets = await trx
+        .selectFrom('sheets')
+        .selectAll()
+        .select(sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`.as('fav'))
+        .orderBy('position')
+        .orderBy('name')
+        .execute();
+      const nodes = new Map<string, GroupTreeNode>(groups.map((g) => [g.id, { group: toGroup(g), children: [], sheets: [] }]));
+      const roots: GroupTreeNode[] = [];
+      for (const g of groups) {
+        const node = nodes.get(g.id)!;
+        const parent = g.parent_id ? nodes.get(g.parent_id) : undefined;
+        (parent ? parent.children : roots).push(node);
+      }
+      const rootSheets: SheetSummary[] = [];
+      for (const s of sheets) {
+        const summary = toSheetSummary(s, s.fav);
+        (s.group_id ? nodes.get(s.group_id)!.sheets : rootSheets).push(summary);
+      }
+      return { groups: roots, sheets: rootSheets };
+    });
+  }
+}

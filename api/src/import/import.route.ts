@@ -1,0 +1,89 @@
+import multipart from '@fastify/multipart';
+import {
+  DEFAULT_IMPORT_NAME,
+  ERROR_CODES,
+  IMPORT_MAX_BYTES,
+  IMPORT_TOO_LARGE_MESSAGE,
+  type ImportResult,
+  SheetNameSchema,
+} from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { currentUser } from '../http/auth-guard.js';
+import { HttpError } from '../http/http-error.js';
+import { validate } from '../http/validate.js';
+import type { ServicesOptions } from '../services.js';
+import { ParseError, parseDelimited } from './delimited-text.js';
+import { cleanName, extensionOf } from './upload-name.js';
+import { parseWorkbook } from './workbook.js';
+
+const tooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, IMPORT_TOO_LARGE_MESSAGE);
+
+/**
+ * POST /api/v1/import (multipart: file, name): parsed on the server, every worksheet a new
+ * sheet, all in one transaction; a workbook of several worksheets goes into a new group.
+ */
+export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  // Registered here only: no other route accepts multipart.
+  await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
+
+  app.post('/', async (request, reply): Promise<ImportResult> => {
+    const userId = currentUser(request).id;
+    if (!request.isMultipart()) throw HttpError.badRequest('Expected a multipart/form-data upload with a file');
+    let file: { filename: string; bytes: Buffer } | undefined;
+    const fields: Record<string, string> = {};
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || file) {
+            await part.toBuffer();
+            continue;
+          }
+          file = { filename: part.filename, bytes: await part.toBuffer() };
+        } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      if (code?.startsWith('FST_')) throw HttpError.badRequest((err as Error).message);
+      throw err;
+    }
+    if (!file) throw HttpError.badRequest('No file uploaded (expected the field "file")');
+    if (file.bytes.length > IMPORT_MAX_BYTES) throw tooLarge();
+
+    const extension = extensionOf(file.filename);
+    if (!extension) throw HttpError.badRequest(`Unsupported file type: ${file.filename} (use .csv, .xlsx or .xls)`);
+    const name = fields.name?.trim()
+      ? validate(SheetNameSchema, fields.name)
+      : cleanName(file.filename.replace(/\.[^.]*$/, '')) ?? DEFAULT_IMPORT_NAME;
+
+    let tables;
+    try {
+      tables = extension === 'csv' ? [{ name, ...parseDelimited(file.bytes) }] : parseWorkbook(file.bytes, extension);
+    } catch (err) {
+      if (err instanceof ParseError) throw HttpError.badRequest(err.message);
+      throw err;
+    }
+
+    const result = await services.db.transaction().execute(async (trx) => {
+      const several = tables.length > 1;
+      const group = several ? await services.groups.insert(trx, { name }) : null;
+      const made: { id: string; name: string }[] = [];
+      for (const table of tables) {
+        made.push(
+          await services.sheets.insert(trx, {
+            name: several ? (cleanName(table.name) ?? name) : name,
+            groupId: group?.id ?? null,
+            headers: table.headers,
+            data: table.data,
+            extra: { origin: 'import', sourceFile: file.filename },
+            userId,
+            kind: 'import',
+          }),
+        );
+      }
+      return { updated_sheets: made.length, new_categories: group ? 1 : 0, sheets: made, group_id: group?.id ?? null };
+    });
+    reply.code(201);
+    return result;
+  });
+};

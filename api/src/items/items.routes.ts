@@ -1,0 +1,37 @@
+import {
+  type ItemResult,
+  MoveItemBodySchema,
+  RenameItemBodySchema,
+  RenameItemParamsSchema,
+  GroupNameSchema,
+  SheetNameSchema,
+} from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { currentUser } from '../http/auth-guard.js';
+import { validate } from '../http/validate.js';
+import type { ServicesOptions } from '../services.js';
+
+/** {api}/items: moving and renaming a sheet or group from the navigator, one call for either type. */
+export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  app.post('/move', async (request): Promise<ItemResult> => {
+    const { item, target } = validate(MoveItemBodySchema, request.body);
+    const userId = currentUser(request).id;
+    if (item.type === 'sheet') {
+      const s = await services.sheets.update(item.id, { group_id: target.group_id, position: target.position }, userId);
+      return { type: 'sheet', id: s.id, name: s.name, parent_id: s.group_id };
+    }
+    const g = await services.groups.update(item.id, { parent_id: target.group_id, position: target.position });
+    return { type: 'group', id: g.id, name: g.name, parent_id: g.parent_id };
+  });
+
+  app.put('/:type/:id/rename', async (request): Promise<ItemResult> => {
+    const { type, id } = validate(RenameItemParamsSchema, request.params);
+    const { name: raw } = validate(RenameItemBodySchema, request.body);
+    if (type === 'sheet') {
+      const s = await services.sheets.update(id, { name: validate(SheetNameSchema, raw) }, currentUser(request).id);
+      return { type, id, name: s.name, parent_id: s.group_id };
+    }
+    const g = await services.groups.update(id, { name: validate(GroupNameSchema, raw) });
+    return { type, id, name: g.name, parent_id: g.parent_id };
+  });
+};

@@ -1,0 +1,61 @@
+/**
+ * Recently read grids, as the stored text of each chunk, keyed by sheet and version. A GET
+ * checks the version in the database first, so an entry is used only when it is exactly the
+ * stored grid (another api instance's write raises the version and misses the cache); a cell
+ * patch made here replaces just its chunks' text. Bounded by total characters, least recently
+ * used out first.
+ */
+export class GridCache {
+  private readonly entries = new Map<string, { version: number; chunks: string[]; size: number }>();
+  private size = 0;
+
+  constructor(private readonly maxChars = 256 * 1024 * 1024) {}
+
+  get(sheetId: string, version: number): string[] | undefined {
+    const entry = this.entries.get(sheetId);
+    if (!entry || entry.version !== version) return undefined;
+    // Re-inserted: the Map's order is the recency order.
+    this.entries.delete(sheetId);
+    this.entries.set(sheetId, entry);
+    return entry.chunks;
+  }
+
+  set(sheetId: string, version: number, chunks: string[]): void {
+    this.delete(sheetId);
+    const size = chunks.reduce((n, c) => n + c.length, 0);
+    if (size > this.maxChars) return;
+    this.entries.set(sheetId, { version, chunks, size });
+    this.size += size;
+    for (const [id, entry] of this.entries) {
+      if (this.size <= this.maxChars) break;
+      this.entries.delete(id);
+      this.size -= entry.size;
+    }
+  }
+
+  /** After a committed patch from `version - 1` to `version`: the new text of the chunks it wrote. */
+  patch(sheetId: string, version: number, changed: Map<number, string>): void {
+    const entry = this.entries.get(sheetId);
+    if (!entry) return;
+    if (entry.version !== version - 1) {
+      this.delete(sheetId);
+      return;
+    }
+    const chunks = [...entry.chunks];
+    for (const [index, text] of changed) {
+      if (index > chunks.length) {
+        this.delete(sheetId);
+        return;
+      }
+      chunks[index] = text;
+    }
+    this.set(sheetId, version, chunks);
+  }
+
+  delete(sheetId: string): void {
+    const entry = this.entries.get(sheetId);
+    if (!entry) return;
+    this.entries.delete(sheetId);
+    this.size -= entry.size;
+  }
+}

@@ -1,0 +1,3 @@
+import { z } from 'zod';
+
+export const SheetIdParamsSchema = z.object({ id: z.uuid({ error: 'Invalid sheet id' }) });

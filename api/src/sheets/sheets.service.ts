@@ -1,0 +1,349 @@
+import crypto from 'node:crypto';
+import {
+  type CellPatchBody,
+  type CellPatchResult,
+  type CreateSheetBody,
+  DEFAULT_SHEET_NAME,
+  ERROR_CODES,
+  type GridData,
+  NEW_SHEET_DEFAULT,
+  NEW_SHEET_IN_GROUP_DEFAULT,
+  normalizeHeaders,
+  type SheetConflictDetails,
+  type SheetList,
+  type SheetListQuery,
+  type SheetSummary,
+  type UpdateSheetBody,
+  duplicateSheetName,
+} from '@tessera/contracts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/http-error.js';
+import { CHUNK_ROWS, chunkOf, emptyGrid, widthOf } from './cell-grid.js';
+import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } from './merge.js';
+import { freeSheetName, lockNames } from './sheet-names.js';
+import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
+import { GridCache } from './grid-cache.js';
+import { appendOp, applyCellChanges, joinChunkTexts, loadChunks, opsAfter, readChunkTexts, readGrid, replaceGrid, rowsToLoad, writeNewGrid } from './sheet-store.js';
+
+export const SHEET_NOT_FOUND = 'Sheet not found';
+export const GROUP_NOT_FOUND = 'Group not found';
+
+export const notFound = (message: string) => new HttpError(404, ERROR_CODES.notFound, message);
+
+function conflictError(currentVersion: number, conflicts: Conflict[]): HttpError {
+  const details: SheetConflictDetails = { current_version: currentVersion, conflicts: conflicts.slice(0, 100) };
+  const where = conflicts
+    .slice(0, 3)
+    .map((c) => `row ${c.row + 1}, column ${c.col + 1}`)
+    .join('; ');
+  return new HttpError(
+    409,
+    ERROR_CODES.conflict,
+    `The sheet changed since the version you edited (now version ${currentVersion}); the same cell was changed: ${where}`,
+    details,
+  );
+}
+
+export interface NewSheet {
+  name: string;
+  groupId: string | null;
+  position?: number;
+  headers?: string[];
+  data: GridData;
+  description?: string;
+  tags?: string[];
+  extra?: Record<string, unknown>;
+  userId: string | null;
+  kind: string;
+}
+
+/** Sheets: metadata in `sheets`, cells in row chunks, one op-log row per version. */
+export class SheetsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache = new GridCache(),
+  ) {}
+
+  private favoriteExpr(userId: string) {
+    return sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`;
+  }
+
+  async summary(db: Kysely<Database> | Transaction<Database>, id: string, userId: string): Promise<SheetSummary> {
+    const row = await db.selectFrom('sheets').selectAll().select(this.favoriteExpr(userId).as('fav')).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(SHEET_NOT_FOUND);
+    return toSheetSummary(row, row.fav);
+  }
+
+  /** The sheet as JSON text: its summary with the grid's stored text spliced in unparsed. */
+  async getJson(id: string, userId: string): Promise<string> {
+    // One snapshot for the version and the cells, so the pair is always consistent.
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const summary = await this.summary(trx, id, userId);
+      let chunks = this.cache.get(id, summary.version);
+      if (!chunks) {
+        chunks = await readChunkTexts(trx, id);
+        this.cache.set(id, summary.version, chunks);
+      }
+      return `${JSON.stringify(summary).slice(0, -1)},"data":${joinChunkTexts(chunks)}}`;
+    });
+  }
+
+  async readGrid(id: string): Promise<{ summary: SheetSummary; data: GridData }> {
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const summary = await this.summary(trx, id, '00000000-0000-0000-0000-000000000000');
+      return { summary, data: await readGrid(trx, id) };
+    });
+  }
+
+  async list(query: SheetListQuery, userId: string): Promise<SheetList> {
+    let base = this.db.selectFrom('sheets');
+    if (query.search?.trim()) {
+      const pattern = `%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      base = base.where((eb) =>
+        eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern), eb(sql`tags::text`, 'ilike', pattern)]),
+      );
+    }
+    if (query.favorites === 'true') base = base.where(this.favoriteExpr(userId));
+    if (query.group_id === 'root') base = base.where('group_id', 'is', null);
+    else if (query.group_id) base = base.where('group_id', '=', query.group_id);
+    const { n } = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .select(this.favoriteExpr(userId).as('fav'))
+      .orderBy(query.sort, query.order)
+      .orderBy('id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { sheets: rows.map((r) => toSheetSummary(r, r.fav)), count: n };
+  }
+
+  /** Inserts a sheet with a unique name inside the caller's transaction; returns its id and name. */
+  async insert(trx: Transaction<Database>, sheet: NewSheet): Promise<{ id: string; name: string }> {
+    await lockNames(trx);
+    if (sheet.groupId) await this.requireGroup(trx, sheet.groupId);
+    const name = await freeSheetName(trx, sheet.name);
+    const id = crypto.randomUUID();
+    const columns = Math.max(widthOf(sheet.data), sheet.headers?.length ?? 0);
+    const position = sheet.position ?? (await this.nextPosition(trx, sheet.groupId));
+    await trx
+      .insertInto('sheets')
+      .values({
+        id,
+        name,
+        group_id: sheet.groupId,
+        position,
+        version: 1,
+        row_count: sheet.data.length,
+        col_count: columns,
+        headers: JSON.stringify(normalizeHeaders(sheet.headers ?? [], columns)),
+        description: sheet.description ?? '',
+        tags: JSON.stringify(sheet.tags ?? []),
+        extra: JSON.stringify(sheet.extra ?? {}),
+        created_by: sheet.userId,
+      })
+      .execute();
+    await writeNewGrid(trx, id, sheet.data);
+    await appendOp(trx, { sheetId: id, version: 1, kind: sheet.kind, userId: sheet.userId, changes: null });
+    return { id, name };
+  }
+
+  async create(body: CreateSheetBody, userId: string): Promise<SheetSummary & { data: GridData }> {
+    const groupId = body.group_id ?? null;
+    const defaults = groupId ? NEW_SHEET_IN_GROUP_DEFAULT : NEW_SHEET_DEFAULT;
+    const { rows = defaults.rows, columns = defaults.columns, ...extra } = body.metadata ?? {};
+    const data = body.data ?? emptyGrid(rows, columns);
+    return this.db.transaction().execute(async (trx) => {
+      const { id } = await this.insert(trx, {
+        name: body.name ?? body.title ?? DEFAULT_SHEET_NAME,
+        groupId,
+        position: body.position,
+        headers: body.headers,
+        data,
+        description: body.description,
+        tags: body.tags,
+        extra: body.settings ? { ...extra, settings: body.settings } : extra,
+        userId,
+        kind: 'create',
+      });
+      return { ...(await this.summary(trx, id, userId)), data };
+    });
+  }
+
+  private async lockSheet(trx: Transaction<Database>, id: string): Promise<SheetRow> {
+    const row = await trx.selectFrom('sheets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) throw notFound(SHEET_NOT_FOUND);
+    return row;
+  }
+
+  async requireGroup(db: Kysely<Database> | Transaction<Database>, groupId: string): Promise<void> {
+    const group = await db.selectFrom('groups').select('id').where('id', '=', groupId).executeTakeFirst();
+    if (!group) throw notFound(GROUP_NOT_FOUND);
+  }
+
+  private async nextPosition(trx: Transaction<Database>, groupId: string | null): Promise<number> {
+    const { p } = await trx
+      .selectFrom('sheets')
+      .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('p'))
+      .where(sql<boolean>`group_id IS NOT DISTINCT FROM ${groupId}::uuid`)
+      .executeTakeFirstOrThrow();
+    return p;
+  }
+
+  /** PUT: metadata fields, and with `data` a new grid, merged cell by cell when based on an older version. */
+  async update(id: string, body: UpdateSheetBody, userId: string): Promise<SheetSummary> {
+    try {
+      const summary = await this.updateInTransaction(id, body, userId);
+      // A save without cells leaves the grid as it was at the previous version.
+      if (body.data === undefined) this.cache.patch(id, summary.version, new Map());
+      else this.cache.delete(id);
+      return summary;
+    } catch (err) {
+      this.cache.delete(id);
+      throw err;
+    }
+  }
+
+  private async updateInTransaction(id: string, body: UpdateSheetBody, userId: string): Promise<SheetSummary> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.lockSheet(trx, id);
+      const baseVersion = body.base_version ?? body.version ?? row.version;
+      if (baseVersion > row.version) throw conflictError(row.version, []);
+      const version = row.version + 1;
+      const set: Record<string, unknown> = { version, updated_at: sql`now()` };
+      const newName = body.name ?? body.title;
+      if (newName !== undefined && newName !== row.name) {
+        await lockNames(trx);
+        set.name = await freeSheetName(trx, newName, id);
+      }
+      if (body.description !== undefined) set.description = body.description;
+      if (body.tags !== undefined) set.tags = JSON.stringify(body.tags);
+      if (body.metadata !== undefined) {
+        const { headers: _h, description, tags, rows: _r, columns: _c, groupId: _g, position: _p, category: _k, ...extra } = body.metadata;
+        if (typeof description === 'string' && body.description === undefined) set.description = description;
+        if (Array.isArray(tags) && body.tags === undefined) set.tags = JSON.stringify(tags.map(String));
+        set.extra = JSON.stringify({ ...row.extra, ...extra });
+      }
+      if (body.group_id !== undefined && body.group_id !== row.group_id) {
+        if (body.group_id) await this.requireGroup(trx, body.group_id);
+        set.group_id = body.group_id;
+        set.position = body.position ?? (await this.nextPosition(trx, body.group_id));
+      } else if (body.position !== undefined) set.position = body.position;
+
+      let columns = row.col_count;
+      let changes = null as ReturnType<typeof diffGrids> | null;
+      if (body.data !== undefined) {
+        const current = await readGrid(trx, id);
+        let next = body.data;
+        if (baseVersion < row.version) {
+          const merged = mergeGrid(current, body.data, changesSince(await opsAfter(trx, id, baseVersion)));
+          if (merged.conflicts.length > 0) throw conflictError(row.version, merged.conflicts);
+          next = merged.grid;
+        }
+        changes = diffGrids(current, next);
+        await replaceGrid(trx, id, next, row.row_count, changes.map((c) => c.row));
+        columns = widthOf(next);
+        set.row_count = next.length;
+        set.col_count = columns;
+      }
+      const headersIn = body.headers ?? (Array.isArray(body.metadata?.headers) ? body.metadata.headers.map(String) : undefined);
+      if (headersIn !== undefined || columns !== row.col_count) {
+        set.headers = JSON.stringify(normalizeHeaders(headersIn ?? row.headers, columns));
+      }
+      await trx.updateTable('sheets').set(set).where('id', '=', id).execute();
+      await appendOp(trx, { sheetId: id, version, kind: body.data ? 'save' : 'meta', userId, changes: changes ?? [] });
+      return this.summary(trx, id, userId);
+    });
+  }
+
+  /** PATCH cells: reads and rewrites only the chunks of the changed cells. */
+  async patchCells(id: string, body: CellPatchBody, userId: string): Promise<CellPatchResult> {
+    const { result, written } = await this.patchInTransaction(id, body, userId);
+    this.cache.patch(id, result.version, written);
+    return result;
+  }
+
+  private async patchInTransaction(id: string, body: CellPatchBody, userId: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.lockSheet(trx, id);
+      if (body.base_version > row.version) throw conflictError(row.version, []);
+      const chunks = await loadChunks(trx, id, rowsToLoad(row.row_count, body.changes));
+      if (body.base_version < row.version) {
+        const since = changesSince(await opsAfter(trx, id, body.base_version));
+        const currentAt = (r: number, c: number) => chunks.get(chunkOf(r))?.[r % CHUNK_ROWS]?.[c] ?? null;
+        const conflicts = patchConflicts(since, body.changes, currentAt);
+        if (conflicts.length > 0) throw conflictError(row.version, conflicts);
+      }
+      const { deltas, rowCount, width, written } = await applyCellChanges(trx, id, row.row_count, body.changes, chunks);
+      const version = row.version + 1;
+      const columns = Math.max(row.col_count, width);
+      const updated = await trx
+        .updateTable('sheets')
+        .set({
+          version,
+          row_count: rowCount,
+          col_count: columns,
+          ...(columns !== row.col_count ? { headers: JSON.stringify(normalizeHeaders(row.headers, columns)) } : {}),
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', id)
+        .returning('updated_at')
+        .executeTakeFirstOrThrow();
+      await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas });
+      const result: CellPatchResult = { id, version, updated_at: updated.updated_at.toISOString() };
+      return { result, written };
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    this.cache.delete(id);
+    const result = await this.db.deleteFrom('sheets').where('id', '=', id).executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw notFound(SHEET_NOT_FOUND);
+  }
+
+  /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in the same group. */
+  async duplicate(id: string, userId: string): Promise<SheetSummary> {
+    return this.db.transaction().execute(async (trx) => {
+      const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!source) throw notFound(SHEET_NOT_FOUND);
+      await lockNames(trx);
+      const taken = new Set(
+        (await trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${source.name})`).execute()).map((r) => r.name),
+      );
+      const copyId = crypto.randomUUID();
+      await trx
+        .insertInto('sheets')
+        .values({
+          id: copyId,
+          name: duplicateSheetName(source.name, taken),
+          group_id: source.group_id,
+          position: await this.nextPosition(trx, source.group_id),
+          version: 1,
+          row_count: source.row_count,
+          col_count: source.col_count,
+          headers: JSON.stringify(source.headers),
+          description: source.description,
+          tags: JSON.stringify(source.tags),
+          extra: JSON.stringify(source.extra),
+          created_by: userId,
+        })
+        .execute();
+      // The cells are copied inside the database, chunk for chunk.
+      await sql`INSERT INTO sheet_chunks (sheet_id, chunk, rows) SELECT ${copyId}::uuid, chunk, rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
+      await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
+      return this.summary(trx, copyId, userId);
+    });
+  }
+
+  async toggleFavorite(id: string, userId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const sheet = await trx.selectFrom('sheets').select('id').where('id', '=', id).executeTakeFirst();
+      if (!sheet) throw notFound(SHEET_NOT_FOUND);
+      const removed = await trx.deleteFrom('sheet_favorites').where('sheet_id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      if (removed.numDeletedRows > 0n) return false;
+      await trx.insertInto('sheet_favorites').values({ sheet_id: id, user_id: userId }).execute();
+      return true;
+    });
+  }
+}

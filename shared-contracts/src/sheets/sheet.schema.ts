@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { CATEGORY_NAMES, SHEET_LIST_PAGE_SIZE } from '../constants.js';
+import { SheetNameSchema } from './sheet-name.js';
+
+/** Grid bounds: those of an XLSX worksheet, so every sheet can be exported. */
+export const SHEET_MAX_ROWS = 1_048_576;
+export const SHEET_MAX_COLUMNS = 16_384;
+/** Longest text of one cell (the XLSX limit). */
+export const CELL_MAX_LENGTH = 32_767;
+/** Most cells one PATCH may change. */
+export const CELL_PATCH_MAX_CHANGES = 10_000;
+
+export const CellValueSchema = z.union([z.string().max(CELL_MAX_LENGTH), z.number(), z.boolean(), z.null()]);
+export type CellValue = z.infer<typeof CellValueSchema>;
+
+/** Rows of cells. A stored row may be shorter than `metadata.columns`: missing cells are empty. */
+export const GridDataSchema = z.array(z.array(CellValueSchema).max(SHEET_MAX_COLUMNS)).max(SHEET_MAX_ROWS);
+export type GridData = z.infer<typeof GridDataSchema>;
+
+export const SheetMetadataSchema = z.looseObject({
+  headers: z.array(z.string()),
+  description: z.string(),
+  tags: z.array(z.string()),
+  rows: z.number().int(),
+  columns: z.number().int(),
+  groupId: z.string().nullable(),
+  position: z.number().int(),
+  category: z.enum(CATEGORY_NAMES),
+});
+export type SheetMetadata = z.infer<typeof SheetMetadataSchema>;
+
+/** A sheet without its cells, as lists and the tree carry it. */
+export const SheetSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  group_id: z.string().nullable(),
+  position: z.number().int(),
+  metadata: SheetMetadataSchema,
+  is_favorite: z.boolean(),
+});
+export type SheetSummary = z.infer<typeof SheetSummarySchema>;
+
+/** A sheet as the server has it (§3), with its cells. */
+export const SheetSchema = SheetSummarySchema.extend({ data: GridDataSchema });
+export type Sheet = z.infer<typeof SheetSchema>;
+
+export const SheetListSchema = z.object({ sheets: z.array(SheetSummarySchema), count: z.number().int() });
+export type SheetList = z.infer<typeof SheetListSchema>;
+
+const Id = z.uuid({ error: 'Invalid id' });
+const Tags = z.array(z.string().trim().min(1).max(50)).max(20);
+const Description = z.string().max(2000);
+/** Client metadata kept as given besides the fields the server computes (origin, template, lastAIUpdate...). */
+const ClientMetadata = z.record(z.string(), z.unknown());
+
+export const CreateSheetBodySchema = z.strictObject({
+  name: SheetNameSchema.optional(),
+  title: SheetNameSchema.optional(),
+  description: Description.optional(),
+  tags: Tags.optional(),
+  group_id: Id.nullable().optional(),
+  position: z.number().int().min(0).optional(),
+  headers: z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS).optional(),
+  data: GridDataSchema.optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  metadata: ClientMetadata.and(
+    z.object({
+      rows: z.number().int().min(0).max(SHEET_MAX_ROWS).optional(),
+      columns: z.number().int().min(0).max(SHEET_MAX_COLUMNS).optional(),
+    }),
+  ).optional(),
+});
+export type CreateSheetBody = z.infer<typeof CreateSheetBodySchema>;
+
+/**
+ * PUT: any of the fields; `data` replaces the grid. With `base_version` older than the
+ * sheet's, the cells are merged one by one against that version (409 only where the same
+ * cell changed on both sides). Without it the save is taken as based on the current version.
+ */
+export const UpdateSheetBodySchema = z.strictObject({
+  name: SheetNameSchema.optional(),
+  title: SheetNameSchema.optional(),
+  description: Description.optional(),
+  tags: Tags.optional(),
+  group_id: Id.nullable().optional(),
+  position: z.number().int().min(0).optional(),
+  headers: z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS).optional(),
+  data: GridDataSchema.optional(),
+  metadata: ClientMetadata.optional(),
+  base_version: z.number().int().min(1).optional(),
+  version: z.number().int().min(1).optional(),
+});
+export type UpdateSheetBody = z.infer<typeof UpdateSheetBodySchema>;
+
+export const CellChangeSchema = z.strictObject({
+  row: z.number().int().min(0).max(SHEET_MAX_ROWS - 1),
+  col: z.number().int().min(0).max(SHEET_MAX_COLUMNS - 1),
+  value: CellValueSchema,
+});
+export type CellChange = z.infer<typeof CellChangeSchema>;
+
+export const CellPatchBodySchema = z.strictObject({
+  base_version: z.number().int().min(1),
+  changes: z.array(CellChangeSchema).min(1).max(CELL_PATCH_MAX_CHANGES),
+});
+export type CellPatchBody = z.infer<typeof CellPatchBodySchema>;
+
+export const CellPatchResultSchema = z.object({ id: z.string(), version: z.number().int(), updated_at: z.string() });
+export type CellPatchResult = z.infer<typeof CellPatchResultSchema>;
+
+/** details of a 409: the sheet's version now and the cells changed on both sides. */
+export const SheetConflictDetailsSchema = z.object({
+  current_version: z.number().int(),
+  conflicts: z.array(z.object({ row: z.number().int(), col: z.number().int(), value: CellValueSchema })),
+});
+export type SheetConflictDetails = z.infer<typeof SheetConflictDetailsSchema>;
+
+export const SHEET_SORT_FIELDS = ['updated_at', 'created_at', 'name', 'position'] as const;
+
+export const SheetListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(SHEET_LIST_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).default(0),
+  search: z.string().max(200).optional(),
+  sort: z.enum(SHEET_SORT_FIELDS).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  favorites: z.enum(['true', 'false']).optional(),
+  group_id: z.union([Id, z.literal('root')]).optional(),
+});
+export type SheetListQuery = z.infer<typeof SheetListQuerySchema>;
+
+export const FavoriteToggleResultSchema = z.object({ sheet_id: z.string(), is_favorite: z.boolean() });
+export type FavoriteToggleResult = z.infer<typeof FavoriteToggleResultSchema>;
+
+export const DeleteResultSchema = z.object({ status: z.literal('deleted'), id: z.string() });
+export type DeleteResult = z.infer<typeof DeleteResultSchema>;
