@@ -5,11 +5,14 @@ import { remoteConfig } from '@tessera/webpack-remote';
 
 const remote = REMOTES['mfe-members'];
 
-// Only modules with a real screen are exposed (./OnlineIndicator and ./AccountSettings arrive with their issues).
 export default remoteConfig({
   name: remote.federationName,
   dir: path.dirname(fileURLToPath(import.meta.url)),
-  exposes: { './MembersPanel': './src/members-panel/MembersPanel.tsx' },
+  exposes: {
+    './MembersPanel': './src/members-panel/MembersPanel.tsx',
+    './OnlineIndicator': './src/online-indicator/OnlineIndicator.tsx',
+    './AccountSettings': './src/account-settings/AccountSettings.tsx',
+  },
   allowedExposes: remote.exposes,
   port: REMOTE_PORTS['mfe-members'],
 });

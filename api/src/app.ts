@@ -5,9 +5,11 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { PasswordService } from './auth/password.service.js';
 import { RefreshTokenService } from './auth/refresh-token.service.js';
 import { loadSigningKeys } from './auth/signing-keys.js';
+import { TokenEpochs } from './auth/token-epochs.js';
 import type { AppConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { Database } from './db/schema.js';
@@ -19,6 +21,13 @@ import { installMetrics } from './metrics/metrics.js';
 import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';
+import { SheetsService } from './sheets/sheets.service.js';
+import { GroupsService } from './groups/groups.service.js';
+import { sheetsRoutes } from './sheets/sheets.routes.js';
+import { groupsRoutes } from './groups/groups.routes.js';
+import { itemsRoutes } from './items/items.routes.js';
+import { importRoute } from './import/import.route.js';
+import { exportRoute } from './export/export.route.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +68,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     refreshTokens: new RefreshTokenService(db),
     passwords: new PasswordService(),
     users: new UsersRepository(db),
+    sheets: new SheetsService(db),
+    groups: new GroupsService(db),
+    tokenEpochs: new TokenEpochs(db),
+    loginRateLimit: new LoginRateLimit(),
     startedAt: Date.now(),
     version,
   };
@@ -79,12 +92,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
     installMetrics(app);
-    installAuthGuard(app, services.accessTokens);
+    installAuthGuard(app, services.accessTokens, services.tokenEpochs);
     await app.register(cookie);
 
     app.register(healthRoute, { services });
     app.register(authRoutes, { prefix: '/api/v1/auth', services });
     app.register(usersRoute, { prefix: '/api/v1/users', services });
+    app.register(sheetsRoutes, { prefix: '/api/v1/sheets', services });
+    app.register(exportRoute, { prefix: '/api/v1/sheets', services });
+    app.register(groupsRoutes, { prefix: '/api/v1/groups', services });
+    app.register(itemsRoutes, { prefix: '/api/v1/items', services });
+    app.register(importRoute, { prefix: '/api/v1/import', services });
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});

@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { AccessTokenService } from './auth/access-token.service.js';
+import type { LoginRateLimit } from './auth/login-rate-limit.js';
 import type { PasswordService } from './auth/password.service.js';
 import type { RefreshTokenService } from './auth/refresh-token.service.js';
 import type { SigningKeys } from './auth/signing-keys.js';
+import type { TokenEpochs } from './auth/token-epochs.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/schema.js';
 import type { UsersRepository } from './users/users.repository.js';
+import type { SheetsService } from './sheets/sheets.service.js';
+import type { GroupsService } from './groups/groups.service.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -16,6 +20,12 @@ export interface AppServices {
   refreshTokens: RefreshTokenService;
   passwords: PasswordService;
   users: UsersRepository;
+  sheets: SheetsService;
+  groups: GroupsService;
+  /** Each user's current token epoch, checked on every request (cached briefly). */
+  tokenEpochs: TokenEpochs;
+  /** Failed sign-ins per username and address. */
+  loginRateLimit: LoginRateLimit;
   /** When the app was built, for uptime. */
   startedAt: number;
   version: string;

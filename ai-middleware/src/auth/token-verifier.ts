@@ -1,5 +1,19 @@
-import { ACCESS_TOKEN_ALG, ACCESS_TOKEN_ISSUER, type AuthUser, TokenClaimsSchema } from '@tessera/contracts';
+import {
+  ACCESS_TOKEN_ALG,
+  ACCESS_TOKEN_ISSUER,
+  AUTH_SESSION_PATH,
+  type AuthUser,
+  JWKS_PATH,
+  TOKEN_EPOCH_CLAIM,
+  TokenClaimsSchema,
+} from '@tessera/contracts';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import {
+  createRevocationCheck,
+  RevocationCheckUnavailableError,
+  type RevocationCheck,
+  TokenRevokedError,
+} from './revocation-check.js';
 
 /** The api signs access tokens with this issuer and algorithm; nothing else is accepted. */
 export const TOKEN_ISSUER = ACCESS_TOKEN_ISSUER;
@@ -30,11 +44,22 @@ const INVALID_TOKEN_CODES = new Set([
 
 export type TokenVerifier = (token: string) => Promise<AuthUser>;
 
+/** The api's session route, on the same origin (and under the same prefix) as its JWKS. */
+export function sessionUrlFor(jwksUrl: URL): URL {
+  const base = jwksUrl.href.endsWith(JWKS_PATH) ? jwksUrl.href.slice(0, -JWKS_PATH.length) : jwksUrl.origin;
+  return new URL(`${base}${AUTH_SESSION_PATH}`);
+}
+
 /**
  * Verifies access tokens against the api's public keys only: the middleware has
- * no private key, so it can check tokens but never mint them.
+ * no private key, so it can check tokens but never mint them. A token carrying the
+ * api's token epoch (every token the api issues) is also checked with the api, cached
+ * for up to a minute, so a deleted user's or a changed password's tokens stop here too.
  */
-export function createTokenVerifier(jwksUrl: URL): TokenVerifier {
+export function createTokenVerifier(
+  jwksUrl: URL,
+  revocation: RevocationCheck = createRevocationCheck({ sessionUrl: sessionUrlFor(jwksUrl) }),
+): TokenVerifier {
   const jwks = createRemoteJWKSet(jwksUrl, { timeoutDuration: 5000 });
   return async (token) => {
     let payload: unknown;
@@ -53,6 +78,16 @@ export function createTokenVerifier(jwksUrl: URL): TokenVerifier {
     // A token lacking sub, username or role yields no user (spec 01 §3).
     const claims = TokenClaimsSchema.safeParse(payload);
     if (!claims.success) throw new InvalidTokenError('token claims lack sub, username or role');
+    const epoch = (payload as Record<string, unknown>)[TOKEN_EPOCH_CLAIM];
+    if (epoch !== undefined) {
+      try {
+        await revocation(token, `${claims.data.sub}:${String(epoch)}`);
+      } catch (err) {
+        if (err instanceof TokenRevokedError) throw new InvalidTokenError(err.message, { cause: err });
+        if (err instanceof RevocationCheckUnavailableError) throw new VerifierUnavailableError(err.message, { cause: err });
+        throw err;
+      }
+    }
     return { id: claims.data.sub, username: claims.data.username, role: claims.data.role };
   };
 }

@@ -9,7 +9,8 @@ import { readRefreshCookie } from './refresh-cookie.js';
 /**
  * POST /auth/change-password for one's own account: the current password is required
  * (spec 01 §6). A wrong one is a 400, not a 401: the client treats 401 as an ended session.
- * Other sessions of the user end; the one making the change stays signed in.
+ * Other sessions of the user end; the one making the change stays signed in (its refresh
+ * cookie is kept), while every access token of the old password stops working.
  */
 export const changePasswordRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   app.post('/change-password', async (request, reply) => {
@@ -22,6 +23,9 @@ export const changePasswordRoute: FastifyPluginAsync<ServicesOptions> = async (a
       throw HttpError.badRequest('Current password is incorrect');
     }
     await services.users.setPasswordHash(user.id, await services.passwords.hash(body.new_password));
+    // The access tokens of the old password stop at once (this one too: the client refreshes
+    // through its kept cookie); every other session ends.
+    services.tokenEpochs.forget(user.id);
     await services.refreshTokens.revokeAllForUser(user.id, readRefreshCookie(request));
     return reply.code(204).send();
   });

@@ -27,6 +27,6 @@ export const refreshRoute: FastifyPluginAsync<ServicesOptions> = async (app, { s
       throw HttpError.unauthorized(SESSION_ENDED);
     }
     setRefreshCookie(request, reply, result.next.token, secure);
-    return { access_token: await services.accessTokens.issue(toAuthUser(user)), user: toPublicUser(user) };
+    return { access_token: await services.accessTokens.issue(toAuthUser(user), user.token_epoch), user: toPublicUser(user) };
   });
 };

@@ -19,5 +19,5 @@ export async function startSession(
 ): Promise<SessionResponse> {
   const refresh = await services.refreshTokens.startFamily(user.id);
   setRefreshCookie(request, reply, refresh.token, services.config.cookieSecure);
-  return { access_token: await services.accessTokens.issue(toAuthUser(user)), user: toPublicUser(user) };
+  return { access_token: await services.accessTokens.issue(toAuthUser(user), user.token_epoch), user: toPublicUser(user) };
 }

@@ -39,6 +39,80 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('refresh_tokens_family_idx').on('refresh_tokens').column('family_id').execute();
     },
   },
+  // Raised on a password change; access tokens carry the epoch they were issued under (claim tep).
+  '0002_users_token_epoch': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('users')
+        .addColumn('token_epoch', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
+  // Sheets and groups (issue #3). Cells live in row chunks (see sheets/sheet-store.ts) so an edit
+  // rewrites only the chunks it touches; sheet_ops is the per-version op log later issues build on.
+  '0003_sheets_and_groups': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('groups')
+        .addColumn('id', 'uuid', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('parent_id', 'uuid', (c) => c.references('groups.id').onDelete('cascade'))
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('groups_parent_idx').on('groups').column('parent_id').execute();
+
+      await db.schema
+        .createTable('sheets')
+        .addColumn('id', 'uuid', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('group_id', 'uuid', (c) => c.references('groups.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('row_count', 'integer', (c) => c.notNull())
+        .addColumn('col_count', 'integer', (c) => c.notNull())
+        .addColumn('headers', 'jsonb', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('tags', 'jsonb', (c) => c.notNull())
+        .addColumn('extra', 'jsonb', (c) => c.notNull())
+        .addColumn('created_by', 'uuid', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('sheets_group_idx').on('sheets').column('group_id').execute();
+      await db.schema.createIndex('sheets_updated_idx').on('sheets').column('updated_at').execute();
+
+      // json, not jsonb: stored and returned as the text given, so reading a large grid costs no conversion.
+      await db.schema
+        .createTable('sheet_chunks')
+        .addColumn('sheet_id', 'uuid', (c) => c.notNull().references('sheets.id').onDelete('cascade'))
+        .addColumn('chunk', 'integer', (c) => c.notNull())
+        .addColumn('rows', 'json', (c) => c.notNull())
+        .addPrimaryKeyConstraint('sheet_chunks_pkey', ['sheet_id', 'chunk'])
+        .execute();
+
+      await db.schema
+        .createTable('sheet_ops')
+        .addColumn('sheet_id', 'uuid', (c) => c.notNull().references('sheets.id').onDelete('cascade'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'uuid', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('changes', 'json')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('sheet_ops_pkey', ['sheet_id', 'version'])
+        .execute();
+
+      await db.schema
+        .createTable('sheet_favorites')
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('sheet_id', 'uuid', (c) => c.notNull().references('sheets.id').onDelete('cascade'))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('sheet_favorites_pkey', ['user_id', 'sheet_id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,8 @@ export interface UsersTable {
   nickname: string | null;
   role: string;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** Raised whenever the user's access tokens must stop working (password changed). */
+  token_epoch: ColumnType<number, number | undefined, number>;
 }
 
 /** One row per sign-in session: every rotated token of that session shares the family. */
@@ -30,10 +32,68 @@ export interface RefreshTokensTable {
   rotated_at: Date | null;
 }
 
+export interface GroupsTable {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  description: ColumnType<string, string | undefined, string>;
+  position: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A sheet's metadata and counters; its cells are in sheet_chunks. */
+export interface SheetsTable {
+  id: string;
+  name: string;
+  group_id: string | null;
+  position: ColumnType<number, number | undefined, number>;
+  /** Raised by one on every accepted change (DESIGN § Versions). */
+  version: number;
+  row_count: number;
+  col_count: number;
+  headers: ColumnType<string[], string, string>;
+  description: ColumnType<string, string | undefined, string>;
+  tags: ColumnType<string[], string, string>;
+  /** Client metadata kept as given (origin, template, lastAIUpdate...). */
+  extra: ColumnType<Record<string, unknown>, string, string>;
+  created_by: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Rows [chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS) of a sheet, as JSON text of an array of rows. */
+export interface SheetChunksTable {
+  sheet_id: string;
+  chunk: number;
+  rows: ColumnType<string, string, string>;
+}
+
+/** One row per version: what changed ({row, col, old, new} cells), or null for a whole new grid. */
+export interface SheetOpsTable {
+  sheet_id: string;
+  version: number;
+  kind: string;
+  user_id: string | null;
+  changes: ColumnType<string | null, string | null, never>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface SheetFavoritesTable {
+  user_id: string;
+  sheet_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_families: RefreshFamiliesTable;
   refresh_tokens: RefreshTokensTable;
+  groups: GroupsTable;
+  sheets: SheetsTable;
+  sheet_chunks: SheetChunksTable;
+  sheet_ops: SheetOpsTable;
+  sheet_favorites: SheetFavoritesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

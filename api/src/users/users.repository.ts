@@ -69,7 +69,76 @@ export class UsersRepository {
     });
   }
 
+  /**
+   * Sets a new password and raises the token epoch in one statement, so every access token
+   * issued before the change stops working.
+   */
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, token_epoch: sql<number>`token_epoch + 1` })
+      .where('id', '=', id)
+      .execute();
   }
+
+  /** A member created by an admin-like user. Undefined when the username is taken (any case). */
+  async create(user: NewMember): Promise<UserRow | undefined> {
+    try {
+      return await this.db
+        .insertInto('users')
+        .values({
+          id: crypto.randomUUID(),
+          username: user.username,
+          password_hash: user.passwordHash,
+          email: user.email ?? null,
+          nickname: user.nickname ?? null,
+          role: user.role,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (err) {
+      if (isUniqueViolation(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Changes only the given columns, in one statement; a new password hash also raises the
+   * token epoch. Undefined when there is no such user.
+   */
+  async update(id: string, patch: MemberPatch): Promise<UserRow | undefined> {
+    const set: Record<string, unknown> = {};
+    if (patch.nickname !== undefined) set.nickname = patch.nickname;
+    if (patch.email !== undefined) set.email = patch.email;
+    if (patch.role !== undefined) set.role = patch.role;
+    if (patch.passwordHash !== undefined) {
+      set.password_hash = patch.passwordHash;
+      set.token_epoch = sql<number>`token_epoch + 1`;
+    }
+    if (Object.keys(set).length === 0) return this.findById(id);
+    return this.db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** True when a row was deleted (its refresh sessions go with it, by cascade). */
+  async delete(id: string): Promise<boolean> {
+    const row = await this.db.deleteFrom('users').where('id', '=', id).returning('id').executeTakeFirst();
+    return !!row;
+  }
+}
+
+export interface NewMember extends NewUser {
+  role: Role;
+}
+
+/** null clears a field; undefined leaves it as it is. */
+export interface MemberPatch {
+  nickname?: string | null;
+  email?: string | null;
+  role?: Role;
+  passwordHash?: string;
+}
+
+/** PostgreSQL's unique_violation (also what PGlite reports). */
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }

@@ -1,9 +1,90 @@
-import type { User } from '@tessera/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ServicesOptions } from '../services.js';
+import { CreateUserRequestSchema, ERROR_CODES, UpdateUserBodySchema, type User } from '@tessera/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../http/auth-guard.js';
+import { HttpError } from '../http/http-error.js';
+import { validate } from '../http/validate.js';
+import type { AppServices, ServicesOptions } from '../services.js';
+import { type Actor, type MemberAction, refusal } from './member-policy.js';
 import { toPublicUser } from './user.mapper.js';
+import type { MemberPatch } from './users.repository.js';
 
-/** GET /api/v1/users: every member, for any signed-in user; never a password or hash. */
+const IdSchema = z.uuid();
+const NOT_FOUND = () => new HttpError(404, ERROR_CODES.notFound, 'User not found');
+
+/** The caller as the database knows them now: their role there, not the token's, decides. */
+async function actorOf(services: AppServices, request: FastifyRequest): Promise<Actor> {
+  const me = currentUser(request);
+  const row = await services.users.findById(me.id);
+  if (!row) throw HttpError.unauthorized('Account no longer exists');
+  return { id: row.id, role: row.role };
+}
+
+function allow(actor: Actor, action: MemberAction): void {
+  const reason = refusal(actor, action);
+  if (reason) throw HttpError.forbidden(reason);
+}
+
+/**
+ * /api/v1/users (spec 01 §7): the list for any signed-in user; create, edit, password reset,
+ * promote and delete under the rules of ./member-policy.ts.
+ */
 export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.get('/', async (): Promise<User[]> => (await services.users.list()).map(toPublicUser));
+  const { users } = services;
+
+  app.get('/', async (): Promise<User[]> => (await users.list()).map(toPublicUser));
+
+  app.post('/', async (request, reply) => {
+    const actor = await actorOf(services, request);
+    const body = validate(CreateUserRequestSchema, request.body);
+    allow(actor, { kind: 'create', role: body.role });
+    const created = await users.create({
+      username: body.username,
+      passwordHash: await services.passwords.hash(body.password),
+      email: body.email,
+      nickname: body.nickname,
+      role: body.role,
+    });
+    if (!created) throw HttpError.conflict(`Username "${body.username}" is already taken`);
+    request.log.info({ userId: created.id, by: actor.id, role: created.role }, 'member created');
+    return reply.code(201).send(toPublicUser(created));
+  });
+
+  app.put<{ Params: { id: string } }>('/:id', async (request) => {
+    const actor = await actorOf(services, request);
+    const body = validate(UpdateUserBodySchema, request.body);
+    const id = request.params.id;
+    // A member who is not admin-like learns nothing about other ids.
+    if (id !== actor.id) allow(actor, { kind: 'editInfo', target: { id, role: 'user' } });
+    const target = IdSchema.safeParse(id).success ? await users.findById(id) : undefined;
+    if (!target) throw NOT_FOUND();
+    if (body.nickname !== undefined || body.email !== undefined) allow(actor, { kind: 'editInfo', target });
+    if (body.password !== undefined) allow(actor, { kind: 'setPassword', target });
+    if (body.role !== undefined) allow(actor, { kind: 'promote', target });
+
+    const patch: MemberPatch = { nickname: body.nickname, email: body.email, role: body.role };
+    if (body.password !== undefined) patch.passwordHash = await services.passwords.hash(body.password);
+    const updated = await users.update(target.id, patch);
+    if (!updated) throw NOT_FOUND();
+    if (patch.passwordHash) {
+      // A reset password ends every session of that member, and their access tokens at once.
+      await services.refreshTokens.revokeAllForUser(target.id);
+      services.tokenEpochs.forget(target.id);
+    }
+    request.log.info({ userId: target.id, by: actor.id, fields: Object.keys(body) }, 'member updated');
+    return toPublicUser(updated);
+  });
+
+  app.delete<{ Params: { id: string } }>('/:id', async (request, reply) => {
+    const actor = await actorOf(services, request);
+    const id = request.params.id;
+    if (id !== actor.id) allow(actor, { kind: 'delete', target: { id, role: 'user' } });
+    const target = IdSchema.safeParse(id).success ? await users.findById(id) : undefined;
+    if (!target) throw NOT_FOUND();
+    allow(actor, { kind: 'delete', target });
+    if (!(await users.delete(target.id))) throw NOT_FOUND();
+    services.tokenEpochs.forget(target.id);
+    request.log.info({ userId: target.id, by: actor.id }, 'member deleted');
+    return reply.code(204).send();
+  });
 };

@@ -1,7 +1,14 @@
-import { Alert, Box, Button, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
-import { describeError, type RemoteProps, type User } from '@tessera/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { loadMembers } from './load-members.js';
+import { Alert, Badge, Box, Button, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
+import { describeError, isAdminLike, MESSAGES, type RemoteProps, type User } from '@tessera/contracts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AddMemberDialog } from '../dialogs/AddMemberDialog.js';
+import { ChangePasswordDialog } from '../dialogs/ChangePasswordDialog.js';
+import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.js';
+import { loadMembers } from '../members-api/load-members.js';
+import { changeOwnPassword, createMember, deleteMember, infoChanges, updateMember } from '../members-api/members.api.js';
+import { Notice, type NoticeState } from '../notices/Notice.js';
+import { onlineUserIds } from '../presence/online-users.js';
+import { MemberRow, type RowAction } from './MemberRow.js';
 
 type MembersState =
   | { status: 'loading' }
@@ -9,18 +16,26 @@ type MembersState =
   | { status: 'ready'; users: User[] };
 
 /**
- * The Members panel (spec 01 §2): every account with its role, nickname and
- * email; the signed-in user is tagged (You). Online dots and the admin actions
- * arrive with the issues that build presence and member management.
+ * The Members panel (spec 01 §2, §4), which is also the users list screen: it reloads the
+ * list when it opens, marks who is online and counts them. Admin-like users get the Actions
+ * column, Refresh and Add Member; the server enforces the same rules.
  */
 export default function MembersPanel({ shell }: RemoteProps) {
   const { api, user } = shell;
+  const admin = isAdminLike(user.role);
   const [state, setState] = useState<MembersState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [editing, setEditing] = useState<{ id: string; nickname: string; email: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
 
   useEffect(() => {
     let current = true;
-    setState({ status: 'loading' });
+    // A Refresh keeps the table on screen; only the first load shows the loading state.
+    setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
     loadMembers(api).then(
       (users) => current && setState({ status: 'ready', users }),
       (error: unknown) => current && setState({ status: 'error', message: describeError(error) }),
@@ -31,13 +46,72 @@ export default function MembersPanel({ shell }: RemoteProps) {
     };
   }, [api, attempt]);
 
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const online = useMemo(() => onlineUserIds(shell), [shell]);
+  const onlineCount = state.status === 'ready' ? state.users.filter((u) => online.has(u.id)).length : online.size;
+
+  const onAction = (member: User, action: RowAction) => {
+    setNotice(null);
+    if (action === 'edit') setEditing({ id: member.id, nickname: member.nickname ?? '', email: member.email ?? '' });
+    if (action === 'password') setPasswordFor(member);
+    if (action === 'delete') setDeleting(member);
+    if (action === 'promote') {
+      updateMember(api, member.id, { role: 'admin' }).then(reload, (error: unknown) =>
+        setNotice({ status: 'error', title: MESSAGES.promoteFailed, detail: describeError(error) }),
+      );
+    }
+  };
+
+  const saveEdit = async () => {
+    if (!editing) return;
+    const body = infoChanges(editing.nickname, editing.email);
+    setSaving(true);
+    try {
+      if (body) await updateMember(api, editing.id, body);
+      setEditing(null);
+      reload();
+    } catch (error) {
+      setNotice({ status: 'error', title: MESSAGES.updateFailed, detail: describeError(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const confirmDelete = async () => {
+    const member = deleting;
+    setDeleting(null);
+    if (!member) return;
+    try {
+      await deleteMember(api, member.id);
+    } catch {
+      // A failed delete is silently ignored (spec 01 §8); the list below shows what is true.
+    }
+    reload();
+  };
 
   return (
     <Box as="section" aria-labelledby="members-title" p="4">
-      <Heading id="members-title" size="md" mb="3">
-        Members
-      </Heading>
+      <HStack justify="space-between" mb="3" gap="2" wrap="wrap">
+        <HStack gap="2">
+          <Heading id="members-title" size="md">
+            Members
+          </Heading>
+          <Badge colorPalette="green" variant="subtle" data-testid="members-online-count">
+            {onlineCount} online
+          </Badge>
+        </HStack>
+        {admin && (
+          <HStack gap="2">
+            <Button size="xs" variant="outline" onClick={reload}>
+              Refresh
+            </Button>
+            <Button size="xs" onClick={() => setAdding(true)}>
+              Add Member
+            </Button>
+          </HStack>
+        )}
+      </HStack>
+      {notice && <Notice notice={notice} onClose={() => setNotice(null)} />}
       {state.status === 'loading' && (
         <HStack role="status" gap="2">
           <Spinner size="sm" />
@@ -51,7 +125,7 @@ export default function MembersPanel({ shell }: RemoteProps) {
             <Alert.Title>Could not load members</Alert.Title>
             <Alert.Description>{state.message}</Alert.Description>
           </Alert.Content>
-          <Button size="sm" variant="outline" onClick={retry}>
+          <Button size="sm" variant="outline" onClick={reload}>
             Retry
           </Button>
         </Alert.Root>
@@ -64,27 +138,53 @@ export default function MembersPanel({ shell }: RemoteProps) {
               <Table.ColumnHeader>Role</Table.ColumnHeader>
               <Table.ColumnHeader>Nickname</Table.ColumnHeader>
               <Table.ColumnHeader>Email</Table.ColumnHeader>
+              {admin && <Table.ColumnHeader>Actions</Table.ColumnHeader>}
             </Table.Row>
           </Table.Header>
           <Table.Body>
             {state.users.map((member) => (
-              <Table.Row key={member.id}>
-                <Table.Cell>
-                  {member.username}
-                  {member.id === user.id && (
-                    <Text as="span" ms="1" color="fg.muted">
-                      (You)
-                    </Text>
-                  )}
-                </Table.Cell>
-                <Table.Cell>{member.role}</Table.Cell>
-                <Table.Cell>{member.nickname ?? ''}</Table.Cell>
-                <Table.Cell>{member.email ?? ''}</Table.Cell>
-              </Table.Row>
+              <MemberRow
+                key={member.id}
+                member={member}
+                isMe={member.id === user.id}
+                online={online.has(member.id)}
+                showActions={admin}
+                draft={editing?.id === member.id ? editing : null}
+                onDraftChange={(draft) => setEditing({ id: member.id, ...draft })}
+                onAction={(action) => onAction(member, action)}
+                onSave={() => void saveEdit()}
+                onCancel={() => setEditing(null)}
+                saving={saving}
+              />
             ))}
           </Table.Body>
         </Table.Root>
       )}
+      <AddMemberDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        describeFailure={describeError}
+        onCreate={async (body) => {
+          await createMember(api, body);
+          setAdding(false);
+          reload();
+        }}
+      />
+      <ChangePasswordDialog
+        open={passwordFor !== null}
+        own={passwordFor?.id === user.id}
+        username={passwordFor?.username ?? ''}
+        onClose={() => setPasswordFor(null)}
+        describeFailure={describeError}
+        onSubmit={async ({ current, next }) => {
+          if (!passwordFor) return;
+          if (passwordFor.id === user.id) await changeOwnPassword(api, { old_password: current, new_password: next });
+          else await updateMember(api, passwordFor.id, { password: next });
+          setPasswordFor(null);
+          setNotice({ status: 'success', title: MESSAGES.passwordUpdated });
+        }}
+      />
+      <ConfirmDeleteDialog username={deleting?.username ?? null} onConfirm={() => void confirmDelete()} onCancel={() => setDeleting(null)} />
     </Box>
   );
 }

@@ -27,7 +27,7 @@ test('while the tree loads it shows the skeleton titled Sheets instead of the em
   expect(screen.queryByText('No Sheets Found')).not.toBeInTheDocument();
 });
 
-test('the user menu shows the nickname and email; Log out calls shell.logout', async () => {
+test('the user menu shows the nickname and email; Account Settings opens /settings; Log out calls shell.logout', async () => {
   const actions: string[] = [];
   const shell = createDevShellContext({
     user: { id: 'u-1', username: 'alice', role: 'admin', nickname: 'Al', email: 'al@example.com' },
@@ -39,11 +39,16 @@ test('the user menu shows the nickname and email; Log out calls shell.logout', a
   expect(trigger).toHaveTextContent('al@example.com');
 
   await userEvent.click(trigger);
-  expect(screen.queryByRole('menuitem', { name: 'Account Settings' })).not.toBeInTheDocument();
   await userEvent.keyboard('{ArrowDown}');
+  expect(await screen.findByRole('menuitem', { name: 'Account Settings' })).toHaveAttribute('data-highlighted');
+  await userEvent.keyboard('{Enter}');
+  expect(actions).toEqual(['navigate /settings']);
+
+  await userEvent.click(trigger);
+  await userEvent.keyboard('{ArrowDown}{ArrowDown}');
   expect(await screen.findByRole('menuitem', { name: 'Log out' })).toHaveAttribute('data-highlighted');
   await userEvent.keyboard('{Enter}');
-  expect(actions).toEqual(['logout']);
+  expect(actions).toEqual(['navigate /settings', 'logout']);
 });
 
 test('the user menu offers Account Settings when there is a screen to open', async () => {

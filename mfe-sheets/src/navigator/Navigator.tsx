@@ -35,8 +35,8 @@ export default function Navigator({ shell }: RemoteProps) {
       </Box>
       <Separator />
       <Box p="2">
-        {/* Account Settings joins the menu with the settings screen (mfe-members ./AccountSettings, issue 5). */}
-        <UserMenu user={shell.user} onLogout={() => void shell.logout()} />
+        {/* Account Settings opens /settings, where the shell mounts mfe-members ./AccountSettings. */}
+        <UserMenu user={shell.user} onAccountSettings={() => shell.navigate('/settings')} onLogout={() => void shell.logout()} />
       </Box>
     </Flex>
   );

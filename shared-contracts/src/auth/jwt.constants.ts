@@ -6,3 +6,15 @@ export const ACCESS_TOKEN_ALG = 'EdDSA';
 export const JWKS_PATH = '/api/v1/auth/jwks.json';
 /** The refresh cookie (REFRESH_COOKIE_NAME) is sent only to the auth routes under this path. */
 export const REFRESH_COOKIE_PATH = '/api/v1/auth';
+/**
+ * Access-token claim holding the user's token epoch when it was issued. The api raises a
+ * user's epoch on a password change; a token of an older epoch (or of a deleted user) is refused.
+ */
+export const TOKEN_EPOCH_CLAIM = 'tep';
+/** Protected api route that answers 200 only while the token it is called with is still honoured. */
+export const AUTH_SESSION_PATH = '/api/v1/auth/session';
+/** Other services (the ai-middleware) re-ask the api about a token at least this often. */
+export const TOKEN_REVOCATION_CHECK_MS = 60_000;
+/** Sign-in rate limit: this many failures within the window, per username and per address, then 429. */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;

@@ -11,6 +11,8 @@ export interface EventMap {
   'sheet-snapshot-merged': { sheetId: string; version: number };
   'sheet-snapshot-merge-error': { sheetId: string; error: string };
   'sheet-proposal': { sheetId: string; versionId: string };
+  /** The signed-in user saved their own nickname or email (account settings): the shell updates its menu. */
+  'profile-updated': { userId: string; nickname: string | null; email: string | null };
   'create-sheet-from-chat': {
     name: string;
     headers: string[];

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
+  tooManyRequests: 'too_many_requests',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

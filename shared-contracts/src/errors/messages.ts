@@ -22,6 +22,7 @@ export const MESSAGES = {
   loadingSheet: 'Loading sheet...',
   emptyRepository: 'No commits yet — create your first file to initialize the repository.',
   noUsersOnline: 'No users online',
+  tooManyLoginAttempts: 'Too many failed sign-in attempts.',
 } as const;
 
 export const unsupportedExportFormat = (format: string) => `Unsupported export format: ${format}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREATABLE_ROLES, RoleSchema } from './role.js';
 
+export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 64;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Bounded so a hash request cannot be used to burn CPU. */
@@ -8,10 +9,15 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const NICKNAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 254;
 
+/**
+ * Usernames: trimmed, 3 to 64 characters, each a Unicode letter or digit or one of . _ @ -
+ * (so an email address works as a username). Unique regardless of case.
+ */
 export const UsernameSchema = z
   .string()
   .trim()
   .min(1, 'Username is required')
+  .min(USERNAME_MIN_LENGTH, `Username must be at least ${USERNAME_MIN_LENGTH} characters`)
   .max(USERNAME_MAX_LENGTH, `Username cannot exceed ${USERNAME_MAX_LENGTH} characters`)
   .regex(/^[\p{L}\p{N}._@-]+$/u, 'Username may contain letters, digits and . _ @ - only');
 

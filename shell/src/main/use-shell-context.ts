@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellLive, type ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
@@ -19,6 +19,15 @@ export function useShellContext(user: AuthUser): ShellContext {
   const sheetId = sheetIdFromPath(pathname);
   const tab = tabFromSearch(search);
   const { profile } = useAuth();
+
+  // Account settings (mfe-members) announce a saved profile: the user menu follows at once.
+  useEffect(
+    () =>
+      services.bus.on('profile-updated', (p) => {
+        if (p.userId === user.id) services.auth.setState({ profile: { nickname: p.nickname, email: p.email } });
+      }),
+    [services, user.id],
+  );
 
   return useMemo<ShellContext>(
     () => ({

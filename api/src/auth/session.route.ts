@@ -1,0 +1,21 @@
+import { AUTH_SESSION_PATH, type SessionInfo } from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { currentUser } from '../http/auth-guard.js';
+import { HttpError } from '../http/http-error.js';
+import type { ServicesOptions } from '../services.js';
+
+const PATH = AUTH_SESSION_PATH.slice('/api/v1/auth'.length);
+
+/**
+ * GET /auth/session: 200 while the token it is called with is honoured (the guard checked
+ * signature, expiry and epoch), with the user as the database has them now. The ai-middleware
+ * asks this to learn, within a minute, that a token was revoked.
+ */
+export const sessionRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  app.get(PATH, async (request): Promise<SessionInfo> => {
+    const me = currentUser(request);
+    const row = await services.users.findById(me.id);
+    if (!row) throw HttpError.unauthorized('Account no longer exists');
+    return { id: row.id, username: row.username, role: row.role };
+  });
+};

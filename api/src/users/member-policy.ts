@@ -1,0 +1,57 @@
+import { CREATABLE_ROLES, isAdminLike, type Role } from '@tessera/contracts';
+
+export interface Actor {
+  id: string;
+  role: string;
+}
+
+export interface Target {
+  id: string;
+  role: string;
+}
+
+/** What one member may do to another (spec 01 §4, §6), as the server enforces it. */
+export type MemberAction =
+  | { kind: 'create'; role: Role }
+  | { kind: 'editInfo'; target: Target }
+  | { kind: 'setPassword'; target: Target }
+  | { kind: 'promote'; target: Target }
+  | { kind: 'delete'; target: Target };
+
+const ADMIN_ONLY = 'Only admins can manage other members';
+
+/**
+ * Null when allowed, else the reason for a 403. Roles compare case-insensitively.
+ * - create, and anything done to another member, needs an admin-like role (admin, host, superadmin);
+ * - a new member is a user or an admin, never host or superadmin;
+ * - promote sets admin: not for host users (spec: hidden for host), nor for a superadmin (it would lower them);
+ * - host users cannot be deleted, and nobody deletes themselves;
+ * - one's own password changes only with the current one (POST /auth/change-password).
+ */
+export function refusal(actor: Actor, action: MemberAction): string | null {
+  const admin = isAdminLike(actor.role);
+  if (action.kind === 'create') {
+    if (!admin) return ADMIN_ONLY;
+    return (CREATABLE_ROLES as readonly string[]).includes(action.role) ? null : 'New members can only be user or admin';
+  }
+  const { target } = action;
+  const self = target.id === actor.id;
+  const targetRole = target.role.toLowerCase();
+  switch (action.kind) {
+    case 'editInfo':
+      return self || admin ? null : ADMIN_ONLY;
+    case 'setPassword':
+      if (self) return 'Changing your own password needs your current password (POST /api/v1/auth/change-password)';
+      return admin ? null : ADMIN_ONLY;
+    case 'promote':
+      if (!admin) return ADMIN_ONLY;
+      if (targetRole === 'host') return 'Host users cannot be promoted';
+      if (targetRole === 'superadmin') return 'A superadmin cannot be changed to admin';
+      return null;
+    case 'delete':
+      if (!admin) return ADMIN_ONLY;
+      if (self) return 'You cannot delete your own account';
+      if (targetRole === 'host') return 'Host users cannot be deleted';
+      return null;
+  }
+}
