@@ -2,7 +2,10 @@ import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@tessera/contracts'
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
 
-const BODY_LIMIT_TEXT = (limit: number) => `Request body is too large (limit ${Math.round(limit / 1024)} KiB)`;
+const MIB = 1024 * 1024;
+/** Names the limit of the route that refused the body (sheet saves and imports have their own). */
+export const bodyLimitText = (limit: number) =>
+  `Request body is too large (limit ${limit >= MIB ? `${Math.round(limit / MIB)} MiB` : `${Math.round(limit / 1024)} KiB`})`;
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return ERROR_CODES.unauthorized;
@@ -24,7 +27,8 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors: bad JSON, body too large, unsupported media type...
       status = err.statusCode;
-      const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? BODY_LIMIT_TEXT(bodyLimit) : err.message;
+      const message =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyLimitText(request.routeOptions.bodyLimit ?? bodyLimit) : err.message;
       body = { error: { code: codeForStatus(status), message } };
     } else {
       status = 500;
