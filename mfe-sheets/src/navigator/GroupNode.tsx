@@ -1,0 +1,79 @@
+import { Badge, Box, Flex, Text, chakra } from '@chakra-ui/react';
+import type { GroupTreeNode } from '@tessera/contracts';
+import { useState } from 'react';
+import { InlineRenameInput } from './InlineRenameInput.js';
+import { ItemMenu } from './ItemMenu.js';
+import { SheetNode } from './SheetNode.js';
+import { isEditing, type TreeActions } from './tree-actions.js';
+import { groupBadgeLabel } from './tree-summary.js';
+
+export interface GroupNodeProps {
+  node: GroupTreeNode;
+  depth: number;
+  actions: TreeActions;
+}
+
+/** A group row with its count badge; click expands or collapses it, double-click renames it, its menu renames or deletes it. */
+export function GroupNode({ node, depth, actions }: GroupNodeProps) {
+  const [expanded, setExpanded] = useState(true);
+  const { group } = node;
+  return (
+    <Box as="li" listStyleType="none" data-testid={`group-${group.id}`}>
+      <Box ps={depth * 3}>
+        {isEditing(actions, 'group', group.id) ? (
+          <InlineRenameInput
+            initialName={group.name}
+            label={`Rename ${group.name}`}
+            onSave={(name) => actions.rename('group', group.id, name)}
+            onCancel={actions.cancelRename}
+          />
+        ) : (
+          <Flex align="center" gap="1">
+            <chakra.button
+              type="button"
+              flex="1"
+              minW="0"
+              textAlign="start"
+              px="2"
+              py="1"
+              rounded="md"
+              _hover={{ bg: 'bg.muted' }}
+              aria-expanded={expanded}
+              onClick={() => setExpanded((open) => !open)}
+              onDoubleClick={() => actions.startRename('group', group.id)}
+            >
+              <Flex align="center" gap="2">
+                <Text aria-hidden fontSize="xs" color="fg.muted">
+                  {expanded ? '▾' : '▸'}
+                </Text>
+                <Text fontSize="sm" fontWeight="medium" truncate flex="1">
+                  {group.name}
+                </Text>
+                <Badge size="sm" data-testid="group-badge">
+                  {groupBadgeLabel(node)}
+                </Badge>
+              </Flex>
+            </chakra.button>
+            <ItemMenu
+              name={group.name}
+              onRename={() => actions.startRename('group', group.id)}
+            onAddGroup={() => actions.addInGroup('group', group.id)}
+            onAddSheet={() => actions.addInGroup('sheet', group.id)}
+              onDelete={() => actions.requestDelete('group', group.id, group.name)}
+            />
+          </Flex>
+        )}
+      </Box>
+      {expanded && (
+        <Box as="ul" m="0" p="0">
+          {node.children.map((child) => (
+            <GroupNode key={child.group.id} node={child} depth={depth + 1} actions={actions} />
+          ))}
+          {node.sheets.map((sheet) => (
+            <SheetNode key={sheet.id} sheet={sheet} depth={depth + 1} actions={actions} />
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,48 @@
+import { IconButton, Menu, Portal } from '@chakra-ui/react';
+
+export interface ItemMenuProps {
+  name: string;
+  onRename(): void;
+  onDelete(): void;
+  /** Given for groups only: their menu adds a group or sheet inside. */
+  onAddGroup?(): void;
+  onAddSheet?(): void;
+  /** Given for sheets only, with whether the sheet is a favorite now. */
+  favorite?: { isFavorite: boolean; onToggle(): void };
+}
+
+const handlers = (props: ItemMenuProps): Record<string, (() => void) | undefined> => ({
+  rename: props.onRename,
+  'add-group': props.onAddGroup,
+  'add-sheet': props.onAddSheet,
+  favorite: props.favorite?.onToggle,
+  delete: props.onDelete,
+});
+
+/**
+ * The overflow menu of a row (spec 01 §2): Rename, then Add Group and Add Sheet for a group or
+ * Add to / Remove from Favorites for a sheet, then Delete.
+ */
+export function ItemMenu(props: ItemMenuProps) {
+  const { name, onAddGroup, onAddSheet, favorite } = props;
+  return (
+    <Menu.Root onSelect={({ value }) => handlers(props)[value]?.()}>
+      <Menu.Trigger asChild>
+        <IconButton size="2xs" variant="ghost" aria-label={`Actions for ${name}`}>
+          ⋯
+        </IconButton>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content>
+            <Menu.Item value="rename">Rename</Menu.Item>
+            {onAddGroup && <Menu.Item value="add-group">Add Group</Menu.Item>}
+            {onAddSheet && <Menu.Item value="add-sheet">Add Sheet</Menu.Item>}
+            {favorite && <Menu.Item value="favorite">{favorite.isFavorite ? 'Remove from Favorites' : 'Add to Favorites'}</Menu.Item>}
+            <Menu.Item value="delete">Delete</Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}
