@@ -1,10 +1,10 @@
-import { Badge, Box, Flex, Text, chakra } from '@chakra-ui/react';
+import { Badge, Box, Flex, Text } from '@chakra-ui/react';
 import type { GroupTreeNode } from '@tessera/contracts';
 import { useState } from 'react';
-import { InlineRenameInput } from './InlineRenameInput.js';
 import { ItemMenu } from './ItemMenu.js';
 import { SheetNode } from './SheetNode.js';
-import { isEditing, type TreeActions } from './tree-actions.js';
+import type { TreeActions } from './tree-actions.js';
+import { TreeRow } from './TreeRow.js';
 import { groupBadgeLabel } from './tree-summary.js';
 
 export interface GroupNodeProps {
@@ -20,49 +20,35 @@ export function GroupNode({ node, depth, actions }: GroupNodeProps) {
   return (
     <Box as="li" listStyleType="none" data-testid={`group-${group.id}`}>
       <Box ps={depth * 3}>
-        {isEditing(actions, 'group', group.id) ? (
-          <InlineRenameInput
-            initialName={group.name}
-            label={`Rename ${group.name}`}
-            onSave={(name) => actions.rename('group', group.id, name)}
-            onCancel={actions.cancelRename}
-          />
-        ) : (
-          <Flex align="center" gap="1">
-            <chakra.button
-              type="button"
-              flex="1"
-              minW="0"
-              textAlign="start"
-              px="2"
-              py="1"
-              rounded="md"
-              _hover={{ bg: 'bg.muted' }}
-              aria-expanded={expanded}
-              onClick={() => setExpanded((open) => !open)}
-              onDoubleClick={() => actions.startRename('group', group.id)}
-            >
-              <Flex align="center" gap="2">
-                <Text aria-hidden fontSize="xs" color="fg.muted">
-                  {expanded ? '▾' : '▸'}
-                </Text>
-                <Text fontSize="sm" fontWeight="medium" truncate flex="1">
-                  {group.name}
-                </Text>
-                <Badge size="sm" data-testid="group-badge">
-                  {groupBadgeLabel(node)}
-                </Badge>
-              </Flex>
-            </chakra.button>
+        <TreeRow
+          type="group"
+          id={group.id}
+          name={group.name}
+          actions={actions}
+          expanded={expanded}
+          onActivate={() => setExpanded((open) => !open)}
+          menu={
             <ItemMenu
               name={group.name}
               onRename={() => actions.startRename('group', group.id)}
-            onAddGroup={() => actions.addInGroup('group', group.id)}
-            onAddSheet={() => actions.addInGroup('sheet', group.id)}
+              onAddGroup={() => actions.addInGroup('group', group.id)}
+              onAddSheet={() => actions.addInGroup('sheet', group.id)}
               onDelete={() => actions.requestDelete('group', group.id, group.name)}
             />
+          }
+        >
+          <Flex align="center" gap="2">
+            <Text aria-hidden fontSize="xs" color="fg.muted">
+              {expanded ? '▾' : '▸'}
+            </Text>
+            <Text fontSize="sm" fontWeight="medium" truncate flex="1">
+              {group.name}
+            </Text>
+            <Badge size="sm" data-testid="group-badge">
+              {groupBadgeLabel(node)}
+            </Badge>
           </Flex>
-        )}
+        </TreeRow>
       </Box>
       {expanded && (
         <Box as="ul" m="0" p="0">

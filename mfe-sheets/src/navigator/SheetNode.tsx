@@ -1,8 +1,8 @@
-import { Box, Flex, Text, chakra } from '@chakra-ui/react';
+import { Box, Flex, Text } from '@chakra-ui/react';
 import type { SheetSummary } from '@tessera/contracts';
-import { InlineRenameInput } from './InlineRenameInput.js';
 import { ItemMenu } from './ItemMenu.js';
-import { isEditing, type TreeActions } from './tree-actions.js';
+import type { TreeActions } from './tree-actions.js';
+import { TreeRow } from './TreeRow.js';
 import { isRecentlyUpdated, sheetSizeLabel } from './tree-summary.js';
 
 export interface SheetNodeProps {
@@ -16,45 +16,31 @@ export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
   const recent = isRecentlyUpdated(sheet, actions.now);
   return (
     <Box as="li" listStyleType="none" ps={depth * 3} data-testid={`sheet-${sheet.id}`}>
-      {isEditing(actions, 'sheet', sheet.id) ? (
-        <InlineRenameInput
-          initialName={sheet.name}
-          label={`Rename ${sheet.name}`}
-          onSave={(name) => actions.rename('sheet', sheet.id, name)}
-          onCancel={actions.cancelRename}
-        />
-      ) : (
-        <Flex align="center" gap="1">
-          <chakra.button
-            type="button"
-            flex="1"
-            minW="0"
-            textAlign="start"
-            px="2"
-            py="1"
-            rounded="md"
-            _hover={{ bg: 'bg.muted' }}
-            onClick={() => actions.openSheet(sheet.id)}
-            onDoubleClick={() => actions.startRename('sheet', sheet.id)}
-          >
-            <Flex align="center" gap="2">
-              <Text fontSize="sm" truncate flex="1">
-                {sheet.name}
-              </Text>
-              {recent && <Box role="img" aria-label="Updated recently" boxSize="2" rounded="full" bg="green.500" flexShrink={0} />}
-            </Flex>
-            <Text fontSize="xs" color="fg.muted">
-              {sheetSizeLabel(sheet)}
-            </Text>
-          </chakra.button>
+      <TreeRow
+        type="sheet"
+        id={sheet.id}
+        name={sheet.name}
+        actions={actions}
+        onActivate={() => actions.openSheet(sheet.id)}
+        menu={
           <ItemMenu
             name={sheet.name}
             onRename={() => actions.startRename('sheet', sheet.id)}
             favorite={{ isFavorite: sheet.is_favorite, onToggle: () => actions.toggleFavorite(sheet.id) }}
             onDelete={() => actions.requestDelete('sheet', sheet.id, sheet.name)}
           />
+        }
+      >
+        <Flex align="center" gap="2">
+          <Text fontSize="sm" truncate flex="1">
+            {sheet.name}
+          </Text>
+          {recent && <Box role="img" aria-label="Updated recently" boxSize="2" rounded="full" bg="green.500" flexShrink={0} />}
         </Flex>
-      )}
+        <Text fontSize="xs" color="fg.muted">
+          {sheetSizeLabel(sheet)}
+        </Text>
+      </TreeRow>
     </Box>
   );
 }
