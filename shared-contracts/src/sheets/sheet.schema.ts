@@ -56,7 +56,8 @@ const Description = z.string().max(2000);
 /** Client metadata kept as given besides the fields the server computes (origin, template, lastAIUpdate...). */
 const ClientMetadata = z.record(z.string(), z.unknown());
 
-export const CreateSheetBodySchema = z.strictObject({
+/** The fields a create and an update share. */
+const SheetFields = {
   name: SheetNameSchema.optional(),
   title: SheetNameSchema.optional(),
   description: Description.optional(),
@@ -65,6 +66,10 @@ export const CreateSheetBodySchema = z.strictObject({
   position: z.number().int().min(0).optional(),
   headers: z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS).optional(),
   data: GridDataSchema.optional(),
+};
+
+export const CreateSheetBodySchema = z.strictObject({
+  ...SheetFields,
   settings: z.record(z.string(), z.unknown()).optional(),
   metadata: ClientMetadata.and(
     z.object({
@@ -81,14 +86,7 @@ export type CreateSheetBody = z.infer<typeof CreateSheetBodySchema>;
  * cell changed on both sides). Without it the save is taken as based on the current version.
  */
 export const UpdateSheetBodySchema = z.strictObject({
-  name: SheetNameSchema.optional(),
-  title: SheetNameSchema.optional(),
-  description: Description.optional(),
-  tags: Tags.optional(),
-  group_id: Id.nullable().optional(),
-  position: z.number().int().min(0).optional(),
-  headers: z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS).optional(),
-  data: GridDataSchema.optional(),
+  ...SheetFields,
   metadata: ClientMetadata.optional(),
   base_version: z.number().int().min(1).optional(),
   version: z.number().int().min(1).optional(),
