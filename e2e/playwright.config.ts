@@ -13,7 +13,7 @@ export default defineConfig({
   // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) for its summary line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
-    baseURL: `http://localhost:${process.env.TESSERA_E2E_SHELL_PORT ?? 3100}`,
+    baseURL: `http://localhost:${3000 + Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100)}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

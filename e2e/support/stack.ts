@@ -4,12 +4,19 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error plain ESM module of the root scripts, typed by use
 import { DEFAULT_PORTS, processSpecs, startProcess } from '../../scripts/lib/stack.mjs';
 
-/** The e2e stack runs beside a developer's `npm start`, on ports of its own. */
+/**
+ * The e2e stack runs beside a developer's `npm start`, on ports of its own
+ * (default ports + TESSERA_E2E_PORT_OFFSET, 100 unless set), so two runs with
+ * different offsets can share a machine.
+ */
+export const E2E_PORT_OFFSET = Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100);
 export const E2E_PORTS: Record<string, number> = Object.fromEntries(
-  Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + 100]),
+  Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + E2E_PORT_OFFSET]),
 );
 
-export const workDir = path.resolve(process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL('../../.tessera-test/e2e', import.meta.url)));
+export const workDir = path.resolve(
+  process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL(`../../.tessera-test/e2e-${E2E_PORT_OFFSET}`, import.meta.url)),
+);
 export const dataDir = path.join(workDir, 'data');
 export const logDir = path.join(workDir, 'logs');
 const stateFile = () => path.join(workDir, 'pids.json');
