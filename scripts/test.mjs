@@ -40,7 +40,15 @@ async function jestSuite(pkg, dir) {
 
 /** node:test's spec reporter closes with `ℹ pass N` / `ℹ fail N` lines. */
 async function nodeSuite(label, pkg, script, env) {
-  const r = await run(pnpm, ['--filter', pkg, 'run', script], { env, capture: true });
+  recordNodeTest(label, await run(pnpm, ['--filter', pkg, 'run', script], { env, capture: true }));
+}
+
+/** A node:test file outside the packages (deploy/). */
+async function nodeFile(label, file) {
+  recordNodeTest(label, await run(process.execPath, ['--test', '--test-reporter=spec', fromRoot(file)], { capture: true }));
+}
+
+function recordNodeTest(label, r) {
   const last = (key) => {
     const m = [...r.out.matchAll(new RegExp(`^\\S* ?${key} (\\d+)$`, 'gm'))].at(-1);
     return m ? Number(m[1]) : 0;
@@ -79,6 +87,9 @@ for (const [pkg, dir] of [
 }
 await nodeSuite('shell server', '@tessera/shell', 'test:server', {});
 await nodeSuite('remote origin', '@tessera/remote-origin', 'test', {});
+await nodeSuite('remotes command', '@tessera/remotes-cli', 'test', {});
+await nodeSuite('remote releases', '@tessera/webpack-remote', 'test', {});
+await nodeFile('deploy files (docker-compose config)', 'deploy/compose.test.mjs');
 await nodeSuite('server kit', '@tessera/server-kit', 'test', {});
 
 // 3. Services, on PostgreSQL then on PGlite

@@ -10,6 +10,7 @@ import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { registerMetrics } from './metrics/metrics.js';
+import { echoRequestId, genReqId } from './metrics/request-id.js';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 
 export interface RouteSummary {
@@ -31,6 +32,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const app = Fastify({
     logger: { level: config.logLevel },
+    genReqId,
     // 1 MB is plenty for the JSON this service takes; larger bodies get 413.
     bodyLimit: 1024 * 1024,
   });
@@ -46,6 +48,8 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
     await db.destroy();
   });
 
+  // First of the onRequest hooks: a request refused by auth still names its id.
+  echoRequestId(app);
   registerErrorHandlers(app);
   registerAuthHook(app, createTokenVerifier(config.jwksUrl));
   registerMetrics(app);

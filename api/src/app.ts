@@ -18,6 +18,7 @@ import { installAuthGuard } from './http/auth-guard.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParser } from './http/json-parser.js';
 import { installMetrics } from './metrics/metrics.js';
+import { echoRequestId, genReqId } from './metrics/request-id.js';
 import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';
@@ -78,6 +79,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const app = Fastify({
     logger: { level: config.logLevel },
+    genReqId,
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind the shell server's proxy on the same host: trust its X-Forwarded-* (https detection).
     trustProxy: 'loopback',
@@ -92,6 +94,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
     installMetrics(app);
+    echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs);
     await app.register(cookie);
 

@@ -25,6 +25,9 @@ export async function remotesManifest(ports) {
   return buildDefaultRemotes(repoRoot, ports);
 }
 
+/** Where `pnpm --filter <remote> release` publishes (tooling/webpack-remote/release.js: same rule). */
+const releasesDir = () => path.resolve(process.env.TESSERA_RELEASES_DIR?.trim() || fromRoot('releases'));
+
 /** Every process of the product, in start order. */
 export function processSpecs({ ports = DEFAULT_PORTS, dataDir, env = {} }) {
   const base = { ...env, DATA_DIR: dataDir, NODE_ENV: 'production' };
@@ -51,6 +54,10 @@ export function processSpecs({ ports = DEFAULT_PORTS, dataDir, env = {} }) {
         '--port', String(ports[dir]),
         '--dist', fromRoot(dir, 'dist'),
         '--version', versionOf(dir),
+        // Published releases (`pnpm --filter <remote> release`) are served beside the dist,
+        // and only the shell's origin may fetch them.
+        '--releases', path.join(releasesDir(), dir),
+        '--shell-origin', `http://localhost:${ports.shell},http://127.0.0.1:${ports.shell}`,
       ],
       env: base,
       ready: `http://127.0.0.1:${ports[dir]}/${versionOf(dir)}/mf-manifest.json`,

@@ -89,6 +89,36 @@ describe('shell server', () => {
       assert.match(scriptSrc, /http:\/\/localhost:3002/);
     });
 
+    test('a canary is served as written, its origin enters the CSP, and a canary of the live version is refused', async () => {
+      const good = await readFile(fixture.remotesFile, 'utf8');
+      try {
+        const manifest = JSON.parse(good);
+        const live = manifest.remotes['mfe-chat'].live;
+        manifest.remotes['mfe-chat'].canary = {
+          version: '0.4.0',
+          manifest: 'http://canary.example:3102/0.4.0/mf-manifest.json',
+          percent: 100,
+          userIds: ['u-1'],
+        };
+        await writeFile(fixture.remotesFile, JSON.stringify(manifest));
+        const res = await fetch(`${base}/remotes.json`);
+        assert.equal(res.headers.get('cache-control'), 'no-cache');
+        assert.deepEqual(RemotesManifestSchema.parse(await res.json()).remotes['mfe-chat']?.canary?.userIds, ['u-1']);
+        const csp = (await fetch(`${base}/login`)).headers.get('content-security-policy') ?? '';
+        for (const directive of ['script-src', 'connect-src']) {
+          assert.match(csp.split(';').find((d) => d.trim().startsWith(directive)) ?? '', /http:\/\/canary\.example:3102/);
+        }
+
+        manifest.remotes['mfe-chat'].canary = { ...live, percent: 10 };
+        await writeFile(fixture.remotesFile, JSON.stringify(manifest));
+        const refused = await fetch(`${base}/remotes.json`);
+        assert.equal(refused.status, 500);
+        assert.match(ErrorBodySchema.parse(await refused.json()).error.message, /the canary must be another version than the live one/);
+      } finally {
+        await writeFile(fixture.remotesFile, good);
+      }
+    });
+
     test('an invalid file answers 500 with a clear error body, and the server keeps serving', async () => {
       const good = await readFile(fixture.remotesFile, 'utf8');
       try {
@@ -203,6 +233,17 @@ describe('shell server', () => {
       assert.deepEqual(JSON.parse(seen.body), { username: 'a', password: 'b' });
       assert.equal(seen.headers.cookie, 'tessera_refresh=abc');
       assert.equal(seen.headers['x-forwarded-proto'], 'http');
+    });
+
+    test('each request has an id: answered to the browser and passed to the upstream for its logs', async () => {
+      const res = await fetch(`${base}/ai/config`);
+      const id = res.headers.get('x-request-id') ?? '';
+      assert.match(id, /^[0-9a-f-]{36}$/);
+      assert.equal(ai.requests.at(-1)?.headers['x-request-id'], id);
+      const kept = await fetch(`${base}/api/v1/auth/status`, { headers: { 'x-request-id': 'lb-123' } });
+      assert.equal(kept.headers.get('x-request-id'), 'lb-123');
+      assert.equal(api.requests.at(-1)?.headers['x-request-id'], 'lb-123');
+      assert.match((await fetch(`${base}/remotes.json`)).headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     });
 
     test('/ai/* goes to the ai-middleware with the /ai prefix stripped', async () => {

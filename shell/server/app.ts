@@ -1,6 +1,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ShellServerConfig } from './config.js';
+import { echoRequestId, genReqId } from './observability/request-id.js';
 import { registerProxies } from './proxy/proxies.js';
 import { refuseStrayUpgrades, upgradeConstraint } from './proxy/upgrade-constraint.js';
 import { RemotesStore } from './remotes/remotes-store.js';
@@ -12,10 +13,13 @@ import { registerShellStatic } from './spa/static.js';
 export async function buildServer(config: ShellServerConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    // The id goes on to the api and the ai-middleware (proxies.ts): one id per request in every log.
+    genReqId,
     routerOptions: { constraints: { upgrade: upgradeConstraint } },
   });
   const store = new RemotesStore(config.remotesFile, config.repoRoot, app.log);
 
+  echoRequestId(app);
   refuseStrayUpgrades(app);
   // Before helmet: its CSP directive functions read what this hook stores.
   registerRemoteOriginsHook(app, store);

@@ -55,8 +55,29 @@ export function createReleaseResolver({ dist, version, releases }) {
   };
 }
 
+/**
+ * The origins allowed to fetch this remote (the shell's): `--shell-origin` values
+ * (repeatable or comma-separated), else SHELL_ORIGIN. Each must be a bare origin.
+ * @returns {string[]}
+ */
+export function parseShellOrigins(values) {
+  const list = (Array.isArray(values) ? values : [values]).flatMap((v) => String(v ?? '').split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const o of list) {
+    let parsed;
+    try {
+      parsed = new URL(o);
+    } catch {
+      throw new Error(`--shell-origin "${o}" is not a URL`);
+    }
+    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== o.replace(/\/$/, '')) {
+      throw new Error(`--shell-origin "${o}" must be a bare origin like http://localhost:3000`);
+    }
+  }
+  return list.map((o) => o.replace(/\/$/, ''));
+}
+
 /** Builds the origin server (not listening). */
-export async function buildRemoteOrigin({ name, dist, version, releases, logLevel = 'info' }) {
+export async function buildRemoteOrigin({ name, dist, version, releases, shellOrigins = [], logLevel = 'info' }) {
   if (!name) throw new Error('--name is required');
   if (!dist && !releases) throw new Error('give --dist DIR --version V, or --releases DIR, or both');
   if (dist && !version) throw new Error('--dist needs --version (the folder is served under /<version>/)');
@@ -65,9 +86,16 @@ export async function buildRemoteOrigin({ name, dist, version, releases, logLeve
   const releasesDir = releases ? path.resolve(releases) : undefined;
   const resolver = createReleaseResolver({ dist: distDir, version, releases: releasesDir });
 
+  const allowed = parseShellOrigins(shellOrigins);
+
   const app = Fastify({ logger: { level: logLevel } });
-  // Any host page may load this remote: its files are public build output.
-  await app.register(fastifyCors, { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'] });
+  // Only the shell's page may fetch the manifest and chunks (DESIGN.md § Origins and ports).
+  // Without a configured shell origin (a bare local run) any page may: say so.
+  if (allowed.length === 0) app.log.warn('no --shell-origin / SHELL_ORIGIN: CORS allows any origin');
+  await app.register(fastifyCors, {
+    origin: allowed.length === 0 ? '*' : allowed,
+    methods: ['GET', 'HEAD', 'OPTIONS'],
+  });
   await app.register(fastifyStatic, {
     root: distDir ?? releasesDir,
     serve: false,

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // CLI: node tooling/remote-origin/server.mjs --name mfe-sheets --port 3001 \
-//        --dist mfe-sheets/dist --version 0.1.0 [--releases DIR] [--host H]
+//        --dist mfe-sheets/dist --version 0.1.0 [--releases DIR] [--host H] [--shell-origin URL]
 import { parseArgs } from 'node:util';
 import { buildRemoteOrigin } from './remote-origin.mjs';
 
 const USAGE =
-  'usage: server.mjs --name NAME --port PORT (--dist DIR --version V | --releases DIR) [--host HOST]\n' +
-  '  serves DIR under /V/ and every <releases>/<version>/ folder under /<version>/, with CORS';
+  'usage: server.mjs --name NAME --port PORT (--dist DIR --version V | --releases DIR) [--host HOST] [--shell-origin ORIGIN ...]\n' +
+  '  serves DIR under /V/ and every <releases>/<version>/ folder under /<version>/,\n' +
+  '  with CORS for the shell origin(s) (else SHELL_ORIGIN; neither: any origin)';
 
 let options;
 try {
@@ -18,6 +19,7 @@ try {
       version: { type: 'string' },
       releases: { type: 'string' },
       host: { type: 'string' },
+      'shell-origin': { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -38,7 +40,11 @@ if (!options.port || !Number.isInteger(port) || port < 0 || port > 65535) {
 
 let app;
 try {
-  app = await buildRemoteOrigin({ ...options, logLevel: process.env.LOG_LEVEL || 'info' });
+  app = await buildRemoteOrigin({
+    ...options,
+    shellOrigins: options['shell-origin'] ?? process.env.SHELL_ORIGIN ?? [],
+    logLevel: process.env.LOG_LEVEL || 'info',
+  });
 } catch (err) {
   console.error(`${err.message}\n${USAGE}`);
   process.exit(2);

@@ -31,6 +31,7 @@ describe('remote origin', () => {
       dist: path.join(root, 'dist'),
       version: '0.2.0',
       releases: path.join(root, 'releases'),
+      shellOrigins: ['http://localhost:3000'],
       logLevel: 'silent',
     });
   });
@@ -39,12 +40,15 @@ describe('remote origin', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  test('serves the dist under /<version>/ with CORS for any origin', async () => {
+  test("serves the dist under /<version>/ with CORS for the shell's origin only", async () => {
     const res = await app.inject({ url: '/0.2.0/mf-manifest.json', headers: { origin: 'http://localhost:3000' } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { id: 'dist-0.2.0' });
-    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:3000');
+    assert.match(String(res.headers.vary), /Origin/);
     assert.equal(res.headers['cache-control'], 'no-cache');
+    const other = await app.inject({ url: '/0.2.0/mf-manifest.json', headers: { origin: 'http://evil.example' } });
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
   });
 
   test('remoteEntry.js is revalidated, hashed chunks are cached for a year', async () => {
@@ -98,7 +102,23 @@ describe('remote origin', () => {
       headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' },
     });
     assert.equal(res.statusCode, 204);
-    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:3000');
+    const other = await app.inject({
+      method: 'OPTIONS',
+      url: '/0.2.0/mf-manifest.json',
+      headers: { origin: 'http://localhost:4000', 'access-control-request-method': 'GET' },
+    });
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
+  });
+
+  test('without a shell origin any page may fetch (a bare local run)', async () => {
+    const open = await buildRemoteOrigin({ name: 'm', dist: path.join(root, 'dist'), version: '0.2.0', logLevel: 'silent' });
+    try {
+      const res = await open.inject({ url: '/0.2.0/remoteEntry.js', headers: { origin: 'http://localhost:3300' } });
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+    } finally {
+      await open.close();
+    }
   });
 
   test('bad options are refused with a clear message', async () => {
@@ -106,6 +126,11 @@ describe('remote origin', () => {
     await assert.rejects(buildRemoteOrigin({ name: 'm' }), /--dist DIR --version V, or --releases DIR/);
     await assert.rejects(buildRemoteOrigin({ name: 'm', dist: 'x' }), /--dist needs --version/);
     await assert.rejects(buildRemoteOrigin({ name: 'm', dist: 'x', version: '../x' }), /letters, digits/);
+    await assert.rejects(
+      buildRemoteOrigin({ name: 'm', dist: 'x', version: '1.0.0', shellOrigins: ['http://localhost:3000/app'] }),
+      /bare origin/,
+    );
+    await assert.rejects(buildRemoteOrigin({ name: 'm', dist: 'x', version: '1.0.0', shellOrigins: ['*'] }), /not a URL/);
   });
 });
 
@@ -115,6 +140,7 @@ describe('remote origin CLI', () => {
     await writeBuild(path.join(root, 'dist'), 'cli');
     const child = spawn(process.execPath, [
       path.join(here, 'server.mjs'), '--name', 'mfe-chat', '--port', '0', '--dist', path.join(root, 'dist'), '--version', '1.2.3', '--host', '127.0.0.1',
+      '--shell-origin', 'http://localhost:3000,http://127.0.0.1:3000',
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const base = await new Promise((resolve, reject) => {
@@ -126,8 +152,9 @@ describe('remote origin CLI', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
-      const res = await fetch(`${base}/1.2.3/mf-manifest.json`);
+      const res = await fetch(`${base}/1.2.3/mf-manifest.json`, { headers: { origin: 'http://127.0.0.1:3000' } });
       assert.equal(res.status, 200);
+      assert.equal(res.headers.get('access-control-allow-origin'), 'http://127.0.0.1:3000');
       assert.deepEqual(await res.json(), { id: 'cli' });
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -5,6 +5,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { packageIdentity, ReleasePlugin } from './release.js';
+
+export { packageIdentity, publishRelease, releasesRoot, ReleasePlugin } from './release.js';
 
 const require = createRequire(import.meta.url);
 const CompressionPlugin = require('compression-webpack-plugin');
@@ -68,6 +71,26 @@ export function sharedSingletons(dir = process.cwd()) {
     shared[subpath] = { singleton: true, requiredVersion: shared[owner].requiredVersion };
   }
   return shared;
+}
+
+/**
+ * The contracts major the package in `dir` is built against.
+ * @param {string} dir
+ * @returns {number}
+ */
+export function contractsMajorOf(dir) {
+  return Number(installedVersion('@tessera/contracts', dir).split('.')[0]);
+}
+
+/**
+ * What a remote declares in its mf-manifest.json under `metaData.tessera`
+ * (RemoteBuildInfoSchema): the shell and `pnpm remotes` read it to show the
+ * running version and to refuse a build against another contracts major.
+ * @param {string} dir
+ * @returns {{ remote: string, version: string, contractsMajor: number }}
+ */
+export function buildInfo(dir) {
+  return { ...packageIdentity(dir), contractsMajor: contractsMajorOf(dir) };
 }
 
 /**
@@ -178,6 +201,8 @@ export function baseConfig({ dir, entry, publicPath, uniqueName, production }) {
  * - remoteEntry.js + mf-manifest.json; exposed modules are async chunks, so a
  *   host downloads a remote's own code only when it asks for that module.
  * - publicPath 'auto': the same build works under any `/<version>/` path.
+ * - mf-manifest.json carries `metaData.tessera` (buildInfo()); content-hashed chunks.
+ * - `--env release` publishes the production build to releases/<remote>/<version>/.
  * @param {{
  *   name: string,
  *   dir: string,
@@ -194,8 +219,11 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
     const unknown = Object.keys(exposes).filter((key) => !allowedExposes.includes(key));
     if (unknown.length) throw new Error(`${name}: exposes ${unknown.join(', ')} not listed in REMOTES`);
   }
-  return (_env, argv) => {
+  return (env, argv) => {
     const production = argv.mode !== 'development';
+    const release = Boolean(env && typeof env === 'object' && /** @type {Record<string, unknown>} */ (env).release);
+    if (release && !production) throw new Error('--env release needs --mode production');
+    const info = buildInfo(dir);
     return {
       // publicPath 'auto': the same build works under any /<version>/ path.
       ...baseConfig({ dir, entry: './src/dev/index.ts', publicPath: 'auto', uniqueName: name, production }),
@@ -205,7 +233,12 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
           filename: 'remoteEntry.js',
           exposes,
           shared: sharedSingletons(dir),
-          manifest: true,
+          manifest: {
+            additionalData: async ({ stats }) => {
+              stats.metaData = { ...stats.metaData, tessera: info };
+              return stats;
+            },
+          },
           dts: false,
           // A remote consumes no remotes and runs only in browsers: leave the
           // runtime's remote-loading, snapshot and Node code out of remoteEntry.js.
@@ -213,6 +246,7 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
         }),
         new HtmlWebpackPlugin({ title: title ?? `${name} (standalone)`, chunks: ['main'], hash: production }),
         ...(production ? precompress() : []),
+        ...(release ? [new ReleasePlugin({ dir, contractsMajor: info.contractsMajor })] : []),
       ],
       devServer: {
         host: '127.0.0.1',

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics on a registry of this app instance (not prom-client's
  * global one), so several apps in one process (tests) do not collide.
+ * Solver and code-runner durations arrive with those features and register here.
  */
 export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
@@ -14,6 +15,20 @@ export function registerMetrics(app: FastifyInstance): Registry {
     help: 'HTTP request duration by route, method and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
+  });
+  // Sockets open on this instance (keep-alive and streaming replies).
+  let openSockets = 0;
+  app.server.on('connection', (socket) => {
+    openSockets++;
+    socket.once('close', () => openSockets--);
+  });
+  new Gauge({
+    name: 'http_open_sockets',
+    help: 'TCP connections open on this instance',
+    registers: [registry],
+    collect() {
+      this.set(openSockets);
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(

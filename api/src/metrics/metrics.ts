@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** A registry per app (not prom-client's global one), so several apps can live in one process (tests). */
+/**
+ * A registry per app (not prom-client's global one), so several apps can live in one process (tests).
+ * Operations per second (live editing) arrive with their feature and register here.
+ */
 export function installMetrics(app: FastifyInstance): void {
   const register = new Registry();
   register.setDefaultLabels({ service: 'api' });
@@ -19,6 +22,21 @@ export function installMetrics(app: FastifyInstance): void {
     labelNames,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [register],
+  });
+
+  // Sockets open on this instance, live sockets included: what a load balancer spreads.
+  let openSockets = 0;
+  app.server.on('connection', (socket) => {
+    openSockets++;
+    socket.once('close', () => openSockets--);
+  });
+  new Gauge({
+    name: 'http_open_sockets',
+    help: 'TCP connections open on this instance (HTTP keep-alive and WebSockets)',
+    registers: [register],
+    collect() {
+      this.set(openSockets);
+    },
   });
 
   app.addHook('onResponse', async (request, reply) => {

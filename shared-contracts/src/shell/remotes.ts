@@ -15,20 +15,80 @@ export type RemoteName = keyof typeof REMOTES;
 export type ExposedModule<R extends RemoteName> = (typeof REMOTES)[R]['exposes'][number];
 export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
 
+const RemoteVersionSchema = z.string().regex(/^[0-9A-Za-z.+-]{1,64}$/, 'version may contain letters, digits and . + - only');
+
 const RemoteReleaseSchema = z.strictObject({
-  version: z.string().regex(/^[0-9A-Za-z.+-]{1,64}$/, 'version may contain letters, digits and . + - only'),
+  version: RemoteVersionSchema,
   manifest: z.url({ protocol: /^https?$/ }),
 });
 export type RemoteRelease = z.infer<typeof RemoteReleaseSchema>;
 
 /**
- * `remotes.json`, edited by ops: each remote's live release and the previous
- * one to fall back to when the live one fails to load.
+ * A candidate release shown to some users before it goes live: to `percent` of
+ * them, or, with `userIds`, to that percentage of the listed users only.
+ * Who is in is decided by the shell in the browser once the user is known
+ * (`inCanary`), the same way on every page load.
+ */
+export const RemoteCanarySchema = RemoteReleaseSchema.extend({
+  percent: z.number().int().min(0).max(100),
+  userIds: z.array(z.string().min(1).max(128)).min(1).max(1000).optional(),
+});
+export type RemoteCanary = z.infer<typeof RemoteCanarySchema>;
+
+const RemoteEntrySchema = z
+  .strictObject({ live: RemoteReleaseSchema, previous: RemoteReleaseSchema.optional(), canary: RemoteCanarySchema.optional() })
+  .refine((e) => !e.canary || e.canary.version !== e.live.version, {
+    message: 'the canary must be another version than the live one',
+    path: ['canary', 'version'],
+  });
+export type RemoteEntry = z.infer<typeof RemoteEntrySchema>;
+
+/**
+ * `remotes.json`, edited by ops: each remote's live release, the previous one
+ * to fall back to when the live one fails to load, and an optional canary.
  */
 export const RemotesManifestSchema = z.strictObject({
-  remotes: z.partialRecord(
-    z.enum(Object.keys(REMOTES) as [RemoteName, ...RemoteName[]]),
-    z.strictObject({ live: RemoteReleaseSchema, previous: RemoteReleaseSchema.optional() }),
-  ),
+  remotes: z.partialRecord(z.enum(Object.keys(REMOTES) as [RemoteName, ...RemoteName[]]), RemoteEntrySchema),
 });
 export type RemotesManifest = z.infer<typeof RemotesManifestSchema>;
+
+/**
+ * What a remote's build declares in its `mf-manifest.json` (`metaData.tessera`):
+ * which remote and version it is and the contracts major it was built against.
+ */
+export const RemoteBuildInfoSchema = z.object({
+  remote: z.enum(Object.keys(REMOTES) as [RemoteName, ...RemoteName[]]),
+  version: RemoteVersionSchema,
+  contractsMajor: z.number().int().nonnegative(),
+});
+export type RemoteBuildInfo = z.infer<typeof RemoteBuildInfoSchema>;
+
+/** The part of a Module Federation `mf-manifest.json` Tessera reads; the runtime reads the rest. */
+export const RemoteManifestFileSchema = z.object({
+  metaData: z.object({ tessera: RemoteBuildInfoSchema }),
+});
+
+/** FNV-1a, 32 bits: small, stable across browsers and Node, good enough to spread users. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/**
+ * A user's bucket (0–99) for one canary. It depends on the remote and the
+ * candidate version too, so each canary reaches another set of users, and a
+ * user stays in as the percentage grows.
+ */
+export function canaryBucket(remote: RemoteName, version: string, userId: string): number {
+  return fnv1a(`${remote}\n${version}\n${userId}`) % 100;
+}
+
+/** Whether this user runs the canary of this remote. */
+export function inCanary(remote: RemoteName, canary: RemoteCanary, userId: string): boolean {
+  if (canary.userIds && !canary.userIds.includes(userId)) return false;
+  return canaryBucket(remote, canary.version, userId) < canary.percent;
+}

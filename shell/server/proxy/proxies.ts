@@ -22,11 +22,13 @@ function replyOptions(service: string): FastifyHttpProxyOptions['replyOptions'] 
         },
       });
     },
-    // The upstream sees the browser's scheme and host (e.g. to decide on Secure cookies).
+    // The upstream sees the browser's scheme and host (e.g. to decide on Secure cookies),
+    // and logs under this request's id.
     rewriteRequestHeaders(request, headers) {
       const prior = request.headers['x-forwarded-for'];
       return {
         ...headers,
+        'x-request-id': request.id,
         'x-forwarded-for': prior ? `${String(prior)}, ${request.ip}` : request.ip,
         'x-forwarded-proto': request.protocol,
         'x-forwarded-host': request.headers.host ?? '',

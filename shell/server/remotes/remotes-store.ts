@@ -13,12 +13,12 @@ export type RemotesReadResult =
 // hand-edited host would otherwise inject directives.
 const SAFE_ORIGIN = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The distinct origins of every live and previous manifest URL. */
+/** The distinct origins of every live, previous and canary manifest URL. */
 export function remoteOrigins(manifest: RemotesManifest): string[] {
   const origins = new Set<string>();
   for (const entry of Object.values(manifest.remotes)) {
     if (!entry) continue;
-    for (const release of [entry.live, entry.previous]) {
+    for (const release of [entry.live, entry.previous, entry.canary]) {
       if (!release) continue;
       const { origin } = new URL(release.manifest);
       if (SAFE_ORIGIN.test(origin)) origins.add(origin);

@@ -1,9 +1,47 @@
-import { Badge, Button, CloseButton, Dialog, Portal, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, CloseButton, Dialog, Heading, Portal, Table, Text } from '@chakra-ui/react';
+import { REMOTE_NAMES } from '@tessera/contracts';
 import { useStore } from 'zustand';
+import { remoteStatusStore } from '../remotes/remote-status.store.js';
 import { HEALTH_TARGETS } from './health-monitor.js';
 import { healthStore } from './health.store.js';
 
-/** The About view: each service's health as the monitor last saw it. */
+/** Each remote's release running on this page (DESIGN.md § Remote versions). */
+function RemoteVersions() {
+  const remotes = useStore(remoteStatusStore);
+  return (
+    <Table.Root size="sm" variant="outline" data-testid="remote-versions">
+      <Table.Header>
+        <Table.Row>
+          <Table.ColumnHeader>Remote</Table.ColumnHeader>
+          <Table.ColumnHeader>Version</Table.ColumnHeader>
+          <Table.ColumnHeader>Release</Table.ColumnHeader>
+        </Table.Row>
+      </Table.Header>
+      <Table.Body>
+        {REMOTE_NAMES.map((remote) => {
+          const r = remotes[remote];
+          return (
+            <Table.Row key={remote} data-testid={`remote-version-${remote}`}>
+              <Table.Cell>{remote}</Table.Cell>
+              <Table.Cell>{r?.status === 'running' ? r.version : '—'}</Table.Cell>
+              <Table.Cell title={r?.status === 'failed' ? r.message : undefined}>
+                {!r ? (
+                  'not loaded'
+                ) : r.status === 'running' ? (
+                  <Badge colorPalette={r.release === 'live' ? 'green' : r.release === 'canary' ? 'purple' : 'orange'}>{r.release}</Badge>
+                ) : (
+                  <Badge colorPalette="red">unavailable</Badge>
+                )}
+              </Table.Cell>
+            </Table.Row>
+          );
+        })}
+      </Table.Body>
+    </Table.Root>
+  );
+}
+
+/** The About view: each service's health as the monitor last saw it, and each remote's running release. */
 export function AboutDialog() {
   const health = useStore(healthStore);
   return (
@@ -51,6 +89,10 @@ export function AboutDialog() {
                   })}
                 </Table.Body>
               </Table.Root>
+              <Heading size="sm" mt="4" mb="2">
+                Remotes
+              </Heading>
+              <RemoteVersions />
             </Dialog.Body>
             <Dialog.CloseTrigger asChild>
               <CloseButton size="sm" />

@@ -23,6 +23,8 @@ export const remotePlaceTestId = (remote: RemoteName, expose: string) => `remote
  */
 export function RemotePlace<R extends RemoteName>({ remote, expose, shell, quiet = false, ...box }: RemotePlaceProps<R>) {
   const { loader, retry } = useRemoteLoader();
+  // Whose canary applies (read at the first load of the remote on this page).
+  const userId = shell.user.id;
   const generation = useRemoteGeneration(remote);
   // The attempt this place renders; it follows the remote's generation only after a failure,
   // so a Retry elsewhere never remounts a place that works.
@@ -37,7 +39,7 @@ export function RemotePlace<R extends RemoteName>({ remote, expose, shell, quiet
   }, [failed, generation, attempt]);
 
   const Remote = useMemo(
-    () => lazy(async () => ({ default: await loader.load(remote, expose) })),
+    () => lazy(async () => ({ default: await loader.load(remote, expose, { userId }) })),
     // A new attempt needs a new lazy component: React caches the outcome of the old one.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [loader, remote, expose, attempt],

@@ -1,5 +1,10 @@
-import type { RemotesManifest } from '@tessera/contracts';
+// The loader fetches release manifests from a real loopback origin. The Module
+// Federation runtime itself is stood in for: it needs a browser to run remote entries.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CONTRACTS_MAJOR, type RemoteName, type RemotesManifest } from '@tessera/contracts';
 import { createFederationLoader, type FallbackPlugin, type FederationRuntime } from './federation-loader.js';
+import type { RemoteStatus } from './remote-status.store.js';
 
 function Panel() {
   return null;
@@ -36,37 +41,177 @@ function fakeRuntime(down: Set<string>) {
   return { runtime, registered, registrations, getPlugin: () => plugin };
 }
 
-const manifest: RemotesManifest = {
-  remotes: {
-    'mfe-chat': {
-      live: { version: '0.2.0', manifest: 'http://localhost:3002/0.2.0/mf-manifest.json' },
-      previous: { version: '0.1.0', manifest: 'http://localhost:3002/0.1.0/mf-manifest.json' },
-    },
-    'mfe-git': { live: { version: '0.1.0', manifest: 'http://localhost:3003/0.1.0/mf-manifest.json' } },
-  },
-};
+/** A remote's origin on loopback: /<version>/mf-manifest.json declaring what `builds` says. */
+async function startOrigin(builds: Record<string, { remote?: RemoteName; contractsMajor?: number } | 'bare'>) {
+  const server = http.createServer((req, res) => {
+    const match = /^\/([^/]+)\/mf-manifest\.json/.exec(req.url ?? '');
+    const build = match ? builds[match[1]] : undefined;
+    if (!match || !build) {
+      res.writeHead(404).end();
+      return;
+    }
+    const metaData =
+      build === 'bare'
+        ? { name: 'mfe_chat' }
+        : { name: 'mfe_chat', tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR } };
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+    res.end(JSON.stringify({ id: 'mfe_chat', metaData }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    release: (version: string) => ({ version, manifest: `${base}/${version}/mf-manifest.json` }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** jsdom has no fetch: the few parts of it the loader uses, over node:http. */
+const nodeFetch = ((input: string) =>
+  new Promise((resolve, reject) => {
+    http
+      .get(input, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(body) });
+        });
+      })
+      .on('error', reject);
+  })) as unknown as typeof fetch;
+
+type Origin = Awaited<ReturnType<typeof startOrigin>>;
+let origin: Origin;
+let downBase: string;
+
+beforeAll(async () => {
+  origin = await startOrigin({
+    '0.1.0': {},
+    '0.2.0': {},
+    '0.3.0': {},
+    '0.9.0': { contractsMajor: CONTRACTS_MAJOR + 1 },
+    '0.8.0': { remote: 'mfe-git' },
+    '0.0.1': 'bare',
+  });
+  // An origin that is down: a port that was just free.
+  const gone = await startOrigin({});
+  downBase = gone.base;
+  await gone.close();
+});
+afterAll(() => origin.close());
+
+beforeEach(() => {
+  jest.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => jest.restoreAllMocks());
+
+function chat(entry: NonNullable<RemotesManifest['remotes']['mfe-chat']>): RemotesManifest {
+  return { remotes: { 'mfe-chat': entry, 'mfe-git': { live: { version: '0.1.0', manifest: `${downBase}/0.1.0/mf-manifest.json` } } } };
+}
+
+function setup(manifest: RemotesManifest, down: string[] = []) {
+  const fake = fakeRuntime(new Set(down));
+  const statuses: Partial<Record<RemoteName, RemoteStatus>> = {};
+  const loader = createFederationLoader(fake.runtime, async () => manifest, {
+    fetchFn: nodeFetch,
+    report: (remote, status) => (statuses[remote] = status),
+  });
+  return { ...fake, loader, statuses };
+}
 
 describe('federation loader', () => {
-  it('registers every live release from remotes.json by federation name and loads exposed modules', async () => {
-    const { runtime, registered } = fakeRuntime(new Set());
-    const loader = createFederationLoader(runtime, async () => manifest);
-    expect(await loader.load('mfe-git', './GitPanel')).toBe(Panel);
-    expect(registered.get('mfe_git')).toBe('http://localhost:3003/0.1.0/mf-manifest.json');
-    expect(registered.get('mfe_chat')).toBe('http://localhost:3002/0.2.0/mf-manifest.json');
+  it('registers the live release of a remote when it is first loaded and reports it running', async () => {
+    const { loader, registered, statuses } = setup(chat({ live: origin.release('0.2.0'), previous: origin.release('0.1.0') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(registered.get('mfe_chat')).toBe(`${origin.base}/0.2.0/mf-manifest.json`);
+    expect(registered.has('mfe_git')).toBe(false);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'live', version: '0.2.0' });
   });
 
   it('falls back to the previous release when the live one fails at onLoad', async () => {
-    const { runtime, registered } = fakeRuntime(new Set(['http://localhost:3002/0.2.0/']));
-    jest.spyOn(console, 'warn').mockImplementation(() => {});
-    const loader = createFederationLoader(runtime, async () => manifest);
+    const { loader, registered, statuses } = setup(chat({ live: origin.release('0.2.0'), previous: origin.release('0.1.0') }), [
+      `${origin.base}/0.2.0/`,
+    ]);
     expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
-    expect(registered.get('mfe_chat')).toBe('http://localhost:3002/0.1.0/mf-manifest.json');
+    expect(registered.get('mfe_chat')).toBe(`${origin.base}/0.1.0/mf-manifest.json`);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'previous', version: '0.1.0' });
   });
 
-  it('returns nothing at afterResolve (a fallback there breaks the runtime)', async () => {
-    const { runtime, getPlugin } = fakeRuntime(new Set());
-    const loader = createFederationLoader(runtime, async () => manifest);
-    await loader.load('mfe-git', './GitPanel');
+  it("falls back to the previous release when the live one's server is down", async () => {
+    const live = { version: '0.3.0', manifest: `${downBase}/0.3.0/mf-manifest.json` };
+    const { loader, registrations, statuses } = setup(chat({ live, previous: origin.release('0.1.0') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    // The live release was never handed to the runtime.
+    expect(registrations.map((r) => r.entry)).toEqual([`${origin.base}/0.1.0/mf-manifest.json`]);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'previous', version: '0.1.0' });
+  });
+
+  it('refuses a release built against another contracts major, and a build of another remote', async () => {
+    const { loader, registrations, statuses } = setup(chat({ live: origin.release('0.9.0'), previous: origin.release('0.1.0') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(registrations.map((r) => r.entry)).toEqual([`${origin.base}/0.1.0/mf-manifest.json`]);
+    expect(statuses['mfe-chat']).toMatchObject({ release: 'previous', version: '0.1.0' });
+
+    const other = setup(chat({ live: origin.release('0.8.0') }));
+    await expect(other.loader.load('mfe-chat', './ChatPanel')).rejects.toThrow(
+      /no release could be loaded \(live 0\.8\.0: .* is a build of mfe-git, not mfe-chat\)/,
+    );
+    const only = setup(chat({ live: origin.release('0.9.0') }));
+    await expect(only.loader.load('mfe-chat', './ChatPanel')).rejects.toThrow(
+      `built against contracts major ${CONTRACTS_MAJOR + 1}; this shell runs major ${CONTRACTS_MAJOR}`,
+    );
+    expect(only.statuses['mfe-chat']).toMatchObject({ status: 'failed' });
+  });
+
+  it('accepts a build that declares no build info (made before releases declared one)', async () => {
+    const { loader, statuses } = setup(chat({ live: origin.release('0.0.1') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'live', version: '0.0.1' });
+  });
+
+  it('fails when every release fails, and Retry starts again from the live release under a fresh URL', async () => {
+    const down = new Set([`${origin.base}/`]);
+    const fake = fakeRuntime(down);
+    jest.spyOn(console, 'error').mockImplementation(() => {});
+    const loader = createFederationLoader(fake.runtime, async () => chat({ live: origin.release('0.2.0'), previous: origin.release('0.1.0') }), {
+      fetchFn: nodeFetch,
+      report: () => {},
+    });
+    await expect(loader.load('mfe-chat', './ChatPanel')).rejects.toThrow('RUNTIME-003');
+
+    down.clear();
+    await loader.retry('mfe-chat');
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(fake.registrations.at(-1)).toEqual({
+      name: 'mfe_chat',
+      entry: `${origin.base}/0.2.0/mf-manifest.json?attempt=1`,
+      force: true,
+    });
+  });
+
+  it('reads remotes.json again after a failed read', async () => {
+    const { runtime } = fakeRuntime(new Set());
+    let reads = 0;
+    const loader = createFederationLoader(
+      runtime,
+      async () => {
+        reads++;
+        if (reads === 1) throw new Error('remotes.json answered 502');
+        return chat({ live: origin.release('0.1.0') });
+      },
+      { fetchFn: nodeFetch, report: () => {} },
+    );
+    await expect(loader.load('mfe-chat', './ChatPanel')).rejects.toThrow('502');
+    await loader.retry('mfe-chat');
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(reads).toBe(2);
+  });
+
+  it('refuses a remote that remotes.json does not list, and returns nothing at afterResolve', async () => {
+    const { loader, runtime, getPlugin } = setup(chat({ live: origin.release('0.1.0') }));
+    await expect(loader.load('mfe-members', './MembersPanel')).rejects.toThrow('not listed');
+    await loader.load('mfe-chat', './ChatPanel');
     const result = await getPlugin()?.errorLoadRemote({
       id: 'mfe_chat/ChatPanel',
       error: new Error('x'),
@@ -76,49 +221,42 @@ describe('federation loader', () => {
     expect(result).toBeUndefined();
   });
 
-  it('fails when both releases fail, and Retry registers the live release again under a fresh URL', async () => {
-    const down = new Set(['http://localhost:3002/']);
-    const { runtime, registrations } = fakeRuntime(down);
-    jest.spyOn(console, 'warn').mockImplementation(() => {});
-    jest.spyOn(console, 'error').mockImplementation(() => {});
-    const loader = createFederationLoader(runtime, async () => manifest);
-    await expect(loader.load('mfe-chat', './ChatPanel')).rejects.toThrow('RUNTIME-003');
-
-    down.clear();
-    await loader.retry('mfe-chat');
-    const last = registrations.at(-1);
-    expect(last).toEqual({ name: 'mfe_chat', entry: 'http://localhost:3002/0.2.0/mf-manifest.json?attempt=1', force: true });
-    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
-  });
-
-  it('reads remotes.json again after a failed read', async () => {
-    const { runtime } = fakeRuntime(new Set());
-    let reads = 0;
-    const loader = createFederationLoader(runtime, async () => {
-      reads++;
-      if (reads === 1) throw new Error('remotes.json answered 502');
-      return manifest;
-    });
-    await expect(loader.load('mfe-git', './GitPanel')).rejects.toThrow('502');
-    await loader.retry('mfe-git');
-    expect(await loader.load('mfe-git', './GitPanel')).toBe(Panel);
-    expect(reads).toBe(2);
-  });
-
-  it('refuses a remote that remotes.json does not list', async () => {
-    const { runtime } = fakeRuntime(new Set());
-    const loader = createFederationLoader(runtime, async () => manifest);
-    await expect(loader.load('mfe-members', './MembersPanel')).rejects.toThrow('not listed');
+  it('switches to the previous release once and serves every module that failed on the live one', async () => {
+    const { loader, registrations } = setup(chat({ live: origin.release('0.2.0'), previous: origin.release('0.1.0') }), [
+      `${origin.base}/0.2.0/`,
+    ]);
+    const [a, b] = await Promise.all([loader.load('mfe-chat', './ChatPanel'), loader.load('mfe-chat', './HeaderStatus')]);
+    expect([a, b]).toEqual([Panel, Panel]);
+    expect(registrations.filter((r) => r.entry.includes('/0.1.0/'))).toHaveLength(1);
   });
 });
 
-describe('federation loader, concurrent failures', () => {
-  it('switches to the previous release once and serves every module that failed on the live one', async () => {
-    const { runtime, registrations } = fakeRuntime(new Set(['http://localhost:3002/0.2.0/']));
-    jest.spyOn(console, 'warn').mockImplementation(() => {});
-    const loader = createFederationLoader(runtime, async () => manifest);
-    const [a, b] = await Promise.all([loader.load('mfe-chat', './ChatPanel'), loader.load('mfe-chat', './HeaderStatus')]);
-    expect([a, b]).toEqual([Panel, Panel]);
-    expect(registrations.filter((r) => r.entry.includes('0.1.0') && r.name === 'mfe_chat')).toHaveLength(1);
+describe('federation loader, canary', () => {
+  const manifest = (userIds?: string[], percent = 100) =>
+    chat({ live: origin.release('0.2.0'), previous: origin.release('0.1.0'), canary: { ...origin.release('0.3.0'), percent, userIds } });
+
+  it('a canary of 100% for one user id runs for that user only', async () => {
+    const canaryUser = setup(manifest(['u-canary']));
+    await canaryUser.loader.load('mfe-chat', './ChatPanel', { userId: 'u-canary' });
+    expect(canaryUser.statuses['mfe-chat']).toEqual({ status: 'running', release: 'canary', version: '0.3.0' });
+
+    const otherUser = setup(manifest(['u-canary']));
+    await otherUser.loader.load('mfe-chat', './ChatPanel', { userId: 'u-other' });
+    expect(otherUser.statuses['mfe-chat']).toEqual({ status: 'running', release: 'live', version: '0.2.0' });
+  });
+
+  it('a canary of 0% runs for nobody; one of 100% for everybody', async () => {
+    const none = setup(manifest(undefined, 0));
+    await none.loader.load('mfe-chat', './ChatPanel', { userId: 'u1' });
+    expect(none.statuses['mfe-chat']).toMatchObject({ release: 'live' });
+    const all = setup(manifest(undefined, 100));
+    await all.loader.load('mfe-chat', './ChatPanel', { userId: 'u1' });
+    expect(all.statuses['mfe-chat']).toMatchObject({ release: 'canary' });
+  });
+
+  it('a canary that fails to load falls back to the live release, then the previous one', async () => {
+    const { loader, statuses } = setup(manifest(['u1']), [`${origin.base}/0.3.0/`, `${origin.base}/0.2.0/`]);
+    expect(await loader.load('mfe-chat', './ChatPanel', { userId: 'u1' })).toBe(Panel);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'previous', version: '0.1.0' });
   });
 });

@@ -8,9 +8,14 @@ export type RemoteComponent = ComponentType<RemoteProps>;
  * How the remote places get their components. The real one goes through the
  * Module Federation runtime (federation-loader.ts); tests inject their own.
  */
+/** Who the module is loaded for: a canary is chosen per user. */
+export interface LoadContext {
+  userId?: string;
+}
+
 export interface RemoteLoader {
   /** Loads an exposed module ('./ChatPanel') of a remote and returns its component. */
-  load(remote: RemoteName, expose: string): Promise<RemoteComponent>;
+  load(remote: RemoteName, expose: string, context?: LoadContext): Promise<RemoteComponent>;
   /** Prepares a fresh attempt after a failure (refetch, not a cached failure). */
   retry(remote: RemoteName): Promise<void>;
 }
