@@ -1,6 +1,7 @@
 import { Badge, Box, Flex, Text } from '@chakra-ui/react';
 import type { GroupTreeNode } from '@tessera/contracts';
 import { useState } from 'react';
+import type { DragItem } from './drag-drop.js';
 import { ItemMenu } from './ItemMenu.js';
 import { SheetNode } from './SheetNode.js';
 import type { TreeActions } from './tree-actions.js';
@@ -13,10 +14,14 @@ export interface GroupNodeProps {
   actions: TreeActions;
 }
 
-/** A group row with its count badge; click expands or collapses it, double-click renames it, its menu renames or deletes it. */
+/**
+ * A group row with its count badge; click expands or collapses it, double-click renames it,
+ * its menu renames or deletes it or adds inside it; rows dragged onto it move into it.
+ */
 export function GroupNode({ node, depth, actions }: GroupNodeProps) {
   const [expanded, setExpanded] = useState(true);
   const { group } = node;
+  const item: DragItem = { type: 'group', id: group.id, parentId: group.parent_id };
   return (
     <Box as="li" listStyleType="none" data-testid={`group-${group.id}`}>
       <Box ps={depth * 3}>
@@ -24,6 +29,7 @@ export function GroupNode({ node, depth, actions }: GroupNodeProps) {
           type="group"
           id={group.id}
           name={group.name}
+          parentId={group.parent_id}
           actions={actions}
           expanded={expanded}
           onActivate={() => setExpanded((open) => !open)}
@@ -34,6 +40,10 @@ export function GroupNode({ node, depth, actions }: GroupNodeProps) {
               onAddGroup={() => actions.addInGroup('group', group.id)}
               onAddSheet={() => actions.addInGroup('sheet', group.id)}
               onDelete={() => actions.requestDelete('group', group.id, group.name)}
+              moveTo={{
+                targets: () => actions.drag.targets(item),
+                onMove: (target) => actions.drag.moveTo(item, target),
+              }}
             />
           }
         >

@@ -1,5 +1,6 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { SheetSummary } from '@tessera/contracts';
+import type { DragItem } from './drag-drop.js';
 import { ItemMenu } from './ItemMenu.js';
 import type { TreeActions } from './tree-actions.js';
 import { TreeRow } from './TreeRow.js';
@@ -11,15 +12,17 @@ export interface SheetNodeProps {
   actions: TreeActions;
 }
 
-/** A sheet row: click opens it, double-click renames it inline, its menu renames or deletes it. */
+/** A sheet row: click opens it, double-click renames it inline, its menu renames, favorites, duplicates, moves or deletes it. */
 export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
   const recent = isRecentlyUpdated(sheet, actions.now);
+  const item: DragItem = { type: 'sheet', id: sheet.id, parentId: sheet.group_id };
   return (
     <Box as="li" listStyleType="none" ps={depth * 3} data-testid={`sheet-${sheet.id}`}>
       <TreeRow
         type="sheet"
         id={sheet.id}
         name={sheet.name}
+        parentId={sheet.group_id}
         actions={actions}
         onActivate={() => actions.openSheet(sheet.id)}
         menu={
@@ -27,7 +30,12 @@ export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
             name={sheet.name}
             onRename={() => actions.startRename('sheet', sheet.id)}
             favorite={{ isFavorite: sheet.is_favorite, onToggle: () => actions.toggleFavorite(sheet.id) }}
+            onDuplicate={() => actions.duplicateSheet(sheet.id)}
             onDelete={() => actions.requestDelete('sheet', sheet.id, sheet.name)}
+            moveTo={{
+              targets: () => actions.drag.targets(item),
+              onMove: (target) => actions.drag.moveTo(item, target),
+            }}
           />
         }
       >

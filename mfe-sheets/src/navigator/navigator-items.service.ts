@@ -1,4 +1,4 @@
-import { DeleteResultSchema, FavoriteToggleResultSchema, GroupSchema, type FavoriteToggleResult, type DeleteResult, ItemResultSchema, SheetSummarySchema, type Group, type ItemResult, type ItemType, type SheetSummary } from '@tessera/contracts';
+import { DeleteResultSchema, type MoveItemBody, FavoriteToggleResultSchema, GroupSchema, type FavoriteToggleResult, type DeleteResult, ItemResultSchema, SheetSummarySchema, type Group, type ItemResult, type ItemType, type SheetSummary } from '@tessera/contracts';
 import type { ShellContext } from '@tessera/contracts';
 
 type Api = ShellContext['api'];
@@ -31,4 +31,17 @@ export async function deleteItem(api: Api, type: ItemType, id: string): Promise<
 export async function toggleFavorite(api: Api, id: string): Promise<FavoriteToggleResult> {
   const { data } = await api.post<unknown>(`/api/v1/sheets/${id}/favorite`);
   return FavoriteToggleResultSchema.parse(data);
+}
+
+/** POST /api/v1/sheets/{id}/duplicate: a copy named with ' (Copy)', made unique (§5). */
+export async function duplicateSheet(api: Api, id: string): Promise<SheetSummary> {
+  const { data } = await api.post<unknown>(`/api/v1/sheets/${id}/duplicate`);
+  return SheetSummarySchema.parse(data);
+}
+
+/** POST /api/v1/items/move: a sheet or group into a group, or to root level with `group_id: null`. */
+export async function moveItem(api: Api, item: MoveItemBody['item'], groupId: string | null): Promise<ItemResult> {
+  const body: MoveItemBody = { item, target: { group_id: groupId } };
+  const { data } = await api.post<unknown>('/api/v1/items/move', body);
+  return ItemResultSchema.parse(data);
 }

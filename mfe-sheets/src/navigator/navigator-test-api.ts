@@ -1,4 +1,4 @@
-import type { Group, GroupTree, SheetSummary } from '@tessera/contracts';
+import { createDevShellContext, type Group, type GroupTree, type ShellContext, type SheetSummary } from '@tessera/contracts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -28,7 +28,9 @@ export async function startApi(handler: Handler): Promise<TestApi> {
     calls.push(`${req.method} ${req.url}`);
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => handler(req, res, raw ? JSON.parse(raw) : undefined));
+    // JSON bodies arrive parsed; others (the import's multipart upload) as their text.
+    const isJson = (req.headers['content-type'] ?? '').includes('json');
+    req.on('end', () => handler(req, res, raw && isJson ? JSON.parse(raw) : raw || undefined));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -91,3 +93,7 @@ export function group(name: string, parentId: string | null = null): Group {
 }
 
 export const emptyTree = (): GroupTree => ({ groups: [], sheets: [] });
+
+/** A dev shell against the test api, signed in as alice; `actions` records open, navigate and logout. */
+export const testShell = (url: string, actions: string[] = []): ShellContext =>
+  createDevShellContext({ apiBaseURL: url, user: { id: 'u-1', username: 'alice', role: 'admin' }, onAction: (a) => actions.push(a) });

@@ -31,8 +31,18 @@ export function useNavigationTree(shell: ShellContext, retryDelaysMs?: readonly 
 
   useEffect(() => {
     void reload();
-    const offCreated = bus.on('sheet-created', () => void reload());
-    const offUpdated = bus.on('sheet-updated', () => void reload());
+    // Events emitted together (an import announces each of its sheets) make one reload.
+    let queued = false;
+    const reloadOnce = () => {
+      if (queued) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        void reload();
+      });
+    };
+    const offCreated = bus.on('sheet-created', reloadOnce);
+    const offUpdated = bus.on('sheet-updated', reloadOnce);
     return () => {
       offCreated();
       offUpdated();

@@ -1,0 +1,42 @@
+import { Alert, CloseButton, HStack, Progress, Spinner, Text } from '@chakra-ui/react';
+import type { ImportProgress } from './use-import-file.js';
+
+export interface ImportStatusProps {
+  progress: ImportProgress;
+  error: string | null;
+  onDismissError(): void;
+}
+
+/** Under the buttons: the upload's progress, then 'Processing...' until the server replies, or the failure's alert. */
+export function ImportStatus({ progress, error, onDismissError }: ImportStatusProps) {
+  return (
+    <>
+      {progress.phase === 'uploading' && (
+        <Progress.Root size="xs" value={progress.percent} mb="2" aria-label="Import upload">
+          <HStack justify="space-between">
+            <Progress.Label fontSize="xs">Uploading...</Progress.Label>
+            <Progress.ValueText fontSize="xs" />
+          </HStack>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      )}
+      {progress.phase === 'processing' && (
+        <HStack role="status" gap="2" mb="2">
+          <Spinner size="xs" />
+          <Text fontSize="xs">Processing...</Text>
+        </HStack>
+      )}
+      {error && (
+        <Alert.Root status="error" role="alert" size="sm" mb="2">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Description>{error}</Alert.Description>
+          </Alert.Content>
+          <CloseButton size="2xs" aria-label="Dismiss" onClick={onDismissError} />
+        </Alert.Root>
+      )}
+    </>
+  );
+}
