@@ -74,3 +74,11 @@ export const EMPTY_COMMIT_RETRY_DELAY_MS = 300;
 
 // Grid licence (spec 02 §9: the non-commercial key)
 export const HANDSONTABLE_LICENSE_KEY = 'non-commercial-and-evaluation';
+/** HyperFormula (the grid's formula engine) under its GPLv3 licence. */
+export const HYPERFORMULA_LICENSE_KEY = 'gpl-v3';
+
+// Workspace (spec 01 §4)
+/** sheet-loaded is emitted this long after a sheet finished loading. */
+export const SHEET_LOADED_EVENT_DELAY_MS = 200;
+/** Cell edits within this pause go to the server as one PATCH. */
+export const CELL_EDIT_DEBOUNCE_MS = 300;

@@ -1,16 +1,304 @@
-import { screen } from '@testing-library/react';
-import { createDevShellContext } from '@tessera/contracts';
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createDevShellContext, type ShellContext, type Sheet, type ShellTab } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
+import { currentGrid } from './testing/grid-instances.js';
+import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
 
-test('with no sheet selected it shows the placeholder of the spec', () => {
-  renderInShell(<Workspace shell={createDevShellContext({ sheetId: null })} />);
+jest.setTimeout(30_000);
+
+let api: SheetTestApi;
+let budget: Sheet;
+let actions: string[];
+
+beforeEach(async () => {
+  budget = makeSheet('Budget', [['Rent', 1200], ['Food', 300]], ['Item', 'Cost']);
+  api = await startSheetApi([budget]);
+  actions = [];
+});
+afterEach(() => api.close());
+
+function shellFor(sheetId: string | null, tab: ShellTab = 'data'): ShellContext {
+  return createDevShellContext({ apiBaseURL: api.url, sheetId, tab, onAction: (a) => actions.push(a) });
+}
+
+async function openSheet(sheet: Sheet = budget, shell = shellFor(sheet.id)) {
+  const view = renderInShell(<Workspace shell={shell} />);
+  await screen.findByTestId('sheet-grid');
+  return { shell, view };
+}
+
+const requestsOf = (method: string) => api.requests.filter((r) => r.method === method);
+
+test("with no sheet: the spec's placeholder and 'Select a sheet to see file operations'", () => {
+  renderInShell(<Workspace shell={shellFor(null)} />);
   expect(screen.getByRole('heading', { name: 'No Sheet Selected' })).toBeInTheDocument();
   expect(screen.getByText('Select a sheet from the sidebar to get started')).toBeInTheDocument();
+  expect(screen.getByText('Select a sheet to see file operations')).toBeInTheDocument();
+  expect(screen.queryByTestId('file-menu')).not.toBeInTheDocument();
 });
 
-test('with a sheet selected it names the sheet and drops the placeholder', () => {
-  renderInShell(<Workspace shell={createDevShellContext({ sheetId: 'sheet-42' })} />);
-  expect(screen.getByRole('heading', { name: 'Sheet sheet-42' })).toBeInTheDocument();
-  expect(screen.queryByText('No Sheet Selected')).not.toBeInTheDocument();
+test("'Loading sheet...', then the grid, the toolbar, sheet-loaded with the id, and the shell knows the sheet", async () => {
+  const shell = shellFor(budget.id);
+  const loaded: unknown[] = [];
+  shell.bus.on('sheet-loaded', (e) => loaded.push(e));
+  renderInShell(<Workspace shell={shell} />);
+  expect(screen.getByText('Loading sheet...')).toBeInTheDocument();
+
+  const grid = await screen.findByTestId('sheet-grid');
+  expect(grid).toHaveAttribute('data-formulas', 'off');
+  expect(screen.getByTestId('sheet-name')).toHaveTextContent('Budget');
+  expect(screen.getByTestId('save-status')).toHaveTextContent('Saved');
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('2 rows × 2 cols');
+  expect(within(grid).getAllByText('Rent').length).toBeGreaterThan(0);
+  expect(within(grid).getAllByText('Item').length).toBeGreaterThan(0);
+  // The editor's 50 × 26 shape: spare columns get letter headers.
+  expect(currentGrid().countRows()).toBe(50);
+  expect(currentGrid().countCols()).toBe(26);
+  expect(currentGrid().getColHeader(2)).toBe('C');
+
+  await waitFor(() => expect(loaded).toEqual([{ sheetId: budget.id }]));
+  await waitFor(() => expect(shell.sheet.version).toBe(1));
+  expect(shell.sheet).toMatchObject({ name: 'Budget', headers: ['Item', 'Cost'], size: { rows: 2, cols: 2 } });
+  expect(shell.sheet.getData()).toEqual([['Rent', 1200], ['Food', 300]]);
+});
+
+test('an edit goes to the server as a PATCH of that cell; the status goes Unsaved then Saved and the version rises', async () => {
+  const { shell } = await openSheet();
+  // What typing ends in: the editor's text, stored as a number since it reads as one.
+  act(() => currentGrid().setDataAtCell(0, 1, '1250'));
+  expect(screen.getByTestId('save-status')).toHaveTextContent('Unsaved');
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  expect(requestsOf('PATCH')).toEqual([
+    { method: 'PATCH', path: `/api/v1/sheets/${budget.id}/cells`, body: { base_version: 1, changes: [{ row: 0, col: 1, value: 1250 }] } },
+  ]);
+  expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', 1250]);
+  await waitFor(() => expect(shell.sheet.version).toBe(2));
+  expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1250);
+});
+
+test('a pasted range is one PATCH; typing into the spare cells grows the sheet', async () => {
+  const { shell } = await openSheet();
+  act(() =>
+    currentGrid().setDataAtCell(
+      [
+        [2, 0, 'Gas'],
+        [2, 1, 80],
+        [3, 0, 'Water'],
+        [3, 1, 40],
+      ],
+      'CopyPaste.paste',
+    ),
+  );
+  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(1));
+  expect((requestsOf('PATCH')[0].body as { changes: unknown[] }).changes).toHaveLength(4);
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols');
+
+  act(() => currentGrid().setDataAtCell(49, 25, 'far'));
+  await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('50 rows × 26 cols'));
+  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(2));
+  await waitFor(() => expect(shell.sheet.size).toEqual({ rows: 50, cols: 26 }));
+  expect(shell.sheet.headers.slice(0, 3)).toEqual(['Item', 'Cost', 'C']);
+});
+
+test('a sheet with formulas computes them; the stored data keeps the formula text', async () => {
+  const sheet = makeSheet('Totals', [[2, 3, '=A1+B1'], ['=SUM(A1:B1)*2', null, null]]);
+  api.sheets.set(sheet.id, sheet);
+  const { shell } = await openSheet(sheet);
+  expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on');
+  expect(currentGrid().getDataAtCell(0, 2)).toBe(5);
+  expect(currentGrid().getDataAtCell(1, 0)).toBe(10);
+  await waitFor(() => expect(shell.sheet.getData()).toEqual([[2, 3, '=A1+B1'], ['=SUM(A1:B1)*2', null, null]]));
+
+  act(() => currentGrid().setDataAtCell(0, 0, 7));
+  expect(currentGrid().getDataAtCell(0, 2)).toBe(10);
+  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(1));
+  // Only the typed cell: recomputed values are never sent in place of their formulas.
+  expect(requestsOf('PATCH')[0].body).toEqual({ base_version: 1, changes: [{ row: 0, col: 0, value: 7 }] });
+  expect(api.sheets.get(sheet.id)?.data).toEqual([[7, 3, '=A1+B1'], ['=SUM(A1:B1)*2', null, null]]);
+});
+
+test('a plain sheet has no formula engine until a formula is typed; then it computes', async () => {
+  await openSheet();
+  expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'off');
+  act(() => currentGrid().setDataAtCell(2, 1, '=B1+B2'));
+  await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
+  await waitFor(() => expect(currentGrid().getDataAtCell(2, 1)).toBe(1500));
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[2]).toEqual([null, '=B1+B2']));
+});
+
+test('a conflict (409) shows the server text in the box, reloads the sheet, and Dismiss closes the box', async () => {
+  await openSheet();
+  // Someone else changes the same cell first.
+  const stored = api.sheets.get(budget.id)!;
+  await shellFor(budget.id).api.patch(`/api/v1/sheets/${budget.id}/cells`, { base_version: 1, changes: [{ row: 1, col: 1, value: 999 }] });
+  expect(stored.version).toBe(2);
+
+  act(() => currentGrid().setDataAtCell(1, 1, 350));
+  const box = await screen.findByTestId('sheet-error');
+  expect(box).toHaveTextContent('Failed to save sheet: The sheet changed since the version you edited (now version 2)');
+  // Reloaded: the server's value shows, and the box stays until dismissed.
+  await waitFor(() => expect(requestsOf('GET')).toHaveLength(2));
+  expect(requestsOf('PATCH')).toHaveLength(2);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 1)).toBe(999));
+  expect(screen.getByTestId('save-status')).toHaveTextContent('Error');
+  await userEvent.click(within(screen.getByTestId('sheet-error')).getByRole('button', { name: 'Dismiss' }));
+  expect(screen.queryByTestId('sheet-error')).not.toBeInTheDocument();
+});
+
+test("a failed load shows 'Failed to load sheet: {status} {statusText}' in a dismissible box", async () => {
+  renderInShell(<Workspace shell={shellFor('00000000-0000-4000-9000-999999999999')} />);
+  expect(await screen.findByText('Failed to load sheet: 404 Not Found')).toBeInTheDocument();
+  expect(screen.queryByTestId('sheet-grid')).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+  expect(screen.queryByText('Failed to load sheet: 404 Not Found')).not.toBeInTheDocument();
+});
+
+/** Opens File and picks an item with the keyboard (Zag's menus take pointer selection jsdom cannot give). */
+async function chooseFromFileMenu(testId: string) {
+  await userEvent.click(screen.getByTestId('file-menu'));
+  await waitFor(() => expect(screen.getByRole('menu')).toHaveFocus());
+  const item = await screen.findByTestId(testId);
+  for (let i = 0; i < 8 && !item.hasAttribute('data-highlighted'); i++) await userEvent.keyboard('{ArrowDown}');
+  expect(item).toHaveAttribute('data-highlighted');
+  await userEvent.keyboard('{Enter}');
+}
+
+test("File › Delete asks 'Delete \"{name}\"?'; Cancel keeps the sheet, Delete removes it and clears the selection", async () => {
+  await openSheet();
+  await chooseFromFileMenu('file-delete');
+  const dialog = await screen.findByRole('alertdialog');
+  expect(within(dialog).getByText('Delete "Budget"?')).toBeInTheDocument();
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  expect(requestsOf('DELETE')).toHaveLength(0);
+
+  await chooseFromFileMenu('file-delete');
+  await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+  await waitFor(() => expect(actions).toContain('open sheet (none)'));
+  expect(requestsOf('DELETE')).toHaveLength(1);
+  expect(api.sheets.has(budget.id)).toBe(false);
+});
+
+test('File › Save sends the whole grid with normalised headers and announces sheet-updated', async () => {
+  const { shell } = await openSheet();
+  const updated: unknown[] = [];
+  shell.bus.on('sheet-updated', (e) => updated.push(e));
+  await chooseFromFileMenu('file-save');
+  await waitFor(() => expect(requestsOf('PUT')).toHaveLength(1));
+  expect(requestsOf('PUT')[0].body).toEqual({
+    headers: ['Item', 'Cost'],
+    data: [['Rent', 1200], ['Food', 300]],
+    base_version: 1,
+  });
+  await waitFor(() => expect(updated).toEqual([{ sheetId: budget.id, name: 'Budget', version: 2 }]));
+  expect(screen.getByTestId('save-status')).toHaveTextContent('Saved');
+});
+
+test('File › Export as CSV downloads the server bytes as {sheet name}_{YYYY-MM-DD}.csv', async () => {
+  const downloads: string[] = [];
+  // jsdom has no object URLs nor downloads: record what the browser would be asked to save.
+  Object.assign(URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => {} });
+  const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+  await openSheet();
+  await chooseFromFileMenu('file-export-csv');
+  const today = new Date();
+  const date = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  await waitFor(() => expect(downloads).toEqual([`Budget_${date}.csv`]));
+  expect(requestsOf('GET').at(-1)?.path).toBe(`/api/v1/sheets/${budget.id}/export?format=csv`);
+  click.mockRestore();
+});
+
+test("a failed export shows 'Export failed'", async () => {
+  await openSheet();
+  await chooseFromFileMenu('file-export-json');
+  expect(await screen.findByText('Export failed')).toBeInTheDocument();
+});
+
+test('File › Duplicate announces the copy (sheet-created, sheet-updated)', async () => {
+  const { shell } = await openSheet();
+  const events: string[] = [];
+  shell.bus.on('sheet-created', (e) => events.push(`created ${e.name}`));
+  shell.bus.on('sheet-updated', (e) => events.push(`updated ${e.name}`));
+  await chooseFromFileMenu('file-duplicate');
+  await waitFor(() => expect(events).toEqual(['created Budget (Copy)', 'updated Budget (Copy)']));
+});
+
+test('inserting a row or a column sends the whole grid (PUT); a new column is named by its letter', async () => {
+  const { shell } = await openSheet();
+  act(() => void currentGrid().alter('insert_row_above', 1, 1));
+  await waitFor(() => expect(requestsOf('PUT')).toHaveLength(1));
+  expect(requestsOf('PUT')[0].body).toEqual({
+    headers: ['Item', 'Cost'],
+    data: [['Rent', 1200], [null, null], ['Food', 300]],
+    base_version: 1,
+  });
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
+
+  act(() => void currentGrid().alter('insert_col_start', 1, 1));
+  await waitFor(() => expect(requestsOf('PUT')).toHaveLength(2));
+  expect(requestsOf('PUT')[1].body).toMatchObject({
+    headers: ['Item', 'B', 'Cost'],
+    data: [['Rent', null, 1200], [null, null, null], ['Food', null, 300]],
+    base_version: 2,
+  });
+  expect(currentGrid().getColHeader(2)).toBe('Cost');
+  await waitFor(() => expect(shell.sheet.headers).toEqual(['Item', 'B', 'Cost']));
+  expect(requestsOf('PATCH')).toHaveLength(0);
+});
+
+test('edits typed just before opening another sheet still reach the server; the other sheet loads', async () => {
+  const other = makeSheet('Plan', [['Q1']]);
+  api.sheets.set(other.id, other);
+  const { view } = await openSheet();
+  act(() => currentGrid().setDataAtCell(0, 0, 'Mortgage'));
+  view.rerender(
+    <ChakraProvider value={defaultSystem}>
+      <Workspace shell={shellFor(other.id)} />
+    </ChakraProvider>,
+  );
+  await waitFor(() => expect(screen.getByTestId('sheet-name')).toHaveTextContent('Plan'));
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Mortgage', 1200]));
+  expect(requestsOf('PATCH').map((r) => r.path)).toEqual([`/api/v1/sheets/${budget.id}/cells`]);
+  expect(currentGrid().getDataAtCell(0, 0)).toBe('Q1');
+});
+
+test('a rename in the navigator (sheet-updated with a name) shows in the toolbar', async () => {
+  const { shell } = await openSheet();
+  act(() => shell.bus.emit('sheet-updated', { sheetId: budget.id, name: 'Budget 2027' }));
+  expect(screen.getByTestId('sheet-name')).toHaveTextContent('Budget 2027');
+  act(() => shell.bus.emit('sheet-updated', { sheetId: 'another', name: 'Other' }));
+  expect(screen.getByTestId('sheet-name')).toHaveTextContent('Budget 2027');
+});
+
+test('selecting a cell tells the shell', async () => {
+  const { shell } = await openSheet();
+  act(() => void currentGrid().selectCell(1, 0));
+  expect(shell.sheet.selection).toEqual({ row: 1, col: 0 });
+});
+
+test('the Code tab asks the shell to mount mfe-git ./CodeEditor; Sheet brings the grid back', async () => {
+  await openSheet();
+  await userEvent.click(screen.getByTestId('view-code'));
+  expect(screen.getByTestId('code-view')).toHaveTextContent('mfe-git ./CodeEditor is mounted here by the shell');
+  expect(screen.queryByTestId('sheet-grid')).not.toBeInTheDocument();
+  await userEvent.click(screen.getByTestId('view-sheet'));
+  expect(await screen.findByTestId('sheet-grid')).toBeInTheDocument();
+});
+
+test('the grid is not rendered while the git tab is shown', async () => {
+  renderInShell(<Workspace shell={shellFor(budget.id, 'git')} />);
+  expect(await screen.findByTestId('sheet-name')).toHaveTextContent('Budget');
+  expect(screen.queryByTestId('sheet-grid')).not.toBeInTheDocument();
+});
+
+test('read-only: edits are refused by the grid and nothing is sent', async () => {
+  renderInShell(<Workspace shell={shellFor(budget.id)} readOnly />);
+  await screen.findByTestId('sheet-grid');
+  expect(currentGrid().getSettings().readOnly).toBe(true);
 });

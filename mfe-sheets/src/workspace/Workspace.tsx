@@ -1,26 +1,97 @@
-import { Center, Heading, Text, VStack } from '@chakra-ui/react';
+import { Box, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { useMemo, useState } from 'react';
+import { CodeView } from './CodeView.js';
+import { ErrorBox } from './ErrorBox.js';
+import { SheetGrid } from './grid/SheetGrid.js';
+import { saveStatus } from './session/save-status.js';
+import { useSheetSession } from './session/use-sheet-session.js';
+import { createSheetService } from './sheet.service.js';
+import { DeleteSheetDialog } from './toolbar/DeleteSheetDialog.js';
+import { SheetToolbar, type WorkspaceView } from './toolbar/SheetToolbar.js';
+
+export interface WorkspaceProps extends RemoteProps {
+  /** Shows the sheet without editing (the Versions issue previews a version with it). */
+  readOnly?: boolean;
+}
 
 /**
- * The data tab. With no sheet selected it shows the spec's placeholder; the grid,
- * toolbar and loading state arrive with the Sheets issue, so a selected sheet shows
- * only its id for now.
+ * The data tab (spec 01 §2): the sheet toolbar, the grid (only while the data tab is
+ * shown), 'Loading sheet...', the dismissible error box, and the Code tab.
  */
-export default function Workspace({ shell }: RemoteProps) {
-  const { id } = shell.sheet;
-  if (id === null) {
+export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
+  const service = useMemo(() => createSheetService(shell.api), [shell.api]);
+  const session = useSheetSession(shell, service);
+  const { phase, sheet, name, size, formulaEngine, error } = session.state;
+  const [view, setView] = useState<WorkspaceView>('sheet');
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  if (shell.sheet.id === null) {
     return (
-      <Center height="full" p="8">
-        <VStack gap="2">
-          <Heading size="md">{MESSAGES.noSheetSelected}</Heading>
-          <Text color="fg.muted">{MESSAGES.noSheetSelectedHint}</Text>
-        </VStack>
-      </Center>
+      <Flex direction="column" h="full">
+        <SheetToolbar sheet={null} view={view} onViewChange={setView} onSave={noop} onExport={noop} onDuplicate={noop} onDelete={noop} />
+        <Center flex="1" p="8">
+          <VStack gap="2">
+            <Heading size="md">{MESSAGES.noSheetSelected}</Heading>
+            <Text color="fg.muted">{MESSAGES.noSheetSelectedHint}</Text>
+          </VStack>
+        </Center>
+      </Flex>
     );
   }
+
+  const remove = async () => {
+    setDeleting(true);
+    const removed = await session.remove();
+    setDeleting(false);
+    if (removed) setConfirmingDelete(false);
+  };
+
   return (
-    <Heading size="md" p="4">
-      Sheet {id}
-    </Heading>
+    <Flex direction="column" h="full" minH="0" data-testid="workspace">
+      <SheetToolbar
+        sheet={phase === 'ready' ? { name, size, status: saveStatus(session.state) } : null}
+        view={view}
+        onViewChange={setView}
+        onSave={() => void session.save()}
+        onExport={(format) => void session.exportAs(format)}
+        onDuplicate={() => void session.duplicate()}
+        onDelete={() => setConfirmingDelete(true)}
+        readOnly={readOnly}
+      />
+      {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
+      <Box flex="1" minH="0" position="relative">
+        {view === 'code' ? (
+          <CodeView shell={shell} />
+        ) : phase === 'loading' ? (
+          <Center h="full" gap="2">
+            <Spinner size="sm" />
+            <Text>{MESSAGES.loadingSheet}</Text>
+          </Center>
+        ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
+          // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
+          <SheetGrid
+            key={`${sheet.loadKey}-${formulaEngine ? 'formulas' : 'plain'}`}
+            data={sheet.data}
+            headers={sheet.headers}
+            formulaEngine={formulaEngine}
+            readOnly={readOnly}
+            onCellsChanged={session.onCellsChanged}
+            onStructureChanged={session.onStructureChanged}
+            onSelect={session.onSelect}
+          />
+        ) : null}
+      </Box>
+      <DeleteSheetDialog
+        open={confirmingDelete}
+        name={name}
+        busy={deleting}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmingDelete(false)}
+      />
+    </Flex>
   );
 }
+
+const noop = () => {};

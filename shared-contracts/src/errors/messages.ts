@@ -23,7 +23,19 @@ export const MESSAGES = {
   emptyRepository: 'No commits yet — create your first file to initialize the repository.',
   noUsersOnline: 'No users online',
   tooManyLoginAttempts: 'Too many failed sign-in attempts.',
+  exportFailed: 'Export failed',
+  sheetNotFound: 'Sheet not found',
+  failedToDuplicateSheet: 'Failed to duplicate sheet',
+  noSheetForFileOperations: 'Select a sheet to see file operations',
 } as const;
+
+/** The toolbar's save status (spec 01 §4). */
+export const SAVE_STATUS_LABELS = { error: 'Error', saved: 'Saved', unsaved: 'Unsaved' } as const;
 
 export const unsupportedExportFormat = (format: string) => `Unsupported export format: ${format}`;
 export const confirmDeleteSheet = (name: string) => `Delete "${name}"?`;
+
+/** Sheet service failures (spec 01 §8); `detail` is '{status} {statusText}' of the reply, or the transport's message. */
+export const failedToLoadSheet = (detail: string) => `Failed to load sheet: ${detail}`;
+export const failedToSaveSheet = (detail: string) => `Failed to save sheet: ${detail}`;
+export const failedToDeleteSheet = (detail: string) => `Failed to delete sheet: ${detail}`;

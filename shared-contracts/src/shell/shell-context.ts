@@ -2,6 +2,8 @@ import type { AxiosInstance } from 'axios';
 import type { AuthUser } from '../auth/auth.schema.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { EventMap } from '../bus/event-map.js';
+import type { GridData } from '../sheets/sheet.schema.js';
+import type { ExposedModule, RemoteName } from './remotes.js';
 
 export type ConnectionState = 'disconnected' | 'connected' | 'reconnecting';
 
@@ -16,10 +18,74 @@ export interface ShellPresence {
   online: string[];
 }
 
-/** The sheet the route points at. */
+export interface SheetSize {
+  rows: number;
+  cols: number;
+}
+
+/** The selected cell, 0-based. */
+export interface CellSelection {
+  row: number;
+  col: number;
+}
+
+/** What the Workspace reports about the sheet it shows, once loaded and after each change. */
+export interface SheetReport {
+  /** The sheet this report is about: a report for another sheet than the route's is ignored. */
+  id: string;
+  name: string;
+  headers: string[];
+  size: SheetSize;
+  version: number;
+  /** The grid's cells now (stored size, formulas as text), read when asked: copying 100k rows on every edit would cost. */
+  getData(): GridData;
+}
+
+/**
+ * The sheet the route points at, and what the Workspace reported about it (spec 01 §4):
+ * the chat and git remotes read name, headers, size, selection, version and getData().
+ * Until a report arrives (loading, load error, no Workspace mounted) name and version are
+ * null, headers empty, size 0 × 0 and getData() null.
+ */
 export interface ShellSheet {
   id: string | null;
   open(id: string | null): void;
+  name: string | null;
+  headers: string[];
+  size: SheetSize;
+  selection: CellSelection | null;
+  version: number | null;
+  getData(): GridData | null;
+  /** The Workspace reports the loaded sheet (null: it shows none any more). */
+  report(report: SheetReport | null): void;
+  /**
+   * Selects a cell by the §4 Selection rules: row and col must be numeric and non-negative
+   * (else ignored with a console warning); the same cell again changes nothing.
+   */
+  select(row: number, col: number): void;
+}
+
+export type SelectionOutcome = { kind: 'select'; selection: CellSelection } | { kind: 'same' } | { kind: 'invalid'; warning: string };
+
+/** The §4 Selection rule, shared by the shell's store and the dev shell. */
+export function nextCellSelection(current: CellSelection | null, row: unknown, col: unknown): SelectionOutcome {
+  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  if (!valid(row) || !valid(col)) {
+    return { kind: 'invalid', warning: `Cell selection ignored: row and col must be non-negative numbers (got ${String(row)}, ${String(col)})` };
+  }
+  if (current && current.row === row && current.col === col) return { kind: 'same' };
+  return { kind: 'select', selection: { row, col } };
+}
+
+/**
+ * Lets a remote show another remote's exposed module (the toolbar's Code tab shows
+ * mfe-git's ./CodeEditor) without importing it: the shell mounts it into the element with
+ * its own loading, fallback card and Retry. Typed on a DOM element so the contracts need
+ * no React.
+ */
+export interface ShellRemotes {
+  /** Mounts `remote`'s `expose` into `element` with this shell context; the returned function unmounts it. */
+  mount<R extends RemoteName>(element: HTMLElement, remote: R, expose: ExposedModule<R>): () => void;
 }
 
 export type FeatureFlag =
@@ -52,6 +118,7 @@ export interface ShellContext {
   live: ShellLive;
   presence: ShellPresence;
   sheet: ShellSheet;
+  remotes: ShellRemotes;
   flags: Record<FeatureFlag, boolean>;
   navigate(to: string): void;
   tab: ShellTab;

@@ -1,9 +1,12 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellLive, type ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
 import { useAuth } from '../auth/use-auth.js';
 import { useServices } from '../services/services.context.js';
+import { shellRemotes } from './area/remote-mounts.store.js';
+import { createCurrentSheetStore, currentSheet } from './current-sheet/current-sheet.store.js';
 import { sheetIdFromPath, sheetPath, tabFromSearch } from './route-state.js';
 
 // No live socket exists yet (a later issue): the state says so honestly.
@@ -19,6 +22,9 @@ export function useShellContext(user: AuthUser): ShellContext {
   const sheetId = sheetIdFromPath(pathname);
   const tab = tabFromSearch(search);
   const { profile } = useAuth();
+  // What the Workspace reports about the current sheet (name, size, version, getData) and the selection.
+  const [sheetStore] = useState(createCurrentSheetStore);
+  const sheetState = useStore(sheetStore);
 
   // Account settings (mfe-members) announce a saved profile: the user menu follows at once.
   useEffect(
@@ -38,11 +44,12 @@ export function useShellContext(user: AuthUser): ShellContext {
       bus: services.bus,
       live: LIVE,
       presence: PRESENCE,
-      sheet: { id: sheetId, open: (id) => navigate(sheetPath(id, tab)) },
+      sheet: currentSheet(sheetStore, sheetState, sheetId, (id) => navigate(sheetPath(id, tab))),
+      remotes: shellRemotes,
       flags: DEFAULT_FLAGS,
       navigate: (to) => navigate(to),
       tab,
     }),
-    [services, user, profile, sheetId, tab, navigate],
+    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState],
   );
 }

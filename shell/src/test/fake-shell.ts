@@ -1,4 +1,4 @@
-import { DEFAULT_FLAGS, createEventBus, createOpenClient, type ShellContext } from '@tessera/contracts';
+import { DEFAULT_FLAGS, createDevShellContext, createEventBus, createOpenClient, type ShellContext } from '@tessera/contracts';
 
 /** A ShellContext for component tests (clients point nowhere; nothing here calls them). */
 export function fakeShell(overrides: Partial<ShellContext> = {}): ShellContext {
@@ -11,7 +11,8 @@ export function fakeShell(overrides: Partial<ShellContext> = {}): ShellContext {
     bus: createEventBus(),
     live: { state: 'disconnected' },
     presence: { onSheet: [], online: [] },
-    sheet: { id: null, open: () => {} },
+    sheet: createDevShellContext({ sheetId: null, onAction: () => {} }).sheet,
+    remotes: { mount: () => () => {} },
     flags: DEFAULT_FLAGS,
     navigate: () => {},
     tab: 'data',

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { ShellContext, ShellTab } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { NoSheetPlaceholder } from './NoSheetPlaceholder.js';
+import { RemoteMounts } from './RemoteMounts.js';
 
 export type MainView = 'sheets' | 'settings';
 
@@ -27,6 +28,8 @@ export function MainArea({ shell, view }: { shell: ShellContext; view: MainView 
 
   return (
     <Flex direction="column" h="full" minH="0">
+      {/* Modules a remote shows inside itself (the Workspace's Code tab), through shell.remotes. */}
+      <RemoteMounts shell={shell} />
       <RemotePlace remote="mfe-chat" expose="./RecoveryBanner" shell={shell} quiet />
       {/* lazyMount: a tab's remote code loads only once the tab is shown. */}
       <Tabs.Root

@@ -1,0 +1,66 @@
+import { columnLabel, type CellValue, type GridData, type SheetSize } from '@tessera/contracts';
+
+/** A cell holds a formula when its text starts with '='. */
+export const isFormula = (value: unknown): boolean => typeof value === 'string' && value.startsWith('=');
+
+/** Does any cell hold a formula? Only then is the formula engine loaded (it costs seconds on large plain sheets). */
+export function hasFormula(data: GridData): boolean {
+  for (const row of data) {
+    for (const cell of row) if (isFormula(cell)) return true;
+  }
+  return false;
+}
+
+/** The label of column `index`: the sheet's header, else the letter label (A..Z, AA...). */
+export const headerLabel = (headers: readonly string[], index: number): string => headers[index] || columnLabel(index);
+
+/** The stored size of a loaded sheet: its metadata, or the data when that is larger. */
+export function storedSize(data: GridData, rows: number, cols: number): SheetSize {
+  let width = cols;
+  for (const row of data) if (row.length > width) width = row.length;
+  return { rows: Math.max(rows, data.length), cols: width };
+}
+
+/** The size after cells were typed: typing into the spare area beyond the stored grid extends it. */
+export function sizeAfterEdits(size: SheetSize, changes: readonly { row: number; col: number; value: CellValue }[]): SheetSize {
+  let { rows, cols } = size;
+  for (const { row, col, value } of changes) {
+    if (value === null || value === '') continue;
+    rows = Math.max(rows, row + 1);
+    cols = Math.max(cols, col + 1);
+  }
+  return { rows, cols };
+}
+
+/** The size after rows or columns were inserted (amount > 0) or removed (amount < 0) at `index`. */
+export function sizeAfterStructure(size: SheetSize, axis: 'row' | 'col', index: number, amount: number): SheetSize {
+  const key = axis === 'row' ? 'rows' : 'cols';
+  const count = size[key];
+  if (index > count) return size;
+  const next = amount > 0 ? count + amount : count - Math.max(0, Math.min(count, index - amount) - index);
+  return { ...size, [key]: next };
+}
+
+/** The stored part of the grid's rows (the editor shows spare rows and columns beyond it). */
+export function storedCells(data: GridData, size: SheetSize): GridData {
+  const out: GridData = new Array(size.rows);
+  for (let r = 0; r < out.length; r++) {
+    const row = data[r] ?? [];
+    out[r] = row.length > size.cols ? row.slice(0, size.cols) : row.slice();
+  }
+  return out;
+}
+
+/** A cell's value as the contracts hold it (Handsontable may hand back undefined for never-set cells). */
+export const toCellValue = (value: unknown): CellValue =>
+  value === undefined ? null : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null ? value : String(value);
+
+// A plain decimal: no leading zeros (a '007' code stays text), optional fraction and exponent.
+const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?(e[+-]?\d+)?$/i;
+
+/** What a typed or pasted text becomes, as in a spreadsheet: a number when it reads as one, else the text. */
+export function typedValue(value: unknown): unknown {
+  if (typeof value !== 'string' || !NUMBER_TEXT.test(value.trim())) return value;
+  const number = Number(value.trim());
+  return Number.isFinite(number) ? number : value;
+}

@@ -1,0 +1,46 @@
+import type { GridData, SheetSize } from '@tessera/contracts';
+import { createStore } from 'zustand';
+import type { FormulaEngine } from '../grid/formula-engine.js';
+
+/** The sheet as the Workspace holds it once loaded (spec 01 §3 Loaded sheet). */
+export interface LoadedSheet {
+  id: string;
+  /** The grid's rows, edited in place by Handsontable. */
+  data: GridData;
+  /** The column headers, edited in place when columns are inserted or removed. */
+  headers: { current: string[] };
+  /** Raised on each (re)load: the grid is built anew. */
+  loadKey: number;
+}
+
+export interface SheetSessionState {
+  phase: 'idle' | 'loading' | 'ready' | 'failed';
+  sheet: LoadedSheet | null;
+  name: string;
+  size: SheetSize;
+  version: number;
+  formulaEngine: FormulaEngine | null;
+  /** The dismissible error box: load failures, conflicts and failed commands. */
+  error: string | null;
+  /** The last failed save (the save status shows Error until a save passes). */
+  saveError: string | null;
+  lastSavedAt: string | null;
+  /** Edits wait to be sent. */
+  pending: boolean;
+}
+
+export const createSheetSessionStore = () =>
+  createStore<SheetSessionState>(() => ({
+    phase: 'idle',
+    sheet: null,
+    name: '',
+    size: { rows: 0, cols: 0 },
+    version: 0,
+    formulaEngine: null,
+    error: null,
+    saveError: null,
+    lastSavedAt: null,
+    pending: false,
+  }));
+
+export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;

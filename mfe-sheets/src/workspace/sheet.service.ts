@@ -1,0 +1,157 @@
+import {
+  CellPatchResultSchema,
+  DeleteResultSchema,
+  ErrorBodySchema,
+  MESSAGES,
+  SheetConflictDetailsSchema,
+  SheetSummarySchema,
+  failedToDeleteSheet,
+  failedToLoadSheet,
+  failedToSaveSheet,
+  normalizeHeaders,
+  parseSheet,
+  type CellChange,
+  type CellPatchResult,
+  type ExportFormat,
+  type GridData,
+  type Sheet,
+  type SheetConflictDetails,
+  type SheetSummary,
+  type ShellContext,
+  type UpdateSheetBody,
+} from '@tessera/contracts';
+import { isRequestError, withRetry, type RetryOptions } from './retry.js';
+
+/** Sheet service results (spec 01 §8): failures come back as `success: false` with the text to show. */
+export type SheetResult<T> =
+  | { success: true; data: T }
+  | { success: false; error: string; status?: number; conflict?: SheetConflictDetails };
+
+export interface SaveSheetInput {
+  id: string;
+  name?: string;
+  headers: readonly string[];
+  data: GridData;
+  /** The version the grid was loaded or last saved at: the server merges cell by cell from it. */
+  baseVersion: number;
+}
+
+const sheetPath = (id: string) => `/api/v1/sheets/${encodeURIComponent(id)}`;
+
+/** '{status} {statusText}' of a failed reply, or the transport's message when none came. */
+function replyDetail(error: unknown): string {
+  if (!isRequestError(error)) return error instanceof Error ? error.message : MESSAGES.unknownError;
+  if (!error.response) return error.message || MESSAGES.unknownError;
+  return `${error.response.status} ${error.response.statusText}`.trim();
+}
+
+/** The server's own message when it sent `{error:{message}}`, else the reply's status. */
+function serverDetail(error: unknown): string {
+  if (isRequestError(error)) {
+    const body = ErrorBodySchema.safeParse(error.response?.data);
+    if (body.success) return body.data.error.message;
+  }
+  return replyDetail(error);
+}
+
+function failure<T>(error: unknown, text: (error: unknown) => string): SheetResult<T> {
+  if (!isRequestError(error)) {
+    // A reply that does not match the contracts' schema, or a bug: never shown raw.
+    console.error('[sheets] unexpected failure', error);
+    return { success: false, error: MESSAGES.unknownError };
+  }
+  const status = error.response?.status;
+  const details = status === 409 ? ErrorBodySchema.safeParse(error.response?.data) : null;
+  const conflict = details?.success ? SheetConflictDetailsSchema.safeParse(details.data.error.details) : null;
+  return { success: false, error: text(error), status, ...(conflict?.success ? { conflict: conflict.data } : {}) };
+}
+
+/**
+ * Headers for a save (spec 01 §4): when the grid has rows, trimmed or padded with
+ * letter labels to the column count of the first row.
+ */
+export function headersForSave(headers: readonly string[], data: GridData): string[] {
+  return data.length > 0 ? normalizeHeaders(headers, data[0].length) : [...headers];
+}
+
+/**
+ * The sheet calls of the Workspace against the api, with the §9 retry (3 attempts, 1 s then
+ * 2 s, network errors and 5xx only) and every reply parsed with the contracts' schemas.
+ */
+export function createSheetService(api: ShellContext['api'], retry: RetryOptions = {}) {
+  const call = <T>(request: () => Promise<T>) => withRetry(request, retry);
+
+  return {
+    async load(id: string): Promise<SheetResult<Sheet>> {
+      try {
+        const { data } = await call(() => api.get<unknown>(sheetPath(id)));
+        // parseSheet: SheetSchema's checks, in milliseconds instead of seconds on a 100k-row grid.
+        return { success: true, data: parseSheet(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
+      }
+    },
+
+    /** The Save command: PUT with the whole grid, its normalised headers and the base version. */
+    async save(input: SaveSheetInput): Promise<SheetResult<SheetSummary>> {
+      const body: UpdateSheetBody = {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        headers: headersForSave(input.headers, input.data),
+        data: input.data,
+        base_version: input.baseVersion,
+      };
+      try {
+        const { data } = await call(() => api.put<unknown>(sheetPath(input.id), body));
+        return { success: true, data: SheetSummarySchema.parse(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToSaveSheet(serverDetail(e)));
+      }
+    },
+
+    /** Only the changed cells (PATCH .../cells): what is sent and written follows the edit, not the grid. */
+    async patchCells(id: string, baseVersion: number, changes: CellChange[]): Promise<SheetResult<CellPatchResult>> {
+      try {
+        const { data } = await call(() => api.patch<unknown>(`${sheetPath(id)}/cells`, { base_version: baseVersion, changes }));
+        return { success: true, data: CellPatchResultSchema.parse(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToSaveSheet(serverDetail(e)));
+      }
+    },
+
+    async remove(id: string): Promise<SheetResult<{ id: string }>> {
+      try {
+        const { data } = await call(() => api.delete<unknown>(sheetPath(id)));
+        return { success: true, data: { id: DeleteResultSchema.parse(data).id } };
+      } catch (error) {
+        return failure(error, (e) => failedToDeleteSheet(serverDetail(e)));
+      }
+    },
+
+    async duplicate(id: string): Promise<SheetResult<SheetSummary>> {
+      try {
+        const { data } = await call(() => api.post<unknown>(`${sheetPath(id)}/duplicate`));
+        return { success: true, data: SheetSummarySchema.parse(data) };
+      } catch (error) {
+        return failure(error, (e) =>
+          isRequestError(e) && e.response?.status === 404 ? MESSAGES.sheetNotFound : MESSAGES.failedToDuplicateSheet,
+        );
+      }
+    },
+
+    /** The server's export (a real XLSX workbook, quoted CSV, JSON) as bytes. */
+    async exportFile(id: string | null, format: ExportFormat): Promise<SheetResult<Blob>> {
+      if (id === null) return { success: false, error: MESSAGES.noSheetForExport };
+      try {
+        const reply = await call(() =>
+          api.get<ArrayBuffer>(`${sheetPath(id)}/export`, { params: { format }, responseType: 'arraybuffer' }),
+        );
+        const type = String(reply.headers['content-type'] ?? 'application/octet-stream');
+        return { success: true, data: new Blob([reply.data], { type }) };
+      } catch (error) {
+        return failure(error, () => MESSAGES.exportFailed);
+      }
+    },
+  };
+}
+
+export type SheetService = ReturnType<typeof createSheetService>;

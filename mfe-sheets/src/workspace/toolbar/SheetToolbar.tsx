@@ -1,0 +1,61 @@
+import { Badge, Button, ButtonGroup, Flex, Text } from '@chakra-ui/react';
+import { MESSAGES, SAVE_STATUS_LABELS, type ExportFormat, type SheetSize } from '@tessera/contracts';
+import type { SaveStatus } from '../session/save-status.js';
+import { FileMenu } from './FileMenu.js';
+
+export type WorkspaceView = 'sheet' | 'code';
+
+export interface SheetToolbarProps {
+  /** Null: no sheet, the toolbar only says how to get one. */
+  sheet: { name: string; size: SheetSize; status: SaveStatus } | null;
+  view: WorkspaceView;
+  onViewChange(view: WorkspaceView): void;
+  onSave(): void;
+  onExport(format: ExportFormat): void;
+  onDuplicate(): void;
+  onDelete(): void;
+  readOnly?: boolean;
+}
+
+const STATUS_PALETTE: Record<SaveStatus, string> = { error: 'red', saved: 'green', unsaved: 'orange' };
+
+/** 'N rows × M cols' */
+export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols} cols`;
+
+/**
+ * The sheet toolbar (spec 01 §2): save status, the size, the File menu, the Sheet / Code
+ * switch. The Versions issue adds its Timeline menu next to the File menu.
+ */
+export function SheetToolbar({ sheet, view, onViewChange, readOnly, ...commands }: SheetToolbarProps) {
+  if (!sheet) {
+    return (
+      <Flex px="3" py="2" borderBottomWidth="1px" data-testid="sheet-toolbar">
+        <Text fontSize="sm" color="fg.muted">
+          {MESSAGES.noSheetForFileOperations}
+        </Text>
+      </Flex>
+    );
+  }
+  return (
+    <Flex px="3" py="2" gap="3" align="center" borderBottomWidth="1px" data-testid="sheet-toolbar" wrap="wrap">
+      <Text fontWeight="semibold" fontSize="sm" truncate maxW="20rem" data-testid="sheet-name">
+        {sheet.name}
+      </Text>
+      <Badge colorPalette={STATUS_PALETTE[sheet.status]} data-testid="save-status">
+        {SAVE_STATUS_LABELS[sheet.status]}
+      </Badge>
+      <Text fontSize="sm" color="fg.muted" data-testid="sheet-size">
+        {sizeLabel(sheet.size)}
+      </Text>
+      <FileMenu readOnly={readOnly} {...commands} />
+      <ButtonGroup size="xs" variant="outline" attached ms="auto">
+        <Button data-testid="view-sheet" aria-pressed={view === 'sheet'} variant={view === 'sheet' ? 'solid' : 'outline'} onClick={() => onViewChange('sheet')}>
+          Sheet
+        </Button>
+        <Button data-testid="view-code" aria-pressed={view === 'code'} variant={view === 'code' ? 'solid' : 'outline'} onClick={() => onViewChange('code')}>
+          Code
+        </Button>
+      </ButtonGroup>
+    </Flex>
+  );
+}
