@@ -130,12 +130,12 @@ describe('git: tree listing, diff and revert', () => {
   test('the file times are saved in the git folder and a new process reads them instead of walking history', async () => {
     const listing = await tree();
     const indexFile = path.join(repoDir, 'tessera', 'file-times.json');
-    const saved = JSON.parse(readFileSync(indexFile, 'utf8')) as { head: string; times: [string, number][] };
+    const saved = JSON.parse(readFileSync(indexFile, 'utf8')) as { version: number; head: string; cursor: string | null; times: [string, number][] };
     assert.equal(saved.head, listing.repository.head);
     const byPath = new Map(saved.times);
     for (const f of listing.files) assert.equal(new Date(byPath.get(f.path)! * 1000).toISOString(), f.modified);
     // Plant a marker: a fresh repository object must answer from the file, not from a new walk.
-    writeFileSync(indexFile, JSON.stringify({ head: saved.head, times: saved.times.map(([p, t]) => [p, p === 'z_last.py' ? 42 : t]) }));
+    writeFileSync(indexFile, JSON.stringify({ ...saved, times: saved.times.map(([p, t]) => [p, p === 'z_last.py' ? 42 : t]) }));
     const fresh = new GitRepository(repoDir);
     const files = await fresh.files(saved.head);
     const times = await fresh.fileTimes.at(saved.head, files.map((f) => f.path));

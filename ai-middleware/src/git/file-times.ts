@@ -1,102 +1,192 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ObjectStore } from './object-store.js';
-import { diffTrees } from './tree-ops.js';
+import { findRawEntry as findEntry, sameBytes } from './raw-tree.js';
+import { SerialQueue } from './serial-queue.js';
+
+/** What is known about one head. */
+interface WalkState {
+  head: string;
+  /** Path → author time (seconds) of the newest first-parent commit that wrote it. */
+  times: Map<string, number>;
+}
+
+interface SavedState {
+  version: 3;
+  head: string;
+  times: [string, number][];
+}
+
+/** The paths a walk looks for, as folders: a tree is opened only when it holds one of them. */
+interface Trie {
+  children: Map<string, Trie>;
+  /** The name as bytes, to compare with tree entries as they are stored. */
+  key: Buffer;
+  path: string | null;
+}
+
+function trieOf(paths: Iterable<string>): Trie {
+  const root: Trie = { children: new Map(), key: Buffer.alloc(0), path: null };
+  for (const p of paths) {
+    let node = root;
+    for (const name of p.split('/')) {
+      let next = node.children.get(name);
+      if (!next) node.children.set(name, (next = { children: new Map(), key: Buffer.from(name, 'utf8'), path: null }));
+      node = next;
+    }
+    node.path = p;
+  }
+  return root;
+}
 
 /**
- * When each file at the head last changed (author time of the newest
- * first-parent commit that added or modified it). Built once by walking back
- * from the head; after that, a new head is caught up by walking only the
- * commits made since the head it already knows. The result is saved to
- * `indexFile` (inside the git folder, which git ignores) so a restart does
- * not walk the whole history again.
+ * When each file last changed (author time of the newest first-parent commit
+ * that added or modified it), worked out lazily: a walk back from the head
+ * looks only for the paths asked for and not known yet (opening only the
+ * folders that hold them) and stops as soon as they are all known. A new head
+ * is caught up by walking only the commits made since the known head. The
+ * state is saved to `indexFile` (inside the git folder, which git ignores), so
+ * a restart does not walk again.
  */
 export class FileTimes {
-  private head: string | null = null;
-  private times = new Map<string, number>();
-  private pending: Promise<Map<string, number>> | null = null;
-  private pendingHead: string | null = null;
-
+  private state: WalkState | null = null;
   private loaded = false;
   private saves = 0;
+  private readonly queue = new SerialQueue();
+  private readonly trees = new Map<string, Buffer>();
 
   constructor(
     private readonly store: ObjectStore,
     private readonly indexFile: string,
   ) {}
 
-  private async load(): Promise<void> {
-    this.loaded = true;
-    try {
-      const saved = JSON.parse(await readFile(this.indexFile, 'utf8')) as { head: string; times: [string, number][] };
-      if (typeof saved.head === 'string' && Array.isArray(saved.times)) {
-        this.head = saved.head;
-        this.times = new Map(saved.times);
+  /** Path → seconds since the epoch for each of `paths` (files of `head`). */
+  at(head: string, paths: string[]): Promise<Map<string, number>> {
+    return this.queue.run(async () => {
+      if (!this.loaded) await this.load();
+      let changed = false;
+      if (this.state?.head !== head) {
+        this.state = await this.catchUp(head, this.state);
+        changed = true;
       }
-    } catch {
-      // No saved index (or an unreadable one): the walk starts from scratch.
+      const state = this.state;
+      const missing = new Set(paths.filter((p) => !state.times.has(p)));
+      if (missing.size) {
+        const found = await this.walk(head, missing, (times) => times.size === missing.size);
+        for (const [p, t] of found.times) state.times.set(p, t);
+        changed = true;
+      }
+      if (changed) {
+        this.trees.clear();
+        await this.save(state);
+      }
+      const out = new Map<string, number>();
+      for (const p of paths) {
+        const time = state.times.get(p);
+        if (time !== undefined) out.set(p, time);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The state for a new head: the commits since the known head update the
+   * times they wrote. With nothing known, or when the known head is not on the
+   * new head's first-parent line (history rewritten), an empty state: the
+   * next question walks from the new head.
+   */
+  private async catchUp(head: string, known: WalkState | null): Promise<WalkState> {
+    const empty: WalkState = { head, times: new Map() };
+    if (!known) return empty;
+    const found = await this.walk(head, new Set(known.times.keys()), () => false, known.head);
+    if (found.cursor !== known.head) return empty;
+    const times = new Map(known.times);
+    for (const [p, t] of found.times) times.set(p, t);
+    return { head, times };
+  }
+
+  /**
+   * Walks the first-parent line from `from` and records, for each of `paths`,
+   * the author time of the newest commit that wrote it. Stops when `done`
+   * says so (checked after each commit), at `stopAt`, or at the root;
+   * `cursor` is where it stopped (the next commit not looked at).
+   */
+  private async walk(
+    from: string,
+    paths: Set<string>,
+    done: (times: Map<string, number>) => boolean,
+    stopAt: string | null = null,
+  ): Promise<{ times: Map<string, number>; cursor: string | null }> {
+    const times = new Map<string, number>();
+    const root = trieOf(paths);
+    let oid: string | null = from;
+    // Each commit is read once: as the parent of one step, then as the commit of the next.
+    let commit = await this.store.links(from);
+    let steps = 0;
+    while (oid && oid !== stopAt) {
+      // Reads are synchronous underneath: let other requests in now and then.
+      if (++steps % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const parent: string | null = commit.parents[0] ?? null;
+      const parentCommit = parent ? await this.store.links(parent) : null;
+      await this.compare(parentCommit?.tree ?? null, commit.tree, root, commit.authorTime, times);
+      oid = parent;
+      if (parentCommit) commit = parentCommit;
+      if (done(times)) break;
+    }
+    return { times, cursor: oid };
+  }
+
+  /** Records (first seen wins) the trie's files whose blob differs between two trees. */
+  private async compare(before: string | null, after: string | null, node: Trie, time: number, into: Map<string, number>): Promise<void> {
+    if (before === after || !after) return;
+    const a = before ? await this.rawTree(before) : null;
+    const b = await this.rawTree(after);
+    for (const child of node.children.values()) {
+      if (child.path !== null && into.has(child.path)) continue;
+      const right = findEntry(b, child.key);
+      if (!right) continue;
+      const left = a ? findEntry(a, child.key) : null;
+      if (left && left.folder === right.folder && sameBytes(a!, left.at, b, right.at, 20)) continue;
+      if (child.path !== null && !right.folder) into.set(child.path, time);
+      else if (child.children.size && right.folder) {
+        const leftTree = left?.folder ? a!.toString('hex', left.at, left.at + 20) : null;
+        await this.compare(leftTree, b.toString('hex', right.at, right.at + 20), child, time, into);
+      }
     }
   }
 
-  private async save(): Promise<void> {
-    // A name of its own per save: two saves in flight never write the same temp file.
+  /** Trees of the walk, kept briefly: each root tree is read as a commit's and again as its child's parent tree. */
+  private async rawTree(oid: string): Promise<Buffer> {
+    const hit = this.trees.get(oid);
+    if (hit) return hit;
+    if (this.trees.size > 1024) this.trees.clear();
+    const tree = await this.store.rawTree(oid);
+    this.trees.set(oid, tree);
+    return tree;
+  }
+
+  private async load(): Promise<void> {
+    this.loaded = true;
+    try {
+      const saved = JSON.parse(await readFile(this.indexFile, 'utf8')) as SavedState;
+      if (saved.version === 3 && typeof saved.head === 'string' && Array.isArray(saved.times)) {
+        this.state = { head: saved.head, times: new Map(saved.times) };
+      }
+    } catch {
+      // No saved state (or an unreadable one): the walk starts from scratch.
+    }
+  }
+
+  private async save(state: WalkState): Promise<void> {
+    // A name of its own per save: two processes saving at once never write the same temp file.
     const tmp = `${this.indexFile}.${process.pid}.${(this.saves += 1)}.tmp`;
+    const saved: SavedState = { version: 3, head: state.head, times: [...state.times] };
     try {
       await mkdir(path.dirname(this.indexFile), { recursive: true });
-      await writeFile(tmp, JSON.stringify({ head: this.head, times: [...this.times] }));
+      await writeFile(tmp, JSON.stringify(saved));
       await rename(tmp, this.indexFile);
     } catch {
       // Only a cache: losing it costs one walk at the next start.
     }
-  }
-
-  /** Path → seconds since the epoch, for every file of `head` (whose file list is `paths`). */
-  async at(head: string, paths: string[]): Promise<Map<string, number>> {
-    if (this.head === head) return this.times;
-    if (this.pending && this.pendingHead === head) return this.pending;
-    this.pendingHead = head;
-    this.pending = this.compute(head, paths).finally(() => {
-      this.pending = null;
-    });
-    return this.pending;
-  }
-
-  private async compute(head: string, paths: string[]): Promise<Map<string, number>> {
-    if (!this.loaded) await this.load();
-    if (this.head === head) return this.times;
-    const known = this.head;
-    const knownTimes = this.times;
-    const wanted = new Set(paths);
-    const result = new Map<string, number>();
-    let oid: string | null = head;
-    let reachedKnown = false;
-    while (oid && result.size < wanted.size) {
-      if (oid === known) {
-        reachedKnown = true;
-        break;
-      }
-      const commit = await this.store.commit(oid);
-      const parent = commit.parent[0] ?? null;
-      const parentTree = parent ? (await this.store.commit(parent)).tree : null;
-      for (const change of await diffTrees(this.store, parentTree, commit.tree)) {
-        if (change.newOid && wanted.has(change.path) && !result.has(change.path)) {
-          result.set(change.path, commit.author.timestamp);
-        }
-      }
-      oid = parent;
-    }
-    if (reachedKnown) {
-      // Unchanged since the known head: its time there still holds.
-      for (const path of wanted) {
-        if (!result.has(path)) {
-          const time = knownTimes.get(path);
-          if (time !== undefined) result.set(path, time);
-        }
-      }
-    }
-    this.head = head;
-    this.times = result;
-    await this.save();
-    return result;
   }
 }

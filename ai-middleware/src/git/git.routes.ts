@@ -24,4 +24,8 @@ export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiCon
     registerFunctionsRoute(scope, repo);
     registerRecommendationsRoute(scope, repo);
   });
+  // Not awaited: the service answers at once; a /git/tree that arrives meanwhile waits for the same walk.
+  app.addHook('onReady', async () => {
+    repo.warmUp().catch((err: unknown) => app.log.warn({ err }, 'git: warming up the file times failed'));
+  });
 }

@@ -1,21 +1,27 @@
 import fs from 'node:fs';
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
+import { ObjectReader } from './object-reader.js';
+import { commitLinks, parseCommit, parseTree, type CommitLinks } from './object-parse.js';
 
 const TREE_CACHE_MAX = 50_000;
 
 /**
- * Reads and writes git objects of one repository folder. Git objects never
- * change once written, so parsed trees, commits and blob sizes are cached by
- * object id.
+ * Reads and writes git objects of one repository folder. Reads go through
+ * ObjectReader (native zlib) and fall back to isomorphic-git for whatever it
+ * does not handle; writes go through isomorphic-git. Git objects never change
+ * once written, so parsed trees, commits and blob sizes are cached by object id.
  */
 export class ObjectStore {
   /** isomorphic-git's own cache (parsed packfiles), shared by every call. */
   readonly cache: object = {};
+  private readonly reader: ObjectReader;
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly commits = new Map<string, CommitObject>();
   private readonly sizes = new Map<string, number>();
 
-  constructor(readonly gitdir: string) {}
+  constructor(readonly gitdir: string) {
+    this.reader = new ObjectReader(gitdir);
+  }
 
   private remember<V>(map: Map<string, V>, key: string, value: V): V {
     if (map.size >= TREE_CACHE_MAX) map.clear();
@@ -23,22 +29,53 @@ export class ObjectStore {
     return value;
   }
 
+  /** The object through the fast reader when it can, with its type checked; null sends the caller to isomorphic-git. */
+  private fast(oid: string, type: 'commit' | 'tree' | 'blob'): Buffer | null {
+    try {
+      const object = this.reader.read(oid);
+      return object && object.type === type ? object.content : null;
+    } catch {
+      return null;
+    }
+  }
+
   async tree(oid: string): Promise<TreeEntry[]> {
     const hit = this.trees.get(oid);
     if (hit) return hit;
-    const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid, cache: this.cache });
+    const raw = this.fast(oid, 'tree');
+    const tree = raw ? parseTree(raw) : (await git.readTree({ fs, gitdir: this.gitdir, oid, cache: this.cache })).tree;
     return this.remember(this.trees, oid, tree);
   }
 
   async commit(oid: string): Promise<CommitObject> {
     const hit = this.commits.get(oid);
     if (hit) return hit;
-    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache });
+    const raw = this.fast(oid, 'commit');
+    const commit = raw ? parseCommit(raw) : (await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache })).commit;
     return this.remember(this.commits, oid, commit);
   }
 
+  /** A commit's tree, parents and author time, for long walks: read without the full parse (nor its cache) when the bytes allow. */
+  async links(oid: string): Promise<CommitLinks> {
+    const cached = this.commits.get(oid);
+    const raw = cached ? null : this.fast(oid, 'commit');
+    const fast = raw ? commitLinks(raw) : null;
+    if (fast) return fast;
+    const commit = cached ?? (await this.commit(oid));
+    return { tree: commit.tree, parents: commit.parent, authorTime: commit.author.timestamp };
+  }
+
+  /** A tree object's bytes, unparsed: for walks that look up a few names per tree (see FileTimes). */
+  async rawTree(oid: string): Promise<Buffer> {
+    const raw = this.fast(oid, 'tree');
+    if (raw) return raw;
+    const { object } = await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache });
+    return Buffer.from(object as Uint8Array);
+  }
+
   async blob(oid: string): Promise<Uint8Array> {
-    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache });
+    const raw = this.fast(oid, 'blob');
+    const blob = raw ?? (await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache })).blob;
     this.remember(this.sizes, oid, blob.byteLength);
     return blob;
   }

@@ -15,6 +15,8 @@ import { conflictError, GitRequestError } from './git-errors.js';
 import { FileTimes } from './file-times.js';
 import { ObjectStore } from './object-store.js';
 import { encodeFileContent, validateRepoPath } from './path-rules.js';
+import { applyListingRules } from './listing-rules.js';
+import { pathChanged } from './raw-tree.js';
 import { SerialQueue } from './serial-queue.js';
 import { applyChanges, diffTrees, findEntry, listFiles, type RepoFile, type TreeChange } from './tree-ops.js';
 
@@ -66,6 +68,25 @@ export class GitRepository {
       throw new Error(`GIT_REPO_DIR ${this.dir} is not empty and is not a git repository`);
     }
     await git.init({ fs, dir: this.dir, bare: true, defaultBranch: DEFAULT_GIT_BRANCH });
+  }
+
+  /**
+   * At service start on an existing repository: works out the listed files'
+   * times in the background, so the first GET /git/tree finds them ready. A
+   * history the service has never seen (one made with the git command line)
+   * costs one walk back; after that the saved state is read. A missing
+   * repository is left alone (it is created on first use).
+   */
+  async warmUp(): Promise<void> {
+    const exists = await stat(path.join(this.dir, 'HEAD')).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return;
+    const head = await this.head();
+    if (!head) return;
+    const listed = applyListingRules(await this.files(head)).listed;
+    await this.fileTimes.at(head, listed.map((f) => f.path));
   }
 
   /** The commit main points at, or null while the repository is empty. */
@@ -138,26 +159,45 @@ export class GitRepository {
     };
   }
 
-  /** Newest commits first, following every parent (git log order by date). */
+  /**
+   * Newest commits first, following every parent, ordered by committer time
+   * as git log (and isomorphic-git's log) orders them; each commit once.
+   */
   async log(limit: number): Promise<GitCommit[]> {
     const head = await this.head();
     if (!head) return [];
-    const entries = await git.log({ fs, gitdir: this.dir, ref: head, depth: limit, cache: this.store.cache });
-    return Promise.all(entries.map((e) => this.toCommit(e.oid)));
+    const out: string[] = [];
+    const seen = new Set<string>([head]);
+    const tips: { oid: string; time: number }[] = [{ oid: head, time: (await this.store.commit(head)).committer.timestamp }];
+    while (tips.length && out.length < limit) {
+      const { oid } = tips.pop()!;
+      out.push(oid);
+      for (const parent of (await this.store.commit(oid)).parent) {
+        if (seen.has(parent)) continue;
+        seen.add(parent);
+        tips.push({ oid: parent, time: (await this.store.commit(parent)).committer.timestamp });
+      }
+      // Oldest first, so pop() takes the newest.
+      tips.sort((a, b) => a.time - b.time);
+    }
+    return Promise.all(out.map((oid) => this.toCommit(oid)));
   }
 
   /** Commits on the first-parent line that changed `filePath` (added, modified or deleted it), newest first. */
   async fileLog(filePath: string, limit: number): Promise<GitCommit[]> {
+    const segments = filePath.split('/').map((s) => Buffer.from(s, 'utf8'));
     const out: string[] = [];
     let oid = await this.head();
-    let entry = oid ? await findEntry(this.store, await this.treeOf(oid), filePath) : null;
-    while (oid && out.length < limit) {
-      const commit = await this.store.commit(oid);
-      const parent = commit.parent[0] ?? null;
-      const parentEntry = parent ? await findEntry(this.store, await this.treeOf(parent), filePath) : null;
-      if ((entry?.oid ?? null) !== (parentEntry?.oid ?? null)) out.push(oid);
+    let commit = oid ? await this.store.links(oid) : null;
+    let steps = 0;
+    while (oid && commit && out.length < limit) {
+      // Reads are synchronous underneath: let other requests in now and then.
+      if (++steps % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const parent: string | null = commit.parents[0] ?? null;
+      const parentCommit = parent ? await this.store.links(parent) : null;
+      if (await pathChanged(this.store, parentCommit?.tree ?? null, commit.tree, segments)) out.push(oid);
       oid = parent;
-      entry = parentEntry;
+      commit = parentCommit;
     }
     return Promise.all(out.map((c) => this.toCommit(c)));
   }

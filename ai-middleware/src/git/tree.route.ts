@@ -9,7 +9,8 @@ export function registerTreeRoute(scope: FastifyInstance, repo: GitRepository): 
     const head = await repo.head();
     const files = await repo.files(head);
     const listing = applyListingRules(files);
-    const times = head ? await repo.fileTimes.at(head, files.map((f) => f.path)) : new Map<string, number>();
+    // Only the listed files' times are asked for: the walk back stops once those are known.
+    const times = head ? await repo.fileTimes.at(head, listing.listed.map((f) => f.path)) : new Map<string, number>();
     const entries = await Promise.all(
       listing.listed.map(async (f) => ({
         path: f.path,

@@ -1,17 +1,52 @@
-import { Box, Heading, Text } from '@chakra-ui/react';
-import { MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { Box, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { RemoteProps } from '@tessera/contracts';
+import { RepositoryContext, useRepository } from '../repository/repository-context.js';
+import { RepositoryFiles } from '../repository/RepositoryFiles.js';
+import { useRepositoryStore } from '../repository/use-repository-store.js';
+import { CommitList } from './CommitList.js';
+import { DebugStrip } from './DebugStrip.js';
+
+function PanelBody() {
+  const status = useRepository((s) => s.status);
+  const error = useRepository((s) => s.error);
+  return (
+    <Stack gap="4">
+      {status === 'loading' && <Spinner size="sm" />}
+      {error && (
+        <Text role="alert" color="fg.error">
+          {error}
+        </Text>
+      )}
+      <Flex gap="6" align="start" wrap="wrap">
+        <Box as="section" aria-labelledby="git-commits-title" flex="1 1 260px" maxH="45vh" overflow="auto">
+          <Heading id="git-commits-title" size="sm" mb="2">
+            Commits
+          </Heading>
+          <CommitList />
+        </Box>
+        <Box flex="3 1 520px" minW="0">
+          <RepositoryFiles />
+        </Box>
+      </Flex>
+      <DebugStrip />
+    </Stack>
+  );
+}
 
 /**
- * The git tab. The repository service arrives with a later issue; until then
- * there is no commit to list, so the panel shows the spec's empty-repository message.
+ * The git tab (spec 02 §2 Git History panel): commits, the Git Tree, the code
+ * preview and editor, the diff preview, AI recommendations and the debug strip.
  */
-export default function GitPanel(_props: RemoteProps) {
+export default function GitPanel({ shell }: RemoteProps) {
+  const store = useRepositoryStore(shell);
   return (
-    <Box as="section" aria-labelledby="git-history-title" p="6">
-      <Heading id="git-history-title" size="md" mb="3">
-        Git History
-      </Heading>
-      <Text color="fg.muted">{MESSAGES.emptyRepository}</Text>
-    </Box>
+    <RepositoryContext.Provider value={store}>
+      <Box as="section" aria-labelledby="git-history-title" p="6">
+        <Heading id="git-history-title" size="md" mb="3">
+          Git History
+        </Heading>
+        <PanelBody />
+      </Box>
+    </RepositoryContext.Provider>
   );
 }

@@ -1,0 +1,246 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+
+/** A git object as stored: its type and its content (header removed). */
+export interface RawObject {
+  type: 'commit' | 'tree' | 'blob' | 'tag';
+  content: Buffer;
+}
+
+const TYPES = [undefined, 'commit', 'tree', 'blob', 'tag'] as const;
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+/** Packs above this size are left to isomorphic-git rather than held in memory. */
+const MAX_PACK_BYTES = 512 * 1024 * 1024;
+/** Inflated pack objects kept for delta chains (bytes). */
+const CACHE_BUDGET = 64 * 1024 * 1024;
+
+interface Pack {
+  /** The .idx v2 tables. */
+  fanout: Uint32Array;
+  names: Buffer;
+  offsets: Buffer;
+  largeOffsets: Buffer;
+  count: number;
+  data: Buffer;
+  id: string;
+}
+
+/**
+ * Reads git objects straight from the repository folder with Node's native
+ * zlib. isomorphic-git inflates with pako (pure JS) and checks every object's
+ * SHA-1 on each read, about 0.5 ms an object: a cold walk over 10,000 commits
+ * took 6–12 s. This reader does the same walk in a fraction of a second.
+ * It answers null for anything it does not handle (an object it cannot find,
+ * an .idx other than v2, a very large pack), and the caller then asks
+ * isomorphic-git, so it only ever makes reads faster.
+ */
+export class ObjectReader {
+  private packs: Pack[] | null = null;
+  private packDirStamp = -1;
+  private readonly cache = new Map<string, RawObject>();
+  private cacheBytes = 0;
+
+  constructor(private readonly gitdir: string) {}
+
+  read(oid: string): RawObject | null {
+    // Packs first: a lookup in memory; a loose miss costs a failed file open.
+    return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true);
+  }
+
+  private readLoose(oid: string): RawObject | null {
+    let file: Buffer;
+    try {
+      file = readFileSync(path.join(this.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
+    } catch {
+      return null;
+    }
+    const raw = inflateSync(file);
+    const space = raw.indexOf(0x20);
+    const nul = raw.indexOf(0, space);
+    const type = raw.toString('latin1', 0, space) as RawObject['type'];
+    if (!TYPES.includes(type)) return null;
+    return { type, content: raw.subarray(nul + 1) };
+  }
+
+  /** Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs). */
+  private readPacked(oid: string, rescan: boolean): RawObject | null {
+    if (rescan && !this.packDirChanged()) return null;
+    const packs = this.loadPacks(rescan);
+    const name = Buffer.from(oid, 'hex');
+    if (name.length !== 20) return null;
+    for (const pack of packs) {
+      const index = findName(pack, name);
+      if (index >= 0) return this.readAt(pack, packOffset(pack, index));
+    }
+    return null;
+  }
+
+  private packDirChanged(): boolean {
+    try {
+      return statSync(path.join(this.gitdir, 'objects', 'pack')).mtimeMs !== this.packDirStamp;
+    } catch {
+      return false;
+    }
+  }
+
+  private loadPacks(force: boolean): Pack[] {
+    if (this.packs && !force) return this.packs;
+    const dir = path.join(this.gitdir, 'objects', 'pack');
+    const packs: Pack[] = [];
+    try {
+      this.packDirStamp = statSync(dir).mtimeMs;
+      for (const file of readdirSync(dir)) {
+        if (!file.endsWith('.idx')) continue;
+        const id = file.slice(0, -4);
+        const known = this.packs?.find((p) => p.id === id);
+        const pack = known ?? openPack(dir, id);
+        if (pack) packs.push(pack);
+      }
+    } catch {
+      // No pack folder: every object is loose.
+    }
+    this.packs = packs;
+    return packs;
+  }
+
+  private readAt(pack: Pack, offset: number): RawObject | null {
+    const key = `${pack.id}:${offset}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const { data } = pack;
+    let p = offset;
+    let c = data[p++];
+    const kind = (c >> 4) & 7;
+    // The inflated size: zlib's default 16 KB output chunks cost more than the inflate itself.
+    let size = c & 15;
+    let shift = 16;
+    while (c & 0x80) {
+      c = data[p++];
+      size += (c & 0x7f) * shift;
+      shift *= 128;
+    }
+    // A little over the size: zlib then ends in one output chunk, with no second chunk to join.
+    const inflate = (at: number) => inflateSync(data.subarray(at), { chunkSize: size + 64 });
+    let object: RawObject | null;
+    if (kind === OFS_DELTA) {
+      c = data[p++];
+      let back = c & 0x7f;
+      while (c & 0x80) {
+        c = data[p++];
+        back = (back + 1) * 128 + (c & 0x7f);
+      }
+      const base = this.readAt(pack, offset - back);
+      object = base && { type: base.type, content: applyDelta(base.content, inflate(p)) };
+    } else if (kind === REF_DELTA) {
+      const base = this.read(data.toString('hex', p, p + 20));
+      object = base && { type: base.type, content: applyDelta(base.content, inflate(p + 20)) };
+    } else {
+      const type = TYPES[kind];
+      object = type ? { type, content: inflate(p) } : null;
+    }
+    if (object) this.remember(key, object);
+    return object;
+  }
+
+  private remember(key: string, object: RawObject): void {
+    if (object.content.length > CACHE_BUDGET / 16) return;
+    if (this.cacheBytes + object.content.length > CACHE_BUDGET) {
+      this.cache.clear();
+      this.cacheBytes = 0;
+    }
+    this.cache.set(key, object);
+    this.cacheBytes += object.content.length;
+  }
+}
+
+function openPack(dir: string, id: string): Pack | null {
+  const idx = readFileSync(path.join(dir, `${id}.idx`));
+  // Only the v2 index (git's default since 1.5.2); anything else goes to isomorphic-git.
+  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return null;
+  const packFile = path.join(dir, `${id}.pack`);
+  if (statSync(packFile).size > MAX_PACK_BYTES) return null;
+  const fanout = new Uint32Array(256);
+  for (let i = 0; i < 256; i += 1) fanout[i] = idx.readUInt32BE(8 + i * 4);
+  const count = fanout[255];
+  const namesAt = 8 + 256 * 4;
+  const offsetsAt = namesAt + count * 20 + count * 4;
+  const largeAt = offsetsAt + count * 4;
+  return {
+    fanout,
+    count,
+    names: idx.subarray(namesAt, namesAt + count * 20),
+    offsets: idx.subarray(offsetsAt, largeAt),
+    largeOffsets: idx.subarray(largeAt),
+    data: readFileSync(packFile),
+    id,
+  };
+}
+
+/** Binary search of a 20-byte name in the sorted name table; -1 when absent. Compares bytes in JS: Buffer#compare with offsets costs more than the search. */
+function findName(pack: Pack, name: Buffer): number {
+  const names = pack.names;
+  let lo = name[0] === 0 ? 0 : pack.fanout[name[0] - 1];
+  let hi = pack.fanout[name[0]];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const base = mid * 20;
+    let cmp = 0;
+    for (let i = 1; i < 20; i += 1) {
+      const d = name[i] - names[base + i];
+      if (d !== 0) {
+        cmp = d;
+        break;
+      }
+    }
+    if (cmp === 0) return mid;
+    if (cmp > 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+function packOffset(pack: Pack, index: number): number {
+  const small = pack.offsets.readUInt32BE(index * 4);
+  if (!(small & 0x80000000)) return small;
+  return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
+}
+
+/** Git's delta format: source and target sizes, then copy (from the base) and insert instructions. */
+export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+  let p = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 1;
+    let c: number;
+    do {
+      c = delta[p++];
+      value += (c & 0x7f) * shift;
+      shift *= 128;
+    } while (c & 0x80);
+    return value;
+  };
+  const sourceSize = varint();
+  if (sourceSize !== base.length) throw new Error('git delta: base size mismatch');
+  const out = Buffer.allocUnsafe(varint());
+  let o = 0;
+  while (p < delta.length) {
+    const op = delta[p++];
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let i = 0; i < 4; i += 1) if (op & (1 << i)) offset += delta[p++] * 2 ** (8 * i);
+      for (let i = 0; i < 3; i += 1) if (op & (0x10 << i)) size += delta[p++] << (8 * i);
+      if (size === 0) size = 0x10000;
+      o += base.copy(out, o, offset, offset + size);
+    } else if (op) {
+      o += delta.copy(out, o, p, p + op);
+      p += op;
+    } else {
+      throw new Error('git delta: reserved instruction 0');
+    }
+  }
+  if (o !== out.length) throw new Error('git delta: result size mismatch');
+  return out;
+}
