@@ -4,16 +4,9 @@ import { RepositoryContext, useRepository } from '../repository/repository-conte
 import { RepositoryFiles } from '../repository/RepositoryFiles.js';
 import { useRepositoryStore } from '../repository/use-repository-store.js';
 
-/**
- * The current sheet's version, when the shell gives one. ShellContext.sheet
- * may not carry `version` yet (another issue adds it): read it defensively, so
- * the trailer is left out rather than guessed.
- */
+/** The current sheet's version as the Workspace reported it; none until a sheet is loaded. */
 export function currentSheetVersion(shell: ShellContext): number | undefined {
-  const sheet: object = shell.sheet;
-  if (!shell.sheet.id || !('version' in sheet)) return undefined;
-  const version = (sheet as { version?: unknown }).version;
-  return typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : undefined;
+  return shell.sheet.id ? (shell.sheet.version ?? undefined) : undefined;
 }
 
 function Body({ sheetVersion }: { sheetVersion?: number }) {
