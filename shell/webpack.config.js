@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { baseConfig, precompress, sharedSingletons } from '@tessera/webpack-remote';
+import { baseConfig, precompress, sharedModules } from '@tessera/webpack-remote';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 // Build tools are dependencies of the shared tooling package; resolve them from there.
@@ -20,7 +20,7 @@ export default (_env, argv) => {
       new ModuleFederationPlugin({
         name: 'tessera_shell',
         remotes: {},
-        shared: sharedSingletons(dir),
+        shared: sharedModules(dir),
         // A remote that is down must not blank the page (FACTS.md).
         shareStrategy: 'loaded-first',
         dts: false,

@@ -1,5 +1,5 @@
 // Shared webpack + Module Federation settings of Tessera's front-end packages:
-// the four remotes use remoteConfig(); the shell (host) reuses sharedSingletons() and the rules.
+// the four remotes use remoteConfig(); the shell (host) reuses sharedModules() and the rules.
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,14 +14,13 @@ const CompressionPlugin = require('compression-webpack-plugin');
 // Resolved through webpack, whose dependency it is (see minimizer()).
 const Minimizer = createRequire(require.resolve('webpack'))('minimizer-webpack-plugin');
 
-/** Packages that must exist once per page, host and remotes alike (DESIGN.md § Contracts). */
+/** Packages that must exist once per page, host and remotes alike. */
 export const SINGLETON_PACKAGES = [
   'react',
   'react-dom',
   '@chakra-ui/react',
   '@emotion/react',
   'zustand',
-  '@tessera/contracts',
 ];
 
 /**
@@ -49,24 +48,24 @@ export function installedVersion(name, dir) {
 }
 
 /**
- * The MF `shared` config: every singleton with the version range the package in
- * `dir` was built against. `@tessera/contracts` is strict on its major: a remote
- * built against another major of the contracts is refused (it fails to load and
- * the shell shows its fallback), instead of running against types it does not know.
+ * The MF `shared` config: every package with the version range the package in
+ * `dir` was built against. The UI libraries are singletons (one React per page).
+ * `@tessera/contracts` is shared but NOT a singleton: a remote built against
+ * contracts 1.3 that runs beside a shell built against 1.1 must not get the
+ * shell's older copy (its newer schemas and texts would be undefined), so it
+ * takes a copy that satisfies `^1.3.0` — its own if nothing loaded does. Another
+ * major is refused before loading by the shell's loader (build info in
+ * mf-manifest.json). Contracts changes that add exports bump the minor.
  * @param {string} [dir] the package whose installed versions to use (default: cwd)
- * @returns {Record<string, { singleton: true, requiredVersion: string, strictVersion?: boolean }>}
+ * @returns {Record<string, { singleton: boolean, requiredVersion: string }>}
  */
-export function sharedSingletons(dir = process.cwd()) {
-  /** @type {Record<string, { singleton: true, requiredVersion: string, strictVersion?: boolean }>} */
+export function sharedModules(dir = process.cwd()) {
+  /** @type {Record<string, { singleton: boolean, requiredVersion: string }>} */
   const shared = {};
   for (const name of SINGLETON_PACKAGES) {
-    const version = installedVersion(name, dir);
-    if (name === '@tessera/contracts') {
-      shared[name] = { singleton: true, requiredVersion: `^${version.split('.')[0]}.0.0`, strictVersion: true };
-    } else {
-      shared[name] = { singleton: true, requiredVersion: `^${version}` };
-    }
+    shared[name] = { singleton: true, requiredVersion: `^${installedVersion(name, dir)}` };
   }
+  shared['@tessera/contracts'] = { singleton: false, requiredVersion: `^${installedVersion('@tessera/contracts', dir)}` };
   for (const [subpath, owner] of Object.entries(SINGLETON_SUBPATHS)) {
     shared[subpath] = { singleton: true, requiredVersion: shared[owner].requiredVersion };
   }
@@ -232,7 +231,7 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
           name,
           filename: 'remoteEntry.js',
           exposes,
-          shared: sharedSingletons(dir),
+          shared: sharedModules(dir),
           manifest: {
             additionalData: async ({ stats }) => {
               stats.metaData = { ...stats.metaData, tessera: info };
