@@ -1,7 +1,5 @@
 /** Business constants and limits of spec 01 §9 and spec 02 §9, named once. */
 
-export const CONTRACTS_VERSION = '1.0.0';
-
 // Sheets and navigation (spec 01 §9)
 export const SHEET_LIST_PAGE_SIZE = 50;
 export const RECENT_SHEETS_LIMIT = 10;
