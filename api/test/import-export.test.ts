@@ -200,6 +200,10 @@ describe('import and export', () => {
     assert.deepEqual(fromCsv.metadata.headers, ['h1', 'h2', 'h3']);
     assert.deepEqual(fromCsv.data, data);
     const xlsx = await api.get(`/api/v1/sheets/${sheet.id}/export?format=xlsx`);
+    // In the file the formula is a formula (not text), its rows below the header row; blanks stay blank.
+    const cells = XLSX.read(xlsx.rawPayload, { type: 'buffer', cellFormula: true }).Sheets['Round trip'];
+    assert.equal(cells.C3.f, 'SUM(A2:A3)');
+    assert.equal(cells.A3, undefined);
     const fromXlsx = await load((await importOk('round.xlsx', xlsx.rawPayload)).sheets[0].id);
     assert.deepEqual(fromXlsx.metadata.headers, ['h1', 'h2', 'h3']);
     assert.deepEqual(fromXlsx.data, data);

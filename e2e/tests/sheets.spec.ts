@@ -230,7 +230,8 @@ test.describe.serial('sheets: a new user organises, edits, imports and exports s
     expect(rows.slice(1, 3).map((row) => row[0])).toEqual([2, 3]);
     expect(workbook.cell(worksheet, 'A2')).toMatchObject({ t: 'n', v: 2 });
     expect(workbook.cell(worksheet, 'A3')).toMatchObject({ t: 'n', v: 3 });
-    // A4 (=SUM(A1:A2)) is not checked: the api writes formulas as text cells (reported to the lead).
+    // The formula is a formula in the file, its rows moved below the header row.
+    expect(workbook.cell(worksheet, 'A4')?.f).toBe('SUM(A2:A3)');
   });
 
   test('search finds the sheet by part of its name; Favorites, Recent and All Sheets', async ({ page }) => {
@@ -284,6 +285,7 @@ test.describe.serial('sheets: a new user organises, edits, imports and exports s
     await expect(dialog).toHaveCount(0);
     await expect(navigator.getByTestId(`sheet-${ids.sheet}`)).toHaveCount(0);
     await expect(page.getByText('No Sheet Selected')).toBeVisible();
+    await expect(page.getByText('Select a sheet to see file operations')).toBeVisible();
     await expect(page).not.toHaveURL(new RegExp(ids.sheet));
     await expect(navigator.getByTestId(`sheet-${ids.imported}`)).toBeVisible();
   });

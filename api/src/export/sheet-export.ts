@@ -1,5 +1,6 @@
 import type { CellValue, ExportFormat, GridData, SheetSummary } from '@tessera/contracts';
 import * as XLSX from 'xlsx';
+import { shiftFormulaRows } from './formula-rows.js';
 
 /** §5: a cell with a comma, quote or line break is quoted, its quotes doubled. */
 export function csvCell(value: CellValue): string {
@@ -26,9 +27,19 @@ function worksheetName(name: string): string {
 }
 
 /** A real workbook (one worksheet, header row first). */
+/**
+ * A grid value as a worksheet cell: a formula stays a formula (its rows shifted below the
+ * header row; the application that opens the file computes it), an empty cell stays blank.
+ */
+function xlsxCell(value: CellValue): CellValue | XLSX.CellObject {
+  if (value === null || value === '') return null;
+  if (typeof value === 'string' && value.length > 1 && value.startsWith('=')) return { t: 'n', f: shiftFormulaRows(value.slice(1), 1) };
+  return value;
+}
+
 export function toXlsx(name: string, headers: string[], data: GridData): Buffer {
   const width = headers.length;
-  const aoa = [headers, ...data.map((row) => padded(row, width).map((v) => (v === null ? '' : v)))];
+  const aoa = [headers, ...data.map((row) => padded(row, width).map(xlsxCell))];
   const workbook = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet(aoa, { dense: true }), worksheetName(name));
   return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;

@@ -1,5 +1,6 @@
 import type { CellValue } from '@tessera/contracts';
 import * as XLSX from 'xlsx';
+import { shiftFormulaRows } from '../export/formula-rows.js';
 import { type ParsedTable, ParseError, toTable } from './delimited-text.js';
 
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
@@ -8,6 +9,23 @@ const startsWith = (bytes: Uint8Array, sig: number[]) => sig.every((b, i) => byt
 
 export interface ParsedWorksheet extends ParsedTable {
   name: string;
+}
+
+/**
+ * Formula cells become their formula text instead of their cached value, with row
+ * references moved up past the header row (the grid's row 1 is the first data row),
+ * so an exported sheet's formulas come back as formulas.
+ */
+function keepFormulas(worksheet: XLSX.WorkSheet, rows: CellValue[][]) {
+  const data = worksheet['!data'];
+  if (!data || !worksheet['!ref']) return;
+  const start = XLSX.utils.decode_range(worksheet['!ref']).s;
+  data.forEach((cells, r) =>
+    cells?.forEach((cell, c) => {
+      const row = rows[r - start.r];
+      if (cell?.f && row && c - start.c >= 0) row[c - start.c] = `=${shiftFormulaRows(cell.f, -(start.r + 1))}`;
+    }),
+  );
 }
 
 /**
@@ -22,14 +40,16 @@ export function parseWorkbook(bytes: Uint8Array, extension: 'xlsx' | 'xls'): Par
   }
   let workbook: XLSX.WorkBook;
   try {
-    workbook = XLSX.read(bytes, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false });
+    workbook = XLSX.read(bytes, { type: 'buffer', dense: true, cellDates: false, cellFormula: true, cellHTML: false });
   } catch (err) {
     throw new ParseError(`The workbook could not be read: ${(err as Error).message}`);
   }
   const sheets: ParsedWorksheet[] = [];
   for (const name of workbook.SheetNames) {
-    const rows = XLSX.utils.sheet_to_json<CellValue[]>(workbook.Sheets[name], { header: 1, raw: true, defval: '', blankrows: true });
+    const worksheet = workbook.Sheets[name];
+    const rows = XLSX.utils.sheet_to_json<CellValue[]>(worksheet, { header: 1, raw: true, defval: '', blankrows: true });
     if (rows.length === 0) continue;
+    keepFormulas(worksheet, rows);
     try {
       sheets.push({ name, ...toTable(rows) });
     } catch (err) {

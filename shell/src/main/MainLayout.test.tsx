@@ -74,6 +74,7 @@ describe('main screen', () => {
     const { loads } = renderMain('/sheets');
     expect(await screen.findByText('No Sheet Selected')).toBeInTheDocument();
     expect(screen.getByText('Select a sheet from the sidebar to get started')).toBeInTheDocument();
+    expect(screen.getByTestId('sheet-toolbar')).toHaveTextContent('Select a sheet to see file operations');
     expect(await screen.findByText('mfe-sheets ./Navigator')).toBeInTheDocument();
     expect(await screen.findByText('mfe-chat ./ChatPanel')).toBeInTheDocument();
     expect(screen.getByTestId('connection-status')).toHaveTextContent('Disconnected');
