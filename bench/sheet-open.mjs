@@ -20,13 +20,18 @@ const RUNS = 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
 
-/** A CSV with a header row; cell (r, c) is `r{r}c{c}`, or a formula where `formula(r, c)` says. */
-function csv(rows, cols, formula = () => null) {
+/**
+ * A CSV with a header row; column A holds the row number, B the marker `{tag}{r}` (unique to
+ * the sheet, so the wait never matches the sheet shown before), the others
+ * short numbers (a 250k × 26 file stays under the 50 MB import limit), or a formula where
+ * `formula(r, c)` says.
+ */
+function csv(tag, rows, cols, formula = () => null) {
   const header = Array.from({ length: cols }, (_, c) => `col${c}`).join(',');
   const lines = [header];
   for (let r = 0; r < rows; r++) {
     const cells = [];
-    for (let c = 0; c < cols; c++) cells.push(formula(r, c) ?? (c === 0 ? String(r) : `r${r}c${c}`));
+    for (let c = 0; c < cols; c++) cells.push(formula(r, c) ?? (c === 0 ? String(r) : c === 1 ? `${tag}${r}` : String((r + c) % 100)));
     lines.push(cells.join(','));
   }
   return lines.join('\n');
@@ -65,11 +70,11 @@ const browser = await chromium.launch({
 try {
   const token = await signUp();
   const sheets = {
-    plain100k: await importSheet(token, 'plain 100k', csv(100_000, 26)),
-    plain250k: await importSheet(token, 'plain 250k', csv(250_000, 26)),
-    // 1,000 formulas in column Z of the first 1,000 rows, each on its own row's A: row 3 shows 3007.
-    formulas10k: await importSheet(token, 'formulas 10k', csv(10_000, 26, (r, c) => (c === 25 && r < 1000 ? `=A${r + 1}*1000+7` : null))),
-    small: await importSheet(token, 'small', csv(5, 3)),
+    plain100k: await importSheet(token, 'plain 100k', csv('h', 100_000, 26)),
+    plain250k: await importSheet(token, 'plain 250k', csv('q', 250_000, 26)),
+    // 1,000 formulas in column C (on screen) of the first 1,000 rows, each on its own row's A: row 3 shows 3007.
+    formulas10k: await importSheet(token, 'formulas 10k', csv('f', 10_000, 26, (r, c) => (c === 2 && r < 1000 ? `=A${r + 1}*1000+7` : null))),
+    small: await importSheet(token, 'small', csv('s', 5, 3)),
   };
 
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
@@ -91,32 +96,41 @@ try {
   async function openRuns(id, firstValue) {
     const times = [];
     for (let i = 0; i < RUNS; i++) {
-      await open(sheets.small, 'r0c1');
+      await open(sheets.small, 's0');
       times.push(await open(id, firstValue));
     }
     return times;
   }
   // The first open of any sheet also loads the Workspace's code: report it apart.
-  const firstEver = await open(sheets.small, 'r0c1');
-  const p100 = await openRuns(sheets.plain100k, 'r0c1');
-  const p250 = await openRuns(sheets.plain250k, 'r0c1');
+  const firstEver = await open(sheets.small, 's0');
+  const p100 = await openRuns(sheets.plain100k, 'h0');
+  const p250 = await openRuns(sheets.plain250k, 'q0');
   const f10 = await openRuns(sheets.formulas10k, '3007');
 
-  // First edit of the 100k sheet: type into B2 and press Enter, until the grid shows it.
-  await open(sheets.plain100k, 'r0c1');
-  const cell = grid.locator('td', { hasText: /^r1c1$/ }).first();
-  await cell.click();
+  // First edit of the 100k sheet: type into B2 (h1) and press Enter; timed in the page,
+  // from the Enter keydown to the DOM mutation that shows the new value.
+  await open(sheets.plain100k, 'h0');
+  await grid.locator('td', { hasText: /^h1$/ }).first().click();
   await page.keyboard.type('edited');
-  const t0 = Date.now();
+  await page.evaluate(() => {
+    const root = document.querySelector('[data-testid="sheet-grid"]');
+    document.addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__editStart ??= performance.now(); }, { capture: true });
+    new MutationObserver((_, observer) => {
+      if ([...root.querySelectorAll('td')].some((td) => td.textContent === 'edited')) {
+        window.__editShown = performance.now();
+        observer.disconnect();
+      }
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  });
   await page.keyboard.press('Enter');
   await grid.locator('td', { hasText: /^edited$/ }).first().waitFor();
-  const edit = Date.now() - t0;
+  const edit = await page.evaluate(() => window.__editShown - window.__editStart);
 
   console.log(`first sheet opened (loads the Workspace code too): ${s(firstEver)}`);
   console.log(`open 100,000 × 26 (click → first rows), median of ${RUNS}: ${s(median(p100))}  [${p100.map(s).join(', ')}]  target ≤ 1 s`);
   console.log(`open 250,000 × 26, median of ${RUNS}: ${s(median(p250))}  [${p250.map(s).join(', ')}]  target ≤ 1.5 s`);
   console.log(`open 10,000 × 26 with 1,000 formulas, median of ${RUNS}: ${s(median(f10))}  [${f10.map(s).join(', ')}]  target ≤ 1.5 s`);
-  console.log(`first edit of the 100k sheet (Enter → value shown): ${edit} ms  target ≤ 50 ms`);
+  console.log(`first edit of the 100k sheet (Enter → value shown): ${edit.toFixed(1)} ms  target ≤ 50 ms`);
 } finally {
   await browser.close();
   await stack.stop();
