@@ -10,7 +10,7 @@ import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { registerMetrics } from './metrics/metrics.js';
-import { echoRequestId, genReqId } from './metrics/request-id.js';
+import { echoRequestId, genReqId } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 
 export interface RouteSummary {

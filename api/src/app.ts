@@ -18,7 +18,7 @@ import { installAuthGuard } from './http/auth-guard.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParser } from './http/json-parser.js';
 import { installMetrics } from './metrics/metrics.js';
-import { echoRequestId, genReqId } from './metrics/request-id.js';
+import { echoRequestId, genReqId } from '@tessera/server-kit';
 import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';

@@ -2,3 +2,4 @@ export * from './config/env.js';
 export * from './db/open-database.js';
 export * from './db/pglite-dialect.js';
 export * from './server/run-server.js';
+export * from './server/request-id.js';

@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ShellServerConfig } from './config.js';
-import { echoRequestId, genReqId } from './observability/request-id.js';
+import { echoRequestId, genReqId } from '@tessera/server-kit';
 import { registerProxies } from './proxy/proxies.js';
 import { refuseStrayUpgrades, upgradeConstraint } from './proxy/upgrade-constraint.js';
 import { RemotesStore } from './remotes/remotes-store.js';

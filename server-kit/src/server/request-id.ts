@@ -9,7 +9,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Fastify's genReqId: the caller's x-request-id when it is a plain token (a load balancer's), so one id
+ * Fastify's genReqId (api, ai-middleware, shell server): the caller's x-request-id when it is a plain token, so one id
  * follows a request across the shell server and the services; else a fresh UUID.
  * pino logs it on every line of the request as `reqId`.
  */
