@@ -9,8 +9,7 @@ import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
 import { registerErrorHandlers } from './http/errors.js';
-import { registerMetrics } from './metrics/metrics.js';
-import { echoRequestId, genReqId } from '@tessera/server-kit';
+import { echoRequestId, genReqId, installHttpMetrics } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 
 export interface RouteSummary {
@@ -52,7 +51,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   echoRequestId(app);
   registerErrorHandlers(app);
   registerAuthHook(app, createTokenVerifier(config.jwksUrl));
-  registerMetrics(app);
+  installHttpMetrics(app, 'ai-middleware');
   registerHealthRoute(app, db as Kysely<unknown>, config.version);
   registerConfigRoute(app, config.version, config.provider);
   registerWhoamiRoute(app);

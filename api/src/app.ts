@@ -17,8 +17,7 @@ import { healthRoute } from './health/health.route.js';
 import { installAuthGuard } from './http/auth-guard.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParser } from './http/json-parser.js';
-import { installMetrics } from './metrics/metrics.js';
-import { echoRequestId, genReqId } from '@tessera/server-kit';
+import { echoRequestId, genReqId, installHttpMetrics } from '@tessera/server-kit';
 import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';
@@ -93,7 +92,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   try {
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
-    installMetrics(app);
+    installHttpMetrics(app, 'api');
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs);
     await app.register(cookie);

@@ -3,3 +3,4 @@ export * from './db/open-database.js';
 export * from './db/pglite-dialect.js';
 export * from './server/run-server.js';
 export * from './server/request-id.js';
+export * from './server/http-metrics.js';

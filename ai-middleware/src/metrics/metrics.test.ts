@@ -28,7 +28,7 @@ describe('ai-middleware observability', () => {
     const health = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="/health"'));
     assert.ok(health, 'a duration series for /health');
     assert.match(health, /method="GET"/);
-    assert.match(health, /status="200"/);
+    assert.match(health, /status_code="200"/);
     assert.match(health, /service="ai-middleware"/);
     const open = Number(/^http_open_sockets\{service="ai-middleware"\} (\d+)$/m.exec(text)?.[1]);
     assert.ok(open >= 1, `open sockets ${open}`);

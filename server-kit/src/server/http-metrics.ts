@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * A registry per app (not prom-client's global one), so several apps can live in one process (tests).
- * Operations per second (live editing) arrive with their feature and register here.
+ * Prometheus `GET /metrics` of one service: process metrics, requests and their
+ * durations by route pattern and status, and the sockets open on this instance.
+ * The registry is the app's own (not prom-client's global one), so several apps can
+ * live in one process (tests); a feature adds its metrics (live operations, solver
+ * and code-runner durations) to the registry this returns.
  */
-export function installMetrics(app: FastifyInstance): void {
+export function installHttpMetrics(app: FastifyInstance, service: string): Registry {
   const register = new Registry();
-  register.setDefaultLabels({ service: 'api' });
+  register.setDefaultLabels({ service });
   collectDefaultMetrics({ register });
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
@@ -24,7 +27,7 @@ export function installMetrics(app: FastifyInstance): void {
     registers: [register],
   });
 
-  // Sockets open on this instance, live sockets included: what a load balancer spreads.
+  // Keep-alive, streaming replies and WebSockets: what a load balancer spreads.
   let openSockets = 0;
   app.server.on('connection', (socket) => {
     openSockets++;
@@ -32,7 +35,7 @@ export function installMetrics(app: FastifyInstance): void {
   });
   new Gauge({
     name: 'http_open_sockets',
-    help: 'TCP connections open on this instance (HTTP keep-alive and WebSockets)',
+    help: 'TCP connections open on this instance (HTTP keep-alive, streams and WebSockets)',
     registers: [register],
     collect() {
       this.set(openSockets);
@@ -47,10 +50,9 @@ export function installMetrics(app: FastifyInstance): void {
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.register(async (scope) => {
-    scope.get('/metrics', { config: { public: true } }, async (_request, reply) => {
-      reply.header('content-type', register.contentType);
-      return register.metrics();
-    });
+  app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
+    reply.header('content-type', register.contentType);
+    return register.metrics();
   });
+  return register;
 }
