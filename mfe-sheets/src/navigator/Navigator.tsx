@@ -1,7 +1,7 @@
 import { Box, Button, EmptyState, Flex, HStack, Heading, Input, Separator, Text, VStack } from '@chakra-ui/react';
-import type { RemoteProps } from '@tessera/contracts';
+import { MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useState } from 'react';
-import { DeleteItemDialog } from './DeleteItemDialog.js';
+import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { FILTER_LABELS, FilterMenu, type SheetFilter } from './FilterMenu.js';
 import { GroupNode } from './GroupNode.js';
 import { ImportControl } from './ImportControl.js';
@@ -172,7 +172,14 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
         )}
       </Box>
       {status === 'ready' && <NavigatorFooter sheets={counts.sheets} groups={counts.groups} imported={importing.counts} />}
-      <DeleteItemDialog name={deleting.pending?.name ?? null} busy={deleting.busy} onConfirm={deleting.confirm} onCancel={deleting.cancel} />
+      <ConfirmDeleteDialog
+        open={deleting.pending !== null}
+        title={MESSAGES.confirmDeleteItem}
+        description={deleting.pending?.name}
+        busy={deleting.busy}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
+      />
       <Separator />
       <Box p="2">
         {/* Account Settings opens /settings, where the shell mounts mfe-members ./AccountSettings. */}

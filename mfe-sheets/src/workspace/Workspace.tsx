@@ -1,13 +1,13 @@
 import { Box, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useState } from 'react';
+import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { saveStatus } from './session/save-status.js';
 import { useSheetSession } from './session/use-sheet-session.js';
 import { createSheetService } from './sheet.service.js';
-import { DeleteSheetDialog } from './toolbar/DeleteSheetDialog.js';
 import { SheetToolbar, type WorkspaceView } from './toolbar/SheetToolbar.js';
 
 export interface WorkspaceProps extends RemoteProps {
@@ -83,9 +83,9 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           />
         ) : null}
       </Box>
-      <DeleteSheetDialog
+      <ConfirmDeleteDialog
         open={confirmingDelete}
-        name={name}
+        title={confirmDeleteSheet(name)}
         busy={deleting}
         onConfirm={() => void remove()}
         onCancel={() => setConfirmingDelete(false)}
