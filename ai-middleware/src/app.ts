@@ -9,7 +9,7 @@ import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
 import { registerErrorHandlers } from './http/errors.js';
-import { echoRequestId, genReqId, installHttpMetrics } from '@tessera/server-kit';
+import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 
 export interface RouteSummary {
@@ -30,7 +30,7 @@ declare module 'fastify' {
 export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     genReqId,
     // 1 MB is plenty for the JSON this service takes; larger bodies get 413.
     bodyLimit: 1024 * 1024,

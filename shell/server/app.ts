@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ShellServerConfig } from './config.js';
-import { echoRequestId, genReqId } from '@tessera/server-kit';
+import { echoRequestId, genReqId, loggerOptions } from '@tessera/server-kit';
 import { registerProxies } from './proxy/proxies.js';
 import { refuseStrayUpgrades, upgradeConstraint } from './proxy/upgrade-constraint.js';
 import { RemotesStore } from './remotes/remotes-store.js';
@@ -12,7 +12,7 @@ import { registerShellStatic } from './spa/static.js';
 /** Builds the shell server (not listening): static shell, remotes.json, proxies, security headers. */
 export async function buildServer(config: ShellServerConfig): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     // The id goes on to the api and the ai-middleware (proxies.ts): one id per request in every log.
     genReqId,
     routerOptions: { constraints: { upgrade: upgradeConstraint } },
