@@ -24,6 +24,40 @@ export interface AiConfig {
   logLevel: LogLevel;
   /** This build's version (package.json), reported by /health and /config. */
   version: string;
+  /** The confined Python code runner (src/runner); left out, its defaults apply. */
+  runner?: RunnerConfig;
+}
+
+/** The code runner's limits: RUNNER_TIMEOUT_MS, RUNNER_MEMORY_MB, RUNNER_POOL_SIZE. */
+export interface RunnerConfig {
+  /** Wall-clock limit of one job; the child is SIGKILLed past it. */
+  timeoutMs: number;
+  /** Resident memory limit of one child; the watchdog SIGKILLs it past this. */
+  memoryMb: number;
+  /** Pre-warmed children kept ready (each about 160 MB idle). */
+  poolSize: number;
+}
+
+export const RUNNER_DEFAULTS: RunnerConfig = { timeoutMs: 10_000, memoryMb: 256, poolSize: 2 };
+
+/** A whole number in [min, max]; unset or blank gives the fallback. */
+function parseIntInRange(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const text = raw?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadRunnerConfig(env: NodeJS.ProcessEnv): RunnerConfig {
+  return {
+    timeoutMs: parseIntInRange('RUNNER_TIMEOUT_MS', env.RUNNER_TIMEOUT_MS, RUNNER_DEFAULTS.timeoutMs, 100, 600_000),
+    // Pyodide needs about 160 MB idle, and the address-space limit (1280 MiB) caps what it can reach.
+    memoryMb: parseIntInRange('RUNNER_MEMORY_MB', env.RUNNER_MEMORY_MB, RUNNER_DEFAULTS.memoryMb, 200, 1024),
+    poolSize: parseIntInRange('RUNNER_POOL_SIZE', env.RUNNER_POOL_SIZE, RUNNER_DEFAULTS.poolSize, 1, 16),
+  };
 }
 
 // Same relative path from src/ (tsx) and dist/ (built), so no cwd dependence.
@@ -52,5 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     provider: provider as AiProvider,
     logLevel,
     version: PACKAGE_VERSION,
+    runner: loadRunnerConfig(env),
   };
 }

@@ -8,6 +8,7 @@ export * from './auth/auth.schema.js';
 export * from './auth/token.js';
 export * from './health/health.schema.js';
 export * from './ai/capabilities.schema.js';
+export * from './ai/code-run.schema.js';
 export * from './bus/event-map.js';
 export * from './bus/event-bus.js';
 export * from './shell/remotes.js';

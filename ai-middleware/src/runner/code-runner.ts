@@ -1,0 +1,213 @@
+import {
+  CODE_RUN_OUTPUT_CAP_CHARS,
+  CODE_RUN_OUTPUT_TRUNCATED_MARKER,
+  type CodeRunRequest,
+  CodeRunRequestSchema,
+  type CodeRunResult,
+} from '@tessera/contracts';
+import { RUNNER_DEFAULTS, type RunnerConfig } from '../config.js';
+import { type ChildCommand, confinedChildCommand } from './confinement.js';
+import { extractGrid } from './grid-extractor.js';
+import { type ChildOutcome, RunnerChild } from './runner-child.js';
+
+/** What /health will report: whether code can run, and why not. */
+export interface CodeRunnerStatus {
+  /** starting: no child ready yet; ready; failing: children do not start; refused: cannot confine; closed. */
+  state: 'starting' | 'ready' | 'failing' | 'refused' | 'closed';
+  /** Code only ever runs confined; false means it does not run at all. */
+  confined: boolean;
+  reason?: string;
+  ready: number;
+  warming: number;
+  queued: number;
+}
+
+/** The typed service behind "Agent • Direct Exec" (issue 7); the HTTP route stays thin. */
+export interface CodeRunner {
+  /** Runs one job in a fresh confined child. Throws a ZodError on a malformed request. */
+  run(request: CodeRunRequest): Promise<CodeRunResult>;
+  status(): CodeRunnerStatus;
+  /** Kills every child and fails waiting jobs. */
+  close(): Promise<void>;
+}
+
+export const MEMORY_ERROR = 'Execution ran out of memory';
+export const CLOSED_ERROR = 'The code runner is shut down';
+/** After this many children in a row fail to start, jobs fail instead of waiting. */
+const MAX_START_FAILURES = 3;
+const RESPAWN_DELAY_MS = 500;
+/** A traceback's last lines are what the AI's fix loop needs; the whole one can be long. */
+const TRACEBACK_MAX_LINES = 30;
+const TRACEBACK_MAX_CHARS = 4000;
+
+export function timeoutError(timeoutMs: number): string {
+  return `Execution timed out after ${Number((timeoutMs / 1000).toFixed(3))} s`;
+}
+
+interface Waiter {
+  resolve: (child: RunnerChild) => void;
+  reject: (err: Error) => void;
+}
+
+export interface CodeRunnerOptions {
+  /** How long a child may take to load Pyodide; default 60 s (FACTS: 4.5 s each when 4 start on 2 cores). */
+  readyTimeoutMs?: number;
+  /** For tests: replaces the confinement check's outcome (e.g. to see the refusal). */
+  command?: ChildCommand | { refused: string };
+}
+
+export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options: CodeRunnerOptions = {}): CodeRunner {
+  const command = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const ready: RunnerChild[] = [];
+  const warming = new Set<RunnerChild>();
+  const busy = new Set<RunnerChild>();
+  const waiters: Waiter[] = [];
+  let state: CodeRunnerStatus['state'] = 'refused' in command ? 'refused' : 'starting';
+  let reason = 'refused' in command ? command.refused : undefined;
+  let startFailures = 0;
+  let respawnTimer: NodeJS.Timeout | undefined;
+
+  function fill(): void {
+    if ('refused' in command || state === 'closed' || state === 'failing') return;
+    while (ready.length + warming.size < config.poolSize) spawnOne(command);
+  }
+
+  function spawnOne(childCommand: ChildCommand): void {
+    const child = new RunnerChild(childCommand, { memoryMb: config.memoryMb, readyTimeoutMs });
+    warming.add(child);
+    child.ready.then(
+      () => {
+        warming.delete(child);
+        if (state === 'closed') return child.kill();
+        startFailures = 0;
+        state = 'ready';
+        reason = undefined;
+        const waiter = waiters.shift();
+        if (waiter) {
+          waiter.resolve(child);
+          fill(); // handed straight to a job: its replacement starts warming
+          return;
+        }
+        ready.push(child);
+        // An idle child that dies (killed from outside) leaves the pool and is replaced.
+        void child.exited.then(() => {
+          const index = ready.indexOf(child);
+          if (index >= 0) {
+            ready.splice(index, 1);
+            fill();
+          }
+        });
+      },
+      (err: Error) => {
+        warming.delete(child);
+        if (state === 'closed') return;
+        startFailures += 1;
+        if (startFailures >= MAX_START_FAILURES) {
+          state = 'failing';
+          reason = `Code runner children fail to start (${err.message})`;
+          for (const waiter of waiters.splice(0)) waiter.reject(new Error(reason));
+        } else {
+          respawnTimer = setTimeout(fill, RESPAWN_DELAY_MS);
+        }
+      },
+    );
+  }
+
+  function take(): Promise<RunnerChild> {
+    if (state === 'failing') {
+      // Try again for this job: the cause (e.g. memory pressure) may have passed.
+      state = 'starting';
+      startFailures = 0;
+    }
+    const child = ready.shift();
+    const taken = child
+      ? Promise.resolve(child)
+      : new Promise<RunnerChild>((resolve, reject) => waiters.push({ resolve, reject }));
+    fill(); // the replacement starts warming now, while this job runs
+    return taken;
+  }
+
+  async function run(request: CodeRunRequest): Promise<CodeRunResult> {
+    const job = CodeRunRequestSchema.parse(request);
+    if (state === 'refused') return failure(reason ?? 'The code runner refuses to run code unconfined.');
+    if (state === 'closed') return failure(CLOSED_ERROR);
+    let child: RunnerChild;
+    try {
+      child = await take();
+    } catch (err) {
+      return failure((err as Error).message);
+    }
+    busy.add(child);
+    try {
+      return toResult(await child.run(job, config.timeoutMs), config.timeoutMs);
+    } finally {
+      // One child per job: state leaks between jobs in one Pyodide (FACTS.md).
+      busy.delete(child);
+      child.kill();
+    }
+  }
+
+  function status(): CodeRunnerStatus {
+    return {
+      state,
+      confined: !('refused' in command),
+      ...(reason === undefined ? {} : { reason }),
+      ready: ready.length,
+      warming: warming.size,
+      queued: waiters.length,
+    };
+  }
+
+  async function close(): Promise<void> {
+    state = 'closed';
+    clearTimeout(respawnTimer);
+    for (const waiter of waiters.splice(0)) waiter.reject(new Error(CLOSED_ERROR));
+    const all = [...ready.splice(0), ...warming, ...busy];
+    warming.clear();
+    for (const child of all) child.kill({ kind: 'closed' });
+    await Promise.all(all.map((child) => child.exited));
+  }
+
+  fill();
+  return { run, status, close };
+}
+
+function failure(error: string, execution_output = ''): CodeRunResult {
+  return { execution_output, result: null, error };
+}
+
+function toResult(outcome: ChildOutcome, timeoutMs: number): CodeRunResult {
+  switch (outcome.kind) {
+    case 'timeout':
+      return failure(timeoutError(timeoutMs));
+    case 'memory':
+      return failure(MEMORY_ERROR);
+    case 'closed':
+      return failure(CLOSED_ERROR);
+    case 'too_large':
+      return failure('Execution result too large (more than 64 MB)');
+    case 'died':
+      return failure(`The code runner's process ended unexpectedly (${outcome.detail}); a fresh one takes the next job`);
+    case 'done': {
+      const { message } = outcome;
+      // The child caps its output; the cap is applied again here, since the child is not trusted.
+      const output = message.output.slice(0, CODE_RUN_OUTPUT_CAP_CHARS);
+      const execution_output =
+        message.truncated || message.output.length > CODE_RUN_OUTPUT_CAP_CHARS ? output + CODE_RUN_OUTPUT_TRUNCATED_MARKER : output;
+      if (message.error) {
+        if (message.error.kind === 'memory') return failure(MEMORY_ERROR, execution_output);
+        if (message.error.kind === 'fatal') return failure(`Execution stopped: ${message.error.message}`, execution_output);
+        return failure(lastLines(message.error.message), execution_output);
+      }
+      const result = message.result ?? null;
+      const grid = extractGrid(result);
+      return grid ? { execution_output, result, grid } : { execution_output, result };
+    }
+  }
+}
+
+function lastLines(traceback: string): string {
+  const lines = traceback.trimEnd().split('\n').slice(-TRACEBACK_MAX_LINES).join('\n');
+  return lines.length > TRACEBACK_MAX_CHARS ? lines.slice(-TRACEBACK_MAX_CHARS) : lines;
+}

@@ -1,0 +1,92 @@
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * How a code-runner child is confined (FACTS.md § Confining Pyodide, every layer verified):
+ * a new session, network and PID namespace (no network, no other process to signal; the
+ * child dies with unshare, and unshare with the service), the unprivileged user nobody with no way to regain privileges,
+ * a 1280 MiB address-space limit (with the wasm trap handler off, Pyodide then raises a
+ * clean MemoryError) and a CPU-time backstop, and Node's permission model reading only Pyodide and the child
+ * script (no host files, no child processes, workers or addons).
+ */
+
+/** Below this Pyodide cannot start; with it, a memory bomb ends in MemoryError near 250–285 MB RSS. */
+export const ADDRESS_SPACE_LIMIT_BYTES = 1_342_177_280;
+const NOBODY = '65534';
+const CPU_MARGIN_SECONDS = 60;
+const TOOLS = ['setsid', 'unshare', 'setpriv', 'prlimit'] as const;
+
+export const CONFINEMENT_REQUIREMENTS =
+  'The code runner refuses to run code unconfined. It needs root (CAP_SYS_ADMIN for the network and PID ' +
+  'namespaces, CAP_SETUID/CAP_SETGID to drop to nobody) and util-linux setsid, unshare, setpriv and prlimit on PATH.';
+
+/** The child script: the same path from src/runner (tsx) and dist/runner (built). */
+export const CHILD_SCRIPT = fileURLToPath(new URL('../../src/runner/child.mjs', import.meta.url));
+
+/** Pyodide's folder, resolved through pnpm's symlinks: the permission model grants real paths. */
+export function pyodideDir(): string {
+  const require = createRequire(import.meta.url);
+  return realpathSync(path.dirname(require.resolve('pyodide/package.json')));
+}
+
+function findOnPath(tool: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, tool);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+export interface ChildCommand {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The command line of one child, or why this machine cannot confine one. The OS may
+ * still refuse a layer at spawn (no namespaces in some containers): the pool reports
+ * the child's own error then.
+ */
+export function confinedChildCommand(outputCapChars: number, timeoutMs: number): ChildCommand | { refused: string } {
+  if (process.platform !== 'linux') return { refused: `${CONFINEMENT_REQUIREMENTS} This is ${process.platform}, not Linux.` };
+  if (process.getuid?.() !== 0) return { refused: `${CONFINEMENT_REQUIREMENTS} This process runs as uid ${process.getuid?.()}.` };
+  const searchPath = process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin';
+  const tools: Record<string, string> = {};
+  for (const tool of TOOLS) {
+    const found = findOnPath(tool, searchPath);
+    if (!found) return { refused: `${CONFINEMENT_REQUIREMENTS} ${tool} is not on PATH.` };
+    tools[tool] = found;
+  }
+  const script = realpathSync(CHILD_SCRIPT);
+  const pyodide = pyodideDir();
+  return {
+    command: tools.setsid,
+    args: [
+      // If the service dies, unshare gets SIGKILL and (--kill-child) takes the node child
+      // with it: an endless loop must not outlive the parent that would have killed it.
+      tools.setpriv, '--pdeathsig=KILL',
+      tools.unshare, '--net', '--pid', '--fork', '--kill-child',
+      // Changing the user clears --kill-child's parent-death signal: set it again after.
+      tools.setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--pdeathsig=KILL',
+      // CPU seconds: a backstop only (the parent's wall-clock kill comes first); loading
+      // Pyodide takes a few CPU seconds of its own, on several threads.
+      tools.prlimit, `--as=${ADDRESS_SPACE_LIMIT_BYTES}`, `--cpu=${Math.ceil(timeoutMs / 1000) + CPU_MARGIN_SECONDS}`,
+      process.execPath, '--no-warnings', '--experimental-permission',
+      // One flag per path: Node 20 refuses a comma list.
+      `--allow-fs-read=${pyodide}`, `--allow-fs-read=${script}`,
+      '--disable-wasm-trap-handler',
+      script, pyodide, String(outputCapChars),
+    ],
+    // Nothing of the service's environment (keys, database URLs) reaches user code.
+    env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' },
+  };
+}

@@ -1,0 +1,100 @@
+// Figures for issue 7 (the confined Python code runner): spawn-to-ready of one child,
+// a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th of 5
+// concurrent jobs waits with the default pool of 2. Real confined children (needs root:
+// namespaces and setpriv); needs ai-middleware built (`npm run build`).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'ai-middleware/dist/runner');
+if (!existsSync(path.join(dist, 'code-runner.js'))) {
+  console.error('code-runner: build ai-middleware first (npm run build)');
+  process.exit(1);
+}
+const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
+const { createCodeRunner } = await load('code-runner.js');
+const { RunnerChild } = await load('runner-child.js');
+const { confinedChildCommand } = await load('confinement.js');
+
+const command = confinedChildCommand(100 * 1024, 30_000);
+if ('refused' in command) {
+  console.error(`code-runner: ${command.refused}`);
+  process.exit(1);
+}
+const ms = (t0) => Math.round(performance.now() - t0);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (xs) => `median ${median(xs)} ms (${xs.join(', ')})`;
+
+// 1. One child alone, from spawn to Pyodide loaded, three times in a row; then a small
+//    job on it while nothing else starts (the pool below refills while a job runs).
+const spawnTimes = [];
+const bare = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  const child = new RunnerChild(command, { memoryMb: 256, readyTimeoutMs: 60_000 });
+  await child.ready;
+  spawnTimes.push(ms(t0));
+  const t1 = performance.now();
+  const outcome = await child.run({ code: 'result = sum(r[1] for r in rows)', headers: ['a', 'b'], rows: [['x', 1], ['y', 2]] }, 30_000);
+  bare.push(ms(t1));
+  if (outcome.kind !== 'done' || outcome.message.result !== 3) throw new Error(`bare job: ${JSON.stringify(outcome)}`);
+  child.kill();
+  await child.exited;
+}
+console.log(`spawn to ready, one child:            ${fmt(spawnTimes)}`);
+console.log(`small job, one child, no refill:      ${fmt(bare)}`);
+
+// Waits until the pool has a child ready, so the next job measures the job only.
+async function whenReady(runner) {
+  while (runner.status().ready === 0) await new Promise((r) => setTimeout(r, 20));
+}
+
+const runner = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 1 });
+try {
+  // 2. A small job from a warm pool (its replacement starts warming meanwhile, as in use).
+  const small = [];
+  for (let i = 0; i < 5; i++) {
+    await whenReady(runner);
+    const t0 = performance.now();
+    const r = await runner.run({ code: 'result = sum(r[1] for r in rows)', headers: ['a', 'b'], rows: [['x', 1], ['y', 2]] });
+    small.push(ms(t0));
+    if (r.result !== 3) throw new Error(`small job: ${JSON.stringify(r)}`);
+  }
+  console.log(`small job from a warm pool:           ${fmt(small)}`);
+
+  // 3. A 10,000 × 10 sheet in, a scalar out; and the same sheet in and back out as a grid.
+  const headers = Array.from({ length: 10 }, (_, c) => `col${c}`);
+  const rows = Array.from({ length: 10_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => (c === 0 ? `row ${r}` : r * 10 + c)));
+  const sum = [];
+  const echo = [];
+  for (let i = 0; i < 3; i++) {
+    await whenReady(runner);
+    let t0 = performance.now();
+    const a = await runner.run({ code: "result = sum(r['col1'] for r in records)", headers, rows });
+    sum.push(ms(t0));
+    if (a.error || typeof a.result !== 'number') throw new Error(`10k sum: ${a.error}`);
+    await whenReady(runner);
+    t0 = performance.now();
+    const b = await runner.run({ code: 'result = {"headers": headers, "rows": rows}', headers, rows });
+    echo.push(ms(t0));
+    if (b.error || b.grid?.rows.length !== 10_000) throw new Error(`10k grid: ${b.error}`);
+  }
+  console.log(`10,000 × 10 sheet in, a sum out:      ${fmt(sum)}`);
+  console.log(`10,000 × 10 sheet in, same grid out:  ${fmt(echo)}`);
+} finally {
+  await runner.close();
+}
+
+// 4. Five jobs at once on the default pool of 2 (warm): each one's time to its result.
+const pool = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 2 });
+try {
+  while (pool.status().ready < 2) await new Promise((r) => setTimeout(r, 20));
+  const t0 = performance.now();
+  const done = await Promise.all(
+    Array.from({ length: 5 }, (_, i) => pool.run({ code: `result = ${i}`, headers: [], rows: [] }).then(() => ms(t0))),
+  );
+  console.log(`5 concurrent jobs, pool of 2 (warm):  ${done.sort((a, b) => a - b).join(', ')} ms (the 5th waits ${done[4]} ms)`);
+} finally {
+  await pool.close();
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { CELL_MAX_LENGTH, CellValueSchema, GridDataSchema, SHEET_MAX_COLUMNS } from '../sheets/sheet.schema.js';
+
+/** Longest Python source one job may carry. */
+export const CODE_RUN_MAX_CODE_LENGTH = 200_000;
+/** Printed output kept per job (characters); past it the output is cut with CODE_RUN_OUTPUT_TRUNCATED_MARKER. */
+export const CODE_RUN_OUTPUT_CAP_CHARS = 100 * 1024;
+export const CODE_RUN_OUTPUT_TRUNCATED_MARKER = '\n[output truncated at 100 KB]';
+
+/**
+ * A job for the code runner ("Agent • Direct Exec"): Python code and the sheet it runs on.
+ * The code sees `headers` (list of str), `rows` (list of lists), `records` (a dict per row,
+ * keyed by header) and `sheet` ({name, headers, rows}).
+ */
+export const CodeRunRequestSchema = z.strictObject({
+  code: z.string().max(CODE_RUN_MAX_CODE_LENGTH),
+  headers: z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS),
+  rows: GridDataSchema,
+  sheet_name: z.string().max(255).optional(),
+});
+export type CodeRunRequest = z.infer<typeof CodeRunRequestSchema>;
+
+/** Where a grid came from (spec 02 §5: the shapes the extractor accepts). */
+export const CODE_RUN_GRID_SOURCES = [
+  'list_of_lists',
+  'list_of_objects',
+  'headers_and_rows',
+  'columns_dict',
+  'json_text',
+  'delimited_text',
+] as const;
+export type CodeRunGridSource = (typeof CODE_RUN_GRID_SOURCES)[number];
+
+/** A grid extracted from a job's result: headers and rows padded or trimmed to their width. */
+export const CodeRunGridSchema = z.object({
+  headers: z.array(z.string()),
+  rows: z.array(z.array(CellValueSchema)),
+  source: z.enum(CODE_RUN_GRID_SOURCES),
+});
+export type CodeRunGrid = z.infer<typeof CodeRunGridSchema>;
+
+/** JSON values, as a job's `result` comes back from Python. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+);
+
+/** What a job yields: its printed output, its result, the grid extracted from it, or an error. */
+export const CodeRunResultSchema = z.object({
+  execution_output: z.string(),
+  result: JsonValueSchema,
+  grid: CodeRunGridSchema.optional(),
+  error: z.string().optional(),
+});
+export type CodeRunResult = z.infer<typeof CodeRunResultSchema>;
