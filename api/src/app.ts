@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
+import { LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
@@ -17,7 +19,7 @@ import { healthRoute } from './health/health.route.js';
 import { installAuthGuard } from './http/auth-guard.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParser } from './http/json-parser.js';
-import { echoRequestId, genReqId, installHttpMetrics } from '@tessera/server-kit';
+import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';
@@ -28,6 +30,9 @@ import { groupsRoutes } from './groups/groups.routes.js';
 import { itemsRoutes } from './items/items.routes.js';
 import { importRoute } from './import/import.route.js';
 import { exportRoute } from './export/export.route.js';
+import { versionsRoutes } from './versions/versions.routes.js';
+import { selectProtocol } from './live/live-auth.js';
+import { liveRoutes } from './live/live.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,7 +82,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   };
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     genReqId,
     bodyLimit: BODY_LIMIT_BYTES,
     // Behind the shell server's proxy on the same host: trust its X-Forwarded-* (https detection).
@@ -96,15 +101,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs);
     await app.register(cookie);
+    // One WebSocket server for every socket route: a bigger frame closes its socket with 1009.
+    await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES, handleProtocols: selectProtocol } });
 
     app.register(healthRoute, { services });
     app.register(authRoutes, { prefix: '/api/v1/auth', services });
     app.register(usersRoute, { prefix: '/api/v1/users', services });
     app.register(sheetsRoutes, { prefix: '/api/v1/sheets', services });
     app.register(exportRoute, { prefix: '/api/v1/sheets', services });
+    app.register(versionsRoutes, { prefix: '/api/v1/sheets', services });
     app.register(groupsRoutes, { prefix: '/api/v1/groups', services });
     app.register(itemsRoutes, { prefix: '/api/v1/items', services });
     app.register(importRoute, { prefix: '/api/v1/import', services });
+    app.register(liveRoutes, { services });
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});

@@ -31,3 +31,5 @@ export * from './git/git-history.schema.js';
 export * from './git/git-diff.schema.js';
 export * from './git/git-functions.schema.js';
 export * from './git/git-recommendations.schema.js';
+export * from './versions/versions.schema.js';
+export * from './live/live.schema.js';

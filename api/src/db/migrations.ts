@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './schema.js';
+import { versionsMigration } from '../versions/versions.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_sheet_versions': versionsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

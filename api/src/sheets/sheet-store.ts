@@ -2,6 +2,7 @@ import type { CellValue, GridData } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from './cell-grid.js';
+import { recordVersion } from '../versions/version-recorder.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -173,4 +174,6 @@ export async function appendOp(
       changes: op.changes === null ? null : JSON.stringify(op.changes),
     })
     .execute();
+  // What the op log alone cannot rebuild a version from: its shape, headers and (at whole-grid ops) a snapshot.
+  await recordVersion(db, op.sheetId, op.version, op.changes === null);
 }

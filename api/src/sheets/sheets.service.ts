@@ -24,6 +24,7 @@ import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } fro
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache } from './grid-cache.js';
+import { SheetChangeFeed } from './sheet-changes.js';
 import { appendOp, applyCellChanges, joinChunkTexts, loadChunks, opsAfter, readChunkTexts, readGrid, replaceGrid, rowsToLoad, writeNewGrid } from './sheet-store.js';
 
 export const SHEET_NOT_FOUND = 'Sheet not found';
@@ -60,6 +61,9 @@ export interface NewSheet {
 
 /** Sheets: metadata in `sheets`, cells in row chunks, one op-log row per version. */
 export class SheetsService {
+  /** Committed changes, for the live socket (src/live). */
+  readonly changes = new SheetChangeFeed();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cache = new GridCache(),
@@ -198,6 +202,7 @@ export class SheetsService {
       // A save without cells leaves the grid as it was at the previous version.
       if (body.data === undefined) this.cache.patch(id, summary.version, new Map());
       else this.cache.delete(id);
+      this.changes.emit({ sheetId: id, version: summary.version, kind: 'sheet', userId });
       return summary;
     } catch (err) {
       this.cache.delete(id);
@@ -257,10 +262,11 @@ export class SheetsService {
     });
   }
 
-  /** PATCH cells: reads and rewrites only the chunks of the changed cells. */
-  async patchCells(id: string, body: CellPatchBody, userId: string): Promise<CellPatchResult> {
+  /** PATCH cells: reads and rewrites only the chunks of the changed cells. `origin` is passed on to change listeners. */
+  async patchCells(id: string, body: CellPatchBody, userId: string, origin?: string): Promise<CellPatchResult> {
     const { result, written } = await this.patchInTransaction(id, body, userId);
     this.cache.patch(id, result.version, written);
+    this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: body.changes, userId, updatedAt: result.updated_at, origin });
     return result;
   }
 
@@ -300,6 +306,7 @@ export class SheetsService {
     this.cache.delete(id);
     const result = await this.db.deleteFrom('sheets').where('id', '=', id).executeTakeFirst();
     if (result.numDeletedRows === 0n) throw notFound(SHEET_NOT_FOUND);
+    this.changes.emit({ sheetId: id, kind: 'deleted' });
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in the same group. */

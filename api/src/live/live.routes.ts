@@ -1,0 +1,84 @@
+import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LiveConnectQuerySchema } from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServicesOptions } from '../services.js';
+import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
+import { authenticateSocket, socketToken } from './live-auth.js';
+import { type LiveConnection, LiveHub, type RawData } from './live-hub.js';
+import { SheetOpsRepository } from './sheet-ops.repository.js';
+
+/** Frames a client may send before its token check and join are done (e.g. edits queued while offline). */
+const MAX_FRAMES_BEFORE_JOIN = 1_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live sheets (presence, operations); tests drive its heartbeat. */
+    live: LiveHub;
+  }
+}
+
+/**
+ * The live sheet socket `GET /sheets/:sheetId` (WebSocket). It is `public` for the HTTP auth
+ * guard because a browser cannot send an Authorization header on a WebSocket: the socket
+ * authenticates itself with the same checks and closes with 1008 before sending anything.
+ */
+export const liveRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  const ops = new SheetOpsRepository(services.db);
+  const hub = new LiveHub({ sheets: services.sheets, ops, log: app.log });
+  app.decorate('live', hub);
+  const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
+  const heartbeat = setInterval(() => hub.heartbeat(), LIVE_HEARTBEAT_MS);
+  heartbeat.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/sheets/:sheetId',
+    config: { public: true },
+    // A plain GET (no upgrade) is not a page of the api.
+    handler: async (_request, reply) =>
+      reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } }),
+    wsHandler: (socket, request) => {
+      // Listeners are attached at once: frames that arrive while the token is checked wait here.
+      const pending: RawData[] = [];
+      let conn: LiveConnection | undefined;
+      let ready = false;
+      socket.on('message', (data: RawData) => {
+        if (ready && conn) hub.handleFrame(conn, data);
+        else if (pending.length < MAX_FRAMES_BEFORE_JOIN) pending.push(data);
+        else socket.close(LIVE_CLOSE.policyViolation, 'Too many frames before the connection was ready');
+      });
+      socket.on('pong', () => {
+        if (conn) conn.alive = true;
+      });
+      socket.on('close', () => {
+        if (conn) hub.leave(conn);
+      });
+      socket.on('error', (err) => request.log.warn({ err }, 'live socket error'));
+
+      const open = async () => {
+        const query = LiveConnectQuerySchema.safeParse(request.query);
+        if (!query.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
+        const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs);
+        if ('reason' in auth) return socket.close(LIVE_CLOSE.policyViolation, auth.reason);
+        const params = SheetIdParamsSchema.safeParse({ id: (request.params as { sheetId?: string }).sheetId });
+        const version = params.success ? await ops.currentVersion(params.data.id) : undefined;
+        if (!params.success || version === undefined) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
+        const row = await services.users.findById(auth.user.id);
+        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true };
+        await hub.join(conn, query.data.since);
+        ready = true;
+        for (const data of pending.splice(0)) hub.handleFrame(conn, data);
+      };
+      open().catch((err) => {
+        request.log.error({ err }, 'live socket setup failed');
+        socket.close(1011, 'Internal error');
+      });
+    },
+  });
+};
+
+// Registered without encapsulation (what fastify-plugin does) so that `app.live` is on the root instance.
+(liveRoutes as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

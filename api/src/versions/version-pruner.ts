@@ -1,0 +1,77 @@
+import type { CellValue, PruneResult, RetentionPolicy } from '@tessera/contracts';
+import { sql } from 'kysely';
+import { type CellDelta, sameCell } from '../sheets/cell-grid.js';
+import { notFound, SHEET_NOT_FOUND } from '../sheets/sheets.service.js';
+import { versionsToKeep } from './retention.js';
+import type { VersionsDb } from './versions.tables.js';
+
+/** Versions younger than this are never pruned: open clients may still send them as their base version. */
+export const RECENT_KEEP_MS = 10 * 60_000;
+
+/** Folds consecutive ops (oldest first) into one: each cell's first old value and last new value; unchanged cells dropped. */
+export function foldDeltas(ops: CellDelta[][]): CellDelta[] {
+  const byCell = new Map<string, CellDelta>();
+  for (const deltas of ops) {
+    for (const d of deltas) {
+      const key = `${d.row}:${d.col}`;
+      const seen = byCell.get(key);
+      if (seen) seen.new = d.new;
+      else byCell.set(key, { row: d.row, col: d.col, old: d.old, new: d.new as CellValue });
+    }
+  }
+  return [...byCell.values()].filter((d) => !sameCell(d.old, d.new));
+}
+
+/**
+ * Applies a retention policy to one sheet's history. A pruned run of versions is folded into
+ * the next kept version's op (so every kept version still rebuilds exactly); named versions,
+ * the live one, whole-grid versions and the bases of open proposals and versions of the last 10 minutes are never pruned. Full
+ * snapshots of pruned versions stop being rebuild bases; their chunks stay, later snapshots share them.
+ */
+export async function pruneHistory(db: VersionsDb, sheetId: string, policy: RetentionPolicy): Promise<PruneResult> {
+  return db.transaction().execute(async (trx) => {
+    const sheet = await trx.selectFrom('sheets').select('version').where('id', '=', sheetId).forUpdate().executeTakeFirst();
+    if (!sheet) throw notFound(SHEET_NOT_FOUND);
+    const { rows: ops } = await sql<{ version: number; created_at: Date; whole: boolean; label: string | null }>`
+      SELECT o.version, o.created_at, o.changes IS NULL AS whole, m.label FROM sheet_ops o
+      LEFT JOIN sheet_version_marks m ON m.sheet_id = o.sheet_id AND m.version = o.version
+      WHERE o.sheet_id = ${sheetId}::uuid ORDER BY o.version`.execute(trx);
+    const bases = await trx.selectFrom('sheet_proposals').select('base_version').where('sheet_id', '=', sheetId).where('state', '=', 'proposed').execute();
+    const always = new Set<number>([sheet.version, ...bases.map((b) => b.base_version)]);
+    // Clients editing now send base versions from the last minutes; those stay exact for the merge of stale saves.
+    const recentSince = Date.now() - RECENT_KEEP_MS;
+    for (const op of ops) if (op.whole || op.label !== null || new Date(op.created_at).getTime() > recentSince) always.add(op.version);
+    const keep = versionsToKeep(
+      ops.map((o) => ({ version: o.version, createdAt: new Date(o.created_at) })),
+      policy,
+      always,
+    );
+    const pruned = ops.filter((o) => !keep.has(o.version)).map((o) => o.version);
+    if (pruned.length === 0) return { sheet_id: sheetId, pruned: 0, kept: ops.length };
+
+    // Each run of pruned versions folds into the kept version right after it (the live one at the latest).
+    let run: number[] = [];
+    for (const op of ops) {
+      if (!keep.has(op.version)) {
+        run.push(op.version);
+        continue;
+      }
+      if (run.length > 0 && !op.whole) {
+        const { rows } = await sql<{ changes: string }>`SELECT changes::text AS changes FROM sheet_ops
+          WHERE sheet_id = ${sheetId}::uuid AND version >= ${run[0]}::int AND version <= ${op.version}::int ORDER BY version`.execute(trx);
+        const folded = foldDeltas(rows.map((r) => JSON.parse(r.changes) as CellDelta[]));
+        await sql`UPDATE sheet_ops SET changes = ${JSON.stringify(folded)}::json
+          WHERE sheet_id = ${sheetId}::uuid AND version = ${op.version}::int`.execute(trx);
+      }
+      run = [];
+    }
+    // In slices: one statement's parameters stay far below the protocol's limit.
+    for (let i = 0; i < pruned.length; i += 5000) {
+      const slice = pruned.slice(i, i + 5000);
+      for (const table of ['sheet_ops', 'sheet_version_shapes', 'sheet_snapshots', 'sheet_version_marks'] as const) {
+        await trx.deleteFrom(table).where('sheet_id', '=', sheetId).where('version', 'in', slice).execute();
+      }
+    }
+    return { sheet_id: sheetId, pruned: pruned.length, kept: ops.length - pruned.length };
+  });
+}

@@ -1,0 +1,155 @@
+import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
+import { sql } from 'kysely';
+import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from '../sheets/cell-grid.js';
+import { joinChunkTexts, readChunkTexts } from '../sheets/sheet-store.js';
+import { patchChunkText } from './chunk-text.js';
+import type { AnyDb } from './versions.tables.js';
+
+/** A version's content as stored text: one JSON array of rows per chunk of CHUNK_ROWS rows. */
+export interface RebuiltChunks {
+  headers: string[];
+  rowCount: number;
+  colCount: number;
+  chunks: string[];
+}
+
+export interface RebuiltVersion {
+  headers: string[];
+  rows: GridData;
+}
+
+/** A version that cannot be rebuilt (only possible for history older than the versions migration). */
+export class UnrebuildableVersionError extends Error {}
+
+/** Replays ops on rows: forwards with their new values, backwards (ops newest first) with their old ones. */
+export function applyDeltas(grid: CellValue[][], ops: CellDelta[][], direction: 'forward' | 'backward', firstRow = 0): void {
+  for (const deltas of ops) {
+    const list = direction === 'forward' ? deltas : [...deltas].reverse();
+    for (const d of list) {
+      const r = d.row - firstRow;
+      while (grid.length <= r) grid.push([]);
+      const row = grid[r];
+      while (row.length < d.col) row.push('');
+      row[d.col] = direction === 'forward' ? d.new : d.old;
+    }
+  }
+}
+
+async function snapshotChunkTexts(db: AnyDb, sheetId: string, version: number): Promise<string[]> {
+  const { rows } = await sql<{ rows: string }>`SELECT sc.rows FROM sheet_snapshots s
+    CROSS JOIN LATERAL generate_series(0, s.chunk_count - 1) AS g(chunk)
+    CROSS JOIN LATERAL (SELECT c.rows::text AS rows FROM sheet_snapshot_chunks c
+      WHERE c.sheet_id = s.sheet_id AND c.chunk = g.chunk AND c.version <= s.version
+      ORDER BY c.version DESC LIMIT 1) sc
+    WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY g.chunk`.execute(db);
+  return rows.map((r) => r.rows);
+}
+
+async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: number, order: 'asc' | 'desc'): Promise<CellDelta[][]> {
+  const { rows } = await sql<{ version: number; changes: string | null }>`SELECT version, changes::text AS changes FROM sheet_ops
+    WHERE sheet_id = ${sheetId}::uuid AND version > ${after}::int AND version <= ${upTo}::int
+    ORDER BY version ${sql.raw(order)}`.execute(db);
+  return rows.map((op) => {
+    if (op.changes === null) throw new UnrebuildableVersionError(`Version ${op.version} replaced the whole grid and has no snapshot`);
+    return JSON.parse(op.changes) as CellDelta[];
+  });
+}
+
+/**
+ * The headers and chunks of `version` (1 ≤ version ≤ live): from the nearest full snapshot, or the
+ * live grid, replaying the ops between forwards or backwards — whichever is fewer ops. Only the
+ * chunks the replayed ops touch (and the last one, for the row count) are parsed; the others
+ * stay the stored text. Call it in a repeatable-read transaction so the live grid and the op
+ * log agree.
+ */
+export async function rebuildChunks(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltChunks> {
+  const { rows: near } = await sql<{ below: number | null; above: number | null }>`SELECT
+      (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version <= ${version}::int) AS below,
+      (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int) AS above`.execute(db);
+  const below = near[0]?.below ?? null;
+  const above = Math.min(near[0]?.above ?? liveVersion, liveVersion);
+  let texts: string[];
+  let ops: CellDelta[][];
+  let direction: 'forward' | 'backward';
+  if (below !== null && version - below <= above - version) {
+    [texts, ops, direction] = [await snapshotChunkTexts(db, sheetId, below), await opsBetween(db, sheetId, below, version, 'asc'), 'forward'];
+  } else {
+    // The live grid is a snapshot of the live version that is always there.
+    texts = above === liveVersion ? await readChunkTexts(db, sheetId) : await snapshotChunkTexts(db, sheetId, above);
+    [ops, direction] = [await opsBetween(db, sheetId, version, above, 'desc'), 'backward'];
+  }
+  const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
+    WHERE sheet_id = ${sheetId}::uuid AND version = ${version}::int`.execute(db);
+  const { rows: heads } = await sql<{ headers: string[] }>`SELECT headers FROM sheet_version_headers WHERE sheet_id = ${sheetId}::uuid
+    ORDER BY (version <= ${version}::int) DESC, CASE WHEN version <= ${version}::int THEN -version ELSE version END LIMIT 1`.execute(db);
+
+  // Deltas by chunk, in replay order.
+  const byChunk = new Map<number, CellDelta[][]>();
+  for (const deltas of ops) {
+    const split = new Map<number, CellDelta[]>();
+    for (const d of deltas) {
+      const list = split.get(chunkOf(d.row)) ?? [];
+      list.push(d);
+      split.set(chunkOf(d.row), list);
+    }
+    for (const [chunk, list] of split) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), list]);
+  }
+  const parsed = new Map<number, CellValue[][]>();
+  const rowsOf = (chunk: number) => {
+    let rows = parsed.get(chunk);
+    if (!rows) {
+      rows = chunk < texts.length ? (JSON.parse(texts[chunk]) as CellValue[][]) : [];
+      parsed.set(chunk, rows);
+    }
+    return rows;
+  };
+  const shape = shapes[0];
+  let rowCount: number;
+  let colCount: number;
+  if (shape) ({ row_count: rowCount, col_count: colCount } = shape);
+  else {
+    // History older than the versions migration: the shape is what a replay of whole chunks gives.
+    for (const [chunk, list] of byChunk) applyDeltas(rowsOf(chunk), list, direction, chunk * CHUNK_ROWS);
+    const lastTouched = Math.max(-1, ...[...parsed].filter(([, r]) => r.length > 0).map(([c, r]) => c * CHUNK_ROWS + r.length));
+    const lastText = texts.length > 0 ? (texts.length - 1) * CHUNK_ROWS + rowsOf(texts.length - 1).length : 0;
+    rowCount = Math.max(lastTouched, lastText);
+    colCount = 0;
+    for (const rows of parsed.values()) for (const row of rows) colCount = Math.max(colCount, row.length);
+  }
+  const count = chunkCount(rowCount);
+  // Every chunk is full but the last: the chunks at the old and the new end are parsed, cut or filled.
+  const ends = new Set([texts.length - 1, count - 1]);
+  const chunks: string[] = [];
+  for (let chunk = 0; chunk < count; chunk++) {
+    const list = byChunk.get(chunk);
+    if (shape && !ends.has(chunk) && chunk < texts.length) {
+      const patched = list ? patchChunkText(texts[chunk], list, direction, chunk * CHUNK_ROWS, colCount) : texts[chunk];
+      if (patched !== undefined) {
+        chunks.push(patched);
+        continue;
+      }
+    }
+    if (!parsed.has(chunk) && !list && !ends.has(chunk) && chunk >= texts.length) {
+      chunks.push(JSON.stringify(Array.from({ length: CHUNK_ROWS }, () => [])));
+      continue;
+    }
+    const fresh = !parsed.has(chunk);
+    const rows = rowsOf(chunk);
+    if (fresh && list) applyDeltas(rows, list, direction, chunk * CHUNK_ROWS);
+    const length = Math.min(CHUNK_ROWS, rowCount - chunk * CHUNK_ROWS);
+    rows.length = Math.min(rows.length, length);
+    while (rows.length < length) rows.push([]);
+    for (const row of rows) {
+      if (row.length > colCount) row.length = colCount;
+      while (row.length < colCount) row.push('');
+    }
+    chunks.push(JSON.stringify(rows));
+  }
+  return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks };
+}
+
+/** The version's headers and rows, parsed (for writing it as a new version). */
+export async function rebuildVersion(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltVersion> {
+  const { headers, chunks } = await rebuildChunks(db, sheetId, version, liveVersion);
+  return { headers, rows: JSON.parse(joinChunkTexts(chunks)) as GridData };
+}

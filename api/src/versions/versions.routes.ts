@@ -1,0 +1,107 @@
+import {
+  CreateProposalBodySchema,
+  HistoryQuerySchema,
+  RetentionPolicySchema,
+  SHEET_MAX_COLUMNS,
+  SHEET_MAX_ROWS,
+  SnapshotListQuerySchema,
+  VersionIdSchema,
+  VersionLabelBodySchema,
+} from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../http/auth-guard.js';
+import { validate } from '../http/validate.js';
+import type { ServicesOptions } from '../services.js';
+import { SHEET_BODY_LIMIT_BYTES } from '../sheets/sheets.routes.js';
+import { pruneHistory } from './version-pruner.js';
+import { withVersionTables } from './versions.tables.js';
+import { VersionsService } from './versions.service.js';
+
+const sheetId = z.uuid({ error: 'Invalid sheet id' });
+const VersionParams = z.object({ id: sheetId, versionId: VersionIdSchema });
+const SnapshotParams = z.object({
+  id: sheetId,
+  version: z.coerce.number({ error: 'Invalid version' }).int({ error: 'Invalid version' }).min(1, { error: 'Invalid version' }).max(2 ** 31 - 1, { error: 'Invalid version' }),
+});
+const CellParams = z.object({
+  id: sheetId,
+  row: z.coerce.number({ error: 'Invalid row' }).int({ error: 'Invalid row' }).min(0, { error: 'Invalid row' }).max(SHEET_MAX_ROWS - 1, { error: 'Invalid row' }),
+  col: z.coerce.number({ error: 'Invalid column' }).int({ error: 'Invalid column' }).min(0, { error: 'Invalid column' }).max(SHEET_MAX_COLUMNS - 1, { error: 'Invalid column' }),
+});
+const SheetParams = z.object({ id: sheetId });
+
+/** {api}/sheets/{id}: history, snapshots, versions and proposals, labels, cell history (issue 6). */
+export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  const versions = new VersionsService(services.db, services.sheets);
+
+  app.get('/:id/history', async (request) => {
+    const { id } = validate(SheetParams, request.params);
+    return versions.history(id, validate(HistoryQuerySchema, request.query));
+  });
+
+  // Retention is opt-in: nothing is pruned unless this is called with a policy (README § Versions).
+  app.post('/:id/history/prune', async (request) => {
+    const { id } = validate(SheetParams, request.params);
+    return pruneHistory(withVersionTables(services.db), id, validate(RetentionPolicySchema, request.body));
+  });
+
+  app.get('/:id/snapshots', async (request) => {
+    const { id } = validate(SheetParams, request.params);
+    return versions.snapshots(id, validate(SnapshotListQuerySchema, request.query).limit);
+  });
+
+  app.get('/:id/snapshots/:version', async (request) => {
+    const { id, version } = validate(SnapshotParams, request.params);
+    return versions.snapshot(id, version);
+  });
+
+  app.post('/:id/snapshots/:version/restore', async (request) => {
+    const { id, version } = validate(SnapshotParams, request.params);
+    return versions.checkout(id, String(version), currentUser(request).id, 'restore');
+  });
+
+  app.get('/:id/versions/:versionId', async (request, reply) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    // Sent as text: untouched chunks go out as stored, without a parse and re-serialisation.
+    return reply.type('application/json; charset=utf-8').send(await versions.versionJson(id, versionId));
+  });
+
+  app.post('/:id/versions', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const { id } = validate(SheetParams, request.params);
+    const body = validate(CreateProposalBodySchema, request.body);
+    return reply.code(201).send(await versions.propose(id, body, currentUser(request).id));
+  });
+
+  app.post('/:id/versions/:versionId/accept', async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    return versions.accept(id, versionId, currentUser(request).id);
+  });
+
+  app.post('/:id/versions/:versionId/checkout', async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    return versions.checkout(id, versionId, currentUser(request).id, 'checkout');
+  });
+
+  app.post('/:id/versions/:versionId/discard', async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    await versions.discard(id, versionId);
+    return { status: 'discarded', version_id: versionId };
+  });
+
+  app.put('/:id/versions/:versionId/label', async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    const { label } = validate(VersionLabelBodySchema, request.body);
+    return versions.setLabel(id, versionId, label, currentUser(request).id);
+  });
+
+  app.delete('/:id/versions/:versionId/label', async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    return versions.setLabel(id, versionId, null, currentUser(request).id);
+  });
+
+  app.get('/:id/cells/:row/:col/history', async (request) => {
+    const { id, row, col } = validate(CellParams, request.params);
+    return versions.cellHistory(id, row, col);
+  });
+};

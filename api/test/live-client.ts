@@ -1,0 +1,169 @@
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import type { WebSocket } from '@fastify/websocket';
+import { LiveServerFrameSchema, type LiveServerFrame, type GridData, type CellValue } from '@tessera/contracts';
+import type { FastifyInstance } from 'fastify';
+
+// `ws` is not a direct dependency of the api: load the copy @fastify/websocket itself uses.
+const require = createRequire(import.meta.url);
+type WsConstructor = new (url: string, protocols?: string | string[], options?: { autoPong?: boolean }) => WebSocket;
+const { WebSocket: Ws } = createRequire(require.resolve('@fastify/websocket'))('ws') as { WebSocket: WsConstructor };
+
+/** A hang guard for waits, not a timing assertion: a frame that never comes fails the test with a message. */
+const WAIT_GUARD_MS = 20_000;
+
+export async function listen(app: FastifyInstance): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  return `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+export interface Closed {
+  code: number;
+  reason: string;
+}
+
+/** A test client of the live socket: records every frame (validated with the contracts' schema) and the close. */
+export class LiveClient {
+  readonly frames: LiveServerFrame[] = [];
+  readonly closed: Promise<Closed>;
+  readonly opened: Promise<boolean>;
+  #waiters = new Set<() => void>();
+  #closedWith: Closed | undefined;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly label: string,
+  ) {
+    socket.on('message', (data: Buffer) => {
+      this.frames.push(LiveServerFrameSchema.parse(JSON.parse(data.toString('utf8'))));
+      this.#wake();
+    });
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code: number, reason: Buffer) => {
+        this.#closedWith = { code, reason: reason.toString('utf8') };
+        resolve(this.#closedWith);
+        this.#wake();
+      }),
+    );
+    this.opened = new Promise((resolve) => {
+      socket.on('open', () => resolve(true));
+      socket.on('error', () => resolve(false));
+    });
+  }
+
+  static connect(base: string, path: string, opts: { protocols?: string[]; autoPong?: boolean; label?: string } = {}): LiveClient {
+    return new LiveClient(new Ws(`${base}${path}`, opts.protocols, { autoPong: opts.autoPong ?? true }), opts.label ?? path);
+  }
+
+  /** Connects and waits for the presence frame (sent once the socket is authenticated and joined). */
+  static async join(base: string, sheetId: string, token: string, opts: { since?: number; label?: string; autoPong?: boolean } = {}) {
+    const since = opts.since === undefined ? '' : `&since=${opts.since}`;
+    const client = LiveClient.connect(base, `/sheets/${sheetId}?token=${encodeURIComponent(token)}${since}`, opts);
+    await client.next('presence');
+    return client;
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  #wake() {
+    for (const w of [...this.#waiters]) w();
+  }
+
+  /** Waits until `pick` finds something in the frames from index `from` on. */
+  async waitFor<T>(pick: (frames: LiveServerFrame[]) => T | undefined, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const found = pick(this.frames);
+        if (found !== undefined) {
+          done();
+          resolve(found);
+        } else if (this.#closedWith) {
+          done();
+          reject(new Error(`${this.label}: closed (${this.#closedWith.code} ${this.#closedWith.reason}) while waiting for ${what}`));
+        }
+      };
+      const guard = setTimeout(() => {
+        done();
+        reject(new Error(`${this.label}: no ${what}; frames: ${JSON.stringify(this.frames).slice(0, 2000)}`));
+      }, WAIT_GUARD_MS);
+      const done = () => {
+        clearTimeout(guard);
+        this.#waiters.delete(check);
+      };
+      this.#waiters.add(check);
+      check();
+    });
+  }
+
+  #cursor = 0;
+
+  /** The next frame of this type after the ones already taken with next(). */
+  async next<K extends LiveServerFrame['type']>(type: K, match: (f: Extract<LiveServerFrame, { type: K }>) => boolean = () => true) {
+    const frame = await this.waitFor((frames) => {
+      for (let i = this.#cursor; i < frames.length; i++) {
+        const f = frames[i];
+        if (f.type === type && match(f as Extract<LiveServerFrame, { type: K }>)) return { f: f as Extract<LiveServerFrame, { type: K }>, i };
+      }
+      return undefined;
+    }, `a ${type} frame`);
+    this.#cursor = frame.i + 1;
+    return frame.f;
+  }
+
+  /** Frames received after the given count (for "nothing else came in between" checks). */
+  since(count: number): LiveServerFrame[] {
+    return this.frames.slice(count);
+  }
+
+  close(): Promise<Closed> {
+    this.socket.close();
+    return this.closed;
+  }
+}
+
+/** Applies cell changes the way the server does (rows grow as empty rows, a row pads with '' up to the column). */
+export function applyChanges(grid: GridData, changes: { row: number; col: number; value: CellValue }[]): void {
+  for (const c of changes) {
+    while (grid.length <= c.row) grid.push([]);
+    const row = grid[c.row];
+    while (row.length < c.col) row.push('');
+    row[c.col] = c.value;
+  }
+}
+
+/**
+ * A client's copy of the sheet: the grid it loaded at `version`, then every operation it
+ * received (others' ops, and its own ops when acked), applied in version order.
+ */
+export class Replica {
+  readonly pending = new Map<number, { row: number; col: number; value: CellValue }[]>();
+  readonly sent = new Map<string, { row: number; col: number; value: CellValue }[]>();
+
+  constructor(
+    public grid: GridData,
+    public version: number,
+  ) {}
+
+  /** Feeds every operation, ack and sync frame of the client. */
+  absorb(frames: LiveServerFrame[]): void {
+    for (const f of frames) {
+      if (f.type === 'operation') {
+        const op = f.data.operation;
+        this.pending.set(f.data.version, op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes);
+      } else if (f.type === 'ack') {
+        const changes = this.sent.get(f.data.operation_id);
+        if (changes) this.pending.set(f.data.version, changes);
+      } else if (f.type === 'sync' && f.data.version >= this.version) {
+        this.grid = structuredClone(f.data.data);
+        this.version = f.data.version;
+      }
+    }
+    while (this.pending.has(this.version + 1)) {
+      applyChanges(this.grid, this.pending.get(this.version + 1)!);
+      this.pending.delete(this.version + 1);
+      this.version += 1;
+    }
+  }
+}

@@ -1,0 +1,212 @@
+// Figures of issue 6 (api side): rebuilding any version of a 100,000-row sheet with 10,000 versions
+// of history (target ≤ 300 ms), and the bytes stored per version.
+// Runs the built api (`pnpm --filter @tessera/api build`, then node api/dist/index.js) in a child
+// process on 127.0.0.1, on PGlite (the default), and also on PostgreSQL when BENCH_PG_URL (an
+// admin URL) is set (BENCH_PG_ONLY=1: only that one). BENCH_VERSIONS / BENCH_ROWS change the sizes,
+// BENCH_EDITS=local edits a drifting 200-row window instead of anywhere.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const requireFromApi = createRequire(path.join(root, 'api/package.json'));
+const pg = requireFromApi('pg');
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const COLS = 10;
+const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 10_000);
+/** scattered: each edit anywhere in the sheet (the worst case for snapshots); local: edits in a 200-row window that drifts, as people work. */
+const EDITS = process.env.BENCH_EDITS === 'local' ? 'local' : 'scattered';
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const max = (xs) => Math.max(...xs);
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+/** Seeded, so every run makes the same history. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Logical bytes of the versions' rows per table, straight from the database once the api has stopped. */
+const STORAGE_SQL = `SELECT 'sheet_ops' AS t, coalesce(sum(pg_column_size(x.*)), 0)::bigint AS bytes, count(*)::int AS n FROM sheet_ops x
+  UNION ALL SELECT 'sheet_version_shapes', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_version_shapes x
+  UNION ALL SELECT 'sheet_version_headers', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_version_headers x
+  UNION ALL SELECT 'sheet_snapshots', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshots x
+  UNION ALL SELECT 'sheet_snapshot_chunks (version 1: the created grid)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_chunks x WHERE version = 1
+  UNION ALL SELECT 'sheet_snapshot_chunks (periodic)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_chunks x WHERE version > 1
+  UNION ALL SELECT 'sheet_chunks (the live grid)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_chunks x`;
+
+async function withApi(kind, fn) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-versions-'));
+  let databaseUrl;
+  let drop = async () => {};
+  if (kind === 'postgresql') {
+    const name = `tessera_bench_v_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.BENCH_PG_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    drop = async () => {
+      const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const port = 20_000 + Math.floor(Math.random() * 2000);
+  const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'info' };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [path.join(root, 'api/dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const serverTimes = new Map();
+  let pending = '';
+  child.stdout.on('data', (d) => {
+    pending += d;
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      if (!line.includes('responseTime')) continue;
+      try {
+        const entry = JSON.parse(line);
+        serverTimes.set(entry.reqId, entry.responseTime);
+      } catch {
+        /* not a log line */
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/health`)).ok) break;
+      } catch {
+        /* starting */
+      }
+      if (i > 300 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await fn(base, serverTimes);
+    await stop();
+    // Storage, read directly once the api is gone (PGlite allows one process at a time).
+    let rows;
+    if (databaseUrl) {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      rows = (await c.query(STORAGE_SQL)).rows;
+      await c.end();
+    } else {
+      const { PGlite } = await import(pathToFileURL(requireFromApi.resolve('@electric-sql/pglite')).href);
+      const db = new PGlite(path.join(dataDir, 'api'));
+      rows = (await db.query(STORAGE_SQL)).rows;
+      await db.close();
+    }
+    return rows.map((r) => ({ table: r.t, bytes: Number(r.bytes), rows: Number(r.n) }));
+  } finally {
+    await stop();
+    await drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function run(kind) {
+  let figures;
+  const storage = await withApi(kind, async (base, serverTimes) => {
+    const signup = await fetch(`${base}/api/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench password 1' }),
+    });
+    const { access_token: token } = await signup.json();
+    const auth = { authorization: `Bearer ${token}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+
+    const data = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS }, (_, c) => `r${r}c${c}`));
+    const created = await fetch(`${base}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'History', data }) });
+    if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
+    const { id } = await created.json();
+
+    // History: edits of 1–5 cells anywhere in the sheet, as users make them, one version each.
+    const rnd = random(6);
+    const int = (n) => Math.floor(rnd() * n);
+    let changedCells = 0;
+    let t0 = performance.now();
+    for (let version = 1; version < VERSIONS; version++) {
+      const window = Math.floor(version / 50) * 97 % (ROWS - 200);
+      const row = () => (EDITS === 'local' ? window + int(200) : int(ROWS));
+      const changes = Array.from({ length: 1 + int(5) }, () => ({ row: row(), col: int(COLS), value: `v${version}-${int(1000)}` }));
+      changedCells += changes.length;
+      const res = await fetch(`${base}/api/v1/sheets/${id}/cells`, { method: 'PATCH', headers: json, body: JSON.stringify({ base_version: version, changes }) });
+      if (res.status !== 200) throw new Error(`patch: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+    const historyMs = performance.now() - t0;
+
+    // Rebuilds: the worst places (half-way between full snapshots), the oldest and the newest, and random ones.
+    const targets = [1, 2, 50, 150, Math.floor(VERSIONS / 2) + 50, VERSIONS - 50, VERSIONS - 1];
+    for (let i = 0; i < 13; i++) targets.push(1 + int(VERSIONS - 1));
+    const client = [];
+    const server = [];
+    for (const v of targets) {
+      const reqId = `bench-version-${v}-${client.length}`;
+      t0 = performance.now();
+      const res = await fetch(`${base}/api/v1/sheets/${id}/versions/${v}`, { headers: { ...auth, 'x-request-id': reqId } });
+      const body = await res.text();
+      client.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50)); // the log line with the server's time
+      if (res.status !== 200) throw new Error(`version ${v}: ${res.status} ${body.slice(0, 200)}`);
+      const parsed = JSON.parse(body);
+      if (parsed.rows.length !== ROWS) throw new Error(`version ${v}: ${parsed.rows.length} rows`);
+      server.push(serverTimes.get(reqId) ?? Number.NaN);
+    }
+    // The same size read as the live grid (stored text, no rebuild): what a version's reply costs beyond it is the rebuild.
+    const liveTimes = [];
+    for (let i = 0; i < 5; i++) {
+      t0 = performance.now();
+      const res = await fetch(`${base}/api/v1/sheets/${id}`, { headers: auth });
+      await res.text();
+      liveTimes.push(performance.now() - t0);
+    }
+    t0 = performance.now();
+    const snaps = await fetch(`${base}/api/v1/sheets/${id}/snapshots?limit=60`, { headers: auth });
+    await snaps.text();
+    const snapshotsMs = performance.now() - t0;
+    t0 = performance.now();
+    const hist = await fetch(`${base}/api/v1/sheets/${id}/history`, { headers: auth });
+    await hist.text();
+    const historyListMs = performance.now() - t0;
+    figures = { historyMs, changedCells, client, server, snapshotsMs, historyListMs, liveTimes };
+  });
+
+  const perVersion = (pred) => storage.filter(pred).reduce((s, r) => s + r.bytes, 0) / (VERSIONS - 1);
+  console.log(`\n== versions on ${kind}: ${ROWS.toLocaleString()} rows × ${COLS} columns, ${VERSIONS.toLocaleString()} versions, ${EDITS} edits ==`);
+  console.log(`history written: ${VERSIONS - 1} PATCHes of 1–5 cells in ${(figures.historyMs / 1000).toFixed(1)} s (${ms(figures.historyMs / (VERSIONS - 1))} each)`);
+  console.log(`GET /versions/{v} (${figures.client.length} versions, full grid in the reply): median ${ms(median(figures.client))}, max ${ms(max(figures.client))} at the client; server ${ms(median(figures.server))} median, ${ms(max(figures.server))} max`);
+  console.log(`for reference, GET /sheets/{id} (the live grid, same size): median ${ms(median(figures.liveTimes))}`);
+  console.log(`GET /snapshots?limit=60: ${ms(figures.snapshotsMs)}; GET /history: ${ms(figures.historyListMs)}`);
+  for (const r of storage) console.log(`  ${r.table}: ${r.rows} rows, ${(r.bytes / 1e6).toFixed(2)} MB`);
+  const history = (r) => !r.table.startsWith('sheet_chunks') && !r.table.includes('version 1');
+  console.log(`bytes per version (history only: op log, shapes, headers, periodic snapshots): ${perVersion(history).toFixed(0)}`);
+  console.log(`  of which the op log: ${perVersion((r) => r.table === 'sheet_ops').toFixed(0)} (${(figures.changedCells / (VERSIONS - 1)).toFixed(1)} changed cells per version); periodic snapshots: ${perVersion((r) => r.table.includes('periodic') || r.table === 'sheet_snapshots').toFixed(0)}`);
+}
+
+// BENCH_PG_ONLY=1 skips the PGlite run.
+if (!process.env.BENCH_PG_ONLY) await run('pglite');
+if (process.env.BENCH_PG_URL) await run('postgresql');
