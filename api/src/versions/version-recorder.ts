@@ -9,7 +9,11 @@ import type { AnyDb } from './versions.tables.js';
  * grid. VERSION_SNAPSHOT_EVERY overrides K (read at each version, so tests can lower it).
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
-export const snapshotEvery = () => Number(process.env.VERSION_SNAPSHOT_EVERY) || DEFAULT_SNAPSHOT_EVERY;
+export const snapshotEvery = () => {
+  // Only a whole number from 2 to 100,000 is taken; anything else keeps the default.
+  const k = Number(process.env.VERSION_SNAPSHOT_EVERY);
+  return Number.isInteger(k) && k >= 2 && k <= 100_000 ? k : DEFAULT_SNAPSHOT_EVERY;
+};
 
 /**
  * Called with every op-log row, in its transaction, after the sheet row and its chunks hold the
