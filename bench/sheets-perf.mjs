@@ -2,98 +2,24 @@
 // and import of a 100,000 × 10 CSV (about 10 MB) with its ratio to papaparse alone.
 // Runs the built api (node api/dist/index.js) in a child process on 127.0.0.1, on PGlite (the
 // default), and also on PostgreSQL when BENCH_PG_URL (an admin URL) is set.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { median, ms, requireFromApi, withBuiltApi, benchSession } from './support/built-api.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const requireFromApi = createRequire(path.join(root, 'api/package.json'));
 const Papa = requireFromApi('papaparse');
-const pg = requireFromApi('pg');
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (x) => `${x.toFixed(1)} ms`;
-
-/** The built api as the product runs it (`node api/dist/index.js`), in its own process. */
-async function withDatabase(kind, fn) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-sheets-'));
-  let databaseUrl;
-  let drop = async () => {};
-  if (kind === 'postgresql') {
-    const name = `tessera_bench_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.BENCH_PG_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  const port = 18_000 + Math.floor(Math.random() * 2000);
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'info' };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(root, 'api/dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Fastify's own per-request responseTime (ms, measured in the server) from its pino log lines.
+/** Fastify's own per-request responseTime (ms, measured in the server), by method and URL. */
+function withDatabase(kind, fn) {
   const serverTimes = [];
   const urls = new Map();
-  let pending = '';
-  child.stdout.on('data', (d) => {
-    pending += d;
-    const lines = pending.split('\n');
-    pending = lines.pop();
-    for (const line of lines) {
-      if (!line.includes('"reqId"')) continue;
-      try {
-        const entry = JSON.parse(line);
-        if (entry.req?.url) urls.set(entry.reqId, `${entry.req.method} ${entry.req.url}`);
-        else if (typeof entry.responseTime === 'number') serverTimes.push({ url: urls.get(entry.reqId) ?? '', time: entry.responseTime });
-      } catch {
-        /* not a log line */
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      if (i > 300 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await fn(base, serverTimes);
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-    await drop();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  }
+  const onLogEntry = (entry) => {
+    if (entry.req?.url) urls.set(entry.reqId, `${entry.req.method} ${entry.req.url}`);
+    else if (typeof entry.responseTime === 'number') serverTimes.push({ url: urls.get(entry.reqId) ?? '', time: entry.responseTime });
+  };
+  return withBuiltApi(kind, { onLogEntry }, ({ base }) => fn(base, serverTimes));
 }
 
 async function run(kind) {
   await withDatabase(kind, async (base, serverTimes) => {
-    const signup = await fetch(`${base}/api/v1/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench password 1' }),
-    });
-    const { access_token: token } = await signup.json();
-    const auth = { authorization: `Bearer ${token}` };
-    const json = { ...auth, 'content-type': 'application/json' };
+    const { auth, json } = await benchSession(base);
 
     // A 100,000 × 26 sheet of plain values.
     let data = Array.from({ length: 100_000 }, (_, r) => Array.from({ length: 26 }, (_, c) => `r${r}c${c}`));

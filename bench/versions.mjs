@@ -4,15 +4,10 @@
 // process on 127.0.0.1, on PGlite (the default), and also on PostgreSQL when BENCH_PG_URL (an
 // admin URL) is set (BENCH_PG_ONLY=1: only that one). BENCH_VERSIONS / BENCH_ROWS change the sizes,
 // BENCH_EDITS=local edits a drifting 200-row window instead of anywhere.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { benchSession, median, ms, requireFromApi, withBuiltApi } from './support/built-api.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const requireFromApi = createRequire(path.join(root, 'api/package.json'));
 const pg = requireFromApi('pg');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -20,9 +15,7 @@ const COLS = 10;
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 10_000);
 /** scattered: each edit anywhere in the sheet (the worst case for snapshots); local: edits in a 200-row window that drifts, as people work. */
 const EDITS = process.env.BENCH_EDITS === 'local' ? 'local' : 'scattered';
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
-const ms = (x) => `${x.toFixed(1)} ms`;
 
 /** Seeded, so every run makes the same history. */
 function random(seed) {
@@ -45,64 +38,13 @@ const STORAGE_SQL = `SELECT 'sheet_ops' AS t, coalesce(sum(pg_column_size(x.*)),
   UNION ALL SELECT 'sheet_snapshot_chunks (periodic)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_chunks x WHERE version > 1
   UNION ALL SELECT 'sheet_chunks (the live grid)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_chunks x`;
 
+/** Runs `fn(base, serverTimes)` on the built api; then, with the api stopped, reads the storage per table. */
 async function withApi(kind, fn) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-versions-'));
-  let databaseUrl;
-  let drop = async () => {};
-  if (kind === 'postgresql') {
-    const name = `tessera_bench_v_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.BENCH_PG_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  const port = 20_000 + Math.floor(Math.random() * 2000);
-  const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'info' };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(root, 'api/dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const serverTimes = new Map();
-  let pending = '';
-  child.stdout.on('data', (d) => {
-    pending += d;
-    const lines = pending.split('\n');
-    pending = lines.pop();
-    for (const line of lines) {
-      if (!line.includes('responseTime')) continue;
-      try {
-        const entry = JSON.parse(line);
-        serverTimes.set(entry.reqId, entry.responseTime);
-      } catch {
-        /* not a log line */
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  const onLogEntry = (entry) => {
+    if (typeof entry.responseTime === 'number') serverTimes.set(entry.reqId, entry.responseTime);
   };
-  try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      if (i > 300 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  return withBuiltApi(kind, { onLogEntry }, async ({ base, dataDir, databaseUrl, stop }) => {
     await fn(base, serverTimes);
     await stop();
     // Storage, read directly once the api is gone (PGlite allows one process at a time).
@@ -119,24 +61,13 @@ async function withApi(kind, fn) {
       await db.close();
     }
     return rows.map((r) => ({ table: r.t, bytes: Number(r.bytes), rows: Number(r.n) }));
-  } finally {
-    await stop();
-    await drop();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function run(kind) {
   let figures;
   const storage = await withApi(kind, async (base, serverTimes) => {
-    const signup = await fetch(`${base}/api/v1/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench password 1' }),
-    });
-    const { access_token: token } = await signup.json();
-    const auth = { authorization: `Bearer ${token}` };
-    const json = { ...auth, 'content-type': 'application/json' };
+    const { auth, json } = await benchSession(base);
 
     const data = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS }, (_, c) => `r${r}c${c}`));
     const created = await fetch(`${base}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'History', data }) });
