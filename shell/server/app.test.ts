@@ -278,6 +278,23 @@ describe('shell server', () => {
       assert.deepEqual(api.upgrades.slice(-2), ['/sheets/abc-123?token=t1', '/live?token=t2']);
     });
 
+    test('a token offered as the subprotocol pair reaches the api (as ?token=, beside the query)', async () => {
+      const ws = new WebSocket(`${base.replace('http:', 'ws:')}/sheets/s-9?since=4`, ['tessera.bearer', 'tok.en-1']);
+      try {
+        // The echo comes from the api, so the proxied upgrade has reached it by then.
+        const echoed = await new Promise<string>((resolve, reject) => {
+          ws.once('open', () => ws.send('hi'));
+          ws.once('message', (data) => resolve(data.toString()));
+          ws.once('error', reject);
+        });
+        assert.equal(echoed, 'api/sheets/s-9?since=4&token=tok.en-1:hi');
+        assert.equal(ws.protocol, 'tessera.bearer');
+      } finally {
+        ws.terminate();
+      }
+      assert.equal(api.upgrades.at(-1), '/sheets/s-9?since=4&token=tok.en-1');
+    });
+
     test('an upgrade on a path that is no socket is refused', async () => {
       const upgradesBefore = api.upgrades.length;
       await assert.rejects(echoThroughSocket(`${base.replace('http:', 'ws:')}/login`, 'x'), /upgrade refused with 404/);

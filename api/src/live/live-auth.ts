@@ -1,4 +1,4 @@
-import { type AuthUser, LIVE_TOKEN_PROTOCOL } from '@tessera/contracts';
+import { type AuthUser, LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
 import type { IncomingMessage } from 'node:http';
 import type { AccessTokenService } from '../auth/access-token.service.js';
 import type { TokenEpochs } from '../auth/token-epochs.js';
@@ -8,13 +8,7 @@ import type { TokenEpochs } from '../auth/token-epochs.js';
  * `tessera.bearer, <token>` (browsers cannot set an Authorization header on a WebSocket).
  */
 export function socketToken(req: IncomingMessage, queryToken: string | undefined): string | undefined {
-  if (queryToken) return queryToken;
-  const offered = (req.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const marker = offered.indexOf(LIVE_TOKEN_PROTOCOL);
-  return marker >= 0 ? offered.find((p, i) => i !== marker) : undefined;
+  return queryToken || liveTokenFromProtocols(req.headers['sec-websocket-protocol']);
 }
 
 /** Picks the marker protocol, so the token itself is never echoed back. */

@@ -8,6 +8,16 @@ import { CELL_PATCH_MAX_CHANGES, CellChangeSchema, CellValueSchema, GridDataSche
 
 /** Offered as the first Sec-WebSocket-Protocol next to the token (`['tessera.bearer', token]`); the server selects it. */
 export const LIVE_TOKEN_PROTOCOL = 'tessera.bearer';
+
+/** The token of a `Sec-WebSocket-Protocol: tessera.bearer, <token>` header (the api and the shell's proxy read it). */
+export function liveTokenFromProtocols(header: string | undefined): string | undefined {
+  const offered = (header ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const marker = offered.indexOf(LIVE_TOKEN_PROTOCOL);
+  return marker >= 0 ? offered.find((_, i) => i !== marker) : undefined;
+}
 /** Largest frame the server reads (a 10,000-cell paste fits); a bigger one closes the socket with 1009. */
 export const LIVE_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 /** A client further behind than this many versions gets a `sync` instead of a replay of the ops. */

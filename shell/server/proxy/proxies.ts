@@ -1,4 +1,5 @@
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import { liveTokenFromProtocols } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { WEBSOCKET_ONLY } from './upgrade-constraint.js';
 
@@ -72,6 +73,17 @@ export async function registerProxies(app: FastifyInstance, { apiUrl, aiUrl }: P
       httpMethods: ['GET'],
       constraints: WEBSOCKET_ONLY,
       config: { socketProxy: true },
+      // The proxy offers the api only the subprotocol it selected ('tessera.bearer'), not the
+      // token beside it: a token given that way travels on as `?token=` (never logged: redacted).
+      wsClientOptions: {
+        queryString: (search: string | undefined, _url: string, request: { headers: Record<string, unknown> }) => {
+          const query = new URLSearchParams(search ?? '');
+          const offered = request.headers['sec-websocket-protocol'];
+          const token = liveTokenFromProtocols(typeof offered === 'string' ? offered : undefined);
+          if (token && !query.has('token')) query.set('token', token);
+          return query.toString();
+        },
+      },
       replyOptions: replyOptions('api'),
     });
   }
