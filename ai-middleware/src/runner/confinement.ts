@@ -1,4 +1,5 @@
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, chmodSync, constants, cpSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,39 @@ export const CHILD_SCRIPT = fileURLToPath(new URL('../../src/runner/child.mjs', 
 export function pyodideDir(): string {
   const require = createRequire(import.meta.url);
   return realpathSync(path.dirname(require.resolve('pyodide/package.json')));
+}
+
+/** Whether user nobody (not owner, not in the group) can reach and read `target`: the "others" bits all the way down. */
+export function readableByOthers(target: string): boolean {
+  let current = path.resolve(target);
+  if (!(statSync(current).mode & (statSync(current).isDirectory() ? 0o005 : 0o004))) return false;
+  while (current !== path.dirname(current)) {
+    current = path.dirname(current);
+    if (!(statSync(current).mode & 0o001)) return false;
+  }
+  return true;
+}
+
+let staged: { script: string; pyodide: string } | undefined;
+
+/**
+ * The child script and Pyodide where nobody can read them. A checkout under a private
+ * folder (a mktemp -d of mode 0700, /root) is not: then both are copied once per process
+ * into a fresh world-readable folder of the system's temp dir, removed at exit.
+ */
+export function childFiles(): { script: string; pyodide: string } {
+  const script = realpathSync(CHILD_SCRIPT);
+  const pyodide = pyodideDir();
+  if (readableByOthers(script) && readableByOthers(pyodide)) return { script, pyodide };
+  if (!staged) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-runner-'));
+    chmodSync(dir, 0o755);
+    cpSync(pyodide, path.join(dir, 'pyodide'), { recursive: true, dereference: true });
+    cpSync(script, path.join(dir, 'child.mjs'));
+    staged = { script: path.join(dir, 'child.mjs'), pyodide: path.join(dir, 'pyodide') };
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return staged;
 }
 
 function findOnPath(tool: string, searchPath: string): string | undefined {
@@ -66,8 +100,7 @@ export function confinedChildCommand(outputCapChars: number, timeoutMs: number):
     if (!found) return { refused: `${CONFINEMENT_REQUIREMENTS} ${tool} is not on PATH.` };
     tools[tool] = found;
   }
-  const script = realpathSync(CHILD_SCRIPT);
-  const pyodide = pyodideDir();
+  const { script, pyodide } = childFiles();
   return {
     command: tools.setsid,
     args: [
