@@ -3,14 +3,16 @@ import type { Kysely } from 'kysely';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { registerAuthHook } from './auth/auth.hook.js';
 import { registerConfigRoute } from './capabilities/config.route.js';
-import type { AiConfig } from './config.js';
+import { type AiConfig, RUNNER_DEFAULTS } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
+import { registerHybridRoutes } from './hybrid/hybrid.route.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
+import { type CodeRunner, createCodeRunner } from './runner/code-runner.js';
 
 export interface RouteSummary {
   method: string;
@@ -47,14 +49,27 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
     await db.destroy();
   });
 
+  // The runner's pool warms when the service listens; an app only injected into (tests)
+  // starts it at its first Direct Exec job instead of spawning Pyodide children for nothing.
+  let runner: CodeRunner | undefined;
+  const getRunner = (): CodeRunner => (runner ??= createCodeRunner(config.runner ?? RUNNER_DEFAULTS));
+  app.addHook('onListen', async () => {
+    const status = getRunner().status();
+    if (status.state === 'refused') app.log.warn({ reason: status.reason }, 'code runner refuses to run code');
+  });
+  app.addHook('onClose', async () => {
+    await runner?.close();
+  });
+
   // First of the onRequest hooks: a request refused by auth still names its id.
   echoRequestId(app);
   registerErrorHandlers(app);
   registerAuthHook(app, createTokenVerifier(config.jwksUrl));
   installHttpMetrics(app, 'ai-middleware');
-  registerHealthRoute(app, db as Kysely<unknown>, config.version);
+  registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status());
   registerConfigRoute(app, config.version, config.provider);
   registerWhoamiRoute(app);
   await registerGitRoutes(app, config);
+  registerHybridRoutes(app, getRunner);
   return app;
 }

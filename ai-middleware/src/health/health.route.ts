@@ -1,6 +1,7 @@
 import { type ServiceHealth, ServiceHealthSchema } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
+import type { CodeRunnerStatus } from '../runner/code-runner.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -20,8 +21,22 @@ async function databaseOk(db: Kysely<unknown>): Promise<boolean> {
   }
 }
 
+/**
+ * The code runner's state, once it exists: 'failing' when it refuses to run unconfined or its
+ * children do not start. It does not make the service unhealthy: chat works without it.
+ */
+function codeRunnerCheck(status: CodeRunnerStatus | undefined): Record<string, 'ok' | 'failing'> {
+  if (!status) return {};
+  return { code_runner: status.state === 'refused' || status.state === 'failing' || status.state === 'closed' ? 'failing' : 'ok' };
+}
+
 /** GET /health, no auth: the shell's monitor and load balancers read it. */
-export function registerHealthRoute(app: FastifyInstance, db: Kysely<unknown>, version: string): void {
+export function registerHealthRoute(
+  app: FastifyInstance,
+  db: Kysely<unknown>,
+  version: string,
+  runnerStatus: () => CodeRunnerStatus | undefined = () => undefined,
+): void {
   const startedAt = Date.now();
   app.get('/health', { config: { public: true } }, async (request, reply) => {
     const dbOk = await databaseOk(db);
@@ -31,7 +46,7 @@ export function registerHealthRoute(app: FastifyInstance, db: Kysely<unknown>, v
       status: dbOk ? 'healthy' : 'unhealthy',
       version,
       uptime_s: Math.round((Date.now() - startedAt) / 1000),
-      checks: { database: dbOk ? 'ok' : 'failing' },
+      checks: { database: dbOk ? 'ok' : 'failing', ...codeRunnerCheck(runnerStatus()) },
     });
     reply.header('cache-control', 'no-store');
     return reply.code(dbOk ? 200 : 503).send(body);

@@ -1,7 +1,6 @@
 import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
-import { MESSAGES } from '@tessera/contracts';
+import { MESSAGES, relativeTime } from '@tessera/contracts';
 import { useRepository } from '../repository/repository-context.js';
-import { relativeTime } from '../repository/relative-time.js';
 
 /** The commit list: the newest 50, each with its relative time and, from the Code tab, the sheet version. */
 export function CommitList() {

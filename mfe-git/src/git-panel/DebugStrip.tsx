@@ -1,6 +1,6 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useRepository } from '../repository/repository-context.js';
-import { relativeTime } from '../repository/relative-time.js';
+import { relativeTime } from '@tessera/contracts';
 
 /** The debug strip (spec 02 §2): Full Refresh, Reload, file history and Graph Refresh, with what they found. */
 export function DebugStrip() {

@@ -8,6 +8,8 @@ import { SheetGrid } from './grid/SheetGrid.js';
 import { saveStatus } from './session/save-status.js';
 import { useSheetSession } from './session/use-sheet-session.js';
 import { createSheetService } from './sheet.service.js';
+import { TimelineMenu } from './timeline/TimelineMenu.js';
+import { createTimelineService } from './timeline/timeline.service.js';
 import { SheetToolbar, type WorkspaceView } from './toolbar/SheetToolbar.js';
 
 export interface WorkspaceProps extends RemoteProps {
@@ -21,6 +23,7 @@ export interface WorkspaceProps extends RemoteProps {
  */
 export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const service = useMemo(() => createSheetService(shell.api), [shell.api]);
+  const timelineService = useMemo(() => createTimelineService(shell.api), [shell.api]);
   const session = useSheetSession(shell, service);
   const { phase, sheet, name, size, formulaEngine, error } = session.state;
   const [view, setView] = useState<WorkspaceView>('sheet');
@@ -59,6 +62,19 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onDuplicate={() => void session.duplicate()}
         onDelete={() => setConfirmingDelete(true)}
         readOnly={readOnly}
+        timeline={
+          sheet && (
+            <TimelineMenu
+              sheetId={sheet.id}
+              liveVersion={session.state.version}
+              service={timelineService}
+              bus={shell.bus}
+              beforeRestore={session.flush}
+              onRestored={(result) => session.reload(result.version)}
+              readOnly={readOnly}
+            />
+          )
+        }
       />
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       <Box flex="1" minH="0" position="relative">

@@ -39,3 +39,25 @@ export const confirmDeleteSheet = (name: string) => `Delete "${name}"?`;
 export const failedToLoadSheet = (detail: string) => `Failed to load sheet: ${detail}`;
 export const failedToSaveSheet = (detail: string) => `Failed to save sheet: ${detail}`;
 export const failedToDeleteSheet = (detail: string) => `Failed to delete sheet: ${detail}`;
+
+/**
+ * The toolbar's Timeline menu (spec 01 §2, spec 02 §2: 'a Timeline menu with a Snapshots list
+ * and refresh'). The spec names no texts for its loading, empty, failure and confirmation
+ * states; these follow the 'Failed to … sheet: {detail}' pattern of §8.
+ */
+export const TIMELINE_TEXTS = {
+  menu: 'Timeline',
+  title: 'Snapshots',
+  refresh: 'Refresh',
+  restore: 'Restore',
+  loading: 'Loading snapshots...',
+  empty: 'No snapshots yet',
+  unknownAuthor: 'Unknown',
+  current: 'current',
+} as const;
+/** A Timeline entry's changed-cell count; a whole-grid version (create, import) has none. */
+export const snapshotDeltaLabel = (delta: number | null) => (delta === null ? 'whole sheet' : `${delta} ${delta === 1 ? 'cell' : 'cells'}`);
+export const failedToLoadSnapshots = (detail: string) => `Failed to load snapshots: ${detail}`;
+export const failedToRestoreSnapshot = (detail: string) => `Failed to restore snapshot: ${detail}`;
+export const confirmRestoreSnapshot = (version: number) => `Restore version #${version}?`;
+export const confirmRestoreSnapshotDetail = 'The sheet takes that content as a new version; nothing in between is lost from history.';

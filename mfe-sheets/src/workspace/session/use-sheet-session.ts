@@ -26,6 +26,10 @@ export interface SheetSession {
   duplicate(): Promise<void>;
   remove(): Promise<boolean>;
   dismissError(): void;
+  /** Sends the edits still on their way (before a restore replaces the sheet). */
+  flush(): Promise<void>;
+  /** The sheet changed on the server (a Timeline restore): load it again and tell the others. */
+  reload(version: number): void;
 }
 
 /**
@@ -240,6 +244,15 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       dismissError() {
         store.setState({ error: null });
+      },
+      async flush() {
+        await syncRef.current?.flush();
+      },
+      reload(version) {
+        const sheetIdNow = sheetId();
+        if (!sheetIdNow) return;
+        setReloads((n) => n + 1);
+        shellRef.current.bus.emit('sheet-updated', { sheetId: sheetIdNow, version });
       },
     };
   }, [state, store, service]);

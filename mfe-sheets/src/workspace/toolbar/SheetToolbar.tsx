@@ -1,5 +1,6 @@
 import { Badge, Button, ButtonGroup, Flex, Text } from '@chakra-ui/react';
 import { MESSAGES, SAVE_STATUS_LABELS, type ExportFormat, type SheetSize } from '@tessera/contracts';
+import type { ReactNode } from 'react';
 import type { SaveStatus } from '../session/save-status.js';
 import { FileMenu } from './FileMenu.js';
 
@@ -15,6 +16,8 @@ export interface SheetToolbarProps {
   onDuplicate(): void;
   onDelete(): void;
   readOnly?: boolean;
+  /** The Timeline menu, shown next to the File menu (the Workspace builds it: it needs the api and the session). */
+  timeline?: ReactNode;
 }
 
 const STATUS_PALETTE: Record<SaveStatus, string> = { error: 'red', saved: 'green', unsaved: 'orange' };
@@ -24,9 +27,9 @@ export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols}
 
 /**
  * The sheet toolbar (spec 01 §2): save status, the size, the File menu, the Sheet / Code
- * switch. The Versions issue adds its Timeline menu next to the File menu.
+ * switch, and the Timeline menu next to the File menu.
  */
-export function SheetToolbar({ sheet, view, onViewChange, readOnly, ...commands }: SheetToolbarProps) {
+export function SheetToolbar({ sheet, view, onViewChange, readOnly, timeline, ...commands }: SheetToolbarProps) {
   if (!sheet) {
     return (
       <Flex px="3" py="2" borderBottomWidth="1px" data-testid="sheet-toolbar">
@@ -48,6 +51,7 @@ export function SheetToolbar({ sheet, view, onViewChange, readOnly, ...commands 
         {sizeLabel(sheet.size)}
       </Text>
       <FileMenu readOnly={readOnly} {...commands} />
+      {timeline}
       <ButtonGroup size="xs" variant="outline" attached ms="auto">
         <Button data-testid="view-sheet" aria-pressed={view === 'sheet'} variant={view === 'sheet' ? 'solid' : 'outline'} onClick={() => onViewChange('sheet')}>
           Sheet

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import {
+  type CodeRunGrid,
+  type CodeRunResult,
+  type HybridForwardRequest,
+  type HybridResponse,
+  type HybridStage,
+  hybridRequestSheet,
+} from '@tessera/contracts';
+import type { CodeRunner } from '../runner/code-runner.js';
+
+/** Told as each stage of spec 02 §4 is reached, with the text to show for it. */
+export type StageListener = (stage: Exclude<HybridStage, 'final_response'>, text: string) => void;
+
+/**
+ * Agent • Direct Exec: runs the request's code on its sheet in the confined runner and
+ * shapes the AI hybrid response of spec 02 §3. A Python error is a failed response, not a throw.
+ */
+export async function runDirectExec(
+  runner: CodeRunner,
+  body: HybridForwardRequest,
+  onStage: StageListener = () => {},
+): Promise<HybridResponse> {
+  const { headers, rows } = hybridRequestSheet(body);
+  const name = body.sheet_context?.name;
+  onStage('analysis', `Direct Exec on ${name ? `${name} ` : 'the sheet '}(${rows.length} rows × ${headers.length} columns)`);
+  onStage('code_generation', 'Running the given Python code (no code is generated in Direct Exec)');
+  const run = await runner.run({ code: body.code ?? '', headers, rows, ...(name === undefined ? {} : { sheet_name: name }) });
+  onStage('frontend_panels', run.error === undefined ? 'The code ran' : 'The code failed');
+  onStage('handsontable_updates', run.grid ? `Grid: ${run.grid.rows.length} rows × ${run.grid.headers.length} columns` : 'No grid in the result');
+  return toHybridResponse(run);
+}
+
+export function toHybridResponse(run: CodeRunResult): HybridResponse {
+  const base = { mode: 'agent-direct' as const, execution_output: run.execution_output, result: run.result };
+  if (run.error !== undefined) {
+    return {
+      ...base,
+      success: false,
+      status: 'failed',
+      message: run.error,
+      error: run.error,
+      has_grid: false,
+      // The panel reads a failure's text from langchain_result first (spec 02 §8).
+      langchain_result: { status: 'failed', message: run.error },
+    };
+  }
+  const message = run.grid
+    ? `Code executed: a grid of ${run.grid.rows.length} rows × ${run.grid.headers.length} columns`
+    : 'Code executed';
+  return {
+    ...base,
+    success: true,
+    status: 'success',
+    message,
+    has_grid: run.grid !== undefined,
+    ...(run.grid
+      ? {
+          grid_update: gridUpdate(run.grid),
+          handsontable_data: { spreadsheet_data: { headers: run.grid.headers, rows: run.grid.rows } },
+        }
+      : {}),
+    langchain_result: { status: 'success', message },
+  };
+}
+
+function gridUpdate(grid: CodeRunGrid): NonNullable<HybridResponse['grid_update']> {
+  // The panel creates no second sheet for a grid whose hash it has already used (spec 02 §4).
+  const hash = createHash('sha256').update(JSON.stringify([grid.headers, grid.rows])).digest('hex');
+  return { headers: grid.headers, rows: grid.rows, updated: true, source: grid.source, metadata: { hash, detected_by: grid.source } };
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { CELL_MAX_LENGTH, type GridData, SHEET_MAX_COLUMNS, isGridData } from '../sheets/sheet.schema.js';
+import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, JsonValueSchema } from './code-run.schema.js';
+
+/**
+ * POST /hybrid/forward (spec 02 §3, §4, §7). Only "Agent • Direct Exec" (enable_ai_generation
+ * false) is served so far: the code given runs on the sheet given.
+ */
+
+/** Most cells (rows × columns) one job may carry: the 100,000 × 26 sheet the workspace is built to open. */
+export const HYBRID_MAX_CELLS = 2_600_000;
+/** Request body limit of /hybrid/forward: room for HYBRID_MAX_CELLS short cells as JSON. */
+export const HYBRID_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+export const HYBRID_MAX_PROMPT_LENGTH = 20_000;
+
+export const AI_POWERED_UNAVAILABLE_MESSAGE =
+  'Agent • AI Powered (enable_ai_generation: true) needs a model provider, and this middleware has none yet; ' +
+  'send your Python code with enable_ai_generation: false (Agent • Direct Exec)';
+export const DIRECT_EXEC_CODE_REQUIRED_MESSAGE = 'code is required in Agent • Direct Exec (enable_ai_generation: false)';
+
+/** A grid checked with isGridData: zod takes seconds on millions of cells, this milliseconds. */
+const HybridGridSchema = z.custom<GridData>(isGridData, {
+  message: 'must be a list of rows, each a list of cells (text up to 32767 characters, number, boolean or null)',
+});
+const HeadersSchema = z.array(z.string().max(CELL_MAX_LENGTH)).max(SHEET_MAX_COLUMNS);
+
+export const HybridSpreadsheetDataSchema = z.object({
+  headers: HeadersSchema.optional(),
+  rows: HybridGridSchema.optional(),
+  /** Older clients send the grid as `data`; `rows` wins when both are given. */
+  data: HybridGridSchema.optional(),
+});
+
+export const HybridSheetContextSchema = z.object({
+  id: z.string().max(200).optional(),
+  name: z.string().max(255).optional(),
+  headers: HeadersSchema.optional(),
+  rowCount: z.number().int().min(0).optional(),
+  columnCount: z.number().int().min(0).optional(),
+  lastModified: z.string().max(100).optional(),
+  version: z.number().int().min(0).optional(),
+});
+
+/** The body of POST /hybrid/forward as spec 02 §7 lists it; unknown fields are dropped. */
+export const HybridForwardRequestSchema = z.object({
+  /** The instruction (sent as `problem` in the stream form). */
+  problem: z.string().max(HYBRID_MAX_PROMPT_LENGTH).optional(),
+  instruction: z.string().max(HYBRID_MAX_PROMPT_LENGTH).optional(),
+  code: z.string().max(CODE_RUN_MAX_CODE_LENGTH).optional(),
+  files: z.array(z.union([z.string().max(1000), z.looseObject({ path: z.string().max(1000) })])).max(300).optional(),
+  enable_ai_generation: z.boolean().default(false),
+  parameters: z
+    .looseObject({ environment_id: z.string().max(200).optional(), optimization: z.unknown().optional() })
+    .optional(),
+  sheet_context: HybridSheetContextSchema.optional(),
+  handsontable_data: z.object({ spreadsheet_data: HybridSpreadsheetDataSchema.optional() }).optional(),
+  session_id: z.string().max(200).optional(),
+  stream_mode: z.boolean().optional(),
+  sheet_id: z.string().max(200).optional(),
+  merge_timeline: z.boolean().optional(),
+});
+export type HybridForwardRequest = z.infer<typeof HybridForwardRequestSchema>;
+
+/** The sheet a request carries: spreadsheet_data's headers (else sheet_context's) and rows (else data). */
+export function hybridRequestSheet(body: HybridForwardRequest): { headers: string[]; rows: GridData } {
+  const grid = body.handsontable_data?.spreadsheet_data;
+  return {
+    headers: grid?.headers ?? body.sheet_context?.headers ?? [],
+    rows: grid?.rows ?? grid?.data ?? [],
+  };
+}
+
+/** What this route accepts for now: Direct Exec with code, within the cell limit. */
+export const DirectExecRequestSchema = HybridForwardRequestSchema.superRefine((body, ctx) => {
+  if (body.enable_ai_generation) {
+    ctx.addIssue({ code: 'custom', path: ['enable_ai_generation'], message: AI_POWERED_UNAVAILABLE_MESSAGE });
+    return;
+  }
+  if (!body.code?.trim()) {
+    ctx.addIssue({ code: 'custom', path: ['code'], message: DIRECT_EXEC_CODE_REQUIRED_MESSAGE });
+  }
+  const { headers, rows } = hybridRequestSheet(body);
+  let cells = 0;
+  for (const row of rows) cells += Math.max(row.length, headers.length);
+  if (cells > HYBRID_MAX_CELLS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['handsontable_data', 'spreadsheet_data'],
+      message: `the sheet has ${cells} cells (rows × columns); at most ${HYBRID_MAX_CELLS} can be sent`,
+    });
+  }
+});
+
+export const HYBRID_STAGES = ['analysis', 'code_generation', 'frontend_panels', 'handsontable_updates', 'final_response'] as const;
+export type HybridStage = (typeof HYBRID_STAGES)[number];
+/** Spec 02 §4: the progress each stage stands for. */
+export const HYBRID_STAGE_PROGRESS: Record<HybridStage, number> = {
+  analysis: 20,
+  code_generation: 40,
+  frontend_panels: 60,
+  handsontable_updates: 80,
+  final_response: 100,
+};
+
+/** Grid data of spec 02 §3: the extracted grid, flagged as an update, with its hash for de-duplication. */
+export const HybridGridUpdateSchema = z.object({
+  headers: z.array(z.string()),
+  rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+  updated: z.boolean(),
+  source: z.enum(CODE_RUN_GRID_SOURCES),
+  metadata: z.object({ hash: z.string(), detected_by: z.enum(CODE_RUN_GRID_SOURCES) }),
+});
+export type HybridGridUpdate = z.infer<typeof HybridGridUpdateSchema>;
+
+export const HYBRID_STATUSES = ['success', 'failed'] as const;
+
+/** The AI hybrid response of spec 02 §3, with the fields Direct Exec fills. */
+export const HybridResponseSchema = z.object({
+  success: z.boolean(),
+  status: z.enum(HYBRID_STATUSES),
+  message: z.string(),
+  /** On failure: the Python traceback's last lines, or the runner's time/memory message. */
+  error: z.string().optional(),
+  mode: z.literal('agent-direct'),
+  execution_output: z.string(),
+  result: JsonValueSchema,
+  has_grid: z.boolean(),
+  grid_update: HybridGridUpdateSchema.optional(),
+  handsontable_data: z
+    .object({ spreadsheet_data: z.object({ headers: z.array(z.string()), rows: HybridGridUpdateSchema.shape.rows }) })
+    .optional(),
+  langchain_result: z.object({ status: z.enum(HYBRID_STATUSES), message: z.string() }),
+});
+export type HybridResponse = z.infer<typeof HybridResponseSchema>;
+
+/** One Server-Sent Event of POST /hybrid/forward (spec 02 §4, §7), sent as `data: <json>`. */
+export const HybridStreamEventSchema = z.object({
+  text: z.string(),
+  metadata: z.object({
+    stage: z.enum(HYBRID_STAGES),
+    progress: z.number(),
+    ui: z.object({ text: z.string(), replace_last: z.boolean() }),
+    /** Set on the final_response event. */
+    workflow_complete: z.boolean().optional(),
+    /** The whole hybrid response, on the final_response event. */
+    response: HybridResponseSchema.optional(),
+  }),
+  error: z.string().nullable(),
+  finished: z.boolean(),
+});
+export type HybridStreamEvent = z.infer<typeof HybridStreamEventSchema>;
