@@ -1,37 +1,31 @@
 // The runner never runs code unconfined: without the rights it needs it says what it
 // needs and refuses; children that cannot start make jobs fail with the cause.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { RUNNER_DEFAULTS, loadConfig } from '../src/config.js';
 import { createCodeRunner } from '../src/runner/code-runner.js';
+import { confinedChildCommand } from '../src/runner/confinement.js';
 
-const codeRunner = fileURLToPath(new URL('../src/runner/code-runner.ts', import.meta.url));
+test('not root, or without the tools, it refuses to run code and says what it needs', async () => {
+  const asNobody = confinedChildCommand(1000, 1000, { platform: 'linux', uid: 65534, path: process.env.PATH });
+  assert.ok('refused' in asNobody);
+  assert.match(asNobody.refused, /refuses to run code unconfined\. It needs root .* runs as uid 65534\./);
+  const noTools = confinedChildCommand(1000, 1000, { platform: 'linux', uid: 0, path: '/nonexistent' });
+  assert.ok('refused' in noTools);
+  assert.match(noTools.refused, /setsid is not on PATH/);
 
-test('run as an unprivileged user, it refuses to run code and says what it needs', async () => {
-  const script = [
-    `import { createCodeRunner } from ${JSON.stringify(codeRunner)};`,
-    'const runner = createCodeRunner({ timeoutMs: 1000, memoryMb: 256, poolSize: 1 });',
-    "const result = await runner.run({ code: 'print(1)', headers: [], rows: [] });",
-    'console.log(JSON.stringify({ status: runner.status(), result }));',
-    'await runner.close();',
-  ].join('\n');
-  const { stdout } = await promisify(execFile)(
-    'setpriv',
-    ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
-    { cwd: fileURLToPath(new URL('..', import.meta.url)), env: { PATH: process.env.PATH, HOME: '/tmp' } },
-  );
-  const { status, result } = JSON.parse(stdout) as {
-    status: { state: string; confined: boolean; reason: string };
-    result: { error: string; execution_output: string };
-  };
-  assert.equal(status.state, 'refused');
-  assert.equal(status.confined, false);
-  assert.match(status.reason, /refuses to run code unconfined\. It needs root .* runs as uid 65534\./);
-  assert.equal(result.error, status.reason);
-  assert.equal(result.execution_output, '');
+  // The runner built on a refusal never starts a child: every job fails with the reason.
+  const runner = createCodeRunner({ timeoutMs: 1000, memoryMb: 256, poolSize: 1 }, { command: asNobody });
+  try {
+    const result = await runner.run({ code: 'print(1)', headers: [], rows: [] });
+    const status = runner.status();
+    assert.equal(status.state, 'refused');
+    assert.equal(status.confined, false);
+    assert.equal(result.error, asNobody.refused);
+    assert.equal(result.execution_output, '');
+  } finally {
+    await runner.close();
+  }
 });
 
 test('children that fail to start put the runner in a failing state with the cause, and jobs fail', async () => {

@@ -90,10 +90,19 @@ export interface ChildCommand {
  * still refuse a layer at spawn (no namespaces in some containers): the pool reports
  * the child's own error then.
  */
-export function confinedChildCommand(outputCapChars: number, timeoutMs: number): ChildCommand | { refused: string } {
-  if (process.platform !== 'linux') return { refused: `${CONFINEMENT_REQUIREMENTS} This is ${process.platform}, not Linux.` };
-  if (process.getuid?.() !== 0) return { refused: `${CONFINEMENT_REQUIREMENTS} This process runs as uid ${process.getuid?.()}.` };
-  const searchPath = process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin';
+export function confinedChildCommand(
+  outputCapChars: number,
+  timeoutMs: number,
+  // Who and where this process is: the refusals depend on it (tests pass another identity).
+  host: { platform: string; uid: number | undefined; path: string | undefined } = {
+    platform: process.platform,
+    uid: process.getuid?.(),
+    path: process.env.PATH,
+  },
+): ChildCommand | { refused: string } {
+  if (host.platform !== 'linux') return { refused: `${CONFINEMENT_REQUIREMENTS} This is ${host.platform}, not Linux.` };
+  if (host.uid !== 0) return { refused: `${CONFINEMENT_REQUIREMENTS} This process runs as uid ${host.uid}.` };
+  const searchPath = host.path ?? '/usr/sbin:/usr/bin:/sbin:/bin';
   const tools: Record<string, string> = {};
   for (const tool of TOOLS) {
     const found = findOnPath(tool, searchPath);
