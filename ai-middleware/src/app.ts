@@ -13,6 +13,7 @@ import { registerErrorHandlers } from './http/errors.js';
 import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 import { type CodeRunner, createCodeRunner } from './runner/code-runner.js';
+import { withJobMetrics } from './runner/runner-metrics.js';
 
 export interface RouteSummary {
   method: string;
@@ -52,7 +53,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   // The runner's pool warms when the service listens; an app only injected into (tests)
   // starts it at its first Direct Exec job instead of spawning Pyodide children for nothing.
   let runner: CodeRunner | undefined;
-  const getRunner = (): CodeRunner => (runner ??= createCodeRunner(config.runner ?? RUNNER_DEFAULTS));
+  const getRunner = (): CodeRunner => (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS), metrics));
   app.addHook('onListen', async () => {
     const status = getRunner().status();
     if (status.state === 'refused') app.log.warn({ reason: status.reason }, 'code runner refuses to run code');
@@ -65,7 +66,8 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   echoRequestId(app);
   registerErrorHandlers(app);
   registerAuthHook(app, createTokenVerifier(config.jwksUrl));
-  installHttpMetrics(app, 'ai-middleware');
+  // Declared here, in the hooks' order; the runner (created later, lazily) times its jobs on it.
+  const metrics = installHttpMetrics(app, 'ai-middleware');
   registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status());
   registerConfigRoute(app, config.version, config.provider);
   registerWhoamiRoute(app);

@@ -194,4 +194,12 @@ describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
     const health = ServiceHealthSchema.parse(await res.json());
     assert.equal(health.checks?.code_runner, 'ok');
   });
+
+  test('/metrics times the runner’s jobs by outcome (the jobs above: computed grids and Python errors)', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const count = (outcome: string) =>
+      Number(new RegExp(`^code_runner_job_duration_seconds_count\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    assert.ok(count('ok') >= 2, text);
+    assert.ok(count('error') >= 2, text);
+  });
 });
