@@ -97,7 +97,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   try {
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
-    installHttpMetrics(app, 'api');
+    const metrics = installHttpMetrics(app, 'api');
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs);
     await app.register(cookie);
@@ -113,7 +113,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.register(groupsRoutes, { prefix: '/api/v1/groups', services });
     app.register(itemsRoutes, { prefix: '/api/v1/items', services });
     app.register(importRoute, { prefix: '/api/v1/import', services });
-    app.register(liveRoutes, { services });
+    app.register(liveRoutes, { services, metrics });
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});

@@ -173,6 +173,10 @@ describe('live sheet socket /sheets/{id}', () => {
       assert.equal(op.data.operation.id, 'op-1');
       assert.deepEqual(op.data.operation.type === 'cell_update' && op.data.operation.position, { row: 2, column: 3 });
       assert.equal(b.frames.filter((f) => f.type === 'operation').length, 0, 'the sender gets the ack, not its own op');
+
+      // Counted on /metrics once acknowledged (operations per second = their rate).
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.ok(Number(/^live_operations_total\{[^}]*\} (\d+)$/m.exec(metrics)?.[1]) >= 1, metrics);
     });
 
     it('keeps frames sent right after open (before the token check ends) and applies them after the join', async () => {

@@ -52,6 +52,8 @@ export interface LiveHubDeps {
   sheets: SheetsService;
   ops: SheetOpsRepository;
   log: FastifyBaseLogger;
+  /** Told of each operation once persisted and acknowledged, with its cell count (metrics). */
+  onApplied?(cells: number): void;
 }
 
 /**
@@ -214,6 +216,7 @@ export class LiveHub {
       data: { sheet_id: conn.sheetId, operation_id: op.id, version: result.version, timestamp: result.updated_at },
     });
     this.#broadcast(conn.sheetId, { type: 'operation', data: { sheet_id: conn.sheetId, version: result.version, operation } }, conn);
+    this.deps.onApplied?.(changes.length);
   }
 
   /** Replays the cell ops after `since`, or sends the whole sheet when too far behind or when a whole-sheet change intervened. */

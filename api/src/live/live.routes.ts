@@ -1,3 +1,4 @@
+import { Counter, type Registry } from 'prom-client';
 import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LiveConnectQuerySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServicesOptions } from '../services.js';
@@ -21,9 +22,20 @@ declare module 'fastify' {
  * guard because a browser cannot send an Authorization header on a WebSocket: the socket
  * authenticates itself with the same checks and closes with 1008 before sending anything.
  */
-export const liveRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registry }> = async (app, { services, metrics }) => {
   const ops = new SheetOpsRepository(services.db);
-  const hub = new LiveHub({ sheets: services.sheets, ops, log: app.log });
+  // Operations per second is rate(live_operations_total) in Prometheus.
+  const operations = new Counter({ name: 'live_operations_total', help: 'Live operations persisted and acknowledged', registers: [metrics] });
+  const cells = new Counter({ name: 'live_operation_cells_total', help: 'Cells changed by live operations', registers: [metrics] });
+  const hub = new LiveHub({
+    sheets: services.sheets,
+    ops,
+    log: app.log,
+    onApplied: (count) => {
+      operations.inc();
+      cells.inc(count);
+    },
+  });
   app.decorate('live', hub);
   const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
   const heartbeat = setInterval(() => hub.heartbeat(), LIVE_HEARTBEAT_MS);
