@@ -1,7 +1,7 @@
 // The deploy files as CI checks them: Debian's docker-compose (v1) resolves
 // docker-compose.yml without a daemon, and what it resolves is the product:
 // every service with a health check, two api replicas, data volumes, every
-// variable documented, images that run as non-root.
+// variable documented, images that run as non-root (but the ai-middleware's code runner).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -57,6 +57,15 @@ describe('docker-compose.yml', { skip: missing ?? false }, () => {
     }
   });
 
+  test('only the ai-middleware gets a capability (SYS_ADMIN, for the code runner); nothing is privileged', async () => {
+    const blocks = serviceBlocks(await compose('config'));
+    for (const [name, block] of Object.entries(blocks)) {
+      assert.doesNotMatch(block, /privileged: true/, name);
+      if (name === 'ai-middleware') assert.match(block, /\n {4}cap_add:\n {4}- SYS_ADMIN\n/);
+      else assert.doesNotMatch(block, /cap_add/, name);
+    }
+  });
+
   test('every environment variable it sets or reads is documented in deploy/README.md', async () => {
     const source = readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8').replace(/^\s*#.*$/gm, '');
     const doc = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
@@ -82,11 +91,16 @@ describe('deploy/Dockerfile', () => {
     }
   });
 
-  test('every service stage runs as the unprivileged node user', () => {
+  test('every service stage but the ai-middleware runs as the unprivileged node user', () => {
     assert.match(stage('runtime'), /\nUSER node\n/);
-    for (const target of ['api', 'ai-middleware', 'shell', 'remote-origin']) {
+    for (const target of ['api', 'shell', 'remote-origin']) {
       const users = [...stage(target).matchAll(/^USER (\S+)/gm)].map((m) => m[1]);
       assert.notEqual(users.at(-1), 'root', target);
     }
+  });
+
+  test('the ai-middleware stage runs as root for the code runner, the only one', () => {
+    // The runner needs root and namespaces to confine each job; its job processes drop to nobody.
+    assert.match(stage('ai-middleware'), /^USER root$/m);
   });
 });
