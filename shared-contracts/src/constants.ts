@@ -78,5 +78,3 @@ export const HYPERFORMULA_LICENSE_KEY = 'gpl-v3';
 // Workspace (spec 01 §4)
 /** sheet-loaded is emitted this long after a sheet finished loading. */
 export const SHEET_LOADED_EVENT_DELAY_MS = 200;
-/** Cell edits within this pause go to the server as one PATCH. */
-export const CELL_EDIT_DEBOUNCE_MS = 300;

@@ -10,6 +10,9 @@ export const CapabilitiesSchema = z.object({
   maxRetryAttempts: z.number().int().nonnegative(),
   supportedFileFormats: z.array(z.string()),
   version: z.string(),
+  /** builtin, openai or vertex (AI_PROVIDER). */
   provider: z.string(),
+  /** The model the provider calls (AI_MODEL); null with builtin, which has none. */
+  model: z.string().nullable().optional(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;

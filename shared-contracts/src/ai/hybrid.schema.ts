@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { CELL_MAX_LENGTH, type GridData, SHEET_MAX_COLUMNS, isGridData } from '../sheets/sheet.schema.js';
 import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, JsonValueSchema } from './code-run.schema.js';
+import { ConversationTurnSchema } from './vertex.schema.js';
+import { MergeTimelineSnapshotSchema } from './merge-timeline.schema.js';
+import { GridDiffSchema } from './grid-diff.schema.js';
 
 /**
- * POST /hybrid/forward (spec 02 §3, §4, §7). Only "Agent • Direct Exec" (enable_ai_generation
- * false) is served so far: the code given runs on the sheet given.
+ * POST /hybrid/forward (spec 02 §3, §4, §7): "Agent • Direct Exec" (enable_ai_generation
+ * false) runs the code given on the sheet given; "Agent • AI Powered" (true) has the model
+ * provider write the code from the instruction, then runs it (ai-powered.schema.ts).
  */
 
 /** Most cells (rows × columns) one job may carry: the 100,000 × 26 sheet the workspace is built to open. */
@@ -13,9 +17,6 @@ export const HYBRID_MAX_CELLS = 2_600_000;
 export const HYBRID_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export const HYBRID_MAX_PROMPT_LENGTH = 20_000;
 
-export const AI_POWERED_UNAVAILABLE_MESSAGE =
-  'Agent • AI Powered (enable_ai_generation: true) needs a model provider, and this middleware has none yet; ' +
-  'send your Python code with enable_ai_generation: false (Agent • Direct Exec)';
 export const DIRECT_EXEC_CODE_REQUIRED_MESSAGE = 'code is required in Agent • Direct Exec (enable_ai_generation: false)';
 
 /** A grid checked with isGridData: zod takes seconds on millions of cells, this milliseconds. */
@@ -58,6 +59,8 @@ export const HybridForwardRequestSchema = z.object({
   stream_mode: z.boolean().optional(),
   sheet_id: z.string().max(200).optional(),
   merge_timeline: z.boolean().optional(),
+  /** AI Powered: the conversation's last turns (the last AI_CONVERSATION_CONTEXT are given to the model). */
+  conversation_context: z.array(ConversationTurnSchema).max(100).optional(),
 });
 export type HybridForwardRequest = z.infer<typeof HybridForwardRequestSchema>;
 
@@ -70,13 +73,9 @@ export function hybridRequestSheet(body: HybridForwardRequest): { headers: strin
   };
 }
 
-/** What this route accepts for now: Direct Exec with code, within the cell limit. */
-export const DirectExecRequestSchema = HybridForwardRequestSchema.superRefine((body, ctx) => {
-  if (body.enable_ai_generation) {
-    ctx.addIssue({ code: 'custom', path: ['enable_ai_generation'], message: AI_POWERED_UNAVAILABLE_MESSAGE });
-    return;
-  }
-  if (!body.code?.trim()) {
+/** What the route accepts: code in Direct Exec (AI Powered may have none), within the cell limit. */
+export const HybridForwardBodySchema = HybridForwardRequestSchema.superRefine((body, ctx) => {
+  if (!body.enable_ai_generation && !body.code?.trim()) {
     ctx.addIssue({ code: 'custom', path: ['code'], message: DIRECT_EXEC_CODE_REQUIRED_MESSAGE });
   }
   const { headers, rows } = hybridRequestSheet(body);
@@ -113,15 +112,21 @@ export const HybridGridUpdateSchema = z.object({
 export type HybridGridUpdate = z.infer<typeof HybridGridUpdateSchema>;
 
 export const HYBRID_STATUSES = ['success', 'failed'] as const;
+/** Spec 02 §4 Chat modes: agent-direct (AI generation off), agent-ai (on), chat. */
+export const HYBRID_MODES = ['agent-direct', 'agent-ai', 'chat'] as const;
 
-/** The AI hybrid response of spec 02 §3, with the fields Direct Exec fills. */
+/** One try of AI Powered: the code the provider wrote, and the error it raised (none on the last, good one). */
+export const HybridAttemptSchema = z.object({ code: z.string(), error: z.string().optional() });
+export type HybridAttempt = z.infer<typeof HybridAttemptSchema>;
+
+/** The AI hybrid response of spec 02 §3, with the fields Direct Exec and AI Powered fill. */
 export const HybridResponseSchema = z.object({
   success: z.boolean(),
   status: z.enum(HYBRID_STATUSES),
   message: z.string(),
   /** On failure: the Python traceback's last lines, or the runner's time/memory message. */
   error: z.string().optional(),
-  mode: z.literal('agent-direct'),
+  mode: z.enum(HYBRID_MODES),
   execution_output: z.string(),
   result: JsonValueSchema,
   has_grid: z.boolean(),
@@ -130,6 +135,19 @@ export const HybridResponseSchema = z.object({
     .object({ spreadsheet_data: z.object({ headers: z.array(z.string()), rows: HybridGridUpdateSchema.shape.rows }) })
     .optional(),
   langchain_result: z.object({ status: z.enum(HYBRID_STATUSES), message: z.string() }),
+  /** AI Powered: the final code that ran (the last attempt's). */
+  code: z.string().optional(),
+  /** AI Powered: every code the provider wrote, in order, with the error each raised (the fix loop). */
+  attempts: z.array(HybridAttemptSchema).optional(),
+  /** AI Powered: who wrote the code: builtin (no model), openai or vertex, and the model (null for builtin). */
+  provider: z.string().optional(),
+  model: z.string().nullable().optional(),
+  /** The instruction the code was written for (the default one when the prompt was empty). */
+  echo_prompt: z.string().optional(),
+  /** merge_timeline: the proposal the result grid became, or why none was made (merge-timeline.schema.ts). */
+  snapshot: MergeTimelineSnapshotSchema.optional(),
+  /** /hybrid/backward: where the grid the given code produces differs from the edited grid sent (grid-diff.schema.ts). */
+  differences: GridDiffSchema.optional(),
 });
 export type HybridResponse = z.infer<typeof HybridResponseSchema>;
 
@@ -144,6 +162,8 @@ export const HybridStreamEventSchema = z.object({
     workflow_complete: z.boolean().optional(),
     /** The whole hybrid response, on the final_response event. */
     response: HybridResponseSchema.optional(),
+    /** merge_timeline's outcome (spec 02 §7: events carry snapshot), on the final_response event. */
+    snapshot: MergeTimelineSnapshotSchema.optional(),
   }),
   error: z.string().nullable(),
   finished: z.boolean(),

@@ -11,8 +11,18 @@ export interface EventMap {
   'sheet-snapshot-merged': { sheetId: string; version: number };
   'sheet-snapshot-merge-error': { sheetId: string; error: string };
   'sheet-proposal': { sheetId: string; versionId: string };
+  /** Asks the Workspace to preview a version of a sheet (the git tab's Preview). */
+  'sheet-version-preview': { sheetId: string; versionId: string };
+  /** The Workspace now previews this version of the sheet (null: no preview any more). */
+  'sheet-version-previewing': { sheetId: string; versionId: string | null };
   /** The signed-in user saved their own nickname or email (account settings): the shell updates its menu. */
   'profile-updated': { userId: string; nickname: string | null; email: string | null };
+  /**
+   * Someone changed the navigation (a sheet or group created, updated or deleted), told by the
+   * workspace socket `/live` or a sheet socket: navigators reload their tree. `id` is the
+   * sheet's or group's id and `userId` who made the change, when the frame says.
+   */
+  'navigation-changed': { type: string; id: string | null; userId: string | null };
   'create-sheet-from-chat': {
     name: string;
     headers: string[];

@@ -7,6 +7,8 @@ export const ServiceHealthSchema = z.object({
   version: z.string(),
   uptime_s: z.number(),
   checks: z.record(z.string(), z.enum(['ok', 'failing'])).optional(),
+  /** The ai-middleware's model provider (AI_PROVIDER) and model (null: builtin, no model). */
+  ai: z.object({ provider: z.string(), model: z.string().nullable() }).optional(),
 });
 export type ServiceHealth = z.infer<typeof ServiceHealthSchema>;
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CELL_PATCH_MAX_CHANGES, CellChangeSchema, CellValueSchema, GridDataSchema, SheetMetadataSchema } from '../sheets/sheet.schema.js';
+import {
+  CELL_PATCH_MAX_CHANGES,
+  CellChangeSchema,
+  CellValueSchema,
+  GridDataSchema,
+  SHEET_MAX_COLUMNS,
+  SHEET_MAX_ROWS,
+  SheetMetadataSchema,
+} from '../sheets/sheet.schema.js';
 
 /**
  * The live sheet socket `/sheets/{sheetId}` (spec 01 §3 "Live messages", §4 "Live connection",
@@ -56,7 +64,37 @@ export const CellsUpdateOperationSchema = z.strictObject({
   timestamp: ClientTimestamp,
 });
 
-export const LiveOperationSchema = z.discriminatedUnion('type', [CellUpdateOperationSchema, CellsUpdateOperationSchema]);
+/**
+ * Rows or columns inserted or removed as one operation: `count` of them at `index` (0-based,
+ * in the stored grid). Inserted ones are empty; cells at and after `index` move by `count`.
+ * The server refuses an index past the grid (insert: at most its length; remove: the range
+ * must lie inside it).
+ */
+function structureOperation<T extends string>(type: T, max: number) {
+  return z.strictObject({
+    id: OperationId,
+    type: z.literal(type),
+    index: z.number().int().min(0).max(max),
+    count: z.number().int().min(1).max(max),
+    user_id: z.string().max(128).optional(),
+    timestamp: ClientTimestamp,
+  });
+}
+export const RowsInsertOperationSchema = structureOperation('rows_insert', SHEET_MAX_ROWS);
+export const RowsRemoveOperationSchema = structureOperation('rows_remove', SHEET_MAX_ROWS);
+export const ColumnsInsertOperationSchema = structureOperation('columns_insert', SHEET_MAX_COLUMNS);
+export const ColumnsRemoveOperationSchema = structureOperation('columns_remove', SHEET_MAX_COLUMNS);
+export const STRUCTURE_OPERATION_TYPES = ['rows_insert', 'rows_remove', 'columns_insert', 'columns_remove'] as const;
+export type StructureOperationType = (typeof STRUCTURE_OPERATION_TYPES)[number];
+
+export const LiveOperationSchema = z.discriminatedUnion('type', [
+  CellUpdateOperationSchema,
+  CellsUpdateOperationSchema,
+  RowsInsertOperationSchema,
+  RowsRemoveOperationSchema,
+  ColumnsInsertOperationSchema,
+  ColumnsRemoveOperationSchema,
+]);
 export type LiveOperation = z.infer<typeof LiveOperationSchema>;
 
 // ---- client → server ----
@@ -74,7 +112,14 @@ export const LiveReloadRequestFrameSchema = z.strictObject({
   sheet_id: z.string().max(64),
 });
 
-export const LiveClientFrameSchema = z.discriminatedUnion('type', [LiveOperationFrameSchema, LiveReloadRequestFrameSchema]);
+/** The cell this user has selected (null: none), shown to the others in the user's colour. */
+export const LiveSelectionFrameSchema = z.strictObject({
+  type: z.literal('selection'),
+  sheet_id: z.string().max(64),
+  selection: CellPositionSchema.nullable(),
+});
+
+export const LiveClientFrameSchema = z.discriminatedUnion('type', [LiveOperationFrameSchema, LiveReloadRequestFrameSchema, LiveSelectionFrameSchema]);
 export type LiveClientFrame = z.infer<typeof LiveClientFrameSchema>;
 
 /** Query of the socket URL. `since`: the last version the client holds. `user_id` is accepted and never trusted. */
@@ -87,14 +132,25 @@ export const LiveConnectQuerySchema = z.object({
 // ---- server → client ----
 
 /** An operation as the server applied it: stamped with the token's user and the commit time. */
+const Applied = { user_id: z.string(), timestamp: z.string() };
 export const AppliedOperationSchema = z.discriminatedUnion('type', [
-  CellUpdateOperationSchema.extend({ user_id: z.string(), timestamp: z.string() }),
-  CellsUpdateOperationSchema.extend({ user_id: z.string(), timestamp: z.string() }),
+  CellUpdateOperationSchema.extend(Applied),
+  CellsUpdateOperationSchema.extend(Applied),
+  RowsInsertOperationSchema.extend(Applied),
+  RowsRemoveOperationSchema.extend(Applied),
+  ColumnsInsertOperationSchema.extend(Applied),
+  ColumnsRemoveOperationSchema.extend(Applied),
 ]);
 export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
 
 /** Online presence entry (spec 01 §3: userId and joinedAt), with the name to show. */
-export const PresenceEntrySchema = z.object({ userId: z.string(), joinedAt: z.string(), display_name: z.string() });
+export const PresenceEntrySchema = z.object({
+  userId: z.string(),
+  joinedAt: z.string(),
+  display_name: z.string(),
+  /** The cell the user has selected, when they reported one. */
+  selection: CellPositionSchema.nullable().optional(),
+});
 export type PresenceEntry = z.infer<typeof PresenceEntrySchema>;
 
 const PresenceEventData = z.object({ user_id: z.string(), sheet_id: z.string(), display_name: z.string() });
@@ -127,5 +183,82 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
     type: z.literal('error'),
     data: z.object({ code: z.string(), message: z.string(), operation_id: z.string().optional() }),
   }),
+  /** Another user selected a cell (null: cleared). Never sent back to the selecting socket. */
+  z.object({
+    type: z.literal('selection'),
+    data: z.object({ sheet_id: z.string(), user_id: z.string(), display_name: z.string(), selection: CellPositionSchema.nullable() }),
+  }),
+  /** A proposed version was made on the sheet (by the AI or a user): lists refresh (spec 02 §7). */
+  z.object({
+    type: z.literal('new_proposal'),
+    data: z.object({ sheet_id: z.string(), version_id: z.string(), author: z.string().nullable().optional() }),
+  }),
+  /** A proposed version was accepted and is live now; a `sync` with its content follows. */
+  z.object({
+    type: z.literal('live_update_accepted'),
+    data: z.object({ sheet_id: z.string(), version_id: z.string(), version: z.number().int() }),
+  }),
 ]);
 export type LiveServerFrame = z.infer<typeof LiveServerFrameSchema>;
+
+// ---- the workspace socket `/live` (DESIGN.md § Live collaboration) ----
+
+/** Who is online anywhere in the workspace: one entry per user, however many tabs. */
+export const OnlineUserSchema = z.object({ user_id: z.string(), display_name: z.string() });
+export type OnlineUser = z.infer<typeof OnlineUserSchema>;
+
+/** Navigation changes told to every workspace socket, so that navigators stay current without a reload. */
+export const NAVIGATION_EVENT_TYPES = [
+  'sheet_created',
+  'sheet_updated',
+  'sheet_deleted',
+  'group_created',
+  'group_updated',
+  'group_deleted',
+] as const;
+export type NavigationEventType = (typeof NAVIGATION_EVENT_TYPES)[number];
+
+export const NavigationEventDataSchema = z.object({
+  /** The sheet's or group's id. */
+  id: z.string(),
+  /** Who made the change (the navigator of that user may skip its own echo). */
+  user_id: z.string(),
+  name: z.string().optional(),
+  parent_id: z.string().nullable().optional(),
+});
+
+export const WorkspaceServerFrameSchema = z.discriminatedUnion('type', [
+  /** Sent once on connect: everyone online now (the connecting user included). */
+  z.object({ type: z.literal('online'), data: z.object({ users: z.array(OnlineUserSchema) }) }),
+  /** A user's first socket opened. */
+  z.object({ type: z.literal('user_online'), data: OnlineUserSchema }),
+  /** A user's last socket closed or timed out. */
+  z.object({ type: z.literal('user_offline'), data: z.object({ user_id: z.string() }) }),
+  // One entry per type (not a map over NAVIGATION_EVENT_TYPES) so that each frame type narrows on its own.
+  z.object({ type: z.literal('sheet_created'), data: NavigationEventDataSchema }),
+  z.object({ type: z.literal('sheet_updated'), data: NavigationEventDataSchema }),
+  z.object({ type: z.literal('sheet_deleted'), data: NavigationEventDataSchema }),
+  z.object({ type: z.literal('group_created'), data: NavigationEventDataSchema }),
+  z.object({ type: z.literal('group_updated'), data: NavigationEventDataSchema }),
+  z.object({ type: z.literal('group_deleted'), data: NavigationEventDataSchema }),
+]);
+export type WorkspaceServerFrame = z.infer<typeof WorkspaceServerFrameSchema>;
+
+/**
+ * How a client reads an incoming frame (spec 01 §3 "Live messages"): a type plus data, or the
+ * message itself as data; `custom_message` wraps an inner type and data, and the inner type
+ * decides. Returns null for what is not an object with a string type.
+ */
+export function unwrapLiveMessage(message: unknown): { type: string; data: unknown } | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const { type, data } = message as { type?: unknown; data?: unknown };
+  if (typeof type !== 'string') return null;
+  const payload = data === undefined ? message : data;
+  if (type === 'custom_message') return unwrapLiveMessage(payload);
+  return { type, data: payload };
+}
+
+/** Types ending in _created, _updated or _deleted make the navigation reload (spec 01 §3). */
+export function isNavigationChange(type: string): boolean {
+  return /_(created|updated|deleted)$/.test(type);
+}

@@ -35,3 +35,11 @@ test('the dev shell says where another remote would be mounted', () => {
   unmount();
   expect(element.textContent).toBe('');
 });
+
+test('the dev shell without a live token has no socket: live is disconnected and operations wait in its queue', () => {
+  const { live } = createDevShellContext({ sheetId: 's1', onAction: () => {} });
+  expect(live.state).toBe('disconnected');
+  live.send({ id: 'op-1', type: 'cell_update', position: { row: 0, column: 0 }, value: 'x' });
+  expect(live.pending).toBe(1);
+  expect(live.state).toBe('disconnected');
+});

@@ -2,10 +2,12 @@ import axios from 'axios';
 import type { AuthUser } from '../auth/auth.schema.js';
 import { createEventBus } from '../bus/event-bus.js';
 import type { EventMap } from '../bus/event-map.js';
+import { createSheetLiveClient, liveSocketUrl, sheetSocketPath } from '../live/live-sockets.js';
 import {
   DEFAULT_FLAGS,
   nextCellSelection,
   type ShellContext,
+  type ShellLive,
   type ShellRemotes,
   type ShellSheet,
   type ShellTab,
@@ -19,6 +21,13 @@ export interface DevShellOptions {
   /** Base URL of the ai-middleware client (the shell serves it under `/ai`). */
   aiBaseURL?: string;
   sheetId?: string | null;
+  /**
+   * The access token for the sheet's live socket. Given (with a sheetId), `live` connects to
+   * `/sheets/{sheetId}` on `liveBaseURL` (default: this page's origin) as the shell does;
+   * without it there is no socket: live stays disconnected and operations wait in its queue.
+   */
+  liveToken?: () => string | null;
+  liveBaseURL?: string;
   tab?: ShellTab;
   /** Told when a remote calls logout, navigate or sheet.open, so the dev page can show it. */
   onAction?: (action: string) => void;
@@ -28,24 +37,53 @@ export const DEV_USER: AuthUser = { id: 'dev-user', username: 'dev', role: 'admi
 
 /**
  * A ShellContext for a remote's standalone dev page: plain (unauthenticated)
- * clients against the same paths the shell proxies, a real event bus, no socket.
- * Never used by the shell itself.
+ * clients against the same paths the shell proxies, a real event bus, the shell's live client
+ * (connected only when given a token). Never used by the shell itself.
  */
 export function createDevShellContext(options: DevShellOptions = {}): ShellContext {
   const onAction = options.onAction ?? ((action: string) => console.info(`[dev shell] ${action}`));
+  const user = options.user ?? DEV_USER;
   return {
     api: axios.create({ baseURL: options.apiBaseURL }),
     ai: axios.create({ baseURL: options.aiBaseURL ?? '/ai' }),
-    user: options.user ?? DEV_USER,
+    user,
     logout: async () => onAction('logout'),
     bus: createEventBus<EventMap>(),
-    live: { state: 'disconnected' },
+    live: devLive(options.sheetId ?? null, user.id, options),
     presence: { onSheet: [], online: [] },
     sheet: devSheet(options.sheetId ?? null, onAction),
     remotes: devRemotes,
     flags: { ...DEFAULT_FLAGS },
     navigate: (to) => onAction(`navigate ${to}`),
     tab: options.tab ?? 'data',
+  };
+}
+
+/**
+ * The dev page's live socket of its sheet, on the shell's client; like devSheet a plain object
+ * whose state and pending count are read when needed (getters, no re-render).
+ */
+function devLive(sheetId: string | null, userId: string, options: DevShellOptions): ShellLive {
+  const token = options.liveToken;
+  const client = createSheetLiveClient({ token: () => token?.() ?? null });
+  if (sheetId !== null && token) {
+    const base = options.liveBaseURL ?? (globalThis as { location?: { href: string } }).location?.href;
+    if (base) client.connect(liveSocketUrl(base, sheetSocketPath(sheetId)));
+  }
+  return {
+    get state() {
+      return client.state;
+    },
+    get pending() {
+      return client.pending;
+    },
+    send(operation) {
+      if (sheetId !== null) client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId, user_id: userId, timestamp: Date.now() });
+    },
+    subscribe: (listener) => client.subscribe(listener),
+    requestReload() {
+      if (sheetId !== null) client.send({ type: 'reload_request', sheet_id: sheetId });
+    },
   };
 }
 

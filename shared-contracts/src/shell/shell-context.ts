@@ -3,19 +3,63 @@ import type { AuthUser } from '../auth/auth.schema.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { EventMap } from '../bus/event-map.js';
 import type { GridData } from '../sheets/sheet.schema.js';
+import type { LiveOperation, LiveServerFrame } from '../live/live.schema.js';
 import type { ExposedModule, RemoteName } from './remotes.js';
 
 export type ConnectionState = 'disconnected' | 'connected' | 'reconnecting';
 
-/** Live socket state as the shell owns it; later issues add send/subscribe/pause. */
+/** An operation as a remote hands it to the shell: the shell adds the sheet id and sends it. */
+export type LiveOperationInput = LiveOperation;
+
+/**
+ * The live socket of the open sheet, owned by the shell (spec 01 §4 "Live connection"):
+ * disconnected / connected / reconnecting, reconnecting with backoff, and a queue of the
+ * operations sent while disconnected, sent in order on reconnect (nothing typed offline is lost).
+ */
 export interface ShellLive {
   state: ConnectionState;
+  /** Operations sent but not acknowledged yet (queued offline ones included). */
+  pending: number;
+  /**
+   * Sends an operation on the open sheet (queued while not connected). The Workspace applies
+   * its own edits at once and calls this; the server's `ack` carries the operation's version.
+   */
+  send(operation: LiveOperationInput): void;
+  /**
+   * Frames from the open sheet's socket, unwrapped (custom_message's inner type decides):
+   * operation, ack, sync, error, new_proposal, live_update_accepted, selection, ...
+   * Returns the unsubscribe function.
+   */
+  subscribe(listener: (frame: LiveServerFrame) => void): () => void;
+  /** After a checkout or switch: asks the server to send everyone on the sheet a sync (spec 02 §2). */
+  requestReload(): void;
 }
 
-/** Who is on the current sheet and online anywhere; filled by the Live issue. */
+/** Someone on the current sheet, with the cell they selected (when they shared one) and their colour. */
+export interface SheetPresenceUser {
+  userId: string;
+  joinedAt: string;
+  displayName: string;
+  selection: CellSelection | null;
+  color: string;
+}
+
+/** Who is on the current sheet and online anywhere in the workspace. */
 export interface ShellPresence {
-  onSheet: { userId: string; joinedAt: string }[];
+  /** On the open sheet, the current user included (once, however many tabs). */
+  onSheet: SheetPresenceUser[];
+  /** User ids online anywhere (the workspace socket `/live`). */
   online: string[];
+}
+
+/** A user's colour for presence dots and selected cells: the same on every client. */
+export function presenceColor(userId: string): string {
+  let hash = 0;
+  for (let i = 0; i < userId.length; i++) hash = (Math.imul(hash, 31) + userId.charCodeAt(i)) >>> 0;
+  // Mixed so that ids differing in one last character (u1, u2) get far-apart hues, not neighbours.
+  hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b) >>> 0;
+  hash = (hash ^ (hash >>> 16)) >>> 0;
+  return `hsl(${hash % 360}, 70%, 45%)`;
 }
 
 export interface SheetSize {

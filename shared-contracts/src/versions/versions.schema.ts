@@ -129,3 +129,5 @@ export type RetentionPolicy = z.infer<typeof RetentionPolicySchema>;
 
 export const PruneResultSchema = z.object({ sheet_id: z.string(), pruned: z.number().int(), kept: z.number().int() });
 export type PruneResult = z.infer<typeof PruneResultSchema>;
+
+export * from './version-preview.js';
