@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { render, screen } from '@testing-library/react';
 import { createDevShellContext } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import OnlineIndicator, { OnlineUsers } from './OnlineIndicator.js';
@@ -34,4 +35,20 @@ test("says 'No users online' when nobody is", () => {
   renderInShell(<OnlineUsers ids={[]} />);
   expect(screen.getByTestId('online-indicator')).toHaveTextContent('No users online');
   expect(screen.queryByRole('img')).not.toBeInTheDocument();
+});
+
+test('follows the presence the shell passes as people come and go', () => {
+  const inShell = (online: string[]) => (
+    <ChakraProvider value={defaultSystem}>
+      <OnlineIndicator shell={shellWith(online)} />
+    </ChakraProvider>
+  );
+  const { rerender } = render(inShell(['me']));
+  expect(screen.getByTestId('online-indicator')).toHaveTextContent('1 online');
+  rerender(inShell(['me', 'a', 'b', 'c']));
+  expect(screen.getByTestId('online-indicator')).toHaveTextContent('+14 online');
+  expect(screen.getAllByRole('img', { name: 'Online' })).toHaveLength(3);
+  rerender(inShell(['me', 'b']));
+  expect(screen.getByTestId('online-indicator')).toHaveTextContent('2 online');
+  expect(screen.queryByText(/^\+/)).not.toBeInTheDocument();
 });

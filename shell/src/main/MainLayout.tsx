@@ -4,6 +4,8 @@ import { useLocation } from 'react-router';
 import type { AuthUser } from '@tessera/contracts';
 import { startHealthMonitor } from '../health/health-monitor.js';
 import { recordHealth } from '../health/health.store.js';
+import { PresenceToasts } from '../live/PresenceToasts.js';
+import { useLiveSession } from '../live/use-live-session.js';
 import { useServices } from '../services/services.context.js';
 import { MainArea } from './area/MainArea.js';
 import { Header } from './header/Header.js';
@@ -16,7 +18,8 @@ import { useShellContext } from './use-shell-context.js';
 /** The main screen (spec 01 §2, spec 02 §2): sidebar, header, main area, chat panel, Members button. */
 export function MainLayout({ user }: { user: AuthUser }) {
   const services = useServices();
-  const shell = useShellContext(user);
+  const liveSession = useLiveSession(user.id);
+  const shell = useShellContext(user, liveSession);
   const sidebar = useSidebar();
   const [chatOpen, setChatOpen] = useState(true);
   const view = useLocation().pathname.startsWith('/settings') ? 'settings' : 'sheets';
@@ -37,6 +40,7 @@ export function MainLayout({ user }: { user: AuthUser }) {
           <MembersDock shell={shell} />
         </Flex>
       </Flex>
+      <PresenceToasts session={liveSession} />
     </Flex>
   );
 }

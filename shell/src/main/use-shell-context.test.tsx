@@ -2,10 +2,11 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { ServicesProvider } from '../services/services.context.js';
 import { servicesFor } from '../test/render-app.js';
+import { useLiveSession } from '../live/use-live-session.js';
 import { useShellContext } from './use-shell-context.js';
 
 function Probe() {
-  const shell = useShellContext({ id: 'u1', username: 'alice', role: 'user' });
+  const shell = useShellContext({ id: 'u1', username: 'alice', role: 'user' }, useLiveSession('u1'));
   return <output data-testid="user">{`${shell.user.nickname ?? '-'}|${shell.user.email ?? '-'}`}</output>;
 }
 
@@ -26,7 +27,7 @@ test("a profile saved in account settings (bus 'profile-updated') reaches every 
 });
 
 function SheetProbe() {
-  const shell = useShellContext({ id: 'u1', username: 'alice', role: 'user' });
+  const shell = useShellContext({ id: 'u1', username: 'alice', role: 'user' }, useLiveSession('u1'));
   const { sheet } = shell;
   return (
     <>

@@ -1,20 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellLive, type ShellPresence } from '@tessera/contracts';
+import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
 import { useAuth } from '../auth/use-auth.js';
+import type { LiveSession } from '../live/live-session.js';
 import { useServices } from '../services/services.context.js';
 import { shellRemotes } from './area/remote-mounts.store.js';
 import { createCurrentSheetStore, currentSheet } from './current-sheet/current-sheet.store.js';
 import { sheetIdFromPath, sheetPath, tabFromSearch } from './route-state.js';
 
-// No live socket exists yet (a later issue): the state says so honestly.
-const LIVE: ShellLive = { state: 'disconnected' };
-const PRESENCE: ShellPresence = { onSheet: [], online: [] };
+const NOBODY: ShellPresence['onSheet'] = [];
 
-/** The ShellContext every remote receives as its `shell` prop. */
-export function useShellContext(user: AuthUser): ShellContext {
+/** The ShellContext every remote receives as its `shell` prop; `liveSession` (useLiveSession) backs live and presence. */
+export function useShellContext(user: AuthUser, liveSession: LiveSession): ShellContext {
   const services = useServices();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -25,6 +24,28 @@ export function useShellContext(user: AuthUser): ShellContext {
   // What the Workspace reports about the current sheet (name, size, version, getData) and the selection.
   const [sheetStore] = useState(createCurrentSheetStore);
   const sheetState = useStore(sheetStore);
+  const liveState = useStore(liveSession.store);
+
+  // The route's sheet is the open socket; the Workspace's version is its `since`, the selection goes to the others.
+  const held = sheetState.report;
+  useEffect(() => {
+    if (held) liveSession.holdVersion(held.id, held.version);
+  }, [liveSession, held]);
+  useEffect(() => liveSession.openSheet(sheetId), [liveSession, sheetId]);
+  const selected = sheetState.selection;
+  useEffect(() => {
+    if (selected) liveSession.select(selected.sheetId, { row: selected.row, col: selected.col });
+  }, [liveSession, selected]);
+
+  // Until the effect above switched the socket, what the store holds is the previous sheet's.
+  const liveIsThisSheet = liveState.sheetId === sheetId;
+  const connection = liveIsThisSheet ? liveState.state : 'disconnected';
+  const pending = liveIsThisSheet ? liveState.pending : 0;
+  // The functions stay the same while the sheet does; state and pending change around them.
+  const channel = useMemo(() => liveSession.channel(sheetId), [liveSession, sheetId]);
+  const live = useMemo(() => ({ ...channel, state: connection, pending }), [channel, connection, pending]);
+  const onSheet = liveIsThisSheet ? liveState.onSheet : NOBODY;
+  const presence = useMemo<ShellPresence>(() => ({ onSheet, online: liveState.online }), [onSheet, liveState.online]);
 
   // Account settings (mfe-members) announce a saved profile: the user menu follows at once.
   useEffect(
@@ -42,14 +63,14 @@ export function useShellContext(user: AuthUser): ShellContext {
       user: { ...user, ...profile },
       logout: () => logout(services),
       bus: services.bus,
-      live: LIVE,
-      presence: PRESENCE,
+      live,
+      presence,
       sheet: currentSheet(sheetStore, sheetState, sheetId, (id) => navigate(sheetPath(id, tab))),
       remotes: shellRemotes,
       flags: DEFAULT_FLAGS,
       navigate: (to) => navigate(to),
       tab,
     }),
-    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState],
+    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState, live, presence],
   );
 }

@@ -9,7 +9,8 @@ export function fakeShell(overrides: Partial<ShellContext> = {}): ShellContext {
     user: { id: 'u1', username: 'alice', role: 'admin' },
     logout: async () => {},
     bus: createEventBus(),
-    live: { state: 'disconnected' },
+    // No socket in component tests: live is disconnected and nothing is sent (tests of live use src/test/live-server.ts).
+    live: { state: 'disconnected', pending: 0, send() {}, subscribe: () => () => {}, requestReload() {} },
     presence: { onSheet: [], online: [] },
     sheet: createDevShellContext({ sheetId: null, onAction: () => {} }).sheet,
     remotes: { mount: () => () => {} },

@@ -1,0 +1,268 @@
+import { createStore, type StoreApi } from 'zustand';
+import {
+  LIVE_CLOSE,
+  PRESENCE_TOAST_MS,
+  WORKSPACE_SOCKET_PATH,
+  createSheetLiveClient,
+  createWorkspaceLiveClient,
+  isNavigationChange,
+  liveSocketUrl,
+  sheetSocketPath,
+  type AuthSession,
+  type CellSelection,
+  type ConnectionState,
+  type EventBus,
+  type EventMap,
+  type LiveMessage,
+  type LiveOperationInput,
+  type LiveServerFrame,
+  type LiveSocketFactory,
+  type SheetLiveClient,
+  type SheetPresenceUser,
+  type ShellLive,
+  type WorkspaceLiveClient,
+} from '@tessera/contracts';
+import { nextOnline, nextSheetPresence, type PresenceNotice } from './presence.js';
+
+/** A join or leave toast on screen. */
+export interface PresenceToast extends PresenceNotice {
+  id: number;
+}
+
+export interface LiveSessionState {
+  /** The sheet whose socket is the open one (the route's sheet), or null. */
+  sheetId: string | null;
+  state: ConnectionState;
+  pending: number;
+  onSheet: SheetPresenceUser[];
+  online: string[];
+  toasts: PresenceToast[];
+}
+
+export interface LiveSessionDeps {
+  /** The page's (or the services') URL: the sockets live on its origin, ws or wss like it. */
+  baseUrl: string;
+  session: Pick<AuthSession, 'token' | 'refresh'>;
+  bus: EventBus<EventMap>;
+  userId: string;
+  createSocket?: LiveSocketFactory;
+}
+
+export interface LiveSession {
+  store: StoreApi<LiveSessionState>;
+  /** Opens the workspace socket (again after stop()). */
+  start(): void;
+  /** Closes every socket and forgets presence and toasts. */
+  stop(): void;
+  /** The route's sheet: its socket becomes the open one; null closes it. */
+  openSheet(sheetId: string | null): void;
+  /** The version of `sheetId` the page holds (the Workspace's last report): the socket's `since` when it (re)connects. */
+  holdVersion(sheetId: string, version: number | null): void;
+  /** The user's selected cell on `sheetId`, told to the others (again after each reconnect). */
+  select(sheetId: string, selection: CellSelection | null): void;
+  /** What ShellContext.live does for `sheetId` (send, subscribe, requestReload); state and pending come from the store. */
+  channel(sheetId: string | null): LiveChannel;
+  dismissToast(id: number): void;
+}
+
+/** ShellLive without its state: functions bound to one sheet, stable while that sheet is open. */
+export type LiveChannel = Omit<ShellLive, 'state' | 'pending'>;
+
+const INITIAL: LiveSessionState = { sheetId: null, state: 'disconnected', pending: 0, onSheet: [], online: [], toasts: [] };
+
+/**
+ * The shell's live side (DESIGN.md § Live collaboration): the open sheet's socket
+ * `/sheets/{id}`, switched with the route, and the workspace socket `/live`; presence of the
+ * sheet and of the workspace, join and leave toasts, and navigation changes on the bus.
+ *
+ * A sheet left with operations not acknowledged yet keeps its socket until they are (nothing
+ * typed is lost by switching sheets); its frames no longer reach the page.
+ */
+export function createLiveSession(deps: LiveSessionDeps): LiveSession {
+  const store = createStore<LiveSessionState>(() => INITIAL);
+  const listeners = new Set<(frame: LiveServerFrame) => void>();
+  /** Sockets of sheets left with unacknowledged operations, by sheet id. */
+  const retired = new Map<string, SheetLiveClient>();
+  const toastTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  let current: { sheetId: string; client: SheetLiveClient } | null = null;
+  let workspace: WorkspaceLiveClient | null = null;
+  let selection: { sheetId: string; cell: CellSelection | null } | null = null;
+  let held: { sheetId: string; version: number | null } | null = null;
+  let nextToastId = 1;
+
+  const common = {
+    token: () => deps.session.token(),
+    // A refused token may have expired: the next attempt offers a refreshed one.
+    onClose: ({ code }: { code: number }) => {
+      if (code === LIVE_CLOSE.policyViolation) void deps.session.refresh();
+    },
+    createSocket: deps.createSocket,
+    log: (message: string, detail?: unknown) => console.warn(message, detail),
+  };
+
+  const announceNavigation = ({ type, data }: LiveMessage) => {
+    if (!isNavigationChange(type)) return;
+    const fields = (typeof data === 'object' && data !== null ? data : {}) as { id?: unknown; user_id?: unknown };
+    deps.bus.emit('navigation-changed', {
+      type,
+      id: typeof fields.id === 'string' ? fields.id : null,
+      userId: typeof fields.user_id === 'string' ? fields.user_id : null,
+    });
+  };
+
+  const toast = (notice: PresenceNotice) => {
+    const id = nextToastId++;
+    store.setState((s) => ({ toasts: [...s.toasts, { ...notice, id }] }));
+    toastTimers.set(
+      id,
+      setTimeout(() => session.dismissToast(id), PRESENCE_TOAST_MS),
+    );
+  };
+
+  const sendSelection = (client: SheetLiveClient, sheetId: string) => {
+    if (selection?.sheetId !== sheetId) return;
+    const cell = selection.cell;
+    client.send({ type: 'selection', sheet_id: sheetId, selection: cell ? { row: cell.row, column: cell.col } : null });
+  };
+
+  const sheetClient = (sheetId: string): SheetLiveClient => {
+    const client = createSheetLiveClient({ ...common, heldVersion: () => (held?.sheetId === sheetId ? held.version : null) });
+    const isCurrent = () => current?.client === client;
+    client.onChange(({ state, pending }) => {
+      if (isCurrent()) {
+        store.setState({ state, pending });
+        if (state === 'connected') sendSelection(client, sheetId);
+      } else if (retired.get(sheetId) === client && pending === 0) {
+        retired.delete(sheetId);
+        client.close();
+      }
+    });
+    client.subscribe((frame) => {
+      const echo = settleSent(frame, sheetId);
+      if (!isCurrent()) return;
+      const { onSheet, notice } = nextSheetPresence(store.getState().onSheet, frame, sheetId, deps.userId);
+      if (onSheet !== store.getState().onSheet) store.setState({ onSheet });
+      if (notice) toast(notice);
+      for (const l of [...listeners]) l(frame);
+      if (echo) for (const l of [...listeners]) l(echo);
+    });
+    client.subscribeMessages((message) => {
+      if (isCurrent()) announceNavigation(message);
+    });
+    client.connect(liveSocketUrl(deps.baseUrl, sheetSocketPath(sheetId)));
+    return client;
+  };
+
+  /**
+   * Operations sent through ShellContext.live by any remote, until the server settles them.
+   * The server acks an operation to its socket and broadcasts it to the others only; in this
+   * tab, the Workspace, the chat and the code editor share that socket, so an acknowledged
+   * operation is also told to every subscriber as an `operation` frame: the Workspace shows
+   * what the chat or the code editor wrote (its own ones it has settled by the ack already).
+   */
+  const sent = new Map<string, LiveOperationInput>();
+  const settleSent = (frame: LiveServerFrame, sheetId: string): LiveServerFrame | null => {
+    if (frame.type === 'error' && frame.data.operation_id) sent.delete(`${sheetId}:${frame.data.operation_id}`);
+    if (frame.type === 'operation') sent.delete(`${sheetId}:${frame.data.operation.id}`);
+    if (frame.type !== 'ack') return null;
+    const key = `${sheetId}:${frame.data.operation_id}`;
+    const operation = sent.get(key);
+    if (!operation) return null;
+    sent.delete(key);
+    return {
+      type: 'operation',
+      data: { sheet_id: sheetId, version: frame.data.version, operation: { ...operation, user_id: deps.userId, timestamp: frame.data.timestamp } },
+    };
+  };
+
+  /** The socket that carries operations of `sheetId`: the open one or one kept for its pending operations. */
+  const clientOf = (sheetId: string | null): SheetLiveClient | null => {
+    if (sheetId === null) return null;
+    if (current?.sheetId === sheetId) return current.client;
+    return retired.get(sheetId) ?? null;
+  };
+
+  const session: LiveSession = {
+    store,
+    start() {
+      if (workspace) return;
+      const client = createWorkspaceLiveClient(common);
+      workspace = client;
+      client.subscribe((frame) => {
+        if (workspace !== client) return;
+        const online = nextOnline(store.getState().online, frame);
+        if (online !== store.getState().online) store.setState({ online });
+      });
+      client.subscribeMessages((message) => {
+        if (workspace === client) announceNavigation(message);
+      });
+      client.connect(liveSocketUrl(deps.baseUrl, WORKSPACE_SOCKET_PATH));
+    },
+    stop() {
+      workspace?.close();
+      workspace = null;
+      current?.client.close();
+      current = null;
+      for (const client of retired.values()) client.close();
+      retired.clear();
+      for (const timer of toastTimers.values()) clearTimeout(timer);
+      toastTimers.clear();
+      store.setState(INITIAL);
+    },
+    openSheet(sheetId) {
+      if ((current?.sheetId ?? null) === sheetId) return;
+      const previous = current;
+      current = null;
+      if (previous) {
+        if (previous.client.pending > 0) retired.set(previous.sheetId, previous.client);
+        else previous.client.close();
+      }
+      if (sheetId === null) {
+        store.setState({ sheetId: null, state: 'disconnected', pending: 0, onSheet: [] });
+        return;
+      }
+      // Back to a sheet whose socket was kept for its pending operations: it is the open one again.
+      const kept = retired.get(sheetId);
+      retired.delete(sheetId);
+      current = { sheetId, client: kept ?? sheetClient(sheetId) };
+      store.setState({ sheetId, state: current.client.state, pending: current.client.pending, onSheet: [] });
+      if (kept?.state === 'connected') sendSelection(kept, sheetId);
+    },
+    holdVersion(sheetId, version) {
+      held = { sheetId, version };
+    },
+    select(sheetId, cell) {
+      selection = { sheetId, cell };
+      if (current?.sheetId === sheetId) sendSelection(current.client, sheetId);
+    },
+    channel(sheetId) {
+      return {
+        send(operation: LiveOperationInput) {
+          // Bound to its sheet: a Workspace still showing the previous sheet never writes into the new one.
+          const client = clientOf(sheetId);
+          if (!client || sheetId === null) return;
+          sent.set(`${sheetId}:${operation.id}`, operation);
+          client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId, user_id: deps.userId, timestamp: Date.now() });
+        },
+        subscribe(listener) {
+          if (sheetId === null) return () => {};
+          const forSheet = (frame: LiveServerFrame) => {
+            if (current?.sheetId === sheetId) listener(frame);
+          };
+          listeners.add(forSheet);
+          return () => listeners.delete(forSheet);
+        },
+        requestReload() {
+          if (sheetId !== null && current?.sheetId === sheetId) current.client.send({ type: 'reload_request', sheet_id: sheetId });
+        },
+      };
+    },
+    dismissToast(id) {
+      const timer = toastTimers.get(id);
+      if (timer) clearTimeout(timer);
+      toastTimers.delete(id);
+      store.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+  };
+  return session;
+}
