@@ -201,6 +201,21 @@ test('sheet-created and sheet-updated on the bus reload the tree', async () => {
   expect(calls).toEqual(Array(3).fill('GET /api/v1/groups/tree'));
 });
 
+test("a navigation change by someone else ('navigation-changed', from the live sockets) reloads the tree", async () => {
+  const data = emptyTree();
+  const { url, calls } = await treeApi(data);
+  const shell = shellFor(url);
+  renderInShell(<Navigator shell={shell} />);
+  await screen.findByText('No Sheets Found');
+  data.sheets.push(sheet({ name: 'Made by Bob' }));
+  act(() => shell.bus.emit('navigation-changed', { type: 'sheet_created', id: data.sheets[0].id, userId: 'bob' }));
+  expect(await screen.findByText('Made by Bob')).toBeInTheDocument();
+  data.sheets.length = 0;
+  act(() => shell.bus.emit('navigation-changed', { type: 'sheet_deleted', id: null, userId: null }));
+  expect(await screen.findByText('No Sheets Found')).toBeInTheDocument();
+  expect(calls).toEqual(Array(3).fill('GET /api/v1/groups/tree'));
+});
+
 test('Create Sheet shows Creating... while busy, posts {}, announces sheet-created and shows the new sheet', async () => {
   let release: (() => void) | undefined;
   const bodies: unknown[] = [];

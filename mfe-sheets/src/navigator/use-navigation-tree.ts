@@ -5,7 +5,8 @@ import { useSheetTree } from './sheet-tree.store.js';
 
 /**
  * Loads the tree into the store on mount and again on 'sheet-created' / 'sheet-updated'
- * (spec 01 §4). Returns `reload` for the navigator's own changes. Only the latest load
+ * (spec 01 §4) and on 'navigation-changed' (someone, in another tab too, created, renamed,
+ * moved or deleted a sheet or group: the shell's live sockets tell it). Returns `reload` for the navigator's own changes. Only the latest load
  * may write the store, so a slow earlier reply never overwrites a newer tree.
  */
 export function useNavigationTree(shell: ShellContext, retryDelaysMs?: readonly number[]): () => Promise<void> {
@@ -43,9 +44,11 @@ export function useNavigationTree(shell: ShellContext, retryDelaysMs?: readonly 
     };
     const offCreated = bus.on('sheet-created', reloadOnce);
     const offUpdated = bus.on('sheet-updated', reloadOnce);
+    const offNavigation = bus.on('navigation-changed', reloadOnce);
     return () => {
       offCreated();
       offUpdated();
+      offNavigation();
       latest.current += 1; // a reply after unmount must not write the store
     };
   }, [bus, reload]);

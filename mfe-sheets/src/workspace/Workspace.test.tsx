@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellContext, type Sheet, type ShellTab } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
-import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
@@ -18,11 +19,19 @@ beforeEach(async () => {
   api = await startSheetApi([budget]);
   actions = [];
 });
-afterEach(() => api.close());
+afterEach(async () => {
+  closeLiveShells();
+  await api.close();
+});
 
+/** The shell as signed in as alice, with the sheet's live socket on the test api. */
 function shellFor(sheetId: string | null, tab: ShellTab = 'data'): ShellContext {
-  return createDevShellContext({ apiBaseURL: api.url, sheetId, tab, onAction: (a) => actions.push(a) });
+  const options = { tab, onAction: (a: string) => actions.push(a) };
+  return sheetId === null ? createDevShellContext({ apiBaseURL: api.url, sheetId, ...options }) : liveShellFor(api.url, sheetId, 'alice', options);
 }
+
+/** The operations alice's socket sent, in order. */
+const operationsSent = () => api.live.received.flatMap(({ frame }) => (frame.type === 'operation' ? [frame.operation] : []));
 
 async function openSheet(sheet: Sheet = budget, shell = shellFor(sheet.id)) {
   const view = renderInShell(<Workspace shell={shell} />);
@@ -65,21 +74,23 @@ test("'Loading sheet...', then the grid, the toolbar, sheet-loaded with the id, 
   expect(shell.sheet.getData()).toEqual([['Rent', 1200], ['Food', 300]]);
 });
 
-test('an edit goes to the server as a PATCH of that cell; the status goes Unsaved then Saved and the version rises', async () => {
+test('an edit goes to the server as a cell_update operation; the status goes Unsaved then Saved and the version rises', async () => {
   const { shell } = await openSheet();
   // What typing ends in: the editor's text, stored as a number since it reads as one.
   act(() => currentGrid().setDataAtCell(0, 1, '1250'));
   expect(screen.getByTestId('save-status')).toHaveTextContent('Unsaved');
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
-  expect(requestsOf('PATCH')).toEqual([
-    { method: 'PATCH', path: `/api/v1/sheets/${budget.id}/cells`, body: { base_version: 1, changes: [{ row: 0, col: 1, value: 1250 }] } },
+  expect(operationsSent()).toEqual([
+    { id: expect.any(String), type: 'cell_update', position: { row: 0, column: 1 }, value: 1250, user_id: 'alice', timestamp: expect.any(String) },
   ]);
   expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', 1250]);
   await waitFor(() => expect(shell.sheet.version).toBe(2));
   expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1250);
+  expect(requestsOf('PATCH')).toHaveLength(0);
+  expect(requestsOf('PUT')).toHaveLength(0);
 });
 
-test('a pasted range is one PATCH; typing into the spare cells grows the sheet', async () => {
+test('a pasted range is one cells_update operation; typing into the spare cells grows the sheet', async () => {
   const { shell } = await openSheet();
   act(() =>
     currentGrid().setDataAtCell(
@@ -92,15 +103,17 @@ test('a pasted range is one PATCH; typing into the spare cells grows the sheet',
       'CopyPaste.paste',
     ),
   );
-  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(1));
-  expect((requestsOf('PATCH')[0].body as { changes: unknown[] }).changes).toHaveLength(4);
+  await waitFor(() => expect(operationsSent()).toHaveLength(1));
+  expect(operationsSent()[0]).toMatchObject({ type: 'cells_update', changes: expect.arrayContaining([{ row: 3, col: 1, value: 40 }]) });
+  expect((operationsSent()[0] as { changes: unknown[] }).changes).toHaveLength(4);
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols');
 
   act(() => currentGrid().setDataAtCell(49, 25, 'far'));
   await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('50 rows × 26 cols'));
-  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(2));
+  await waitFor(() => expect(operationsSent()).toHaveLength(2));
   await waitFor(() => expect(shell.sheet.size).toEqual({ rows: 50, cols: 26 }));
   expect(shell.sheet.headers.slice(0, 3)).toEqual(['Item', 'Cost', 'C']);
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[49]?.[25]).toBe('far'));
 });
 
 test('a sheet with formulas computes them; the stored data keeps the formula text', async () => {
@@ -114,9 +127,9 @@ test('a sheet with formulas computes them; the stored data keeps the formula tex
 
   act(() => currentGrid().setDataAtCell(0, 0, 7));
   expect(currentGrid().getDataAtCell(0, 2)).toBe(10);
-  await waitFor(() => expect(requestsOf('PATCH')).toHaveLength(1));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
   // Only the typed cell: recomputed values are never sent in place of their formulas.
-  expect(requestsOf('PATCH')[0].body).toEqual({ base_version: 1, changes: [{ row: 0, col: 0, value: 7 }] });
+  expect(operationsSent()).toEqual([expect.objectContaining({ type: 'cell_update', position: { row: 0, column: 0 }, value: 7 })]);
   expect(api.sheets.get(sheet.id)?.data).toEqual([[7, 3, '=A1+B1'], ['=SUM(A1:B1)*2', null, null]]);
 });
 
@@ -129,21 +142,20 @@ test('a plain sheet has no formula engine until a formula is typed; then it comp
   await waitFor(() => expect(api.sheets.get(budget.id)?.data[2]).toEqual([null, '=B1+B2']));
 });
 
-test('a conflict (409) shows the server text in the box, reloads the sheet, and Dismiss closes the box', async () => {
+test('a Save refused as a conflict (409) shows the server text in the box, reloads the sheet, and Dismiss closes the box', async () => {
   await openSheet();
-  // Someone else changes the same cell first.
-  const stored = api.sheets.get(budget.id)!;
-  await shellFor(budget.id).api.patch(`/api/v1/sheets/${budget.id}/cells`, { base_version: 1, changes: [{ row: 1, col: 1, value: 999 }] });
-  expect(stored.version).toBe(2);
-
-  act(() => currentGrid().setDataAtCell(1, 1, 350));
+  const message = 'The sheet changed since the version you edited (now version 2)';
+  api.fault = (req, res) => {
+    if (req.method !== 'PUT') return false;
+    send(res, 409, { error: { code: 'conflict', message, details: { current_version: 2, conflicts: [] } } });
+    return true;
+  };
+  await chooseFromFileMenu('file-save');
   const box = await screen.findByTestId('sheet-error');
-  expect(box).toHaveTextContent('Failed to save sheet: The sheet changed since the version you edited (now version 2)');
-  // Reloaded: the server's value shows, and the box stays until dismissed.
+  expect(box).toHaveTextContent(`Failed to save sheet: ${message}`);
+  // Reloaded: the box stays until dismissed.
   await waitFor(() => expect(requestsOf('GET')).toHaveLength(2));
-  expect(requestsOf('PATCH')).toHaveLength(2);
   await screen.findByTestId('sheet-grid');
-  await waitFor(() => expect(currentGrid().getDataAtCell(1, 1)).toBe(999));
   expect(screen.getByTestId('save-status')).toHaveTextContent('Error');
   await userEvent.click(within(screen.getByTestId('sheet-error')).getByRole('button', { name: 'Dismiss' }));
   expect(screen.queryByTestId('sheet-error')).not.toBeInTheDocument();
@@ -229,27 +241,34 @@ test('File › Duplicate announces the copy (sheet-created, sheet-updated)', asy
   await waitFor(() => expect(events).toEqual(['created Budget (Copy)', 'updated Budget (Copy)']));
 });
 
-test('inserting a row or a column sends the whole grid (PUT); a new column is named by its letter', async () => {
+test('inserting or removing rows and columns sends structure operations; a new column is named by its letter', async () => {
   const { shell } = await openSheet();
   act(() => void currentGrid().alter('insert_row_above', 1, 1));
-  await waitFor(() => expect(requestsOf('PUT')).toHaveLength(1));
-  expect(requestsOf('PUT')[0].body).toEqual({
-    headers: ['Item', 'Cost'],
-    data: [['Rent', 1200], [null, null], ['Food', 300]],
-    base_version: 1,
-  });
+  await waitFor(() => expect(operationsSent()).toHaveLength(1));
+  expect(operationsSent()[0]).toMatchObject({ type: 'rows_insert', index: 1, count: 1 });
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
 
   act(() => void currentGrid().alter('insert_col_start', 1, 1));
-  await waitFor(() => expect(requestsOf('PUT')).toHaveLength(2));
-  expect(requestsOf('PUT')[1].body).toMatchObject({
-    headers: ['Item', 'B', 'Cost'],
-    data: [['Rent', null, 1200], [null, null, null], ['Food', null, 300]],
-    base_version: 2,
-  });
+  await waitFor(() => expect(operationsSent()).toHaveLength(2));
+  expect(operationsSent()[1]).toMatchObject({ type: 'columns_insert', index: 1, count: 1 });
   expect(currentGrid().getColHeader(2)).toBe('Cost');
   await waitFor(() => expect(shell.sheet.headers).toEqual(['Item', 'B', 'Cost']));
-  expect(requestsOf('PATCH')).toHaveLength(0);
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data).toEqual([['Rent', null, 1200], [], ['Food', null, 300]]));
+  expect(api.sheets.get(budget.id)?.metadata).toMatchObject({ rows: 3, columns: 3, headers: ['Item', 'B', 'Cost'] });
+
+  // Spare rows below the stored ones are the editor's, not the sheet's: removing one sends nothing.
+  act(() => void currentGrid().alter('remove_row', 40, 1));
+  act(() => void currentGrid().alter('remove_row', 0, 1));
+  act(() => void currentGrid().alter('remove_col', 2, 1));
+  await waitFor(() => expect(operationsSent()).toHaveLength(4));
+  expect(operationsSent().slice(2)).toMatchObject([
+    { type: 'rows_remove', index: 0, count: 1 },
+    { type: 'columns_remove', index: 2, count: 1 },
+  ]);
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  expect(api.sheets.get(budget.id)?.data).toEqual([[], ['Food', null]]);
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('2 rows × 2 cols');
+  expect(requestsOf('PUT')).toHaveLength(0);
 });
 
 test('edits typed just before opening another sheet still reach the server; the other sheet loads', async () => {
@@ -264,7 +283,6 @@ test('edits typed just before opening another sheet still reach the server; the 
   );
   await waitFor(() => expect(screen.getByTestId('sheet-name')).toHaveTextContent('Plan'));
   await waitFor(() => expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Mortgage', 1200]));
-  expect(requestsOf('PATCH').map((r) => r.path)).toEqual([`/api/v1/sheets/${budget.id}/cells`]);
   expect(currentGrid().getDataAtCell(0, 0)).toBe('Q1');
 });
 

@@ -2,9 +2,14 @@ import { Box, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/re
 import { confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useState } from 'react';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
+import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
+import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
 import { SheetGrid } from './grid/SheetGrid.js';
+import { PreviewBanner } from './preview/PreviewBanner.js';
+import { useVersionPreview } from './preview/use-version-preview.js';
+import { createVersionService } from './preview/version.service.js';
 import { saveStatus } from './session/save-status.js';
 import { useSheetSession } from './session/use-sheet-session.js';
 import { createSheetService } from './sheet.service.js';
@@ -24,11 +29,27 @@ export interface WorkspaceProps extends RemoteProps {
 export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const service = useMemo(() => createSheetService(shell.api), [shell.api]);
   const timelineService = useMemo(() => createTimelineService(shell.api), [shell.api]);
+  const versionService = useMemo(() => createVersionService(shell.api), [shell.api]);
+  const cellHistoryService = useMemo(() => createCellHistoryService(shell.api), [shell.api]);
   const session = useSheetSession(shell, service);
   const { phase, sheet, name, size, formulaEngine, error } = session.state;
   const [view, setView] = useState<WorkspaceView>('sheet');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [historyCell, setHistoryCell] = useState<{ row: number; col: number } | null>(null);
+  const preview = useVersionPreview(shell, versionService, {
+    sheetId: phase === 'ready' && sheet ? sheet.id : null,
+    liveGrid: () => shell.sheet.getData(),
+    liveVersion: session.state.version,
+    beforeApply: session.flush,
+    onApplied: session.reload,
+  });
+  const previewed = preview.state.phase === 'ready' ? preview.state.version : null;
+  // Stable across renders, so the grid re-renders only when the version or the differences change.
+  const previewHeaders = useMemo(() => (previewed ? { current: previewed.headers } : null), [previewed]);
+  const highlight = useMemo(() => (preview.diff && preview.diff.count > 0 ? preview.diff.has : null), [preview.diff]);
+  // The grid is read-only while a version preview is open (spec 02 §2).
+  const locked = readOnly || preview.state.phase !== 'off';
 
   if (shell.sheet.id === null) {
     return (
@@ -61,7 +82,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onExport={(format) => void session.exportAs(format)}
         onDuplicate={() => void session.duplicate()}
         onDelete={() => setConfirmingDelete(true)}
-        readOnly={readOnly}
+        readOnly={locked}
         timeline={
           sheet && (
             <TimelineMenu
@@ -70,12 +91,20 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               service={timelineService}
               bus={shell.bus}
               beforeRestore={session.flush}
-              onRestored={(result) => session.reload(result.version)}
-              readOnly={readOnly}
+              onRestored={(result) => {
+                // A restore is a checkout (DESIGN.md § Versions): everyone on the sheet reloads it (spec 02 §4).
+                shell.live.requestReload();
+                session.reload(result.version);
+              }}
+              onPreview={(version) => preview.open(String(version))}
+              readOnly={locked}
             />
           )
         }
       />
+      {preview.state.phase !== 'off' && (
+        <PreviewBanner state={preview.state} diff={preview.diff} onApply={() => void preview.apply()} onExit={preview.exit} />
+      )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       <Box flex="1" minH="0" position="relative">
         {view === 'code' ? (
@@ -85,6 +114,20 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             <Spinner size="sm" />
             <Text>{MESSAGES.loadingSheet}</Text>
           </Center>
+        ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
+          // The previewed version, read-only, its differences from the live grid highlighted.
+          <SheetGrid
+            key={`preview-${previewed.version_id}`}
+            data={previewed.rows}
+            headers={previewHeaders}
+            formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
+            readOnly
+            highlight={highlight}
+            onCellHistory={(row, col) => setHistoryCell({ row, col })}
+            onCellsChanged={noop}
+            onStructureChanged={noop}
+            onSelect={noop}
+          />
         ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
           // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
           <SheetGrid
@@ -92,13 +135,15 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             data={sheet.data}
             headers={sheet.headers}
             formulaEngine={formulaEngine}
-            readOnly={readOnly}
+            readOnly={locked}
+            onCellHistory={(row, col) => setHistoryCell({ row, col })}
             onCellsChanged={session.onCellsChanged}
             onStructureChanged={session.onStructureChanged}
             onSelect={session.onSelect}
           />
         ) : null}
       </Box>
+      {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}
       <ConfirmDeleteDialog
         open={confirmingDelete}
         title={confirmDeleteSheet(name)}

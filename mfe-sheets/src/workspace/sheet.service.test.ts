@@ -100,15 +100,19 @@ test('header normalisation (§4): trimmed or padded with letters to the first ro
   expect(headersForSave(['Name', 'Age'], [])).toEqual(['Name', 'Age']);
 });
 
-test('patchCells sends only the changed cells with base_version; a conflict comes back as a 409 with its details', async () => {
-  const s = service();
-  const first = await s.patchCells(sheet.id, 1, [{ row: 0, col: 1, value: 5 }]);
-  expect(first).toEqual({ success: true, data: expect.objectContaining({ version: 2 }) });
-  expect(api.requests[0].body).toEqual({ base_version: 1, changes: [{ row: 0, col: 1, value: 5 }] });
-
-  // Someone else's edit of the same cell from version 1: refused, not retried.
-  const stale = await s.patchCells(sheet.id, 1, [{ row: 0, col: 1, value: 9 }]);
-  expect(api.requests).toHaveLength(2);
+test('a save refused as a conflict (409) comes back with its details, not retried', async () => {
+  api.fault = (_req, res) => {
+    send(res, 409, {
+      error: {
+        code: 'conflict',
+        message: 'The sheet changed since the version you edited (now version 2)',
+        details: { current_version: 2, conflicts: [{ row: 0, col: 1, value: 5 }] },
+      },
+    });
+    return true;
+  };
+  const stale = await service().save({ id: sheet.id, headers: ['Item', 'Cost'], data: [['a', 9]], baseVersion: 1 });
+  expect(api.requests).toHaveLength(1);
   expect(stale).toEqual({
     success: false,
     status: 409,

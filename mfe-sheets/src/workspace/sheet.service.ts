@@ -1,5 +1,4 @@
 import {
-  CellPatchResultSchema,
   DeleteResultSchema,
   ErrorBodySchema,
   MESSAGES,
@@ -10,8 +9,6 @@ import {
   failedToSaveSheet,
   normalizeHeaders,
   parseSheet,
-  type CellChange,
-  type CellPatchResult,
   type ExportFormat,
   type GridData,
   type Sheet,
@@ -103,16 +100,6 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
       try {
         const { data } = await call(() => api.put<unknown>(sheetPath(input.id), body));
         return { success: true, data: SheetSummarySchema.parse(data) };
-      } catch (error) {
-        return failure(error, (e) => failedToSaveSheet(serverDetail(e)));
-      }
-    },
-
-    /** Only the changed cells (PATCH .../cells): what is sent and written follows the edit, not the grid. */
-    async patchCells(id: string, baseVersion: number, changes: CellChange[]): Promise<SheetResult<CellPatchResult>> {
-      try {
-        const { data } = await call(() => api.patch<unknown>(`${sheetPath(id)}/cells`, { base_version: baseVersion, changes }));
-        return { success: true, data: CellPatchResultSchema.parse(data) };
       } catch (error) {
         return failure(error, (e) => failedToSaveSheet(serverDetail(e)));
       }

@@ -6,10 +6,13 @@ import {
   type CellChange,
   type GridData,
 } from '@tessera/contracts';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { FormulaEngine } from './formula-engine.js';
+import { contextMenu } from './context-menu.js';
+import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
 import { headerLabel, toCellValue, typedValue } from './grid-shape.js';
+import { dropDeferredCells, liveGridHooks } from './live-grid.js';
 
 registerGridModules();
 
@@ -26,13 +29,24 @@ export interface SheetGridProps {
   /** HyperFormula when the sheet holds formulas, else null (plain sheets never load it). */
   formulaEngine: FormulaEngine | null;
   readOnly?: boolean;
+  /** Cells to highlight (a version preview: the cells that differ from the live version). */
+  highlight?: ((row: number, col: number) => boolean) | null;
+  /** The context menu's 'Cell history' entry opens that cell's history. */
+  onCellHistory?(row: number, col: number): void;
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
 }
 
-// Sources of changes that are not the user's: (re)loading the data.
-const NOT_EDITS = new Set(['loadData', 'updateData']);
+// Sources of changes that are not the user's: (re)loading the data, and other users' changes.
+const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
+// 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
+const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
+
+/** The class of a highlighted cell (its style is in HIGHLIGHT_STYLE). */
+export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
+// !important: read-only cells get their background from Handsontable's `.htDimmed` rule, itself !important.
+const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
 
 /**
  * The Handsontable grid. It re-renders only when the data, engine or read-only mode change:
@@ -40,7 +54,7 @@ const NOT_EDITS = new Set(['loadData', 'updateData']);
  * reload the whole grid.
  */
 export const SheetGrid = memo(
-  function SheetGrid({ data, headers, formulaEngine, readOnly = false, ...handlers }: SheetGridProps) {
+  function SheetGrid({ data, headers, formulaEngine, readOnly = false, highlight = null, ...handlers }: SheetGridProps) {
     const ref = useRef<HotTableRef>(null);
     // The latest handlers, so the grid's hooks (bound once) always call the current ones.
     const on = useRef(handlers);
@@ -51,9 +65,25 @@ export const SheetGrid = memo(
       [formulaEngine],
     );
 
+    // The session applies other users' changes through this grid while it is mounted.
+    useEffect(() => {
+      const link = gridLink(data);
+      const hot = ref.current?.hotInstance ?? null;
+      link.hot = hot;
+      return () => {
+        if (link.hot === hot) link.hot = null;
+      };
+    }, [data]);
+    const live = useMemo(() => liveGridHooks(data), [data]);
+
+    const withHistory = handlers.onCellHistory !== undefined;
+    const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null), [readOnly, withHistory]);
+    const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
+
     // Absolutely placed in the Workspace's positioned box: Handsontable needs a definite height.
     return (
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
+        {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         <HotTable
           ref={ref}
           data={data}
@@ -65,11 +95,8 @@ export const SheetGrid = memo(
           // The editor's shape for small sheets (spec 01 §9): spare cells, stored only once typed into.
           minRows={NEW_SHEET_EDITOR_DEFAULT.rows}
           minCols={NEW_SHEET_EDITOR_DEFAULT.columns}
-          contextMenu={
-            readOnly
-              ? ['copy']
-              : ['row_above', 'row_below', '---------', 'col_left', 'col_right', '---------', 'remove_row', 'remove_col', '---------', 'undo', 'redo', '---------', 'copy', 'cut']
-          }
+          contextMenu={menu}
+          cells={cells}
           manualColumnResize
           manualRowResize
           stretchH="all"
@@ -78,6 +105,7 @@ export const SheetGrid = memo(
           readOnly={readOnly}
           outsideClickDeselects={false}
           formulas={formulas}
+          {...live}
           beforeChange={(changes, source) => {
             if (NOT_EDITS.has(source)) return;
             // Typed and pasted numbers are stored as numbers, in the grid and on the server alike.
@@ -90,13 +118,14 @@ export const SheetGrid = memo(
               if (typeof prop !== 'number' || before === after) continue;
               cells.push({ row, col: prop, value: toCellValue(after) });
             }
-            if (cells.length > 0) on.current.onCellsChanged(cells);
+            if (cells.length === 0) return;
+            dropDeferredCells(data, cells);
+            on.current.onCellsChanged(cells);
           }}
-          // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
-          afterCreateRow={(index, amount, source) => source !== 'auto' && on.current.onStructureChanged({ axis: 'row', index, amount })}
-          afterRemoveRow={(index, amount, _rows, source) => source !== 'auto' && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
-          afterCreateCol={(index, amount, source) => source !== 'auto' && on.current.onStructureChanged({ axis: 'col', index, amount })}
-          afterRemoveCol={(index, amount, _cols, source) => source !== 'auto' && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
+          afterCreateRow={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount })}
+          afterRemoveRow={(index, amount, _rows, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
+          afterCreateCol={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount })}
+          afterRemoveCol={(index, amount, _cols, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
           afterSelectionEnd={(row, col) => {
             // Header clicks select with -1: not a cell.
             if (row >= 0 && col >= 0) on.current.onSelect(row, col);
@@ -105,5 +134,5 @@ export const SheetGrid = memo(
       </div>
     );
   },
-  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers,
+  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers && a.highlight === b.highlight,
 );

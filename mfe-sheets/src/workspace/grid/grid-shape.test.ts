@@ -1,4 +1,4 @@
-import { typedValue, hasFormula, headerLabel, isFormula, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
+import { typedValue, hasFormula, headerLabel, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
 
 test("a formula is text starting with '='; the engine is needed only when some cell holds one", () => {
   expect(isFormula('=SUM(A1:A3)')).toBe(true);
@@ -58,4 +58,10 @@ test('typed text that reads as a number becomes a number; codes with leading zer
   expect(typedValue('')).toBe('');
   expect(typedValue(null)).toBeNull();
   expect(typedValue(true)).toBe(true);
+});
+
+test('padRows: short stored rows get empty cells up to the sheet width, in place (the grid reads its width from the first row)', () => {
+  const rows = [[], ['Groceries', 1200], ['a', 'b', 'c']];
+  expect(padRows(rows, 2)).toBe(rows);
+  expect(rows).toEqual([[null, null], ['Groceries', 1200], ['a', 'b', 'c']]);
 });

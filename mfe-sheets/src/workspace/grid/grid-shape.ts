@@ -64,3 +64,13 @@ export function typedValue(value: unknown): unknown {
   const number = Number(value.trim());
   return Number.isFinite(number) ? number : value;
 }
+
+/**
+ * Pads short rows with empty cells to `cols`, in place. Stored rows may be shorter than the
+ * sheet (trailing empty cells are not kept), while the grid takes its column count from the
+ * first row: a short first row would shift the cells of the others.
+ */
+export function padRows(data: GridData, cols: number): GridData {
+  for (const row of data) while (row.length < cols) row.push(null);
+  return data;
+}

@@ -4,16 +4,20 @@ import {
   normalizeHeaders,
   type CellChange,
   type ExportFormat,
+  type LiveServerFrame,
   type ShellContext,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { downloadFile, exportFileName } from '../export-file-name.js';
 import { loadFormulaEngine } from '../grid/formula-engine.js';
-import { hasFormula, isFormula, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
+import { cellKey, type PresenceMark } from '../grid/grid-link.js';
+import { hasFormula, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
+import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
-import { CellSync } from './cell-sync.js';
+import { cellOperations, structureOperation } from './live-ops.js';
+import { LiveSheet } from './live-sheet.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState } from './sheet-session.store.js';
 
 export interface SheetSession {
@@ -26,7 +30,7 @@ export interface SheetSession {
   duplicate(): Promise<void>;
   remove(): Promise<boolean>;
   dismissError(): void;
-  /** Sends the edits still on their way (before a restore replaces the sheet). */
+  /** Resolves once the edits on their way are acknowledged by the server (before a restore replaces the sheet). */
   flush(): Promise<void>;
   /** The sheet changed on the server (a Timeline restore): load it again and tell the others. */
   reload(version: number): void;
@@ -34,8 +38,10 @@ export interface SheetSession {
 
 /**
  * The Workspace's sheet: loads the route's sheet (spec 01 §4: loading flag, dismissible error,
- * sheet-loaded 200 ms later), sends edits through CellSync, runs the File menu's commands,
- * and reports name, headers, size, version and getData() to the shell.
+ * sheet-loaded 200 ms later), keeps it live on the shell's socket (own edits shown at once and
+ * sent as operations, others' applied as they come, see LiveSheet), shows others' selected
+ * cells, runs the File menu's commands, and reports name, headers, size, version and
+ * getData() to the shell.
  */
 export function useSheetSession(shell: ShellContext, service: SheetService): SheetSession {
   const [store] = useState(createSheetSessionStore);
@@ -45,12 +51,12 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   // (it changes with every report and selection).
   const shellRef = useRef(shell);
   shellRef.current = shell;
-  const syncRef = useRef<CellSync | null>(null);
+  const liveRef = useRef<LiveSheet | null>(null);
   const [reloads, setReloads] = useState(0);
   const keepErrorRef = useRef<string | null>(null);
   const loadCount = useRef(0);
 
-  // Load the route's sheet (again after a conflict).
+  // Load the route's sheet (again after a conflict or a restore) and follow it live.
   useEffect(() => {
     if (id === null) {
       store.setState({ phase: 'idle', sheet: null });
@@ -62,6 +68,18 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     store.setState({ phase: 'loading', sheet: null, error: keptError, saveError: keptError, pending: false, formulaEngine: null });
     let loadedTimer: ReturnType<typeof setTimeout> | undefined;
     let stopSession = () => {};
+
+    // Subscribed before loading: frames that come while the sheet loads are held, then applied
+    // above the loaded version (an edit committed just after the read is not lost).
+    let live: LiveSheet | null = null;
+    const early: LiveServerFrame[] = [];
+    const unsubscribeLive = shellRef.current.live.subscribe((frame) => {
+      if (!current || !aboutSheet(frame, id)) return;
+      if (frame.type === 'new_proposal') shellRef.current.bus.emit('sheet-proposal', { sheetId: id, versionId: frame.data.version_id });
+      if (frame.type === 'live_update_accepted') shellRef.current.bus.emit('sheet-history-refresh', { sheetId: id });
+      if (live) live.receive(frame);
+      else early.push(frame);
+    });
 
     void (async () => {
       const result = await service.load(id);
@@ -81,46 +99,67 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (!current) return;
       }
       const size = storedSize(sheet.data, sheet.metadata.rows, sheet.metadata.columns);
-      const loaded: LoadedSheet = { id, data: sheet.data, headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current };
-      // This sheet's size as edits change it; kept here so that edits still sent after
-      // switching to another sheet are sent with their own sheet's size.
-      let sizeNow = size;
-      const unsubscribe = store.subscribe((s) => {
-        if (s.sheet === loaded) sizeNow = s.size;
-      });
+      const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current };
       // The navigator shows each sheet's size: tell it when typing beyond the grid grew it.
       let announcedSize = size;
-      const sync = new CellSync({
+      const sizeNow = () => store.getState().size;
+      const resize = (next: { rows: number; cols: number }) => {
+        const before = sizeNow();
+        // A new size object only when it changed: the shell is told of every new one.
+        if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
+      };
+
+      live = new LiveSheet({
         version: sheet.version,
-        patch: (base, changes) => service.patchCells(id, base, changes),
-        saveAll: (base) =>
-          // Without the name: the Workspace does not rename, and a stale name would undo someone's rename.
-          service.save({ id, headers: loaded.headers.current, data: storedCells(loaded.data, sizeNow), baseVersion: base }),
-        onSaved: (version, at) => {
-          if (!current) return;
+        send: (operation) => shellRef.current.live.send(operation),
+        applyCells: (changes) => {
+          applyRemoteCells(loaded.data, changes);
+          resize(sizeAfterEdits(sizeNow(), changes));
+          engageFormulas(changes);
+        },
+        applyStructure: ({ type, index, count }) => {
+          applyRemoteStructure(loaded.data, type, index, count);
+          const axis = type === 'rows_insert' || type === 'rows_remove' ? 'row' : 'col';
+          const amount = type === 'rows_insert' || type === 'columns_insert' ? count : -count;
+          if (axis === 'col') shiftHeaders(loaded, index, amount);
+          resize(sizeAfterStructure(sizeNow(), axis, index, amount));
+          if (axis === 'col') refreshHeaders(loaded.data);
+        },
+        replace: (sync) => {
+          // Measured before the grid pads the rows to its spare columns.
+          const syncSize = storedSize(sync.data, sync.metadata.rows, sync.metadata.columns);
+          replaceRows(loaded.data, padRows(sync.data, syncSize.cols));
+          loaded.headers.current = [...sync.metadata.headers];
+          store.setState({ name: sync.name });
+          resize(syncSize);
+          refreshHeaders(loaded.data);
+          if (!store.getState().formulaEngine && hasFormula(sync.data)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
+        },
+        onVersion: (version, savedAt) => {
           const before = store.getState();
-          store.setState({ version, lastSavedAt: at, saveError: null, error: before.error === before.saveError ? null : before.error });
-          if (sizeNow.rows !== announcedSize.rows || sizeNow.cols !== announcedSize.cols) {
-            announcedSize = sizeNow;
+          if (savedAt === null) {
+            store.setState({ version });
+            return;
+          }
+          // An own edit is in the database: saved, and a save error of before is over.
+          store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
+          const now = sizeNow();
+          if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
+            announcedSize = now;
             shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
           }
         },
-        onFailed: (failure) => {
-          if (!current) return;
-          store.setState({ saveError: failure.error, error: failure.error });
-          if (failure.status === 409) {
-            // The same cells changed on the server: show it, then show the server's sheet.
-            keepErrorRef.current = failure.error;
-            setReloads((n) => n + 1);
-          }
+        onPending: (count) => store.setState({ pending: count > 0 }),
+        onError: (message) => store.setState({ saveError: message, error: message }),
+        fetch: async () => {
+          const reply = await service.load(id);
+          if (!reply.success) return null;
+          const { data, version, name, metadata, updated_at } = reply.data;
+          return { sheet_id: id, data, version, name, metadata, timestamp: updated_at };
         },
-        onPending: (pending) => current && store.setState({ pending }),
       });
-      syncRef.current = sync;
-      stopSession = () => {
-        unsubscribe();
-        sync.stop();
-      };
+      liveRef.current = live;
+      stopSession = () => live?.stop();
       store.setState({
         phase: 'ready',
         sheet: loaded,
@@ -130,18 +169,27 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         formulaEngine,
         lastSavedAt: sheet.updated_at,
       });
+      for (const frame of early.splice(0)) live.receive(frame);
       loadedTimer = setTimeout(() => shellRef.current.bus.emit('sheet-loaded', { sheetId: id }), SHEET_LOADED_EVENT_DELAY_MS);
     })();
 
     return () => {
       current = false;
       clearTimeout(loadedTimer);
-      const sync = syncRef.current;
-      syncRef.current = null;
-      // Edits typed just before leaving still reach the server.
-      if (sync) void sync.flush().then(stopSession);
+      unsubscribeLive();
+      liveRef.current = null;
+      stopSession();
     };
   }, [id, service, store, reloads]);
+
+  /** The first formula (typed here or by someone else) engages the engine; the grid is rebuilt with it. */
+  function engageFormulas(changes: readonly CellChange[]) {
+    if (store.getState().formulaEngine || !changes.some((c) => isFormula(c.value))) return;
+    loadFormulaEngine().then(
+      (engine) => store.setState({ formulaEngine: engine }),
+      (error: unknown) => console.error('[sheets] the formula engine could not be loaded', error),
+    );
+  }
 
   // A rename in the navigator (sheet-updated with a name) shows here at once.
   useEffect(
@@ -152,7 +200,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     [shell.bus, id, store],
   );
 
-  // Tell the shell what is loaded: the chat and git remotes read it from shell.sheet.
+  // Tell the shell what is loaded: the chat and git remotes read it from shell.sheet, and the
+  // shell's socket asks for what it missed since this version when it reconnects.
   const { phase, sheet, name, size, version } = state;
   useEffect(() => {
     if (phase !== 'ready' || !sheet) return;
@@ -167,53 +216,73 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   }, [phase, sheet, name, size, version, store]);
   useEffect(() => () => shellRef.current.sheet.report(null), [id]);
 
+  // Other users' selected cells, in their colours.
+  const onSheet = shell.presence.onSheet;
+  const me = shell.user.id;
+  useEffect(() => {
+    if (!sheet) return;
+    const marks = new Map<string, PresenceMark>();
+    for (const user of onSheet) {
+      if (user.userId === me || !user.selection) continue;
+      marks.set(cellKey(user.selection.row, user.selection.col), { color: user.color, name: user.displayName });
+    }
+    showPresence(sheet.data, marks);
+  }, [sheet, onSheet, me]);
+
   return useMemo<SheetSession>(() => {
     const sheetId = () => store.getState().sheet?.id ?? null;
     const fail = (error: string) => store.setState({ error });
+    const userId = () => shellRef.current.user.id;
 
     return {
       state,
       onCellsChanged(changes) {
         const { size } = store.getState();
         const grown = sizeAfterEdits(size, changes);
-        // A new size object only when it changed: the shell is told of every new one.
         if (grown.rows !== size.rows || grown.cols !== size.cols) store.setState({ size: grown });
-        syncRef.current?.edit(changes);
-        if (!store.getState().formulaEngine && changes.some((c) => isFormula(c.value))) {
-          // The first formula typed into a plain sheet engages the engine; the grid is rebuilt with it.
-          loadFormulaEngine().then(
-            (engine) => store.setState({ formulaEngine: engine }),
-            (error: unknown) => console.error('[sheets] the formula engine could not be loaded', error),
-          );
-        }
+        liveRef.current?.send(cellOperations(changes, userId()));
+        engageFormulas(changes);
       },
-      onStructureChanged({ axis, index, amount }) {
+      onStructureChanged(change) {
         const held = store.getState().sheet;
-        if (axis === 'col' && held) {
-          const headers = held.headers.current;
-          // Letter headers stay letters in order; named ones keep their names and a new column
-          // is named by its letter, as a spreadsheet shows it.
-          const generated = headers.every((h, i) => h === columnLabel(i));
-          if (amount > 0) headers.splice(index, 0, ...Array.from({ length: amount }, (_, i) => columnLabel(index + i)));
-          else headers.splice(index, -amount);
-          if (generated) held.headers.current = normalizeHeaders([], headers.length);
-        }
-        store.setState((s) => ({ size: sizeAfterStructure(s.size, axis, index, amount) }));
-        syncRef.current?.structureChanged();
+        // In the stored grid's terms, before the change moves them.
+        const operation = structureOperation(change, store.getState().size, userId());
+        if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
+        store.setState((s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount) }));
+        if (operation) liveRef.current?.send([operation]);
       },
       onSelect(row, col) {
         shellRef.current.sheet.select(row, col);
       },
       async save() {
-        const sync = syncRef.current;
-        const sheetIdNow = sheetId();
-        if (!sync || !sheetIdNow) return;
-        await sync.saveNow();
-        const s = store.getState();
-        if (s.saveError === null) shellRef.current.bus.emit('sheet-updated', { sheetId: sheetIdNow, name: s.name, version: s.version });
+        const live = liveRef.current;
+        const loaded = store.getState().sheet;
+        if (!live || !loaded) return;
+        // The edits go first; then the whole grid, based on the version that holds them. The
+        // server answers everyone on the sheet with a sync of what it stored.
+        await live.whenSaved();
+        const result = await service.save({
+          id: loaded.id,
+          headers: loaded.headers.current,
+          data: storedCells(loaded.data, store.getState().size),
+          baseVersion: live.version,
+        });
+        if (liveRef.current !== live) return;
+        if (!result.success) {
+          store.setState({ saveError: result.error, error: result.error });
+          if (result.status === 409) {
+            // The same cells changed on the server: show it, then show the server's sheet.
+            keepErrorRef.current = result.error;
+            setReloads((n) => n + 1);
+          }
+          return;
+        }
+        const before = store.getState();
+        store.setState({ lastSavedAt: result.data.updated_at, saveError: null, error: before.error === before.saveError ? null : before.error });
+        shellRef.current.bus.emit('sheet-updated', { sheetId: loaded.id, name: before.name, version: result.data.version });
       },
       async exportAs(format) {
-        await syncRef.current?.flush();
+        await liveRef.current?.whenSaved();
         const result = await service.exportFile(sheetId(), format);
         if (!result.success) return fail(result.error);
         downloadFile(result.data, exportFileName(store.getState().name, format));
@@ -221,7 +290,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       async duplicate() {
         const sheetIdNow = sheetId();
         if (!sheetIdNow) return;
-        await syncRef.current?.flush();
+        await liveRef.current?.whenSaved();
         const result = await service.duplicate(sheetIdNow);
         if (!result.success) return fail(result.error);
         const copy = result.data;
@@ -236,7 +305,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           fail(result.error);
           return false;
         }
-        syncRef.current?.stop();
+        liveRef.current?.stop();
         shellRef.current.bus.emit('sheet-updated', { sheetId: sheetIdNow });
         // Deleting the current sheet clears the selection (spec 01 §4).
         shellRef.current.sheet.open(null);
@@ -246,7 +315,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         store.setState({ error: null });
       },
       async flush() {
-        await syncRef.current?.flush();
+        await liveRef.current?.whenSaved();
       },
       reload(version) {
         const sheetIdNow = sheetId();
@@ -255,5 +324,24 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         shellRef.current.bus.emit('sheet-updated', { sheetId: sheetIdNow, version });
       },
     };
+    // engageFormulas is not a dependency: it reads only the store.
   }, [state, store, service]);
+}
+
+/** A frame about another sheet (a late one from the socket of the sheet shown before) is not this sheet's. */
+function aboutSheet(frame: LiveServerFrame, sheetId: string): boolean {
+  const data = frame.data as { sheet_id?: unknown };
+  return typeof data.sheet_id !== 'string' || data.sheet_id === sheetId;
+}
+
+/**
+ * Columns inserted (amount > 0) or removed at `index`: letter headers stay letters in order;
+ * named ones keep their names and a new column is named by its letter, as a spreadsheet shows it.
+ */
+function shiftHeaders(sheet: LoadedSheet, index: number, amount: number): void {
+  const headers = sheet.headers.current;
+  const generated = headers.every((h, i) => h === columnLabel(i));
+  if (amount > 0) headers.splice(index, 0, ...Array.from({ length: amount }, (_, i) => columnLabel(index + i)));
+  else headers.splice(index, -amount);
+  if (generated) sheet.headers.current = normalizeHeaders([], headers.length);
 }

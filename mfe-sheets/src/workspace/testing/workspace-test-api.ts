@@ -1,11 +1,13 @@
-import { normalizeHeaders, type CellChange, type GridData, type Sheet } from '@tessera/contracts';
+import { normalizeHeaders, type GridData, type Sheet } from '@tessera/contracts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
 
 /**
  * Test support: a real HTTP server on loopback that answers the Workspace's sheet calls as
- * the api does (GET/PUT/DELETE a sheet, PATCH cells with its version rule, duplicate, export),
- * holding the sheets in memory. `fault` lets a test answer a request itself first.
+ * the api does (GET/PUT/DELETE a sheet, duplicate, export),
+ * holding the sheets in memory, and the live socket `/sheets/{id}` over the same sheets
+ * (`live`). `fault` lets a test answer a request itself first.
  */
 export interface SheetTestApi {
   url: string;
@@ -14,6 +16,7 @@ export interface SheetTestApi {
   requests: { method: string; path: string; body: unknown }[];
   /** Answer a request here instead (return true when answered). */
   fault: ((req: IncomingMessage, res: ServerResponse, path: string) => boolean) | null;
+  live: LiveTestHub;
   close(): Promise<void>;
 }
 
@@ -55,27 +58,20 @@ const error = (res: ServerResponse, status: number, code: string, message: strin
 
 const summary = ({ data: _data, ...rest }: Sheet) => rest;
 
-/** Cells changed at each version, to find conflicts of a stale PATCH as the api does. */
-type History = Map<string, Map<number, Set<string>>>;
-
 export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi> {
   const sheets = new Map(initial.map((s) => [s.id, s]));
-  const history: History = new Map();
   const requests: SheetTestApi['requests'] = [];
-  const api: SheetTestApi = { url: '', sheets, requests, fault: null, close: async () => {} };
+  const api = { url: '', sheets, requests, fault: null, close: async () => {} } as Omit<SheetTestApi, 'live'> as SheetTestApi;
 
-  const touch = (sheet: Sheet, cells: string[]) => {
+  const touch = (sheet: Sheet) => {
     sheet.version += 1;
     sheet.updated_at = new Date().toISOString();
-    const byVersion = history.get(sheet.id) ?? new Map<number, Set<string>>();
-    byVersion.set(sheet.version, new Set(cells));
-    history.set(sheet.id, byVersion);
   };
 
   const server = createServer((req, res) => {
     // The jsdom page has another origin: answer as a CORS-enabled api would.
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE');
+    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
     res.setHeader('Access-Control-Expose-Headers', 'Content-Type, Content-Disposition');
     if (req.method === 'OPTIONS') {
@@ -90,7 +86,7 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       requests.push({ method: req.method ?? '', path: `${url.pathname}${url.search}`, body });
       if (api.fault?.(req, res, url.pathname)) return;
 
-      const match = /^\/api\/v1\/sheets\/([^/]+)(\/cells|\/duplicate|\/export)?$/.exec(url.pathname);
+      const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export)?$/.exec(url.pathname);
       const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
       if (!match) return error(res, 404, 'not_found', 'Not found');
       if (!sheet) return error(res, 404, 'not_found', 'Sheet not found');
@@ -110,31 +106,9 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
           sheet.metadata.columns = b.data.reduce((w, r) => Math.max(w, r.length), 0);
         }
         if (b.headers !== undefined) sheet.metadata.headers = b.headers;
-        touch(sheet, []);
+        touch(sheet);
+        api.live.restSaved(sheet);
         return send(res, 200, summary(sheet));
-      }
-      if (route === 'PATCH /cells') {
-        const b = body as { base_version: number; changes: CellChange[] };
-        const since = [...(history.get(sheet.id) ?? new Map<number, Set<string>>()).entries()]
-          .filter(([v]) => v > b.base_version)
-          .flatMap(([, cells]) => [...cells]);
-        const conflicts = b.changes.filter((c) => since.includes(`${c.row}:${c.col}`));
-        if (conflicts.length > 0) {
-          return error(res, 409, 'conflict', `The sheet changed since the version you edited (now version ${sheet.version})`, {
-            current_version: sheet.version,
-            conflicts: conflicts.map((c) => ({ row: c.row, col: c.col, value: sheet.data[c.row]?.[c.col] ?? null })),
-          });
-        }
-        for (const { row, col, value } of b.changes) {
-          while (sheet.data.length <= row) sheet.data.push([]);
-          const cells = sheet.data[row];
-          while (cells.length <= col) cells.push(null);
-          cells[col] = value;
-          sheet.metadata.rows = Math.max(sheet.metadata.rows, row + 1);
-          sheet.metadata.columns = Math.max(sheet.metadata.columns, col + 1);
-        }
-        touch(sheet, b.changes.map((c) => `${c.row}:${c.col}`));
-        return send(res, 200, { id: sheet.id, version: sheet.version, updated_at: sheet.updated_at });
       }
       if (route === 'POST /duplicate') {
         const copy = { ...(JSON.parse(JSON.stringify(sheet)) as Sheet), id: uuid(), name: `${sheet.name} (Copy)`, version: 1 };
@@ -150,9 +124,11 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       return error(res, 405, 'bad_request', 'Method not allowed');
     });
   });
+  api.live = attachLiveTestHub(server, sheets, touch);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   api.close = async () => {
+    api.live.closeAll();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };

@@ -66,8 +66,8 @@ test('the Timeline menu lists the snapshots newest first with author, relative t
   expect(snapshotCalls().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/sheets/${budget.id}/snapshots?limit=60`]);
   expect(rows(panel)).toEqual([
     '#3 · ana5m ago · 2 cellscurrent',
-    '#2 · bo3h ago · 1 cellRestore',
-    '#1 · Unknown2d ago · whole sheetRestore',
+    '#2 · bo3h ago · 1 cellPreviewRestore',
+    '#1 · Unknown2d ago · whole sheetPreviewRestore',
   ]);
   // The live version is what the sheet shows: nothing to restore there.
   expect(within(panel).queryByRole('button', { name: 'Restore #3' })).not.toBeInTheDocument();
@@ -77,18 +77,20 @@ test("Refresh and 'sheet-history-refresh' for this sheet fetch the list again; a
   const { shell, panel } = await openTimeline();
   timeline.snapshots.get(budget.id)?.unshift(entry(4, 'cy', minutesAgo(0.5), 3));
   await userEvent.click(within(panel).getByTestId('timeline-refresh'));
-  await waitFor(() => expect(rows(panel)[0]).toBe('#4 · cy0m ago · 3 cellsRestore'));
+  await waitFor(() => expect(rows(panel)[0]).toBe('#4 · cy0m ago · 3 cellsPreviewRestore'));
   expect(snapshotCalls()).toHaveLength(2);
 
   timeline.snapshots.get(budget.id)?.unshift(entry(5, 'di', minutesAgo(0.5), 7));
   act(() => shell.bus.emit('sheet-history-refresh', { sheetId: 'some-other-sheet' }));
   act(() => shell.bus.emit('sheet-history-refresh', { sheetId: budget.id }));
-  await waitFor(() => expect(rows(panel)[0]).toBe('#5 · di0m ago · 7 cellsRestore'));
+  await waitFor(() => expect(rows(panel)[0]).toBe('#5 · di0m ago · 7 cellsPreviewRestore'));
   expect(snapshotCalls()).toHaveLength(3);
 });
 
 test('Restore asks first; Cancel sends nothing; confirming restores, reloads the grid at the new version, emits sheet-updated and reloads the list', async () => {
-  const { shell } = await openTimeline();
+  const dev = createDevShellContext({ apiBaseURL: api.url, sheetId: budget.id, tab: 'data' });
+  let reloads = 0;
+  const { shell } = await openTimeline({ ...dev, live: { ...dev.live, requestReload: () => void reloads++ } });
   const updated: unknown[] = [];
   shell.bus.on('sheet-updated', (e) => updated.push(e));
 
@@ -113,6 +115,8 @@ test('Restore asks first; Cancel sends nothing; confirming restores, reloads the
   expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1200);
   expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${budget.id}`)).toHaveLength(gets + 1);
   expect(updated).toEqual([{ sheetId: budget.id, version: 4 }]);
+  // A restore is a checkout: everyone on the sheet is asked to reload it (reload_request).
+  expect(reloads).toBe(1);
   // Spec 02 §4: then the snapshot list is reloaded: the restore is its newest entry, and the live one.
   await userEvent.click(screen.getByTestId('timeline-menu'));
   const panel = await screen.findByTestId('timeline-panel');

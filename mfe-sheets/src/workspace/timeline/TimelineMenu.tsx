@@ -1,5 +1,5 @@
 import { Box, Button, Flex, Popover, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
-import { TIMELINE_TEXTS, relativeTime, snapshotDeltaLabel, type EventBus, type EventMap, type Snapshot, type VersionTransitionResult } from '@tessera/contracts';
+import { TIMELINE_TEXTS, VERSION_PREVIEW_TEXTS, relativeTime, snapshotDeltaLabel, type EventBus, type EventMap, type Snapshot, type VersionTransitionResult } from '@tessera/contracts';
 import { useState } from 'react';
 import { ConfirmRestoreDialog } from './ConfirmRestoreDialog.js';
 import type { TimelineService } from './timeline.service.js';
@@ -15,16 +15,18 @@ export interface TimelineMenuProps {
   beforeRestore(): Promise<void>;
   /** The restore is done: the Workspace reloads the sheet at the new version. */
   onRestored(result: VersionTransitionResult): void;
+  /** Shows that version read-only in the grid (the version preview). */
+  onPreview(version: number): void;
   readOnly?: boolean;
 }
 
 
 /**
  * The toolbar's Timeline menu (spec 01 §2, spec 02 §2): the sheet's Snapshots list (60, newest
- * first) with author, relative time and changed-cell count, a Refresh button, and Restore with
- * a confirmation. The list loads each time the menu opens, so a closed menu costs no request.
+ * first) with author, relative time and changed-cell count, a Refresh button, Preview (the
+ * version read-only in the grid) and Restore with a confirmation. The list loads each time the menu opens, so a closed menu costs no request.
  */
-export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore, onRestored, readOnly = false }: TimelineMenuProps) {
+export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore, onRestored, onPreview, readOnly = false }: TimelineMenuProps) {
   const [open, setOpen] = useState(false);
   const { state, refresh } = useSnapshots(service, bus, sheetId, open);
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -51,6 +53,11 @@ export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore
     // Spec 02 §4: the restore replaces the sheet, then the snapshot list is reloaded; the list
     // is fetched each time the menu opens, so the next look at it is the reloaded list.
     onRestored(result.data);
+  };
+
+  const preview = (version: number) => {
+    setOpen(false);
+    onPreview(version);
   };
 
   const snapshots = state.phase === 'idle' ? [] : state.snapshots;
@@ -94,7 +101,7 @@ export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore
                 )}
                 <Stack as="ul" gap="1" listStyleType="none" m="0" p="0" data-testid="timeline-list">
                   {snapshots.map((s) => (
-                    <SnapshotRow key={s.version} snapshot={s} now={now} live={s.version === liveVersion} readOnly={readOnly} onRestore={ask} />
+                    <SnapshotRow key={s.version} snapshot={s} now={now} live={s.version === liveVersion} readOnly={readOnly} onRestore={ask} onPreview={preview} />
                   ))}
                 </Stack>
               </Popover.Body>
@@ -113,7 +120,16 @@ export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore
   );
 }
 
-function SnapshotRow({ snapshot, now, live, readOnly, onRestore }: { snapshot: Snapshot; now: number; live: boolean; readOnly: boolean; onRestore(version: number): void }) {
+interface SnapshotRowProps {
+  snapshot: Snapshot;
+  now: number;
+  live: boolean;
+  readOnly: boolean;
+  onRestore(version: number): void;
+  onPreview(version: number): void;
+}
+
+function SnapshotRow({ snapshot, now, live, readOnly, onRestore, onPreview }: SnapshotRowProps) {
   return (
     <Flex as="li" align="center" gap="2" py="1" borderBottomWidth="1px" data-testid="timeline-entry" data-version={snapshot.version}>
       <Box flex="1" minW="0">
@@ -133,9 +149,14 @@ function SnapshotRow({ snapshot, now, live, readOnly, onRestore }: { snapshot: S
           {TIMELINE_TEXTS.current}
         </Text>
       ) : (
-        <Button size="xs" variant="outline" disabled={readOnly} onClick={() => onRestore(snapshot.version)} aria-label={`${TIMELINE_TEXTS.restore} #${snapshot.version}`}>
-          {TIMELINE_TEXTS.restore}
-        </Button>
+        <>
+          <Button size="xs" variant="ghost" onClick={() => onPreview(snapshot.version)} aria-label={`${VERSION_PREVIEW_TEXTS.preview} #${snapshot.version}`}>
+            {VERSION_PREVIEW_TEXTS.preview}
+          </Button>
+          <Button size="xs" variant="outline" disabled={readOnly} onClick={() => onRestore(snapshot.version)} aria-label={`${TIMELINE_TEXTS.restore} #${snapshot.version}`}>
+            {TIMELINE_TEXTS.restore}
+          </Button>
+        </>
       )}
     </Flex>
   );

@@ -1,0 +1,311 @@
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  createSheetLiveClient,
+  liveSocketUrl,
+  presenceColor,
+  sheetSocketPath,
+  type LiveOperation,
+  type LiveServerFrame,
+  type ShellContext,
+  type Sheet,
+} from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import { currentGrid } from './testing/grid-instances.js';
+import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import Workspace from './Workspace.js';
+
+jest.setTimeout(30_000);
+
+let api: SheetTestApi;
+let budget: Sheet;
+const bobs: ReturnType<typeof createSheetLiveClient>[] = [];
+
+beforeEach(async () => {
+  // Frames come from a real socket at any moment, as in a browser, not inside act(): the
+  // assertions wait for what they show (waitFor).
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+  budget = makeSheet('Budget', [['Rent', 1200], ['Food', 300]], ['Item', 'Cost']);
+  api = await startSheetApi([budget]);
+});
+afterEach(async () => {
+  closeLiveShells();
+  for (const bob of bobs.splice(0)) bob.close();
+  await api.close();
+});
+
+/** Alice has the sheet open in the Workspace, on its live socket. */
+async function aliceOpens(sheet: Sheet = budget) {
+  const shell = liveShellFor(api.url, sheet.id, 'alice');
+  const view = renderInShell(<Workspace shell={shell} />);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+  return { shell, view };
+}
+
+/** Bob on the same sheet from another client: the contracts' socket client, as his shell has it. */
+async function bobJoins(sheet: Sheet = budget) {
+  const frames: LiveServerFrame[] = [];
+  const client = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bobs.push(client);
+  client.subscribe((frame) => frames.push(frame));
+  client.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(client.state).toBe('connected'));
+  let n = 0;
+  const send = (op: Record<string, unknown>) => {
+    const operation = { id: `bob-${++n}`, ...op } as LiveOperation;
+    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
+    return operation.id;
+  };
+  const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
+  return { client, frames, send, acked };
+}
+
+const cellOf = (row: number, col: number) => currentGrid().getCell(row, col);
+/** The server's rows as the grid reports them: every row as wide as the sheet. */
+const padded = (sheet: Sheet) => sheet.data.map((r) => Array.from({ length: sheet.metadata.columns }, (_, i) => r[i] ?? null));
+const status = () => screen.getByTestId('save-status');
+
+test("another user's edit shows in the grid without moving the selection; the version and size follow", async () => {
+  const { shell } = await aliceOpens();
+  act(() => void currentGrid().selectCell(1, 0));
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 1 }, value: 1300 }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(1300));
+  expect(currentGrid().getSelectedLast()).toEqual([1, 0, 1, 0]);
+  await waitFor(() => expect(shell.sheet.version).toBe(2));
+  // Undo takes back one's own edits only: Alice's, not Bob's.
+  act(() => currentGrid().setDataAtCell(1, 1, 310));
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 1, column: 0 }, value: 'Groceries' }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries'));
+  act(() => currentGrid().getPlugin('undoRedo').undo());
+  expect(currentGrid().getDataAtCell(1, 1)).toBe(300);
+  expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries');
+  expect(currentGrid().getDataAtCell(0, 1)).toBe(1300);
+  await waitFor(() => expect(api.sheets.get(budget.id)!.data[1]).toEqual(['Groceries', 300]));
+  await waitFor(() => expect(shell.sheet.version).toBe(5));
+
+  // A pasted range beyond the stored rows grows the sheet here too.
+  const changes = [
+    { row: 3, col: 0, value: 'Gas' },
+    { row: 3, col: 1, value: 80 },
+  ];
+  await bob.acked(bob.send({ type: 'cells_update', changes }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(3, 0)).toBe('Gas'));
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols');
+  await waitFor(() => expect(shell.sheet.version).toBe(6));
+  expect(shell.sheet.getData()).toEqual(padded(api.sheets.get(budget.id)!));
+  // Nothing of Bob's went back out from Alice's grid (her edit and its undo only), and it is still 'Saved'.
+  expect(api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation')).toHaveLength(2);
+  expect(status()).toHaveTextContent('Saved');
+});
+
+test("a remote value for the cell being edited waits: the user's typing stays; a cancel then shows it", async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectCell(0, 0));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  const editor = hot.getActiveEditor() as unknown as { TEXTAREA: HTMLTextAreaElement; isOpened(): boolean };
+  editor.TEXTAREA.value = 'Mortgage';
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cells_update', changes: [{ row: 0, col: 0, value: 'Lease' }, { row: 1, col: 0, value: 'Groceries' }] }));
+  await waitFor(() => expect(hot.getDataAtCell(1, 0)).toBe('Groceries'));
+  expect(editor.isOpened()).toBe(true);
+  expect(editor.TEXTAREA.value).toBe('Mortgage');
+
+  // Escape: the typing is dropped, and Bob's value shows.
+  act(() => editor.TEXTAREA.focus());
+  await userEvent.keyboard('{Escape}');
+  expect(editor.isOpened()).toBe(false);
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('Lease'));
+});
+
+test("a committed edit of a cell someone else changed meanwhile wins, here, on the server and for them", async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectCell(0, 0));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  const editor = hot.getActiveEditor() as unknown as { TEXTAREA: HTMLTextAreaElement; isOpened(): boolean };
+  editor.TEXTAREA.value = 'Mortgage';
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 0 }, value: 'Lease' }));
+  await waitFor(() => expect(api.sheets.get(budget.id)!.data[0][0]).toBe('Lease'));
+  act(() => editor.TEXTAREA.focus());
+  await userEvent.keyboard('{Enter}');
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  expect(hot.getDataAtCell(0, 0)).toBe('Mortgage');
+  expect(api.sheets.get(budget.id)!.data[0][0]).toBe('Mortgage');
+  await waitFor(() =>
+    expect(bob.frames.some((f) => f.type === 'operation' && f.data.operation.type === 'cell_update' && f.data.operation.value === 'Mortgage')).toBe(true),
+  );
+});
+
+test('an own edit in flight is not overwritten by an older remote write of the same cell: every copy ends equal', async () => {
+  const { shell } = await aliceOpens();
+  const bob = await bobJoins();
+  // Bob's write reaches the server while Alice is offline; she then types into the same cell.
+  // On reconnect Bob's op is replayed to her before her own is applied, so hers is the last.
+  api.live.cut('alice');
+  await waitFor(() => expect(shell.live.state).not.toBe('connected'));
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 1, column: 1 }, value: 999 }));
+  act(() => currentGrid().setDataAtCell(1, 1, 350));
+  api.live.restore('alice');
+  await waitFor(() => expect(shell.sheet.version).toBe(3), { timeout: 10_000 });
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  const server = api.sheets.get(budget.id)!;
+  expect(server.data[1][1]).toBe(350);
+  expect(currentGrid().getDataAtCell(1, 1)).toBe(350);
+  expect(shell.sheet.getData()).toEqual(padded(server));
+});
+
+test('concurrent writers on the same cells: the grid ends equal to the server sheet', async () => {
+  const { shell } = await aliceOpens();
+  const bob = await bobJoins();
+  for (let i = 0; i < 20; i++) {
+    bob.send({ type: 'cell_update', position: { row: i % 3, column: i % 2 }, value: `bob ${i}` });
+    act(() => currentGrid().setDataAtCell((i + 1) % 3, i % 2, `alice ${i}`));
+  }
+  const server = api.sheets.get(budget.id)!;
+  await waitFor(() => expect(server.version).toBe(41));
+  await waitFor(() => expect(shell.sheet.version).toBe(41));
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  expect(shell.sheet.getData()).toEqual(padded(server));
+});
+
+test('rows and columns inserted or removed by someone else move the cells here; named headers move with them', async () => {
+  const { shell } = await aliceOpens();
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'rows_insert', index: 1, count: 2 }));
+  await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols'));
+  expect(currentGrid().getDataAtCell(3, 0)).toBe('Food');
+  expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
+
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(currentGrid().getColHeader(1)).toBe('Item'));
+  expect(currentGrid().getColHeader(0)).toBe('A');
+  expect(currentGrid().getDataAtCell(0, 1)).toBe('Rent');
+
+  await bob.acked(bob.send({ type: 'rows_remove', index: 0, count: 1 }));
+  await bob.acked(bob.send({ type: 'columns_remove', index: 0, count: 1 }));
+  await waitFor(() => expect(shell.sheet.version).toBe(5));
+  expect(currentGrid().getColHeader(0)).toBe('Item');
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
+  expect(shell.sheet.getData()).toEqual([
+    [null, null],
+    [null, null],
+    ['Food', 300],
+  ]);
+  expect(api.sheets.get(budget.id)!.data).toEqual([[], [], ['Food', 300]]);
+});
+
+test('a structure change by someone else while own edits are in flight: the grid is repaired to the server sheet', async () => {
+  const { shell } = await aliceOpens();
+  const bob = await bobJoins();
+  // Bob inserts a row while Alice is offline, and she types into row 1 (Food, as she sees it).
+  // The server applies her edit after the insert, at row 1 (Rent's row by then): the grid
+  // shows what the server has, once her edit is acknowledged.
+  api.live.cut('alice');
+  await waitFor(() => expect(shell.live.state).not.toBe('connected'));
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 1 }));
+  act(() => currentGrid().setDataAtCell(1, 0, 'Groceries'));
+  api.live.restore('alice');
+  await waitFor(() => expect(shell.sheet.version).toBe(3), { timeout: 10_000 });
+  const server = api.sheets.get(budget.id)!;
+  expect(server.data).toEqual([[], ['Groceries', 1200], ['Food', 300]]);
+  await waitFor(() => expect(shell.sheet.getData()).toEqual(padded(server)));
+  expect(currentGrid().getDataAtCell(2, 0)).toBe('Food');
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
+});
+
+test("a sync (someone's Save, a reload request) replaces the grid and keeps the selection", async () => {
+  const { shell } = await aliceOpens();
+  act(() => void currentGrid().selectCell(1, 1));
+  const stored = api.sheets.get(budget.id)!;
+  // Bob saves the whole grid over REST: the server tells everyone with a sync.
+  await shell.api.put(`/api/v1/sheets/${budget.id}`, { name: 'Budget 2027', headers: ['What', 'Amount'], data: [['Rent', 1], ['Food', 2], ['Fun', 3]] });
+  await waitFor(() => expect(currentGrid().getDataAtCell(2, 0)).toBe('Fun'));
+  expect(currentGrid().getColHeader(0)).toBe('What');
+  expect(screen.getByTestId('sheet-name')).toHaveTextContent('Budget 2027');
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
+  expect(currentGrid().getSelectedLast()).toEqual([1, 1, 1, 1]);
+  await waitFor(() => expect(shell.sheet.version).toBe(stored.version));
+});
+
+test('new_proposal and live_update_accepted reach the bus; an error frame shows as the save error', async () => {
+  const { shell } = await aliceOpens();
+  const events: string[] = [];
+  shell.bus.on('sheet-proposal', (e) => events.push(`proposal ${e.sheetId} ${e.versionId}`));
+  shell.bus.on('sheet-history-refresh', (e) => events.push(`history ${e.sheetId}`));
+  api.live.broadcast(budget.id, { type: 'new_proposal', data: { sheet_id: budget.id, version_id: 'v-7', author: 'ai' } });
+  api.live.broadcast(budget.id, { type: 'live_update_accepted', data: { sheet_id: budget.id, version_id: 'v-7', version: 1 } });
+  await waitFor(() => expect(events).toEqual([`proposal ${budget.id} v-7`, `history ${budget.id}`]));
+
+  // The server refuses an edit: its reason is the save error, and the grid shows the server's sheet again.
+  api.live.refuse = () => 'Sheet is locked';
+  act(() => currentGrid().setDataAtCell(0, 0, 'Mortgage'));
+  const box = await screen.findByTestId('sheet-error');
+  expect(box).toHaveTextContent('Sheet is locked');
+  expect(status()).toHaveTextContent('Error');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('Rent'));
+  await userEvent.click(within(box).getByRole('button', { name: 'Dismiss' }));
+  expect(screen.queryByTestId('sheet-error')).not.toBeInTheDocument();
+
+  // The next edit that passes ends the error.
+  api.live.refuse = null;
+  act(() => currentGrid().setDataAtCell(0, 0, 'Lease'));
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+});
+
+test("edits made while the socket is cut are sent on reconnect; others' edits made meanwhile show after it", async () => {
+  const { shell } = await aliceOpens();
+  const bob = await bobJoins();
+  act(() => currentGrid().setDataAtCell(0, 0, 'Mortgage'));
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+
+  api.live.cut('alice');
+  await waitFor(() => expect(shell.live.state).not.toBe('connected'));
+  act(() => currentGrid().setDataAtCell(1, 0, 'Groceries'));
+  act(() => void currentGrid().alter('insert_row_below', 1, 1));
+  act(() => currentGrid().setDataAtCell(2, 0, 'Gas'));
+  expect(status()).toHaveTextContent('Unsaved');
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 1 }, value: 1500 }));
+
+  api.live.restore('alice');
+  await waitFor(() => expect(shell.live.state).toBe('connected'), { timeout: 10_000 });
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  const server = api.sheets.get(budget.id)!.data;
+  expect(server).toEqual([['Mortgage', 1500], ['Groceries', 300], ['Gas']]);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(1500));
+  expect(shell.sheet.getData()).toEqual([['Mortgage', 1500], ['Groceries', 300], ['Gas', null]]);
+  // Bob sees Alice's offline edits too.
+  await waitFor(() => expect(bob.frames.filter((f) => f.type === 'operation' && f.data.operation.user_id === 'alice')).toHaveLength(4));
+});
+
+test("other users' selected cells are outlined in their colour, named by their title", async () => {
+  const { shell, view } = await aliceOpens();
+  const color = presenceColor('bob');
+  const withBob = (row: number, col: number): ShellContext => ({
+    ...shell,
+    presence: {
+      online: ['alice', 'bob'],
+      onSheet: [
+        { userId: 'alice', joinedAt: '', displayName: 'alice', selection: { row: 0, col: 0 }, color: presenceColor('alice') },
+        { userId: 'bob', joinedAt: '', displayName: 'Bob', selection: { row, col }, color },
+      ],
+    },
+  });
+  view.rerender(<ChakraProvider value={defaultSystem}><Workspace shell={withBob(1, 1)} /></ChakraProvider>);
+  await waitFor(() => expect(cellOf(1, 1)).toHaveAttribute('data-presence', 'Bob'));
+  expect(cellOf(1, 1)!.title).toBe('Bob');
+  expect(cellOf(1, 1)!.style.boxShadow).toContain('inset 0 0 0 2px');
+  // Her own selection is not outlined as someone else's.
+  expect(cellOf(0, 0)).not.toHaveAttribute('data-presence');
+
+  view.rerender(<ChakraProvider value={defaultSystem}><Workspace shell={withBob(0, 1)} /></ChakraProvider>);
+  await waitFor(() => expect(cellOf(0, 1)).toHaveAttribute('data-presence', 'Bob'));
+  expect(cellOf(1, 1)).not.toHaveAttribute('data-presence');
+  expect(cellOf(1, 1)!.style.boxShadow).toBe('');
+});

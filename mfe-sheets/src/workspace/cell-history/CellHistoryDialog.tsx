@@ -1,0 +1,106 @@
+import { Badge, Box, Button, Dialog, Flex, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
+import {
+  VERSION_PREVIEW_TEXTS,
+  cellHistoryTitle,
+  cellValueText,
+  columnLabel,
+  relativeTime,
+  type CellHistory,
+} from '@tessera/contracts';
+import { useEffect, useState } from 'react';
+import type { CellHistoryService } from './cell-history.service.js';
+
+export interface CellHistoryDialogProps {
+  sheetId: string;
+  /** The cell whose history is shown (0-based); null: the dialog is closed. */
+  cell: { row: number; col: number } | null;
+  service: CellHistoryService;
+  onClose(): void;
+}
+
+type Loaded = { phase: 'loading' } | { phase: 'ready'; history: CellHistory } | { phase: 'failed'; error: string };
+
+/**
+ * A cell's history (grist-core#2372), opened from the grid's context menu: each change with its
+ * author, relative time (spec 02 §9), version, and the value before and after; newest first.
+ */
+export function CellHistoryDialog({ sheetId, cell, service, onClose }: CellHistoryDialogProps) {
+  const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  const row = cell?.row;
+  const col = cell?.col;
+
+  useEffect(() => {
+    if (row === undefined || col === undefined) return;
+    let current = true;
+    setLoaded({ phase: 'loading' });
+    void service.history(sheetId, row, col).then((result) => {
+      if (current) setLoaded(result.success ? { phase: 'ready', history: result.data } : { phase: 'failed', error: result.error });
+    });
+    return () => {
+      current = false;
+    };
+  }, [service, sheetId, row, col]);
+
+  const now = Date.now();
+  return (
+    <Dialog.Root open={cell !== null} onOpenChange={(e) => !e.open && onClose()} placement="center" lazyMount unmountOnExit>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="cell-history">
+            <Dialog.Header>
+              <Dialog.Title>{cell ? cellHistoryTitle(`${columnLabel(cell.col)}${cell.row + 1}`) : ''}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body maxH="60vh" overflowY="auto">
+              {loaded.phase === 'loading' && (
+                <Flex align="center" gap="2">
+                  <Spinner size="xs" />
+                  <Text fontSize="sm">{VERSION_PREVIEW_TEXTS.cellHistoryLoading}</Text>
+                </Flex>
+              )}
+              {loaded.phase === 'failed' && (
+                <Text color="fg.error" fontSize="sm" role="alert">
+                  {loaded.error}
+                </Text>
+              )}
+              {loaded.phase === 'ready' && loaded.history.changes.length === 0 && (
+                <Text fontSize="sm" color="fg.muted">
+                  {VERSION_PREVIEW_TEXTS.cellHistoryEmpty}
+                </Text>
+              )}
+              {loaded.phase === 'ready' && loaded.history.changes.length > 0 && (
+                <Stack as="ol" gap="1" listStyleType="none" m="0" p="0" aria-label={cellHistoryTitle(`${columnLabel(loaded.history.col)}${loaded.history.row + 1}`)}>
+                  {loaded.history.changes.map((change) => (
+                    <Box as="li" key={change.version} py="1" borderBottomWidth="1px" data-testid="cell-history-entry">
+                      <Flex gap="2" align="center" fontSize="xs" color="fg.muted">
+                        <Badge size="xs">#{change.version}</Badge>
+                        <Text as="span">{change.author ?? VERSION_PREVIEW_TEXTS.unknownAuthor}</Text>
+                        <time dateTime={change.created_at} title={change.created_at}>
+                          {relativeTime(change.created_at, now)}
+                        </time>
+                      </Flex>
+                      <Text fontSize="sm">
+                        <Text as="span" color="fg.muted" textDecoration="line-through">
+                          {cellValueText(change.old)}
+                        </Text>
+                        {' → '}
+                        <Text as="span" fontWeight="medium">
+                          {cellValueText(change.new)}
+                        </Text>
+                      </Text>
+                    </Box>
+                  ))}
+                </Stack>
+              )}
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onClose}>
+                {VERSION_PREVIEW_TEXTS.close}
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

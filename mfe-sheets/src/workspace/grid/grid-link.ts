@@ -1,0 +1,38 @@
+import type { GridData } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+
+/** The change source of what other users did: never sent back, never in the undo stack. */
+export const LIVE_SOURCE = 'live';
+
+/** Another user's selected cell, drawn in their colour. */
+export interface PresenceMark {
+  color: string;
+  name: string;
+}
+
+/**
+ * What the session and the grid that shows a sheet's rows share: the Handsontable instance
+ * while it is mounted (it is not while the Code view or the git tab is shown), and the cells
+ * other users have selected. Keyed by the rows array, which is the identity of a loaded sheet,
+ * so the Workspace needs no extra prop between the two.
+ */
+export interface GridLink {
+  hot: Handsontable | null;
+  /** `row:col` → who selected it. */
+  presence: Map<string, PresenceMark>;
+  /** Remote values held back for the cell whose editor is open (its typing is not broken). */
+  deferred: Map<string, { row: number; col: number; value: unknown }>;
+}
+
+const links = new WeakMap<GridData, GridLink>();
+
+export function gridLink(data: GridData): GridLink {
+  let link = links.get(data);
+  if (!link) {
+    link = { hot: null, presence: new Map(), deferred: new Map() };
+    links.set(data, link);
+  }
+  return link;
+}
+
+export const cellKey = (row: number, col: number) => `${row}:${col}`;

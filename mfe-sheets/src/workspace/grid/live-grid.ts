@@ -1,0 +1,158 @@
+import type { CellChange, CellValue, GridData, StructureOperationType } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+import { cellKey, gridLink, LIVE_SOURCE, type PresenceMark } from './grid-link.js';
+
+/**
+ * Changes made by others, applied to a loaded sheet's rows: through its grid while one shows
+ * them (the grid re-renders, the formula engine follows, the user's selection stays where it
+ * is), else to the rows directly. They are marked LIVE_SOURCE, so the grid neither sends
+ * them back nor puts them in the user's undo stack.
+ */
+
+function mounted(data: GridData): Handsontable | null {
+  const hot = gridLink(data).hot;
+  return hot && !hot.isDestroyed ? hot : null;
+}
+
+/** The cell whose editor is open, if any: its typing must not be broken by someone else's value. */
+function editingKey(hot: Handsontable): string | null {
+  const editor = hot.getActiveEditor();
+  return editor?.isOpened() && editor.row !== null && editor.col !== null ? cellKey(editor.row, editor.col) : null;
+}
+
+function setStored(data: GridData, row: number, col: number, value: CellValue): void {
+  while (data.length <= row) data.push([]);
+  const cells = data[row];
+  while (cells.length < col) cells.push(null);
+  cells[col] = value;
+}
+
+export function applyRemoteCells(data: GridData, changes: readonly CellChange[]): void {
+  const hot = mounted(data);
+  if (!hot) {
+    for (const { row, col, value } of changes) setStored(data, row, col, value);
+    return;
+  }
+  const link = gridLink(data);
+  const editing = editingKey(hot);
+  const input: [number, number, CellValue][] = [];
+  for (const { row, col, value } of changes) {
+    const key = cellKey(row, col);
+    // Held until the editor closes: a commit of the user's text then wins (it is sent after
+    // this value, so the server keeps it too); a cancel shows this value.
+    if (key === editing) link.deferred.set(key, { row, col, value });
+    else {
+      link.deferred.delete(key);
+      input.push([row, col, value]);
+    }
+  }
+  if (input.length > 0) hot.setDataAtCell(input, LIVE_SOURCE);
+}
+
+/** After a key or a selection change: values held for a closed editor are applied now. */
+export function applyDeferredCells(data: GridData): void {
+  const link = gridLink(data);
+  const hot = mounted(data);
+  if (link.deferred.size === 0 || !hot || editingKey(hot) !== null) return;
+  const held = [...link.deferred.values()];
+  link.deferred.clear();
+  hot.setDataAtCell(
+    held.map(({ row, col, value }) => [row, col, value]),
+    LIVE_SOURCE,
+  );
+}
+
+/** The user committed these cells: their value is the one that counts now. */
+export function dropDeferredCells(data: GridData, changes: readonly { row: number; col: number }[]): void {
+  const link = gridLink(data);
+  for (const { row, col } of changes) link.deferred.delete(cellKey(row, col));
+}
+
+/** Rows or columns inserted or removed by someone else, at stored indexes (the grid shows no sorting, so they are the grid's too). */
+export function applyRemoteStructure(data: GridData, type: StructureOperationType, index: number, count: number): void {
+  // Held values point at cells that move now: the sync that follows any mismatch repairs them.
+  gridLink(data).deferred.clear();
+  const hot = mounted(data);
+  if (hot) {
+    if (type === 'rows_insert') {
+      if (index >= hot.countRows()) hot.alter('insert_row_below', hot.countRows() - 1, count, LIVE_SOURCE);
+      else hot.alter('insert_row_above', index, count, LIVE_SOURCE);
+    } else if (type === 'rows_remove') {
+      hot.alter('remove_row', index, count, LIVE_SOURCE);
+    } else if (type === 'columns_insert') {
+      if (index >= hot.countCols()) hot.alter('insert_col_end', hot.countCols() - 1, count, LIVE_SOURCE);
+      else hot.alter('insert_col_start', index, count, LIVE_SOURCE);
+    } else {
+      hot.alter('remove_col', index, count, LIVE_SOURCE);
+    }
+    return;
+  }
+  if (type === 'rows_insert') {
+    const rows: GridData = Array.from({ length: count }, () => []);
+    data.splice(Math.min(index, data.length), 0, ...rows);
+  } else if (type === 'rows_remove') {
+    data.splice(index, count);
+  } else if (type === 'columns_insert') {
+    const empty = new Array<CellValue>(count).fill(null);
+    for (const row of data) if (row.length > index) row.splice(index, 0, ...empty);
+  } else {
+    for (const row of data) row.splice(index, count);
+  }
+}
+
+/**
+ * A `sync`: the rows become the server's, in the same array (the grid and the session keep
+ * their hold on it). The selected cell stays selected when it still exists.
+ */
+export function replaceRows(data: GridData, rows: GridData): void {
+  gridLink(data).deferred.clear();
+  data.length = 0;
+  for (const row of rows) data.push(row);
+  const hot = mounted(data);
+  if (!hot) return;
+  const { row, col } = hot.getSelectedRangeLast()?.highlight ?? { row: null, col: null };
+  hot.updateData(data);
+  if (row !== null && col !== null && row >= 0 && col >= 0 && row < hot.countRows() && col < hot.countCols()) {
+    hot.selectCell(row, col, row, col, false, false);
+  }
+}
+
+/** Re-renders the column headers (their labels are read from the session's headers). */
+export function refreshHeaders(data: GridData): void {
+  mounted(data)?.render();
+}
+
+/** Other users' selected cells: drawn by the grid's renderer hook, in their colours. */
+export function showPresence(data: GridData, marks: Map<string, PresenceMark>): void {
+  const link = gridLink(data);
+  link.presence = marks;
+  mounted(data)?.render();
+}
+
+/** A cell another user selected: an inset outline in their colour, their name as its title. */
+function drawPresence(data: GridData, td: HTMLTableCellElement, row: number, col: number): void {
+  const mark = gridLink(data).presence.get(cellKey(row, col));
+  if (mark) {
+    td.style.boxShadow = `inset 0 0 0 2px ${mark.color}`;
+    td.dataset.presence = mark.name;
+    td.title = mark.name;
+  } else if (td.dataset.presence !== undefined) {
+    // Cells are reused as the grid scrolls: clear what an earlier cell drew here.
+    td.style.boxShadow = '';
+    delete td.dataset.presence;
+    td.removeAttribute('title');
+  }
+}
+
+/** The grid's hooks of live collaboration (merged into SheetGrid's settings). */
+export function liveGridHooks(data: GridData) {
+  return {
+    afterRenderer: (td: HTMLTableCellElement, row: number, col: number) => drawPresence(data, td, row, col),
+    // An editor closes on a key (Enter, Escape, Tab) or a selection change: what was held for it shows now.
+    afterDocumentKeyDown: () => applyDeferredCells(data),
+    afterSelection: () => applyDeferredCells(data),
+    afterDeselect: () => applyDeferredCells(data),
+    // Undo takes back the user's own changes, not what others did.
+    beforeUndoStackChange: (_actions: unknown, source?: string) => source !== LIVE_SOURCE,
+  };
+}

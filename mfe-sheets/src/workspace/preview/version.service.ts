@@ -1,0 +1,47 @@
+import {
+  SheetVersionSchema,
+  VersionTransitionResultSchema,
+  applyAction,
+  failedToLoadVersion,
+  failedVersionAction,
+  type SheetVersion,
+  type ShellContext,
+  type VersionStatus,
+  type VersionTransitionResult,
+} from '@tessera/contracts';
+import { withRetry, type RetryOptions } from '../retry.js';
+import { failure, type ServiceResult } from '../timeline/service-result.js';
+
+const versionPath = (sheetId: string, versionId: string) => `/api/v1/sheets/${encodeURIComponent(sheetId)}/versions/${encodeURIComponent(versionId)}`;
+
+/** The preview's calls (api README § Versions), every reply parsed with the contracts' schemas. */
+export function createVersionService(api: ShellContext['api'], retry: RetryOptions = {}) {
+  return {
+    /** A version's headers and rows (and the cells it changed). Retried like the sheet service: a read. */
+    async get(sheetId: string, versionId: string): Promise<ServiceResult<SheetVersion>> {
+      try {
+        const { data } = await withRetry(() => api.get<unknown>(versionPath(sheetId, versionId)), retry);
+        return { success: true, data: SheetVersionSchema.parse(data) };
+      } catch (error) {
+        return failure(error, failedToLoadVersion, 'preview');
+      }
+    },
+
+    /**
+     * Apply (spec 02 §4): a proposal is accepted, an archived version checked out; either makes a
+     * new live version. Not retried: a second attempt would make another version.
+     */
+    async apply(sheetId: string, versionId: string, status: VersionStatus): Promise<ServiceResult<VersionTransitionResult> | null> {
+      const action = applyAction(status);
+      if (action === null) return null;
+      try {
+        const { data } = await api.post<unknown>(`${versionPath(sheetId, versionId)}/${action}`);
+        return { success: true, data: VersionTransitionResultSchema.parse(data) };
+      } catch (error) {
+        return failure(error, (detail) => failedVersionAction(action, detail), 'preview');
+      }
+    },
+  };
+}
+
+export type VersionService = ReturnType<typeof createVersionService>;

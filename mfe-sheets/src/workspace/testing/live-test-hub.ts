@@ -1,0 +1,214 @@
+import {
+  LIVE_CLOSE,
+  LiveClientFrameSchema,
+  columnLabel,
+  liveTokenFromProtocols,
+  type AppliedOperation,
+  type LiveClientFrame,
+  type LiveOperation,
+  type LiveServerFrame,
+  type Sheet,
+} from '@tessera/contracts';
+import type { Server } from 'node:http';
+import { acceptWebSockets, type TestSocket } from './ws-server.js';
+
+/**
+ * Test support: the live sheet socket `/sheets/{id}` as the api serves it, on the test api's
+ * server and over its sheets: the token (offered as ['tessera.bearer', token]) is the user id
+ * here; presence, user_joined / user_left, operations serialised per sheet with a version
+ * each, ack to the sender and the operation to the others, a replay (or a sync) of what a
+ * reconnecting client missed since `?since=`, reload_request, selections, and a sync after a
+ * REST save.
+ */
+export interface LiveTestHub {
+  /** Refuses an operation with this reason (an error frame naming it) when it returns one. */
+  refuse: ((operation: LiveOperation) => string | null) | null;
+  /** Every valid frame clients sent, in order, with who sent it. */
+  received: { userId: string; frame: LiveClientFrame }[];
+  /** Open sockets of a user. */
+  sockets(userId: string): number;
+  /** Drops the user's sockets as a lost network does, and refuses their new ones until `restore`. */
+  cut(userId: string): void;
+  restore(userId: string): void;
+  /** Sends a frame to every socket on the sheet. */
+  broadcast(sheetId: string, frame: LiveServerFrame): void;
+  /** The whole sheet was saved over REST (PUT): everyone on it gets a sync. */
+  restSaved(sheet: Sheet): void;
+  /** Drops every socket (the server closes). */
+  closeAll(): void;
+}
+
+interface Connection {
+  socket: TestSocket;
+  userId: string;
+  sheetId: string;
+  selection: { row: number; column: number } | null;
+}
+
+export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, touch: (sheet: Sheet) => void): LiveTestHub {
+  const connections = new Set<Connection>();
+  const refused = new Set<string>();
+  /** sheet id → version → the operation applied at it. */
+  const log = new Map<string, Map<number, AppliedOperation>>();
+  /** `sheetId:operationId` → the version it was applied at (a resent operation is not applied twice). */
+  const applied = new Map<string, number>();
+  const received: LiveTestHub['received'] = [];
+
+  const send = (conn: Connection, frame: LiveServerFrame) => conn.socket.send(JSON.stringify(frame));
+  const others = (conn: Connection) => [...connections].filter((c) => c.sheetId === conn.sheetId && c !== conn);
+  const onSheet = (sheetId: string) => [...connections].filter((c) => c.sheetId === sheetId);
+  const presenceData = (conn: Connection) => ({ user_id: conn.userId, sheet_id: conn.sheetId, display_name: conn.userId });
+
+  const syncFrame = (sheet: Sheet): LiveServerFrame => ({
+    type: 'sync',
+    data: { sheet_id: sheet.id, data: sheet.data, version: sheet.version, name: sheet.name, metadata: sheet.metadata, timestamp: sheet.updated_at },
+  });
+
+  const record = (sheet: Sheet, operation: AppliedOperation) => {
+    const byVersion = log.get(sheet.id) ?? new Map<number, AppliedOperation>();
+    byVersion.set(sheet.version, operation);
+    log.set(sheet.id, byVersion);
+  };
+
+  /** Applies an operation to the stored sheet; returns the reason when it is refused. */
+  function applyTo(sheet: Sheet, op: LiveOperation): string | null {
+    const { metadata } = sheet;
+    if (op.type === 'cell_update' || op.type === 'cells_update') {
+      const changes = op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes;
+      for (const { row, col, value } of changes) {
+        while (sheet.data.length <= row) sheet.data.push([]);
+        const cells = sheet.data[row];
+        while (cells.length < col) cells.push(null);
+        cells[col] = value;
+        metadata.rows = Math.max(metadata.rows, row + 1);
+        metadata.columns = Math.max(metadata.columns, col + 1);
+      }
+      touch(sheet);
+      return null;
+    }
+    const rows = op.type === 'rows_insert' || op.type === 'rows_remove';
+    const size = rows ? metadata.rows : metadata.columns;
+    const insert = op.type === 'rows_insert' || op.type === 'columns_insert';
+    if (insert ? op.index > size : op.index + op.count > size) return `${op.type} outside the sheet`;
+    if (op.type === 'rows_insert') sheet.data.splice(Math.min(op.index, sheet.data.length), 0, ...Array.from({ length: op.count }, () => []));
+    if (op.type === 'rows_remove') sheet.data.splice(op.index, op.count);
+    if (op.type === 'columns_insert') {
+      for (const row of sheet.data) if (row.length > op.index) row.splice(op.index, 0, ...new Array(op.count).fill(null));
+      metadata.headers.splice(op.index, 0, ...Array.from({ length: op.count }, (_, i) => columnLabel(op.index + i)));
+    }
+    if (op.type === 'columns_remove') {
+      for (const row of sheet.data) row.splice(op.index, op.count);
+      metadata.headers.splice(op.index, op.count);
+    }
+    if (rows) metadata.rows += insert ? op.count : -op.count;
+    else metadata.columns += insert ? op.count : -op.count;
+    touch(sheet);
+    return null;
+  }
+
+  function join(conn: Connection, since: number | null) {
+    const sheet = sheets.get(conn.sheetId)!;
+    const first = onSheet(conn.sheetId).every((c) => c.userId !== conn.userId);
+    connections.add(conn);
+    const users = [...new Set(onSheet(conn.sheetId).map((c) => c.userId))].map((userId) => ({
+      userId,
+      joinedAt: '2026-01-01T00:00:00.000Z',
+      display_name: userId,
+      selection: onSheet(conn.sheetId).find((c) => c.userId === userId)?.selection ?? null,
+    }));
+    send(conn, { type: 'presence', data: { sheet_id: sheet.id, users } });
+    if (first) for (const other of others(conn)) send(other, { type: 'user_joined', data: presenceData(conn) });
+    if (since === null || since >= sheet.version) return;
+    const byVersion = log.get(sheet.id);
+    const missed: AppliedOperation[] = [];
+    for (let v = since + 1; v <= sheet.version; v++) {
+      const op = byVersion?.get(v);
+      if (!op) return send(conn, syncFrame(sheet));
+      missed.push(op);
+    }
+    missed.forEach((operation, i) => send(conn, { type: 'operation', data: { sheet_id: sheet.id, version: since + 1 + i, operation } }));
+  }
+
+  function leave(conn: Connection) {
+    if (!connections.delete(conn)) return;
+    if (onSheet(conn.sheetId).some((c) => c.userId === conn.userId)) return;
+    for (const other of onSheet(conn.sheetId)) send(other, { type: 'user_left', data: presenceData(conn) });
+  }
+
+  function handle(conn: Connection, text: string) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return send(conn, { type: 'error', data: { code: 'bad_request', message: 'The frame is not valid JSON' } });
+    }
+    const result = LiveClientFrameSchema.safeParse(parsed);
+    if (!result.success) return send(conn, { type: 'error', data: { code: 'validation_failed', message: 'Invalid frame' } });
+    const frame = result.data;
+    received.push({ userId: conn.userId, frame });
+    const sheet = sheets.get(conn.sheetId)!;
+    if (frame.type === 'reload_request') {
+      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet));
+      return;
+    }
+    if (frame.type === 'selection') {
+      conn.selection = frame.selection;
+      for (const other of others(conn)) {
+        send(other, { type: 'selection', data: { sheet_id: sheet.id, user_id: conn.userId, display_name: conn.userId, selection: frame.selection } });
+      }
+      return;
+    }
+    const op = frame.operation;
+    const already = applied.get(`${sheet.id}:${op.id}`);
+    if (already !== undefined) {
+      return send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: already, timestamp: sheet.updated_at } });
+    }
+    const refusal = hub.refuse?.(op) ?? applyTo(sheet, op);
+    if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
+    const operation = { ...op, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
+    record(sheet, operation);
+    applied.set(`${sheet.id}:${op.id}`, sheet.version);
+    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at } });
+    for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation } });
+  }
+
+  acceptWebSockets(
+    server,
+    (url) => /^\/sheets\/[^/]+$/.test(url.pathname),
+    (socket) => {
+      const sheetId = decodeURIComponent(socket.url.pathname.slice('/sheets/'.length));
+      const userId = liveTokenFromProtocols(socket.protocols.join(', '));
+      if (!userId) return socket.close(LIVE_CLOSE.policyViolation, 'Unauthorized');
+      if (refused.has(userId)) return socket.destroy();
+      if (!sheets.has(sheetId)) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
+      const since = socket.url.searchParams.get('since');
+      const conn: Connection = { socket, userId, sheetId, selection: null };
+      socket.onMessage = (text) => handle(conn, text);
+      socket.onClose = () => leave(conn);
+      join(conn, since === null ? null : Number(since));
+    },
+  );
+
+  const hub: LiveTestHub = {
+    refuse: null,
+    received,
+    sockets: (userId) => [...connections].filter((c) => c.userId === userId).length,
+    cut(userId) {
+      refused.add(userId);
+      for (const c of [...connections]) if (c.userId === userId) c.socket.destroy();
+    },
+    restore(userId) {
+      refused.delete(userId);
+    },
+    broadcast(sheetId, frame) {
+      for (const c of onSheet(sheetId)) send(c, frame);
+    },
+    closeAll() {
+      for (const c of [...connections]) c.socket.destroy();
+    },
+    restSaved(sheet) {
+      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet));
+    },
+  };
+  return hub;
+}
