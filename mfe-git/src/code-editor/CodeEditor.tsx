@@ -3,16 +3,18 @@ import type { RemoteProps, ShellContext } from '@tessera/contracts';
 import { RepositoryContext, useRepository } from '../repository/repository-context.js';
 import { RepositoryFiles } from '../repository/RepositoryFiles.js';
 import { useRepositoryStore } from '../repository/use-repository-store.js';
+import { RunOnSheet } from './RunOnSheet.js';
 
 /** The current sheet's version as the Workspace reported it; none until a sheet is loaded. */
 export function currentSheetVersion(shell: ShellContext): number | undefined {
   return shell.sheet.id ? (shell.sheet.version ?? undefined) : undefined;
 }
 
-function Body({ sheetVersion }: { sheetVersion?: number }) {
+function Body({ shell, sheetVersion }: { shell: ShellContext; sheetVersion?: number }) {
   const error = useRepository((s) => s.error);
   return (
     <>
+      <RunOnSheet shell={shell} />
       {error && (
         <Text role="alert" color="fg.error" mb="2">
           {error}
@@ -24,8 +26,9 @@ function Body({ sheetVersion }: { sheetVersion?: number }) {
 }
 
 /**
- * The toolbar's Code tab: the repository's files and the editor. A commit
- * made here records the current sheet's version as its `Sheet-Version` trailer.
+ * The toolbar's Code tab: the repository's files and the editor, and 'Run on sheet' (the open
+ * .py file through the AI's Direct Exec on the current sheet). A commit made here records the
+ * current sheet's version as its `Sheet-Version` trailer.
  */
 export default function CodeEditor({ shell }: RemoteProps) {
   const store = useRepositoryStore(shell);
@@ -36,7 +39,7 @@ export default function CodeEditor({ shell }: RemoteProps) {
         <Heading id="code-editor-title" size="sm" mb="3">
           Code
         </Heading>
-        <Body sheetVersion={sheetVersion} />
+        <Body shell={shell} sheetVersion={sheetVersion} />
       </Box>
     </RepositoryContext.Provider>
   );

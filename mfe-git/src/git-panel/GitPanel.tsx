@@ -1,12 +1,13 @@
 import { Box, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { RemoteProps } from '@tessera/contracts';
+import type { RemoteProps, ShellContext } from '@tessera/contracts';
 import { RepositoryContext, useRepository } from '../repository/repository-context.js';
 import { RepositoryFiles } from '../repository/RepositoryFiles.js';
 import { useRepositoryStore } from '../repository/use-repository-store.js';
 import { CommitList } from './CommitList.js';
 import { DebugStrip } from './DebugStrip.js';
+import { SheetVersions } from '../sheet-versions/SheetVersions.js';
 
-function PanelBody() {
+function PanelBody({ shell }: { shell: ShellContext }) {
   const status = useRepository((s) => s.status);
   const error = useRepository((s) => s.error);
   return (
@@ -24,6 +25,9 @@ function PanelBody() {
           </Heading>
           <CommitList />
         </Box>
+        <Box flex="1 1 260px" maxH="45vh" overflow="auto">
+          <SheetVersions shell={shell} />
+        </Box>
         <Box flex="3 1 520px" minW="0">
           <RepositoryFiles />
         </Box>
@@ -34,8 +38,9 @@ function PanelBody() {
 }
 
 /**
- * The git tab (spec 02 §2 Git History panel): commits, the Git Tree, the code
- * preview and editor, the diff preview, AI recommendations and the debug strip.
+ * The git tab (spec 02 §2 Git History panel): commits and, beside them, the current sheet's
+ * versions; the Git Tree, the code preview and editor, the diff preview, AI recommendations
+ * and the debug strip.
  */
 export default function GitPanel({ shell }: RemoteProps) {
   const store = useRepositoryStore(shell);
@@ -45,7 +50,7 @@ export default function GitPanel({ shell }: RemoteProps) {
         <Heading id="git-history-title" size="md" mb="3">
           Git History
         </Heading>
-        <PanelBody />
+        <PanelBody shell={shell} />
       </Box>
     </RepositoryContext.Provider>
   );

@@ -39,6 +39,11 @@ export interface GitTestApi {
   failContent(on: boolean): void;
   /** Every GET /git/history answers 500 from now on. */
   failHistory(on: boolean): void;
+  /**
+   * POST /hybrid/forward (the same ai-middleware origin): answered by this function when set
+   * (a test plays the code runner's part with a reply of the contracts' shape), else 404.
+   */
+  hybridForward: ((body: unknown) => { status: number; body: unknown }) | null;
   close(): Promise<void>;
 }
 
@@ -178,6 +183,10 @@ export async function startGitApi(): Promise<GitTestApi> {
       };
       return json(res, 200, answer);
     }
+    if (route === 'POST /hybrid/forward' && api.hybridForward) {
+      const answer = api.hybridForward(body);
+      return json(res, answer.status, answer.body);
+    }
     return apiError(res, 404, 'not_found', `${route} not found`);
   };
 
@@ -203,7 +212,7 @@ export async function startGitApi(): Promise<GitTestApi> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
-  return {
+  const api: GitTestApi = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     commitBodies,
@@ -223,9 +232,11 @@ export async function startGitApi(): Promise<GitTestApi> {
     failHistory(on) {
       historyFails = on;
     },
+    hybridForward: null,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
   };
+  return api;
 }

@@ -1,0 +1,117 @@
+import { SheetVersionEntrySchema, VersionLabelBodySchema, type SheetVersionEntry } from '@tessera/contracts';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Test support: a real HTTP server on loopback answering the api's sheet version routes
+ * (api README § Versions) for one sheet, with the api's state machine: accept a proposal or
+ * check out an archived version → a new live version, the previous live one archived; discard a
+ * proposal or an archived version; everything else 409 with the reason. Replies are built with
+ * the contracts' schemas. The api's own tests check the real service; these the panel.
+ */
+export interface VersionsTestApi {
+  url: string;
+  sheetId: string;
+  /** Method and path of every request, in order. */
+  calls: string[];
+  /** Newest first, proposals first, as GET /history lists them. */
+  versions: SheetVersionEntry[];
+  /** Every GET /history answers this status from now on (null: normally). */
+  failHistory: number | null;
+  close(): Promise<void>;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+const refuse = (res: ServerResponse, status: number, code: string, message: string) => json(res, status, { error: { code, message } });
+
+export function entry(fields: Partial<SheetVersionEntry> & Pick<SheetVersionEntry, 'version_id' | 'status'>): SheetVersionEntry {
+  const numbered = /^\d+$/.test(fields.version_id);
+  return SheetVersionEntrySchema.parse({
+    version: numbered ? Number(fields.version_id) : null,
+    author: 'ana',
+    author_id: 'u-ana',
+    created_at: new Date().toISOString(),
+    delta_cells: 1,
+    kind: numbered ? 'edit' : 'proposal',
+    label: null,
+    base_version: numbered ? null : 1,
+    ...fields,
+  });
+}
+
+export async function startVersionsApi(sheetId: string, versions: SheetVersionEntry[]): Promise<VersionsTestApi> {
+  const api: VersionsTestApi = { url: '', sheetId, calls: [], versions, failHistory: null, close: async () => {} };
+  const base = `/api/v1/sheets/${sheetId}`;
+
+  const newLive = (from: SheetVersionEntry) => {
+    const live = api.versions.find((v) => v.status === 'live');
+    if (live) live.status = 'archived';
+    const version = Math.max(0, ...api.versions.map((v) => v.version ?? 0)) + 1;
+    api.versions.unshift(entry({ version_id: String(version), status: 'live', kind: 'checkout', delta_cells: null }));
+    // Proposals stay listed first.
+    api.versions.sort((a, b) => Number(b.status === 'proposed') - Number(a.status === 'proposed'));
+    return { sheet_id: sheetId, version, from_version_id: from.version_id };
+  };
+
+  const routes = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const url = new URL(req.url ?? '/', 'http://test');
+    if (req.method === 'GET' && url.pathname === `${base}/history`) {
+      if (api.failHistory) return refuse(res, api.failHistory, 'forbidden', 'You cannot see this sheet');
+      const live = api.versions.find((v) => v.status === 'live');
+      return json(res, 200, { versions: api.versions, count: api.versions.length, live_version: live?.version ?? 0 });
+    }
+    const match = new RegExp(`^${base}/versions/([^/]+)/(accept|checkout|discard|label)$`).exec(url.pathname);
+    if (!match) return refuse(res, 404, 'not_found', 'Not found');
+    const target = api.versions.find((v) => v.version_id === decodeURIComponent(match[1]));
+    if (!target) return refuse(res, 404, 'not_found', 'Version not found');
+    const action = match[2];
+    if (action === 'label') {
+      target.label = req.method === 'DELETE' ? null : VersionLabelBodySchema.parse(body).label;
+      return json(res, 200, target);
+    }
+    if (action === 'accept') {
+      if (target.status !== 'proposed') return refuse(res, 409, 'conflict', `Version ${target.version_id} is not a proposal`);
+      api.versions.splice(api.versions.indexOf(target), 1);
+      return json(res, 200, newLive(target));
+    }
+    if (action === 'checkout') {
+      if (target.status === 'proposed') return refuse(res, 409, 'conflict', 'A proposal is accepted, not checked out');
+      if (target.status === 'live') return refuse(res, 409, 'conflict', 'This version is already live');
+      return json(res, 200, newLive(target));
+    }
+    if (target.status === 'live') return refuse(res, 409, 'conflict', 'The live version cannot be discarded');
+    api.versions.splice(api.versions.indexOf(target), 1);
+    return json(res, 200, { sheet_id: sheetId, version_id: target.version_id, status: 'discarded' });
+  };
+
+  const server: Server = createServer((req, res) => {
+    // The jsdom page has another origin: answer as a CORS-enabled api would.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    api.calls.push(`${req.method} ${req.url}`);
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      try {
+        routes(req, res, raw ? JSON.parse(raw) : undefined);
+      } catch (err) {
+        refuse(res, 400, 'validation_failed', err instanceof Error ? err.message : String(err));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api.close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return api;
+}
