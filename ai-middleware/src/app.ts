@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createTokenVerifier } from './auth/token-verifier.js';
@@ -8,12 +9,20 @@ import { openDatabase } from './db/database.js';
 import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
 import { registerGitRoutes } from './git/git.routes.js';
+import { createGitFileReader } from './hybrid/git-files.js';
 import { registerHybridRoutes } from './hybrid/hybrid.route.js';
+import { registerBackwardRoute } from './hybrid/backward/backward.route.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
 import { type CodeRunner, createCodeRunner } from './runner/code-runner.js';
 import { withJobMetrics } from './runner/runner-metrics.js';
+import { createProvider } from './providers/provider.js';
+import { SessionService } from './sessions/session.service.js';
+import { registerSessionRoutes } from './sessions/sessions.routes.js';
+import { ChatService } from './vertex/chat.service.js';
+import { GitContextReader } from './vertex/git-context.js';
+import { registerVertexRoutes } from './vertex/vertex.routes.js';
 
 export interface RouteSummary {
   method: string;
@@ -68,10 +77,38 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   registerAuthHook(app, createTokenVerifier(config.jwksUrl));
   // Declared here, in the hooks' order; the runner (created later, lazily) times its jobs on it.
   const metrics = installHttpMetrics(app, 'ai-middleware');
-  registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status());
-  registerConfigRoute(app, config.version, config.provider);
+  // The model provider AI_PROVIDER names (builtin, openai, vertex): AI Powered and the chat calls share it.
+  const provider = createProvider(config);
+  registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status(), { provider: provider.name, model: provider.model });
+  registerConfigRoute(app, config.version, config.provider, provider.model);
   registerWhoamiRoute(app);
   await registerGitRoutes(app, config);
-  registerHybridRoutes(app, getRunner);
+  const repoDir = config.gitRepoDir ?? path.join(config.dataDir, 'repo');
+  const readGitFiles = createGitFileReader(repoDir);
+  // AI chat sessions (spec 02 §7): the hybrid and the chat calls read and store their messages.
+  const sessions = new SessionService(db);
+  registerHybridRoutes(app, getRunner, {
+    provider,
+    readGitFiles,
+    apiUrl: config.apiUrl,
+    sessions,
+    ...(config.streamTimeoutMs ? { streamTimeoutMs: config.streamTimeoutMs } : {}),
+  });
+  registerBackwardRoute(app, getRunner, {
+    provider,
+    sessions,
+    ...(config.streamTimeoutMs ? { streamTimeoutMs: config.streamTimeoutMs } : {}),
+  });
+  // The /vertex/* chat calls, on the same provider.
+  registerSessionRoutes(app, sessions);
+  const chat = new ChatService({
+    provider,
+    sessions,
+    git: new GitContextReader(repoDir),
+    readGitFiles,
+    apiUrl: config.apiUrl,
+    log: app.log,
+  });
+  registerVertexRoutes(app, chat, config.streamTimeoutMs ? { streamTimeoutMs: config.streamTimeoutMs } : {});
   return app;
 }

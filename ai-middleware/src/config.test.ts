@@ -24,8 +24,46 @@ test('an unknown AI_PROVIDER is refused with a message naming the allowed values
     assert.match(err.message, /AI_PROVIDER must be one of builtin, openai, vertex; got "gpt"/);
     return true;
   });
-  assert.equal(loadConfig({ AI_PROVIDER: 'openai' }).provider, 'openai');
-  assert.equal(loadConfig({ AI_PROVIDER: 'vertex' }).provider, 'vertex');
+  assert.equal(loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: 'sk-x' }).provider, 'openai');
+  assert.equal(loadConfig({ AI_PROVIDER: 'vertex', AI_API_KEY: 'k' }).provider, 'vertex');
+});
+
+test('builtin needs no model settings and ignores them', () => {
+  const config = loadConfig({ AI_MODEL: 'gpt-4o-mini' });
+  assert.equal(config.provider, 'builtin');
+  assert.equal(config.openai, undefined);
+  assert.equal(config.vertex, undefined);
+});
+
+test('openai: AI_MODEL is required; AI_API_KEY is required for OpenAI itself, not for another AI_BASE_URL', () => {
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'openai', AI_API_KEY: 'sk-x' }), /AI_PROVIDER=openai needs AI_MODEL/);
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'gpt-4o-mini' }), /needs AI_API_KEY for https:\/\/api.openai.com\/v1/);
+  assert.deepEqual(loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: ' sk-x ' }).openai, {
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    apiKey: 'sk-x',
+  });
+  // Ollama: no key, its own base URL (a trailing slash is dropped).
+  assert.deepEqual(loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'llama3.1:8b', AI_BASE_URL: 'http://127.0.0.1:11434/v1/' }).openai, {
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'llama3.1:8b',
+    apiKey: undefined,
+  });
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'm', AI_BASE_URL: 'ftp://x' }), /AI_BASE_URL must be an http\(s\) URL/);
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'two words', AI_API_KEY: 'k' }), /AI_MODEL must be a model name/);
+});
+
+test('vertex: AI_API_KEY is required; model, endpoint and location have defaults', () => {
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'vertex' }), /AI_PROVIDER=vertex needs AI_API_KEY/);
+  assert.deepEqual(loadConfig({ AI_PROVIDER: 'vertex', AI_API_KEY: 'k' }).vertex, {
+    baseUrl: 'https://aiplatform.googleapis.com/v1',
+    model: 'gemini-2.5-flash',
+    apiKey: 'k',
+    project: undefined,
+    location: 'us-central1',
+  });
+  assert.equal(loadConfig({ AI_PROVIDER: 'vertex', AI_API_KEY: 'k', VERTEX_PROJECT: 'acme-prod', VERTEX_LOCATION: 'europe-west4' }).vertex?.location, 'europe-west4');
+  assert.throws(() => loadConfig({ AI_PROVIDER: 'vertex', AI_API_KEY: 'k', VERTEX_LOCATION: 'Europe West' }), /VERTEX_LOCATION/);
 });
 
 test('bad ports, URLs and log levels are refused', () => {

@@ -1,13 +1,42 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AI_MIDDLEWARE_PORT, API_PORT, JWKS_PATH } from '@tessera/contracts';
+import { AI_MIDDLEWARE_PORT, AI_PROVIDER_NAMES, API_PORT, JWKS_PATH } from '@tessera/contracts';
 import { ConfigError, type LogLevel, parseDatabaseUrl, parseHttpUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export { ConfigError };
 
 /** Providers behind the one AI interface (DESIGN.md § AI). */
-export const AI_PROVIDERS = ['builtin', 'openai', 'vertex'] as const;
-export type AiProvider = (typeof AI_PROVIDERS)[number];
+export const AI_PROVIDERS = AI_PROVIDER_NAMES;
+export type AiProviderName = (typeof AI_PROVIDERS)[number];
+
+/** AI_PROVIDER=openai: any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp server). */
+export interface OpenAiSettings {
+  /** AI_BASE_URL, e.g. http://127.0.0.1:11434/v1 for Ollama; default OpenAI's. */
+  baseUrl: string;
+  /** AI_MODEL, required: each endpoint names its models differently. */
+  model: string;
+  /** AI_API_KEY; local servers often need none. */
+  apiKey: string | undefined;
+}
+
+/** AI_PROVIDER=vertex: Gemini on Vertex AI through its REST streamGenerateContent API. */
+export interface VertexSettings {
+  /** AI_BASE_URL; default the global endpoint https://aiplatform.googleapis.com/v1. */
+  baseUrl: string;
+  /** AI_MODEL; default gemini-2.5-flash. */
+  model: string;
+  /** AI_API_KEY: a Vertex AI API key (sent as x-goog-api-key). */
+  apiKey: string;
+  /** VERTEX_PROJECT: set, the model is called under projects/{project}/locations/{location}. */
+  project: string | undefined;
+  /** VERTEX_LOCATION, with VERTEX_PROJECT; default us-central1. */
+  location: string;
+}
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const VERTEX_DEFAULT_BASE_URL = 'https://aiplatform.googleapis.com/v1';
+export const VERTEX_DEFAULT_MODEL = 'gemini-2.5-flash';
+export const VERTEX_DEFAULT_LOCATION = 'us-central1';
 
 export interface AiConfig {
   host: string;
@@ -20,7 +49,13 @@ export interface AiConfig {
   databaseUrl: string | undefined;
   /** The code repository (issue 9), a bare git repository: GIT_REPO_DIR, else `<dataDir>/repo` (also when left out here). */
   gitRepoDir?: string;
-  provider: AiProvider;
+  provider: AiProviderName;
+  /** Set when provider is openai. */
+  openai?: OpenAiSettings;
+  /** Set when provider is vertex. */
+  vertex?: VertexSettings;
+  /** How long one model stream may last; default STREAM_TIMEOUT_MS (10 minutes, spec 02 §9). Not an env setting. */
+  streamTimeoutMs?: number;
   logLevel: LogLevel;
   /** This build's version (package.json), reported by /health and /config. */
   version: string;
@@ -65,6 +100,49 @@ export const PACKAGE_VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+function optional(raw: string | undefined): string | undefined {
+  const text = raw?.trim();
+  return text ? text : undefined;
+}
+
+/** The chosen model provider's settings, checked: a missing model or key is refused at start, not at the first request. */
+export function loadProviderSettings(
+  provider: AiProviderName,
+  env: NodeJS.ProcessEnv,
+): Pick<AiConfig, 'openai' | 'vertex'> {
+  const baseUrl = optional(env.AI_BASE_URL);
+  const model = optional(env.AI_MODEL);
+  const apiKey = optional(env.AI_API_KEY);
+  if (model !== undefined && !/^[\w.:/@-]{1,200}$/.test(model)) {
+    throw new ConfigError(`AI_MODEL must be a model name (letters, digits, . _ - : / @); got "${model}"`);
+  }
+  if (provider === 'openai') {
+    if (!model) throw new ConfigError('AI_PROVIDER=openai needs AI_MODEL (the model name the endpoint knows, e.g. gpt-4o-mini or llama3.1)');
+    if (!baseUrl && !apiKey) {
+      throw new ConfigError(`AI_PROVIDER=openai needs AI_API_KEY for ${OPENAI_DEFAULT_BASE_URL}, or AI_BASE_URL for another endpoint`);
+    }
+    return { openai: { baseUrl: parseHttpUrl('AI_BASE_URL', baseUrl ?? OPENAI_DEFAULT_BASE_URL), model, apiKey } };
+  }
+  if (provider === 'vertex') {
+    if (!apiKey) throw new ConfigError('AI_PROVIDER=vertex needs AI_API_KEY (a Vertex AI API key)');
+    const project = optional(env.VERTEX_PROJECT);
+    const location = optional(env.VERTEX_LOCATION) ?? VERTEX_DEFAULT_LOCATION;
+    if (project && !/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/.test(project)) throw new ConfigError(`VERTEX_PROJECT is not a project id; got "${project}"`);
+    if (!/^[a-z0-9-]+$/.test(location)) throw new ConfigError(`VERTEX_LOCATION is not a location; got "${location}"`);
+    if (model?.includes('/')) throw new ConfigError(`AI_MODEL for vertex is a Gemini model id such as ${VERTEX_DEFAULT_MODEL}; got "${model}"`);
+    return {
+      vertex: {
+        baseUrl: parseHttpUrl('AI_BASE_URL', baseUrl ?? VERTEX_DEFAULT_BASE_URL),
+        model: model ?? VERTEX_DEFAULT_MODEL,
+        apiKey,
+        project,
+        location,
+      },
+    };
+  }
+  return {};
+}
+
 /** Reads the environment once into a typed config; throws ConfigError on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
   const provider = env.AI_PROVIDER?.trim() || 'builtin';
@@ -83,7 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     dataDir,
     databaseUrl,
     gitRepoDir: path.resolve(env.GIT_REPO_DIR?.trim() || path.join(dataDir, 'repo')),
-    provider: provider as AiProvider,
+    provider: provider as AiProviderName,
+    ...loadProviderSettings(provider as AiProviderName, env),
     logLevel,
     version: PACKAGE_VERSION,
     runner: loadRunnerConfig(env),

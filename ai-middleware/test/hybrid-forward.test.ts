@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  AI_POWERED_UNAVAILABLE_MESSAGE,
   DIRECT_EXEC_CODE_REQUIRED_MESSAGE,
   ErrorBodySchema,
   HYBRID_STAGES,
@@ -86,9 +85,6 @@ describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
     const cases: Array<[unknown, string]> = [
       [{ ...SALES }, `code: ${DIRECT_EXEC_CODE_REQUIRED_MESSAGE}`],
       [{ ...SALES, code: '   ' }, `code: ${DIRECT_EXEC_CODE_REQUIRED_MESSAGE}`],
-      // AI Powered is refused honestly: there is no model provider behind this route yet.
-      [{ ...SALES, code: 'result = 1', enable_ai_generation: true }, `enable_ai_generation: ${AI_POWERED_UNAVAILABLE_MESSAGE}`],
-      [{ problem: 'sum it', enable_ai_generation: true }, `enable_ai_generation: ${AI_POWERED_UNAVAILABLE_MESSAGE}`],
       [{ code: 'x' + 'y'.repeat(200_000) }, 'code:'],
       [{ code: 'result = 1', handsontable_data: { spreadsheet_data: { rows: [[{ nested: 1 }]] } } }, 'handsontable_data.spreadsheet_data.rows: must be a list of rows'],
       [{ code: 'result = 1', enable_ai_generation: 'no' }, 'enable_ai_generation:'],

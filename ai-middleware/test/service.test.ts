@@ -19,7 +19,8 @@ describe('health, metrics and capabilities', () => {
 
   before(async () => {
     issuer = await startTestIssuer();
-    t = await startTestApp(issuer.apiUrl, { provider: 'openai' });
+    // A model provider configured but never called here: /config and /health only name it.
+    t = await startTestApp(issuer.apiUrl, { provider: 'openai', openai: { baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', apiKey: undefined } });
   });
   after(async () => {
     await t?.close();
@@ -34,6 +35,7 @@ describe('health, metrics and capabilities', () => {
     assert.equal(body.status, 'healthy');
     assert.equal(body.version, pkg.version);
     assert.deepEqual(body.checks, { database: 'ok' });
+    assert.deepEqual(body.ai, { provider: 'openai', model: 'gpt-4o-mini' });
   });
 
   test('GET /config needs no token and states what this build really does', async () => {
@@ -42,14 +44,15 @@ describe('health, metrics and capabilities', () => {
     const caps = CapabilitiesSchema.parse(res.json());
     assert.deepEqual(caps, {
       langGraphEnabled: false,
-      hybridWorkflowSupported: false,
+      hybridWorkflowSupported: true,
       threePageModeSupported: false,
-      streamingSupported: false,
-      gridDetectionSupported: false,
+      streamingSupported: true,
+      gridDetectionSupported: true,
       maxRetryAttempts: MAX_SOLVER_RETRIES,
       supportedFileFormats: [...AI_SUPPORTED_FILE_FORMATS],
       version: pkg.version,
       provider: 'openai',
+      model: 'gpt-4o-mini',
     });
   });
 

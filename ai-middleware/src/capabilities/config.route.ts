@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { AiProvider } from '../config.js';
+import type { AiProviderName } from '../config.js';
 import { buildCapabilities } from './capabilities.js';
 
 /**
- * GET /config: public, like /health. Capabilities hold no secret and clients
- * read them before deciding what to show (capability discovery, spec 02 §7).
+ * GET /config: public, like /health. Capabilities hold no secret (the model's name, never its
+ * key) and clients read them before deciding what to show (capability discovery, spec 02 §7).
  */
-export function registerConfigRoute(app: FastifyInstance, version: string, provider: AiProvider): void {
-  const capabilities = buildCapabilities(version, provider);
+export function registerConfigRoute(app: FastifyInstance, version: string, provider: AiProviderName, model: string | null = null): void {
+  const capabilities = buildCapabilities(version, provider, model);
   app.get('/config', { config: { public: true } }, async () => capabilities);
 }

@@ -25,6 +25,27 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('ai_sessions').execute();
     },
   },
+  '0002_ai_messages': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('ai_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        // A session's messages go with it.
+        .addColumn('session_id', 'text', (c) => c.notNull().references('ai_sessions.session_id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('user', 'assistant', 'system')`))
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('metadata', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`clock_timestamp()`))
+        // Orders the messages of one session written within the same millisecond.
+        .addColumn('seq', 'bigserial', (c) => c.notNull())
+        .execute();
+      // The last N messages of a session, newest first.
+      await db.schema.createIndex('ai_messages_session_seq').on('ai_messages').columns(['session_id', 'seq desc']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('ai_messages').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** One AI chat session of a user (spec 02 §3 Chat session); later issues fill it. */
+/** One AI chat session of a user (spec 02 §3 Chat session). */
 export interface AiSessionsTable {
   session_id: string;
   /** The token's subject: sessions belong to the signed-in user (DESIGN.md § AI). */
@@ -13,6 +13,19 @@ export interface AiSessionsTable {
   tags: ColumnType<string[], string | undefined, string>;
 }
 
+/** One message of a session (spec 02 §3 Chat message), in the order written (seq). */
+export interface AiMessagesTable {
+  id: string;
+  session_id: string;
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  // jsonb: read parsed, written as JSON text.
+  metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Generated<Date>;
+  seq: ColumnType<string, never, never>;
+}
+
 export interface AiDatabase {
   ai_sessions: AiSessionsTable;
+  ai_messages: AiMessagesTable;
 }

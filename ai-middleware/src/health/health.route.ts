@@ -36,6 +36,8 @@ export function registerHealthRoute(
   db: Kysely<unknown>,
   version: string,
   runnerStatus: () => CodeRunnerStatus | undefined = () => undefined,
+  /** The model provider and model, reported as they are configured (no call is made to the provider). */
+  ai?: { provider: string; model: string | null },
 ): void {
   const startedAt = Date.now();
   app.get('/health', { config: { public: true } }, async (request, reply) => {
@@ -47,6 +49,7 @@ export function registerHealthRoute(
       version,
       uptime_s: Math.round((Date.now() - startedAt) / 1000),
       checks: { database: dbOk ? 'ok' : 'failing', ...codeRunnerCheck(runnerStatus()) },
+      ...(ai ? { ai } : {}),
     });
     reply.header('cache-control', 'no-store');
     return reply.code(dbOk ? 200 : 503).send(body);

@@ -5,32 +5,19 @@ import {
   type HybridStreamEvent,
 } from '@tessera/contracts';
 import type { FastifyReply } from 'fastify';
+import { SseWriter } from '../vertex/sse-writer.js';
 
 /** Server-Sent Events of one /hybrid/forward reply; writes stop once the client has gone. */
 export class HybridStream {
-  private closed = false;
+  private readonly sse: SseWriter<HybridStreamEvent>;
 
-  constructor(private readonly reply: FastifyReply) {
-    // Headers set by hooks (the request id) are kept: hijack bypasses Fastify's send.
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    }
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      // Proxies (nginx) must pass each event on at once.
-      'x-accel-buffering': 'no',
-    });
-    reply.raw.on('close', () => {
-      this.closed = true;
-    });
+  constructor(reply: FastifyReply) {
+    this.sse = new SseWriter(reply);
   }
 
   /** True once the client closed the stream (Stop): the job may still finish in the runner. */
   get clientGone(): boolean {
-    return this.closed || this.reply.raw.destroyed;
+    return this.sse.clientGone;
   }
 
   stage(stage: Exclude<HybridStage, 'final_response'>, text: string): void {
@@ -52,6 +39,7 @@ export class HybridStream {
         ui: { text: response.message, replace_last: false },
         workflow_complete: true,
         response,
+        ...(response.snapshot ? { snapshot: response.snapshot } : {}),
       },
       error: response.error ?? null,
       finished: true,
@@ -60,11 +48,10 @@ export class HybridStream {
   }
 
   end(): void {
-    if (!this.clientGone) this.reply.raw.end();
+    this.sse.end();
   }
 
   private write(event: HybridStreamEvent): void {
-    if (this.clientGone) return;
-    this.reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
+    this.sse.write(event);
   }
 }

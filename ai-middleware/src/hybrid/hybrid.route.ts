@@ -1,43 +1,89 @@
-import { DirectExecRequestSchema, ERROR_CODES, HYBRID_BODY_LIMIT_BYTES } from '@tessera/contracts';
-import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { ERROR_CODES, HYBRID_BODY_LIMIT_BYTES, type HybridForwardRequest, HybridForwardBodySchema, type HybridResponse } from '@tessera/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../http/errors.js';
+import type { AiProvider } from '../providers/provider.js';
 import type { CodeRunner } from '../runner/code-runner.js';
-import { runDirectExec, toHybridResponse } from './direct-exec.service.js';
+import { runAiPowered } from './ai-powered.service.js';
+import { type StageListener, runDirectExec, toHybridResponse } from './direct-exec.service.js';
+import type { GitFileText } from './git-files.js';
 import { HybridStream } from './hybrid-stream.js';
+import { ClientGoneError, StreamTimeoutError, requestAbort } from './request-abort.js';
+import { withSnapshot } from './merge-timeline.js';
+import { hybridConversation, recordHybridTurn } from '../sessions/hybrid-turns.js';
+import type { SessionService } from '../sessions/session.service.js';
+import { describeIssues } from '../http/validate-input.js';
 
 export const CODE_RUNNER_UNAVAILABLE_CODE = 'code_runner_unavailable';
 
-/** "path: message; path: message", so the user sees every problem of the body at once. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+export interface HybridRouteOptions {
+  /** The model provider of AI_PROVIDER (AI Powered). */
+  provider: AiProvider;
+  /** The selected git files' text, from the code repository. */
+  readGitFiles: (paths: string[]) => Promise<GitFileText[]>;
+  /** The whole request's limit; default STREAM_TIMEOUT_MS (10 minutes). */
+  streamTimeoutMs?: number;
+  /** The api (API_URL): merge_timeline makes the proposal there with the user's token. */
+  apiUrl: string;
+  /** The chat sessions: a call naming one gets its last messages and is stored in it. */
+  sessions: SessionService;
 }
 
 /**
- * POST /hybrid/forward (spec 02 §7), protected like every route. Agent • Direct Exec only:
- * SSE through the stages with `Accept: text/event-stream`, else one JSON hybrid response.
+ * POST /hybrid/forward (spec 02 §7), protected like every route: Agent • Direct Exec
+ * (enable_ai_generation false) or Agent • AI Powered (true). SSE through the stages with
+ * `Accept: text/event-stream`, else one JSON hybrid response. Stop (the client closing the
+ * request) cancels the model's request; the whole request is bounded by the stream timeout.
  */
-export function registerHybridRoutes(app: FastifyInstance, getRunner: () => CodeRunner): void {
+export function registerHybridRoutes(app: FastifyInstance, getRunner: () => CodeRunner, options: HybridRouteOptions): void {
   app.post('/hybrid/forward', { bodyLimit: HYBRID_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const parsed = DirectExecRequestSchema.safeParse(request.body ?? {});
+    const parsed = HybridForwardBodySchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendError(reply, 400, ERROR_CODES.validation, describeIssues(parsed.error));
     const runner = getRunner();
     const status = runner.status();
     if (status.state === 'refused' || status.state === 'closed') {
       return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, status.reason ?? 'The code runner is not available');
     }
-    const body = parsed.data;
-    if (!(request.headers.accept ?? '').includes('text/event-stream')) {
-      return reply.send(await runDirectExec(runner, body));
-    }
-    const stream = new HybridStream(reply);
+    const userId = request.user?.id ?? '';
+    const body = { ...parsed.data, conversation_context: await hybridConversation(options.sessions, userId, parsed.data) };
+    const abort = requestAbort(reply, options.streamTimeoutMs);
+    // merge_timeline, then the session's record, once the response is known (merge-timeline.ts, sessions/hybrid-turns.ts).
+    const settle = async (response: HybridResponse): Promise<HybridResponse> => {
+      const done = await withSnapshot(response, { apiUrl: options.apiUrl, authorization: request.headers.authorization ?? '', body });
+      await recordHybridTurn(options.sessions, userId, body, done, 'hybrid/forward').catch((err: unknown) => {
+        request.log.error({ err }, 'hybrid: the turn could not be stored in its session');
+      });
+      return done;
+    };
+    const work = (onStage?: StageListener): Promise<HybridResponse> =>
+      body.enable_ai_generation
+        ? runAiPowered({ provider: options.provider, runner, readGitFiles: options.readGitFiles }, body, abort.signal, onStage)
+        : runDirectExec(runner, body, onStage);
     try {
-      stream.finish(await runDirectExec(runner, body, (stage, text) => stream.stage(stage, text)));
-    } catch (err) {
-      // Headers are gone: the failure can only be told as the stream's last event.
-      request.log.error({ err }, 'hybrid: direct exec failed');
-      stream.finish(toHybridResponse({ execution_output: '', result: null, error: 'Internal server error' }));
+      if (!(request.headers.accept ?? '').includes('text/event-stream')) {
+        return reply.send(await settle(await respond(work(), body, request.log)));
+      }
+      const stream = new HybridStream(reply);
+      stream.finish(await settle(await respond(work((stage, text) => stream.stage(stage, text)), body, request.log)));
+      return reply;
+    } finally {
+      abort.dispose();
     }
-    return reply;
   });
+}
+
+/**
+ * The response, or the failure to tell in its place: the stream timeout's text, or an internal
+ * error. A client that has gone gets nothing (whatever is written is dropped).
+ */
+async function respond(work: Promise<HybridResponse>, body: HybridForwardRequest, log: FastifyReply['log']): Promise<HybridResponse> {
+  try {
+    return await work;
+  } catch (err) {
+    const mode = body.enable_ai_generation ? ('agent-ai' as const) : ('agent-direct' as const);
+    if (err instanceof StreamTimeoutError || err instanceof ClientGoneError) {
+      return { ...toHybridResponse({ execution_output: '', result: null, error: err.message }), mode };
+    }
+    log.error({ err }, 'hybrid: request failed');
+    return { ...toHybridResponse({ execution_output: '', result: null, error: 'Internal server error' }), mode };
+  }
 }

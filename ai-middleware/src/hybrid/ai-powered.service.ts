@@ -1,0 +1,174 @@
+import {
+  AI_POWERED_DEFAULT_INSTRUCTION,
+  AI_POWERED_MAX_FIXES,
+  type CodeRunResult,
+  type GridData,
+  type HybridAttempt,
+  type HybridForwardRequest,
+  type HybridResponse,
+  NO_CODE_IN_REPLY,
+  NO_MODEL_CONFIGURED_MESSAGE,
+  aiPoweredFailedMessage,
+  hybridRequestSheet,
+} from '@tessera/contracts';
+import { parseSheetRequest } from '../providers/builtin/sheet-request.parser.js';
+import { describeRequest, writePython } from '../providers/builtin/python-writer.js';
+import { type AiProvider, type ChatMessage, ProviderError, complete } from '../providers/provider.js';
+import type { CodeRunner } from '../runner/code-runner.js';
+import { codeMessages, extractCode, fixRequest } from './code-prompt.js';
+import { runCodeUnlessStopped } from './run-code.js';
+import { type StageListener, toHybridResponse } from './direct-exec.service.js';
+import { type GitFileText, requestFilePaths } from './git-files.js';
+
+/** Lower than chat's 0.7: a fix should change what failed, not rewrite the program in a new style. */
+const CODE_TEMPERATURE = 0.2;
+
+export interface AiPoweredDeps {
+  provider: AiProvider;
+  runner: CodeRunner;
+  readGitFiles: (paths: string[]) => Promise<GitFileText[]>;
+}
+
+/**
+ * Agent • AI Powered (enable_ai_generation true): the provider writes Python from the
+ * instruction, the sheet's headers and first rows, the selected git files and the last
+ * messages; it runs in the code runner; an error goes back to the model for up to
+ * AI_POWERED_MAX_FIXES fixes. builtin (no model) writes the code for the requests it parses.
+ * A provider error is a failed response; an aborted signal throws its reason.
+ */
+export async function runAiPowered(
+  deps: AiPoweredDeps,
+  body: HybridForwardRequest,
+  signal: AbortSignal,
+  onStage: StageListener = () => {},
+): Promise<HybridResponse> {
+  const instruction = body.problem?.trim() || body.instruction?.trim() || AI_POWERED_DEFAULT_INSTRUCTION;
+  const { headers, rows } = hybridRequestSheet(body);
+  const sheetName = body.sheet_context?.name;
+  const { provider } = deps;
+  const who: Who = { provider: provider.name, model: provider.model, echo_prompt: instruction };
+  const sheetText = `${sheetName ? `${sheetName} ` : 'the sheet '}(${rows.length} rows × ${headers.length} columns)`;
+
+  if (provider.name === 'builtin') {
+    onStage('analysis', `AI Powered on ${sheetText}, with the built-in assistant (no AI model)`);
+    return runBuiltin({ runner: deps.runner, instruction, headers, rows, sheetName, signal, onStage, who });
+  }
+
+  const files = await deps.readGitFiles(requestFilePaths(body));
+  const fileText = files.length ? `, ${files.length} git file${files.length === 1 ? '' : 's'}` : '';
+  onStage('analysis', `AI Powered on ${sheetText}${fileText}, with ${provider.model}`);
+  const messages: ChatMessage[] = codeMessages({
+    instruction,
+    sheetName,
+    headers,
+    rows,
+    code: body.code,
+    files,
+    conversation: body.conversation_context,
+  });
+  const attempts: HybridAttempt[] = [];
+  let run: CodeRunResult | undefined;
+  for (let attempt = 0; attempt <= AI_POWERED_MAX_FIXES; attempt += 1) {
+    onStage(
+      'code_generation',
+      attempt === 0
+        ? `${provider.model} is writing the Python code`
+        : `The code failed (${lastLine(attempts.at(-1)!.error!)}); ${provider.model} is fixing it (fix ${attempt} of ${AI_POWERED_MAX_FIXES})`,
+    );
+    let reply: string;
+    try {
+      reply = await complete(provider, messages, { signal, temperature: CODE_TEMPERATURE });
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (err instanceof ProviderError) return failed(err.message, who, attempts);
+      throw err;
+    }
+    messages.push({ role: 'assistant', content: reply });
+    const code = extractCode(reply);
+    if (code === null) {
+      attempts.push({ code: '', error: NO_CODE_IN_REPLY });
+      messages.push(fixRequest(NO_CODE_IN_REPLY, ''));
+      continue;
+    }
+    run = await runCodeUnlessStopped(deps.runner, code, { headers, rows }, sheetName, signal);
+    if (run.error === undefined) {
+      attempts.push({ code });
+      stagesAfterRun(onStage, run);
+      return { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+    }
+    attempts.push({ code, error: run.error });
+    messages.push(fixRequest(run.error, run.execution_output));
+  }
+  const lastError = attempts.at(-1)!.error!;
+  onStage('frontend_panels', `The code failed after ${attempts.length} attempts`);
+  onStage('handsontable_updates', 'No grid in the result');
+  const message = aiPoweredFailedMessage(attempts.length, lastError);
+  const last = attempts.at(-1)!;
+  return {
+    ...(run ? toHybridResponse(run) : toHybridResponse({ execution_output: '', result: null, error: lastError })),
+    mode: 'agent-ai',
+    message,
+    error: message,
+    langchain_result: { status: 'failed', message },
+    code: last.code,
+    attempts,
+    ...who,
+  };
+}
+
+/** builtin: the Python written for a request it parses, run once (there is no model to fix it). */
+async function runBuiltin(job: {
+  runner: CodeRunner;
+  instruction: string;
+  headers: string[];
+  rows: GridData;
+  sheetName: string | undefined;
+  signal: AbortSignal;
+  onStage: StageListener;
+  who: Who;
+}): Promise<HybridResponse> {
+  const { runner, instruction, headers, rows, sheetName, signal, onStage, who } = job;
+  const parsed = parseSheetRequest(instruction, headers);
+  if (!parsed || 'unknownColumn' in parsed) {
+    const message = parsed
+      ? `This sheet has no column named "${parsed.unknownColumn}"; its columns are: ${headers.filter((h) => h.trim()).join(', ') || '(none)'}`
+      : NO_MODEL_CONFIGURED_MESSAGE;
+    return failed(message, who, []);
+  }
+  const code = writePython(parsed.request);
+  onStage('code_generation', `Python written for: ${describeRequest(parsed.request)}`);
+  const run = await runCodeUnlessStopped(runner, code, { headers, rows }, sheetName, signal);
+  stagesAfterRun(onStage, run);
+  const attempts: HybridAttempt[] = [run.error === undefined ? { code } : { code, error: run.error }];
+  return { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+}
+
+function stagesAfterRun(onStage: StageListener, run: CodeRunResult): void {
+  onStage('frontend_panels', run.error === undefined ? 'The code ran' : 'The code failed');
+  onStage('handsontable_updates', run.grid ? `Grid: ${run.grid.rows.length} rows × ${run.grid.headers.length} columns` : 'No grid in the result');
+}
+
+/** A traceback's last line names the error ("ZeroDivisionError: division by zero"). */
+function lastLine(error: string): string {
+  const line = error.trim().split('\n').at(-1) ?? error;
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+type Who = Pick<HybridResponse, 'provider' | 'model' | 'echo_prompt'>;
+
+function failed(message: string, who: Who, attempts: HybridAttempt[]): HybridResponse {
+  const last = attempts.at(-1);
+  return {
+    success: false,
+    status: 'failed',
+    message,
+    error: message,
+    mode: 'agent-ai',
+    execution_output: '',
+    result: null,
+    has_grid: false,
+    langchain_result: { status: 'failed', message },
+    ...(last ? { code: last.code, attempts } : {}),
+    ...who,
+  };
+}

@@ -1,0 +1,69 @@
+import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type GridData } from '@tessera/contracts';
+import type { ChatMessage } from '../providers/provider.js';
+import type { GitFileText } from './git-files.js';
+
+/** What the model is told about the code it writes: the runner's code contract (README). */
+export const CODE_SYSTEM_PROMPT = `You write Python 3 programs that run on a spreadsheet.
+The program runs in Pyodide with the standard library only: no numpy, no pandas, no network, no files, no input().
+It gets these variables, already defined:
+- headers: list of str, the column names
+- rows: list of lists, one per row; cells are str, int, float, bool or None (numbers may arrive as text such as "1,200")
+- records: list of dicts, one per row, keyed by header
+- sheet: dict with name, headers and rows
+Assign the answer to \`result\`:
+- a table as {"headers": [...], "rows": [[...], ...]}; to change the sheet itself (sort, filter, edit), keep its headers and return all the rows it should have
+- or a single value (a number or a text)
+What the program prints is shown to the user: print a short explanation of the answer.
+Reply with the whole program in one \`\`\`python code block, and nothing else.`;
+
+export interface CodeTask {
+  instruction: string;
+  sheetName: string | undefined;
+  headers: string[];
+  rows: GridData;
+  /** Code sent with the request (the chat's code box), for the model to use or adapt. */
+  code: string | undefined;
+  files: GitFileText[];
+  conversation: ConversationTurn[] | undefined;
+}
+
+/** The conversation that asks for the code: the system prompt, the last turns, then the task. */
+export function codeMessages(task: CodeTask): ChatMessage[] {
+  const turns = (task.conversation ?? [])
+    .filter((turn) => turn.role !== 'system' && turn.content.trim())
+    .slice(-AI_CONVERSATION_CONTEXT)
+    .map((turn): ChatMessage => ({ role: turn.role as 'user' | 'assistant', content: turn.content }));
+  const parts = [
+    `Instruction: ${task.instruction}`,
+    '',
+    `Sheet ${task.sheetName ? JSON.stringify(task.sheetName) : '(unnamed)'}: ${task.rows.length} rows × ${task.headers.length} columns.`,
+    `Headers: ${JSON.stringify(task.headers)}`,
+    `First ${Math.min(AI_SAMPLE_ROWS, task.rows.length)} rows (JSON): ${JSON.stringify(task.rows.slice(0, AI_SAMPLE_ROWS))}`,
+  ];
+  if (task.code?.trim()) parts.push('', 'Code sent with the request (use or adapt it):', '```python', task.code.trim(), '```');
+  for (const file of task.files) {
+    parts.push('', `File ${file.path} from the repository${file.note ? ` (${file.note})` : ''}:`, '```', file.content, '```');
+  }
+  return [{ role: 'system', content: CODE_SYSTEM_PROMPT }, ...turns, { role: 'user', content: parts.join('\n') }];
+}
+
+/** The turn that sends a raised error back to the model (the fix loop). */
+export function fixRequest(error: string, output: string): ChatMessage {
+  const printed = output.trim() ? `\nIt printed this before failing:\n\`\`\`\n${output.trim().slice(-2000)}\n\`\`\`` : '';
+  return {
+    role: 'user',
+    content: `Running that program failed with this error:\n\`\`\`\n${error}\n\`\`\`${printed}\nFix it. Reply with the whole corrected program in one \`\`\`python code block, and nothing else.`,
+  };
+}
+
+/**
+ * The program in a model's reply: its python code block (else its first code block); a reply
+ * with no block at all is taken as code as it is (a syntax error then goes back as a fix).
+ */
+export function extractCode(reply: string): string | null {
+  const blocks = [...reply.matchAll(/```[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g)];
+  const python = blocks.find((block) => /^(?:python3?|py)$/i.test(block[1] ?? ''));
+  const chosen = (python ?? blocks[0])?.[2];
+  const code = (chosen ?? (blocks.length ? '' : reply)).trim();
+  return code ? code : null;
+}

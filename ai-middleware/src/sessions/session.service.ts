@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AI_CONVERSATION_CONTEXT,
+  CHAT_MAX_MESSAGES,
+  CHAT_MESSAGE_MAX_LENGTH,
+  CHAT_SESSIONS_MAX,
+  type ChatMessageRecord,
+  type ChatRole,
+  type ChatSession,
+  SESSION_TEXTS,
+} from '@tessera/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { AiDatabase } from '../db/schema.js';
+
+/** A session that does not exist for this user (another user's session is "not found" too). */
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError';
+  constructor() {
+    super(SESSION_TEXTS.notFound);
+  }
+}
+
+export interface NewMessage {
+  role: ChatRole;
+  content: string;
+  metadata?: Record<string, unknown>;
+}
+
+const CUT_MARKER = '\n[cut: message longer than 200,000 characters]';
+
+/**
+ * AI chat sessions and their messages (spec 02 §3, §4 Sessions), always scoped to one user
+ * (the token's subject). The hybrid and the chat routes append messages through it and read
+ * the last ten for the model's context.
+ */
+export class SessionService {
+  constructor(private readonly db: Kysely<AiDatabase>) {}
+
+  /** The user's sessions, most recently active first, at most CHAT_SESSIONS_MAX (older ones stay stored). */
+  async list(userId: string): Promise<ChatSession[]> {
+    const rows = await this.sessionsWithCounts()
+      .where('s.user_id', '=', userId)
+      .orderBy('s.last_active', 'desc')
+      .orderBy('s.created_at', 'desc')
+      .limit(CHAT_SESSIONS_MAX)
+      .execute();
+    return rows.map(toSession);
+  }
+
+  /** Creates a session; it is the most recently active, so it comes first in the list. */
+  async create(userId: string, input: { session_name: string; tags?: string[]; context_summary?: string }): Promise<ChatSession> {
+    const sessionId = randomUUID();
+    await this.db
+      .insertInto('ai_sessions')
+      .values({
+        session_id: sessionId,
+        user_id: userId,
+        session_name: input.session_name,
+        context_summary: input.context_summary ?? null,
+        tags: JSON.stringify(input.tags ?? []),
+        last_active: sql<Date>`clock_timestamp()`,
+        created_at: sql<Date>`clock_timestamp()`,
+      })
+      .execute();
+    return this.get(userId, sessionId);
+  }
+
+  /** Makes a session the current one: it becomes the most recently active. */
+  async switchTo(userId: string, sessionId: string): Promise<ChatSession> {
+    await touch(this.db, userId, sessionId);
+    return this.get(userId, sessionId);
+  }
+
+  /** Deletes a session and its messages; false when the user has no such session. */
+  async remove(userId: string, sessionId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('ai_sessions')
+      .where('session_id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async get(userId: string, sessionId: string): Promise<ChatSession> {
+    const row = await this.sessionsWithCounts()
+      .where('s.user_id', '=', userId)
+      .where('s.session_id', '=', sessionId)
+      .executeTakeFirst();
+    if (!row) throw new SessionNotFoundError();
+    return toSession(row);
+  }
+
+  /**
+   * Appends messages to a session in order and marks it active; throws SessionNotFoundError
+   * when the session is not the user's. Overlong content is cut with a marker.
+   */
+  async append(userId: string, sessionId: string, messages: NewMessage[]): Promise<ChatMessageRecord[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await touch(trx, userId, sessionId);
+      const out: ChatMessageRecord[] = [];
+      // One insert per message, in order: seq then records the order they were given in.
+      for (const message of messages) {
+        const content =
+          message.content.length > CHAT_MESSAGE_MAX_LENGTH
+            ? message.content.slice(0, CHAT_MESSAGE_MAX_LENGTH - CUT_MARKER.length) + CUT_MARKER
+            : message.content;
+        const row = await trx
+          .insertInto('ai_messages')
+          .values({ id: randomUUID(), session_id: sessionId, role: message.role, content, metadata: JSON.stringify(message.metadata ?? {}) })
+          .returning(['id', 'session_id', 'role', 'content', 'metadata', 'created_at'])
+          .executeTakeFirstOrThrow();
+        out.push(toMessage(row));
+      }
+      return out;
+    });
+  }
+
+  /** The last `limit` messages of the user's session (default: the 10 the model sees), oldest first. */
+  async lastMessages(userId: string, sessionId: string, limit: number = AI_CONVERSATION_CONTEXT): Promise<ChatMessageRecord[]> {
+    await this.get(userId, sessionId);
+    const rows = await this.db
+      .selectFrom('ai_messages')
+      .select(['id', 'session_id', 'role', 'content', 'metadata', 'created_at'])
+      .where('session_id', '=', sessionId)
+      .orderBy('seq', 'desc')
+      .limit(Math.max(1, Math.min(limit, CHAT_MAX_MESSAGES)))
+      .execute();
+    return rows.reverse().map(toMessage);
+  }
+
+  private sessionsWithCounts() {
+    return this.db
+      .selectFrom('ai_sessions as s')
+      .select((eb) => [
+        's.session_id',
+        's.session_name',
+        's.last_active',
+        's.created_at',
+        's.context_summary',
+        's.tags',
+        eb
+          .selectFrom('ai_messages as m')
+          .whereRef('m.session_id', '=', 's.session_id')
+          .select(sql<string>`count(*)`.as('n'))
+          .as('message_count'),
+      ]);
+  }
+}
+
+/** Marks the user's session active now; throws SessionNotFoundError when the user has no such session. */
+async function touch(db: Kysely<AiDatabase>, userId: string, sessionId: string): Promise<void> {
+  const result = await db
+    .updateTable('ai_sessions')
+    .set({ last_active: sql<Date>`clock_timestamp()` })
+    .where('session_id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new SessionNotFoundError();
+}
+
+function iso(value: Date | string): string {
+  return new Date(value).toISOString();
+}
+
+function toSession(row: {
+  session_id: string;
+  session_name: string;
+  last_active: Date;
+  created_at: Date;
+  context_summary: string | null;
+  tags: string[];
+  message_count: string | number | null;
+}): ChatSession {
+  return {
+    session_id: row.session_id,
+    session_name: row.session_name,
+    // count(*) is a bigint: pg hands it over as text.
+    message_count: Number(row.message_count ?? 0),
+    last_active: iso(row.last_active),
+    created_at: iso(row.created_at),
+    context_summary: row.context_summary,
+    tags: row.tags,
+  };
+}
+
+function toMessage(row: {
+  id: string;
+  session_id: string;
+  role: ChatRole;
+  content: string;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}): ChatMessageRecord {
+  return { id: row.id, session_id: row.session_id, role: row.role, content: row.content, metadata: row.metadata, created_at: iso(row.created_at) };
+}

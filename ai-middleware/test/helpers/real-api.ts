@@ -1,0 +1,101 @@
+// The real api (its build, `api/dist/index.js`) in its own process on loopback, for the tests
+// whose subject is the middleware's calls to the api (merge_timeline, a chat's sheet history).
+// Its database: a fresh PostgreSQL database under TEST_PG_URL, else PGlite in a temp folder.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const API_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../api/dist/index.js');
+
+export interface RealApi {
+  base: string;
+  /** Signs up the first user (the administrator) and returns its Authorization header. */
+  signup(username: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startRealApi(): Promise<RealApi> {
+  if (!existsSync(API_ENTRY)) throw new Error(`the api is not built (${API_ENTRY} is missing): run npm start or pnpm --filter @tessera/api build`);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tessera-ai-real-api-'));
+  const adminUrl = process.env.TEST_PG_URL;
+  let dbName: string | undefined;
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  if (adminUrl) {
+    dbName = `tessera_ai_api_${randomBytes(6).toString('hex')}`;
+    await adminQuery(adminUrl, `create database "${dbName}"`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${dbName}`;
+    env.DATABASE_URL = url.href;
+  }
+  const port = await freePort();
+  env.API_PORT = String(port);
+  const child: ChildProcess = spawn(process.execPath, [API_ENTRY], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+
+  const close = async () => {
+    if (!exited()) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    if (adminUrl && dbName) await adminQuery(adminUrl, `drop database if exists "${dbName}" with (force)`);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    for (let i = 0; ; i++) {
+      if (exited()) throw new Error(`the api exited at start: ${stderr}`);
+      const up = await fetch(`${base}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (up) break;
+      if (i > 600) throw new Error(`the api did not answer within a minute: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+
+  return {
+    base,
+    async signup(username) {
+      const res = await fetch(`${base}/api/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'a long enough password 1' }),
+      });
+      if (res.status !== 201 && res.status !== 200) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+      const { access_token: token } = (await res.json()) as { access_token: string };
+      return { authorization: `Bearer ${token}` };
+    },
+    close,
+  };
+}
