@@ -5,11 +5,11 @@ import { remoteConfig } from '@tessera/webpack-remote';
 
 const remote = REMOTES['mfe-chat'];
 
-// Only modules with a real screen are exposed (./HeaderStatus and ./RecoveryBanner arrive with their issues).
+// Only modules with a real screen are exposed (./RecoveryBanner arrives with the solver issue).
 export default remoteConfig({
   name: remote.federationName,
   dir: path.dirname(fileURLToPath(import.meta.url)),
-  exposes: { './ChatPanel': './src/chat-panel/ChatPanel.tsx' },
+  exposes: { './ChatPanel': './src/chat-panel/ChatPanel.tsx', './HeaderStatus': './src/editing-mode/HeaderStatus.tsx' },
   allowedExposes: remote.exposes,
   port: REMOTE_PORTS['mfe-chat'],
 });

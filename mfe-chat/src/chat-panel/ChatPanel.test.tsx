@@ -1,95 +1,178 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { cleanup, createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createDevShellContext, type Capabilities } from '@tessera/contracts';
+import { MIDDLEWARE_UNAVAILABLE_MESSAGE } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeAll, json, type Request } from '../test/loopback-server.js';
+import { hybridReply, startFakeServices, streamHybrid, testShell, type FakeServicesOptions } from '../test/fake-services.js';
 import ChatPanel from './ChatPanel.js';
 
-const capabilities = (overrides: Partial<Capabilities> = {}): Capabilities => ({
-  langGraphEnabled: false,
-  hybridWorkflowSupported: false,
-  threePageModeSupported: false,
-  streamingSupported: false,
-  gridDetectionSupported: false,
-  maxRetryAttempts: 3,
-  supportedFileFormats: ['csv'],
-  version: '0.1.0',
-  provider: 'builtin',
-  ...overrides,
-});
-
-let server: Server | undefined;
-/** A real ai-middleware stand-in on loopback, reached through a real axios client. */
-async function startAi(status: number, body: unknown): Promise<{ url: string; paths: string[] }> {
-  const paths: string[] = [];
-  server = createServer((req, res: ServerResponse) => {
-    paths.push(req.url ?? '');
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
-    res.end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths };
-}
 afterEach(async () => {
-  const open = server;
-  server = undefined;
-  if (!open) return;
-  open.closeAllConnections();
-  await new Promise((resolve) => open.close(resolve));
+  cleanup(); // unmounted first: the panel cancels its calls before the servers close
+  await closeAll();
 });
 
-test('reads /config and reports streaming unavailable; Send stays disabled with the reason', async () => {
-  const ai = await startAi(200, capabilities());
-  renderInShell(<ChatPanel shell={createDevShellContext({ aiBaseURL: ai.url })} />);
+const budget = { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rows: [['North', 10], ['South', 5], ['North', 7]] as (string | number)[][] };
 
-  expect(await screen.findByText('AI service: builtin 0.1.0 • Streaming unavailable')).toBeInTheDocument();
-  expect(ai.paths).toEqual(['/config']);
-  const toggle = screen.getByRole('button', { name: 'Standard' });
-  expect(toggle).toBeDisabled();
+async function openPanel(options: FakeServicesOptions = {}, sheet: typeof budget | undefined = budget) {
+  const services = await startFakeServices(options);
+  const { shell, sent } = testShell(services.server, sheet);
+  renderInShell(<ChatPanel shell={shell} />);
+  await screen.findByText(/^AI service: builtin/);
+  return { services, shell, sent };
+}
 
-  await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+const input = () => screen.getByRole('textbox', { name: 'Message' });
+const messages = () => screen.getByRole('log', { name: 'Messages' });
+const hybridCalls = (requests: Request[]) => requests.filter((r) => r.path === '/hybrid/forward');
+
+async function chooseMode(label: string) {
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Mode' }), label);
+}
+
+/** Types a fenced Python block (Shift+Enter between lines) and sends it. */
+async function sendCode(lines: string[]) {
+  const text = ['```python', ...lines, '```'].join('\n');
+  fireEvent.change(input(), { target: { value: text } });
+  await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+}
+
+test('while /health fails the panel warns once and sending stays off', async () => {
+  await openPanel({ healthy: false });
+  expect(await within(messages()).findByText(MIDDLEWARE_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+  await userEvent.type(input(), 'hello');
   const send = screen.getByRole('button', { name: 'Send' });
   expect(send).toBeDisabled();
-  expect(send).toHaveAccessibleDescription(
-    'Chat replies are not available in this release (AI service builtin 0.1.0).',
-  );
-  // Nothing pretended to be sent: the text is still there and the list is empty.
-  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('hello');
-  expect(screen.getByRole('log', { name: 'Messages' })).toBeEmptyDOMElement();
+  expect(send).toHaveAccessibleDescription(MIDDLEWARE_UNAVAILABLE_MESSAGE);
 });
 
-test('with streaming supported the toggle switches between Streaming and Standard', async () => {
-  const ai = await startAi(200, capabilities({ streamingSupported: true }));
-  renderInShell(<ChatPanel shell={createDevShellContext({ aiBaseURL: ai.url })} />);
-  await screen.findByText('AI service: builtin 0.1.0 • Streaming available');
+test('Direct Exec streams through the stages and shows the reply with its output', async () => {
+  const { services } = await openPanel({
+    routes: (req, res) => {
+      if (req.path === '/hybrid/forward') return void streamHybrid(res, hybridReply(null, { execution_output: 'total 22\n' }));
+      return false;
+    },
+  });
+  await screen.findByRole('button', { name: 'Send' });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['total = sum(r[1] for r in rows)', 'print("total", total)']);
+
+  await within(messages()).findByText('Code executed successfully');
+  const [call] = hybridCalls(services.server.requests);
+  expect(call.headers.accept).toBe('text/event-stream');
+  expect(call.body).toMatchObject({
+    code: 'total = sum(r[1] for r in rows)\nprint("total", total)\n',
+    enable_ai_generation: false,
+    stream_mode: true,
+    sheet_id: 'sheet-1',
+    merge_timeline: true,
+    files: [],
+    sheet_context: { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rowCount: 3, columnCount: 2, version: 3 },
+    handsontable_data: { spreadsheet_data: { headers: ['Region', 'Amount'], rows: budget.rows } },
+  });
+  // The printed output shows as a code block; the progress bar ends on the final stage.
+  expect(within(messages()).getByText('total 22').closest('pre')).not.toBeNull();
+  expect(screen.getByRole('status', { name: 'Progress' })).toHaveTextContent('Final response: complete');
+  expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+});
+
+test('Send reads Stop while streaming; Stop ends the request and the panel can send again', async () => {
+  let closed: Promise<void> | undefined;
+  await openPanel({
+    routes: async (req, res) => {
+      if (req.path !== '/hybrid/forward') return false;
+      const stream = await streamHybrid(res, hybridReply(null), { holdAfter: 'analysis' });
+      closed = stream.closed;
+    },
+  });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['print(1)']);
+
+  expect(await screen.findByText('Analysis 20%')).toBeInTheDocument();
+  expect(within(messages()).getByText('Reading the sheet: 3 rows × 2 columns')).toBeInTheDocument();
+  const stops = screen.getAllByRole('button', { name: 'Stop' });
+  expect(stops).toHaveLength(2); // the progress bar's and the composer's
+  await userEvent.click(stops[1]);
+
+  await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument());
+  await closed; // the server saw the client go
+  expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+  expect(screen.queryByText('Stream Error')).not.toBeInTheDocument();
+});
+
+test('Standard sends one JSON request; a failure shows HTTP status and body, and Reload sends it again', async () => {
+  let calls = 0;
+  const { services } = await openPanel({
+    routes: (req, res) => {
+      if (req.path !== '/hybrid/forward') return false;
+      calls++;
+      if (calls === 1) return json(res, 400, { error: { code: 'validation_failed', message: 'code is required' } });
+      return json(res, 200, hybridReply(null, { message: 'Ran on the second try' }));
+    },
+  });
   await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));
   expect(screen.getByRole('button', { name: 'Standard' })).toHaveAttribute('aria-pressed', 'false');
-  await userEvent.click(screen.getByRole('button', { name: 'Standard' }));
-  expect(screen.getByRole('button', { name: 'Streaming' })).toHaveAttribute('aria-pressed', 'true');
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['print(1)']);
+
+  expect(await within(messages()).findByText('Error: HTTP 400: code is required')).toBeInTheDocument();
+  const box = screen.getByRole('alert');
+  expect(box).toHaveTextContent('Stream Error');
+  expect(box).toHaveTextContent('HTTP 400: code is required');
+  expect(hybridCalls(services.server.requests)[0].body).toMatchObject({ stream_mode: false });
+  expect(hybridCalls(services.server.requests)[0].headers.accept).not.toContain('text/event-stream');
+
+  await userEvent.click(within(box).getByRole('button', { name: 'Reload' }));
+  expect(await within(messages()).findByText('Ran on the second try')).toBeInTheDocument();
+  expect(screen.queryByText('Stream Error')).not.toBeInTheDocument();
+  expect(hybridCalls(services.server.requests)).toHaveLength(2);
 });
 
-test('a failing /config is reported, not hidden', async () => {
-  const ai = await startAi(503, { error: { code: 'internal_error', message: 'AI service starting' } });
-  renderInShell(<ChatPanel shell={createDevShellContext({ aiBaseURL: ai.url })} />);
-  expect(await screen.findByText('AI service unavailable: AI service starting')).toBeInTheDocument();
-  expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+test('Chat mode streams /vertex/stream chunks into one reply with Markdown', async () => {
+  const { services } = await openPanel({
+    routes: (req, res) => {
+      if (req.path !== '/vertex/stream') return false;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      for (const text of ['The **North** ', 'region leads.\n\n', '| Region | Amount |\n|---|---|\n| North | 17 |'])
+        res.write(`data: ${JSON.stringify({ text, finished: false, error: null, session_id: null })}\n\n`);
+      res.end(`data: ${JSON.stringify({ text: '', finished: true, error: null, session_id: null })}\n\n`);
+    },
+  });
+  await userEvent.type(input(), 'Which region leads?{Enter}');
+  const table = await within(messages()).findByRole('table');
+  expect(within(table).getByText('17')).toBeInTheDocument();
+  expect(within(messages()).getByText('North', { selector: 'strong' })).toBeInTheDocument();
+  const call = services.server.requests.find((r) => r.path === '/vertex/stream');
+  expect(call?.body).toMatchObject({
+    message: 'Which region leads?',
+    temperature: 0.7,
+    stream_mode: true,
+    workspace_context: { current_sheet: { id: 'sheet-1', name: 'Budget', total_rows: 3, total_columns: 2, sample_rows: budget.rows } },
+  });
 });
 
-test('Show/Hide Context toggles the context area with the active sheet', async () => {
-  const ai = await startAi(200, capabilities());
-  renderInShell(<ChatPanel shell={createDevShellContext({ aiBaseURL: ai.url, sheetId: 'sheet-7' })} />);
-  expect(screen.queryByRole('region', { name: 'Chat context' })).not.toBeInTheDocument();
-  await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
-  expect(screen.getByRole('region', { name: 'Chat context' })).toHaveTextContent('Active Sheet: sheet-7');
-  await userEvent.click(screen.getByRole('button', { name: 'Hide Context' }));
-  expect(screen.queryByRole('region', { name: 'Chat context' })).not.toBeInTheDocument();
+test('Standard chat with enhanced chat needs a session and says so without calling', async () => {
+  const { services } = await openPanel();
+  await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));
+  await userEvent.type(input(), 'hello{Enter}');
+  expect(await within(messages()).findByText('Error: No active session for enhanced mode. Please create a session first.')).toBeInTheDocument();
+  expect(services.server.calls().filter((c) => c.includes('/vertex/') && !c.includes('user-sessions'))).toEqual([]);
+});
+
+test('Clear empties the message list', async () => {
+  await openPanel({
+    routes: (req, res) => (req.path === '/vertex/stream' ? void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`data: ${JSON.stringify({ text: 'hi', finished: true, error: null, session_id: null })}\n\n`) : false),
+  });
+  await userEvent.type(input(), 'hello{Enter}');
+  await within(messages()).findByText('hi');
+  await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
+  expect(within(messages()).queryByRole('article')).not.toBeInTheDocument();
 });
 
 test('dragging the left edge resizes the panel within 320–800 px, default 384', async () => {
-  const ai = await startAi(200, capabilities());
-  renderInShell(<ChatPanel shell={createDevShellContext({ aiBaseURL: ai.url })} />);
-  await screen.findByText(/Streaming unavailable/);
+  await openPanel();
   const handle = screen.getByRole('separator', { name: 'Resize chat panel' });
   const panel = screen.getByTestId('chat-panel');
   expect(handle).toHaveAttribute('aria-valuenow', '384');
@@ -103,11 +186,61 @@ test('dragging the left edge resizes the panel within 320–800 px, default 384'
   fireEvent.mouseMove(window, { clientX: 2000 });
   expect(handle).toHaveAttribute('aria-valuenow', '320');
   fireEvent.mouseUp(window);
-  // Released: further moves no longer resize.
   fireEvent.mouseMove(window, { clientX: 500 });
   expect(handle).toHaveAttribute('aria-valuenow', '320');
 
   handle.focus();
   await userEvent.keyboard('{ArrowLeft}');
   expect(handle).toHaveAttribute('aria-valuenow', '336');
+});
+
+test('a middleware without streaming offers Standard only', async () => {
+  await openPanel({ capabilities: { streamingSupported: false } });
+  expect(screen.getByText('AI service: builtin 0.2.0 • Streaming unavailable')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Standard' })).toBeDisabled();
+});
+
+test('Agent • AI Powered sends the instruction (or its default) with the git files and the last messages', async () => {
+  const { services } = await openPanel({
+    routes: (req, res) => (req.path === '/hybrid/forward' ? void streamHybrid(res, hybridReply(null, { mode: 'agent-ai', message: 'Analysed' })) : false),
+  });
+  await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
+  const zone = screen.getByTestId('git-files-dropzone');
+  const drop = createEvent.drop(zone);
+  Object.defineProperty(drop, 'dataTransfer', { value: { types: ['application/x-tessera-path'], getData: () => 'src/report.py' } });
+  fireEvent(zone, drop);
+  await chooseMode('Agent • AI Powered');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+  await within(messages()).findByText('Analysed');
+  const [call] = hybridCalls(services.server.requests);
+  expect(call.body).toMatchObject({
+    problem: 'Analyze and process the provided data and code',
+    enable_ai_generation: true,
+    files: ['src/report.py'],
+    conversation_context: [],
+  });
+  expect(call.body).not.toHaveProperty('code');
+});
+
+test('Direct Exec with an empty prompt runs the first git file the context lists', async () => {
+  const { services } = await openPanel({
+    routes: (req, res) => {
+      if (req.path === '/git/code-content') return json(res, 200, { identifier: req.query.get('identifier'), content: 'result = len(rows)\n', commit_hash: 'abc', metadata: { size: 19, blob: 'b1', language: 'python', utf8: true } });
+      if (req.path === '/hybrid/forward') return void streamHybrid(res, hybridReply(null));
+      return false;
+    },
+  });
+  await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
+  const zone = screen.getByTestId('git-files-dropzone');
+  const drop = createEvent.drop(zone);
+  Object.defineProperty(drop, 'dataTransfer', { value: { types: ['application/x-tessera-path'], getData: () => 'jobs/count.py' } });
+  fireEvent(zone, drop);
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+  await within(messages()).findByText('Code executed successfully');
+  expect(within(messages()).getByText('Execute the code directly')).toBeInTheDocument();
+  expect(services.server.requests.find((r) => r.path === '/git/code-content')?.query.get('identifier')).toBe('jobs/count.py');
+  expect(hybridCalls(services.server.requests)[0].body).toMatchObject({ code: 'result = len(rows)\n', problem: 'Execute the code directly' });
 });

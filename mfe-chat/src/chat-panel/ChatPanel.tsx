@@ -1,43 +1,63 @@
 import { Box, Button, Flex, HStack, Text } from '@chakra-ui/react';
-import { CHAT_PANEL_WIDTH, type RemoteProps } from '@tessera/contracts';
-import { useState } from 'react';
+import { CHAT_PANEL_WIDTH, MIDDLEWARE_UNAVAILABLE_MESSAGE, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { Composer } from '../composer/Composer.js';
+import { EditingModeToggle } from '../editing-mode/EditingModeToggle.js';
+import { useMiddlewareHealth } from '../health/use-middleware-health.js';
+import type { ChatMessage } from '../messages/chat-message.js';
+import { createChatStore } from '../messages/chat.store.js';
+import { MessageList } from '../messages/MessageList.js';
+import { StreamErrorBox } from '../progress/StreamErrorBox.js';
+import { StreamProgress } from '../progress/StreamProgress.js';
+import { createChatSender, type SendContext } from '../send/chat-sender.js';
+import { AiChatContextPanel } from '../sessions/AiChatContextPanel.js';
+import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
 import { ResizeHandle } from './ResizeHandle.js';
-import { useCapabilities, type CapabilitiesState } from './use-capabilities.js';
+import { serviceLine, streamingSupported, useCapabilities } from './use-capabilities.js';
 
-/** The service line under the toggles: what the ai-middleware says it can do. */
-function serviceLine(state: CapabilitiesState): string {
-  if (state.status === 'loading') return 'Checking the AI service...';
-  if (state.status === 'error') return `AI service unavailable: ${state.message}`;
-  const { provider, version, streamingSupported } = state.capabilities;
-  return `AI service: ${provider} ${version} • ${streamingSupported ? 'Streaming available' : 'Streaming unavailable'}`;
-}
+const fromRecord = (r: ChatMessageRecord): ChatMessage => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at });
 
 /**
- * Why Send is disabled. No reply route exists in this build of the ai-middleware
- * (its /config has no chat capability to report), so sending is never offered.
- */
-function sendUnavailable(state: CapabilitiesState): string {
-  if (state.status === 'loading') return 'Checking the AI service...';
-  if (state.status === 'error') return 'Sending needs the AI service, which did not answer.';
-  return `Chat replies are not available in this release (AI service ${state.capabilities.provider} ${state.capabilities.version}).`;
-}
-
-/**
- * The chat panel frame (spec 02 §2): resizable by its left edge, Streaming/Standard
- * and Show/Hide Context toggles, the message list and the input. The chat service
- * arrives with the AI issue; until then nothing can be sent, and the panel says so
- * rather than pretending to answer.
+ * The chat panel (spec 02 §2): resizable by its left edge, Streaming / Standard and Show /
+ * Hide Context toggles, the context area with the AI Chat Context panel, the progress bar
+ * with Stop, the message list, the Stream Error box with Reload, Clear, and the composer.
+ * Sending needs the ai-middleware's /health to answer.
  */
 export default function ChatPanel({ shell }: RemoteProps) {
   const [width, setWidth] = useState<number>(CHAT_PANEL_WIDTH.default);
   const [streamingChoice, setStreamingChoice] = useState(true);
   const [showContext, setShowContext] = useState(false);
+  const [gitFiles, setGitFiles] = useState<string[]>([]);
   const capabilities = useCapabilities(shell.ai);
+  const health = useMiddlewareHealth(shell.ai);
+  const [store] = useState(createChatStore);
+  const chat = useStore(store);
+  const sessions = useSessions(shell, (records) => store.getState().replaceAll(records.map(fromRecord)));
 
-  const streamingSupported = capabilities.status === 'ready' && capabilities.capabilities.streamingSupported;
-  const streaming = streamingSupported && streamingChoice;
+  const streaming = streamingSupported(capabilities) && streamingChoice;
+
+  // The sender reads the panel's state when it sends, not when it was made.
+  const shellRef = useRef(shell);
+  shellRef.current = shell;
+  const contextRef = useRef<SendContext>({ streaming, gitFiles, sessionId: sessions.currentId });
+  contextRef.current = { streaming, gitFiles, sessionId: sessions.currentId };
+  const refreshRef = useRef(sessions.refresh);
+  refreshRef.current = sessions.refresh;
+  const sender = useMemo(
+    () => createChatSender(() => shellRef.current, store, () => contextRef.current, () => void refreshRef.current()),
+    [store],
+  );
+  useEffect(() => () => sender.stop(), [sender]);
+
+  // Spec 02 §8: the warning is told once each time the middleware stops answering.
+  useEffect(() => {
+    if (health === 'unavailable') store.getState().add({ role: 'system', content: MIDDLEWARE_UNAVAILABLE_MESSAGE });
+  }, [health, store]);
+
+  const busy = chat.status === 'streaming';
+  const unavailable = health === 'unavailable' ? MIDDLEWARE_UNAVAILABLE_MESSAGE : health === 'checking' ? 'Checking the AI service...' : undefined;
 
   return (
     <Flex
@@ -57,8 +77,8 @@ export default function ChatPanel({ shell }: RemoteProps) {
           size="xs"
           variant="outline"
           aria-pressed={streaming}
-          disabled={!streamingSupported}
-          title={streamingSupported ? 'Switch between streaming and standard replies' : 'Streaming unavailable'}
+          disabled={!streamingSupported(capabilities)}
+          title={streamingSupported(capabilities) ? 'Switch between streaming and standard replies' : 'Streaming unavailable'}
           onClick={() => setStreamingChoice((on) => !on)}
         >
           {streaming ? 'Streaming' : 'Standard'}
@@ -66,13 +86,30 @@ export default function ChatPanel({ shell }: RemoteProps) {
         <Button size="xs" variant="outline" aria-expanded={showContext} onClick={() => setShowContext((on) => !on)}>
           {showContext ? 'Hide Context' : 'Show Context'}
         </Button>
+        <EditingModeToggle sheet={shell.sheet} />
+        <Button size="xs" variant="ghost" ms="auto" disabled={busy || chat.messages.length === 0} onClick={() => store.getState().clear()}>
+          Clear
+        </Button>
       </HStack>
       <Text px="3" py="1" fontSize="xs" color="fg.muted" role="status">
         {serviceLine(capabilities)}
       </Text>
-      {showContext && <ContextArea sheetId={shell.sheet.id} />}
-      <Box role="log" aria-label="Messages" flex="1" overflowY="auto" p="3" />
-      <Composer unavailable={sendUnavailable(capabilities)} />
+      {showContext && (
+        <ContextArea sheet={shell.sheet} files={gitFiles} onFilesChange={setGitFiles}>
+          <AiChatContextPanel sessions={sessions} sheet={shell.sheet} gitFiles={gitFiles} messageCount={chat.messages.length} />
+        </ContextArea>
+      )}
+      <MessageList messages={chat.messages} shell={shell} />
+      {chat.streamError && chat.status === 'error' && <StreamErrorBox error={chat.streamError} onReload={() => void sender.reload()} />}
+      <StreamProgress status={chat.status} stage={chat.stage} progress={chat.progress} outcome={chat.outcome} onStop={sender.stop} />
+      <Box>
+        <Composer
+          onSend={health === 'healthy' ? (m) => void sender.send(m) : undefined}
+          unavailable={unavailable}
+          busy={busy}
+          onStop={sender.stop}
+        />
+      </Box>
     </Flex>
   );
 }

@@ -1,19 +1,28 @@
 import { Box, CloseButton, HStack, Tag, Text, Wrap } from '@chakra-ui/react';
-import { useState, type DragEvent } from 'react';
+import type { ShellContext } from '@tessera/contracts';
+import { useState, type DragEvent, type ReactNode } from 'react';
 
 /** dataTransfer type of a file dragged from the git tree (DESIGN.md). */
 export const TESSERA_PATH_TYPE = 'application/x-tessera-path';
 
 export interface ContextAreaProps {
-  sheetId: string | null;
+  sheet: Pick<ShellContext['sheet'], 'id' | 'name' | 'size'>;
+  files: string[];
+  onFilesChange(files: string[]): void;
+  children?: ReactNode;
+}
+
+/** Spec 02 §2: the Active Sheet line, name and rows × cols. */
+export function activeSheetLine(sheet: ContextAreaProps['sheet']): string {
+  if (!sheet.id) return 'none';
+  return `${sheet.name ?? sheet.id} (${sheet.size.rows} rows × ${sheet.size.cols} cols)`;
 }
 
 /**
- * What the next message is about (spec 02 §2): the active sheet and the git files
- * dropped here. A file already listed is ignored (spec 02 §5).
+ * What the next message is about (spec 02 §2): the active sheet and the git files dropped
+ * here as removable chips; a file already listed is ignored (spec 02 §5).
  */
-export function ContextArea({ sheetId }: ContextAreaProps) {
-  const [files, setFiles] = useState<string[]>([]);
+export function ContextArea({ sheet, files, onFilesChange, children }: ContextAreaProps) {
   const [over, setOver] = useState(false);
 
   const accepts = (event: DragEvent) => event.dataTransfer.types.includes(TESSERA_PATH_TYPE);
@@ -27,16 +36,16 @@ export function ContextArea({ sheetId }: ContextAreaProps) {
     const path = event.dataTransfer.getData(TESSERA_PATH_TYPE).trim();
     if (!path) return;
     event.preventDefault();
-    setFiles((list) => (list.includes(path) ? list : [...list, path]));
+    if (!files.includes(path)) onFilesChange([...files, path]);
   };
 
   return (
-    <Box p="3" borderBottomWidth="1px" fontSize="sm" aria-label="Chat context" role="region">
+    <Box p="3" borderBottomWidth="1px" fontSize="sm" aria-label="Chat context" role="region" maxH="50%" overflowY="auto">
       <Text>
         <Text as="span" fontWeight="medium">
           Active Sheet:
         </Text>{' '}
-        {sheetId ?? 'none'}
+        {activeSheetLine(sheet)}
       </Text>
       <Box
         mt="2"
@@ -59,17 +68,14 @@ export function ContextArea({ sheetId }: ContextAreaProps) {
               <Tag.Root key={path} size="sm">
                 <HStack gap="1">
                   <Tag.Label>{path}</Tag.Label>
-                  <CloseButton
-                    size="2xs"
-                    aria-label={`Remove ${path}`}
-                    onClick={() => setFiles((list) => list.filter((p) => p !== path))}
-                  />
+                  <CloseButton size="2xs" aria-label={`Remove ${path}`} onClick={() => onFilesChange(files.filter((p) => p !== path))} />
                 </HStack>
               </Tag.Root>
             ))}
           </Wrap>
         )}
       </Box>
+      {children}
     </Box>
   );
 }

@@ -54,3 +54,19 @@ test('without a destination Send stays disabled and says why', async () => {
   expect(send).toBeDisabled();
   expect(send).toHaveAccessibleDescription('No chat service in this build.');
 });
+
+test('while a reply streams the button reads Stop and stops it; Enter sends nothing', async () => {
+  const sent: ComposerSend[] = [];
+  let stops = 0;
+  renderInShell(<Composer onSend={(m) => sent.push(m)} busy onStop={() => stops++} />);
+  await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'next question{Enter}');
+  expect(sent).toEqual([]);
+  expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+  expect(stops).toBe(1);
+});
+
+test('the input grows with its text up to 120 px, then scrolls', () => {
+  renderInShell(<Composer onSend={() => {}} />);
+  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveStyle({ maxHeight: '120px', overflowY: 'auto' });
+});

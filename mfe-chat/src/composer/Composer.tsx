@@ -13,6 +13,9 @@ export interface ComposerProps {
   onSend?: (message: ComposerSend) => void;
   unavailable?: string;
   initialMode?: ChatMode;
+  /** A reply is streaming: the button reads Stop and calls onStop. */
+  busy?: boolean;
+  onStop?: () => void;
 }
 
 /** Grows with its text up to the spec's cap, then scrolls. */
@@ -25,12 +28,12 @@ function fitHeight(textarea: HTMLTextAreaElement) {
  * The chat input (spec 02 §2): a textarea where Enter sends and Shift+Enter
  * breaks the line, the mode selector and Send.
  */
-export function Composer({ onSend, unavailable, initialMode = 'chat' }: ComposerProps) {
+export function Composer({ onSend, unavailable, initialMode = 'chat', busy = false, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const [mode, setMode] = useState<ChatMode>(initialMode);
   const reasonId = useId();
   const prompt = resolvePrompt(mode, text);
-  const canSend = !!onSend && prompt !== null;
+  const canSend = !!onSend && prompt !== null && !busy;
 
   const send = () => {
     if (!canSend) return;
@@ -81,9 +84,15 @@ export function Composer({ onSend, unavailable, initialMode = 'chat' }: Composer
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        <Button type="submit" size="sm" disabled={!canSend} aria-describedby={unavailable ? reasonId : undefined}>
-          Send
-        </Button>
+        {busy ? (
+          <Button type="button" size="sm" colorPalette="red" onClick={onStop}>
+            Stop
+          </Button>
+        ) : (
+          <Button type="submit" size="sm" disabled={!canSend} aria-describedby={unavailable ? reasonId : undefined}>
+            Send
+          </Button>
+        )}
       </HStack>
       {unavailable && (
         <Text id={reasonId} mt="2" fontSize="xs" color="fg.muted">

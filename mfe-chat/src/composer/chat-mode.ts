@@ -1,3 +1,5 @@
+import { AI_POWERED_DEFAULT_INSTRUCTION, DIRECT_EXEC_DEFAULT_INSTRUCTION } from '@tessera/contracts';
+
 /** The chat modes of spec 02 §4 with their selector labels (spec 02 §2). */
 export const CHAT_MODES = [
   { value: 'agent-direct', label: 'Agent • Direct Exec' },
@@ -11,8 +13,8 @@ export const isChatMode = (value: string): value is ChatMode => CHAT_MODES.some(
 
 /** Spec 02 §5: what an empty prompt means in each agent mode. */
 export const DEFAULT_AGENT_PROMPTS = {
-  'agent-direct': 'Execute the code directly',
-  'agent-ai': 'Analyze and process the provided data and code',
+  'agent-direct': DIRECT_EXEC_DEFAULT_INSTRUCTION,
+  'agent-ai': AI_POWERED_DEFAULT_INSTRUCTION,
 } as const;
 
 /**

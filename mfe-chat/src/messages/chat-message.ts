@@ -1,0 +1,32 @@
+import type { GitHistoryLink, HybridStage } from '@tessera/contracts';
+
+/** A sheet a reply created, offered as a link in its message. */
+export interface CreatedSheetRef {
+  id: string;
+  name: string;
+}
+
+/** Chat message (spec 02 §3) as the panel holds it. */
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  createdAt: string;
+  /** Sent, no reply yet. */
+  pending?: boolean;
+  /** Its text is still arriving. */
+  streaming?: boolean;
+  stage?: HybridStage;
+  progress?: number;
+  metadata?: {
+    /** Git files or commits the reply named (frontend_panels.git_history): links to the git tab. */
+    gitLinks?: GitHistoryLink[];
+    createdSheet?: CreatedSheetRef;
+    /** An error message, shown in the error colour. */
+    error?: boolean;
+  };
+}
+
+let counter = 0;
+/** Ids unique within the page: messages are never sent to a server with them. */
+export const nextMessageId = (): string => `m${Date.now().toString(36)}-${(counter++).toString(36)}`;

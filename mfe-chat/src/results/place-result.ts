@@ -1,0 +1,110 @@
+import {
+  VersionTransitionResultSchema,
+  describeError,
+  errorCreatingScheduleSheet,
+  hybridReplyGrid,
+  changedCells,
+  createResultSheet,
+  gridHash,
+  gridToOperations,
+  hasSheetHeaders,
+  looksLikeSchedule,
+  sendOperations,
+  type HybridReply,
+  type ResultGrid,
+  type ShellContext,
+} from '@tessera/contracts';
+import { editingMode, isEditing, proposeEdit, stageEdit } from '../editing-mode/editing-mode.store.js';
+import type { CreatedSheetRef } from '../messages/chat-message.js';
+
+/** What became of a reply's result, told under the reply. */
+export interface PlacedResult {
+  note: string | null;
+  createdSheet?: CreatedSheetRef;
+  error?: boolean;
+}
+
+/** Grids already made into sheets in this page: the same grid is not created twice (spec 02 §4). */
+const usedHashes = new Set<string>();
+
+const STAGED_NOTE = 'Staged as a proposed version: **Commit** or **Discard** it with the AI Editing Mode badge in the header.';
+const versionsPath = (sheetId: string, versionId: string) =>
+  `/api/v1/sheets/${encodeURIComponent(sheetId)}/versions/${encodeURIComponent(versionId)}`;
+
+/**
+ * Puts a reply's result where DESIGN.md § Where an AI result goes says: a grid with the
+ * active sheet's headers updates that sheet (staged as a proposal while AI Editing Mode is
+ * on); a grid of another shape becomes a new sheet when auto sheet creation is on. A reply
+ * whose result the ai-middleware already merged (merge_timeline → snapshot) is not applied
+ * again: its proposal is accepted (or staged), and the sheet's live frames bring it.
+ */
+export async function placeResult(shell: ShellContext, reply: HybridReply): Promise<PlacedResult> {
+  const sheetId = shell.sheet.id;
+  const sheetName = shell.sheet.name ?? 'the sheet';
+  const found = hybridReplyGrid(reply);
+  const grid: ResultGrid | null = found && reply.has_grid !== false ? found : null;
+  const transform = !!grid && !!sheetId && hasSheetHeaders(grid, shell.sheet.headers);
+  const editing = isEditing(editingMode.getState(), sheetId);
+  const snapshot = reply.snapshot ?? null;
+
+  if (snapshot && !snapshot.error && sheetId && (snapshot.sheet_id ?? sheetId) === sheetId) {
+    if (snapshot.version_id && snapshot.version === undefined) {
+      if (transform || !grid) {
+        if (editing) {
+          await stageEdit(shell, { sheetId, versionId: snapshot.version_id });
+          return { note: STAGED_NOTE };
+        }
+        try {
+          const { data } = await shell.api.post<unknown>(`${versionsPath(sheetId, snapshot.version_id)}/accept`, {});
+          const { version } = VersionTransitionResultSchema.parse(data);
+          shell.bus.emit('sheet-snapshot-received', { sheetId, version });
+          shell.bus.emit('sheet-snapshot-merged', { sheetId, version });
+          shell.bus.emit('sheet-history-refresh', { sheetId });
+          return { note: `Applied to **${sheetName}** as version ${version}.` };
+        } catch (error) {
+          const reason = describeError(error);
+          shell.bus.emit('sheet-snapshot-merge-error', { sheetId, error: reason });
+          return { note: `Error: ${reason}`, error: true };
+        }
+      }
+      // Another shape than the sheet: its proposal is not what the user asked for; a new sheet is.
+      await shell.api.post(`${versionsPath(sheetId, snapshot.version_id)}/discard`, {}).catch(() => undefined);
+    } else if (snapshot.version !== undefined) {
+      shell.bus.emit('sheet-snapshot-received', { sheetId, version: snapshot.version });
+      shell.bus.emit('sheet-snapshot-merged', { sheetId, version: snapshot.version });
+      return { note: `Merged into **${sheetName}** as version ${snapshot.version}.` };
+    }
+  }
+  if (snapshot?.error) {
+    shell.bus.emit('sheet-snapshot-merge-error', { sheetId: snapshot.sheet_id ?? sheetId ?? '', error: snapshot.error });
+  }
+  if (!grid) return { note: null };
+
+  if (transform && sheetId) {
+    if (editing) {
+      await proposeEdit(shell, sheetId, grid.headers, grid.rows);
+      return { note: STAGED_NOTE };
+    }
+    const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
+    // The shell tells this tab's Workspace each acknowledged operation: no reload needed.
+    void sendOperations(shell.live, ops);
+    const cells = changedCells(ops);
+    return { note: ops.length === 0 ? `**${sheetName}** already holds this result.` : `Updated **${sheetName}**: ${cells} cell${cells === 1 ? '' : 's'} changed.` };
+  }
+
+  if (!shell.flags.autoSheetCreation) return { note: null };
+  const hash = gridHash(grid);
+  if (usedHashes.has(hash)) return { note: 'This grid was already made into a sheet.' };
+  usedHashes.add(hash);
+  try {
+    const sheet = await createResultSheet(shell, grid);
+    return { note: `Created sheet **${sheet.name}** (${sheet.rows} rows × ${sheet.columns} cols).`, createdSheet: { id: sheet.id, name: sheet.name } };
+  } catch (error) {
+    usedHashes.delete(hash);
+    const reason = describeError(error);
+    return {
+      note: looksLikeSchedule(grid.headers) ? errorCreatingScheduleSheet(reason) : `❌ Failed to create sheet: ${reason}`,
+      error: true,
+    };
+  }
+}

@@ -1,0 +1,190 @@
+import {
+  DIRECT_EXEC_DEFAULT_INSTRUCTION,
+  GitFileContentSchema,
+  STREAM_TIMEOUT_MS,
+  describeError,
+  hybridFailureMessage,
+  type HybridReply,
+  type ShellContext,
+} from '@tessera/contracts';
+import type { ChatMode } from '../composer/chat-mode.js';
+import type { ChatStore, StreamOutcome } from '../messages/chat.store.js';
+import { placeResult } from '../results/place-result.js';
+import { callChat } from './chat-call.js';
+import { callHybrid } from './hybrid-call.js';
+import { buildHybridRequest, fencedCode } from './hybrid-request.js';
+import { STREAM_TEXTS, StreamError, errorMessageText } from './stream-errors.js';
+import { buildWorkspaceContext, conversationContext } from './workspace-context.js';
+
+export interface SendRequest {
+  prompt: string;
+  mode: ChatMode;
+}
+
+/** What the panel knows at the moment of sending. */
+export interface SendContext {
+  streaming: boolean;
+  gitFiles: string[];
+  sessionId: string | null;
+}
+
+export interface ChatSender {
+  send(request: SendRequest): Promise<void>;
+  /** Stop: aborts the request in flight. */
+  stop(): void;
+  /** The Stream Error box's Reload: sends the last request again. */
+  reload(): Promise<void>;
+}
+
+/** Spec 02 §4: the final_response stage shows complete, failed or infeasible. */
+function outcomeOf(reply: HybridReply): StreamOutcome {
+  const status = (reply.status ?? '').toLowerCase();
+  if (status === 'infeasible' || /infeasible/i.test(reply.langchain_result?.status ?? '')) return 'infeasible';
+  return hybridFailureMessage(reply) ? 'failed' : 'complete';
+}
+
+const MAX_OUTPUT_SHOWN = 4000;
+/** The reply as its message shows it: the message or failure, the printed output, and where the result went. */
+function replyText(reply: HybridReply, note: string | null): string {
+  const failure = hybridFailureMessage(reply);
+  const parts = [failure ? errorMessageText(failure) : reply.message || 'Done.'];
+  const output = reply.execution_output?.trimEnd();
+  if (output) {
+    const shown = output.length > MAX_OUTPUT_SHOWN ? `${output.slice(0, MAX_OUTPUT_SHOWN)}\n…` : output;
+    parts.push(`**Output**\n\n\`\`\`text\n${shown}\n\`\`\``);
+  }
+  if (note) parts.push(note);
+  return parts.join('\n\n');
+}
+
+/** The code Agent • Direct Exec runs: a fenced block of the message, else the message, else the first git file's content. */
+async function directExecCode(shell: ShellContext, prompt: string, gitFiles: string[]): Promise<string | undefined> {
+  const fenced = fencedCode(prompt);
+  if (fenced !== null) return fenced;
+  if (prompt !== DIRECT_EXEC_DEFAULT_INSTRUCTION) return prompt;
+  if (gitFiles.length === 0) return undefined;
+  const { data } = await shell.ai.get<unknown>('/git/code-content', { params: { identifier: gitFiles[0] } });
+  return GitFileContentSchema.parse(data).content;
+}
+
+/**
+ * Sends one message at a time (spec 02 §2, §4): the user's message, then the reply streamed
+ * into an assistant message with the stages on the progress bar, Stop through an
+ * AbortController, the 10-minute limit, and the result put where it belongs.
+ */
+export function createChatSender(getShell: () => ShellContext, store: ChatStore, getContext: () => SendContext, onReplied?: () => void): ChatSender {
+  let controller: AbortController | null = null;
+  let last: SendRequest | null = null;
+
+  const state = () => store.getState();
+
+  async function send(request: SendRequest): Promise<void> {
+    if (controller) return;
+    const shell = getShell();
+    const context = getContext();
+    last = request;
+    const abort = new AbortController();
+    controller = abort;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, STREAM_TIMEOUT_MS);
+
+    const conversation = conversationContext(state().messages);
+    state().add({ role: 'user', content: request.prompt });
+    const replyId = state().add({ role: 'assistant', content: '', pending: true, streaming: context.streaming });
+    state().setStream({ status: 'streaming', stage: null, progress: 0, outcome: null, streamError: null });
+    const lines: string[] = [];
+
+    try {
+      if (request.mode === 'chat') {
+        const text = await callChat(
+          shell.ai,
+          {
+            message: request.prompt,
+            sessionId: context.sessionId,
+            workspaceContext: buildWorkspaceContext(shell.sheet, context.gitFiles),
+            conversation,
+            streaming: context.streaming,
+            enhanced: shell.flags.enhancedChat,
+          },
+          abort.signal,
+          (soFar) => state().update(replyId, { content: soFar, pending: false }),
+        );
+        if (text === null) throw abortSignal;
+        state().update(replyId, { content: text, pending: false, streaming: false });
+        state().setStream({ status: 'completed', progress: 100, outcome: 'complete' });
+      } else {
+        const body = buildHybridRequest(shell.sheet, {
+          prompt: request.prompt,
+          code: request.mode === 'agent-direct' ? await directExecCode(shell, request.prompt, context.gitFiles) : undefined,
+          aiGeneration: request.mode === 'agent-ai',
+          streaming: context.streaming,
+          gitFiles: context.gitFiles,
+          sessionId: context.sessionId,
+          mergeTimeline: true,
+        });
+        const reply = await callHybrid(
+          shell.ai,
+          { ...body, ...(request.mode === 'agent-ai' ? { conversation_context: conversation } : {}) },
+          context.streaming,
+          abort.signal,
+          {
+            stage: (stage, progress) => state().setStream({ stage, progress }),
+            line: (text, replaceLast) => {
+              if (replaceLast && lines.length > 0) lines[lines.length - 1] = text;
+              else lines.push(text);
+              state().update(replyId, { content: lines.join('\n\n'), pending: false });
+            },
+          },
+        );
+        if (reply === null) throw abortSignal;
+        const outcome = outcomeOf(reply);
+        const placed = outcome === 'complete' ? await placeResult(shell, reply) : { note: null };
+        const gitLinks = reply.langgraph_data?.frontend_panels?.git_history;
+        state().update(replyId, {
+          content: replyText(reply, placed.note),
+          pending: false,
+          streaming: false,
+          metadata: {
+            ...(gitLinks?.length ? { gitLinks } : {}),
+            ...(placed.createdSheet ? { createdSheet: placed.createdSheet } : {}),
+            ...(outcome !== 'complete' || placed.error ? { error: true } : {}),
+          },
+        });
+        state().setStream({ status: 'completed', stage: 'final_response', progress: 100, outcome });
+      }
+      onReplied?.();
+    } catch (error) {
+      if (error === abortSignal || (abort.signal.aborted && !timedOut)) {
+        state().update(replyId, (m) => ({ pending: false, streaming: false, content: m.content || 'Stopped.' }));
+        state().setStream({ status: 'stopped' });
+      } else {
+        const reason = timedOut ? STREAM_TEXTS.timedOut : error instanceof StreamError ? error.message : describe(error);
+        state().update(replyId, { content: errorMessageText(reason), pending: false, streaming: false, metadata: { error: true } });
+        state().setStream({ status: 'error', streamError: reason });
+      }
+    } finally {
+      clearTimeout(timer);
+      controller = null;
+    }
+  }
+
+  return {
+    send,
+    stop() {
+      controller?.abort();
+    },
+    async reload() {
+      if (last) await send(last);
+    },
+  };
+}
+
+/** Thrown inside send when the request was stopped, so the stop is told once. */
+const abortSignal = new Error('stopped');
+
+function describe(error: unknown): string {
+  return describeError(error);
+}

@@ -1,0 +1,30 @@
+import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type ShellContext, type WorkspaceContext } from '@tessera/contracts';
+import type { ChatMessage } from '../messages/chat-message.js';
+
+/** Workspace context (spec 02 §3) from what the shell reports: the open sheet with its first rows and selected cell, and the git files chosen. */
+export function buildWorkspaceContext(sheet: ShellContext['sheet'], gitFiles: string[]): WorkspaceContext {
+  const rows = sheet.getData() ?? [];
+  const selection = sheet.selection;
+  return {
+    current_sheet: sheet.id
+      ? {
+          id: sheet.id,
+          ...(sheet.name !== null ? { name: sheet.name } : {}),
+          headers: sheet.headers,
+          selected_cells: selection ? [{ row: selection.row, col: selection.col, value: rows[selection.row]?.[selection.col] ?? null }] : [],
+          total_rows: sheet.size.rows,
+          total_columns: sheet.size.cols,
+          sample_rows: rows.slice(0, AI_SAMPLE_ROWS),
+        }
+      : null,
+    git_context: { selected_files: gitFiles },
+  };
+}
+
+/** The last AI_CONVERSATION_CONTEXT messages (spec 02 §9), oldest first, without the pending ones. */
+export function conversationContext(messages: ChatMessage[]): ConversationTurn[] {
+  return messages
+    .filter((m) => !m.pending && !m.streaming && m.content !== '')
+    .slice(-AI_CONVERSATION_CONTEXT)
+    .map((m) => ({ role: m.role, content: m.content, timestamp: m.createdAt }));
+}

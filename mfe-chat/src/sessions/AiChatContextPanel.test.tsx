@@ -1,0 +1,139 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SESSION_TEXTS } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import ChatPanel from '../chat-panel/ChatPanel.js';
+import { session, startFakeServices, testShell, type FakeServicesOptions } from '../test/fake-services.js';
+import { closeAll, json } from '../test/loopback-server.js';
+
+afterEach(async () => {
+  cleanup();
+  await closeAll();
+});
+
+const sheet = { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rows: [['North', 10]] as (string | number)[][] };
+
+async function openContext(options: FakeServicesOptions = {}) {
+  const services = await startFakeServices(options);
+  const { shell } = testShell(services.server, sheet);
+  shell.sheet.select(0, 1);
+  renderInShell(<ChatPanel shell={shell} />);
+  await screen.findByText(/^AI service: builtin/);
+  await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
+  return { services, panel: screen.getByRole('region', { name: 'AI Chat Context' }) };
+}
+
+const sessionNames = () =>
+  within(screen.getByRole('list', { name: 'Sessions' }))
+    .getAllByRole('button', { name: /^(?!Delete )/ })
+    .map((b) => b.textContent);
+
+test('the current session card shows the most recently active session; the Switch list all of them', async () => {
+  const { panel } = await openContext({
+    sessions: [session('Older', 120), session('Budget review', 5, { message_count: 4, context_summary: 'Totals by region', tags: ['finance'] })],
+  });
+  const card = await within(panel).findByRole('group', { name: 'Current session' });
+  expect(card).toHaveTextContent('Budget review');
+  expect(card).toHaveTextContent('4 messages • last active 5m ago');
+  expect(card).toHaveTextContent('Totals by region');
+  expect(card).toHaveTextContent('finance');
+  expect(sessionNames()).toEqual(['Budget review', 'Older']);
+  expect(within(panel).getByRole('group', { name: 'Workspace Context' })).toHaveTextContent('Sheet: Budget (1 × 2) • Selected: B1');
+});
+
+test('New Chat creates a session by a non-blank name and puts it first; Cancel leaves', async () => {
+  const { panel, services } = await openContext({ sessions: [session('Older', 120)] });
+  await within(panel).findByRole('group', { name: 'Current session' });
+  await userEvent.click(within(panel).getByRole('button', { name: 'New Chat' }));
+  await userEvent.click(within(panel).getByRole('button', { name: 'Cancel' }));
+  expect(within(panel).queryByRole('textbox', { name: 'Session name' })).not.toBeInTheDocument();
+
+  await userEvent.click(within(panel).getByRole('button', { name: 'New Chat' }));
+  const name = within(panel).getByRole('textbox', { name: 'Session name' });
+  await userEvent.type(name, '   ');
+  expect(within(panel).getByRole('button', { name: 'Create' })).toBeDisabled();
+  await userEvent.type(name, 'Q3 plan');
+  await userEvent.click(within(panel).getByRole('button', { name: 'Create' }));
+
+  await waitFor(() => expect(within(panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Q3 plan'));
+  expect(sessionNames()).toEqual(['Q3 plan', 'Older']);
+  expect(services.server.requests.find((r) => r.method === 'POST')?.body).toMatchObject({ action: 'create', session_name: 'Q3 plan', user_id: 'dev-user' });
+});
+
+test('switching restores the session’s messages; deleting the current one moves to the most recent remaining', async () => {
+  const first = session('Newest', 1);
+  const second = session('Middle', 30);
+  const third = session('Oldest', 300);
+  const { panel, services } = await openContext({ sessions: [third, first, second] });
+  await within(panel).findByRole('group', { name: 'Current session' });
+
+  await userEvent.click(within(panel).getByRole('button', { name: 'Oldest' }));
+  await waitFor(() => expect(within(panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Oldest'));
+  const log = screen.getByRole('log', { name: 'Messages' });
+  expect(within(log).getByText('earlier question in Oldest')).toBeInTheDocument();
+  expect(within(log).getByText('earlier answer in Oldest')).toBeInTheDocument();
+
+  // × asks first; Cancel keeps it.
+  await userEvent.click(within(panel).getByRole('button', { name: 'Delete Oldest' }));
+  const confirm = within(panel).getByRole('alertdialog', { name: 'Delete session' });
+  expect(confirm).toHaveTextContent(SESSION_TEXTS.confirmDelete);
+  await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+  expect(services.server.calls()).not.toContain('DELETE /vertex/user-sessions');
+
+  await userEvent.click(within(panel).getByRole('button', { name: 'Delete Oldest' }));
+  await userEvent.click(within(panel).getByRole('button', { name: 'Delete' }));
+  await waitFor(() => expect(within(panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Newest'));
+  expect(sessionNames()).toEqual(['Newest', 'Middle']);
+  expect(services.server.requests.find((r) => r.method === 'DELETE')?.query.get('session_id')).toBe(third.session_id);
+});
+
+test('deleting the last session leaves none; a failed call says what failed', async () => {
+  const only = session('Only', 1);
+  const { panel } = await openContext({
+    sessions: [only],
+    routes: (req, res) => (req.method === 'POST' && req.path === '/vertex/user-sessions' ? json(res, 500, { error: { code: 'internal_error', message: 'database down' } }) : false),
+  });
+  await within(panel).findByRole('group', { name: 'Current session' });
+  await userEvent.click(within(panel).getByRole('button', { name: 'Delete Only' }));
+  await userEvent.click(within(panel).getByRole('button', { name: 'Delete' }));
+  expect(await within(panel).findByText(SESSION_TEXTS.noActiveSession)).toBeInTheDocument();
+  expect(within(panel).queryByRole('group', { name: 'Current session' })).not.toBeInTheDocument();
+
+  await userEvent.click(within(panel).getByRole('button', { name: 'New Chat' }));
+  await userEvent.type(within(panel).getByRole('textbox', { name: 'Session name' }), 'Again{Enter}');
+  expect(await within(panel).findByRole('alert')).toHaveTextContent('Failed to create session: HTTP 500: database down');
+});
+
+test('when the session list cannot be read, context features are unavailable', async () => {
+  const { panel } = await openContext({
+    routes: (req, res) => (req.path === '/vertex/user-sessions' ? json(res, 503, { error: { code: 'unavailable', message: 'no database' } }) : false),
+  });
+  expect(await within(panel).findByText('Context features unavailable')).toBeInTheDocument();
+  expect(within(panel).queryByRole('button', { name: 'New Chat' })).not.toBeInTheDocument();
+});
+
+test('a chat reply in Standard mode goes through the enhanced conversation of the current session', async () => {
+  const current = session('Budget review', 1);
+  const { services } = await openContext({
+    sessions: [current],
+    routes: (req, res) =>
+      req.path === '/vertex/enhanced-conversation'
+        ? json(res, 200, { success: true, response: 'North leads with **10**.', session_id: current.session_id, provider: 'builtin', model: null, context: { messages: 0, sheet: 'Budget', git_commits: 0 } })
+        : false,
+  });
+  await within(screen.getByRole('region', { name: 'AI Chat Context' })).findByRole('group', { name: 'Current session' });
+  await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));
+  await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Who leads?{Enter}');
+  expect(await within(screen.getByRole('log', { name: 'Messages' })).findByText('10', { selector: 'strong' })).toBeInTheDocument();
+  const call = services.server.requests.find((r) => r.path === '/vertex/enhanced-conversation');
+  expect(call?.body).toMatchObject({
+    message: 'Who leads?',
+    session_id: current.session_id,
+    temperature: 0.7,
+    conversation_context: [],
+    preferences: { response_format: 'markdown', include_code_examples: true, detail_level: 'detailed' },
+    workspace_context: { current_sheet: { name: 'Budget', selected_cells: [{ row: 0, col: 1, value: 10 }] }, git_context: { selected_files: [] } },
+  });
+  // The session list is read again: its message count changed.
+  await waitFor(() => expect(services.server.calls().filter((c) => c === 'GET /vertex/user-sessions')).toHaveLength(2));
+});
