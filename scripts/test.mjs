@@ -6,6 +6,7 @@ import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { fromRoot } from './lib/paths.mjs';
 import { startPostgres } from './lib/postgres.mjs';
+import { redisAvailable, startRedis } from './lib/redis.mjs';
 import { run } from './lib/run.mjs';
 import { ensureSystemDeps } from './lib/system-deps.mjs';
 
@@ -105,13 +106,26 @@ if (depsProblem) {
     record('PostgreSQL start', {}, 1);
   }
 }
+// The api's live scale-out tests (two api processes) need a Redis; without one they say why they skip.
+let redis = null;
+if (redisAvailable()) {
+  try {
+    redis = startRedis({ dir: path.join('/tmp', `tessera-test-redis-${process.pid}`), port: 57000 + (process.pid % 1000) });
+  } catch (e) {
+    console.error(e.message);
+  }
+} else {
+  console.log('[test] redis-server is not installed (apt-get install -y redis-server): the api tests across two processes skip');
+}
 try {
   for (const pkg of ['@tessera/api', '@tessera/ai-middleware']) {
-    if (pg) await nodeSuite(`${pkg} on PostgreSQL`, pkg, 'test', { TEST_PG_URL: pg.url });
-    await nodeSuite(`${pkg} on PGlite`, pkg, 'test', { TEST_PG_URL: '' });
+    const env = pkg === '@tessera/api' && redis ? { TEST_REDIS_URL: redis.url } : {};
+    if (pg) await nodeSuite(`${pkg} on PostgreSQL`, pkg, 'test', { ...env, TEST_PG_URL: pg.url });
+    await nodeSuite(`${pkg} on PGlite`, pkg, 'test', { ...env, TEST_PG_URL: '' });
   }
 } finally {
   pg?.stop();
+  redis?.stop();
 }
 
 // 4. End to end in Chromium

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
-import { LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import { LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -33,6 +33,8 @@ import { exportRoute } from './export/export.route.js';
 import { versionsRoutes } from './versions/versions.routes.js';
 import { selectProtocol } from './live/live-auth.js';
 import { liveRoutes } from './live/live.routes.js';
+import { workspaceRoutes } from './live/workspace.routes.js';
+import { openLiveBackend } from './live/live-backend.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +66,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     publicKeyPem: config.jwtPublicKeyPem,
   });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'api') });
+  // The live backend logs through the app's logger once it exists (Redis reconnects, bad messages).
+  let appLog: FastifyBaseLogger | undefined;
+  const liveLog = {
+    warn: (obj: object, msg: string) => (appLog ? appLog.warn(obj, msg) : bootLog.warn(obj, msg)),
+    error: (obj: object, msg: string) => (appLog ? appLog.error(obj, msg) : bootLog.error(obj, msg)),
+  };
+  let live;
+  try {
+    live = await openLiveBackend({
+      redisUrl: config.redisUrl,
+      databaseIdentity: databaseIdentity(config),
+      // Entries outlive two missed renewals: a process is declared dead after about 3 heartbeats.
+      presenceTtlMs: 3 * (config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS),
+      log: liveLog,
+    });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
 
   const services: AppServices = {
     config,
@@ -77,6 +98,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     groups: new GroupsService(db),
     tokenEpochs: new TokenEpochs(db),
     loginRateLimit: new LoginRateLimit(),
+    live,
     startedAt: Date.now(),
     version,
   };
@@ -88,9 +110,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Behind the shell server's proxy on the same host: trust its X-Forwarded-* (https detection).
     trustProxy: 'loopback',
   });
+  appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', db);
   app.addHook('onClose', async () => {
+    await live.close();
     await db.destroy();
   });
 
@@ -114,11 +138,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.register(itemsRoutes, { prefix: '/api/v1/items', services });
     app.register(importRoute, { prefix: '/api/v1/import', services });
     app.register(liveRoutes, { services, metrics });
+    app.register(workspaceRoutes, { services });
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});
+    await live.close().catch(() => {}); // a no-op when onClose already did it
     await db.destroy(); // a no-op when onClose already did it
     throw err;
   }
   return app;
 }
+
+/**
+ * Which database this app runs on, without credentials: api processes on the same one share
+ * live state in Redis (live-backend.ts namespaces keys and channels by it).
+ */
+function databaseIdentity(config: AppConfig): string {
+  if (!config.databaseUrl) return `pglite:${path.join(config.dataDir, 'api')}`;
+  const url = new URL(config.databaseUrl);
+  return `postgres:${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
+
+/** Before Fastify's logger exists: the live backend's connection warnings go to stderr as JSON. */
+const bootLog = {
+  warn: (obj: object, msg: string) => console.error(JSON.stringify({ level: 'warn', msg, ...obj })),
+  error: (obj: object, msg: string) => console.error(JSON.stringify({ level: 'error', msg, ...obj })),
+};

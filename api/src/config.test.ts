@@ -12,6 +12,22 @@ describe('loadConfig', () => {
     assert.equal(c.databaseUrl, undefined);
     assert.equal(c.cookieSecure, undefined);
     assert.equal(c.logLevel, 'info');
+    assert.equal(c.redisUrl, undefined, 'no Redis: live state in this process');
+    assert.equal(c.liveHeartbeatMs, 30_000);
+  });
+
+  it('takes a redis:// or rediss:// REDIS_URL and a heartbeat in ms', () => {
+    assert.equal(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379');
+    assert.equal(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl, 'rediss://:secret@cache.internal:6380/2');
+    assert.equal(loadConfig({ REDIS_URL: '  ' }).redisUrl, undefined);
+    assert.equal(loadConfig({ LIVE_HEARTBEAT_MS: '500' }).liveHeartbeatMs, 500);
+  });
+
+  it('refuses a REDIS_URL that is not Redis and a heartbeat out of range', () => {
+    assert.throws(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' }), /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    assert.throws(() => loadConfig({ REDIS_URL: '127.0.0.1:6379' }), /REDIS_URL/);
+    assert.throws(() => loadConfig({ LIVE_HEARTBEAT_MS: '10' }), /LIVE_HEARTBEAT_MS/);
+    assert.throws(() => loadConfig({ LIVE_HEARTBEAT_MS: 'often' }), /LIVE_HEARTBEAT_MS/);
   });
 
   it('reads every variable it knows', () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { API_PORT } from '@tessera/contracts';
-import { parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
+import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
+import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -15,6 +15,13 @@ export interface AppConfig {
   /** undefined: Secure only when the request came over https. */
   cookieSecure?: boolean;
   logLevel: string;
+  /**
+   * redis:// or rediss://: the live sockets' presence and fan-out go through Redis, so several
+   * api processes (on one database) serve the same sheets. Unset: in this process.
+   */
+  redisUrl?: string;
+  /** Live sockets' ping interval; also how often presence entries in Redis are renewed. */
+  liveHeartbeatMs?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -30,5 +37,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtPublicKeyPem: pem(env.JWT_PUBLIC_KEY),
     cookieSecure: parseBool('COOKIE_SECURE', env.COOKIE_SECURE),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
   };
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  const url = raw?.trim() || undefined;
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${url}"`);
+  }
+  if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname) {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL with a host, got "${url}"`);
+  }
+  return url;
+}
+
+/** Tests shorten it; below 100 ms pings would be noise, above 10 min dead sockets linger. */
+function parseHeartbeat(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return LIVE_HEARTBEAT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 100 || ms > 600_000) {
+    throw new ConfigError(`LIVE_HEARTBEAT_MS must be a whole number of milliseconds from 100 to 600000, got "${raw}"`);
+  }
+  return ms;
 }

@@ -10,6 +10,7 @@ import type { Database } from './db/schema.js';
 import type { UsersRepository } from './users/users.repository.js';
 import type { SheetsService } from './sheets/sheets.service.js';
 import type { GroupsService } from './groups/groups.service.js';
+import type { LiveBackend } from './live/live-backend.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -26,6 +27,12 @@ export interface AppServices {
   tokenEpochs: TokenEpochs;
   /** Failed sign-ins per username and address. */
   loginRateLimit: LoginRateLimit;
+  /**
+   * The live features' transport between api processes: `live.bus` (publish/subscribe, see
+   * live/live-bus.ts) and `live.presence` (who is where, see live/presence-store.ts); in memory,
+   * or in Redis with REDIS_URL.
+   */
+  live: LiveBackend;
   /** When the app was built, for uptime. */
   startedAt: number;
   version: string;

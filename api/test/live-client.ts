@@ -1,8 +1,18 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { WebSocket } from '@fastify/websocket';
-import { LiveServerFrameSchema, type LiveServerFrame, type GridData, type CellValue } from '@tessera/contracts';
+import {
+  LiveServerFrameSchema,
+  type LiveServerFrame,
+  type GridData,
+  type CellValue,
+  type WorkspaceServerFrame,
+  WorkspaceServerFrameSchema,
+} from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
+import { widthOf } from '../src/sheets/cell-grid.js';
+import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import { restructure } from '../src/sheets/structure-op.js';
 
 // `ws` is not a direct dependency of the api: load the copy @fastify/websocket itself uses.
 const require = createRequire(import.meta.url);
@@ -22,9 +32,9 @@ export interface Closed {
   reason: string;
 }
 
-/** A test client of the live socket: records every frame (validated with the contracts' schema) and the close. */
-export class LiveClient {
-  readonly frames: LiveServerFrame[] = [];
+/** A test client of a socket: records every frame (validated with the contracts' schema `F` of that socket) and the close. */
+export class FrameClient<F extends { type: string }> {
+  readonly frames: F[] = [];
   readonly closed: Promise<Closed>;
   readonly opened: Promise<boolean>;
   #waiters = new Set<() => void>();
@@ -33,9 +43,10 @@ export class LiveClient {
   constructor(
     readonly socket: WebSocket,
     readonly label: string,
+    schema: { parse(frame: unknown): F },
   ) {
     socket.on('message', (data: Buffer) => {
-      this.frames.push(LiveServerFrameSchema.parse(JSON.parse(data.toString('utf8'))));
+      this.frames.push(schema.parse(JSON.parse(data.toString('utf8'))));
       this.#wake();
     });
     this.closed = new Promise((resolve) =>
@@ -51,18 +62,6 @@ export class LiveClient {
     });
   }
 
-  static connect(base: string, path: string, opts: { protocols?: string[]; autoPong?: boolean; label?: string } = {}): LiveClient {
-    return new LiveClient(new Ws(`${base}${path}`, opts.protocols, { autoPong: opts.autoPong ?? true }), opts.label ?? path);
-  }
-
-  /** Connects and waits for the presence frame (sent once the socket is authenticated and joined). */
-  static async join(base: string, sheetId: string, token: string, opts: { since?: number; label?: string; autoPong?: boolean } = {}) {
-    const since = opts.since === undefined ? '' : `&since=${opts.since}`;
-    const client = LiveClient.connect(base, `/sheets/${sheetId}?token=${encodeURIComponent(token)}${since}`, opts);
-    await client.next('presence');
-    return client;
-  }
-
   send(frame: unknown): void {
     this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
@@ -72,7 +71,7 @@ export class LiveClient {
   }
 
   /** Waits until `pick` finds something in the frames from index `from` on. */
-  async waitFor<T>(pick: (frames: LiveServerFrame[]) => T | undefined, what: string): Promise<T> {
+  async waitFor<T>(pick: (frames: F[]) => T | undefined, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const check = () => {
         const found = pick(this.frames);
@@ -100,11 +99,11 @@ export class LiveClient {
   #cursor = 0;
 
   /** The next frame of this type after the ones already taken with next(). */
-  async next<K extends LiveServerFrame['type']>(type: K, match: (f: Extract<LiveServerFrame, { type: K }>) => boolean = () => true) {
+  async next<K extends F['type']>(type: K, match: (f: Extract<F, { type: K }>) => boolean = () => true) {
     const frame = await this.waitFor((frames) => {
       for (let i = this.#cursor; i < frames.length; i++) {
         const f = frames[i];
-        if (f.type === type && match(f as Extract<LiveServerFrame, { type: K }>)) return { f: f as Extract<LiveServerFrame, { type: K }>, i };
+        if (f.type === type && match(f as Extract<F, { type: K }>)) return { f: f as Extract<F, { type: K }>, i };
       }
       return undefined;
     }, `a ${type} frame`);
@@ -113,13 +112,46 @@ export class LiveClient {
   }
 
   /** Frames received after the given count (for "nothing else came in between" checks). */
-  since(count: number): LiveServerFrame[] {
+  since(count: number): F[] {
     return this.frames.slice(count);
   }
 
   close(): Promise<Closed> {
     this.socket.close();
     return this.closed;
+  }
+}
+
+/** A test client of the live sheet socket. */
+export class LiveClient extends FrameClient<LiveServerFrame> {
+  constructor(socket: WebSocket, label: string) {
+    super(socket, label, LiveServerFrameSchema);
+  }
+
+  static connect(base: string, path: string, opts: { protocols?: string[]; autoPong?: boolean; label?: string } = {}): LiveClient {
+    return new LiveClient(new Ws(`${base}${path}`, opts.protocols, { autoPong: opts.autoPong ?? true }), opts.label ?? path);
+  }
+
+  /** Connects and waits for the presence frame (sent once the socket is authenticated and joined). */
+  static async join(base: string, sheetId: string, token: string, opts: { since?: number; label?: string; autoPong?: boolean } = {}) {
+    const since = opts.since === undefined ? '' : `&since=${opts.since}`;
+    const client = LiveClient.connect(base, `/sheets/${sheetId}?token=${encodeURIComponent(token)}${since}`, opts);
+    await client.next('presence');
+    return client;
+  }
+}
+
+/** A test client of the workspace socket `/live`. */
+export class WorkspaceClient extends FrameClient<WorkspaceServerFrame> {
+  static connect(base: string, path: string, opts: { protocols?: string[]; autoPong?: boolean; label?: string } = {}): WorkspaceClient {
+    return new WorkspaceClient(new Ws(`${base}${path}`, opts.protocols, { autoPong: opts.autoPong ?? true }), opts.label ?? path, WorkspaceServerFrameSchema);
+  }
+
+  /** Connects with `?token=` and waits for the `online` frame (sent once the socket is authenticated and joined). */
+  static async join(base: string, token: string, opts: { label?: string; autoPong?: boolean } = {}) {
+    const client = WorkspaceClient.connect(base, `/live?token=${encodeURIComponent(token)}`, opts);
+    await client.next('online');
+    return client;
   }
 }
 
@@ -133,13 +165,16 @@ export function applyChanges(grid: GridData, changes: { row: number; col: number
   }
 }
 
+/** What one version does to a replica: cell changes, or rows / columns inserted or removed (as the server does it). */
+export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp;
+
 /**
  * A client's copy of the sheet: the grid it loaded at `version`, then every operation it
  * received (others' ops, and its own ops when acked), applied in version order.
  */
 export class Replica {
-  readonly pending = new Map<number, { row: number; col: number; value: CellValue }[]>();
-  readonly sent = new Map<string, { row: number; col: number; value: CellValue }[]>();
+  readonly pending = new Map<number, ReplicaStep>();
+  readonly sent = new Map<string, ReplicaStep>();
 
   constructor(
     public grid: GridData,
@@ -151,7 +186,10 @@ export class Replica {
     for (const f of frames) {
       if (f.type === 'operation') {
         const op = f.data.operation;
-        this.pending.set(f.data.version, op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes);
+        this.pending.set(
+          f.data.version,
+          op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.type === 'cells_update' ? op.changes : op,
+        );
       } else if (f.type === 'ack') {
         const changes = this.sent.get(f.data.operation_id);
         if (changes) this.pending.set(f.data.version, changes);
@@ -161,7 +199,9 @@ export class Replica {
       }
     }
     while (this.pending.has(this.version + 1)) {
-      applyChanges(this.grid, this.pending.get(this.version + 1)!);
+      const step = this.pending.get(this.version + 1)!;
+      if (Array.isArray(step)) applyChanges(this.grid, step);
+      else restructure(this.grid, [], widthOf(this.grid), step);
       this.pending.delete(this.version + 1);
       this.version += 1;
     }

@@ -17,6 +17,8 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/auth/jwks.json',
   // The live socket: a browser cannot set Authorization on a WebSocket, so it checks the token itself (src/live).
   'GET /sheets/:sheetId',
+  // The workspace socket (who is online, navigation changes): same token rules as the sheet socket.
+  'GET /live',
 ];
 
 const key = (r: CollectedRoute) => `${r.method} ${r.url}`;

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { versionsMigration } from '../versions/versions.migration.js';
+import { sheetOpIdsMigration } from '../sheets/sheet-ops.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -115,6 +116,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0004_sheet_versions': versionsMigration,
+  '0005_sheet_op_ids': sheetOpIdsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

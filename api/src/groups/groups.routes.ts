@@ -11,7 +11,7 @@ const GroupIdParamsSchema = z.object({ id: z.uuid({ error: 'Invalid group id' })
 export const groupsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const groups = services.groups;
 
-  app.post('/', async (request, reply) => reply.code(201).send(await groups.create(validate(CreateGroupBodySchema, request.body ?? {}))));
+  app.post('/', async (request, reply) => reply.code(201).send(await groups.create(validate(CreateGroupBodySchema, request.body ?? {}), currentUser(request).id)));
 
   app.get('/', async (request) => groups.list(validate(GroupListQuerySchema, request.query)));
 
@@ -21,12 +21,12 @@ export const groupsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
 
   app.put('/:id', async (request) => {
     const { id } = validate(GroupIdParamsSchema, request.params);
-    return groups.update(id, validate(UpdateGroupBodySchema, request.body));
+    return groups.update(id, validate(UpdateGroupBodySchema, request.body), currentUser(request).id);
   });
 
   app.delete('/:id', async (request): Promise<DeleteResult> => {
     const { id } = validate(GroupIdParamsSchema, request.params);
-    await groups.delete(id);
+    await groups.delete(id, currentUser(request).id);
     return { status: 'deleted', id };
   });
 };

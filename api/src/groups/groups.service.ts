@@ -16,6 +16,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import { freeGroupName, lockNames } from '../sheets/sheet-names.js';
 import { toSheetSummary } from '../sheets/sheet.mapper.js';
+import { NavigationFeed } from '../sheets/sheet-changes.js';
 import { GROUP_NOT_FOUND, notFound } from '../sheets/sheets.service.js';
 import { toGroup } from './group.mapper.js';
 
@@ -23,7 +24,15 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** Groups (folders): nestable, names unique among siblings, deleted with everything inside. */
 export class GroupsService {
+  /** Groups created, renamed, moved or deleted, for the workspace socket (src/live). */
+  readonly navigation = new NavigationFeed();
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Tells the workspace that a group appeared or changed (import announces the group it makes). */
+  announce(type: 'group_created' | 'group_updated', group: Group, userId: string): void {
+    this.navigation.emit({ type, id: group.id, userId, name: group.name, parentId: group.parent_id });
+  }
 
   async get(id: string, db: Db = this.db): Promise<Group> {
     const row = await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
@@ -68,8 +77,10 @@ export class GroupsService {
     return toGroup(row);
   }
 
-  create(body: CreateGroupBody): Promise<Group> {
-    return this.db.transaction().execute((trx) => this.insert(trx, body));
+  async create(body: CreateGroupBody, userId: string): Promise<Group> {
+    const group = await this.db.transaction().execute((trx) => this.insert(trx, body));
+    this.announce('group_created', group, userId);
+    return group;
   }
 
   /** Refuses a parent that is the group itself or one of its descendants. */
@@ -84,8 +95,8 @@ export class GroupsService {
     if (rows.length > 0) throw HttpError.badRequest(GROUP_CYCLE_MESSAGE);
   }
 
-  async update(id: string, body: UpdateGroupBody): Promise<Group> {
-    return this.db.transaction().execute(async (trx) => {
+  async update(id: string, body: UpdateGroupBody, userId: string): Promise<Group> {
+    const group = await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('groups').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!row) throw notFound(GROUP_NOT_FOUND);
       const set: Record<string, unknown> = { updated_at: sql`now()` };
@@ -107,12 +118,29 @@ export class GroupsService {
       const updated = await trx.updateTable('groups').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       return toGroup(updated);
     });
+    this.announce('group_updated', group, userId);
+    return group;
   }
 
-  /** One statement: the foreign keys cascade to subgroups, their sheets, cells and op logs, atomically. */
-  async delete(id: string): Promise<void> {
-    const result = await this.db.deleteFrom('groups').where('id', '=', id).executeTakeFirst();
-    if (result.numDeletedRows === 0n) throw notFound(GROUP_NOT_FOUND);
+  /**
+   * Deletes the group with everything inside, in one transaction: the sheets of its subtree first
+   * (their ids are told with group_deleted, so that their open sheet sockets close), then the
+   * group, whose foreign keys cascade to the subgroups, cells and op logs.
+   */
+  async delete(id: string, userId: string): Promise<void> {
+    const sheetIds = await this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string }>`
+        WITH RECURSIVE subtree(id) AS (
+          SELECT ${id}::uuid
+          UNION
+          SELECT g.id FROM groups g JOIN subtree t ON g.parent_id = t.id
+        )
+        DELETE FROM sheets WHERE group_id IN (SELECT id FROM subtree) RETURNING id`.execute(trx);
+      const result = await trx.deleteFrom('groups').where('id', '=', id).executeTakeFirst();
+      if (result.numDeletedRows === 0n) throw notFound(GROUP_NOT_FOUND);
+      return rows.map((r) => r.id);
+    });
+    this.navigation.emit({ type: 'group_deleted', id, userId, sheetIds });
   }
 
   /** Every group as nested nodes with their sheets; sheets without a group at root. */

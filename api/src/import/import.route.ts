@@ -64,7 +64,7 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
       throw err;
     }
 
-    const result = await services.db.transaction().execute(async (trx) => {
+    const { group, result } = await services.db.transaction().execute(async (trx) => {
       const several = tables.length > 1;
       const group = several ? await services.groups.insert(trx, { name }) : null;
       const made: { id: string; name: string }[] = [];
@@ -81,8 +81,11 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
           }),
         );
       }
-      return { updated_sheets: made.length, new_categories: group ? 1 : 0, sheets: made, group_id: group?.id ?? null };
+      return { group, result: { updated_sheets: made.length, new_categories: group ? 1 : 0, sheets: made, group_id: group?.id ?? null } };
     });
+    // Committed: the workspace's navigators learn of the new group and sheets.
+    if (group) services.groups.announce('group_created', group, userId);
+    for (const s of result.sheets) services.sheets.announce('sheet_created', { ...s, group_id: result.group_id }, userId);
     reply.code(201);
     return result;
   });

@@ -20,7 +20,7 @@ export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { se
       const s = await services.sheets.update(item.id, { group_id: target.group_id, position: target.position }, userId);
       return { type: 'sheet', id: s.id, name: s.name, parent_id: s.group_id };
     }
-    const g = await services.groups.update(item.id, { parent_id: target.group_id, position: target.position });
+    const g = await services.groups.update(item.id, { parent_id: target.group_id, position: target.position }, userId);
     return { type: 'group', id: g.id, name: g.name, parent_id: g.parent_id };
   });
 
@@ -31,7 +31,7 @@ export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { se
       const s = await services.sheets.update(id, { name: validate(SheetNameSchema, raw) }, currentUser(request).id);
       return { type, id, name: s.name, parent_id: s.group_id };
     }
-    const g = await services.groups.update(id, { name: validate(GroupNameSchema, raw) });
+    const g = await services.groups.update(id, { name: validate(GroupNameSchema, raw) }, currentUser(request).id);
     return { type, id, name: g.name, parent_id: g.parent_id };
   });
 };

@@ -1,7 +1,7 @@
+import crypto from 'node:crypto';
 import {
-  type AppliedOperation,
   type AuthUser,
-  type CellChange,
+  CellPositionSchema,
   ERROR_CODES,
   LIVE_CLOSE,
   LIVE_REPLAY_MAX_VERSIONS,
@@ -15,16 +15,22 @@ import type { WebSocket } from '@fastify/websocket';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChange } from '../sheets/sheet-changes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
+import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
+import { changeFrame, replayFrames } from './live-frames.js';
+import { commitOperation } from './live-operation.js';
+import type { PresenceStore } from './presence-store.js';
 import { SerialQueue } from './serial-queue.js';
+import { SHEET_SCOPE_PREFIX, type SheetBusMessage, SheetBusMessageSchema, sheetChannel, sheetScope } from './sheet-bus-message.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
+import { SheetRoom } from './sheet-room.js';
 
 /** Marks the patches the hub makes, so the change feed does not broadcast them a second time. */
 const LIVE_ORIGIN = 'live-socket';
-/** A concurrent REST edit of the same cell between reading the version and the write: read again. */
-const MAX_CONFLICT_RETRIES = 5;
 const OPEN = 1;
-/** Operation ids remembered for replays (this process only), oldest dropped first. */
-const REMEMBERED_OP_IDS = 100_000;
+
+/** A selected cell (row, column). */
+type CellPosition = NonNullable<PresenceEntry['selection']>;
+type SyncFrame = Extract<LiveServerFrame, { type: 'sync' }>;
 
 /** One authenticated socket on one sheet. */
 export interface LiveConnection {
@@ -36,77 +42,96 @@ export interface LiveConnection {
   alive: boolean;
 }
 
-interface PresentUser {
-  joinedAt: string;
-  displayName: string;
-  /** Open sockets of this user on the sheet (tabs): the user leaves when the last one closes. */
-  sockets: number;
+/** What the hub keeps per socket. */
+interface ConnState {
+  /** Names the socket across processes (a frame's `except`). */
+  id: string;
+  /** Counted in the presence store (an exit is owed when it closes). */
+  entered: boolean;
+  closed: boolean;
 }
 
-interface Room {
-  connections: Set<LiveConnection>;
-  users: Map<string, PresentUser>;
+interface RoomEntry {
+  room: SheetRoom<LiveConnection>;
+  /** Subscribed to the sheet's channel and started at the sheet's version. */
+  ready: Promise<void>;
+  unsubscribe?: LiveBusUnsubscribe;
 }
 
 export interface LiveHubDeps {
   sheets: SheetsService;
   ops: SheetOpsRepository;
   log: FastifyBaseLogger;
+  /** Between api processes (memory or Redis): the sheets' frames and who is present. */
+  bus: LiveBus;
+  presence: PresenceStore;
+  /** This process's id on the bus. */
+  processId: string;
   /** Told of each operation once persisted and acknowledged, with its cell count (metrics). */
   onApplied?(cells: number): void;
+  /** Told of versions read from the op log because the bus did not bring them in time (metrics). */
+  onGapRead?(versions: number): void;
 }
 
 /**
  * The live sheets: who is on each sheet, and the operations, applied one at a time per sheet
- * (server order), persisted through SheetsService.patchCells before the sender's ack, then
- * broadcast with their version. Cells are last-writer-wins in that order.
+ * (server order), persisted through SheetsService before the sender's ack, then delivered to
+ * every socket in version order. Cells are last-writer-wins in that order.
+ *
+ * Everything a socket receives about its sheet goes through the live bus (live-bus.ts), this
+ * process's own changes included: one path whether one api process runs or several (REDIS_URL).
+ * Each process keeps a SheetRoom per sheet with sockets here; the room puts versions in order
+ * (processes publish after their commits, so out of order) and fills gaps from the op log.
  */
 export class LiveHub {
-  readonly #rooms = new Map<string, Room>();
+  readonly #rooms = new Map<string, RoomEntry>();
   readonly #queue = new SerialQueue();
-  /**
-   * `sheetId:version` → the client's operation id, so that a replay carries the id the sender
-   * gave (a client whose ack was lost recognises its own op). The op log does not store it.
-   */
-  readonly #opIds = new Map<string, string>();
+  readonly #conns = new WeakMap<LiveConnection, ConnState>();
 
   constructor(private readonly deps: LiveHubDeps) {}
 
   /** Registers an authenticated socket: presence to it, user_joined to the others, then what it missed since `since`. */
-  join(conn: LiveConnection, since: number | undefined): Promise<void> {
-    return this.#queue.run(conn.sheetId, async () => {
-      // Closed while authenticating: nothing to register.
-      if (conn.socket.readyState !== OPEN) return;
-      let room = this.#rooms.get(conn.sheetId);
-      if (!room) {
-        room = { connections: new Set(), users: new Map() };
-        this.#rooms.set(conn.sheetId, room);
+  async join(conn: LiveConnection, since: number | undefined): Promise<void> {
+    // Closed while authenticating: nothing to register.
+    if (conn.socket.readyState !== OPEN) return;
+    const state: ConnState = { id: crypto.randomUUID(), entered: false, closed: false };
+    this.#conns.set(conn, state);
+    const entry = this.#room(conn.sheetId);
+    // From here on the room holds what it delivers for this socket until it has caught up.
+    entry.room.add(conn);
+    let caughtUpAt: number | undefined;
+    try {
+      await entry.ready;
+      if (state.closed) return;
+      const scope = sheetScope(conn.sheetId);
+      const { first } = await this.deps.presence.enter(scope, conn.user.id, conn.displayName);
+      state.entered = true;
+      if (state.closed) {
+        this.#exitPresence(conn, state);
+        return;
       }
-      room.connections.add(conn);
-      let present = room.users.get(conn.user.id);
-      const firstSocket = !present;
-      if (!present) {
-        present = { joinedAt: new Date().toISOString(), displayName: conn.displayName, sockets: 0 };
-        room.users.set(conn.user.id, present);
-      }
-      present.sockets += 1;
-      const users: PresenceEntry[] = [...room.users].map(([userId, u]) => ({ userId, joinedAt: u.joinedAt, display_name: u.displayName }));
+      const users = (await this.deps.presence.list(scope)).map(
+        (m): PresenceEntry => ({ userId: m.userId, joinedAt: m.joinedAt, display_name: m.displayName, ...selectionOf(m.data) }),
+      );
       this.#send(conn, { type: 'presence', data: { sheet_id: conn.sheetId, users } });
-      if (firstSocket) this.#broadcast(conn.sheetId, { type: 'user_joined', data: this.#presenceData(conn) }, conn);
-      if (since !== undefined) await this.#catchUp(conn, since);
-    });
+      if (first) await this.#publishFrame(conn.sheetId, { type: 'user_joined', data: this.#presenceData(conn) }, conn);
+      if (since !== undefined) caughtUpAt = await this.#catchUp(conn, since);
+    } finally {
+      entry.room.caughtUp(conn, caughtUpAt);
+    }
   }
 
-  /** On close: the user leaves the sheet when this was their last socket on it. */
+  /** On close: the user leaves the sheet when this was their last socket on it (in any process). */
   leave(conn: LiveConnection): void {
-    const room = this.#rooms.get(conn.sheetId);
-    if (!room || !room.connections.delete(conn)) return;
-    const present = room.users.get(conn.user.id);
-    if (present && --present.sockets === 0) {
-      room.users.delete(conn.user.id);
-      this.#broadcast(conn.sheetId, { type: 'user_left', data: this.#presenceData(conn) });
+    const state = this.#conns.get(conn);
+    if (!state || state.closed) return;
+    state.closed = true;
+    const entry = this.#rooms.get(conn.sheetId);
+    if (entry?.room.has(conn)) {
+      entry.room.remove(conn);
+      if (entry.room.size === 0) this.#dropRoom(conn.sheetId, entry);
     }
-    if (room.connections.size === 0) this.#rooms.delete(conn.sheetId);
+    this.#exitPresence(conn, state);
   }
 
   /** One frame from a client. Anything malformed gets an error frame; the socket stays open. */
@@ -131,45 +156,46 @@ export class LiveHub {
       this.#error(conn, ERROR_CODES.badRequest, 'sheet_id does not match the sheet of this connection', opId);
       return;
     }
+    if (data.type === 'selection') {
+      this.#select(conn, data.selection);
+      return;
+    }
     if (data.type === 'reload_request') {
-      void this.#queue.run(conn.sheetId, () => this.#syncEveryone(conn.sheetId)).catch((err) => this.#failed(err, 'reload_request'));
+      this.#publish(conn.sheetId, { kind: 'sync' });
       return;
     }
     void this.#queue.run(conn.sheetId, () => this.#apply(conn, data.operation)).catch((err) => this.#failed(err, 'operation'));
   }
 
-  /** A change committed through SheetsService (REST, import, this hub) reaches the open sockets of the sheet. */
+  /**
+   * A change committed through SheetsService in THIS process (REST, import, versions, this hub)
+   * goes on the bus; every process (this one too) delivers it to its sockets on the sheet.
+   */
   onSheetChange(change: SheetChange): void {
-    const room = this.#rooms.get(change.sheetId);
-    if (!room) return;
     if (change.kind === 'deleted') {
-      // The room goes at once (no user_left to sockets that are closing anyway).
-      this.#rooms.delete(change.sheetId);
-      for (const conn of room.connections) conn.socket.close(LIVE_CLOSE.sheetDeleted, 'Sheet deleted');
+      this.#publish(change.sheetId, { kind: 'deleted' });
       return;
     }
-    if (change.kind === 'cells') {
-      if (change.origin === LIVE_ORIGIN) return;
-      const operation: AppliedOperation = {
-        id: `rest-${change.version}`,
-        type: 'cells_update',
-        changes: change.changes,
-        user_id: change.userId,
-        timestamp: change.updatedAt,
-      };
-      this.#broadcast(change.sheetId, { type: 'operation', data: { sheet_id: change.sheetId, version: change.version, operation } });
+    if (change.kind === 'sheet') {
+      this.#publish(change.sheetId, { kind: 'sync', version: change.version });
       return;
     }
-    void this.#queue.run(change.sheetId, () => this.#syncEveryone(change.sheetId)).catch((err) => this.#failed(err, 'sync'));
+    // Cells, rows / columns, proposals (see live-frames.ts); the hub's own operations are published by #apply.
+    const frame = changeFrame(change, LIVE_ORIGIN);
+    if (!frame) return;
+    if (frame.type === 'operation') this.#publish(change.sheetId, { kind: 'operation', version: frame.data.version, frame });
+    else this.#publish(change.sheetId, { kind: 'frame', frame });
   }
 
   /**
    * One heartbeat round: a socket that did not answer the previous ping is dropped (its user
-   * leaves), the others are pinged again. Called every LIVE_HEARTBEAT_MS.
+   * leaves), the others are pinged again; this process's presence entries are renewed and those
+   * of processes that stopped renewing them (killed) are removed — their users leave. Called
+   * every LIVE_HEARTBEAT_MS.
    */
   heartbeat(): void {
-    for (const room of this.#rooms.values()) {
-      for (const conn of room.connections) {
+    for (const { room } of this.#rooms.values()) {
+      for (const conn of room.connections()) {
         if (!conn.alive) {
           conn.socket.terminate();
           continue;
@@ -178,106 +204,192 @@ export class LiveHub {
         conn.socket.ping();
       }
     }
+    void this.#renewPresence().catch((err) => this.#failed(err, 'presence renewal'));
   }
 
-  /** Users on a sheet now, for tests and metrics. */
-  presentUsers(sheetId: string): string[] {
-    return [...(this.#rooms.get(sheetId)?.users.keys() ?? [])];
+  /** Users on a sheet now (every process), for tests and metrics. */
+  async presentUsers(sheetId: string): Promise<string[]> {
+    return (await this.deps.presence.list(sheetScope(sheetId))).map((m) => m.userId);
+  }
+
+  /** App shutdown: stop listening to the bus. */
+  async close(): Promise<void> {
+    const entries = [...this.#rooms.entries()];
+    this.#rooms.clear();
+    for (const [, entry] of entries) entry.room.close();
+    await Promise.allSettled(entries.map(([, entry]) => entry.ready.then(() => entry.unsubscribe?.())));
   }
 
   async #apply(conn: LiveConnection, op: LiveOperation): Promise<void> {
-    const changes: CellChange[] =
-      op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes;
-    let result;
-    for (let attempt = 0; ; attempt++) {
-      const current = await this.deps.ops.currentVersion(conn.sheetId);
-      if (current === undefined) {
-        this.#error(conn, ERROR_CODES.notFound, 'Sheet not found', op.id);
-        return;
-      }
-      try {
-        // Based on the current version: a live op is never stale (the server's order decides), so no 409.
-        result = await this.deps.sheets.patchCells(conn.sheetId, { base_version: current, changes }, conn.user.id, LIVE_ORIGIN);
-        break;
-      } catch (err) {
-        // Only a write from outside the socket (REST) between the read and the lock can make it stale.
-        if (err instanceof HttpError && err.statusCode === 409 && attempt < MAX_CONFLICT_RETRIES) continue;
-        if (err instanceof HttpError) {
-          this.#error(conn, err.code, err.message, op.id);
-          return;
-        }
-        throw err;
-      }
+    const outcome = await commitOperation(this.deps.sheets, this.deps.ops, conn.sheetId, conn.user.id, op, LIVE_ORIGIN);
+    if (!outcome.ok) {
+      this.#error(conn, outcome.code, outcome.message, op.id);
+      return;
     }
-    const operation: AppliedOperation = { ...op, user_id: conn.user.id, timestamp: result.updated_at };
-    this.#rememberOpId(conn.sheetId, result.version, op.id);
-    this.#send(conn, {
+    const ack: LiveServerFrame = {
       type: 'ack',
-      data: { sheet_id: conn.sheetId, operation_id: op.id, version: result.version, timestamp: result.updated_at },
-    });
-    this.#broadcast(conn.sheetId, { type: 'operation', data: { sheet_id: conn.sheetId, version: result.version, operation } }, conn);
-    this.deps.onApplied?.(changes.length);
-  }
-
-  /** Replays the cell ops after `since`, or sends the whole sheet when too far behind or when a whole-sheet change intervened. */
-  async #catchUp(conn: LiveConnection, since: number): Promise<void> {
-    const current = await this.deps.ops.currentVersion(conn.sheetId);
-    if (current === undefined || since === current) return;
-    if (since > current || current - since > LIVE_REPLAY_MAX_VERSIONS) {
-      this.#send(conn, await this.#syncFrame(conn.sheetId));
-      return;
-    }
-    const missed = await this.deps.ops.after(conn.sheetId, since, LIVE_REPLAY_MAX_VERSIONS);
-    if (missed.some((op) => op.kind !== 'cells' || op.changes === null)) {
-      this.#send(conn, await this.#syncFrame(conn.sheetId));
-      return;
-    }
-    for (const op of missed) {
-      const operation: AppliedOperation = {
-        id: this.#opIds.get(`${conn.sheetId}:${op.version}`) ?? `replay-${op.version}`,
-        type: 'cells_update',
-        changes: (op.changes ?? []).map((d) => ({ row: d.row, col: d.col, value: d.new })),
-        user_id: op.userId ?? '',
-        timestamp: op.createdAt.toISOString(),
-      };
-      this.#send(conn, { type: 'operation', data: { sheet_id: conn.sheetId, version: op.version, operation } });
-    }
-  }
-
-  async #syncFrame(sheetId: string): Promise<LiveServerFrame> {
-    const { summary, data } = await this.deps.sheets.readGrid(sheetId);
-    return {
-      type: 'sync',
-      data: {
-        sheet_id: sheetId,
-        data,
-        version: summary.version,
-        name: summary.name,
-        metadata: summary.metadata,
-        timestamp: new Date().toISOString(),
-      },
+      data: { sheet_id: conn.sheetId, operation_id: op.id, version: outcome.version, timestamp: outcome.timestamp },
     };
+    // A re-sent operation (same id) was applied and delivered the first time: only the ack again.
+    if (outcome.duplicate) {
+      this.#send(conn, ack);
+      return;
+    }
+    // The sender gets its ack when the room delivers that version (acks too come in version order).
+    const entry = this.#rooms.get(conn.sheetId);
+    if (entry?.room.has(conn)) entry.room.setAck(outcome.version, conn, ack);
+    this.deps.onApplied?.(outcome.cells);
+    const frame: LiveServerFrame = { type: 'operation', data: { sheet_id: conn.sheetId, version: outcome.version, operation: outcome.operation } };
+    try {
+      await this.deps.bus.publish(sheetChannel(conn.sheetId), { kind: 'operation', version: outcome.version, frame } satisfies SheetBusMessage);
+    } catch (err) {
+      // Redis unreachable: this process's sockets still get it; the others read it from the op log at their next version.
+      this.#failed(err, 'publish');
+      entry?.room.push({ kind: 'operation', version: outcome.version, frame });
+    }
   }
 
-  async #syncEveryone(sheetId: string): Promise<void> {
-    if (!this.#rooms.has(sheetId)) return;
-    try {
-      this.#broadcast(sheetId, await this.#syncFrame(sheetId));
-    } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 404) {
-        this.#broadcast(sheetId, { type: 'error', data: { code: ERROR_CODES.notFound, message: 'Sheet not found' } });
-        return;
+  /**
+   * Brings a joining socket from `since` to the sheet's current version: the ops in between
+   * (live-frames.ts), or the whole sheet when too far behind, ahead, or past a whole-sheet change.
+   * Returns the version the socket then holds.
+   */
+  async #catchUp(conn: LiveConnection, since: number): Promise<number | undefined> {
+    const current = await this.deps.ops.currentVersion(conn.sheetId);
+    if (current === undefined) return undefined;
+    if (since === current) return current;
+    if (since < current && current - since <= LIVE_REPLAY_MAX_VERSIONS) {
+      const frames = replayFrames(conn.sheetId, await this.deps.ops.after(conn.sheetId, since, LIVE_REPLAY_MAX_VERSIONS));
+      const versions = (frames ?? []).map((f) => (f.type === 'operation' ? f.data.version : -1));
+      // Replayable and without a hole up to the current version: send the ops.
+      if (frames !== null && versions.every((v, i) => v === since + 1 + i) && since + versions.length >= current) {
+        for (const frame of frames) this.#send(conn, frame);
+        return since + versions.length;
       }
+    }
+    const sync = await this.#syncFrame(conn.sheetId);
+    if (!sync) return undefined;
+    this.#send(conn, sync);
+    return sync.data.version;
+  }
+
+  /** The whole sheet now; undefined when it no longer exists (its deletion closes the sockets). */
+  async #syncFrame(sheetId: string): Promise<SyncFrame | undefined> {
+    try {
+      const { summary, data } = await this.deps.sheets.readGrid(sheetId);
+      return {
+        type: 'sync',
+        data: { sheet_id: sheetId, data, version: summary.version, name: summary.name, metadata: summary.metadata, timestamp: new Date().toISOString() },
+      };
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 404) return undefined;
       throw err;
     }
   }
 
-  #rememberOpId(sheetId: string, version: number, id: string): void {
-    if (this.#opIds.size >= REMEMBERED_OP_IDS) {
-      const oldest = this.#opIds.keys().next().value;
-      if (oldest !== undefined) this.#opIds.delete(oldest);
+  /** The room of a sheet in this process, subscribed to the sheet's channel on first use. */
+  #room(sheetId: string): RoomEntry {
+    const existing = this.#rooms.get(sheetId);
+    if (existing) return existing;
+    const room = new SheetRoom<LiveConnection>({
+      sendText: (conn, text) => {
+        if (conn.socket.readyState === OPEN) conn.socket.send(text);
+      },
+      readSync: () => this.#syncFrame(sheetId),
+      readOps: async (after, upTo) => {
+        const frames = replayFrames(sheetId, await this.deps.ops.after(sheetId, after, upTo - after));
+        return frames?.map((frame) => ({ version: frame.type === 'operation' ? frame.data.version : -1, frame }));
+      },
+      onError: (err) => this.#failed(err, 'delivery'),
+      onGapRead: (versions) => this.deps.onGapRead?.(versions),
+    });
+    const entry: RoomEntry = { room, ready: Promise.resolve() };
+    entry.ready = (async () => {
+      // Subscribe first, then read the version: nothing committed after the read can be missed.
+      const unsubscribe = await this.deps.bus.subscribe(sheetChannel(sheetId), (message) => this.#onBusMessage(sheetId, entry, message));
+      if (this.#rooms.get(sheetId) !== entry) {
+        await unsubscribe();
+        return;
+      }
+      entry.unsubscribe = unsubscribe;
+      room.start((await this.deps.ops.currentVersion(sheetId)) ?? 0);
+    })();
+    // A failed start (Redis down) must not stick: the next join tries again.
+    entry.ready.catch(() => {
+      if (this.#rooms.get(sheetId) === entry) this.#rooms.delete(sheetId);
+      room.close();
+    });
+    this.#rooms.set(sheetId, entry);
+    return entry;
+  }
+
+  #dropRoom(sheetId: string, entry: RoomEntry): void {
+    if (this.#rooms.get(sheetId) === entry) this.#rooms.delete(sheetId);
+    entry.room.close();
+    void entry.ready.then(() => entry.unsubscribe?.()).catch(() => {});
+  }
+
+  #onBusMessage(sheetId: string, entry: RoomEntry, raw: unknown): void {
+    const parsed = SheetBusMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.deps.log.warn({ sheetId, issue: parsed.error.issues[0]?.message }, 'live bus: malformed sheet message ignored');
+      return;
     }
-    this.#opIds.set(`${sheetId}:${version}`, id);
+    const message = parsed.data;
+    const { room } = entry;
+    switch (message.kind) {
+      case 'operation':
+        room.push({ kind: 'operation', version: message.version, frame: message.frame });
+        return;
+      case 'sync':
+        room.push({ kind: 'sync', version: message.version });
+        return;
+      case 'frame': {
+        const except = message.except?.process === this.deps.processId ? message.except.conn : undefined;
+        room.broadcast(JSON.stringify(message.frame), except ? (conn) => this.#conns.get(conn)?.id === except : undefined);
+        return;
+      }
+      case 'deleted':
+        // The room goes at once: presence is cleared before the close; a user_left then reaches no room (every process drops its own).
+        this.#dropRoom(sheetId, entry);
+        for (const conn of [...room.connections()]) {
+          this.leave(conn);
+          conn.socket.close(LIVE_CLOSE.sheetDeleted, 'Sheet deleted');
+        }
+        return;
+    }
+  }
+
+  /** The user's selected cell: kept with their presence entry, told to every other socket on the sheet. */
+  #select(conn: LiveConnection, selection: CellPosition | null): void {
+    if (!this.#conns.get(conn)?.entered) return;
+    this.deps.presence.setData(sheetScope(conn.sheetId), conn.user.id, selection).catch((err) => this.#failed(err, 'selection'));
+    void this.#publishFrame(conn.sheetId, { type: 'selection', data: { ...this.#presenceData(conn), selection } }, conn);
+  }
+
+  #exitPresence(conn: LiveConnection, state: ConnState): void {
+    if (!state.entered) return;
+    state.entered = false;
+    this.deps.presence
+      .exit(sheetScope(conn.sheetId), conn.user.id)
+      .then(({ last }) => {
+        if (last) return this.#publishFrame(conn.sheetId, { type: 'user_left', data: this.#presenceData(conn) });
+      })
+      .catch((err) => this.#failed(err, 'leave'));
+  }
+
+  /** Users of processes that died leave; users of this one that another process had expired come back. */
+  async #renewPresence(): Promise<void> {
+    const { left, rejoined } = await this.deps.presence.renew(SHEET_SCOPE_PREFIX);
+    for (const [events, type] of [
+      [left, 'user_left'],
+      [rejoined, 'user_joined'],
+    ] as const) {
+      for (const e of events) {
+        const sheetId = e.scope.slice(SHEET_SCOPE_PREFIX.length);
+        await this.#publishFrame(sheetId, { type, data: { user_id: e.userId, sheet_id: sheetId, display_name: e.displayName } });
+      }
+    }
   }
 
   #presenceData(conn: LiveConnection) {
@@ -296,15 +408,29 @@ export class LiveHub {
     if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(frame));
   }
 
-  /** To every socket on the sheet but `except`; the frame is serialised once. */
-  #broadcast(sheetId: string, frame: LiveServerFrame, except?: LiveConnection): void {
-    const room = this.#rooms.get(sheetId);
-    if (!room) return;
-    const text = JSON.stringify(frame);
-    for (const conn of room.connections) {
-      if (conn !== except && conn.socket.readyState === OPEN) conn.socket.send(text);
+  /** A frame without a version to every socket on the sheet, in every process, but `except`. */
+  async #publishFrame(sheetId: string, frame: LiveServerFrame, except?: LiveConnection): Promise<void> {
+    const id = except ? this.#conns.get(except)?.id : undefined;
+    await this.#publishNow(sheetId, { kind: 'frame', frame, ...(id ? { except: { process: this.deps.processId, conn: id } } : {}) });
+  }
+
+  #publish(sheetId: string, message: SheetBusMessage): void {
+    void this.#publishNow(sheetId, message);
+  }
+
+  async #publishNow(sheetId: string, message: SheetBusMessage): Promise<void> {
+    try {
+      await this.deps.bus.publish(sheetChannel(sheetId), message);
+    } catch (err) {
+      this.#failed(err, 'publish');
     }
   }
+}
+
+/** The selection stored with a presence entry (it came back from the presence store: checked). */
+function selectionOf(data: unknown): Pick<PresenceEntry, 'selection'> {
+  const parsed = CellPositionSchema.nullable().safeParse(data);
+  return parsed.success && parsed.data ? { selection: parsed.data } : {};
 }
 
 /** What `ws` hands a message listener (the api does not depend on `ws` directly). */

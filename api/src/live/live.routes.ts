@@ -27,22 +27,29 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
   // Operations per second is rate(live_operations_total) in Prometheus.
   const operations = new Counter({ name: 'live_operations_total', help: 'Live operations persisted and acknowledged', registers: [metrics] });
   const cells = new Counter({ name: 'live_operation_cells_total', help: 'Cells changed by live operations', registers: [metrics] });
+  // Across api processes (REDIS_URL): versions whose bus message came late or never, read from the op log instead.
+  const gaps = new Counter({ name: 'live_version_gaps_total', help: 'Sheet versions read from the op log because the live bus did not deliver them in time', registers: [metrics] });
   const hub = new LiveHub({
     sheets: services.sheets,
     ops,
     log: app.log,
+    bus: services.live.bus,
+    presence: services.live.presence,
+    processId: services.live.processId,
     onApplied: (count) => {
       operations.inc();
       cells.inc(count);
     },
+    onGapRead: (versions) => gaps.inc(versions),
   });
   app.decorate('live', hub);
   const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
-  const heartbeat = setInterval(() => hub.heartbeat(), LIVE_HEARTBEAT_MS);
+  const heartbeat = setInterval(() => hub.heartbeat(), services.config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS);
   heartbeat.unref();
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
+    await hub.close();
   });
 
   app.route({

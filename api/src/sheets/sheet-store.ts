@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from './cell-grid.js';
 import { recordVersion } from '../versions/version-recorder.js';
+import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -59,6 +60,33 @@ async function upsertChunks(db: Db, rows: { sheet_id: string; chunk: number; row
       .onConflict((oc) => oc.columns(['sheet_id', 'chunk']).doUpdateSet({ rows: (eb) => eb.ref('excluded.rows') }))
       .execute();
   }
+}
+
+/** The rows of the chunks from `firstChunk` on (row `firstChunk * CHUNK_ROWS` first), parsed. */
+export async function readRowsFrom(db: Db, sheetId: string, firstChunk: number): Promise<GridData> {
+  const chunks = await db
+    .selectFrom('sheet_chunks')
+    .select(sql<string>`rows::text`.as('rows'))
+    .where('sheet_id', '=', sheetId)
+    .where('chunk', '>=', firstChunk)
+    .orderBy('chunk')
+    .execute();
+  return JSON.parse(joinChunkTexts(chunks.map((c) => c.rows))) as GridData;
+}
+
+/**
+ * Replaces every row from chunk `firstChunk` on by `rows` (the chunks before it stay as they
+ * are): rows inserted or removed move every later row, so every later chunk is rewritten.
+ */
+export async function writeRowsFrom(db: Db, sheetId: string, firstChunk: number, rows: GridData): Promise<void> {
+  const count = chunkCount(rows.length);
+  const chunkRows = Array.from({ length: count }, (_, i) => ({
+    sheet_id: sheetId,
+    chunk: firstChunk + i,
+    rows: JSON.stringify(rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)),
+  }));
+  await upsertChunks(db, chunkRows);
+  await db.deleteFrom('sheet_chunks').where('sheet_id', '=', sheetId).where('chunk', '>=', firstChunk + count).execute();
 }
 
 /** A whole grid for a sheet that has none yet. */
@@ -162,9 +190,19 @@ export async function opsAfter(db: Db, sheetId: string, version: number): Promis
 
 export async function appendOp(
   db: Db,
-  op: { sheetId: string; version: number; kind: string; userId: string | null; changes: CellDelta[] | null },
+  op: {
+    sheetId: string;
+    version: number;
+    kind: string;
+    userId: string | null;
+    changes: CellDelta[] | null;
+    /** The live client's operation id (idempotency of re-sent operations). */
+    opId?: string;
+    /** A structural operation's description, kept for replays to reconnecting clients. */
+    structure?: StoredStructureOp;
+  },
 ): Promise<void> {
-  await db
+  await withOpIds(db)
     .insertInto('sheet_ops')
     .values({
       sheet_id: op.sheetId,
@@ -172,6 +210,8 @@ export async function appendOp(
       kind: op.kind,
       user_id: op.userId,
       changes: op.changes === null ? null : JSON.stringify(op.changes),
+      op_id: op.opId ?? null,
+      op: op.structure ? JSON.stringify(op.structure) : null,
     })
     .execute();
   // What the op log alone cannot rebuild a version from: its shape, headers and (at whole-grid ops) a snapshot.

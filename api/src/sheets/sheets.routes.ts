@@ -46,7 +46,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
 
   app.delete('/:id', async (request): Promise<DeleteResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
-    await sheets.delete(id);
+    await sheets.delete(id, currentUser(request).id);
     return { status: 'deleted', id };
   });
 

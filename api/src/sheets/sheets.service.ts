@@ -24,8 +24,23 @@ import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } fro
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache } from './grid-cache.js';
-import { SheetChangeFeed } from './sheet-changes.js';
-import { appendOp, applyCellChanges, joinChunkTexts, loadChunks, opsAfter, readChunkTexts, readGrid, replaceGrid, rowsToLoad, writeNewGrid } from './sheet-store.js';
+import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
+import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { restructure, structureError } from './structure-op.js';
+import {
+  appendOp,
+  applyCellChanges,
+  joinChunkTexts,
+  loadChunks,
+  opsAfter,
+  readChunkTexts,
+  readGrid,
+  readRowsFrom,
+  replaceGrid,
+  rowsToLoad,
+  writeNewGrid,
+  writeRowsFrom,
+} from './sheet-store.js';
 
 export const SHEET_NOT_FOUND = 'Sheet not found';
 export const GROUP_NOT_FOUND = 'Group not found';
@@ -46,6 +61,9 @@ function conflictError(currentVersion: number, conflicts: Conflict[]): HttpError
   );
 }
 
+/** What a live write answers: the version made, or with `duplicate` the version the same operation id made before. */
+export type LiveWriteResult = CellPatchResult & { duplicate?: true };
+
 export interface NewSheet {
   name: string;
   groupId: string | null;
@@ -63,6 +81,8 @@ export interface NewSheet {
 export class SheetsService {
   /** Committed changes, for the live socket (src/live). */
   readonly changes = new SheetChangeFeed();
+  /** Sheets created, renamed, moved, favourited or deleted, for the workspace socket (src/live). */
+  readonly navigation = new NavigationFeed();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -158,7 +178,7 @@ export class SheetsService {
     const defaults = groupId ? NEW_SHEET_IN_GROUP_DEFAULT : NEW_SHEET_DEFAULT;
     const { rows = defaults.rows, columns = defaults.columns, ...extra } = body.metadata ?? {};
     const data = body.data ?? emptyGrid(rows, columns);
-    return this.db.transaction().execute(async (trx) => {
+    const created = await this.db.transaction().execute(async (trx) => {
       const { id } = await this.insert(trx, {
         name: body.name ?? body.title ?? DEFAULT_SHEET_NAME,
         groupId,
@@ -173,6 +193,13 @@ export class SheetsService {
       });
       return { ...(await this.summary(trx, id, userId)), data };
     });
+    this.announce('sheet_created', created, userId);
+    return created;
+  }
+
+  /** Tells the workspace that a sheet appeared or changed in the navigation (import announces its own). */
+  announce(type: 'sheet_created' | 'sheet_updated', sheet: { id: string; name: string; group_id: string | null }, userId: string): void {
+    this.navigation.emit({ type, id: sheet.id, userId, name: sheet.name, parentId: sheet.group_id });
   }
 
   private async lockSheet(trx: Transaction<Database>, id: string): Promise<SheetRow> {
@@ -196,13 +223,16 @@ export class SheetsService {
   }
 
   /** PUT: metadata fields, and with `data` a new grid, merged cell by cell when based on an older version. */
-  async update(id: string, body: UpdateSheetBody, userId: string): Promise<SheetSummary> {
+  async update(id: string, body: UpdateSheetBody, userId: string, opts: { acceptedVersionId?: string } = {}): Promise<SheetSummary> {
     try {
-      const summary = await this.updateInTransaction(id, body, userId);
+      const { summary, navigationChanged } = await this.updateInTransaction(id, body, userId);
       // A save without cells leaves the grid as it was at the previous version.
       if (body.data === undefined) this.cache.patch(id, summary.version, new Map());
       else this.cache.delete(id);
+      // An accepted proposal is announced before the sync its new version brings.
+      if (opts.acceptedVersionId) this.changes.emit({ sheetId: id, kind: 'accepted', versionId: opts.acceptedVersionId, version: summary.version });
       this.changes.emit({ sheetId: id, version: summary.version, kind: 'sheet', userId });
+      if (navigationChanged) this.announce('sheet_updated', summary, userId);
       return summary;
     } catch (err) {
       this.cache.delete(id);
@@ -210,7 +240,7 @@ export class SheetsService {
     }
   }
 
-  private async updateInTransaction(id: string, body: UpdateSheetBody, userId: string): Promise<SheetSummary> {
+  private async updateInTransaction(id: string, body: UpdateSheetBody, userId: string): Promise<{ summary: SheetSummary; navigationChanged: boolean }> {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
       const baseVersion = body.base_version ?? body.version ?? row.version;
@@ -258,21 +288,42 @@ export class SheetsService {
       }
       await trx.updateTable('sheets').set(set).where('id', '=', id).execute();
       await appendOp(trx, { sheetId: id, version, kind: body.data ? 'save' : 'meta', userId, changes: changes ?? [] });
-      return this.summary(trx, id, userId);
+      // What a navigator shows of a sheet: its name, place, description and tags.
+      const navigationChanged = ['name', 'group_id', 'position', 'description', 'tags'].some((field) => field in set);
+      return { summary: await this.summary(trx, id, userId), navigationChanged };
     });
   }
 
-  /** PATCH cells: reads and rewrites only the chunks of the changed cells. `origin` is passed on to change listeners. */
-  async patchCells(id: string, body: CellPatchBody, userId: string, origin?: string): Promise<CellPatchResult> {
-    const { result, written } = await this.patchInTransaction(id, body, userId);
+  /**
+   * PATCH cells: reads and rewrites only the chunks of the changed cells. `origin` is passed on to
+   * change listeners. With `opId` (the live socket's operation id), an operation already in the
+   * op log is not applied again: its version comes back with `duplicate`.
+   */
+  async patchCells(id: string, body: CellPatchBody, userId: string, origin?: string, opId?: string): Promise<LiveWriteResult> {
+    const { result, written } = await this.patchInTransaction(id, body, userId, opId);
+    if (result.duplicate) return result;
     this.cache.patch(id, result.version, written);
     this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: body.changes, userId, updatedAt: result.updated_at, origin });
     return result;
   }
 
-  private async patchInTransaction(id: string, body: CellPatchBody, userId: string) {
+  /** The version an operation id already made on this sheet, if any (under the sheet's row lock: race-free across processes). */
+  private async appliedOp(trx: Transaction<Database>, id: string, opId: string | undefined): Promise<LiveWriteResult | undefined> {
+    if (opId === undefined) return undefined;
+    const op = await withOpIds(trx)
+      .selectFrom('sheet_ops')
+      .select(['version', 'created_at'])
+      .where('sheet_id', '=', id)
+      .where('op_id', '=', opId)
+      .executeTakeFirst();
+    return op && { id, version: op.version, updated_at: op.created_at.toISOString(), duplicate: true };
+  }
+
+  private async patchInTransaction(id: string, body: CellPatchBody, userId: string, opId?: string) {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
+      const applied = await this.appliedOp(trx, id, opId);
+      if (applied) return { result: applied, written: new Map<number, string>() };
       if (body.base_version > row.version) throw conflictError(row.version, []);
       const chunks = await loadChunks(trx, id, rowsToLoad(row.row_count, body.changes));
       if (body.base_version < row.version) {
@@ -296,22 +347,71 @@ export class SheetsService {
         .where('id', '=', id)
         .returning('updated_at')
         .executeTakeFirstOrThrow();
-      await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas });
-      const result: CellPatchResult = { id, version, updated_at: updated.updated_at.toISOString() };
+      await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas, opId });
+      const result: LiveWriteResult = { id, version, updated_at: updated.updated_at.toISOString() };
       return { result, written };
     });
   }
 
-  async delete(id: string): Promise<void> {
+  /**
+   * Rows or columns inserted or removed (the live socket's structural operations), as one new
+   * version. Stored like the other whole-grid changes (create, import): the op log records no
+   * cells (every cell after the index moves) and the version gets a full snapshot, which shares
+   * the chunks before the index with the previous snapshot; the op itself is kept for replays.
+   * A range outside the sheet is a 400 with the reason. `opId`: as in patchCells.
+   */
+  async applyStructure(id: string, op: StoredStructureOp, userId: string, origin?: string, opId?: string): Promise<LiveWriteResult> {
+    try {
+      const result = await this.db.transaction().execute(async (trx) => {
+        const row = await this.lockSheet(trx, id);
+        const applied = await this.appliedOp(trx, id, opId);
+        if (applied) return applied;
+        const refused = structureError(op, row.row_count, row.col_count);
+        if (refused) throw HttpError.badRequest(refused);
+        let next;
+        if (op.type === 'rows_insert' || op.type === 'rows_remove') {
+          // Rows before the index stay where they are: only the chunks from the index's chunk on are read and rewritten.
+          const firstChunk = chunkOf(Math.min(op.index, Math.max(0, row.row_count - 1)));
+          const offset = firstChunk * CHUNK_ROWS;
+          const tail = restructure(await readRowsFrom(trx, id, firstChunk), row.headers, row.col_count, { ...op, index: op.index - offset });
+          await writeRowsFrom(trx, id, firstChunk, tail.grid);
+          next = { ...tail, rowCount: offset + tail.rowCount };
+        } else {
+          // Every row has cells at and after the column: the whole grid is rewritten.
+          next = restructure(await readGrid(trx, id), row.headers, row.col_count, op);
+          await replaceGrid(trx, id, next.grid, row.row_count, next.grid.keys());
+        }
+        const version = row.version + 1;
+        const updated = await trx
+          .updateTable('sheets')
+          .set({ version, row_count: next.rowCount, col_count: next.colCount, headers: JSON.stringify(next.headers), updated_at: sql`now()` })
+          .where('id', '=', id)
+          .returning('updated_at')
+          .executeTakeFirstOrThrow();
+        await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
+        return { id, version, updated_at: updated.updated_at.toISOString() } as LiveWriteResult;
+      });
+      if (result.duplicate) return result;
+      this.cache.delete(id);
+      this.changes.emit({ sheetId: id, version: result.version, kind: 'structure', operation: op, userId, updatedAt: result.updated_at, origin });
+      return result;
+    } catch (err) {
+      this.cache.delete(id);
+      throw err;
+    }
+  }
+
+  async delete(id: string, userId: string): Promise<void> {
     this.cache.delete(id);
     const result = await this.db.deleteFrom('sheets').where('id', '=', id).executeTakeFirst();
     if (result.numDeletedRows === 0n) throw notFound(SHEET_NOT_FOUND);
     this.changes.emit({ sheetId: id, kind: 'deleted' });
+    this.navigation.emit({ type: 'sheet_deleted', id, userId });
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in the same group. */
   async duplicate(id: string, userId: string): Promise<SheetSummary> {
-    return this.db.transaction().execute(async (trx) => {
+    const copy = await this.db.transaction().execute(async (trx) => {
       const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
       if (!source) throw notFound(SHEET_NOT_FOUND);
       await lockNames(trx);
@@ -341,16 +441,21 @@ export class SheetsService {
       await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
       return this.summary(trx, copyId, userId);
     });
+    this.announce('sheet_created', copy, userId);
+    return copy;
   }
 
   async toggleFavorite(id: string, userId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const sheet = await trx.selectFrom('sheets').select('id').where('id', '=', id).executeTakeFirst();
+    const { sheet, favorite } = await this.db.transaction().execute(async (trx) => {
+      const sheet = await trx.selectFrom('sheets').select(['id', 'name', 'group_id']).where('id', '=', id).executeTakeFirst();
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
       const removed = await trx.deleteFrom('sheet_favorites').where('sheet_id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-      if (removed.numDeletedRows > 0n) return false;
+      if (removed.numDeletedRows > 0n) return { sheet, favorite: false };
       await trx.insertInto('sheet_favorites').values({ sheet_id: id, user_id: userId }).execute();
-      return true;
+      return { sheet, favorite: true };
     });
+    // Favourites are per user: the event's user_id tells the other navigators they may skip it.
+    this.announce('sheet_updated', sheet, userId);
+    return favorite;
   }
 }

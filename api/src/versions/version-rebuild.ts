@@ -63,15 +63,20 @@ async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: numbe
  * log agree.
  */
 export async function rebuildChunks(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltChunks> {
-  const { rows: near } = await sql<{ below: number | null; above: number | null }>`SELECT
+  const { rows: near } = await sql<{ below: number | null; above: number | null; above_whole: boolean | null }>`SELECT
       (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version <= ${version}::int) AS below,
-      (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int) AS above`.execute(db);
+      (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int) AS above,
+      (SELECT o.changes IS NULL FROM sheet_ops o WHERE o.sheet_id = ${sheetId}::uuid AND o.version > ${version}::int
+        AND o.version = (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int)) AS above_whole`.execute(db);
   const below = near[0]?.below ?? null;
   const above = Math.min(near[0]?.above ?? liveVersion, liveVersion);
+  // A whole-grid op (a structural one: rows or columns inserted or removed) records no old cells,
+  // so it cannot be undone backwards; it always has a snapshot, so only the one at `above` can be in the way.
+  const aboveWhole = near[0]?.above_whole === true;
   let texts: string[];
   let ops: CellDelta[][];
   let direction: 'forward' | 'backward';
-  if (below !== null && version - below <= above - version) {
+  if (below !== null && (aboveWhole || version - below <= above - version)) {
     [texts, ops, direction] = [await snapshotChunkTexts(db, sheetId, below), await opsBetween(db, sheetId, below, version, 'asc'), 'forward'];
   } else {
     // The live grid is a snapshot of the live version that is always there.

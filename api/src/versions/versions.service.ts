@@ -312,7 +312,13 @@ export class VersionsService {
     userId: string,
     origin: VersionAction,
   ): Promise<VersionTransitionResult> {
-    const summary = await this.sheets.update(sheetId, { data: content.rows, headers: content.headers, base_version: baseVersion }, userId);
+    const summary = await this.sheets.update(
+      sheetId,
+      { data: content.rows, headers: content.headers, base_version: baseVersion },
+      userId,
+      // Open clients are told the proposal was accepted (then get the new version's sync).
+      origin === 'accept' ? { acceptedVersionId: fromVersionId } : {},
+    );
     await this.db
       .insertInto('sheet_version_marks')
       .values({ sheet_id: sheetId, version: summary.version, label: null, labeled_by: null, origin, origin_version_id: fromVersionId })
@@ -371,7 +377,10 @@ export class VersionsService {
       .values({ id, sheet_id: sheetId, base_version: base, author: userId, headers: JSON.stringify(content.headers), rows: JSON.stringify(content.rows), state: 'proposed' })
       .execute();
     const p = await this.proposals(this.db, sheetId).where('p.id', '=', id).executeTakeFirstOrThrow();
-    return this.proposalEntry(p);
+    const entry = this.proposalEntry(p);
+    // Open clients refresh their lists of versions (new_proposal).
+    this.sheets.changes.emit({ sheetId, kind: 'proposal', versionId: id, author: entry.author });
+    return entry;
   }
 
   /** Names a committed version (named versions are never pruned). */

@@ -1,0 +1,245 @@
+import type { LiveServerFrame } from '@tessera/contracts';
+
+/**
+ * Something that changes the sheet's version, as it reaches this process (from the live bus):
+ * an applied operation, or a point where everyone must get the whole sheet (`sync`: a PUT, a
+ * restore, a reload_request — without a version when it does not change the sheet).
+ */
+export type RoomItem = { kind: 'operation'; version: number; frame: LiveServerFrame } | { kind: 'sync'; version?: number };
+
+export interface SheetRoomDeps<C> {
+  sendText(conn: C, text: string): void;
+  /** The whole sheet as it is now (a sync frame), or undefined when it is gone. */
+  readSync(): Promise<Extract<LiveServerFrame, { type: 'sync' }> | undefined>;
+  /**
+   * The operation frames of the versions after `after` up to `upTo` from the op log, oldest
+   * first, or undefined when they cannot be replayed as operations (a whole-grid change, a
+   * version folded by pruning): the room then sends a sync instead.
+   */
+  readOps(after: number, upTo: number): Promise<{ version: number; frame: LiveServerFrame }[] | undefined>;
+  onError(err: unknown): void;
+  /** Versions that did not arrive on the bus in time and were read from the op log (metrics). */
+  onGapRead?(versions: number): void;
+}
+
+interface Held {
+  version: number;
+  /** A sync is sent at its version even to a socket that holds it (a reload_request); an operation only to one behind it. */
+  sync: boolean;
+  text: string;
+  ackText?: string;
+}
+
+interface ConnState {
+  /** The last version sent to this socket. */
+  version: number;
+  /** Joining: what the room delivered while the socket caught up, sent once it is done. */
+  backlog: Held[] | null;
+}
+
+/** How long a missing version is waited for (another process published it later) before it is read from the op log. */
+export const GAP_WAIT_MS = 150;
+
+/**
+ * The sockets of one sheet in this process, and the order in which they get its versions.
+ *
+ * Versions come from PostgreSQL (the sheet's row lock makes them consecutive and commits them in
+ * order), but several api processes publish on the bus after their commits, so a process may
+ * hear version 8 before version 7. The room delivers strictly in version order, with no gap: a
+ * version that arrives early waits until the missing one arrives; after GAP_WAIT_MS the missing
+ * ones are read from the op log (a lost bus message costs a short delay, never an op). So every
+ * socket gets its versions in order: an `operation` frame (or, for the sender, the `ack`) per
+ * version, or a `sync` that jumps to a version.
+ */
+export class SheetRoom<C> {
+  readonly #conns = new Map<C, ConnState>();
+  readonly #pending = new Map<number, RoomItem & { version: number }>();
+  /** Versions this process applied for one of its sockets: that socket gets the ack instead of the operation. */
+  readonly #acks = new Map<number, { conn: C; text: string }>();
+  /** The last version delivered; undefined until `start`. */
+  #delivered: number | undefined;
+  #syncRequested = false;
+  #working = false;
+  #gapTimer: NodeJS.Timeout | undefined;
+  #gapExpired = false;
+  #closed = false;
+
+  constructor(private readonly deps: SheetRoomDeps<C>) {}
+
+  get size(): number {
+    return this.#conns.size;
+  }
+
+  get delivered(): number | undefined {
+    return this.#delivered;
+  }
+
+  connections(): IterableIterator<C> {
+    return this.#conns.keys();
+  }
+
+  has(conn: C): boolean {
+    return this.#conns.has(conn);
+  }
+
+  /** The room knows the sheet's version (read after subscribing to the bus): delivery begins. */
+  start(version: number): void {
+    this.#delivered = version;
+    this.#dropDelivered();
+    void this.#pump();
+  }
+
+  /** A joining socket: what the room delivers from now on is held until `caughtUp`. */
+  add(conn: C): void {
+    this.#conns.set(conn, { version: -1, backlog: [] });
+  }
+
+  /**
+   * The socket holds the sheet at `version` (it was sent the ops or a sync up to there), or,
+   * without one, takes everything delivered since it joined. Then the held frames follow.
+   */
+  caughtUp(conn: C, version?: number): void {
+    const state = this.#conns.get(conn);
+    if (!state?.backlog) return;
+    const held = state.backlog;
+    state.backlog = null;
+    state.version = version ?? (held.length > 0 ? held[0].version - 1 : (this.#delivered ?? 0));
+    for (const h of held) this.#sendHeld(conn, state, h);
+  }
+
+  remove(conn: C): void {
+    this.#conns.delete(conn);
+  }
+
+  /** To every socket but `except`, at once (presence, selections, proposals: frames without a version). */
+  broadcast(text: string, except?: (conn: C) => boolean): void {
+    for (const conn of this.#conns.keys()) if (!except?.(conn)) this.deps.sendText(conn, text);
+  }
+
+  /**
+   * `conn` sent the operation that became `version`: when the room delivers that version, the
+   * sender gets this ack in its place (so its acks too come in version order). Set before the
+   * operation is published.
+   */
+  setAck(version: number, conn: C, frame: LiveServerFrame): void {
+    const text = JSON.stringify(frame);
+    // Already delivered (read from the op log before this process got here): the ack goes now.
+    if (this.#delivered !== undefined && version <= this.#delivered) {
+      if (this.#conns.has(conn)) this.deps.sendText(conn, text);
+      return;
+    }
+    this.#acks.set(version, { conn, text });
+  }
+
+  push(item: RoomItem): void {
+    if (this.#closed) return;
+    if (item.version === undefined) this.#syncRequested = true;
+    else if (this.#delivered === undefined || item.version > this.#delivered) this.#pending.set(item.version, item as RoomItem & { version: number });
+    void this.#pump();
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#gapTimer);
+    this.#pending.clear();
+    this.#acks.clear();
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#working || this.#closed || this.#delivered === undefined) return;
+    this.#working = true;
+    try {
+      while (!this.#closed) {
+        const delivered: number = this.#delivered;
+        if (this.#syncRequested) {
+          this.#syncRequested = false;
+          await this.#sync();
+          continue;
+        }
+        const next = this.#pending.get(delivered + 1);
+        if (next) {
+          this.#pending.delete(next.version);
+          if (next.kind === 'sync') await this.#sync();
+          else this.#deliver(next.version, JSON.stringify(next.frame));
+          continue;
+        }
+        if (this.#pending.size === 0) {
+          clearTimeout(this.#gapTimer);
+          this.#gapTimer = undefined;
+          this.#gapExpired = false;
+          break;
+        }
+        if (this.#gapExpired) {
+          this.#gapExpired = false;
+          this.#gapTimer = undefined;
+          await this.#fillGap();
+          continue;
+        }
+        this.#gapTimer ??= setTimeout(() => {
+          this.#gapExpired = true;
+          void this.#pump();
+        }, GAP_WAIT_MS);
+        break;
+      }
+    } catch (err) {
+      this.deps.onError(err);
+    } finally {
+      this.#working = false;
+    }
+  }
+
+  /** The versions between the delivered one and the first held one, from the op log. */
+  async #fillGap(): Promise<void> {
+    const delivered = this.#delivered ?? 0;
+    const upTo = Math.min(...this.#pending.keys()) - 1;
+    this.deps.onGapRead?.(upTo - delivered);
+    const ops = await this.deps.readOps(delivered, upTo);
+    const complete = ops !== undefined && ops.length === upTo - delivered && ops.every((op, i) => op.version === delivered + 1 + i);
+    if (!complete) {
+      await this.#sync();
+      return;
+    }
+    for (const op of ops) if (op.version > (this.#delivered ?? 0)) this.#deliver(op.version, JSON.stringify(op.frame));
+  }
+
+  /** Everyone gets the sheet as it is now; what was held up to its version is dropped. */
+  async #sync(): Promise<void> {
+    const frame = await this.deps.readSync();
+    if (!frame || this.#closed) return;
+    const version = frame.data.version;
+    const held: Held = { version, sync: true, text: JSON.stringify(frame) };
+    for (const [conn, state] of this.#conns) this.#sendHeld(conn, state, held);
+    this.#delivered = Math.max(this.#delivered ?? 0, version);
+    this.#dropDelivered();
+  }
+
+  #deliver(version: number, text: string): void {
+    const ack = this.#acks.get(version);
+    this.#acks.delete(version);
+    for (const [conn, state] of this.#conns) {
+      this.#sendHeld(conn, state, { version, sync: false, text, ...(ack?.conn === conn ? { ackText: ack.text } : {}) });
+    }
+    this.#delivered = version;
+  }
+
+  #sendHeld(conn: C, state: ConnState, held: Held): void {
+    if (state.backlog) {
+      state.backlog.push(held);
+      return;
+    }
+    if (held.sync ? held.version < state.version : held.version <= state.version) return;
+    this.deps.sendText(conn, held.ackText ?? held.text);
+    state.version = held.version;
+  }
+
+  #dropDelivered(): void {
+    const delivered = this.#delivered ?? 0;
+    for (const v of this.#pending.keys()) if (v <= delivered) this.#pending.delete(v);
+    // A sync jumped over versions applied here: their senders still get their acks.
+    for (const [v, ack] of this.#acks) {
+      if (v > delivered) continue;
+      this.#acks.delete(v);
+      if (this.#conns.has(ack.conn)) this.deps.sendText(ack.conn, ack.text);
+    }
+  }
+}

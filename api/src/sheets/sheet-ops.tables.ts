@@ -1,0 +1,22 @@
+import type { ColumnType, Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** A structural operation as the op log keeps it (the grid change itself is a snapshot: see SheetsService.applyStructure). */
+export interface StoredStructureOp {
+  type: 'rows_insert' | 'rows_remove' | 'columns_insert' | 'columns_remove';
+  index: number;
+  count: number;
+}
+
+/** Kysely's view of the columns migration 0005 adds to sheet_ops (kept here so the feature stays in its folder). */
+export type SheetOpIdTables = {
+  sheet_ops: {
+    /** The client's operation id (live socket), unique per sheet; null for REST and other changes. */
+    op_id: ColumnType<string | null, string | null | undefined, never>;
+    /** A structural operation's description; null for cell changes and whole-grid saves. */
+    op: ColumnType<string | null, string | null | undefined, never>;
+  };
+};
+
+/** The same connection, typed with the op-id columns too. */
+export const withOpIds = (db: Kysely<Database>): Kysely<Database & SheetOpIdTables> => db.withTables<SheetOpIdTables>();

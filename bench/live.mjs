@@ -1,0 +1,225 @@
+// Figures of issue 4 (live collaboration): 200 clients on one sheet, 1,000 cell operations a second
+// in total for 30 s, on loopback. Prints p50 / p99 from send to receipt by each other client (and
+// until the last of them got it), operations lost (must be 0) and whether every client's replica
+// equals the server's sheet at the end. Then the same across two api instances behind one Redis.
+//
+// Runs the built api (`pnpm --filter @tessera/api build`; node api/dist/index.js) in child
+// processes on 127.0.0.1 ports 3900-3999. One instance: on PostgreSQL when BENCH_PG_URL (an admin
+// URL) is set, else on PGlite. Two instances need BENCH_PG_URL (PGlite is one process's database)
+// and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
+// BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { benchSession, requireFromApi } from './support/built-api.mjs';
+import { benchDatabase, startApis } from './support/api-instances.mjs';
+import { redisAvailable, startRedis } from '../scripts/lib/redis.mjs';
+
+const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
+const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
+const ONLY = process.env.BENCH_LIVE_ONLY;
+const ROWS = 100;
+const COLS = 26;
+/** The drain at the end gives up when no client advanced for this long (a hang guard, not a figure). */
+const STALL_GUARD_MS = 60_000;
+
+// `ws` as the api has it (through @fastify/websocket).
+const { WebSocket } = createRequire(requireFromApi.resolve('@fastify/websocket'))('ws');
+
+/** Latencies: 0.1 ms buckets up to 10 s, then 10 ms buckets up to 2,000 s. */
+class Histogram {
+  fine = new Uint32Array(100_000);
+  coarse = new Uint32Array(200_000);
+  n = 0;
+  max = 0;
+  add(ms) {
+    if (ms < 10_000) this.fine[Math.max(0, Math.floor(ms * 10))] += 1;
+    else this.coarse[Math.min(this.coarse.length - 1, Math.floor(ms / 10))] += 1;
+    this.n += 1;
+    if (ms > this.max) this.max = ms;
+  }
+  percentile(p) {
+    const target = Math.ceil(this.n * p);
+    let seen = 0;
+    for (let i = 0; i < this.fine.length; i++) if ((seen += this.fine[i]) >= target) return i / 10;
+    for (let i = 0; i < this.coarse.length; i++) if ((seen += this.coarse[i]) >= target) return i * 10;
+    return this.max;
+  }
+}
+
+function applyCell(grid, row, col, value) {
+  while (grid.length <= row) grid.push([]);
+  const r = grid[row];
+  while (r.length < col) r.push('');
+  r[col] = value;
+}
+
+/** CPU seconds (user + system) of a pid, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function scenario(label, bases, pids) {
+  const { auth, json } = await benchSession(bases[0]);
+  const token = auth.authorization.slice('Bearer '.length);
+  const created = await (await fetch(`${bases[0]}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Live bench ${label}`, metadata: { rows: ROWS, columns: COLS } }) })).json();
+  const sheetId = created.id;
+  const v0 = created.version;
+
+  const perDelivery = new Histogram();
+  const untilAll = new Histogram();
+  const sentAt = new Map(); // op id → send time
+  const seenBy = new Map(); // op id → other clients that got it
+  let outOfOrder = 0;
+  let errors = 0;
+
+  const clients = [];
+  const connect = (i) =>
+    new Promise((resolve, reject) => {
+      const base = bases[i % bases.length].replace(/^http/, 'ws');
+      const ws = new WebSocket(`${base}/sheets/${sheetId}?token=${encodeURIComponent(token)}&since=${v0}`);
+      const c = { i, ws, version: v0, grid: structuredClone(created.data), mine: new Map(), acked: 0 };
+      ws.on('message', (data) => {
+        const now = performance.now();
+        const f = JSON.parse(data);
+        if (f.type === 'presence') return resolve(c);
+        if (f.type === 'error') errors += 1;
+        if (f.type !== 'operation' && f.type !== 'ack') return;
+        if (f.data.version !== c.version + 1) outOfOrder += 1;
+        c.version = f.data.version;
+        if (f.type === 'ack') {
+          const [row, col, value] = c.mine.get(f.data.operation_id);
+          c.mine.delete(f.data.operation_id);
+          applyCell(c.grid, row, col, value);
+          c.acked += 1;
+          return;
+        }
+        const op = f.data.operation;
+        applyCell(c.grid, op.position.row, op.position.column, op.value);
+        const t0 = sentAt.get(op.id);
+        if (t0 === undefined) return;
+        perDelivery.add(now - t0);
+        const seen = (seenBy.get(op.id) ?? 0) + 1;
+        seenBy.set(op.id, seen);
+        if (seen === CLIENTS - 1) {
+          untilAll.add(now - t0);
+          seenBy.delete(op.id);
+          sentAt.delete(op.id);
+        }
+      });
+      ws.once('error', reject);
+      clients.push(c);
+    });
+  // In batches, so that the joins do not all queue at once.
+  for (let i = 0; i < CLIENTS; i += 20) await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, (_, k) => connect(i + k)));
+
+  const cpuBefore = pids.map((pid) => cpuSeconds(pid));
+  let sent = 0;
+  const started = performance.now();
+  await new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = performance.now() - started;
+      const due = Math.min(Math.floor((elapsed * RATE) / 1000), RATE * SECONDS);
+      while (sent < due) {
+        const c = clients[sent % CLIENTS];
+        const id = `b${c.i}-${sent}`;
+        const row = Math.floor(Math.random() * ROWS);
+        const col = Math.floor(Math.random() * COLS);
+        c.mine.set(id, [row, col, sent]);
+        sentAt.set(id, performance.now());
+        c.ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id, type: 'cell_update', position: { row, column: col }, value: sent } }));
+        sent += 1;
+      }
+      if (sent >= RATE * SECONDS) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 5);
+  });
+  const sendSeconds = (performance.now() - started) / 1000;
+  // Drain: every op acknowledged, every client at the last version.
+  const finalVersion = v0 + sent;
+  const drainStart = performance.now();
+  let progress = -1;
+  let progressAt = drainStart;
+  for (;;) {
+    const total = clients.reduce((sum, c) => sum + c.version, 0);
+    if (total === finalVersion * CLIENTS) break;
+    if (total !== progress) [progress, progressAt] = [total, performance.now()];
+    else if (performance.now() - progressAt > STALL_GUARD_MS) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const drainSeconds = (performance.now() - drainStart) / 1000;
+  const throughput = sent / (sendSeconds + drainSeconds);
+  const cpu = pids.map((pid, k) => cpuSeconds(pid) - cpuBefore[k]);
+  const benchCpu = process.cpuUsage();
+
+  const server = await (await fetch(`${bases[0]}/api/v1/sheets/${sheetId}`, { headers: auth })).json();
+  const truth = JSON.stringify(server.data);
+  const identical = clients.filter((c) => JSON.stringify(c.grid) === truth).length;
+  const acked = clients.reduce((s, c) => s + c.acked, 0);
+  const behind = clients.filter((c) => c.version < finalVersion).length;
+  for (const c of clients) c.ws.close();
+
+  console.log(`\n${label}`);
+  console.log(`  ${CLIENTS} clients, ${sent} cell operations sent in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
+  console.log(`  send → receipt by another client: p50 ${perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${perDelivery.percentile(0.99).toFixed(1)} ms, max ${perDelivery.max.toFixed(0)} ms (${perDelivery.n} deliveries)`);
+  console.log(`  send → receipt by every other client: p50 ${untilAll.percentile(0.5).toFixed(1)} ms, p99 ${untilAll.percentile(0.99).toFixed(1)} ms (${untilAll.n} ops)`);
+  console.log(`  ops lost: ${sent - acked} unacknowledged, ${sent * (CLIENTS - 1) - perDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
+  console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
+  console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+}
+
+// Ctrl+C / SIGTERM: stop what this benchmark started (api processes, Redis, database) before leaving.
+const cleanups = [];
+const cleanUp = async () => {
+  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve().then(fn).catch(() => {});
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+/** Runs `fn` with `stop` registered for a signal, and stops after. */
+async function guarded(stop, fn) {
+  cleanups.push(stop);
+  try {
+    return await fn();
+  } finally {
+    cleanups.splice(cleanups.indexOf(stop), 1);
+    await stop();
+  }
+}
+
+const pgUrl = process.env.BENCH_PG_URL;
+console.log(`live benchmark: ${CLIENTS} clients, ${RATE} ops/s for ${SECONDS} s; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+if (ONLY !== 'two') {
+  const db = pgUrl ? await benchDatabase(pgUrl) : undefined;
+  await guarded(async () => db?.drop(), async () => {
+    const apis = await startApis({ count: 1, firstPort: 3900, env: { DATABASE_URL: db?.url, REDIS_URL: undefined } });
+    await guarded(apis.stop, () => scenario(`one api instance (${db ? 'PostgreSQL' : 'PGlite'})`, apis.bases, apis.pids));
+  });
+}
+if (ONLY !== 'one') {
+  if (!pgUrl) {
+    console.log('\ntwo api instances + Redis: skipped (set BENCH_PG_URL: PGlite is one process\'s database)');
+  } else {
+    let redis = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, stop() {} } : undefined;
+    if (!redis && redisAvailable()) redis = startRedis({ dir: path.join(os.tmpdir(), `tessera-bench-redis-${process.pid}`), port: 6391 });
+    if (!redis) {
+      console.log('\ntwo api instances + Redis: skipped (no BENCH_REDIS_URL and no redis-server)');
+    } else {
+      const started = redis;
+      await guarded(async () => started.stop(), async () => {
+        const db = await benchDatabase(pgUrl);
+        await guarded(db.drop, async () => {
+          const apis = await startApis({ count: 2, firstPort: 3910, env: { DATABASE_URL: db.url, REDIS_URL: started.url } });
+          await guarded(apis.stop, () => scenario('two api instances + Redis (PostgreSQL); clients alternate between them', apis.bases, apis.pids));
+        });
+      });
+    }
+  }
+}
