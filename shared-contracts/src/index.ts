@@ -41,6 +41,7 @@ export * from './git/git-functions.schema.js';
 export * from './git/git-recommendations.schema.js';
 export * from './versions/versions.schema.js';
 export * from './live/live.schema.js';
+export * from './live/frame-relay.js';
 export * from './live/live-client.js';
 export * from './live/live-sockets.js';
 export * from './live/presence-texts.js';

@@ -86,7 +86,7 @@ export default function ChatPanel({ shell }: RemoteProps) {
         <Button size="xs" variant="outline" aria-expanded={showContext} onClick={() => setShowContext((on) => !on)}>
           {showContext ? 'Hide Context' : 'Show Context'}
         </Button>
-        <EditingModeToggle sheet={shell.sheet} />
+        <EditingModeToggle shell={shell} />
         <Button size="xs" variant="ghost" ms="auto" disabled={busy || chat.messages.length === 0} onClick={() => store.getState().clear()}>
           Clear
         </Button>

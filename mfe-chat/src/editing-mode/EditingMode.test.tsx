@@ -19,10 +19,11 @@ const sorted = { headers: budget.headers, rows: [['South', 5], ['North', 10]] };
 /** The header (./HeaderStatus) and the chat panel on one shell, as the shell mounts them. */
 async function openBoth(reply: () => unknown = () => hybridReply(sorted)) {
   const services = await startFakeServices({ routes: (req, res) => (req.path === '/hybrid/forward' ? json(res, 200, reply()) : false) });
-  const { shell, sent } = testShell(services.server, budget);
+  const { shell, sent, paused } = testShell(services.server, budget);
   const events: string[] = [];
   shell.bus.on('sheet-proposal', (e) => events.push(`sheet-proposal ${e.versionId}`));
   shell.bus.on('sheet-snapshot-merged', (e) => events.push(`sheet-snapshot-merged ${e.version}`));
+  shell.bus.on('sheet-version-preview', (e) => events.push(`preview ${e.versionId}`));
   renderInShell(
     <>
       <header>
@@ -35,7 +36,7 @@ async function openBoth(reply: () => unknown = () => hybridReply(sorted)) {
   await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));
   await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Mode' }), 'Agent • Direct Exec');
   await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
-  return { services, sent, events };
+  return { services, sent, events, paused };
 }
 
 async function run(code: string) {
@@ -44,10 +45,12 @@ async function run(code: string) {
 }
 const badge = () => screen.queryByRole('group', { name: 'AI Editing Mode' });
 
-test('with AI Editing Mode on a result becomes a staged edit; Commit accepts it and ends the mode', async () => {
-  const { services, sent, events } = await openBoth();
+test('with AI Editing Mode on live sync pauses and a result becomes a staged edit shown in the grid; Commit accepts it and ends the mode', async () => {
+  const { services, sent, events, paused } = await openBoth();
   expect(badge()).not.toBeInTheDocument();
+  expect(paused()).toBe(false);
   await userEvent.click(screen.getByRole('button', { name: 'AI Editing Mode' }));
+  expect(paused()).toBe(true);
   expect(badge()).toHaveTextContent('AI Editing Mode');
   expect(screen.getByRole('button', { name: 'AI Editing Mode' })).toHaveAttribute('aria-pressed', 'true');
 
@@ -58,17 +61,18 @@ test('with AI Editing Mode on a result becomes a staged edit; Commit accepts it 
   const propose = services.server.requests.find((r) => r.path === '/api/v1/sheets/sheet-1/versions');
   expect(propose?.body).toEqual({ headers: budget.headers, data: sorted.rows });
   const proposalId = services.versions[0].split(' ')[1];
-  expect(events).toEqual([`sheet-proposal ${proposalId}`]);
+  expect(events).toEqual([`sheet-proposal ${proposalId}`, `preview ${proposalId}`]);
 
   await userEvent.click(within(badge()!).getByRole('button', { name: 'Commit' }));
   await waitFor(() => expect(badge()).not.toBeInTheDocument());
   expect(services.versions).toEqual([`propose ${proposalId}`, `accept ${proposalId}`]);
-  expect(events).toEqual([`sheet-proposal ${proposalId}`, 'sheet-snapshot-merged 4']);
+  expect(events).toEqual([`sheet-proposal ${proposalId}`, `preview ${proposalId}`, 'preview null', 'sheet-snapshot-merged 4']);
+  expect(paused()).toBe(false);
   expect(screen.getByRole('button', { name: 'AI Editing Mode' })).toHaveAttribute('aria-pressed', 'false');
 });
 
 test('Discard discards the staged edit and keeps the original; a new result replaces the staged one', async () => {
-  const { services, sent } = await openBoth();
+  const { services, sent, paused } = await openBoth();
   await userEvent.click(screen.getByRole('button', { name: 'AI Editing Mode' }));
   await run('result = sorted(rows)');
   await within(screen.getByRole('log', { name: 'Messages' })).findByText(/Staged as a proposed version/);
@@ -81,6 +85,7 @@ test('Discard discards the staged edit and keeps the original; a new result repl
   await waitFor(() => expect(badge()).not.toBeInTheDocument());
   expect(services.versions.at(-1)).toBe(`discard ${second}`);
   expect(sent).toEqual([]);
+  expect(paused()).toBe(false);
 });
 
 test('a proposal the middleware made (merge_timeline) is staged, not accepted, while the mode is on', async () => {

@@ -30,13 +30,26 @@ export const isEditing = (state: EditingModeState, sheetId: string | null): bool
 
 const versionsPath = (sheetId: string) => `/api/v1/sheets/${encodeURIComponent(sheetId)}/versions`;
 
-export function startEditing(sheetId: string, version: number | null): void {
+/** The shell of the sheet in AI Editing Mode: its live sync is paused and its grid previews the staged edit. */
+let editingShell: ShellContext | null = null;
+
+/** Switches the mode on: live sync of the sheet pauses (remote operations are kept, not lost) until it ends. */
+export function startEditing(shell: ShellContext, sheetId: string, version: number | null): void {
+  leaveEditing();
+  editingShell = shell;
+  shell.live.pause();
   editingMode.setState({ ...initial, sheetId, originalVersion: version });
 }
 
-/** Ends the mode without touching the server (the sheet was closed). */
+/** Ends the mode without touching the server: the grid leaves the staged edit's preview and live sync resumes. */
 export function leaveEditing(): void {
+  const shell = editingShell;
+  const { sheetId, staged } = editingMode.getState();
+  editingShell = null;
   editingMode.setState(initial);
+  if (!shell) return;
+  if (staged && sheetId) shell.bus.emit('sheet-version-preview', { sheetId, versionId: null });
+  shell.live.resume();
 }
 
 /** Makes `rows` a proposed version of the sheet and stages it, replacing (discarding) an earlier staged one. */
@@ -54,6 +67,8 @@ export async function stageEdit(shell: ShellContext, edit: StagedEdit): Promise<
     await shell.api.post(`${versionsPath(previous.sheetId)}/${encodeURIComponent(previous.versionId)}/discard`, {}).catch(() => undefined);
   }
   shell.bus.emit('sheet-proposal', { sheetId: edit.sheetId, versionId: edit.versionId });
+  // The staged edit shows in the grid, read-only with its differences (the Workspace's version preview).
+  shell.bus.emit('sheet-version-preview', { sheetId: edit.sheetId, versionId: edit.versionId });
   return edit;
 }
 

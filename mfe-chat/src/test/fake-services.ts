@@ -218,6 +218,8 @@ export interface TestShell {
   sent: LiveOperationInput[];
   /** How many times the panel asked the server to send everyone a sync. */
   reloads(): number;
+  /** Whether live sync is paused (AI Editing Mode). */
+  paused(): boolean;
 }
 
 /**
@@ -229,6 +231,7 @@ export function testShell(server: LoopbackServer, sheet?: { id: string; name: st
   const sent: LiveOperationInput[] = [];
   const listeners = new Set<(frame: LiveServerFrame) => void>();
   let reloads = 0;
+  let paused = false;
   // Acknowledges each operation as the server does (to the sender only), after the send returns.
   shell.live = {
     state: 'connected',
@@ -245,6 +248,12 @@ export function testShell(server: LoopbackServer, sheet?: { id: string; name: st
     requestReload() {
       reloads++;
     },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+    },
   };
   if (sheet) {
     shell.sheet.report({
@@ -256,5 +265,5 @@ export function testShell(server: LoopbackServer, sheet?: { id: string; name: st
       getData: () => sheet.rows,
     });
   }
-  return { shell, sent, reloads: () => reloads };
+  return { shell, sent, reloads: () => reloads, paused: () => paused };
 }

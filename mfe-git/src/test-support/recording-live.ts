@@ -40,6 +40,9 @@ export function recordingLive(startVersion = 1): RecordingLive {
     requestReload() {
       live.reloads += 1;
     },
+    // mfe-git never pauses live sync (AI Editing Mode is the chat's); the shell's relay is tested in contracts.
+    pause() {},
+    resume() {},
     hold() {
       held = [];
     },

@@ -3,6 +3,7 @@ import type { AuthUser } from '../auth/auth.schema.js';
 import { createEventBus } from '../bus/event-bus.js';
 import type { EventMap } from '../bus/event-map.js';
 import { createSheetLiveClient, liveSocketUrl, sheetSocketPath } from '../live/live-sockets.js';
+import { LiveFrameRelay } from '../live/frame-relay.js';
 import {
   DEFAULT_FLAGS,
   nextCellSelection,
@@ -66,6 +67,8 @@ export function createDevShellContext(options: DevShellOptions = {}): ShellConte
 function devLive(sheetId: string | null, userId: string, options: DevShellOptions): ShellLive {
   const token = options.liveToken;
   const client = createSheetLiveClient({ token: () => token?.() ?? null });
+  const relay = new LiveFrameRelay(userId);
+  if (sheetId !== null) client.subscribe((frame) => relay.receive(frame, sheetId));
   if (sheetId !== null && token) {
     const base = options.liveBaseURL ?? (globalThis as { location?: { href: string } }).location?.href;
     if (base) client.connect(liveSocketUrl(base, sheetSocketPath(sheetId)));
@@ -78,12 +81,16 @@ function devLive(sheetId: string | null, userId: string, options: DevShellOption
       return client.pending;
     },
     send(operation) {
-      if (sheetId !== null) client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId, user_id: userId, timestamp: Date.now() });
+      if (sheetId === null) return;
+      relay.sent(operation);
+      client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId, user_id: userId, timestamp: Date.now() });
     },
-    subscribe: (listener) => client.subscribe(listener),
+    subscribe: (listener) => relay.subscribe(listener),
     requestReload() {
       if (sheetId !== null) client.send({ type: 'reload_request', sheet_id: sheetId });
     },
+    pause: () => relay.pause(),
+    resume: () => relay.resume(),
   };
 }
 

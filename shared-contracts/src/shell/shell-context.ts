@@ -33,6 +33,12 @@ export interface ShellLive {
   subscribe(listener: (frame: LiveServerFrame) => void): () => void;
   /** After a checkout or switch: asks the server to send everyone on the sheet a sync (spec 02 §2). */
   requestReload(): void;
+  /**
+   * AI Editing Mode (spec 02 §4): live sync pauses — frames for the subscribers are kept, not
+   * lost — until resume() tells them in order. Another sheet ends the pause.
+   */
+  pause(): void;
+  resume(): void;
 }
 
 /** Someone on the current sheet, with the cell they selected (when they shared one) and their colour. */

@@ -3,6 +3,7 @@ import {
   LIVE_CLOSE,
   PRESENCE_TOAST_MS,
   WORKSPACE_SOCKET_PATH,
+  LiveFrameRelay,
   createSheetLiveClient,
   createWorkspaceLiveClient,
   isNavigationChange,
@@ -80,7 +81,8 @@ const INITIAL: LiveSessionState = { sheetId: null, state: 'disconnected', pendin
  */
 export function createLiveSession(deps: LiveSessionDeps): LiveSession {
   const store = createStore<LiveSessionState>(() => INITIAL);
-  const listeners = new Set<(frame: LiveServerFrame) => void>();
+  /** Frames of the open sheet to the remotes: acknowledged operations echoed to all of them, kept while paused. */
+  const relay = new LiveFrameRelay(deps.userId);
   /** Sockets of sheets left with unacknowledged operations, by sheet id. */
   const retired = new Map<string, SheetLiveClient>();
   const toastTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -138,41 +140,17 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
       }
     });
     client.subscribe((frame) => {
-      const echo = settleSent(frame, sheetId);
       if (!isCurrent()) return;
       const { onSheet, notice } = nextSheetPresence(store.getState().onSheet, frame, sheetId, deps.userId);
       if (onSheet !== store.getState().onSheet) store.setState({ onSheet });
       if (notice) toast(notice);
-      for (const l of [...listeners]) l(frame);
-      if (echo) for (const l of [...listeners]) l(echo);
+      relay.receive(frame, sheetId);
     });
     client.subscribeMessages((message) => {
       if (isCurrent()) announceNavigation(message);
     });
     client.connect(liveSocketUrl(deps.baseUrl, sheetSocketPath(sheetId)));
     return client;
-  };
-
-  /**
-   * Operations sent through ShellContext.live by any remote, until the server settles them.
-   * The server acks an operation to its socket and broadcasts it to the others only; in this
-   * tab, the Workspace, the chat and the code editor share that socket, so an acknowledged
-   * operation is also told to every subscriber as an `operation` frame: the Workspace shows
-   * what the chat or the code editor wrote (its own ones it has settled by the ack already).
-   */
-  const sent = new Map<string, LiveOperationInput>();
-  const settleSent = (frame: LiveServerFrame, sheetId: string): LiveServerFrame | null => {
-    if (frame.type === 'error' && frame.data.operation_id) sent.delete(`${sheetId}:${frame.data.operation_id}`);
-    if (frame.type === 'operation') sent.delete(`${sheetId}:${frame.data.operation.id}`);
-    if (frame.type !== 'ack') return null;
-    const key = `${sheetId}:${frame.data.operation_id}`;
-    const operation = sent.get(key);
-    if (!operation) return null;
-    sent.delete(key);
-    return {
-      type: 'operation',
-      data: { sheet_id: sheetId, version: frame.data.version, operation: { ...operation, user_id: deps.userId, timestamp: frame.data.timestamp } },
-    };
   };
 
   /** The socket that carries operations of `sheetId`: the open one or one kept for its pending operations. */
@@ -213,6 +191,7 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
       if ((current?.sheetId ?? null) === sheetId) return;
       const previous = current;
       current = null;
+      relay.reset();
       if (previous) {
         if (previous.client.pending > 0) retired.set(previous.sheetId, previous.client);
         else previous.client.close();
@@ -241,7 +220,7 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
           // Bound to its sheet: a Workspace still showing the previous sheet never writes into the new one.
           const client = clientOf(sheetId);
           if (!client || sheetId === null) return;
-          sent.set(`${sheetId}:${operation.id}`, operation);
+          if (current?.sheetId === sheetId) relay.sent(operation);
           client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId, user_id: deps.userId, timestamp: Date.now() });
         },
         subscribe(listener) {
@@ -249,11 +228,16 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
           const forSheet = (frame: LiveServerFrame) => {
             if (current?.sheetId === sheetId) listener(frame);
           };
-          listeners.add(forSheet);
-          return () => listeners.delete(forSheet);
+          return relay.subscribe(forSheet);
         },
         requestReload() {
           if (sheetId !== null && current?.sheetId === sheetId) current.client.send({ type: 'reload_request', sheet_id: sheetId });
+        },
+        pause() {
+          if (sheetId !== null && current?.sheetId === sheetId) relay.pause();
+        },
+        resume() {
+          if (sheetId !== null && current?.sheetId === sheetId) relay.resume();
         },
       };
     },

@@ -48,6 +48,12 @@ function WorkspaceProbe({ shell }: RemoteProps) {
       <button type="button" onClick={() => shell.live.requestReload()}>
         reload
       </button>
+      <button type="button" onClick={() => shell.live.pause()}>
+        pause
+      </button>
+      <button type="button" onClick={() => shell.live.resume()}>
+        resume
+      </button>
       <button type="button" onClick={() => shell.sheet.open('s2')}>
         open s2
       </button>
@@ -240,6 +246,25 @@ test('an acknowledged edit is also told to every subscriber as an operation fram
     data: { sheet_id: 's1', version: 2, operation: { id: 'x', type: 'cell_update', position: { row: 0, column: 0 }, value: 1, user_id: 'u2', timestamp: 't' } },
   });
   await waitFor(() => expect(screen.getByTestId('frames')).toHaveTextContent(/^ack,operation v1 by u1,operation v2 by u2$/));
+});
+
+test('paused (AI Editing Mode), frames for the remotes are kept and told in order on resume', async () => {
+  renderMain('/sheets/s1');
+  const peer = await peerOf(sheetPeer);
+  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent('connected|pending 0'));
+  const op = (version: number) => ({
+    type: 'operation',
+    data: { sheet_id: 's1', version, operation: { id: `x${version}`, type: 'cell_update', position: { row: 0, column: 0 }, value: version, user_id: 'u2', timestamp: 't' } },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'pause' }));
+  await send(peer, op(1));
+  await send(peer, op(2));
+  // Presence is the shell's own and is not paused: once Bob shows, the operations before him have arrived too.
+  await send(peer, { type: 'user_joined', data: { user_id: 'u2', sheet_id: 's1', display_name: 'Bob' } });
+  await waitFor(() => expect(screen.getByTestId('on-sheet')).toHaveTextContent('Bob'));
+  expect(screen.getByTestId('frames')).toHaveTextContent(/^$/);
+  fireEvent.click(screen.getByRole('button', { name: 'resume' }));
+  await waitFor(() => expect(screen.getByTestId('frames')).toHaveTextContent(/^operation v1 by u2,operation v2 by u2,user_joined$/));
 });
 
 test('the workspace socket fills presence.online and tells navigation changes on the bus', async () => {

@@ -10,7 +10,7 @@ export function fakeShell(overrides: Partial<ShellContext> = {}): ShellContext {
     logout: async () => {},
     bus: createEventBus(),
     // No socket in component tests: live is disconnected and nothing is sent (tests of live use src/test/live-server.ts).
-    live: { state: 'disconnected', pending: 0, send() {}, subscribe: () => () => {}, requestReload() {} },
+    live: { state: 'disconnected', pending: 0, send() {}, subscribe: () => () => {}, requestReload() {}, pause() {}, resume() {} },
     presence: { onSheet: [], online: [] },
     sheet: createDevShellContext({ sheetId: null, onAction: () => {} }).sheet,
     remotes: { mount: () => () => {} },

@@ -135,6 +135,17 @@ test("the git tab's preview request opens a proposal; Apply accepts it", async (
   expect(reloads).toBe(1);
 });
 
+test('a staged AI edit previews through the bus and a null version ends the preview (AI Editing Mode commit or discard)', async () => {
+  const shell = await openWorkspace();
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: budget.id, versionId: PROPOSAL }));
+  await screen.findByTestId('preview-banner');
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: 'another-sheet', versionId: null }));
+  expect(screen.getByTestId('preview-banner')).toBeInTheDocument();
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: budget.id, versionId: null }));
+  await waitFor(() => expect(screen.queryByTestId('preview-banner')).not.toBeInTheDocument());
+  expect(api.requests.filter((r) => r.method === 'POST')).toEqual([]);
+});
+
 test('a refused Apply is only logged (spec 02 §8) and the preview stays; without a current sheet id Apply does nothing', async () => {
   const errors = jest.spyOn(console, 'error').mockImplementation(() => {});
   const shell = await openWorkspace();

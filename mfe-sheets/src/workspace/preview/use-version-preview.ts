@@ -99,13 +99,15 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
   // Another sheet: no preview of the last one's version.
   useEffect(() => exit, [sheetId, exit]);
 
-  // The git tab asks for a preview through the bus.
+  // The git tab and AI Editing Mode's staged edit ask for a preview through the bus (null: end it).
   useEffect(
     () =>
       shell.bus.on('sheet-version-preview', (e) => {
-        if (e.sheetId === sheetId) open(e.versionId);
+        if (e.sheetId !== sheetId) return;
+        if (e.versionId === null) exit();
+        else open(e.versionId);
       }),
-    [shell.bus, sheetId, open],
+    [shell.bus, sheetId, open, exit],
   );
 
   // Tell the other remotes (the git tab's list) which version is previewed now.

@@ -1,4 +1,5 @@
 import {
+  LiveFrameRelay,
   createDevShellContext,
   createSheetLiveClient,
   liveSocketUrl,
@@ -26,6 +27,9 @@ export function liveShellFor(apiUrl: string, sheetId: string, userId: string, op
     log: () => {},
   });
   clients.add(client);
+  // As the shell does: acknowledged operations are told to every subscriber; frames kept while paused.
+  const relay = new LiveFrameRelay(userId);
+  client.subscribe((frame) => relay.receive(frame, sheetId));
   const live: ShellLive = {
     get state() {
       return client.state;
@@ -33,9 +37,14 @@ export function liveShellFor(apiUrl: string, sheetId: string, userId: string, op
     get pending() {
       return client.pending;
     },
-    send: (operation) => client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId }),
-    subscribe: (listener) => client.subscribe(listener),
+    send: (operation) => {
+      relay.sent(operation);
+      client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId });
+    },
+    subscribe: (listener) => relay.subscribe(listener),
     requestReload: () => void client.send({ type: 'reload_request', sheet_id: sheetId }),
+    pause: () => relay.pause(),
+    resume: () => relay.resume(),
   };
   client.connect(liveSocketUrl(apiUrl, sheetSocketPath(sheetId)));
   return { ...shell, user: { id: userId, username: userId, role: 'admin' }, live };
