@@ -82,7 +82,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status(), { provider: provider.name, model: provider.model });
   registerConfigRoute(app, config.version, config.provider, provider.model);
   registerWhoamiRoute(app);
-  await registerGitRoutes(app, config);
+  await registerGitRoutes(app, config, provider);
   const repoDir = config.gitRepoDir ?? path.join(config.dataDir, 'repo');
   const readGitFiles = createGitFileReader(repoDir);
   // AI chat sessions (spec 02 §7): the hybrid and the chat calls read and store their messages.

@@ -7,12 +7,13 @@ import { registerDiffRoute } from './diff.route.js';
 import { registerFunctionsRoute } from './functions.route.js';
 import { registerGitErrorHandler } from './git-http.js';
 import { registerHistoryRoutes } from './history.route.js';
+import type { AiProvider } from '../providers/provider.js';
 import { registerRecommendationsRoute } from './recommendations.route.js';
 import { GitRepository } from './repository.service.js';
 import { registerTreeRoute } from './tree.route.js';
 
 /** Every /git route (issue 9), protected like all routes, on the one repository of the config. */
-export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiConfig, 'dataDir' | 'gitRepoDir'>): Promise<void> {
+export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiConfig, 'dataDir' | 'gitRepoDir'>, provider: AiProvider): Promise<void> {
   const repo = new GitRepository(config.gitRepoDir ?? path.join(config.dataDir, 'repo'));
   await app.register(async (scope) => {
     registerGitErrorHandler(scope);
@@ -22,7 +23,7 @@ export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiCon
     registerCommitRoutes(scope, repo);
     registerDiffRoute(scope, repo);
     registerFunctionsRoute(scope, repo);
-    registerRecommendationsRoute(scope, repo);
+    registerRecommendationsRoute(scope, repo, provider);
   });
   // Not awaited: the service answers at once; a /git/tree that arrives meanwhile waits for the same walk.
   app.addHook('onReady', async () => {
