@@ -223,6 +223,55 @@ test('Agent • AI Powered sends the instruction (or its default) with the git f
   expect(call.body).not.toHaveProperty('code');
 });
 
+test('an Agent • AI Powered reply shows the Python that ran as a code block, before its output', async () => {
+  // Code with a ``` run inside a string: the block's fence must not end there.
+  const code = 'print("```", len(rows))\nresult = len(rows)\n';
+  await openPanel({
+    routes: (req, res) =>
+      req.path === '/hybrid/forward'
+        ? void streamHybrid(res, hybridReply(null, { mode: 'agent-ai', message: 'Code executed: 3', code, execution_output: '``` 3\n' }))
+        : false,
+  });
+  await chooseMode('Agent • AI Powered');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  fireEvent.change(input(), { target: { value: 'count the rows' } });
+  await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+  await within(messages()).findByText('Code executed: 3');
+
+  const reply = within(messages()).getAllByRole('article', { name: 'AI message' }).at(-1)!;
+  const blocks = [...reply.querySelectorAll('pre code')];
+  expect(blocks.map((b) => [b.className, b.textContent])).toEqual([
+    ['language-python', 'print("```", len(rows))\nresult = len(rows)\n'],
+    ['language-text', '``` 3\n'],
+  ]);
+  expect(within(reply).getByText('Code')).toBeInTheDocument();
+});
+
+test('a Direct Exec reply does not echo the code the user sent', async () => {
+  await openPanel({
+    routes: (req, res) => (req.path === '/hybrid/forward' ? void streamHybrid(res, hybridReply(null, { code: 'print(1)\n', execution_output: '1\n' })) : false),
+  });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['print(1)']);
+  await within(messages()).findByText('Code executed successfully');
+  const reply = within(messages()).getAllByRole('article', { name: 'AI message' }).at(-1)!;
+  expect([...reply.querySelectorAll('pre code')].map((b) => b.className)).toEqual(['language-text']);
+});
+
+test("a pasted script shows in the user's message as typed, not as Markdown", async () => {
+  await openPanel({ routes: (req, res) => (req.path === '/hybrid/forward' ? void streamHybrid(res, hybridReply(null)) : false) });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  const script = '# Double the amounts\nresult = [[r[0], r[1] * 2] for r in rows]\nprint(len(rows))';
+  fireEvent.change(input(), { target: { value: script } });
+  await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+  await within(messages()).findByText('Code executed successfully');
+  const mine = within(messages()).getByRole('article', { name: 'You message' });
+  expect(within(mine).queryByRole('heading')).not.toBeInTheDocument();
+  expect(mine.textContent).toBe(`You${script}`);
+});
+
 test('Direct Exec with an empty prompt runs the first git file the context lists', async () => {
   const { services } = await openPanel({
     routes: (req, res) => {

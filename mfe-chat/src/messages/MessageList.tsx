@@ -49,7 +49,16 @@ export function MessageList({ messages, shell }: MessageListProps) {
             <Text fontSize="xs" color="fg.muted" mb="1">
               {ROLE_LABELS[m.role]}
             </Text>
-            {m.pending && m.content === '' ? <Spinner size="xs" aria-label="Waiting for the reply" /> : <MessageContent text={m.content} />}
+            {m.pending && m.content === '' ? (
+              <Spinner size="xs" aria-label="Waiting for the reply" />
+            ) : m.role === 'user' ? (
+              // The user's own text as typed: a pasted script is not Markdown ('# comment' is no heading, its lines stay lines).
+              <Text fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word">
+                {m.content}
+              </Text>
+            ) : (
+              <MessageContent text={m.content} />
+            )}
             {m.metadata?.createdSheet && (
               <Button mt="1" size="xs" variant="outline" onClick={() => shell.sheet.open(m.metadata!.createdSheet!.id)}>
                 Open {m.metadata.createdSheet.name}

@@ -44,14 +44,28 @@ function outcomeOf(reply: HybridReply): StreamOutcome {
 }
 
 const MAX_OUTPUT_SHOWN = 4000;
-/** The reply as its message shows it: the message or failure, the printed output, and where the result went. */
-function replyText(reply: HybridReply, note: string | null): string {
+/** A fenced Markdown block whose fence is longer than any run of backticks in the text, so the text cannot close it. */
+function fencedBlock(language: string, text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/**
+ * The reply as its message shows it: the message or failure, in Agent • AI Powered the Python
+ * that ran (the user sees what was done to the sheet, and that the builtin assistant wrote real
+ * code rather than answered as a model), the printed output, and where the result went.
+ */
+function replyText(reply: HybridReply, note: string | null, showCode: boolean): string {
   const failure = hybridFailureMessage(reply);
   const parts = [failure ? errorMessageText(failure) : reply.message || 'Done.'];
+  // The panel's reply schema keeps unknown fields loose: `code` is the middleware's string (AI Powered), checked here.
+  const code = showCode && typeof reply.code === 'string' ? reply.code.trimEnd() : undefined;
+  if (code) parts.push(`**Code**\n\n${fencedBlock('python', code)}`);
   const output = reply.execution_output?.trimEnd();
   if (output) {
     const shown = output.length > MAX_OUTPUT_SHOWN ? `${output.slice(0, MAX_OUTPUT_SHOWN)}\n…` : output;
-    parts.push(`**Output**\n\n\`\`\`text\n${shown}\n\`\`\``);
+    parts.push(`**Output**\n\n${fencedBlock('text', shown)}`);
   }
   if (note) parts.push(note);
   return parts.join('\n\n');
@@ -144,7 +158,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
         const placed = outcome === 'complete' ? await placeResult(shell, reply) : { note: null };
         const gitLinks = reply.langgraph_data?.frontend_panels?.git_history;
         state().update(replyId, {
-          content: replyText(reply, placed.note),
+          content: replyText(reply, placed.note, request.mode === 'agent-ai'),
           pending: false,
           streaming: false,
           metadata: {
