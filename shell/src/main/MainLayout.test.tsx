@@ -27,6 +27,15 @@ function loaderWith(down: Set<RemoteName>, loads: string[]): RemoteLoader {
             <button type="button" onClick={() => shell.sheet.open('s-9')}>
               open s-9 from {expose.slice(2)}
             </button>
+            <button
+              type="button"
+              onClick={() =>
+                shell.sheet.id &&
+                shell.sheet.report({ id: shell.sheet.id, name: 'Budget 2026', headers: [], size: { rows: 0, cols: 0 }, version: 1, getData: () => [] })
+              }
+            >
+              report from {expose.slice(2)}
+            </button>
           </div>
         );
       };
@@ -70,6 +79,15 @@ function renderMain(path: string, down = new Set<RemoteName>()) {
 }
 
 describe('main screen', () => {
+  it("names the open sheet in the header once the Workspace reported it, never by its id", async () => {
+    renderMain('/sheets/s-1');
+    await screen.findByText('mfe-sheets ./Workspace');
+    expect(screen.getByTestId('current-sheet')).toHaveTextContent(/^\/$/);
+    fireEvent.click(screen.getByRole('button', { name: 'report from Workspace' }));
+    await waitFor(() => expect(screen.getByTestId('current-sheet')).toHaveTextContent('/ Budget 2026'));
+    expect(screen.getByTestId('current-sheet')).not.toHaveTextContent('s-1');
+  });
+
   it('shows the placeholder without a sheet, the Navigator and the chat, and no git or members code yet', async () => {
     const { loads } = renderMain('/sheets');
     expect(await screen.findByText('No Sheet Selected')).toBeInTheDocument();

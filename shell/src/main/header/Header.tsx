@@ -29,8 +29,9 @@ export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: Heade
           Sheets
         </Button>
         {shell.sheet.id && (
-          <Text fontSize="sm" color="fg.muted" truncate data-testid="current-sheet">
-            / {shell.sheet.id}
+          // The sheet's name once the Workspace reported it; nothing but the separator while it loads.
+          <Text fontSize="sm" color="fg.muted" truncate data-testid="current-sheet" title={shell.sheet.name ?? undefined}>
+            / {shell.sheet.name ?? ''}
           </Text>
         )}
       </HStack>
