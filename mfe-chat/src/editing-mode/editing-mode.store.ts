@@ -68,7 +68,7 @@ export async function stageEdit(shell: ShellContext, edit: StagedEdit): Promise<
   }
   shell.bus.emit('sheet-proposal', { sheetId: edit.sheetId, versionId: edit.versionId });
   // The staged edit shows in the grid, read-only with its differences (the Workspace's version preview).
-  shell.bus.emit('sheet-version-preview', { sheetId: edit.sheetId, versionId: edit.versionId });
+  shell.bus.emit('sheet-version-preview', { sheetId: edit.sheetId, versionId: edit.versionId, staged: true });
   return edit;
 }
 

@@ -60,7 +60,7 @@ function replyText(reply: HybridReply, note: string | null, showCode: boolean): 
   const failure = hybridFailureMessage(reply);
   const parts = [failure ? errorMessageText(failure) : reply.message || 'Done.'];
   // The panel's reply schema keeps unknown fields loose: `code` is the middleware's string (AI Powered), checked here.
-  const code = showCode && typeof reply.code === 'string' ? reply.code.trimEnd() : undefined;
+  const code = showCode ? reply.code?.trimEnd() : undefined;
   if (code) parts.push(`**Code**\n\n${fencedBlock('python', code)}`);
   const output = reply.execution_output?.trimEnd();
   if (output) {

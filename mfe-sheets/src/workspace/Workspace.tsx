@@ -103,7 +103,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
       />
       {preview.state.phase !== 'off' && (
-        <PreviewBanner state={preview.state} diff={preview.diff} onApply={() => void preview.apply()} onExit={preview.exit} />
+        <PreviewBanner state={preview.state} staged={preview.staged} diff={preview.diff} onApply={() => void preview.apply()} onExit={preview.exit} />
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       <Box flex="1" minH="0" position="relative">

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CellValueSchema } from '../sheets/sheet.schema.js';
-import { HYBRID_STAGES } from './hybrid.schema.js';
+import { HYBRID_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
 
 /**
  * What the chat panel (mfe-chat) reads from the ai-middleware's hybrid replies (spec 02 §3
@@ -66,6 +66,11 @@ export const HybridReplySchema = z.looseObject({
     })
     .optional(),
   echo_prompt: z.string().optional(),
+  /** Agent • AI Powered: the code that ran last, every attempt with its error, and who wrote it. */
+  code: z.string().optional(),
+  attempts: z.array(HybridAttemptSchema).optional(),
+  provider: z.string().optional(),
+  model: z.string().nullable().optional(),
 });
 export type HybridReply = z.infer<typeof HybridReplySchema>;
 

@@ -11,8 +11,11 @@ export interface EventMap {
   'sheet-snapshot-merged': { sheetId: string; version: number };
   'sheet-snapshot-merge-error': { sheetId: string; error: string };
   'sheet-proposal': { sheetId: string; versionId: string };
-  /** Asks the Workspace to preview a version of a sheet (the git tab's Preview; AI Editing Mode's staged edit); null ends the preview. */
-  'sheet-version-preview': { sheetId: string; versionId: string | null };
+  /**
+   * Asks the Workspace to preview a version of a sheet (the git tab's Preview; AI Editing Mode's
+   * staged edit, `staged`: its Commit / Discard decide, the preview offers no Apply); null ends it.
+   */
+  'sheet-version-preview': { sheetId: string; versionId: string | null; staged?: boolean };
   /** The Workspace now previews this version of the sheet (null: no preview any more). */
   'sheet-version-previewing': { sheetId: string; versionId: string | null };
   /** The signed-in user saved their own nickname or email (account settings): the shell updates its menu. */

@@ -8,6 +8,8 @@ import type { VersionStatus } from './versions.schema.js';
 export const VERSION_PREVIEW_TEXTS = {
   apply: 'Apply',
   exit: 'Exit Preview',
+  /** In place of Apply and Exit Preview while the preview is AI Editing Mode's staged edit. */
+  staged: 'AI Editing Mode: Commit or Discard it with the badge in the header',
   loading: 'Loading version...',
   /** The grid's context-menu entry that opens a cell's history. */
   cellHistory: 'Cell history',

@@ -135,10 +135,13 @@ test("the git tab's preview request opens a proposal; Apply accepts it", async (
   expect(reloads).toBe(1);
 });
 
-test('a staged AI edit previews through the bus and a null version ends the preview (AI Editing Mode commit or discard)', async () => {
+test('a staged AI edit previews through the bus without Apply (the badge decides) and a null version ends the preview', async () => {
   const shell = await openWorkspace();
-  act(() => shell.bus.emit('sheet-version-preview', { sheetId: budget.id, versionId: PROPOSAL }));
-  await screen.findByTestId('preview-banner');
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: budget.id, versionId: PROPOSAL, staged: true }));
+  const banner = await screen.findByTestId('preview-banner');
+  expect(within(banner).getByTestId('preview-staged')).toHaveTextContent('AI Editing Mode: Commit or Discard it with the badge in the header');
+  expect(within(banner).queryByRole('button', { name: 'Apply' })).not.toBeInTheDocument();
+  expect(within(banner).queryByRole('button', { name: 'Exit Preview' })).not.toBeInTheDocument();
   act(() => shell.bus.emit('sheet-version-preview', { sheetId: 'another-sheet', versionId: null }));
   expect(screen.getByTestId('preview-banner')).toBeInTheDocument();
   act(() => shell.bus.emit('sheet-version-preview', { sheetId: budget.id, versionId: null }));

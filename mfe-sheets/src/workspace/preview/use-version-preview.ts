@@ -33,6 +33,8 @@ export interface VersionPreviewOptions {
 export function useVersionPreview(shell: ShellContext, service: VersionService, options: VersionPreviewOptions) {
   const { sheetId, liveVersion } = options;
   const [state, setState] = useState<PreviewState>({ phase: 'off' });
+  // AI Editing Mode's staged edit: its badge's Commit / Discard decide, so Apply is not offered.
+  const [staged, setStaged] = useState(false);
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const shellRef = useRef(shell);
@@ -40,8 +42,9 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
   const latest = useRef(0);
 
   const open = useCallback(
-    (versionId: string) => {
+    (versionId: string, asStaged = false) => {
       if (!sheetId) return;
+      setStaged(asStaged);
       const call = ++latest.current;
       setState({ phase: 'loading', versionId });
       void service.get(sheetId, versionId).then(async (result) => {
@@ -67,12 +70,13 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
   const exit = useCallback(() => {
     latest.current++;
     setState({ phase: 'off' });
+    setStaged(false);
   }, []);
 
   const apply = useCallback(async () => {
     // Spec 02 §4: Apply does nothing without a current sheet id.
     const current = shellRef.current.sheet.id;
-    if (state.phase !== 'ready' || !current || current !== sheetId) return;
+    if (state.phase !== 'ready' || staged || !current || current !== sheetId) return;
     const { version } = state;
     setState({ ...state, applying: true });
     await optionsRef.current.beforeApply();
@@ -94,7 +98,7 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
     shellRef.current.live.requestReload();
     optionsRef.current.onApplied(result.data.version);
     bus.emit('sheet-history-refresh', { sheetId });
-  }, [state, service, sheetId, exit]);
+  }, [state, staged, service, sheetId, exit]);
 
   // Another sheet: no preview of the last one's version.
   useEffect(() => exit, [sheetId, exit]);
@@ -105,7 +109,7 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
       shell.bus.on('sheet-version-preview', (e) => {
         if (e.sheetId !== sheetId) return;
         if (e.versionId === null) exit();
-        else open(e.versionId);
+        else open(e.versionId, e.staged === true);
       }),
     [shell.bus, sheetId, open, exit],
   );
@@ -123,7 +127,7 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
     // liveVersion is a dependency on purpose: the live grid is edited in place, so its version says when it changed.
   }, [version, liveVersion]);
 
-  return { state, diff, open, exit, apply };
+  return { state, staged, diff, open, exit, apply };
 }
 
 export type VersionPreview = ReturnType<typeof useVersionPreview>;
