@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { DEFAULT_FLAGS } from '@tessera/contracts';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { registerAuthHook } from './auth/auth.hook.js';
 import { registerConfigRoute } from './capabilities/config.route.js';
@@ -62,7 +63,10 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   // The runner's pool warms when the service listens; an app only injected into (tests)
   // starts it at its first Direct Exec job instead of spawning Pyodide children for nothing.
   let runner: CodeRunner | undefined;
-  const getRunner = (): CodeRunner => (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS), metrics));
+  // FEATURE_ENHANCED_TABLE_PARSING off: printed output is not parsed into a grid.
+  const flags = config.flags ?? DEFAULT_FLAGS;
+  const getRunner = (): CodeRunner =>
+    (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS, { parsePrintedOutput: flags.enhancedTableParsing }), metrics));
   app.addHook('onListen', async () => {
     const status = getRunner().status();
     if (status.state === 'refused') app.log.warn({ reason: status.reason }, 'code runner refuses to run code');
@@ -80,7 +84,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   // The model provider AI_PROVIDER names (builtin, openai, vertex): AI Powered and the chat calls share it.
   const provider = createProvider(config);
   registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status(), { provider: provider.name, model: provider.model });
-  registerConfigRoute(app, config.version, config.provider, provider.model);
+  registerConfigRoute(app, config.version, config.provider, provider.model, flags);
   registerWhoamiRoute(app);
   await registerGitRoutes(app, config, provider);
   const repoDir = config.gitRepoDir ?? path.join(config.dataDir, 'repo');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, PACKAGE_VERSION, loadConfig } from './config.js';
+import { ConfigError, FEATURE_FLAG_ENV, PACKAGE_VERSION, loadConfig } from './config.js';
 
 test('defaults follow the brief: 127.0.0.1:8081, builtin provider, PGlite under ./data', () => {
   const config = loadConfig({});
@@ -72,4 +72,44 @@ test('bad ports, URLs and log levels are refused', () => {
   assert.throws(() => loadConfig({ API_URL: 'ftp://x' }), ConfigError);
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), ConfigError);
   assert.throws(() => loadConfig({ AI_DATABASE_URL: 'mysql://x' }), ConfigError);
+});
+
+test('feature flags: all on by default; FEATURE_<NAME>=false|0 turns one off, true|1 on, any case', () => {
+  assert.deepEqual(loadConfig({}).flags, {
+    contextWindow: true,
+    enhancedChat: true,
+    debugLogging: true,
+    enhancedTableParsing: true,
+    autoSheetCreation: true,
+  });
+  assert.deepEqual(FEATURE_FLAG_ENV, {
+    contextWindow: 'FEATURE_CONTEXT_WINDOW',
+    enhancedChat: 'FEATURE_ENHANCED_CHAT',
+    debugLogging: 'FEATURE_DEBUG_LOGGING',
+    enhancedTableParsing: 'FEATURE_ENHANCED_TABLE_PARSING',
+    autoSheetCreation: 'FEATURE_AUTO_SHEET_CREATION',
+  });
+  const flags = loadConfig({
+    FEATURE_AUTO_SHEET_CREATION: 'false',
+    FEATURE_ENHANCED_TABLE_PARSING: ' 0 ',
+    FEATURE_DEBUG_LOGGING: 'FALSE',
+    FEATURE_CONTEXT_WINDOW: 'True',
+    FEATURE_ENHANCED_CHAT: '',
+  }).flags;
+  assert.deepEqual(flags, {
+    contextWindow: true,
+    enhancedChat: true,
+    debugLogging: false,
+    enhancedTableParsing: false,
+    autoSheetCreation: false,
+  });
+});
+
+test('feature flags: another value stops the service, naming the variable', () => {
+  for (const value of ['no', 'off', 'yes', '2', 'flase']) {
+    assert.throws(
+      () => loadConfig({ FEATURE_ENHANCED_CHAT: value }),
+      (err: unknown) => err instanceof ConfigError && err.message === `FEATURE_ENHANCED_CHAT must be true or false (or 1 or 0); got "${value}"`,
+    );
+  }
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AI_MIDDLEWARE_PORT, AI_PROVIDER_NAMES, API_PORT, JWKS_PATH } from '@tessera/contracts';
+import { AI_MIDDLEWARE_PORT, AI_PROVIDER_NAMES, API_PORT, DEFAULT_FLAGS, FEATURE_FLAGS, type FeatureFlag, type FeatureFlags, JWKS_PATH } from '@tessera/contracts';
 import { ConfigError, type LogLevel, parseDatabaseUrl, parseHttpUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export { ConfigError };
@@ -61,6 +61,32 @@ export interface AiConfig {
   version: string;
   /** The confined Python code runner (src/runner); left out, its defaults apply. */
   runner?: RunnerConfig;
+  /** The feature flags of spec 02 §9 (FEATURE_* env), reported by /config; left out, all on (DEFAULT_FLAGS). */
+  flags?: FeatureFlags;
+}
+
+/** The env variable of each feature flag: FEATURE_ and the flag's name in capitals (enhancedChat → FEATURE_ENHANCED_CHAT). */
+export const FEATURE_FLAG_ENV: Record<FeatureFlag, string> = Object.fromEntries(
+  FEATURE_FLAGS.map((flag) => [flag, `FEATURE_${flag.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]),
+) as Record<FeatureFlag, string>;
+
+/**
+ * The feature flags from the environment: each on unless its variable says otherwise —
+ * `true`/`1` on, `false`/`0` off (any case), unset or blank the default (on); anything else
+ * stops the service with a message naming the variable.
+ */
+export function loadFeatureFlags(env: NodeJS.ProcessEnv): FeatureFlags {
+  const flags = { ...DEFAULT_FLAGS };
+  for (const flag of FEATURE_FLAGS) {
+    const name = FEATURE_FLAG_ENV[flag];
+    const text = env[name]?.trim().toLowerCase();
+    if (!text) continue;
+    if (text !== 'true' && text !== '1' && text !== 'false' && text !== '0') {
+      throw new ConfigError(`${name} must be true or false (or 1 or 0); got "${env[name]}"`);
+    }
+    flags[flag] = text === 'true' || text === '1';
+  }
+  return flags;
 }
 
 /** The code runner's limits: RUNNER_TIMEOUT_MS, RUNNER_MEMORY_MB, RUNNER_POOL_SIZE. */
@@ -166,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     logLevel,
     version: PACKAGE_VERSION,
     runner: loadRunnerConfig(env),
+    flags: loadFeatureFlags(env),
   };
 }

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   AI_SUPPORTED_FILE_FORMATS,
   CapabilitiesSchema,
+  DEFAULT_FLAGS,
   ErrorBodySchema,
   MAX_SOLVER_RETRIES,
   ServiceHealthSchema,
@@ -53,6 +54,7 @@ describe('health, metrics and capabilities', () => {
       version: pkg.version,
       provider: 'openai',
       model: 'gpt-4o-mini',
+      flags: DEFAULT_FLAGS,
     });
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FeatureFlags } from '@tessera/contracts';
 import type { AiProviderName } from '../config.js';
 import { buildCapabilities } from './capabilities.js';
 
@@ -6,7 +7,13 @@ import { buildCapabilities } from './capabilities.js';
  * GET /config: public, like /health. Capabilities hold no secret (the model's name, never its
  * key) and clients read them before deciding what to show (capability discovery, spec 02 §7).
  */
-export function registerConfigRoute(app: FastifyInstance, version: string, provider: AiProviderName, model: string | null = null): void {
-  const capabilities = buildCapabilities(version, provider, model);
+export function registerConfigRoute(
+  app: FastifyInstance,
+  version: string,
+  provider: AiProviderName,
+  model: string | null = null,
+  flags?: FeatureFlags,
+): void {
+  const capabilities = buildCapabilities(version, provider, model, flags);
   app.get('/config', { config: { public: true } }, async () => capabilities);
 }

@@ -5,6 +5,7 @@ import {
   type HybridForwardRequest,
   type HybridResponse,
   type HybridStage,
+  PRINTED_OUTPUT_GRID_SOURCES,
   hybridRequestSheet,
 } from '@tessera/contracts';
 import type { CodeRunner } from '../runner/code-runner.js';
@@ -27,7 +28,10 @@ export async function runDirectExec(
   onStage('code_generation', 'Running the given Python code (no code is generated in Direct Exec)');
   const run = await runner.run({ code: body.code ?? '', headers, rows, ...(name === undefined ? {} : { sheet_name: name }) });
   onStage('frontend_panels', run.error === undefined ? 'The code ran' : 'The code failed');
-  onStage('handsontable_updates', run.grid ? `Grid: ${run.grid.rows.length} rows × ${run.grid.headers.length} columns` : 'No grid in the result');
+  onStage(
+    'handsontable_updates',
+    run.grid ? `Grid: ${run.grid.rows.length} rows × ${run.grid.headers.length} columns` : (run.grid_discarded?.message ?? 'No grid in the result'),
+  );
   return toHybridResponse(run);
 }
 
@@ -45,15 +49,14 @@ export function toHybridResponse(run: CodeRunResult): HybridResponse {
       langchain_result: { status: 'failed', message: run.error },
     };
   }
-  const message = run.grid
-    ? `Code executed: a grid of ${run.grid.rows.length} rows × ${run.grid.headers.length} columns`
-    : 'Code executed';
+  const message = successMessage(run);
   return {
     ...base,
     success: true,
     status: 'success',
     message,
     has_grid: run.grid !== undefined,
+    ...(run.grid_discarded ? { grid_discarded: run.grid_discarded } : {}),
     ...(run.grid
       ? {
           grid_update: gridUpdate(run.grid),
@@ -62,6 +65,15 @@ export function toHybridResponse(run: CodeRunResult): HybridResponse {
       : {}),
     langchain_result: { status: 'success', message },
   };
+}
+
+/** What the panel shows: the grid's size, where it came from when it was printed, or why the one found was discarded. */
+function successMessage(run: CodeRunResult): string {
+  if (run.grid) {
+    const printed = (PRINTED_OUTPUT_GRID_SOURCES as readonly string[]).includes(run.grid.source) ? ' (parsed from the printed output)' : '';
+    return `Code executed: a grid of ${run.grid.rows.length} rows × ${run.grid.headers.length} columns${printed}`;
+  }
+  return run.grid_discarded ? `Code executed. ${run.grid_discarded.message}` : 'Code executed';
 }
 
 function gridUpdate(grid: CodeRunGrid): NonNullable<HybridResponse['grid_update']> {

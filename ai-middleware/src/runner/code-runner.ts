@@ -7,7 +7,7 @@ import {
 } from '@tessera/contracts';
 import { RUNNER_DEFAULTS, type RunnerConfig } from '../config.js';
 import { type ChildCommand, confinedChildCommand } from './confinement.js';
-import { extractGrid } from './grid-extractor.js';
+import { gridOfRun } from './grid-extractor.js';
 import { type ChildOutcome, RunnerChild } from './runner-child.js';
 
 /** What /health will report: whether code can run, and why not. */
@@ -54,11 +54,14 @@ export interface CodeRunnerOptions {
   readyTimeoutMs?: number;
   /** For tests: replaces the confinement check's outcome (e.g. to see the refusal). */
   command?: ChildCommand | { refused: string };
+  /** Whether printed output is parsed into a grid when the code assigns no result (the enhanced table parsing flag); default true. */
+  parsePrintedOutput?: boolean;
 }
 
 export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options: CodeRunnerOptions = {}): CodeRunner {
   const command = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const parsePrintedOutput = options.parsePrintedOutput ?? true;
   const ready: RunnerChild[] = [];
   const warming = new Set<RunnerChild>();
   const busy = new Set<RunnerChild>();
@@ -140,7 +143,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     }
     busy.add(child);
     try {
-      return toResult(await child.run(job, config.timeoutMs), config.timeoutMs);
+      return toResult(await child.run(job, config.timeoutMs), config.timeoutMs, parsePrintedOutput);
     } finally {
       // One child per job: state leaks between jobs in one Pyodide (FACTS.md).
       busy.delete(child);
@@ -177,7 +180,7 @@ function failure(error: string, execution_output = ''): CodeRunResult {
   return { execution_output, result: null, error };
 }
 
-function toResult(outcome: ChildOutcome, timeoutMs: number): CodeRunResult {
+function toResult(outcome: ChildOutcome, timeoutMs: number, parsePrintedOutput: boolean): CodeRunResult {
   switch (outcome.kind) {
     case 'timeout':
       return failure(timeoutError(timeoutMs));
@@ -193,16 +196,16 @@ function toResult(outcome: ChildOutcome, timeoutMs: number): CodeRunResult {
       const { message } = outcome;
       // The child caps its output; the cap is applied again here, since the child is not trusted.
       const output = message.output.slice(0, CODE_RUN_OUTPUT_CAP_CHARS);
-      const execution_output =
-        message.truncated || message.output.length > CODE_RUN_OUTPUT_CAP_CHARS ? output + CODE_RUN_OUTPUT_TRUNCATED_MARKER : output;
+      const truncated = message.truncated || message.output.length > CODE_RUN_OUTPUT_CAP_CHARS;
+      const execution_output = truncated ? output + CODE_RUN_OUTPUT_TRUNCATED_MARKER : output;
       if (message.error) {
         if (message.error.kind === 'memory') return failure(MEMORY_ERROR, execution_output);
         if (message.error.kind === 'fatal') return failure(`Execution stopped: ${message.error.message}`, execution_output);
         return failure(lastLines(message.error.message), execution_output);
       }
       const result = message.result ?? null;
-      const grid = extractGrid(result);
-      return grid ? { execution_output, result, grid } : { execution_output, result };
+      // What it assigned to `result`, else what it printed (spec 02 §5's filters apply).
+      return { execution_output, result, ...gridOfRun(result, output, truncated, { parsePrintedOutput }) };
     }
   }
 }

@@ -20,7 +20,11 @@ export const CodeRunRequestSchema = z.strictObject({
 });
 export type CodeRunRequest = z.infer<typeof CodeRunRequestSchema>;
 
-/** Where a grid came from (spec 02 §5: the shapes the extractor accepts). */
+/**
+ * Where a grid came from (spec 02 §5: the shapes the extractor accepts). The first six are
+ * read from what the code assigns to `result`; the last three are parsed out of what it
+ * printed when it assigned none (PRINTED_OUTPUT_GRID_SOURCES).
+ */
 export const CODE_RUN_GRID_SOURCES = [
   'list_of_lists',
   'list_of_objects',
@@ -28,8 +32,33 @@ export const CODE_RUN_GRID_SOURCES = [
   'columns_dict',
   'json_text',
   'delimited_text',
+  'csv_parsed',
+  'table_parsed',
+  'array_converted',
 ] as const;
 export type CodeRunGridSource = (typeof CODE_RUN_GRID_SOURCES)[number];
+
+/**
+ * Grids parsed out of printed output: comma- or tab-delimited text (csv_parsed), a pipe /
+ * markdown table (table_parsed), a printed JSON or Python list (array_converted). Spec 02 §5
+ * keeps them only when they look like a schedule.
+ */
+export const PRINTED_OUTPUT_GRID_SOURCES = ['csv_parsed', 'table_parsed', 'array_converted'] as const;
+
+/** Spec 02 §5: a grid parsed out of printed output that does not look like a schedule. */
+export const PARSED_OUTPUT_NOT_A_SCHEDULE_MESSAGE = 'Parsed output ignored (not a schedule)';
+/** Ours (the spec names the rule, not its text): every grid parsed out of printed output looked like a solver's debug log. */
+export const PARSED_OUTPUT_NOISE_MESSAGE = 'Parsed output ignored (solver debug log)';
+/** Ours: the grid the code returned in `result` looked like a solver's debug log. */
+export const RESULT_GRID_NOISE_MESSAGE = 'Result grid ignored (solver debug log)';
+
+export const GRID_DISCARD_REASONS = ['not_a_schedule', 'solver_debug_log'] as const;
+/** Why a grid was found but not kept, and the text the user is shown. */
+export const GridDiscardSchema = z.object({
+  reason: z.enum(GRID_DISCARD_REASONS),
+  message: z.string(),
+});
+export type GridDiscard = z.infer<typeof GridDiscardSchema>;
 
 /** A grid extracted from a job's result: headers and rows padded or trimmed to their width. */
 export const CodeRunGridSchema = z.object({
@@ -50,6 +79,8 @@ export const CodeRunResultSchema = z.object({
   execution_output: z.string(),
   result: JsonValueSchema,
   grid: CodeRunGridSchema.optional(),
+  /** A grid was found (in `result` or the printed output) but discarded by the filters of spec 02 §5. */
+  grid_discarded: GridDiscardSchema.optional(),
   error: z.string().optional(),
 });
 export type CodeRunResult = z.infer<typeof CodeRunResultSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CELL_MAX_LENGTH, type GridData, SHEET_MAX_COLUMNS, isGridData } from '../sheets/sheet.schema.js';
-import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, JsonValueSchema } from './code-run.schema.js';
+import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, GridDiscardSchema, JsonValueSchema } from './code-run.schema.js';
 import { ConversationTurnSchema } from './vertex.schema.js';
 import { MergeTimelineSnapshotSchema } from './merge-timeline.schema.js';
 import { GridDiffSchema } from './grid-diff.schema.js';
@@ -131,6 +131,8 @@ export const HybridResponseSchema = z.object({
   result: JsonValueSchema,
   has_grid: z.boolean(),
   grid_update: HybridGridUpdateSchema.optional(),
+  /** A grid was found but discarded (not a schedule, or a solver debug log); its message is also in `message`. */
+  grid_discarded: GridDiscardSchema.optional(),
   handsontable_data: z
     .object({ spreadsheet_data: z.object({ headers: z.array(z.string()), rows: HybridGridUpdateSchema.shape.rows }) })
     .optional(),

@@ -138,12 +138,9 @@ export interface ShellRemotes {
   mount<R extends RemoteName>(element: HTMLElement, remote: R, expose: ExposedModule<R>): () => void;
 }
 
-export type FeatureFlag =
-  | 'contextWindow'
-  | 'enhancedChat'
-  | 'debugLogging'
-  | 'enhancedTableParsing'
-  | 'autoSheetCreation';
+/** The feature flags of spec 02 §9, all on by default; the ai-middleware's /config reports them (FEATURE_* env). */
+export const FEATURE_FLAGS = ['contextWindow', 'enhancedChat', 'debugLogging', 'enhancedTableParsing', 'autoSheetCreation'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 export type ShellTab = 'data' | 'git';
 

@@ -1,8 +1,11 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { AI_SUPPORTED_FILE_FORMATS, DEFAULT_FLAGS } from '@tessera/contracts';
 import { MemoryRouter } from 'react-router';
 import { ServicesProvider } from '../services/services.context.js';
 import { servicesFor } from '../test/render-app.js';
+import { gate, startLoopbackServer, type LoopbackServer } from '../test/loopback-server.js';
 import { useLiveSession } from '../live/use-live-session.js';
+import { fetchFeatureFlags } from './feature-flags/use-feature-flags.js';
 import { useShellContext } from './use-shell-context.js';
 
 function Probe() {
@@ -60,4 +63,69 @@ test("what the Workspace reports through shell.sheet reaches every remote's shel
   act(() => screen.getByRole('button', { name: 'report' }).click());
   act(() => screen.getByRole('button', { name: 'select' }).click());
   expect(screen.getByTestId('sheet')).toHaveTextContent('s1|Budget|3x1|v7|{"row":2,"col":0}');
+});
+
+function FlagsProbe() {
+  const shell = useShellContext({ id: 'u1', username: 'alice', role: 'user' }, useLiveSession('u1'));
+  return <output data-testid="flags">{JSON.stringify(shell.flags)}</output>;
+}
+
+/** GET /config as the ai-middleware answers it, with the flags its FEATURE_* env set. */
+const capabilities = (flags?: Record<string, boolean>) => ({
+  langGraphEnabled: false,
+  hybridWorkflowSupported: true,
+  threePageModeSupported: false,
+  streamingSupported: true,
+  gridDetectionSupported: true,
+  maxRetryAttempts: 3,
+  supportedFileFormats: [...AI_SUPPORTED_FILE_FORMATS],
+  version: '0.1.0',
+  provider: 'builtin',
+  model: null,
+  ...(flags ? { flags } : {}),
+});
+
+describe("shell.flags: the ai-middleware's feature flags (GET /ai/config), read once signed in", () => {
+  let server: LoopbackServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const renderProbe = (url: string) =>
+    render(
+      <MemoryRouter>
+        <ServicesProvider services={servicesFor(url)}>
+          <FlagsProbe />
+        </ServicesProvider>
+      </MemoryRouter>,
+    );
+
+  it('the defaults (all on) until /ai/config answers, then what it reports, reaching every remote', async () => {
+    const reply = gate();
+    const reported = { ...DEFAULT_FLAGS, autoSheetCreation: false, enhancedTableParsing: false };
+    server = await startLoopbackServer({ 'GET /ai/config': () => ({ body: capabilities(reported), hold: reply.promise }) });
+    renderProbe(server.url);
+    expect(JSON.parse(screen.getByTestId('flags').textContent ?? '')).toEqual(DEFAULT_FLAGS);
+    reply.open();
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('flags').textContent ?? '')).toEqual(reported));
+    expect(server.calls.filter((c) => c === 'GET /ai/config')).toHaveLength(1);
+  });
+
+  it('the defaults when /ai/config fails, answers without flags, or with bad ones', async () => {
+    for (const route of [
+      () => ({ status: 503, body: { error: { code: 'internal_error', message: 'down' } } }),
+      () => ({ body: capabilities() }),
+      () => ({ body: { ...capabilities(), flags: { ...DEFAULT_FLAGS, autoSheetCreation: 'no' } } }),
+      () => ({ body: 'not json capabilities' }),
+    ]) {
+      server = await startLoopbackServer({ 'GET /ai/config': route });
+      await expect(fetchFeatureFlags(servicesFor(server.url).ai)).resolves.toEqual(DEFAULT_FLAGS);
+      expect(server.calls).toEqual(['GET /ai/config']);
+      await server.close();
+      server = undefined;
+    }
+    // No ai-middleware at all.
+    await expect(fetchFeatureFlags(servicesFor('http://127.0.0.1:9').ai)).resolves.toEqual(DEFAULT_FLAGS);
+  });
 });

@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_FLAGS, type AuthUser, type ShellContext, type ShellPresence } from '@tessera/contracts';
+import type { AuthUser, ShellContext, ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
 import { useAuth } from '../auth/use-auth.js';
 import type { LiveSession } from '../live/live-session.js';
 import { useServices } from '../services/services.context.js';
 import { shellRemotes } from './area/remote-mounts.store.js';
 import { createCurrentSheetStore, currentSheet } from './current-sheet/current-sheet.store.js';
+import { useFeatureFlags } from './feature-flags/use-feature-flags.js';
 import { sheetIdFromPath, sheetPath, tabFromSearch } from './route-state.js';
 
 const NOBODY: ShellPresence['onSheet'] = [];
@@ -25,6 +26,8 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
   const [sheetStore] = useState(createCurrentSheetStore);
   const sheetState = useStore(sheetStore);
   const liveState = useStore(liveSession.store);
+  // The ai-middleware's FEATURE_* flags (GET /ai/config), the defaults until it answers or when it fails.
+  const flags = useFeatureFlags(services.ai, user.id);
 
   // The route's sheet is the open socket; the Workspace's version is its `since`, the selection goes to the others.
   const held = sheetState.report;
@@ -67,10 +70,10 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
       presence,
       sheet: currentSheet(sheetStore, sheetState, sheetId, (id) => navigate(sheetPath(id, tab))),
       remotes: shellRemotes,
-      flags: DEFAULT_FLAGS,
+      flags,
       navigate: (to) => navigate(to),
       tab,
     }),
-    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState, live, presence],
+    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState, live, presence, flags],
   );
 }
