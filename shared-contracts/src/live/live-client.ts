@@ -170,6 +170,11 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
       log('Live message is not JSON', err);
       return;
     }
+    // Frames the server produced in the same tick come as one message holding an array of frames, in order.
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) handle(item);
+  };
+
+  const handle = (parsed: unknown) => {
     const message = unwrapLiveMessage(parsed);
     if (!message) return;
     for (const l of [...messageListeners]) l(message);

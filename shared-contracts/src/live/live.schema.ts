@@ -11,7 +11,10 @@ import {
 
 /**
  * The live sheet socket `/sheets/{sheetId}` (spec 01 §3 "Live messages", §4 "Live connection",
- * spec 02 §7). Client frames are `{type, ...}`; server frames are `{type, data}`.
+ * spec 02 §7). Client frames are `{type, ...}`; server frames are `{type, data}`. A server
+ * message is one frame, or, when the server produced several for the socket in the same tick (a
+ * group commit delivers many versions at once), a JSON array of frames to handle in order:
+ * `[{type, data}, {type, data}, ...]`. A lone frame is never wrapped in an array.
  */
 
 /** Offered as the first Sec-WebSocket-Protocol next to the token (`['tessera.bearer', token]`); the server selects it. */

@@ -105,6 +105,25 @@ test('frames arrive unwrapped (custom_message: the inner type decides) and valid
   expect(logged).toEqual(['Live message is not JSON']);
 });
 
+test('a message holding an array of frames (those the server produced in one tick) is handled frame by frame, in order', async () => {
+  const { client } = sheetClient();
+  const frames: LiveServerFrame[] = [];
+  client.subscribe((f) => frames.push(f));
+  client.connect(sheetUrl());
+  await untilState(client, 'connected');
+  await server.until(() => server.open().length === 1);
+  const op = (version: number, id: string) => ({
+    type: 'operation',
+    data: { sheet_id: 's1', version, operation: { id, type: 'cell_update', position: { row: 0, column: 0 }, value: id, user_id: 'u2', timestamp: '2026-11-23T00:00:00.000Z' } },
+  });
+  server.peers[0].send([op(2, 'a'), { type: 'user_joined', data: { user_id: 'u3' } }, op(3, 'b'), op(4, 'c')]);
+  await new Promise<void>((resolve) => {
+    const off = client.subscribe((f) => f.type === 'operation' && f.data.version === 4 && (off(), resolve()));
+  });
+  // The invalid frame inside the array is skipped like a lone one; the others keep their order.
+  expect(frames.map((f) => (f.type === 'operation' ? f.data.version : f.type))).toEqual([2, 3, 4]);
+});
+
 test('an empty address closes the socket and marks it disconnected, with no retry', async () => {
   const { client } = sheetClient();
   client.connect(sheetUrl());
