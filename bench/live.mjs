@@ -88,7 +88,11 @@ async function scenario(label, bases, pids) {
       const c = { i, ws, version: v0, grid: structuredClone(created.data), mine: new Map(), acked: 0 };
       ws.on('message', (data) => {
         const now = performance.now();
-        const f = JSON.parse(data);
+        // Frames of one server tick come as one message holding an array of frames.
+        const message = JSON.parse(data);
+        for (const f of Array.isArray(message) ? message : [message]) onFrame(f, now);
+      });
+      const onFrame = (f, now) => {
         if (f.type === 'presence') return resolve(c);
         if (f.type === 'error') errors += 1;
         if (f.type !== 'operation' && f.type !== 'ack') return;
@@ -113,7 +117,7 @@ async function scenario(label, bases, pids) {
           seenBy.delete(op.id);
           sentAt.delete(op.id);
         }
-      });
+      };
       ws.once('error', reject);
       clients.push(c);
     });

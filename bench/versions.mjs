@@ -1,5 +1,7 @@
 // Figures of issue 6 (api side): rebuilding any version of a 100,000-row sheet with 10,000 versions
-// of history (target ≤ 300 ms), and the bytes stored per version.
+// of history (target ≤ 300 ms), and the bytes stored per version (target: proportional to the changed cells).
+// Full snapshots are taken when 2 % of the grid's cells changed since the last one (20,000 cells here: one
+// periodic full snapshot in the 10,000 versions), so the bytes per version include their share.
 // Runs the built api (`pnpm --filter @tessera/api build`, then node api/dist/index.js) in a child
 // process on 127.0.0.1, on PGlite (the default), and also on PostgreSQL when BENCH_PG_URL (an
 // admin URL) is set (BENCH_PG_ONLY=1: only that one). BENCH_VERSIONS / BENCH_ROWS change the sizes,
@@ -36,6 +38,7 @@ const STORAGE_SQL = `SELECT 'sheet_ops' AS t, coalesce(sum(pg_column_size(x.*)),
   UNION ALL SELECT 'sheet_snapshots', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshots x
   UNION ALL SELECT 'sheet_snapshot_chunks (version 1: the created grid)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_chunks x WHERE version = 1
   UNION ALL SELECT 'sheet_snapshot_chunks (periodic)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_chunks x WHERE version > 1
+  UNION ALL SELECT 'sheet_snapshot_deltas', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_snapshot_deltas x
   UNION ALL SELECT 'sheet_chunks (the live grid)', coalesce(sum(pg_column_size(x.*)), 0), count(*) FROM sheet_chunks x`;
 
 /** Runs `fn(base, serverTimes)` on the built api; then, with the api stopped, reads the storage per table. */
@@ -134,8 +137,9 @@ async function run(kind) {
   console.log(`GET /snapshots?limit=60: ${ms(figures.snapshotsMs)}; GET /history: ${ms(figures.historyListMs)}`);
   for (const r of storage) console.log(`  ${r.table}: ${r.rows} rows, ${(r.bytes / 1e6).toFixed(2)} MB`);
   const history = (r) => !r.table.startsWith('sheet_chunks') && !r.table.includes('version 1');
-  console.log(`bytes per version (history only: op log, shapes, headers, periodic snapshots): ${perVersion(history).toFixed(0)}`);
-  console.log(`  of which the op log: ${perVersion((r) => r.table === 'sheet_ops').toFixed(0)} (${(figures.changedCells / (VERSIONS - 1)).toFixed(1)} changed cells per version); periodic snapshots: ${perVersion((r) => r.table.includes('periodic') || r.table === 'sheet_snapshots').toFixed(0)}`);
+  console.log(`bytes per version (history only: op log, shapes, headers, delta and periodic full snapshots): ${perVersion(history).toFixed(0)}`);
+  console.log(`  of which the op log: ${perVersion((r) => r.table === 'sheet_ops').toFixed(0)} (${(figures.changedCells / (VERSIONS - 1)).toFixed(1)} changed cells per version); delta snapshots: ${perVersion((r) => r.table === 'sheet_snapshot_deltas').toFixed(0)}; full snapshots: ${perVersion((r) => r.table.includes('periodic') || r.table === 'sheet_snapshots').toFixed(0)}`);
+  console.log(`  per changed cell: ${(perVersion(history) * (VERSIONS - 1) / figures.changedCells).toFixed(1)} bytes`);
 }
 
 // BENCH_PG_ONLY=1 skips the PGlite run.

@@ -35,6 +35,8 @@ export interface Closed {
 /** A test client of a socket: records every frame (validated with the contracts' schema `F` of that socket) and the close. */
 export class FrameClient<F extends { type: string }> {
   readonly frames: F[] = [];
+  /** WebSocket messages received: the server sends the frames of one tick as one message (an array). */
+  messages = 0;
   readonly closed: Promise<Closed>;
   readonly opened: Promise<boolean>;
   #waiters = new Set<() => void>();
@@ -46,7 +48,10 @@ export class FrameClient<F extends { type: string }> {
     schema: { parse(frame: unknown): F },
   ) {
     socket.on('message', (data: Buffer) => {
-      this.frames.push(schema.parse(JSON.parse(data.toString('utf8'))));
+      // Frames of one server tick may come as one message holding an array of frames.
+      const message: unknown = JSON.parse(data.toString('utf8'));
+      this.messages += 1;
+      for (const frame of Array.isArray(message) ? message : [message]) this.frames.push(schema.parse(frame));
       this.#wake();
     });
     this.closed = new Promise((resolve) =>

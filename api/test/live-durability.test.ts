@@ -17,7 +17,8 @@ import { pgliteTemplate } from './support/pglite-template.js';
 const CLIENTS = 4;
 /** The burst is cut once this many acks came back (the rest are in flight or not sent yet). */
 const KILL_AFTER_ACKS = 150;
-const OPS_PER_CLIENT = 400;
+// Enough that a burst outlasts several group commits (up to 500 ops each): the kill lands inside it.
+const OPS_PER_CLIENT = 1500;
 
 describe('durability of acknowledged live operations', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -44,12 +45,16 @@ describe('durability of acknowledged live operations', () => {
     cleanup.push(() => Promise.all(clients.map((c) => c.close())));
 
     // Each op writes a cell of its own (row k, column i), so a later op never hides an earlier one.
+    type Frame = { type: string; data: { operation_id?: string } };
     const acked = new Map<string, { row: number; col: number; value: string }>();
     const sentOps = new Map<string, { row: number; col: number; value: string }>();
     for (const c of clients) {
       c.socket.on('message', (data: Buffer) => {
-        const f = JSON.parse(data.toString('utf8')) as { type: string; data: { operation_id?: string } };
-        if (f.type === 'ack' && f.data.operation_id) acked.set(f.data.operation_id, sentOps.get(f.data.operation_id)!);
+        // One message may hold several frames (an array).
+        const message = JSON.parse(data.toString('utf8')) as Frame | Frame[];
+        for (const f of Array.isArray(message) ? message : [message]) {
+          if (f.type === 'ack' && f.data.operation_id) acked.set(f.data.operation_id, sentOps.get(f.data.operation_id)!);
+        }
       });
     }
     const killed = (async () => {

@@ -112,4 +112,50 @@ describe(`versions property (${process.env.TEST_PG_URL ? 'postgresql' : 'pglite'
       assert.deepEqual(rebuilt.headers, normalizeHeaders(expected[v][1], expected[v][1].length), `headers of version ${v} (seed ${SEED})`);
     }
   });
+  it('delta snapshots: on a sheet large enough that only some of them are full, every version rebuilt equals the replay', async () => {
+    const rnd = random(SEED + 1);
+    const int = (n: number) => Math.floor(rnd() * n);
+    const value = (): CellValue => [null, '', `d${int(50)}`, int(1000), rnd() < 0.5][int(5)];
+    // 600 × 5 cells: a full snapshot once 300 cells changed, so most snapshots are deltas (one every 5 versions here).
+    let grid: Grid = Array.from({ length: 600 }, (_, r) => Array.from({ length: 5 }, (_, c) => `r${r}c${c}`));
+    const previous = process.env.VERSION_SNAPSHOT_EVERY;
+    process.env.VERSION_SNAPSHOT_EVERY = '5';
+    try {
+      const created = await api.post('/api/v1/sheets', { name: 'Deltas', data: grid });
+      assert.equal(created.statusCode, 201, created.body);
+      const id = SheetSchema.parse(created.json()).id;
+      const expected: Grid[] = [];
+      expected[1] = structuredClone(grid);
+      let version = 1;
+      for (let step = 0; step < 140; step++) {
+        // Mostly edits anywhere (some beyond the end: new rows), now and then a restore (a whole-grid op).
+        if (rnd() < 0.97) {
+          const changes = Array.from({ length: 1 + int(6) }, () => ({ row: int(grid.length + 2), col: int(6), value: value() }));
+          const res = await api.patch(`/api/v1/sheets/${id}/cells`, { base_version: version, changes });
+          assert.equal(res.statusCode, 200, res.body);
+          for (const c of changes) {
+            while (grid.length <= c.row) grid.push([]);
+            while (grid[c.row].length < c.col) grid[c.row].push('');
+            grid[c.row][c.col] = c.value;
+          }
+        } else {
+          const target = 1 + int(version - 1 || 1);
+          if (target === version) continue;
+          const res = await api.post(`/api/v1/sheets/${id}/snapshots/${target}/restore`);
+          assert.equal(res.statusCode, 200, res.body);
+          grid = structuredClone(expected[target]);
+        }
+        version++;
+        expected[version] = structuredClone(grid);
+      }
+      for (let v = 1; v <= version; v++) {
+        const res = await api.get(`/api/v1/sheets/${id}/versions/${v}`);
+        assert.equal(res.statusCode, 200, res.body);
+        assertSameGrid(SheetVersionSchema.parse(res.json()).rows, expected[v], `version ${v} of ${version} (seed ${SEED + 1})`);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
+      else process.env.VERSION_SNAPSHOT_EVERY = previous;
+    }
+  });
 });

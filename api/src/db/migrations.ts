@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { Database } from './schema.js';
 import { versionsMigration } from '../versions/versions.migration.js';
 import { sheetOpIdsMigration } from '../sheets/sheet-ops.migration.js';
+import { snapshotDeltasMigration } from '../versions/snapshot-deltas.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -117,6 +118,7 @@ const migrations: Record<string, Migration> = {
   },
   '0004_sheet_versions': versionsMigration,
   '0005_sheet_op_ids': sheetOpIdsMigration,
+  '0006_sheet_snapshot_deltas': snapshotDeltasMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

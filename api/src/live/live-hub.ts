@@ -17,9 +17,10 @@ import type { SheetChange } from '../sheets/sheet-changes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
 import { changeFrame, replayFrames } from './live-frames.js';
-import { commitOperation } from './live-operation.js';
+import { cellChangesOf, commitCellGroup, commitOperation, type OperationOutcome } from './live-operation.js';
+import { OperationBatcher } from './operation-batcher.js';
+import { FrameOutbox } from './frame-outbox.js';
 import type { PresenceStore } from './presence-store.js';
-import { SerialQueue } from './serial-queue.js';
 import { SHEET_SCOPE_PREFIX, type SheetBusMessage, SheetBusMessageSchema, sheetChannel, sheetScope } from './sheet-bus-message.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
 import { SheetRoom } from './sheet-room.js';
@@ -40,6 +41,12 @@ export interface LiveConnection {
   sheetId: string;
   /** Answered the last ping (see heartbeat). */
   alive: boolean;
+}
+
+/** An operation waiting for its sheet's next group commit. */
+interface QueuedOperation {
+  conn: LiveConnection;
+  op: LiveOperation;
 }
 
 /** What the hub keeps per socket. */
@@ -85,8 +92,17 @@ export interface LiveHubDeps {
  */
 export class LiveHub {
   readonly #rooms = new Map<string, RoomEntry>();
-  readonly #queue = new SerialQueue();
+  /** Operations per sheet, committed in groups (one transaction per group), in arrival order. */
+  readonly #batcher = new OperationBatcher<QueuedOperation>(
+    (sheetId, group) => this.#applyGroup(sheetId, group),
+    ({ op }) => cellChangesOf(op)?.length ?? 1,
+    (err) => this.#failed(err, 'operation'),
+  );
   readonly #conns = new WeakMap<LiveConnection, ConnState>();
+  /** Every frame to a socket goes through here: those of one event-loop turn leave as one message (an array). */
+  readonly #outbox = new FrameOutbox<LiveConnection>((conn, text) => {
+    if (conn.socket.readyState === OPEN) conn.socket.send(text);
+  });
 
   constructor(private readonly deps: LiveHubDeps) {}
 
@@ -164,7 +180,7 @@ export class LiveHub {
       this.#publish(conn.sheetId, { kind: 'sync' });
       return;
     }
-    void this.#queue.run(conn.sheetId, () => this.#apply(conn, data.operation)).catch((err) => this.#failed(err, 'operation'));
+    this.#batcher.submit(conn.sheetId, { conn, op: data.operation });
   }
 
   /**
@@ -220,8 +236,33 @@ export class LiveHub {
     await Promise.allSettled(entries.map(([, entry]) => entry.ready.then(() => entry.unsubscribe?.())));
   }
 
-  async #apply(conn: LiveConnection, op: LiveOperation): Promise<void> {
-    const outcome = await commitOperation(this.deps.sheets, this.deps.ops, conn.sheetId, conn.user.id, op, LIVE_ORIGIN);
+  /**
+   * A group of operations that queued for a sheet: runs of cell operations are committed in one
+   * transaction each (group commit), rows and columns one by one, in arrival order. Then each is
+   * acknowledged and published in version order.
+   */
+  async #applyGroup(sheetId: string, group: QueuedOperation[]): Promise<void> {
+    const publishes: Promise<void>[] = [];
+    for (let i = 0; i < group.length; ) {
+      let end = i;
+      while (end < group.length && cellChangesOf(group[end].op)) end++;
+      if (end > i) {
+        const run = group.slice(i, end);
+        const outcomes = await commitCellGroup(this.deps.sheets, this.deps.ops, sheetId, run.map(({ conn, op }) => ({ userId: conn.user.id, op })), LIVE_ORIGIN);
+        for (const [k, outcome] of outcomes.entries()) publishes.push(this.#applied(run[k].conn, run[k].op, outcome));
+        i = end;
+      } else {
+        const { conn, op } = group[i++];
+        const outcome = await commitOperation(this.deps.sheets, this.deps.ops, sheetId, conn.user.id, op, LIVE_ORIGIN);
+        publishes.push(this.#applied(conn, op, outcome));
+      }
+    }
+    // Published without waiting one by one (one connection keeps their order; the rooms order by version anyway).
+    await Promise.all(publishes);
+  }
+
+  /** After the commit: the sender's ack (or error), and the operation to everyone through the bus. */
+  async #applied(conn: LiveConnection, op: LiveOperation, outcome: OperationOutcome): Promise<void> {
     if (!outcome.ok) {
       this.#error(conn, outcome.code, outcome.message, op.id);
       return;
@@ -230,13 +271,15 @@ export class LiveHub {
       type: 'ack',
       data: { sheet_id: conn.sheetId, operation_id: op.id, version: outcome.version, timestamp: outcome.timestamp },
     };
-    // A re-sent operation (same id) was applied and delivered the first time: only the ack again.
+    const entry = this.#rooms.get(conn.sheetId);
+    // A re-sent operation (same id) was applied and delivered the first time: only the ack again,
+    // after that version (the first may be in the same group commit, not delivered yet).
     if (outcome.duplicate) {
-      this.#send(conn, ack);
+      if (entry?.room.has(conn)) entry.room.sendAfter(outcome.version, conn, ack);
+      else this.#send(conn, ack);
       return;
     }
     // The sender gets its ack when the room delivers that version (acks too come in version order).
-    const entry = this.#rooms.get(conn.sheetId);
     if (entry?.room.has(conn)) entry.room.setAck(outcome.version, conn, ack);
     this.deps.onApplied?.(outcome.cells);
     const frame: LiveServerFrame = { type: 'operation', data: { sheet_id: conn.sheetId, version: outcome.version, operation: outcome.operation } };
@@ -292,9 +335,7 @@ export class LiveHub {
     const existing = this.#rooms.get(sheetId);
     if (existing) return existing;
     const room = new SheetRoom<LiveConnection>({
-      sendText: (conn, text) => {
-        if (conn.socket.readyState === OPEN) conn.socket.send(text);
-      },
+      sendText: (conn, text) => this.#outbox.send(conn, text),
       readSync: () => this.#syncFrame(sheetId),
       readOps: async (after, upTo) => {
         const frames = replayFrames(sheetId, await this.deps.ops.after(sheetId, after, upTo - after));
@@ -354,6 +395,7 @@ export class LiveHub {
         this.#dropRoom(sheetId, entry);
         for (const conn of [...room.connections()]) {
           this.leave(conn);
+          this.#outbox.flush(conn);
           conn.socket.close(LIVE_CLOSE.sheetDeleted, 'Sheet deleted');
         }
         return;
@@ -405,7 +447,7 @@ export class LiveHub {
   }
 
   #send(conn: LiveConnection, frame: LiveServerFrame): void {
-    if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(frame));
+    this.#outbox.send(conn, JSON.stringify(frame));
   }
 
   /** A frame without a version to every socket on the sheet, in every process, but `except`. */

@@ -20,6 +20,45 @@ export type OperationOutcome =
     }
   | { ok: false; code: string; message: string };
 
+/** The cells an operation writes; undefined for rows and columns. */
+export function cellChangesOf(op: LiveOperation): CellChange[] | undefined {
+  if (op.type === 'cell_update') return [{ row: op.position.row, col: op.position.column, value: op.value }];
+  if (op.type === 'cells_update') return op.changes;
+  return undefined;
+}
+
+/**
+ * Persists a group of live cell operations of one sheet in one transaction (group commit:
+ * SheetsService.patchCellsBatch), each its own version in order. When the group fails (a
+ * sheet deleted meanwhile, a database error), nothing of it was written and each operation is
+ * committed on its own instead, so one failing operation cannot take the others with it.
+ */
+export async function commitCellGroup(
+  sheets: SheetsService,
+  ops: SheetOpsRepository,
+  sheetId: string,
+  group: { userId: string; op: LiveOperation }[],
+  origin: string,
+): Promise<OperationOutcome[]> {
+  const writes = group.map(({ userId, op }) => ({ userId, opId: op.id, changes: cellChangesOf(op) ?? [] }));
+  let results;
+  try {
+    results = await sheets.patchCellsBatch(sheetId, writes, origin);
+  } catch {
+    const outcomes: OperationOutcome[] = [];
+    for (const { userId, op } of group) outcomes.push(await commitOperation(sheets, ops, sheetId, userId, op, origin));
+    return outcomes;
+  }
+  return results.map((result, i) => ({
+    ok: true,
+    version: result.version,
+    timestamp: result.updated_at,
+    duplicate: result.duplicate === true,
+    operation: { ...group[i].op, user_id: group[i].userId, timestamp: result.updated_at } as AppliedOperation,
+    cells: writes[i].changes.length,
+  }));
+}
+
 /**
  * Persists one live operation through SheetsService (cells: patchCells, the code of PATCH
  * .../cells; rows and columns: applyStructure), idempotently by its id. Live operations apply on
@@ -37,8 +76,7 @@ export async function commitOperation(
     let result;
     let cells = 0;
     if (op.type === 'cell_update' || op.type === 'cells_update') {
-      const changes: CellChange[] =
-        op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes;
+      const changes = cellChangesOf(op) ?? [];
       cells = changes.length;
       for (let attempt = 0; ; attempt++) {
         const current = await ops.currentVersion(sheetId);

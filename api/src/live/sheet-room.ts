@@ -56,6 +56,8 @@ export class SheetRoom<C> {
   readonly #pending = new Map<number, RoomItem & { version: number }>();
   /** Versions this process applied for one of its sockets: that socket gets the ack instead of the operation. */
   readonly #acks = new Map<number, { conn: C; text: string }>();
+  /** Frames held until a version is delivered (sendAfter). */
+  readonly #after = new Map<number, { conn: C; text: string }[]>();
   /** The last version delivered; undefined until `start`. */
   #delivered: number | undefined;
   #syncRequested = false;
@@ -131,6 +133,21 @@ export class SheetRoom<C> {
     this.#acks.set(version, { conn, text });
   }
 
+  /**
+   * A frame for `conn` that must not overtake `version` (the ack of a re-sent operation id, when
+   * the first one is in the same group commit and not delivered yet): sent right after it.
+   */
+  sendAfter(version: number, conn: C, frame: LiveServerFrame): void {
+    const text = JSON.stringify(frame);
+    if (this.#delivered !== undefined && version <= this.#delivered) {
+      if (this.#conns.has(conn)) this.deps.sendText(conn, text);
+      return;
+    }
+    const after = this.#after.get(version);
+    if (after) after.push({ conn, text });
+    else this.#after.set(version, [{ conn, text }]);
+  }
+
   push(item: RoomItem): void {
     if (this.#closed) return;
     if (item.version === undefined) this.#syncRequested = true;
@@ -143,6 +160,7 @@ export class SheetRoom<C> {
     clearTimeout(this.#gapTimer);
     this.#pending.clear();
     this.#acks.clear();
+    this.#after.clear();
   }
 
   async #pump(): Promise<void> {
@@ -220,6 +238,7 @@ export class SheetRoom<C> {
       this.#sendHeld(conn, state, { version, sync: false, text, ...(ack?.conn === conn ? { ackText: ack.text } : {}) });
     }
     this.#delivered = version;
+    this.#sendAfter(version);
   }
 
   #sendHeld(conn: C, state: ConnState, held: Held): void {
@@ -241,5 +260,13 @@ export class SheetRoom<C> {
       this.#acks.delete(v);
       if (this.#conns.has(ack.conn)) this.deps.sendText(ack.conn, ack.text);
     }
+    for (const v of [...this.#after.keys()]) if (v <= delivered) this.#sendAfter(v);
+  }
+
+  #sendAfter(version: number): void {
+    const after = this.#after.get(version);
+    if (!after) return;
+    this.#after.delete(version);
+    for (const { conn, text } of after) if (this.#conns.has(conn)) this.deps.sendText(conn, text);
   }
 }

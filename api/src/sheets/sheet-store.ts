@@ -3,12 +3,15 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from './cell-grid.js';
 import { recordVersion } from '../versions/version-recorder.js';
+import type { VersionTables } from '../versions/versions.tables.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Chunks per INSERT: keeps one statement's parameters and size moderate. */
 const INSERT_BATCH = 40;
+/** Op-log rows per INSERT (7 parameters each, far below PostgreSQL's 65,535). */
+const OP_INSERT_BATCH = 1000;
 
 /** The stored text of every chunk, in order (chunk i holds rows [i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)). */
 export async function readChunkTexts(db: Db, sheetId: string): Promise<string[]> {
@@ -126,6 +129,47 @@ export async function applyCellChanges(
   loaded?: Map<number, CellValue[][]>,
 ): Promise<{ deltas: CellDelta[]; rowCount: number; width: number; written: Map<number, string> }> {
   const chunks = loaded ?? (await loadChunks(db, sheetId, rowsToLoad(rowCount, changes)));
+  const { deltas, rowCount: newRowCount, width } = applyInMemory(chunks, rowCount, changes);
+  const written = new Map([...chunks].map(([chunk, rows]) => [chunk, JSON.stringify(rows)] as const));
+  await upsertChunks(
+    db,
+    [...written].map(([chunk, rows]) => ({ sheet_id: sheetId, chunk, rows })),
+  );
+  return { deltas, rowCount: newRowCount, width, written };
+}
+
+/**
+ * Several change sets applied in order as consecutive versions (a live group commit), writing
+ * each touched chunk once: returns each set's deltas (old values as of its own version), row
+ * count and width, and the chunks' final texts.
+ */
+export async function applyCellChangeSets(
+  db: Db,
+  sheetId: string,
+  rowCount: number,
+  sets: { row: number; col: number; value: CellValue }[][],
+): Promise<{ steps: { deltas: CellDelta[]; rowCount: number; width: number }[]; written: Map<number, string> }> {
+  const chunks = await loadChunks(db, sheetId, rowsToLoad(rowCount, sets.flat()));
+  const steps = [];
+  for (const changes of sets) {
+    const step = applyInMemory(chunks, rowCount, changes);
+    rowCount = step.rowCount;
+    steps.push(step);
+  }
+  const written = new Map([...chunks].map(([chunk, rows]) => [chunk, JSON.stringify(rows)] as const));
+  await upsertChunks(
+    db,
+    [...written].map(([chunk, rows]) => ({ sheet_id: sheetId, chunk, rows })),
+  );
+  return { steps, written };
+}
+
+/** Applies cell changes to loaded chunks (growing the rows a write beyond the end creates); returns the deltas, in order. */
+function applyInMemory(
+  chunks: Map<number, CellValue[][]>,
+  rowCount: number,
+  changes: { row: number; col: number; value: CellValue }[],
+): { deltas: CellDelta[]; rowCount: number; width: number } {
   let newRowCount = rowCount;
   for (const c of changes) if (c.row + 1 > newRowCount) newRowCount = c.row + 1;
   // Rows between the old end and a new row become empty rows; their chunks are written too.
@@ -146,12 +190,7 @@ export async function applyCellChanges(
     if (row.length > width) width = row.length;
     deltas.push({ row: c.row, col: c.col, old, new: c.value });
   }
-  const written = new Map([...chunks].map(([chunk, rows]) => [chunk, JSON.stringify(rows)] as const));
-  await upsertChunks(
-    db,
-    [...written].map(([chunk, rows]) => ({ sheet_id: sheetId, chunk, rows })),
-  );
-  return { deltas, rowCount: newRowCount, width, written };
+  return { deltas, rowCount: newRowCount, width };
 }
 
 /** Rows whose chunks a change set reads: its own, and the current last row when it writes past the end. */
@@ -216,4 +255,51 @@ export async function appendOp(
     .execute();
   // What the op log alone cannot rebuild a version from: its shape, headers and (at whole-grid ops) a snapshot.
   await recordVersion(db, op.sheetId, op.version, op.changes === null);
+}
+
+/**
+ * The op-log rows of consecutive cell versions (a live group commit) in a few statements instead
+ * of a few per version: the op rows, the shapes and changed headers of all but the last version
+ * as multi-row inserts, and the last one through recordVersion, which reads the sheet row (it
+ * holds the last version) and takes a snapshot when one is due. A group never runs past a
+ * snapshot version (the caller ends it there), so a snapshot always sees its own version's grid.
+ */
+export async function appendCellOps(
+  db: Db,
+  sheetId: string,
+  ops: { version: number; userId: string; opId: string; changes: CellDelta[]; rowCount: number; colCount: number; headers: string[]; headersChanged: boolean }[],
+): Promise<void> {
+  if (ops.length === 0) return;
+  for (let i = 0; i < ops.length; i += OP_INSERT_BATCH) {
+    await withOpIds(db)
+      .insertInto('sheet_ops')
+      .values(
+        ops.slice(i, i + OP_INSERT_BATCH).map((op) => ({
+          sheet_id: sheetId,
+          version: op.version,
+          kind: 'cells',
+          user_id: op.userId,
+          changes: JSON.stringify(op.changes),
+          op_id: op.opId,
+          op: null,
+        })),
+      )
+      .execute();
+  }
+  const before = ops.slice(0, -1);
+  const versions = db.withTables<VersionTables>();
+  for (let i = 0; i < before.length; i += OP_INSERT_BATCH) {
+    await versions
+      .insertInto('sheet_version_shapes')
+      .values(before.slice(i, i + OP_INSERT_BATCH).map((op) => ({ sheet_id: sheetId, version: op.version, row_count: op.rowCount, col_count: op.colCount })))
+      .execute();
+  }
+  const headers = before.filter((op) => op.headersChanged);
+  if (headers.length > 0) {
+    await versions
+      .insertInto('sheet_version_headers')
+      .values(headers.map((op) => ({ sheet_id: sheetId, version: op.version, headers: JSON.stringify(op.headers) })))
+      .execute();
+  }
+  await recordVersion(db, sheetId, ops[ops.length - 1].version, false);
 }

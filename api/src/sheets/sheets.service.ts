@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   type CellPatchBody,
   type CellPatchResult,
+  type CellValue,
   type CreateSheetBody,
   DEFAULT_SHEET_NAME,
   ERROR_CODES,
@@ -27,8 +28,11 @@ import { GridCache } from './grid-cache.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { restructure, structureError } from './structure-op.js';
+import { snapshotEvery } from '../versions/version-recorder.js';
 import {
+  appendCellOps,
   appendOp,
+  applyCellChangeSets,
   applyCellChanges,
   joinChunkTexts,
   loadChunks,
@@ -63,6 +67,13 @@ function conflictError(currentVersion: number, conflicts: Conflict[]): HttpError
 
 /** What a live write answers: the version made, or with `duplicate` the version the same operation id made before. */
 export type LiveWriteResult = CellPatchResult & { duplicate?: true };
+
+/** One live cell operation of a group commit (patchCellsBatch). */
+export interface LiveCellWrite {
+  changes: CellPatchBody['changes'];
+  userId: string;
+  opId: string;
+}
 
 export interface NewSheet {
   name: string;
@@ -319,6 +330,115 @@ export class SheetsService {
     return op && { id, version: op.version, updated_at: op.created_at.toISOString(), duplicate: true };
   }
 
+  /**
+   * Several live cell operations of one sheet (those that queued while the previous ones were
+   * being written: group commit) in ONE transaction under one row lock. Each is still its own
+   * version, in order, with its own op-log row, version shape and (every K versions) snapshot,
+   * and its op id is checked as in patchCells; but the group is written in a few statements (the
+   * touched chunks once, the op-log rows as one insert), not a few per operation, and a group
+   * ends at a snapshot version. Live operations apply on the current version, so
+   * there is no base version and no 409. An error rolls the whole group back (the caller then
+   * commits them one by one, so one bad operation cannot lose the others). Nothing is emitted
+   * before the commit.
+   */
+  async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveWriteResult[]> {
+    const done = await this.db.transaction().execute(async (trx) => {
+      let row = await this.lockSheet(trx, id);
+      // The ids already in the op log, in one query (a re-send after a reconnect).
+      const ids = [...new Set(items.map((i) => i.opId))];
+      const known = new Map<string, LiveWriteResult>();
+      const results: LiveWriteResult[] = [];
+      if (ids.length > 0) {
+        const found = await withOpIds(trx)
+          .selectFrom('sheet_ops')
+          .select(['op_id', 'version', 'created_at'])
+          .where('sheet_id', '=', id)
+          .where('op_id', 'in', ids)
+          .execute();
+        for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
+      }
+      let fresh: { index: number; item: LiveCellWrite }[] = [];
+      let written = new Map<number, string>();
+      const flush = async () => {
+        if (fresh.length === 0) return;
+        const { steps, written: chunks } = await applyCellChangeSets(trx, id, row.row_count, fresh.map((f) => f.item.changes));
+        let columns = row.col_count;
+        let headers = row.headers;
+        const entries = steps.map((step, k) => {
+          const next = Math.max(columns, step.width);
+          const headersChanged = next !== columns;
+          if (headersChanged) headers = normalizeHeaders(headers, next);
+          columns = next;
+          const { item } = fresh[k];
+          return { version: row.version + 1 + k, userId: item.userId, opId: item.opId, changes: step.deltas, rowCount: step.rowCount, colCount: columns, headers, headersChanged };
+        });
+        const last = entries[entries.length - 1];
+        const updated = await trx
+          .updateTable('sheets')
+          .set({
+            version: last.version,
+            row_count: last.rowCount,
+            col_count: last.colCount,
+            ...(last.colCount !== row.col_count ? { headers: JSON.stringify(last.headers) } : {}),
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', id)
+          .returning('updated_at')
+          .executeTakeFirstOrThrow();
+        await appendCellOps(trx, id, entries);
+        const at = updated.updated_at.toISOString();
+        for (const [k, e] of entries.entries()) results[fresh[k].index] = { id, version: e.version, updated_at: at };
+        row = { ...row, version: last.version, row_count: last.rowCount, col_count: last.colCount, headers: last.headers, updated_at: updated.updated_at };
+        written = new Map([...written, ...chunks]);
+        fresh = [];
+      };
+      /** The same id twice in one group: the second is a duplicate of the first (index of the first). */
+      const firstOf = new Map<string, number>();
+      for (const [index, item] of items.entries()) {
+        const applied = known.get(item.opId);
+        if (applied) results[index] = applied;
+        if (applied || firstOf.has(item.opId)) continue;
+        firstOf.set(item.opId, index);
+        fresh.push({ index, item });
+        // A snapshot version ends the write (a snapshot reads the stored grid of its own version).
+        if ((row.version + fresh.length) % snapshotEvery() === 0) await flush();
+      }
+      await flush();
+      for (const [index, item] of items.entries()) results[index] ??= { ...results[firstOf.get(item.opId)!], duplicate: true };
+      return { results, written };
+    });
+    const fresh = done.results.filter((r) => !r.duplicate);
+    for (const [k, r] of fresh.entries()) this.cache.patch(id, r.version, k === fresh.length - 1 ? done.written : new Map());
+    for (const [i, result] of done.results.entries()) {
+      if (result.duplicate) continue;
+      this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: items[i].changes, userId: items[i].userId, updatedAt: result.updated_at, origin });
+    }
+    return done.results;
+  }
+
+  /** Writes one cell change set as the next version of a sheet whose row is locked. */
+  private async patchLocked(trx: Transaction<Database>, id: string, row: SheetRow, changes: CellPatchBody['changes'], userId: string, opId?: string, loaded?: Map<number, CellValue[][]>) {
+    const chunks = loaded ?? (await loadChunks(trx, id, rowsToLoad(row.row_count, changes)));
+    const { deltas, rowCount, width, written } = await applyCellChanges(trx, id, row.row_count, changes, chunks);
+    const version = row.version + 1;
+    const columns = Math.max(row.col_count, width);
+    const updated = await trx
+      .updateTable('sheets')
+      .set({
+        version,
+        row_count: rowCount,
+        col_count: columns,
+        ...(columns !== row.col_count ? { headers: JSON.stringify(normalizeHeaders(row.headers, columns)) } : {}),
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .returning('updated_at')
+      .executeTakeFirstOrThrow();
+    await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas, opId });
+    const result: LiveWriteResult = { id, version, updated_at: updated.updated_at.toISOString() };
+    return { result, written };
+  }
+
   private async patchInTransaction(id: string, body: CellPatchBody, userId: string, opId?: string) {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
@@ -332,24 +452,7 @@ export class SheetsService {
         const conflicts = patchConflicts(since, body.changes, currentAt);
         if (conflicts.length > 0) throw conflictError(row.version, conflicts);
       }
-      const { deltas, rowCount, width, written } = await applyCellChanges(trx, id, row.row_count, body.changes, chunks);
-      const version = row.version + 1;
-      const columns = Math.max(row.col_count, width);
-      const updated = await trx
-        .updateTable('sheets')
-        .set({
-          version,
-          row_count: rowCount,
-          col_count: columns,
-          ...(columns !== row.col_count ? { headers: JSON.stringify(normalizeHeaders(row.headers, columns)) } : {}),
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', id)
-        .returning('updated_at')
-        .executeTakeFirstOrThrow();
-      await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas, opId });
-      const result: LiveWriteResult = { id, version, updated_at: updated.updated_at.toISOString() };
-      return { result, written };
+      return this.patchLocked(trx, id, row, body.changes, userId, opId, chunks);
     });
   }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { type CellDelta, sameCell } from '../sheets/cell-grid.js';
 import { notFound, SHEET_NOT_FOUND } from '../sheets/sheets.service.js';
 import { versionsToKeep } from './retention.js';
+import { foldPacked, type PackedCell } from './snapshot-delta.js';
 import type { VersionsDb } from './versions.tables.js';
 
 /** Versions younger than this are never pruned: open clients may still send them as their base version. */
@@ -24,7 +25,8 @@ export function foldDeltas(ops: CellDelta[][]): CellDelta[] {
 
 /**
  * Applies a retention policy to one sheet's history. A pruned run of versions is folded into
- * the next kept version's op (so every kept version still rebuilds exactly); named versions,
+ * the next kept version's op (so every kept version still rebuilds exactly), and a pruned delta
+ * snapshot into the next kept one (or dropped when none goes on from it); named versions,
  * the live one, whole-grid versions and the bases of open proposals and versions of the last 10 minutes are never pruned. Full
  * snapshots of pruned versions stop being rebuild bases; their chunks stay, later snapshots share them.
  */
@@ -65,13 +67,45 @@ export async function pruneHistory(db: VersionsDb, sheetId: string, policy: Rete
       }
       run = [];
     }
+    await foldPrunedDeltas(trx, sheetId, new Set(pruned));
     // In slices: one statement's parameters stay far below the protocol's limit.
     for (let i = 0; i < pruned.length; i += 5000) {
       const slice = pruned.slice(i, i + 5000);
-      for (const table of ['sheet_ops', 'sheet_version_shapes', 'sheet_snapshots', 'sheet_version_marks'] as const) {
+      for (const table of ['sheet_ops', 'sheet_version_shapes', 'sheet_snapshots', 'sheet_snapshot_deltas', 'sheet_version_marks'] as const) {
         await trx.deleteFrom(table).where('sheet_id', '=', sheetId).where('version', 'in', slice).execute();
       }
     }
     return { sheet_id: sheetId, pruned: pruned.length, kept: ops.length - pruned.length };
   });
+}
+
+/**
+ * Delta snapshots must keep going from kept version to kept version: a run of pruned ones is
+ * folded into the kept one that goes on from it, and a kept one that starts at a pruned version
+ * any other way is dropped (a rebuild then replays the op log there). The pruned rows themselves
+ * are deleted with the other tables' rows of pruned versions.
+ */
+async function foldPrunedDeltas(trx: VersionsDb, sheetId: string, pruned: Set<number>): Promise<void> {
+  const { rows } = await sql<{ version: number; from_version: number }>`SELECT version, from_version FROM sheet_snapshot_deltas
+    WHERE sheet_id = ${sheetId}::uuid ORDER BY version`.execute(trx);
+  type Run = { from: number; to: number; versions: number[] };
+  let run = null as Run | null;
+  for (const d of rows) {
+    const prior: Run | null = run !== null && run.to === d.from_version ? run : null;
+    if (pruned.has(d.version)) {
+      run = prior ? { from: prior.from, to: d.version, versions: [...prior.versions, d.version] } : { from: d.from_version, to: d.version, versions: [d.version] };
+      continue;
+    }
+    run = null;
+    const from = prior ? prior.from : d.from_version;
+    if (pruned.has(from)) {
+      await sql`DELETE FROM sheet_snapshot_deltas WHERE sheet_id = ${sheetId}::uuid AND version = ${d.version}::int`.execute(trx);
+    } else if (prior) {
+      const { rows: parts } = await sql<{ changes: string }>`SELECT changes::text AS changes FROM sheet_snapshot_deltas
+        WHERE sheet_id = ${sheetId}::uuid AND version IN (${sql.join([...prior.versions, d.version].map((v) => sql`${v}::int`))}) ORDER BY version`.execute(trx);
+      const cells = foldPacked(parts.map((p) => JSON.parse(p.changes) as PackedCell[]));
+      await sql`UPDATE sheet_snapshot_deltas SET from_version = ${from}::int, cells = ${cells.length}::int, changes = ${JSON.stringify(cells)}::json
+        WHERE sheet_id = ${sheetId}::uuid AND version = ${d.version}::int`.execute(trx);
+    }
+  }
 }

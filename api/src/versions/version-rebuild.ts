@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from '../sheets/cell-grid.js';
 import { joinChunkTexts, readChunkTexts } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
+import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
 
 /** A version's content as stored text: one JSON array of rows per chunk of CHUNK_ROWS rows. */
@@ -55,12 +56,27 @@ async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: numbe
   });
 }
 
+async function deltaSpans(db: AnyDb, sheetId: string, after: number, upTo: number): Promise<DeltaSpan[]> {
+  const { rows } = await sql<DeltaSpan>`SELECT from_version AS "from", version AS "to", cells FROM sheet_snapshot_deltas
+    WHERE sheet_id = ${sheetId}::uuid AND version > ${after}::int AND version <= ${upTo}::int ORDER BY version`.execute(db);
+  return rows;
+}
+
+/** The delta snapshots' cells, in the order of `spans`. */
+async function deltaCells(db: AnyDb, sheetId: string, spans: DeltaSpan[]): Promise<CellDelta[][]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<{ version: number; changes: string }>`SELECT version, changes::text AS changes FROM sheet_snapshot_deltas
+    WHERE sheet_id = ${sheetId}::uuid AND version IN (${sql.join(spans.map((s) => sql`${s.to}::int`))})`.execute(db);
+  const byVersion = new Map(rows.map((r) => [r.version, r.changes]));
+  return spans.map((s) => unpack(JSON.parse(byVersion.get(s.to)!) as PackedCell[]));
+}
+
 /**
- * The headers and chunks of `version` (1 ≤ version ≤ live): from the nearest full snapshot, or the
- * live grid, replaying the ops between forwards or backwards — whichever is fewer ops. Only the
- * chunks the replayed ops touch (and the last one, for the row count) are parsed; the others
- * stay the stored text. Call it in a repeatable-read transaction so the live grid and the op
- * log agree.
+ * The headers and chunks of `version` (1 ≤ version ≤ live): from the nearest full snapshot below
+ * (forwards: the delta snapshots from it, then the ops' new values) or the one above / the live
+ * grid (backwards: the ops' and delta snapshots' old values) — whichever replays fewer cells. Only
+ * the chunks the replayed cells touch (and the last one, for the row count) are parsed; the others
+ * stay the stored text. Call it in a repeatable-read transaction so the live grid and the op log agree.
  */
 export async function rebuildChunks(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltChunks> {
   const { rows: near } = await sql<{ below: number | null; above: number | null; above_whole: boolean | null }>`SELECT
@@ -73,15 +89,29 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   // A whole-grid op (a structural one: rows or columns inserted or removed) records no old cells,
   // so it cannot be undone backwards; it always has a snapshot, so only the one at `above` can be in the way.
   const aboveWhole = near[0]?.above_whole === true;
+  const spans = await deltaSpans(db, sheetId, below ?? version, above);
+  // Cells per version, to weigh the op log's stretches against the delta snapshots' counted cells.
+  const spanned = spans.reduce((n, s) => n + s.to - s.from, 0);
+  const perVersion = spanned > 0 ? spans.reduce((n, s) => n + s.cells, 0) / spanned : 1;
+  const cost = (used: DeltaSpan[], opVersions: number) => used.reduce((n, s) => n + s.cells, 0) + opVersions * perVersion;
+  const fwd = below === null ? null : forwardChain(spans, below, version);
+  const bwd = backwardChain(spans, version, above);
   let texts: string[];
   let ops: CellDelta[][];
   let direction: 'forward' | 'backward';
-  if (below !== null && (aboveWhole || version - below <= above - version)) {
-    [texts, ops, direction] = [await snapshotChunkTexts(db, sheetId, below), await opsBetween(db, sheetId, below, version, 'asc'), 'forward'];
+  if (fwd && below !== null && (aboveWhole || cost(fwd.used, version - fwd.opsFrom) <= cost(bwd.used, above - bwd.opsAbove + bwd.opsBelow - version))) {
+    texts = await snapshotChunkTexts(db, sheetId, below);
+    ops = [...(await deltaCells(db, sheetId, fwd.used)), ...(await opsBetween(db, sheetId, fwd.opsFrom, version, 'asc'))];
+    direction = 'forward';
   } else {
     // The live grid is a snapshot of the live version that is always there.
     texts = above === liveVersion ? await readChunkTexts(db, sheetId) : await snapshotChunkTexts(db, sheetId, above);
-    [ops, direction] = [await opsBetween(db, sheetId, version, above, 'desc'), 'backward'];
+    ops = [
+      ...(await opsBetween(db, sheetId, bwd.opsAbove, above, 'desc')),
+      ...(await deltaCells(db, sheetId, bwd.used)),
+      ...(await opsBetween(db, sheetId, version, bwd.opsBelow, 'desc')),
+    ];
+    direction = 'backward';
   }
   const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
     WHERE sheet_id = ${sheetId}::uuid AND version = ${version}::int`.execute(db);
@@ -97,7 +127,11 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
       list.push(d);
       split.set(chunkOf(d.row), list);
     }
-    for (const [chunk, list] of split) byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), list]);
+    for (const [chunk, list] of split) {
+      const lists = byChunk.get(chunk);
+      if (lists) lists.push(list);
+      else byChunk.set(chunk, [list]);
+    }
   }
   const parsed = new Map<number, CellValue[][]>();
   const rowsOf = (chunk: number) => {

@@ -1,12 +1,17 @@
 import { sql } from 'kysely';
+import type { CellDelta } from '../sheets/cell-grid.js';
+import { foldPacked } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
 
 /**
- * A full snapshot every K versions bounds a rebuild to at most K/2 ops replayed (forwards from
- * the snapshot below or backwards from the one above, whichever is nearer); a rebuild parses only
- * the rows those ops touch. Snapshot chunks are only stored when they differ from the previous
- * snapshot's, so a sheet edited in a few places costs a few chunks per snapshot, not the whole
- * grid. VERSION_SNAPSHOT_EVERY overrides K (read at each version, so tests can lower it).
+ * Every K versions a delta snapshot: the cells changed since the previous snapshot, one old and
+ * one new value per cell. It costs what those cells cost, and bounds a rebuild to the delta
+ * snapshots between it and its base plus fewer than K ops. A full snapshot (a copy of every
+ * 500-row chunk that changed) is taken at whole-grid ops, and at a delta snapshot when the cells
+ * changed since the last full one reach FULL_SNAPSHOT_SHARE of the grid's cells: its cost is
+ * then paid by at least that many changed cells, so storage stays proportional to the changed
+ * cells however they are scattered, and a rebuild never replays more than about that share of
+ * the grid. VERSION_SNAPSHOT_EVERY overrides K (read at each version, so tests can lower it).
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
 export const snapshotEvery = () => {
@@ -16,9 +21,18 @@ export const snapshotEvery = () => {
 };
 
 /**
+ * The share of the grid's cells changed since the last full snapshot that makes the next one. A
+ * rebuild's time grows with the cells it replays (each in a row it parses and writes again), its
+ * storage shrinks as this grows: at 10 % the benchmark's rebuilds (up to about 15,000 cells
+ * replayed) took twice as long as at 2 % (median 167 ms on PGlite, max 234 ms), whose full snapshots
+ * add about 340 bytes per 3-cell version on a 100,000 × 10 sheet (api/README.md, bench/versions.mjs).
+ */
+export const FULL_SNAPSHOT_SHARE = 0.02;
+
+/**
  * Called with every op-log row, in its transaction, after the sheet row and its chunks hold the
- * new version: records the version's shape and (when changed) headers, and a full snapshot when
- * the op replaced the whole grid or the version is a multiple of snapshotEvery().
+ * new version: records the version's shape and (when changed) headers, a full snapshot when the
+ * op replaced the whole grid, and a delta snapshot when the version is a multiple of snapshotEvery().
  */
 export async function recordVersion(db: AnyDb, sheetId: string, version: number, wholeGrid: boolean): Promise<void> {
   // One statement (one round trip) on the hot path of every edit.
@@ -29,7 +43,33 @@ export async function recordVersion(db: AnyDb, sheetId: string, version: number,
     SELECT s.id, ${version}::int, s.headers FROM s
     WHERE s.headers IS DISTINCT FROM (SELECT h.headers FROM sheet_version_headers h
       WHERE h.sheet_id = ${sheetId}::uuid ORDER BY h.version DESC LIMIT 1)`.execute(db);
-  if (wholeGrid || version % snapshotEvery() === 0) await captureSnapshot(db, sheetId, version);
+  if (wholeGrid) await captureSnapshot(db, sheetId, version);
+  else if (version % snapshotEvery() === 0) await captureDelta(db, sheetId, version);
+}
+
+/**
+ * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) folded per
+ * cell; then a full snapshot too when enough cells changed since the last one (see above).
+ */
+export async function captureDelta(db: AnyDb, sheetId: string, version: number): Promise<void> {
+  const { rows } = await sql<{ prev_delta: number | null; prev_full: number | null; since_full: number; grid_cells: number }>`SELECT
+      (SELECT max(version) FROM sheet_snapshot_deltas WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_delta,
+      (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_full,
+      (SELECT coalesce(sum(d.cells), 0)::int FROM sheet_snapshot_deltas d WHERE d.sheet_id = ${sheetId}::uuid
+        AND d.version > coalesce((SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid), 0)) AS since_full,
+      (SELECT row_count::float8 * col_count FROM sheets WHERE id = ${sheetId}::uuid) AS grid_cells`.execute(db);
+  const r = rows[0];
+  const from = Math.max(r?.prev_delta ?? 0, r?.prev_full ?? 0);
+  // No snapshot to start from (cannot happen past the versions migration): a full one is always right.
+  if (from === 0) return captureSnapshot(db, sheetId, version);
+  const { rows: ops } = await sql<{ changes: string | null }>`SELECT changes::text AS changes FROM sheet_ops
+    WHERE sheet_id = ${sheetId}::uuid AND version > ${from}::int AND version <= ${version}::int ORDER BY version`.execute(db);
+  // A whole-grid op always has a full snapshot, so `from` is at or after it; kept as a guard.
+  if (ops.some((o) => o.changes === null)) return captureSnapshot(db, sheetId, version);
+  const cells = foldPacked(ops.map((o) => JSON.parse(o.changes!) as CellDelta[]));
+  await sql`INSERT INTO sheet_snapshot_deltas (sheet_id, version, from_version, cells, changes)
+    VALUES (${sheetId}::uuid, ${version}::int, ${from}::int, ${cells.length}::int, ${JSON.stringify(cells)}::json)`.execute(db);
+  if (r.since_full + cells.length >= Math.max(1, FULL_SNAPSHOT_SHARE * r.grid_cells)) await captureSnapshot(db, sheetId, version);
 }
 
 /** Copies the sheet's current chunks as the snapshot of `version`, inside the database (no parsing). */

@@ -1,7 +1,7 @@
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 
-/** Kysely's view of the tables migration 0004 adds (kept here so the versions feature stays in its folder). */
+/** Kysely's view of the tables migrations 0004 and 0006 add (kept here so the versions feature stays in its folder). */
 export type VersionTables = {
   /** Row and column count of every version: an op log of cells alone cannot tell an empty row from none. */
   sheet_version_shapes: { sheet_id: string; version: number; row_count: number; col_count: number };
@@ -11,6 +11,8 @@ export type VersionTables = {
   sheet_snapshots: { sheet_id: string; version: number; chunk_count: number };
   /** A chunk's rows as of `version`, written only when it differs from the previous snapshot's. */
   sheet_snapshot_chunks: { sheet_id: string; chunk: number; version: number; rows: ColumnType<string, string, string> };
+  /** The cells changed in (from_version, version], one [row, col, old, new] per cell (migration 0006). */
+  sheet_snapshot_deltas: { sheet_id: string; version: number; from_version: number; cells: number; changes: ColumnType<string, string, string> };
   /** Names (never pruned) and discards (hidden from the history, kept in the op log) of committed versions. */
   sheet_version_marks: {
     sheet_id: string;

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { OperationBatcher } from './operation-batcher.js';
+
+describe('OperationBatcher', () => {
+  it('commits a lone item at once, then what queued meanwhile as groups within the bounds, in order, one group at a time', async () => {
+    const groups: string[][] = [];
+    let running = 0;
+    let release!: () => void;
+    const firstHeld = new Promise<void>((r) => (release = r));
+    const allDone = new Promise<void>((resolve) => {
+      const batcher = new OperationBatcher<string>(
+        async (key, group) => {
+          running += 1;
+          assert.equal(running, 1, 'never two groups of a sheet at once');
+          groups.push(group.map((g) => `${key}:${g}`));
+          if (groups.length === 1) await firstHeld;
+          running -= 1;
+          if (groups.flat().length === 7) resolve();
+        },
+        (item) => (item.startsWith('big') ? 3 : 1),
+        (err) => assert.fail(String(err)),
+        3,
+        4,
+      );
+      batcher.submit('s', 'a');
+      for (const item of ['b', 'c', 'd', 'big1', 'e', 'f']) batcher.submit('s', item);
+      release();
+    });
+    await allDone;
+    // 'a' alone; then at most 3 items and 4 cells per group: b c d | big1 e | f.
+    assert.deepEqual(groups, [['s:a'], ['s:b', 's:c', 's:d'], ['s:big1', 's:e'], ['s:f']]);
+  });
+
+  it('keeps going after a failed group and runs other sheets in parallel', async () => {
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    await new Promise<void>((resolve) => {
+      const batcher = new OperationBatcher<string>(
+        async (key, group) => {
+          await new Promise((r) => setImmediate(r));
+          seen.push(`${key}:${group.join('')}`);
+          if (group.includes('x')) throw new Error('boom');
+          if (seen.length === 4) resolve();
+        },
+        () => 1,
+        (err) => errors.push(err),
+      );
+      batcher.submit('s', 'x');
+      batcher.submit('t', 'a');
+      batcher.submit('s', 'y');
+      batcher.submit('s', 'z');
+      batcher.submit('t', 'b');
+    });
+    assert.deepEqual(seen.sort(), ['s:x', 's:yz', 't:a', 't:b'].sort());
+    assert.equal(errors.length, 1);
+  });
+});

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GridData, SheetSchema, type LiveServerFrame } from '@tessera/contracts';
+import { type ApiClient, apiClient } from './support/api-client.js';
+import { signupAdmin } from './support/auth-helpers.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+import { applyChanges, LiveClient, listen, Replica } from './live-client.js';
+
+const trimRow = (row: GridData[number]) => {
+  const r = [...row];
+  while (r.length > 0 && (r[r.length - 1] === '' || r[r.length - 1] === null)) r.pop();
+  return r;
+};
+
+/**
+ * Group commit and coalesced frames: a burst of operations on one sheet is committed in groups
+ * (one transaction each), yet every operation is its own version, in order, with its own op-log
+ * entry and idempotency by id; a refused operation in the burst costs only itself. The frames a
+ * socket gets in one tick arrive as one message holding an array.
+ */
+describe('live group commit', () => {
+  let t: TestApp;
+  let base: string;
+  let admin: { accessToken: string; userId: string };
+  let api: ApiClient;
+  const open: LiveClient[] = [];
+
+  before(async () => {
+    t = await createTestApp();
+    admin = await signupAdmin(t.app);
+    api = apiClient(t.app, admin.accessToken);
+    base = await listen(t.app);
+  });
+  after(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    await t.close();
+  });
+
+  const join = async (sheetId: string, since: number, label: string) => {
+    const c = await LiveClient.join(base, sheetId, admin.accessToken, { since, label });
+    open.push(c);
+    return c;
+  };
+
+  it('a burst from several sockets: one version and one op-log entry per operation, in order, ids idempotent, a refused op alone refused', async () => {
+    const res = await api.post('/api/v1/sheets', { name: 'Group commit', metadata: { rows: 4, columns: 4 } });
+    assert.equal(res.statusCode, 201, res.body);
+    const sheet = SheetSchema.parse(res.json());
+    const writers = await Promise.all([0, 1, 2].map((i) => join(sheet.id, sheet.version, `writer ${i}`)));
+    const watcher = await join(sheet.id, sheet.version, 'watcher');
+    const replicas = [...writers, watcher].map(() => new Replica(structuredClone(sheet.data), sheet.version));
+
+    const PER_WRITER = 120;
+    const sent: string[] = [];
+    for (let k = 0; k < PER_WRITER; k++) {
+      for (const [i, w] of writers.entries()) {
+        const id = `g${i}-${k}`;
+        const changes = k % 10 === 3 ? [{ row: k, col: i, value: id }, { row: k, col: i + 4, value: `${id}+` }] : [{ row: k, col: i, value: id }];
+        replicas[i].sent.set(id, changes);
+        w.send({ type: 'operation', sheet_id: sheet.id, operation: changes.length === 1 ? { id, type: 'cell_update', position: { row: k, column: i }, value: id } : { id, type: 'cells_update', changes } });
+        sent.push(id);
+      }
+    }
+    // In the same burst: a removal outside the sheet (refused), and a re-send of an id already sent (acked once more, not applied again).
+    writers[0].send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'bad-remove', type: 'rows_remove', index: 5000, count: 1 } });
+    writers[1].send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'g1-0', type: 'cell_update', position: { row: 0, column: 1 }, value: 'again' } });
+
+    const refused = await writers[0].next('error', (f) => f.data.operation_id === 'bad-remove');
+    assert.equal(refused.data.code, 'bad_request');
+    const last = sheet.version + sent.length;
+    for (const [i, c] of [...writers, watcher].entries()) {
+      await c.waitFor((frames) => (frames.some((f) => (f.type === 'ack' || f.type === 'operation') && f.data.version === last) ? true : undefined), `version ${last}`);
+      replicas[i].absorb(c.frames);
+    }
+    const g10Acks = await writers[1].waitFor((frames) => {
+      const acks = frames.filter((f): f is Extract<LiveServerFrame, { type: 'ack' }> => f.type === 'ack' && f.data.operation_id === 'g1-0');
+      return acks.length === 2 ? acks : undefined;
+    }, 'two acks of g1-0');
+    assert.equal(g10Acks[0].data.version, g10Acks[1].data.version, 'the re-sent id is acked with its first version');
+
+    // Every socket saw every version once, in order, without a gap (its own as acks).
+    for (const c of [...writers, watcher]) {
+      const versions = c.frames.filter((f) => f.type === 'operation' || (f.type === 'ack' && f !== g10Acks[1])).map((f) => (f as { data: { version: number } }).data.version);
+      assert.deepEqual(versions, Array.from({ length: sent.length }, (_, k) => sheet.version + 1 + k), `${c.label}: versions in order`);
+    }
+    // The server's sheet: one version per applied op, the replicas equal to it.
+    const server = SheetSchema.parse((await api.get(`/api/v1/sheets/${sheet.id}`)).json());
+    assert.equal(server.version, last);
+    for (const r of replicas) assert.deepEqual(r.grid, server.data);
+    assert.equal(server.data[0][1], 'g1-0', 'the re-sent op was not applied again');
+    // One op-log entry (a history entry) per version, each with its own cells.
+    const history = (await api.get(`/api/v1/sheets/${sheet.id}/history?limit=500`)).json() as { versions: { version: number; delta_cells: number | null }[] };
+    const logged = history.versions.filter((v) => v.version > sheet.version).sort((a, b) => a.version - b.version);
+    assert.deepEqual(logged.map((v) => v.version), Array.from({ length: sent.length }, (_, k) => sheet.version + 1 + k));
+    assert.equal(logged.reduce((n, v) => n + (v.delta_cells ?? 0), 0), sent.length + PER_WRITER / 10 * 3);
+    // Committed in groups: ops of one transaction share its commit time (now() is the transaction's start).
+    const times = new Set(watcher.frames.filter((f) => f.type === 'operation').map((f) => (f as Extract<LiveServerFrame, { type: 'operation' }>).data.operation.timestamp));
+    assert.ok(times.size < sent.length, `${times.size} commit times for ${sent.length} operations: no group commit`);
+    // And the frames of a group reached the watcher as array messages, fewer messages than frames.
+    assert.ok(watcher.messages < watcher.frames.length, `${watcher.messages} messages for ${watcher.frames.length} frames`);
+  });
+
+  it('every version of a group-committed burst is rebuilt exactly, across snapshot versions inside the burst', async () => {
+    const previous = process.env.VERSION_SNAPSHOT_EVERY;
+    process.env.VERSION_SNAPSHOT_EVERY = '7';
+    try {
+      const res = await api.post('/api/v1/sheets', { name: 'Group commit snapshots', metadata: { rows: 2, columns: 2 } });
+      const sheet = SheetSchema.parse(res.json());
+      const writer = await join(sheet.id, sheet.version, 'writer');
+      const watcher = await join(sheet.id, sheet.version, 'watcher');
+      const N = 60;
+      // Rows past the end and columns past the width too: the shapes and headers of each version count.
+      for (let k = 0; k < N; k++) {
+        writer.send({ type: 'operation', sheet_id: sheet.id, operation: { id: `s${k}`, type: 'cell_update', position: { row: k % 9, column: k % 5 }, value: `v${k}` } });
+      }
+      const last = sheet.version + N;
+      await watcher.waitFor((frames) => (frames.some((f) => f.type === 'operation' && f.data.version === last) ? true : undefined), `version ${last}`);
+      const grids = new Map<number, GridData>();
+      const grid = structuredClone(sheet.data);
+      for (const f of watcher.frames) {
+        if (f.type !== 'operation' || f.data.operation.type !== 'cell_update') continue;
+        const op = f.data.operation;
+        applyChanges(grid, [{ row: op.position.row, col: op.position.column, value: op.value }]);
+        grids.set(f.data.version, structuredClone(grid));
+      }
+      assert.equal(grids.size, N);
+      for (const [v, expected] of grids) {
+        const got = (await api.get(`/api/v1/sheets/${sheet.id}/versions/${v}`)).json() as { rows: GridData };
+        // A rebuilt version pads its rows to the version's width: compare the cells, not the padding.
+        assert.deepEqual(got.rows.map(trimRow), expected.map(trimRow), `version ${v}`);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
+      else process.env.VERSION_SNAPSHOT_EVERY = previous;
+    }
+  });
+});
