@@ -12,6 +12,12 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) for its summary line.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  // The stack is shared: the first-run story (the first admin signs up) must come before every
+  // other spec, which sign in as that admin. Running one spec alone runs it first too.
+  projects: [
+    { name: 'first-run', testMatch: /foundation\.spec\.ts$/ },
+    { name: 'product', testIgnore: /foundation\.spec\.ts$/, dependencies: ['first-run'] },
+  ],
   use: {
     baseURL: `http://localhost:${3000 + Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100)}`,
     trace: 'retain-on-failure',

@@ -87,7 +87,9 @@ test.describe.serial('members: an admin and a new member', () => {
       await expect(promotedPanel.getByRole('button', { name: 'Add Member' })).toBeVisible();
       await expect(promotedPanel.getByTestId(`member-row-${member.username}`).getByRole('cell').nth(1)).toHaveText('admin');
 
-      // The member changes their own password in Account Settings (user menu).
+      // The member closes the Members panel and changes their own password in Account Settings (user menu).
+      await memberPage.getByTestId('members-toggle').click();
+      await expect(memberPage.getByTestId('members-panel')).toBeHidden();
       await memberPage.getByTestId('remote-mfe-sheets-Navigator').getByRole('button', { name: 'User menu' }).click();
       await memberPage.getByRole('menuitem', { name: 'Account Settings' }).click();
       await expect(memberPage).toHaveURL(/\/settings$/);
