@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SheetSchema, SheetVersionEntrySchema, VersionTransitionResultSchema } from '@tessera/contracts';
-import { type ApiClient, apiClient } from './support/api-client.js';
-import { ADMIN, signupAdmin } from './support/auth-helpers.js';
-import { signedInMember } from './support/members.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import { LiveClient, listen } from './live-client.js';
+import { ADMIN } from './support/auth-helpers.js';
+import { LiveClient } from './live-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 /** Proposed versions reach the open sheet sockets: new_proposal, then live_update_accepted and the sync on accept. */
 describe('live proposal frames', () => {
-  let t: TestApp;
-  let base: string;
-  let admin: { accessToken: string; userId: string };
-  let bob: { accessToken: string; userId: string; username: string };
-  let api: ApiClient;
+  let { t, base, admin, bob, api } = {} as LiveStack;
   const open: LiveClient[] = [];
 
-  before(async () => {
-    t = await createTestApp();
-    admin = await signupAdmin(t.app);
-    bob = await signedInMember(t.app, 'user');
-    api = apiClient(t.app, admin.accessToken);
-    base = await listen(t.app);
-  });
-  after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await t.close();
-  });
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
 
   const sheet = async () => {
     const res = await api.post('/api/v1/sheets', { name: `Proposals ${Math.random().toString(36).slice(2, 8)}`, data: [['a', 'b'], ['c', 'd']] });

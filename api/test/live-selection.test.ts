@@ -1,32 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SheetSchema } from '@tessera/contracts';
-import { type ApiClient, apiClient } from './support/api-client.js';
-import { signupAdmin } from './support/auth-helpers.js';
-import { signedInMember } from './support/members.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import { LiveClient, listen } from './live-client.js';
+import { LiveClient } from './live-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 /** Selected cells on the sheet socket: shown to the others in the user's colour (the client picks it from the user id). */
 describe('live selections', () => {
-  let t: TestApp;
-  let base: string;
-  let admin: { accessToken: string; userId: string };
-  let bob: { accessToken: string; userId: string; username: string };
-  let api: ApiClient;
+  let { t, base, admin, bob, api } = {} as LiveStack;
   const open: LiveClient[] = [];
 
-  before(async () => {
-    t = await createTestApp();
-    admin = await signupAdmin(t.app);
-    bob = await signedInMember(t.app, 'user');
-    api = apiClient(t.app, admin.accessToken);
-    base = await listen(t.app);
-  });
-  after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await t.close();
-  });
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
 
   const join = async (sheetId: string, token: string, label: string) => {
     const c = await LiveClient.join(base, sheetId, token, { label });

@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LIVE_REPLAY_MAX_VERSIONS, LIVE_TOKEN_PROTOCOL, SheetSchema, type GridData } from '@tessera/contracts';
-import { type ApiClient, apiClient } from './support/api-client.js';
-import { ADMIN, signupAdmin } from './support/auth-helpers.js';
+import { ADMIN } from './support/auth-helpers.js';
 import { forgeBadTokens } from './support/forged-tokens.js';
 import { call, signedInMember } from './support/members.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import { LiveClient, listen, Replica } from './live-client.js';
+import { LiveClient, Replica } from './live-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('live sheet socket /sheets/{id}', () => {
-  let t: TestApp;
-  let base: string;
-  let admin: { accessToken: string; userId: string };
-  let bob: { accessToken: string; userId: string; username: string };
-  let api: ApiClient;
+  let { t, base, admin, bob, api } = {} as LiveStack;
   const open: LiveClient[] = [];
 
-  before(async () => {
-    t = await createTestApp();
-    admin = await signupAdmin(t.app);
-    bob = await signedInMember(t.app, 'user');
-    api = apiClient(t.app, admin.accessToken);
-    base = await listen(t.app);
-  });
-  after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await t.close();
-  });
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
 
   const sheet = async (body: object = {}) => {
     const res = await api.post('/api/v1/sheets', { name: `Live ${Math.random().toString(36).slice(2, 8)}`, ...body });

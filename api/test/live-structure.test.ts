@@ -4,36 +4,20 @@ import { type GridData, SheetSchema, SheetVersionSchema } from '@tessera/contrac
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { SheetsService } from '../src/sheets/sheets.service.js';
-import { type ApiClient, apiClient } from './support/api-client.js';
-import { signupAdmin } from './support/auth-helpers.js';
-import { signedInMember } from './support/members.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
 import { restructure } from '../src/sheets/structure-op.js';
-import { applyChanges, LiveClient, listen, Replica } from './live-client.js';
+import { applyChanges, LiveClient, Replica } from './live-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 /**
  * Rows and columns inserted or removed over the sheet socket, and operations re-sent after a
  * reconnect (idempotency by operation id), with real `ws` clients on loopback.
  */
 describe('live structural operations and operation ids', () => {
-  let t: TestApp;
-  let base: string;
-  let admin: { accessToken: string; userId: string };
-  let bob: { accessToken: string; userId: string; username: string };
-  let api: ApiClient;
+  let { t, base, admin, bob, api } = {} as LiveStack;
   const open: LiveClient[] = [];
 
-  before(async () => {
-    t = await createTestApp();
-    admin = await signupAdmin(t.app);
-    bob = await signedInMember(t.app, 'user');
-    api = apiClient(t.app, admin.accessToken);
-    base = await listen(t.app);
-  });
-  after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await t.close();
-  });
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
 
   /** A 4 × 3 sheet whose cells say where they started ("r0c0" ...). */
   const grid = (): GridData => Array.from({ length: 4 }, (_, r) => Array.from({ length: 3 }, (_, c) => `r${r}c${c}`));

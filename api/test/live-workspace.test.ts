@@ -5,35 +5,21 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LIVE_TOKEN_PROTOCOL, SheetSchema, type WorkspaceServerFrame } from '@tessera/contracts';
 import * as XLSX from 'xlsx';
-import { type ApiClient, apiClient } from './support/api-client.js';
-import { ADMIN, signupAdmin } from './support/auth-helpers.js';
+import { ADMIN } from './support/auth-helpers.js';
 import { forgeBadTokens } from './support/forged-tokens.js';
 import { signedInMember } from './support/members.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
 import { type ApiProcess, createDatabase, httpApi, startApiProcess, usersOn } from './live-api-process.js';
-import { LiveClient, listen, WorkspaceClient } from './live-client.js';
+import { LiveClient, WorkspaceClient } from './live-client.js';
 import { testRedis, type TestRedis } from './live-redis-server.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 /** The workspace socket `/live`: who is online anywhere, and navigation changes, with real `ws` clients on loopback. */
 describe('workspace socket /live', () => {
-  let t: TestApp;
-  let base: string;
-  let admin: { accessToken: string; userId: string };
-  let bob: { accessToken: string; userId: string; username: string };
-  let api: ApiClient;
+  let { t, base, admin, bob, api } = {} as LiveStack;
   const open: { close(): Promise<unknown> }[] = [];
 
-  before(async () => {
-    t = await createTestApp();
-    admin = await signupAdmin(t.app);
-    bob = await signedInMember(t.app, 'user');
-    api = apiClient(t.app, admin.accessToken);
-    base = await listen(t.app);
-  });
-  after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await t.close();
-  });
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
 
   const join = async (token: string, opts: { label?: string; autoPong?: boolean } = {}) => {
     const c = await WorkspaceClient.join(base, token, opts);
