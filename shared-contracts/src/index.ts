@@ -50,3 +50,5 @@ export * from './results/result-grid.js';
 export * from './results/result-operations.js';
 export * from './results/result-sheet.js';
 export * from './results/send-operations.js';
+export * from './schedule/schedule-problem.schema.js';
+export * from './schedule/schedule-result.schema.js';

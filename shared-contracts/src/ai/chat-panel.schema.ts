@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CellValueSchema } from '../sheets/sheet.schema.js';
 import { HYBRID_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
+import { RollbackOptionSchema, ScheduleRunSchema, SolverStatusSchema } from '../schedule/schedule-result.schema.js';
 
 /**
  * What the chat panel (mfe-chat) reads from the ai-middleware's hybrid replies (spec 02 §3
@@ -71,6 +72,15 @@ export const HybridReplySchema = z.looseObject({
   attempts: z.array(HybridAttemptSchema).optional(),
   provider: z.string().optional(),
   model: z.string().nullable().optional(),
+  /** A schedule solve (spec 02 §3): backend_solver read loosely, the recovery fields strictly. */
+  backend_solver: z
+    .looseObject({ result: z.looseObject({ success: z.boolean().optional() }).optional(), schedule_formatted_json: z.unknown().optional() })
+    .optional(),
+  solver_status: SolverStatusSchema.optional(),
+  retry_exceeded: z.boolean().optional(),
+  suggested_actions: z.array(z.string()).optional(),
+  rollback_option: RollbackOptionSchema.optional(),
+  schedule: ScheduleRunSchema.optional(),
 });
 export type HybridReply = z.infer<typeof HybridReplySchema>;
 
@@ -85,6 +95,7 @@ export const HybridReplyEventSchema = z.object({
       snapshot: HybridSnapshotSchema.nullable().optional(),
       workflow_complete: z.boolean().optional(),
       response: HybridReplySchema.optional(),
+      solver_status: SolverStatusSchema.optional(),
     })
     .optional(),
   error: z.string().nullable().optional(),

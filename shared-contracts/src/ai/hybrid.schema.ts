@@ -4,6 +4,13 @@ import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, GridDiscardSchema, Jso
 import { ConversationTurnSchema } from './vertex.schema.js';
 import { MergeTimelineSnapshotSchema } from './merge-timeline.schema.js';
 import { GridDiffSchema } from './grid-diff.schema.js';
+import {
+  BackendSolverSchema,
+  RollbackOptionSchema,
+  ScheduleOptimizationSchema,
+  ScheduleRunSchema,
+  SolverStatusSchema,
+} from '../schedule/schedule-result.schema.js';
 
 /**
  * POST /hybrid/forward (spec 02 §3, §4, §7): "Agent • Direct Exec" (enable_ai_generation
@@ -51,7 +58,11 @@ export const HybridForwardRequestSchema = z.object({
   files: z.array(z.union([z.string().max(1000), z.looseObject({ path: z.string().max(1000) })])).max(300).optional(),
   enable_ai_generation: z.boolean().default(false),
   parameters: z
-    .looseObject({ environment_id: z.string().max(200).optional(), optimization: z.unknown().optional() })
+    .looseObject({
+      environment_id: z.string().max(200).optional(),
+      /** A schedule problem given as JSON: solved as it is, in any mode (schedule-result.schema.ts). */
+      optimization: ScheduleOptimizationSchema.optional(),
+    })
     .optional(),
   sheet_context: HybridSheetContextSchema.optional(),
   handsontable_data: z.object({ spreadsheet_data: HybridSpreadsheetDataSchema.optional() }).optional(),
@@ -75,7 +86,7 @@ export function hybridRequestSheet(body: HybridForwardRequest): { headers: strin
 
 /** What the route accepts: code in Direct Exec (AI Powered may have none), within the cell limit. */
 export const HybridForwardBodySchema = HybridForwardRequestSchema.superRefine((body, ctx) => {
-  if (!body.enable_ai_generation && !body.code?.trim()) {
+  if (!body.enable_ai_generation && !body.code?.trim() && !body.parameters?.optimization) {
     ctx.addIssue({ code: 'custom', path: ['code'], message: DIRECT_EXEC_CODE_REQUIRED_MESSAGE });
   }
   const { headers, rows } = hybridRequestSheet(body);
@@ -102,12 +113,15 @@ export const HYBRID_STAGE_PROGRESS: Record<HybridStage, number> = {
 };
 
 /** Grid data of spec 02 §3: the extracted grid, flagged as an update, with its hash for de-duplication. */
+/** The grid of a schedule the solver made (not extracted from code's output). */
+export const SCHEDULE_GRID_SOURCE = 'schedule_solver';
+const HybridGridSources = [...CODE_RUN_GRID_SOURCES, SCHEDULE_GRID_SOURCE] as const;
 export const HybridGridUpdateSchema = z.object({
   headers: z.array(z.string()),
   rows: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))),
   updated: z.boolean(),
-  source: z.enum(CODE_RUN_GRID_SOURCES),
-  metadata: z.object({ hash: z.string(), detected_by: z.enum(CODE_RUN_GRID_SOURCES) }),
+  source: z.enum(HybridGridSources),
+  metadata: z.object({ hash: z.string(), detected_by: z.enum(HybridGridSources) }),
 });
 export type HybridGridUpdate = z.infer<typeof HybridGridUpdateSchema>;
 
@@ -150,6 +164,16 @@ export const HybridResponseSchema = z.object({
   snapshot: MergeTimelineSnapshotSchema.optional(),
   /** /hybrid/backward: where the grid the given code produces differs from the edited grid sent (grid-diff.schema.ts). */
   differences: GridDiffSchema.optional(),
+  /** A schedule solve (spec 02 §3): HiGHS's result and the formatted schedule. */
+  backend_solver: BackendSolverSchema.optional(),
+  solver_status: SolverStatusSchema.optional(),
+  /** The solve failed after MAX_SOLVER_RETRIES retries (spec 02 §4). */
+  retry_exceeded: z.boolean().optional(),
+  /** Why it failed, with numbers: the requirements that conflict (spec 02 §2 Operation Failed panel). */
+  suggested_actions: z.array(z.string()).optional(),
+  rollback_option: RollbackOptionSchema.optional(),
+  /** The schedule problem as given, what was relaxed, and each attempt. */
+  schedule: ScheduleRunSchema.optional(),
 });
 export type HybridResponse = z.infer<typeof HybridResponseSchema>;
 
@@ -166,6 +190,8 @@ export const HybridStreamEventSchema = z.object({
     response: HybridResponseSchema.optional(),
     /** merge_timeline's outcome (spec 02 §7: events carry snapshot), on the final_response event. */
     snapshot: MergeTimelineSnapshotSchema.optional(),
+    /** A schedule solve's status as it goes (retrying n of max), for the solver badge. */
+    solver_status: SolverStatusSchema.optional(),
   }),
   error: z.string().nullable(),
   finished: z.boolean(),

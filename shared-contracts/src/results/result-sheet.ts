@@ -9,6 +9,7 @@ import {
 import { SheetSummarySchema, type CellValue } from '../sheets/sheet.schema.js';
 import type { ShellContext } from '../shell/shell-context.js';
 import type { ResultGrid } from './result-grid.js';
+import { RETRY_SHEET_SUFFIX, SCHEDULE_ORIGINS } from '../schedule/schedule-result.schema.js';
 
 /** The schedule shape of spec 02 §5: a doctor id or name column. */
 export const looksLikeSchedule = (headers: string[]): boolean => headers.some((h) => /doctor[\s_-]*(id|name)/i.test(h));
@@ -17,9 +18,16 @@ const two = (n: number) => String(n).padStart(2, '0');
 /** Spec 02 §9: the HH-MM-SS suffix (':' is not allowed in sheet names). */
 export const timeSuffix = (at: Date): string => `${two(at.getHours())}-${two(at.getMinutes())}-${two(at.getSeconds())}`;
 
-/** 'Schedule 14-03-22' or 'AI Generated Sheet 14-03-22'. */
-export function chatSheetName(grid: ResultGrid, at: Date): string {
-  return `${looksLikeSchedule(grid.headers) ? SCHEDULE_SHEET_BASE_NAME : AI_SHEET_BASE_NAME} ${timeSuffix(at)}`;
+/** 'Schedule 14-03-22' or 'AI Generated Sheet 14-03-22'; a manual retry's schedule ends in '-retry' (spec 02 §9). */
+export function chatSheetName(grid: ResultGrid, at: Date, options: ResultSheetOptions = {}): string {
+  const schedule = looksLikeSchedule(grid.headers);
+  const suffix = schedule && options.manualRetry ? RETRY_SHEET_SUFFIX : '';
+  return `${schedule ? SCHEDULE_SHEET_BASE_NAME : AI_SHEET_BASE_NAME} ${timeSuffix(at)}${suffix}`;
+}
+
+export interface ResultSheetOptions {
+  /** The grid came from 'Retry with Simpler Requirements': origin schedule_manual_retry and the '-retry' suffix. */
+  manualRetry?: boolean;
 }
 
 /** Spec 02 §9: result rows + 5, at least 20; the result's columns, at least 10. */
@@ -44,11 +52,16 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * announced with 'create-sheet-from-chat', created with its name and size, populated 500 ms
  * later (spec 02 §4), then announced with 'sheet-created' (the navigator reloads its tree).
  */
-export async function createResultSheet(shell: ShellContext, grid: ResultGrid, at = new Date()): Promise<{ id: string; name: string; rows: number; columns: number }> {
+export async function createResultSheet(
+  shell: ShellContext,
+  grid: ResultGrid,
+  at = new Date(),
+  options: ResultSheetOptions = {},
+): Promise<{ id: string; name: string; rows: number; columns: number }> {
   const schedule = looksLikeSchedule(grid.headers);
-  const name = chatSheetName(grid, at);
+  const name = chatSheetName(grid, at, options);
   const size = chatSheetSize(grid);
-  const origin = schedule ? 'schedule_auto' : 'ai';
+  const origin = schedule ? (options.manualRetry ? SCHEDULE_ORIGINS.manualRetry : SCHEDULE_ORIGINS.auto) : 'ai';
   shell.bus.emit('create-sheet-from-chat', { name, headers: grid.headers, rows: grid.rows, origin });
   const lastAIUpdate = at.toISOString();
   const { data } = await shell.api.post<unknown>('/api/v1/sheets', {
