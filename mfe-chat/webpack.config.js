@@ -5,11 +5,15 @@ import { remoteConfig } from '@tessera/webpack-remote';
 
 const remote = REMOTES['mfe-chat'];
 
-// Only modules with a real screen are exposed (./RecoveryBanner arrives with the solver issue).
+// Only modules with a real screen are exposed.
 export default remoteConfig({
   name: remote.federationName,
   dir: path.dirname(fileURLToPath(import.meta.url)),
-  exposes: { './ChatPanel': './src/chat-panel/ChatPanel.tsx', './HeaderStatus': './src/editing-mode/HeaderStatus.tsx' },
+  exposes: {
+    './ChatPanel': './src/chat-panel/ChatPanel.tsx',
+    './HeaderStatus': './src/editing-mode/HeaderStatus.tsx',
+    './RecoveryBanner': './src/solver/RecoveryBanner.tsx',
+  },
   allowedExposes: remote.exposes,
   port: REMOTE_PORTS['mfe-chat'],
 });

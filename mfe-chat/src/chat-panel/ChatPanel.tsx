@@ -12,6 +12,7 @@ import { StreamErrorBox } from '../progress/StreamErrorBox.js';
 import { StreamProgress } from '../progress/StreamProgress.js';
 import { createChatSender, type SendContext } from '../send/chat-sender.js';
 import { AiChatContextPanel } from '../sessions/AiChatContextPanel.js';
+import { registerChatBridge } from '../solver/chat-bridge.js';
 import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
 import { ResizeHandle } from './ResizeHandle.js';
@@ -50,6 +51,16 @@ export default function ChatPanel({ shell }: RemoteProps) {
     [store],
   );
   useEffect(() => () => sender.stop(), [sender]);
+  // ./RecoveryBanner's Retry is a turn of this chat, and its Rollback is told here.
+  useEffect(
+    () =>
+      registerChatBridge({
+        send: (request) => sender.send(request),
+        say: (text) => void store.getState().add({ role: 'assistant', content: text }),
+        busy: () => store.getState().status === 'streaming',
+      }),
+    [sender, store],
+  );
 
   // Spec 02 §8: the warning is told once each time the middleware stops answering.
   useEffect(() => {

@@ -4,10 +4,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import HeaderStatus from '../editing-mode/HeaderStatus.js';
+import RecoveryBanner from '../solver/RecoveryBanner.js';
 
-// Standalone page: a header with ./HeaderStatus and the panel at the right edge with a fake
-// shell, so this remote can be worked on alone. Its /ai calls go to this dev server, which
-// proxies them to AI_URL.
+// Standalone page: a header with ./HeaderStatus, a main area with ./RecoveryBanner and the panel
+// at the right edge with a fake shell, so this remote can be worked on alone. Its /ai calls go
+// to this dev server, which proxies them to AI_URL.
 const shell = createDevShellContext();
 
 createRoot(document.body.appendChild(document.createElement('div'))).render(
@@ -17,7 +18,10 @@ createRoot(document.body.appendChild(document.createElement('div'))).render(
         <Flex as="header" p="2" borderBottomWidth="1px" minH="10" justify="flex-end">
           <HeaderStatus shell={shell} />
         </Flex>
-        <Flex flex="1" minH="0" justify="flex-end">
+        <Flex flex="1" minH="0">
+          <Box flex="1" minW="0">
+            <RecoveryBanner shell={shell} />
+          </Box>
           <Box height="full">
             <ChatPanel shell={shell} />
           </Box>

@@ -1,5 +1,6 @@
 import { SheetVersionEntrySchema, VersionTransitionResultSchema, describeError, type CellValue, type ShellContext } from '@tessera/contracts';
 import { createStore } from 'zustand';
+import { recordSheetBefore } from '../solver/solver.store.js';
 
 /** The staged edit: a proposed version of the sheet (DESIGN.md § Where an AI result goes). */
 export interface StagedEdit {
@@ -83,6 +84,8 @@ export async function commitEditing(shell: ShellContext): Promise<void> {
   try {
     const { data } = await shell.api.post<unknown>(`${versionsPath(staged.sheetId)}/${encodeURIComponent(staged.versionId)}/accept`, {});
     const result = VersionTransitionResultSchema.parse(data);
+    // The AI's change is applied now: Rollback restores the live version it was accepted on.
+    recordSheetBefore({ sheetId: staged.sheetId, version: result.version - 1 });
     leaveEditing();
     shell.bus.emit('sheet-snapshot-merged', { sheetId: staged.sheetId, version: result.version });
     shell.bus.emit('sheet-updated', { sheetId: staged.sheetId, version: result.version });

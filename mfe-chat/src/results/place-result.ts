@@ -16,6 +16,7 @@ import {
 } from '@tessera/contracts';
 import { editingMode, isEditing, proposeEdit, stageEdit } from '../editing-mode/editing-mode.store.js';
 import type { CreatedSheetRef } from '../messages/chat-message.js';
+import { recordSheetBefore } from '../solver/solver.store.js';
 
 /** What became of a reply's result, told under the reply. */
 export interface PlacedResult {
@@ -46,6 +47,11 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
   const transform = !!grid && !!sheetId && hasSheetHeaders(grid, shell.sheet.headers);
   const editing = isEditing(editingMode.getState(), sheetId);
   const snapshot = reply.snapshot ?? null;
+  // The version Rollback restores (spec 02 §2 Operation Failed panel): the sheet as it was before this change.
+  const versionBefore = shell.sheet.version;
+  const recordBefore = (version: number | null | undefined = versionBefore) => {
+    if (sheetId && version != null && version > 0) recordSheetBefore({ sheetId, version });
+  };
 
   if (snapshot && !snapshot.error && sheetId && (snapshot.sheet_id ?? sheetId) === sheetId) {
     if (snapshot.version_id && snapshot.version === undefined) {
@@ -57,6 +63,8 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
         try {
           const { data } = await shell.api.post<unknown>(`${versionsPath(sheetId, snapshot.version_id)}/accept`, {});
           const { version } = VersionTransitionResultSchema.parse(data);
+          // The accept made one new version on top of the live one.
+          recordBefore(version - 1);
           shell.bus.emit('sheet-snapshot-received', { sheetId, version });
           shell.bus.emit('sheet-snapshot-merged', { sheetId, version });
           shell.bus.emit('sheet-history-refresh', { sheetId });
@@ -70,6 +78,8 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
       // Another shape than the sheet: its proposal is not what the user asked for; a new sheet is.
       await shell.api.post(`${versionsPath(sheetId, snapshot.version_id)}/discard`, {}).catch(() => undefined);
     } else if (snapshot.version !== undefined) {
+      // The middleware already merged it: the version before is the one it was based on.
+      recordBefore(snapshot.base_version ?? snapshot.version - 1);
       shell.bus.emit('sheet-snapshot-received', { sheetId, version: snapshot.version });
       shell.bus.emit('sheet-snapshot-merged', { sheetId, version: snapshot.version });
       return { note: `Merged into **${sheetName}** as version ${snapshot.version}.` };
@@ -86,6 +96,7 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
       return { note: STAGED_NOTE };
     }
     const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
+    if (ops.length > 0) recordBefore();
     // The shell tells this tab's Workspace each acknowledged operation: no reload needed.
     void sendOperations(shell.live, ops);
     const cells = changedCells(ops);
@@ -97,7 +108,8 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
   if (usedHashes.has(hash)) return { note: 'This grid was already made into a sheet.' };
   usedHashes.add(hash);
   try {
-    const sheet = await createResultSheet(shell, grid);
+    // 'Retry with Simpler Requirements' makes a '-retry' sheet with origin schedule_manual_retry (spec 02 §3, §9).
+    const sheet = await createResultSheet(shell, grid, new Date(), { manualRetry: reply.schedule?.manual_retry === true });
     return { note: `Created sheet **${sheet.name}** (${sheet.rows} rows × ${sheet.columns} cols).`, createdSheet: { id: sheet.id, name: sheet.name } };
   } catch (error) {
     usedHashes.delete(hash);

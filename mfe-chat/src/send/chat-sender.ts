@@ -1,15 +1,21 @@
 import {
   DIRECT_EXEC_DEFAULT_INSTRUCTION,
   GitFileContentSchema,
+  MAX_SOLVER_RETRIES,
+  SCHEDULE_GRID_EXTRACTION_FAILED,
   STREAM_TIMEOUT_MS,
   describeError,
   hybridFailureMessage,
+  hybridReplyGrid,
+  solverFailedShort,
   type HybridReply,
+  type ScheduleOptimization,
   type ShellContext,
 } from '@tessera/contracts';
 import type { ChatMode } from '../composer/chat-mode.js';
 import type { ChatStore, StreamOutcome } from '../messages/chat.store.js';
 import { placeResult } from '../results/place-result.js';
+import { recordSolverReply, setSolverStatus } from '../solver/solver.store.js';
 import { callChat } from './chat-call.js';
 import { callHybrid } from './hybrid-call.js';
 import { buildHybridRequest, fencedCode } from './hybrid-request.js';
@@ -19,6 +25,8 @@ import { buildWorkspaceContext, conversationContext } from './workspace-context.
 export interface SendRequest {
   prompt: string;
   mode: ChatMode;
+  /** A schedule problem solved as it is (parameters.optimization): no code, no model ('Retry with Simpler Requirements'). */
+  optimization?: ScheduleOptimization;
 }
 
 /** What the panel knows at the moment of sending. */
@@ -40,7 +48,23 @@ export interface ChatSender {
 function outcomeOf(reply: HybridReply): StreamOutcome {
   const status = (reply.status ?? '').toLowerCase();
   if (status === 'infeasible' || /infeasible/i.test(reply.langchain_result?.status ?? '')) return 'infeasible';
-  return hybridFailureMessage(reply) ? 'failed' : 'complete';
+  return hybridFailureMessage(reply) || scheduleGridMissing(reply) ? 'failed' : 'complete';
+}
+
+/** Spec 02 §8: the solver says it succeeded, yet the reply holds no grid to make a sheet of. */
+function scheduleGridMissing(reply: HybridReply): boolean {
+  return reply.backend_solver?.result?.success === true && (reply.has_grid === false || hybridReplyGrid(reply) === null);
+}
+
+/** A suggested action as literal Markdown text (its numbers and signs are not markup). */
+const markdownText = (text: string) => text.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
+
+/** Spec 02 §8: 'Solver failed after N attempts' with the suggested actions, under the reply that exceeded its retries. */
+function solverFailureText(reply: HybridReply): string | null {
+  if (!reply.retry_exceeded) return null;
+  const actions = reply.suggested_actions ?? [];
+  const short = `**${solverFailedShort(MAX_SOLVER_RETRIES)}**`;
+  return actions.length === 0 ? short : `${short}\n\n${actions.map((a) => `- ${markdownText(a)}`).join('\n')}`;
 }
 
 const MAX_OUTPUT_SHOWN = 4000;
@@ -57,8 +81,10 @@ function fencedBlock(language: string, text: string): string {
  * code rather than answered as a model), the printed output, and where the result went.
  */
 function replyText(reply: HybridReply, note: string | null, showCode: boolean): string {
-  const failure = hybridFailureMessage(reply);
+  const failure = hybridFailureMessage(reply) ?? (scheduleGridMissing(reply) ? SCHEDULE_GRID_EXTRACTION_FAILED : null);
   const parts = [failure ? errorMessageText(failure) : reply.message || 'Done.'];
+  const solverFailure = solverFailureText(reply);
+  if (solverFailure) parts.push(solverFailure);
   // The panel's reply schema keeps unknown fields loose: `code` is the middleware's string (AI Powered), checked here.
   const code = showCode ? reply.code?.trimEnd() : undefined;
   if (code) parts.push(`**Code**\n\n${fencedBlock('python', code)}`);
@@ -130,10 +156,12 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
         state().update(replyId, { content: text, pending: false, streaming: false });
         state().setStream({ status: 'completed', progress: 100, outcome: 'complete' });
       } else {
+        const { optimization } = request;
         const body = buildHybridRequest(shell.sheet, {
           prompt: request.prompt,
-          code: request.mode === 'agent-direct' ? await directExecCode(shell, request.prompt, context.gitFiles) : undefined,
-          aiGeneration: request.mode === 'agent-ai',
+          code: request.mode === 'agent-direct' && !optimization ? await directExecCode(shell, request.prompt, context.gitFiles) : undefined,
+          aiGeneration: request.mode === 'agent-ai' && !optimization,
+          optimization,
           streaming: context.streaming,
           gitFiles: context.gitFiles,
           sessionId: context.sessionId,
@@ -151,9 +179,11 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
               else lines.push(text);
               state().update(replyId, { content: lines.join('\n\n'), pending: false });
             },
+            solverStatus: setSolverStatus,
           },
         );
         if (reply === null) throw abortSignal;
+        recordSolverReply(reply);
         const outcome = outcomeOf(reply);
         const placed = outcome === 'complete' ? await placeResult(shell, reply) : { note: null };
         const gitLinks = reply.langgraph_data?.frontend_panels?.git_history;

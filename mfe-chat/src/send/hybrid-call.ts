@@ -5,6 +5,7 @@ import {
   type HybridReply,
   type HybridStage,
   type ShellContext,
+  type SolverStatus,
 } from '@tessera/contracts';
 import { aiFetch } from './ai-fetch.js';
 import { readEventStream } from './event-stream.client.js';
@@ -15,6 +16,8 @@ export interface HybridProgress {
   stage(stage: HybridStage, progress: number): void;
   /** A progress line: replaces the last one when `replaceLast`. */
   line(text: string, replaceLast: boolean): void;
+  /** A schedule solve's status as it goes (retrying n of max): the solver badge follows it. */
+  solverStatus?(status: SolverStatus): void;
 }
 
 /** JSON.parse then the schema; anything else is a read error of the stream. */
@@ -64,6 +67,7 @@ export async function callHybrid(
       if (meta?.stage) progress.stage(meta.stage, meta.progress ?? HYBRID_STAGE_PROGRESS[meta.stage]);
       if (meta?.ui) progress.line(meta.ui.text, meta.ui.replace_last);
       else if (event.text) progress.line(event.text, false);
+      if (meta?.solver_status) progress.solverStatus?.(meta.solver_status);
       if (event.error) streamError = event.error;
       if (meta?.response) reply = { ...meta.response, snapshot: meta.response.snapshot ?? meta.snapshot };
       else if (meta?.snapshot && reply) reply = { ...reply, snapshot: meta.snapshot };

@@ -1,4 +1,4 @@
-import type { HybridForwardRequest, ShellContext } from '@tessera/contracts';
+import type { HybridForwardRequest, ScheduleOptimization, ShellContext } from '@tessera/contracts';
 
 export interface HybridRequestInput {
   prompt: string;
@@ -10,6 +10,8 @@ export interface HybridRequestInput {
   sessionId: string | null;
   /** False while AI editing mode is on: the panel makes the proposal itself. */
   mergeTimeline: boolean;
+  /** A schedule problem to solve as it is (parameters.optimization). */
+  optimization?: ScheduleOptimization;
 }
 
 /**
@@ -26,6 +28,7 @@ export function buildHybridRequest(sheet: ShellContext['sheet'], input: HybridRe
     ...(input.code !== undefined ? { code: input.code } : {}),
     files: input.gitFiles,
     enable_ai_generation: input.aiGeneration,
+    ...(input.optimization ? { parameters: { optimization: input.optimization } } : {}),
     sheet_context: {
       ...(sheetId ? { id: sheetId } : {}),
       ...(sheet.name !== null ? { name: sheet.name } : {}),

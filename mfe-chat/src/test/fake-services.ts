@@ -5,6 +5,7 @@ import {
   type ChatSession,
   type LiveOperationInput,
   type LiveServerFrame,
+  type SheetVersionEntry,
   type ShellContext,
 } from '@tessera/contracts';
 import type { ServerResponse } from 'node:http';
@@ -44,8 +45,10 @@ export interface FakeServices {
   sessions: ChatSession[];
   /** Sheets the api created: id → name, headers and rows last saved. */
   sheets: Map<string, { name: string; headers?: string[]; data?: unknown[][]; metadata?: Record<string, unknown> }>;
-  /** Proposals made, accepted and discarded, in order ('propose <id>', 'accept <id>', 'discard <id>'). */
+  /** Proposals made, accepted, discarded and versions checked out, in order ('propose <id>', 'accept <id>', 'discard <id>', 'checkout <id>'). */
   versions: string[];
+  /** The history GET /api/v1/sheets/{id}/history answers, per sheet (newest first, as the api lists it). */
+  history: Map<string, SheetVersionEntry[]>;
 }
 
 let counter = 1;
@@ -60,6 +63,7 @@ export async function startFakeServices(options: FakeServicesOptions = {}): Prom
   const sessions = [...(options.sessions ?? [])];
   const sheets: FakeServices['sheets'] = new Map();
   const versions: string[] = [];
+  const history: FakeServices['history'] = new Map();
   const server = await startServer(async (req, res) => {
     if (options.routes && (await options.routes(req, res)) !== false && res.headersSent) return;
     const { method, path } = req;
@@ -104,6 +108,25 @@ export async function startFakeServices(options: FakeServicesOptions = {}): Prom
         base_version: 3,
       });
     }
+    const historyMatch = /^\/api\/v1\/sheets\/([^/]+)\/history$/.exec(path);
+    if (method === 'GET' && historyMatch) {
+      const entries = history.get(historyMatch[1]) ?? [];
+      const limit = Number(req.query.get('limit') ?? 50);
+      const offset = Number(req.query.get('offset') ?? 0);
+      const live = entries.find((e) => e.status === 'live')?.version ?? 1;
+      return json(res, 200, { versions: entries.slice(offset, offset + limit), count: entries.length, live_version: live });
+    }
+    const checkoutMatch = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)\/checkout$/.exec(path);
+    if (method === 'POST' && checkoutMatch) {
+      const [, sheetId, versionId] = checkoutMatch;
+      const entries = history.get(sheetId) ?? [];
+      const entry = entries.find((e) => e.version_id === versionId);
+      if (!entry) return json(res, 404, { error: { code: 'not_found', message: 'Version not found' } });
+      if (entry.status !== 'archived') return json(res, 409, { error: { code: 'conflict', message: `Version ${versionId} is ${entry.status}` } });
+      versions.push(`checkout ${versionId}`);
+      const next = Math.max(...entries.map((e) => e.version ?? 0)) + 1;
+      return json(res, 200, { sheet_id: sheetId, version: next, from_version_id: versionId });
+    }
     const actionMatch = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)\/(accept|discard)$/.exec(path);
     if (method === 'POST' && actionMatch) {
       const [, sheetId, versionId, action] = actionMatch;
@@ -113,7 +136,7 @@ export async function startFakeServices(options: FakeServicesOptions = {}): Prom
     }
     return false;
   });
-  return { server, sessions, sheets, versions };
+  return { server, sessions, sheets, versions, history };
 }
 
 function summary(id: string, name: string, version: number) {
@@ -267,3 +290,20 @@ export function testShell(server: LoopbackServer, sheet?: { id: string; name: st
   }
   return { shell, sent, reloads: () => reloads, paused: () => paused };
 }
+
+/** A committed version as the api's history lists it. */
+export function committedVersion(version: number, status: 'live' | 'archived', kind = 'ops'): SheetVersionEntry {
+  return {
+    version_id: String(version),
+    version,
+    status,
+    author: 'dev',
+    author_id: 'dev-user',
+    created_at: new Date(Date.UTC(2026, 10, 23, 6, version)).toISOString(),
+    delta_cells: 2,
+    kind,
+    label: null,
+    base_version: null,
+  };
+}
+
