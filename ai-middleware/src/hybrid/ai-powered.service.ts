@@ -19,6 +19,9 @@ import { codeMessages, extractCode, fixRequest } from './code-prompt.js';
 import { runCodeUnlessStopped } from './run-code.js';
 import { type StageListener, toHybridResponse } from './direct-exec.service.js';
 import { type GitFileText, requestFilePaths } from './git-files.js';
+import { requestProblem } from '../schedule/input/request-problem.js';
+import { extractScheduleJson, parseScheduleJson, scheduleFixRequest } from '../schedule/input/schedule-prompt.js';
+import { type SolverStatusListener, solveToResponse } from '../schedule/input/schedule-solve.js';
 
 /** Lower than chat's 0.7: a fix should change what failed, not rewrite the program in a new style. */
 const CODE_TEMPERATURE = 0.2;
@@ -34,6 +37,9 @@ export interface AiPoweredDeps {
  * instruction, the sheet's headers and first rows, the selected git files and the last
  * messages; it runs in the code runner; an error goes back to the model for up to
  * AI_POWERED_MAX_FIXES fixes. builtin (no model) writes the code for the requests it parses.
+ * A staff-scheduling request is solved instead (README "Schedule requests"): builtin parses it
+ * (before the sheet requests); a model answers it with a ```schedule-json problem instead of
+ * code, checked with ScheduleProblemSchema, its issues going back for the same fixes.
  * A provider error is a failed response; an aborted signal throws its reason.
  */
 export async function runAiPowered(
@@ -41,6 +47,7 @@ export async function runAiPowered(
   body: HybridForwardRequest,
   signal: AbortSignal,
   onStage: StageListener = () => {},
+  onSolverStatus: SolverStatusListener = () => {},
 ): Promise<HybridResponse> {
   const instruction = body.problem?.trim() || body.instruction?.trim() || AI_POWERED_DEFAULT_INSTRUCTION;
   const { headers, rows } = hybridRequestSheet(body);
@@ -51,6 +58,12 @@ export async function runAiPowered(
 
   if (provider.name === 'builtin') {
     onStage('analysis', `AI Powered on ${sheetText}, with the built-in assistant (no AI model)`);
+    const scheduled = requestProblem(instruction, { headers, rows });
+    if (scheduled && 'error' in scheduled) return failed(scheduled.error, who, []);
+    if (scheduled) {
+      const request = { kind: 'schedule' as const, problem: scheduled.problem, relaxation_level: 0, manual_retry: false };
+      return solveToResponse({ request, mode: 'agent-ai', extra: who, signal, onStage, onSolverStatus });
+    }
     return runBuiltin({ runner: deps.runner, instruction, headers, rows, sheetName, signal, onStage, who });
   }
 
@@ -68,12 +81,15 @@ export async function runAiPowered(
   });
   const attempts: HybridAttempt[] = [];
   let run: CodeRunResult | undefined;
+  /** What the last reply was: code, or a schedule problem (```schedule-json). */
+  let lastKind: 'code' | 'schedule' = 'code';
   for (let attempt = 0; attempt <= AI_POWERED_MAX_FIXES; attempt += 1) {
+    const what = lastKind === 'schedule' ? 'The schedule problem is invalid' : 'The code failed';
     onStage(
       'code_generation',
       attempt === 0
-        ? `${provider.model} is writing the Python code`
-        : `The code failed (${lastLine(attempts.at(-1)!.error!)}); ${provider.model} is fixing it (fix ${attempt} of ${AI_POWERED_MAX_FIXES})`,
+        ? `${provider.model} is writing the Python code (or a schedule problem)`
+        : `${what} (${(lastKind === 'schedule' ? firstLine : lastLine)(attempts.at(-1)!.error!)}); ${provider.model} is fixing it (fix ${attempt} of ${AI_POWERED_MAX_FIXES})`,
     );
     let reply: string;
     try {
@@ -84,6 +100,20 @@ export async function runAiPowered(
       throw err;
     }
     messages.push({ role: 'assistant', content: reply });
+    const json = extractScheduleJson(reply);
+    if (json !== null) {
+      lastKind = 'schedule';
+      const parsed = parseScheduleJson(json, { headers, rows });
+      if ('error' in parsed) {
+        attempts.push({ code: json, error: parsed.error });
+        messages.push(scheduleFixRequest(parsed.error));
+        continue;
+      }
+      attempts.push({ code: json });
+      const request = { kind: 'schedule' as const, problem: parsed.problem, relaxation_level: 0, manual_retry: false };
+      return solveToResponse({ request, mode: 'agent-ai', extra: { ...who, attempts }, signal, onStage, onSolverStatus });
+    }
+    lastKind = 'code';
     const code = extractCode(reply);
     if (code === null) {
       attempts.push({ code: '', error: NO_CODE_IN_REPLY });
@@ -100,6 +130,11 @@ export async function runAiPowered(
     messages.push(fixRequest(run.error, run.execution_output));
   }
   const lastError = attempts.at(-1)!.error!;
+  if (lastKind === 'schedule') {
+    onStage('frontend_panels', `The schedule problem was still invalid after ${attempts.length} attempts`);
+    onStage('handsontable_updates', 'No grid in the result');
+    return failed(scheduleInvalidMessage(attempts.length, lastError), who, attempts, false);
+  }
   onStage('frontend_panels', `The code failed after ${attempts.length} attempts`);
   onStage('handsontable_updates', 'No grid in the result');
   const message = aiPoweredFailedMessage(attempts.length, lastError);
@@ -148,6 +183,16 @@ function stagesAfterRun(onStage: StageListener, run: CodeRunResult): void {
   onStage('handsontable_updates', run.grid ? `Grid: ${run.grid.rows.length} rows × ${run.grid.headers.length} columns` : 'No grid in the result');
 }
 
+/** The model's last problem was still invalid: the attempts and the issues. */
+export function scheduleInvalidMessage(attempts: number, error: string): string {
+  return `The schedule problem was still invalid after ${attempts} attempts: ${error}`;
+}
+
+/** A schedule problem's issues start on their own line: the stage line shows the first. */
+function firstLine(error: string): string {
+  return lastLine(error.split('\n').find((line) => line.startsWith('- ')) ?? error);
+}
+
 /** A traceback's last line names the error ("ZeroDivisionError: division by zero"). */
 function lastLine(error: string): string {
   const line = error.trim().split('\n').at(-1) ?? error;
@@ -156,7 +201,8 @@ function lastLine(error: string): string {
 
 type Who = Pick<HybridResponse, 'provider' | 'model' | 'echo_prompt'>;
 
-function failed(message: string, who: Who, attempts: HybridAttempt[]): HybridResponse {
+/** A failed response; `withCode` false: the attempts were schedule problems, not code to show as `code`. */
+function failed(message: string, who: Who, attempts: HybridAttempt[], withCode = true): HybridResponse {
   const last = attempts.at(-1);
   return {
     success: false,
@@ -168,7 +214,7 @@ function failed(message: string, who: Who, attempts: HybridAttempt[]): HybridRes
     result: null,
     has_grid: false,
     langchain_result: { status: 'failed', message },
-    ...(last ? { code: last.code, attempts } : {}),
+    ...(last ? { ...(withCode ? { code: last.code } : {}), attempts } : {}),
     ...who,
   };
 }

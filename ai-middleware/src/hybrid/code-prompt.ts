@@ -1,6 +1,7 @@
 import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type GridData } from '@tessera/contracts';
 import type { ChatMessage } from '../providers/provider.js';
 import type { GitFileText } from './git-files.js';
+import { SCHEDULE_PROMPT } from '../schedule/input/schedule-prompt.js';
 
 /** What the model is told about the code it writes: the runner's code contract (README). */
 export const CODE_SYSTEM_PROMPT = `You write Python 3 programs that run on a spreadsheet.
@@ -27,7 +28,10 @@ export interface CodeTask {
   conversation: ConversationTurn[] | undefined;
 }
 
-/** The conversation that asks for the code: the system prompt, the last turns, then the task. */
+/**
+ * The conversation that asks for the code: the system prompt (the code contract, then how a
+ * staff-scheduling request is answered instead), the last turns, then the task.
+ */
 export function codeMessages(task: CodeTask): ChatMessage[] {
   const turns = (task.conversation ?? [])
     .filter((turn) => turn.role !== 'system' && turn.content.trim())
@@ -44,7 +48,7 @@ export function codeMessages(task: CodeTask): ChatMessage[] {
   for (const file of task.files) {
     parts.push('', `File ${file.path} from the repository${file.note ? ` (${file.note})` : ''}:`, '```', file.content, '```');
   }
-  return [{ role: 'system', content: CODE_SYSTEM_PROMPT }, ...turns, { role: 'user', content: parts.join('\n') }];
+  return [{ role: 'system', content: `${CODE_SYSTEM_PROMPT}\n\n${SCHEDULE_PROMPT}` }, ...turns, { role: 'user', content: parts.join('\n') }];
 }
 
 /** The turn that sends a raised error back to the model (the fix loop). */

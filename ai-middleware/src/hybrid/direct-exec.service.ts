@@ -76,7 +76,10 @@ function successMessage(run: CodeRunResult): string {
   return run.grid_discarded ? `Code executed. ${run.grid_discarded.message}` : 'Code executed';
 }
 
-function gridUpdate(grid: CodeRunGrid): NonNullable<HybridResponse['grid_update']> {
+/** A grid as the panel receives it; also the schedule solver's (schedule.service.ts). */
+export function gridUpdate(
+  grid: Pick<CodeRunGrid, 'headers' | 'rows'> & { source: NonNullable<HybridResponse['grid_update']>['source'] },
+): NonNullable<HybridResponse['grid_update']> {
   // The panel creates no second sheet for a grid whose hash it has already used (spec 02 §4).
   const hash = createHash('sha256').update(JSON.stringify([grid.headers, grid.rows])).digest('hex');
   return { headers: grid.headers, rows: grid.rows, updated: true, source: grid.source, metadata: { hash, detected_by: grid.source } };

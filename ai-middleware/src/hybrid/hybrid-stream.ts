@@ -3,6 +3,7 @@ import {
   type HybridResponse,
   type HybridStage,
   type HybridStreamEvent,
+  type SolverStatus,
 } from '@tessera/contracts';
 import type { FastifyReply } from 'fastify';
 import { SseWriter } from '../vertex/sse-writer.js';
@@ -25,6 +26,24 @@ export class HybridStream {
       text,
       // The first line stays; each later progress line replaces the one before.
       metadata: { stage, progress: HYBRID_STAGE_PROGRESS[stage], ui: { text, replace_last: stage !== 'analysis' } },
+      error: null,
+      finished: false,
+    });
+  }
+
+  /**
+   * A schedule solve's status as it goes (retrying n of max, then success or failed), for the
+   * panel's solver badge: a progress line of the solving stage, with metadata.solver_status.
+   */
+  solverStatus(status: SolverStatus, text: string): void {
+    this.write({
+      text,
+      metadata: {
+        stage: 'code_generation',
+        progress: HYBRID_STAGE_PROGRESS.code_generation,
+        ui: { text, replace_last: true },
+        solver_status: status,
+      },
       error: null,
       finished: false,
     });

@@ -12,6 +12,8 @@ import { withSnapshot } from './merge-timeline.js';
 import { hybridConversation, recordHybridTurn } from '../sessions/hybrid-turns.js';
 import type { SessionService } from '../sessions/session.service.js';
 import { describeIssues } from '../http/validate-input.js';
+import { runOptimization } from '../schedule/input/optimization.service.js';
+import type { SolverStatusListener } from '../schedule/input/schedule-solve.js';
 
 export const CODE_RUNNER_UNAVAILABLE_CODE = 'code_runner_unavailable';
 
@@ -33,14 +35,17 @@ export interface HybridRouteOptions {
  * (enable_ai_generation false) or Agent • AI Powered (true). SSE through the stages with
  * `Accept: text/event-stream`, else one JSON hybrid response. Stop (the client closing the
  * request) cancels the model's request; the whole request is bounded by the stream timeout.
+ * A schedule problem in parameters.optimization is solved as it is, in either mode (no code,
+ * no model, no code runner); a schedule request in AI Powered is solved too (ai-powered.service.ts).
  */
 export function registerHybridRoutes(app: FastifyInstance, getRunner: () => CodeRunner, options: HybridRouteOptions): void {
   app.post('/hybrid/forward', { bodyLimit: HYBRID_BODY_LIMIT_BYTES }, async (request, reply) => {
     const parsed = HybridForwardBodySchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendError(reply, 400, ERROR_CODES.validation, describeIssues(parsed.error));
+    const optimization = parsed.data.parameters?.optimization;
     const runner = getRunner();
     const status = runner.status();
-    if (status.state === 'refused' || status.state === 'closed') {
+    if (!optimization && (status.state === 'refused' || status.state === 'closed')) {
       return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, status.reason ?? 'The code runner is not available');
     }
     const userId = request.user?.id ?? '';
@@ -48,22 +53,31 @@ export function registerHybridRoutes(app: FastifyInstance, getRunner: () => Code
     const abort = requestAbort(reply, options.streamTimeoutMs);
     // merge_timeline, then the session's record, once the response is known (merge-timeline.ts, sessions/hybrid-turns.ts).
     const settle = async (response: HybridResponse): Promise<HybridResponse> => {
-      const done = await withSnapshot(response, { apiUrl: options.apiUrl, authorization: request.headers.authorization ?? '', body });
+      // A schedule's grid (Doctor ID, Doctor Name, 1..N, totals) is a new sheet, never the active sheet's next version.
+      const done = response.schedule
+        ? response
+        : await withSnapshot(response, { apiUrl: options.apiUrl, authorization: request.headers.authorization ?? '', body });
       await recordHybridTurn(options.sessions, userId, body, done, 'hybrid/forward').catch((err: unknown) => {
         request.log.error({ err }, 'hybrid: the turn could not be stored in its session');
       });
       return done;
     };
-    const work = (onStage?: StageListener): Promise<HybridResponse> =>
-      body.enable_ai_generation
-        ? runAiPowered({ provider: options.provider, runner, readGitFiles: options.readGitFiles }, body, abort.signal, onStage)
+    const work = (onStage: StageListener = () => {}, onSolverStatus: SolverStatusListener = () => {}): Promise<HybridResponse> => {
+      if (optimization) return runOptimization(body, optimization, options.provider, { signal: abort.signal, onStage, onSolverStatus });
+      return body.enable_ai_generation
+        ? runAiPowered({ provider: options.provider, runner, readGitFiles: options.readGitFiles }, body, abort.signal, onStage, onSolverStatus)
         : runDirectExec(runner, body, onStage);
+    };
     try {
       if (!(request.headers.accept ?? '').includes('text/event-stream')) {
         return reply.send(await settle(await respond(work(), body, request.log)));
       }
       const stream = new HybridStream(reply);
-      stream.finish(await settle(await respond(work((stage, text) => stream.stage(stage, text)), body, request.log)));
+      const working = work(
+        (stage, text) => stream.stage(stage, text),
+        (solverStatus, text) => stream.solverStatus(solverStatus, text),
+      );
+      stream.finish(await settle(await respond(working, body, request.log)));
       return reply;
     } finally {
       abort.dispose();

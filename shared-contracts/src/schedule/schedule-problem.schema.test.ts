@@ -73,6 +73,9 @@ test('cross-references are checked: ids, codes and days', () => {
 
 test('limits: horizons stay within 99 days (1–2 digit day headers) and shift codes are short', () => {
   expect(ScheduleProblemSchema.safeParse(problem({ horizon: { days: 100 } })).success).toBe(false);
+  expect(ScheduleProblemSchema.safeParse(problem({ horizon: { days: 2 }, coverage: { default: { D: 1 } } })).error?.issues[0].message).toBe(
+    'a schedule covers at least 3 days',
+  );
   expect(ScheduleProblemSchema.safeParse(problem({ horizon: { days: 14, start_date: '2026-13-01' } })).success).toBe(false);
   const longCode = problem({ shift_types: [{ code: 'NIGHTS', name: 'Night', start_hour: 19, hours: 12 }], coverage: { default: {} } });
   expect(ScheduleProblemSchema.safeParse(longCode).success).toBe(false);

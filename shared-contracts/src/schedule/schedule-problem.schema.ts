@@ -67,8 +67,11 @@ export const StaffMemberSchema = z.object({
 });
 export type StaffMember = z.infer<typeof StaffMemberSchema>;
 
+/** Fewest days: the schedule grid needs at least 3 day columns to read as a schedule (spec 02 §5). */
+export const SCHEDULE_MIN_DAYS = 3;
+
 export const ScheduleHorizonSchema = z.object({
-  days: DayNumberSchema,
+  days: z.number().int().min(SCHEDULE_MIN_DAYS, `a schedule covers at least ${SCHEDULE_MIN_DAYS} days`).max(SCHEDULE_LIMITS.maxDays),
   /** ISO date of day 1; it names the weekdays and the grid's dates. */
   start_date: z.iso.date().optional(),
 });
