@@ -2,9 +2,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-// The admin of foundation.spec.ts; made here when this file runs alone on an empty stack.
-const admin = { username: 'first-admin', password: 'correct horse battery' };
+import { ask, lastReply, openChat } from '../support/chat-panel';
+import { adminToken, openSheet, signIn } from '../support/session';
 
 // Names of this run: the database is shared with the other spec files.
 const run = Date.now().toString(36);
@@ -16,20 +15,9 @@ const csv = ['Region,Product,Amount,Units', 'North,Tea,120,3', 'South,Coffee,80.
 const regions = ['North', 'South', 'North', 'East', 'South', 'West'];
 const amounts = [120, 80.5, 200, 45, 19.5, 60];
 
-async function token(request: APIRequestContext): Promise<string> {
-  const status = await (await request.get('/api/v1/auth/status')).json();
-  if (status.signup_open) {
-    const res = await request.post('/api/v1/auth/signup', { data: admin });
-    expect(res.status()).toBe(201);
-  }
-  const login = await request.post('/api/v1/auth/login', { data: admin });
-  expect(login.ok()).toBe(true);
-  return (await login.json()).access_token;
-}
-
 /** A sheet as the api stores it now (read with a token of our own: the page keeps its token in memory). */
 async function storedSheet(request: APIRequestContext, id: string): Promise<{ name: string; metadata: { headers: string[] }; data: unknown[][]; version: number }> {
-  const res = await request.get(`/api/v1/sheets/${id}`, { headers: { Authorization: `Bearer ${await token(request)}` } });
+  const res = await request.get(`/api/v1/sheets/${id}`, { headers: { Authorization: `Bearer ${await adminToken(request)}` } });
   expect(res.ok()).toBe(true);
   return res.json();
 }
@@ -38,22 +26,6 @@ async function storedSheet(request: APIRequestContext, id: string): Promise<{ na
 async function storedRows(request: APIRequestContext, id: string, width: number): Promise<unknown[][]> {
   const { data } = await storedSheet(request, id);
   return data.map((row) => row.slice(0, width)).filter((row) => row.some((cell) => cell !== null && cell !== ''));
-}
-
-async function signIn(page: Page): Promise<Locator> {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(admin.username);
-  await page.getByLabel(/^password/i).fill(admin.password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  const navigator = page.getByTestId('remote-mfe-sheets-Navigator');
-  await expect(navigator.getByRole('heading', { name: 'Sheets', exact: true })).toBeVisible();
-  return navigator;
-}
-
-async function openSheet(page: Page, id: string, name: string) {
-  await page.getByTestId(`row-sheet-${id}`).getByRole('button').first().click();
-  await expect(page.getByTestId('sheet-name')).toHaveText(name);
-  await expect(page.getByTestId('sheet-grid')).toBeVisible();
 }
 
 /** The main grid's cell (row and column from 0); the overlays hold copies of the edges. */
@@ -68,34 +40,9 @@ async function gridColumn(page: Page, col: number, count: number): Promise<strin
   return texts;
 }
 
-/** The chat panel, once the ai-middleware answered its health check and /config. */
-async function openChat(page: Page): Promise<Locator> {
-  const panel = page.getByTestId('remote-mfe-chat-ChatPanel');
-  // The chat opens with the page; the header's toggle shows it if it was closed.
-  const toggle = page.getByRole('button', { name: 'Show chat' });
-  if (await toggle.isVisible()) await toggle.click();
-  await expect(panel.getByRole('complementary', { name: 'Chat' })).toBeVisible();
-  await expect(panel.getByText(/^AI service: builtin .* • Streaming available$/)).toBeVisible();
-  return panel;
-}
-
-/** Types (or pastes) a message in the composer with the given mode and sends it. */
-async function ask(panel: Locator, mode: 'Agent • AI Powered' | 'Agent • Direct Exec', message: string) {
-  await panel.getByRole('combobox', { name: 'Mode' }).selectOption({ label: mode });
-  await panel.getByRole('textbox', { name: 'Message' }).fill(message);
-  await expect(panel.getByRole('button', { name: 'Send' })).toBeEnabled();
-  await panel.getByRole('button', { name: 'Send' }).click();
-}
-
-/** The last AI message, once the reply is complete (the progress bar says how it ended). */
-async function lastReply(panel: Locator): Promise<Locator> {
-  await expect(panel.getByRole('status', { name: 'Progress' })).toContainText('Final response: complete', { timeout: 30_000 });
-  return panel.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'AI message' }).last();
-}
-
 test.describe.serial('chat: a new user asks the built-in assistant about a sheet, runs a script on it, and stages AI edits', () => {
   test.beforeAll(async ({ request }) => {
-    await token(request);
+    await adminToken(request);
   });
 
   test("imports a sheet, asks 'total of Amount by Region' in Agent • AI Powered, and gets a new sheet with the totals", async ({ page, request }) => {

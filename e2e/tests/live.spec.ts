@@ -1,35 +1,9 @@
-import { expect, test, type APIRequestContext, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
+import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
 
-// The admin of foundation.spec.ts; made here when this file runs alone on an empty stack.
-const admin = { username: 'first-admin', password: 'correct horse battery' };
 const run = Date.now().toString(36);
 const member = { username: `live-${run}`, password: 'live member password', nickname: `Lia ${run}` };
 const sheetName = `Live Budget ${run}`;
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const status = await (await request.get('/api/v1/auth/status')).json();
-  if (status.signup_open) {
-    const res = await request.post('/api/v1/auth/signup', { data: admin });
-    expect(res.status()).toBe(201);
-  }
-  const login = await request.post('/api/v1/auth/login', { data: admin });
-  expect(login.ok()).toBe(true);
-  return (await login.json()).access_token;
-}
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(username);
-  await page.getByLabel(/^password/i).fill(password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  await expect(page.getByTestId('remote-mfe-sheets-Navigator').getByRole('heading', { name: 'Sheets', exact: true })).toBeVisible();
-}
-
-async function openSheet(page: Page, id: string) {
-  await page.getByTestId(`row-sheet-${id}`).getByRole('button').first().click();
-  await expect(page.getByTestId('sheet-name')).toHaveText(sheetName);
-  await expect(page.getByTestId('sheet-grid')).toBeVisible();
-}
 
 /** The main grid's cell (row and column from 0); the overlays hold copies of the edges. */
 function gridCell(page: Page, row: number, col: number): Locator {
@@ -52,12 +26,7 @@ test.describe.serial('live: two users on one sheet', () => {
     // The admin creates the second member through the api.
     const user = await request.post('/api/v1/users', { headers: auth, data: { ...member, role: 'user' } });
     expect(user.ok()).toBe(true);
-    const sheet = await request.post('/api/v1/sheets', {
-      headers: auth,
-      data: { name: sheetName, headers: ['Item', 'Cost'], data: [['Rent', 1200], ['Food', 300], ['Gas', 80]] },
-    });
-    expect(sheet.ok()).toBe(true);
-    ids.sheet = (await sheet.json()).id;
+    ids.sheet = await createSheet(request, { name: sheetName, headers: ['Item', 'Cost'], data: [['Rent', 1200], ['Food', 300], ['Gas', 80]] });
   });
 
   test('presence and toasts, edits both ways, and edits made while one socket is cut arrive after reconnect', async ({ browser, request }) => {
@@ -80,15 +49,15 @@ test.describe.serial('live: two users on one sheet', () => {
         open.push({ page: ws, server: ws.connectToServer() });
       });
 
-      await signIn(adminPage, admin.username, admin.password);
-      await openSheet(adminPage, ids.sheet);
+      await signIn(adminPage, admin);
+      await openSheet(adminPage, ids.sheet, sheetName);
       await expect(adminPage.getByTestId('connection-status')).toHaveText('Connected');
 
       // The admin is told the member joined, by nickname (watched from before: a toast lasts 5 s).
       const toast = (text: string) => adminPage.getByTestId('presence-toasts').getByRole('status').filter({ hasText: text });
       const joined = expect(toast('joined the sheet')).toContainText(member.nickname, { timeout: 30_000 });
-      await signIn(memberPage, member.username, member.password);
-      await openSheet(memberPage, ids.sheet);
+      await signIn(memberPage, member);
+      await openSheet(memberPage, ids.sheet, sheetName);
       await expect(memberPage.getByTestId('connection-status')).toHaveText('Connected');
       await joined;
 

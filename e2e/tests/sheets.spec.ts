@@ -2,10 +2,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { adminToken, openSheet, signIn } from '../support/session';
 import { readXlsx } from '../support/xlsx-reader';
-
-// The admin of foundation.spec.ts; made here when this file runs alone on an empty stack.
-const admin = { username: 'first-admin', password: 'correct horse battery' };
 
 // Names of this run: the database is shared with the other spec files (and kept between tests).
 const run = Date.now().toString(36);
@@ -16,30 +14,9 @@ const importName = `Imported Stock ${run}`;
 // Filled in as the tests go (they run in order, each on the previous one's items).
 const ids = { group: '', sheet: '', imported: '' };
 
-async function ensureAdmin(request: APIRequestContext) {
-  const status = await (await request.get('/api/v1/auth/status')).json();
-  if (status.signup_open) {
-    const res = await request.post('/api/v1/auth/signup', { data: { username: admin.username, password: admin.password } });
-    expect(res.status()).toBe(201);
-  }
-}
-
-async function signIn(page: Page): Promise<Locator> {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(admin.username);
-  await page.getByLabel(/^password/i).fill(admin.password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  const navigator = page.getByTestId('remote-mfe-sheets-Navigator');
-  await expect(navigator.getByRole('heading', { name: 'Sheets', exact: true })).toBeVisible();
-  return navigator;
-}
-
 /** A sheet as the api stores it, read with a token of our own (the page keeps its token in memory). */
 async function storedSheet(request: APIRequestContext, id: string): Promise<{ name: string; group_id: string | null; data: unknown[][] }> {
-  const login = await request.post('/api/v1/auth/login', { data: admin });
-  expect(login.ok()).toBe(true);
-  const { access_token: token } = await login.json();
-  const res = await request.get(`/api/v1/sheets/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await request.get(`/api/v1/sheets/${id}`, { headers: { Authorization: `Bearer ${await adminToken(request)}` } });
   expect(res.ok()).toBe(true);
   return res.json();
 }
@@ -59,12 +36,6 @@ async function renameByDoubleClick(page: Page, row: Locator, oldName: string, ne
   await expect(input).toHaveCount(0);
 }
 
-async function openSheet(page: Page, id: string, name: string) {
-  await page.getByTestId(`row-sheet-${id}`).getByRole('button').first().click();
-  await expect(page.getByTestId('sheet-name')).toHaveText(name);
-  await expect(page.getByTestId('sheet-grid')).toBeVisible();
-}
-
 async function chooseFilter(navigator: Locator, page: Page, label: 'All Sheets' | 'Favorites' | 'Recent') {
   await navigator.getByRole('button', { name: /^Filter: / }).click();
   await page.getByRole('menuitemradio', { name: label }).click();
@@ -73,7 +44,7 @@ async function chooseFilter(navigator: Locator, page: Page, label: 'All Sheets' 
 
 test.describe.serial('sheets: a new user organises, edits, imports and exports sheets', () => {
   test.beforeAll(async ({ request }) => {
-    await ensureAdmin(request);
+    await adminToken(request);
   });
 
   test('creates a group and a sheet and renames both by double-click; the names stay after a reload', async ({ page }) => {

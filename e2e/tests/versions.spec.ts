@@ -1,43 +1,16 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-
-// The admin of foundation.spec.ts; made here when this file runs alone on an empty stack.
-const admin = { username: 'first-admin', password: 'correct horse battery' };
+import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
 
 // Names of this run: the database is shared with the other spec files.
 const run = Date.now().toString(36);
 const sheetName = `Versioned Budget ${run}`;
 const ids = { sheet: '' };
 
-async function token(request: APIRequestContext): Promise<string> {
-  const status = await (await request.get('/api/v1/auth/status')).json();
-  if (status.signup_open) {
-    const res = await request.post('/api/v1/auth/signup', { data: admin });
-    expect(res.status()).toBe(201);
-  }
-  const login = await request.post('/api/v1/auth/login', { data: admin });
-  expect(login.ok()).toBe(true);
-  return (await login.json()).access_token;
-}
-
 /** The sheet as the api stores it now (read with a token of our own: the page keeps its token in memory). */
 async function storedCell(request: APIRequestContext, row: number, col: number): Promise<unknown> {
-  const res = await request.get(`/api/v1/sheets/${ids.sheet}`, { headers: { Authorization: `Bearer ${await token(request)}` } });
+  const res = await request.get(`/api/v1/sheets/${ids.sheet}`, { headers: { Authorization: `Bearer ${await adminToken(request)}` } });
   expect(res.ok()).toBe(true);
   return (await res.json()).data[row]?.[col];
-}
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(admin.username);
-  await page.getByLabel(/^password/i).fill(admin.password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  await expect(page.getByTestId('remote-mfe-sheets-Navigator').getByRole('heading', { name: 'Sheets', exact: true })).toBeVisible();
-}
-
-async function openSheet(page: Page) {
-  await page.getByTestId(`row-sheet-${ids.sheet}`).getByRole('button').first().click();
-  await expect(page.getByTestId('sheet-name')).toHaveText(sheetName);
-  await expect(page.getByTestId('sheet-grid')).toBeVisible();
 }
 
 /** The main grid's cell (row and column from 0); the overlays hold copies of the edges. */
@@ -54,17 +27,12 @@ async function openTimeline(page: Page): Promise<Locator> {
 
 test.describe.serial('versions: a new user edits, previews, applies and restores versions of a sheet', () => {
   test.beforeAll(async ({ request }) => {
-    const res = await request.post('/api/v1/sheets', {
-      headers: { Authorization: `Bearer ${await token(request)}` },
-      data: { name: sheetName, headers: ['Item', 'Cost'], data: [['Rent', 1200], ['Food', 300]] },
-    });
-    expect(res.status()).toBe(201);
-    ids.sheet = (await res.json()).id;
+    ids.sheet = await createSheet(request, { name: sheetName, headers: ['Item', 'Cost'], data: [['Rent', 1200], ['Food', 300]] });
   });
 
   test('edits a cell, previews the first version read-only with the difference highlighted, applies it and sees it after a reload', async ({ page, request }) => {
     await signIn(page);
-    await openSheet(page);
+    await openSheet(page, ids.sheet, sheetName);
     await gridCell(page, 0, 1).click();
     await page.keyboard.type('1250');
     await page.keyboard.press('Enter');
@@ -114,7 +82,7 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
 
   test("the git tab lists the sheet's versions; checking out the edited one restores it, and Preview opens the data tab", async ({ page, request }) => {
     await signIn(page);
-    await openSheet(page);
+    await openSheet(page, ids.sheet, sheetName);
     await page.getByTestId('tab-git').click();
     const panel = page.getByTestId('remote-mfe-git-GitPanel');
     const versions = panel.getByRole('list', { name: 'Sheet versions' });
@@ -149,7 +117,7 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
 
   test("the grid's context menu shows a cell's history: who, when, from what to what", async ({ page }) => {
     await signIn(page);
-    await openSheet(page);
+    await openSheet(page, ids.sheet, sheetName);
     await gridCell(page, 0, 1).click({ button: 'right' });
     await page.locator('.htContextMenu').getByText('Cell history', { exact: true }).click();
     const dialog = page.getByTestId('cell-history');
@@ -165,7 +133,7 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
   });
 
   test("the Code tab's 'Run on sheet' runs the open .py file on the sheet; a result with the sheet's headers updates it", async ({ page, request }) => {
-    const headers = { Authorization: `Bearer ${await token(request)}` };
+    const headers = { Authorization: `Bearer ${await adminToken(request)}` };
     const tree = await (await request.get('/ai/git/tree', { headers })).json();
     const file = `double_${run}.py`;
     const commit = await request.post('/ai/git/commits', {
@@ -179,7 +147,7 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
     expect(commit.ok()).toBe(true);
 
     await signIn(page);
-    await openSheet(page);
+    await openSheet(page, ids.sheet, sheetName);
     await expect(gridCell(page, 0, 1)).toHaveText('1250');
     await page.getByTestId('view-code').click();
     const code = page.getByTestId('code-view');
