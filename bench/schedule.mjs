@@ -5,21 +5,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { seededRandom } from './support/seeded-random.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { ScheduleOptimizationSchema } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
-
-/** A small deterministic generator (mulberry32), so every run solves the same instances. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A hospital-like roster: 12-hour D/N shifts (two types) or 8-hour D/E/N (three); about 55 %
@@ -28,7 +17,7 @@ function random(seed) {
  * some people asking for or avoiding shifts.
  */
 export function rosterInstance(staffCount, days, typeCount, seed = staffCount * 1000 + days * 10 + typeCount) {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const shift_types =
     typeCount === 2
       ? [

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchSession, median, ms, requireFromApi, withBuiltApi } from './support/built-api.mjs';
+import { seededRandom } from './support/seeded-random.mjs';
 
 const pg = requireFromApi('pg');
 
@@ -19,17 +20,6 @@ const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 10_000);
 const EDITS = process.env.BENCH_EDITS === 'local' ? 'local' : 'scattered';
 const max = (xs) => Math.max(...xs);
 
-/** Seeded, so every run makes the same history. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Logical bytes of the versions' rows per table, straight from the database once the api has stopped. */
 const STORAGE_SQL = `SELECT 'sheet_ops' AS t, coalesce(sum(pg_column_size(x.*)), 0)::bigint AS bytes, count(*)::int AS n FROM sheet_ops x
@@ -78,7 +68,7 @@ async function run(kind) {
     const { id } = await created.json();
 
     // History: edits of 1–5 cells anywhere in the sheet, as users make them, one version each.
-    const rnd = random(6);
+    const rnd = seededRandom(6);
     const int = (n) => Math.floor(rnd() * n);
     let changedCells = 0;
     let t0 = performance.now();

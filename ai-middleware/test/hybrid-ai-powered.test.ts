@@ -6,15 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import {
   AI_POWERED_DEFAULT_INSTRUCTION,
   ErrorBodySchema,
-  type HybridResponse,
-  HybridResponseSchema,
-  type HybridStreamEvent,
-  HybridStreamEventSchema,
   NO_MODEL_CONFIGURED_MESSAGE,
   ServiceHealthSchema,
   aiPoweredFailedMessage,
 } from '@tessera/contracts';
 import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
+import { type HybridClient, hybridClient, readHybridEvents, useHybridApp } from './helpers/hybrid-client.js';
 import { type TestApp, startTestApp } from './helpers/test-app.js';
 import { type FakeOpenAi, codeReply, startFakeOpenAi } from './support/fake-openai.js';
 
@@ -39,33 +36,6 @@ const SALES = {
 };
 const ROWS = SALES.handsontable_data.spreadsheet_data.rows;
 
-async function readEvents(res: Response): Promise<HybridStreamEvent[]> {
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => HybridStreamEventSchema.parse(JSON.parse(block.slice('data: '.length))));
-}
-
-interface Client {
-  post(body: unknown, headers?: Record<string, string>, init?: RequestInit): Promise<Response>;
-  json(body: unknown): Promise<HybridResponse>;
-}
-
-async function client(issuer: TestIssuer, base: string): Promise<Client> {
-  const auth = { authorization: `Bearer ${await issuer.sign({ sub: 'user-1', username: 'alice', role: 'user' })}` };
-  const post = (body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}) =>
-    fetch(`${base}/hybrid/forward`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), ...init });
-  return {
-    post,
-    async json(body) {
-      const res = await post(body);
-      assert.equal(res.status, 200);
-      return HybridResponseSchema.parse(await res.json());
-    },
-  };
-}
-
 const TOTALS_CODE = [
   'totals = {}',
   'for r in records:',
@@ -80,7 +50,7 @@ describe('AI Powered with the openai provider (fake OpenAI-compatible server)', 
   let fake: FakeOpenAi;
   let t: TestApp;
   let base: string;
-  let api: Client;
+  let api: HybridClient;
 
   before(async () => {
     issuer = await startTestIssuer();
@@ -91,7 +61,7 @@ describe('AI Powered with the openai provider (fake OpenAI-compatible server)', 
       runner: RUNNER,
     });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    api = await client(issuer, base);
+    api = await hybridClient(issuer, base);
   });
   after(async () => {
     await t?.close();
@@ -133,7 +103,7 @@ describe('AI Powered with the openai provider (fake OpenAI-compatible server)', 
     );
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
-    const events = await readEvents(res);
+    const events = await readHybridEvents(res);
     assert.deepEqual(
       events.map((e) => e.metadata.stage),
       ['analysis', 'code_generation', 'frontend_panels', 'handsontable_updates', 'final_response'],
@@ -218,7 +188,7 @@ describe('AI Powered with the openai provider (fake OpenAI-compatible server)', 
     assert.equal(reply.code, undefined);
 
     fake.reply(refusal);
-    const events = await readEvents(await api.post({ ...SALES, problem: 'sum it', enable_ai_generation: true }, { accept: 'text/event-stream' }));
+    const events = await readHybridEvents(await api.post({ ...SALES, problem: 'sum it', enable_ai_generation: true }, { accept: 'text/event-stream' }));
     assert.deepEqual(events.map((e) => e.metadata.stage), ['analysis', 'code_generation', 'final_response']);
     assert.equal(events.at(-1)!.error, 'HTTP 401: Incorrect API key provided: sk-fake.');
     assert.equal(events.at(-1)!.finished, true);
@@ -265,7 +235,7 @@ describe('the 10-minute stream limit (here shortened)', () => {
   let issuer: TestIssuer;
   let fake: FakeOpenAi;
   let t: TestApp;
-  let api: Client;
+  let api: HybridClient;
 
   before(async () => {
     issuer = await startTestIssuer();
@@ -276,7 +246,7 @@ describe('the 10-minute stream limit (here shortened)', () => {
       runner: RUNNER,
       streamTimeoutMs: 1000,
     });
-    api = await client(issuer, await t.app.listen({ host: '127.0.0.1', port: 0 }));
+    api = await hybridClient(issuer, await t.app.listen({ host: '127.0.0.1', port: 0 }));
   });
   after(async () => {
     await t?.close();
@@ -294,36 +264,24 @@ describe('the 10-minute stream limit (here shortened)', () => {
 });
 
 describe('AI Powered with builtin (no model): the documented requests, case by case', () => {
-  let issuer: TestIssuer;
-  let t: TestApp;
-  let api: Client;
-
-  before(async () => {
-    issuer = await startTestIssuer();
-    t = await startTestApp(issuer.apiUrl, { runner: RUNNER });
-    api = await client(issuer, await t.app.listen({ host: '127.0.0.1', port: 0 }));
-  });
-  after(async () => {
-    await t?.close();
-    await issuer?.close();
-  });
+  const service = useHybridApp(() => ({ runner: RUNNER }));
 
   test('/config and /health say builtin, with no model', async () => {
-    const base = t.app.listeningOrigin;
+    const base = service.app.app.listeningOrigin;
     const config = (await (await fetch(`${base}/config`)).json()) as { provider: string; model: string | null };
     assert.deepEqual([config.provider, config.model], ['builtin', null]);
     assert.deepEqual(ServiceHealthSchema.parse(await (await fetch(`${base}/health`)).json()).ai, { provider: 'builtin', model: null });
   });
 
   const ask = async (problem: string) => {
-    const reply = await api.json({ ...SALES, problem, enable_ai_generation: true });
+    const reply = await service.api.json({ ...SALES, problem, enable_ai_generation: true });
     assert.equal(reply.provider, 'builtin');
     assert.equal(reply.model, null);
     return reply;
   };
 
   test('total of Amount by Region (SSE): the stages, real Python, the right totals', async () => {
-    const events = await readEvents(await api.post({ ...SALES, problem: 'total of Amount by Region', enable_ai_generation: true }, { accept: 'text/event-stream' }));
+    const events = await readHybridEvents(await service.api.post({ ...SALES, problem: 'total of Amount by Region', enable_ai_generation: true }, { accept: 'text/event-stream' }));
     assert.deepEqual(events.map((e) => e.metadata.progress), [20, 40, 60, 80, 100]);
     assert.match(events[1]!.text, /Python written for: total of Amount by Region/);
     const reply = events.at(-1)!.metadata.response!;

@@ -8,11 +8,10 @@ import {
   HYBRID_STAGES,
   HYBRID_STAGE_PROGRESS,
   HybridResponseSchema,
-  type HybridStreamEvent,
-  HybridStreamEventSchema,
   ServiceHealthSchema,
 } from '@tessera/contracts';
 import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
+import { readHybridEvents } from './helpers/hybrid-client.js';
 import { type TestApp, startTestApp } from './helpers/test-app.js';
 
 const SALES = {
@@ -36,15 +35,6 @@ const TOTALS_CODE = [
   "print('regions:', len(totals))",
   "result = [{'Region': k, 'Total': v} for k, v in sorted(totals.items())]",
 ].join('\n');
-
-/** Reads a whole SSE reply into its events (`data: <json>` blocks). */
-async function readEvents(res: Response): Promise<HybridStreamEvent[]> {
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => HybridStreamEventSchema.parse(JSON.parse(block.slice('data: '.length))));
-}
 
 describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
   let issuer: TestIssuer;
@@ -135,7 +125,7 @@ describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.ok(res.headers.get('x-request-id'), 'the request id survives the hijacked reply');
-    const events = await readEvents(res);
+    const events = await readHybridEvents(res);
     assert.deepEqual(
       events.map((e) => [e.metadata.stage, e.metadata.progress]),
       HYBRID_STAGES.map((stage) => [stage, HYBRID_STAGE_PROGRESS[stage]]),
@@ -177,7 +167,7 @@ describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
     assert.deepEqual(reply.langchain_result, { status: 'failed', message: reply.error });
     assert.equal(reply.has_grid, false);
 
-    const streamed = await readEvents(await post({ ...SALES, code }, { accept: 'text/event-stream' }));
+    const streamed = await readHybridEvents(await post({ ...SALES, code }, { accept: 'text/event-stream' }));
     const last = streamed.at(-1)!;
     assert.equal(last.metadata.stage, 'final_response');
     assert.equal(last.finished, true);

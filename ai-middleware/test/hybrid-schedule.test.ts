@@ -7,16 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import {
   ErrorBodySchema,
   type HybridResponse,
-  HybridResponseSchema,
-  type HybridStreamEvent,
-  HybridStreamEventSchema,
   MAX_SOLVER_RETRIES,
   SCHEDULE_GRID_SOURCE,
   SessionReplySchema,
   solverFailedMessage,
 } from '@tessera/contracts';
-import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
-import { type TestApp, startTestApp } from './helpers/test-app.js';
+import { useHybridApp } from './helpers/hybrid-client.js';
 import { type FakeOpenAi, type FakeReply, startFakeOpenAi } from './support/fake-openai.js';
 
 const RUNNER = { timeoutMs: 4000, memoryMb: 256, poolSize: 1 };
@@ -49,42 +45,6 @@ const STAFF_SHEET = {
   },
 };
 
-async function readEvents(res: Response): Promise<HybridStreamEvent[]> {
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => HybridStreamEventSchema.parse(JSON.parse(block.slice('data: '.length))));
-}
-
-interface Client {
-  post(body: unknown, headers?: Record<string, string>): Promise<Response>;
-  json(body: unknown): Promise<HybridResponse>;
-  stream(body: unknown): Promise<HybridStreamEvent[]>;
-  call(method: string, path: string, body?: unknown): Promise<Response>;
-}
-
-async function client(issuer: TestIssuer, base: string): Promise<Client> {
-  const auth = { authorization: `Bearer ${await issuer.sign({ sub: 'user-1', username: 'alice', role: 'user' })}` };
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, { method, headers: { ...auth, 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const post = (body: unknown, headers: Record<string, string> = {}) => call('POST', '/hybrid/forward', body, headers);
-  return {
-    post,
-    call: (method, path, body) => call(method, path, body),
-    async json(body) {
-      const res = await post(body);
-      assert.equal(res.status, 200);
-      return HybridResponseSchema.parse(await res.json());
-    },
-    async stream(body) {
-      const res = await post(body, { accept: 'text/event-stream' });
-      assert.equal(res.status, 200);
-      return readEvents(res);
-    },
-  };
-}
-
 /** Each day column's shift codes counted: { D: n, N: m } per day. */
 function perDay(response: HybridResponse): Array<Record<string, number>> {
   const grid = response.handsontable_data!.spreadsheet_data;
@@ -101,23 +61,11 @@ function perDay(response: HybridResponse): Array<Record<string, number>> {
 }
 
 describe('schedule requests with the builtin assistant, and JSON parameters', () => {
-  let issuer: TestIssuer;
-  let t: TestApp;
-  let api: Client;
-
-  before(async () => {
-    issuer = await startTestIssuer();
-    t = await startTestApp(issuer.apiUrl, { runner: RUNNER });
-    api = await client(issuer, await t.app.listen({ host: '127.0.0.1', port: 0 }));
-  });
-  after(async () => {
-    await t?.close();
-    await issuer?.close();
-  });
+  const service = useHybridApp(() => ({ runner: RUNNER }));
 
   test('P1 (JSON reply): solved; the grid is Doctor ID, Doctor Name, 1..28, Total D, Total N with 12 rows; every day 2 D and 1 N; no proposal', async () => {
-    const session = (await (await api.call('POST', '/vertex/user-sessions', { action: 'create', session_name: 'Rota' })).json()) as { session: { session_id: string } };
-    const response = await api.json({
+    const session = (await (await service.api.call('POST', '/vertex/user-sessions', { action: 'create', session_name: 'Rota' })).json()) as { session: { session_id: string } };
+    const response = await service.api.json({
       problem: P1,
       enable_ai_generation: true,
       // A sheet id: merge_timeline is on, yet a schedule is a new sheet, not the sheet's next version.
@@ -148,7 +96,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
     assert.match(response.execution_output, /^Solve \(relaxation level 0\): (optimal|feasible)/);
 
     // The turn is in the session, as a code turn would be.
-    const switched = await api.call('POST', '/vertex/user-sessions', { action: 'switch', session_id: session.session.session_id });
+    const switched = await service.api.call('POST', '/vertex/user-sessions', { action: 'switch', session_id: session.session.session_id });
     const stored = SessionReplySchema.parse(await switched.json());
     assert.deepEqual(stored.messages?.map((m) => m.role), ['user', 'assistant']);
     assert.equal(stored.messages?.[0]!.content, P1);
@@ -156,7 +104,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   });
 
   test('P1 over SSE: the stages in order, the success status, then final_response with the whole response', async () => {
-    const events = await api.stream({ problem: P1, enable_ai_generation: true });
+    const events = await service.api.stream({ problem: P1, enable_ai_generation: true });
     const stages = events.map((e) => e.metadata.stage);
     assert.equal(stages[0], 'analysis');
     assert.ok(stages.includes('code_generation'));
@@ -173,7 +121,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   });
 
   test('P2 over SSE: retrying 1, 2, 3 in order, then failed with retry_exceeded, the spec message and the numbers', async () => {
-    const events = await api.stream({ problem: P2, enable_ai_generation: true });
+    const events = await service.api.stream({ problem: P2, enable_ai_generation: true });
     const statuses = events.filter((e) => e.metadata.solver_status).map((e) => e.metadata.solver_status!);
     assert.deepEqual(statuses, [
       { working_status: 'retrying', retry_count: 1, max_retries: 3 },
@@ -200,7 +148,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   });
 
   test('parameters.optimization: P2 at relaxation level 4 with manual_retry (Retry with Simpler Requirements) solves, nights left uncovered; no code needed', async () => {
-    const response = await api.json({
+    const response = await service.api.json({
       enable_ai_generation: false,
       parameters: { optimization: { kind: 'schedule', problem: P2_PROBLEM, relaxation_level: 4, manual_retry: true } },
     });
@@ -217,7 +165,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
     assert.deepEqual(response.handsontable_data?.spreadsheet_data.headers, ['Doctor ID', 'Doctor Name', ...DAYS_28, 'Total N']);
 
     // The same in AI Powered: solved as given, with who answers kept.
-    const ai = await api.json({
+    const ai = await service.api.json({
       problem: 'Retry with Simpler Requirements',
       enable_ai_generation: true,
       parameters: { optimization: { kind: 'schedule', problem: P2_PROBLEM, relaxation_level: 4, manual_retry: true } },
@@ -229,14 +177,14 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   });
 
   test('a bad parameters.optimization → 400 naming the zod path; nothing is solved', async () => {
-    const res = await api.post({
+    const res = await service.api.post({
       enable_ai_generation: false,
       parameters: { optimization: { kind: 'schedule', problem: { ...P2_PROBLEM, horizon: { days: 0 } } } },
     });
     assert.equal(res.status, 400);
     const body = ErrorBodySchema.parse(await res.json());
     assert.match(body.error.message, /parameters\.optimization\.problem\.horizon\.days/);
-    const unknownShift = await api.post({
+    const unknownShift = await service.api.post({
       enable_ai_generation: true,
       parameters: { optimization: { kind: 'schedule', problem: { ...P2_PROBLEM, coverage: { default: { X: 1 } } } } },
     });
@@ -245,7 +193,7 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   });
 
   test('P3 with a staff list on the sheet: the sheet\'s people, their unavailable days and max shifts, in the grid', async () => {
-    const response = await api.json({ ...STAFF_SHEET, problem: P3, enable_ai_generation: true });
+    const response = await service.api.json({ ...STAFF_SHEET, problem: P3, enable_ai_generation: true });
     assert.equal(response.success, true, response.message);
     const grid = response.handsontable_data!.spreadsheet_data;
     assert.deepEqual(grid.rows.map((row) => [row[0], row[1]]), [
@@ -268,13 +216,13 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
   test('a staff sheet with a bad Max shifts cell → a failed reply naming the row and the column; a sheet with no staff and no count → how to say it', async () => {
     const rows = STAFF_SHEET.handsontable_data.spreadsheet_data.rows.map((row) => [...row]);
     rows[3]![3] = 'nine';
-    const bad = await api.json({ ...STAFF_SHEET, handsontable_data: { spreadsheet_data: { ...STAFF_SHEET.handsontable_data.spreadsheet_data, rows } }, problem: P3, enable_ai_generation: true });
+    const bad = await service.api.json({ ...STAFF_SHEET, handsontable_data: { spreadsheet_data: { ...STAFF_SHEET.handsontable_data.spreadsheet_data, rows } }, problem: P3, enable_ai_generation: true });
     assert.equal(bad.success, false);
     assert.equal(bad.message, 'The staff list on the sheet: Row 4, column "Max shifts": "nine" is not a whole number of shifts from 0 to 99');
     assert.equal(bad.langchain_result.message, bad.message);
     assert.equal(bad.schedule, undefined);
 
-    const none = await api.json({ problem: P3, enable_ai_generation: true, handsontable_data: { spreadsheet_data: { headers: ['Region'], rows: [['North']] } } });
+    const none = await service.api.json({ problem: P3, enable_ai_generation: true, handsontable_data: { spreadsheet_data: { headers: ['Region'], rows: [['North']] } } });
     assert.equal(none.success, false);
     assert.match(none.message, /^no staff count: say "schedule 12 doctors \.\.\."/);
   });
@@ -286,22 +234,14 @@ function scheduleReply(json: string): FakeReply {
 }
 
 describe('schedule requests with a model (openai provider, fake OpenAI-compatible server)', () => {
-  let issuer: TestIssuer;
   let fake: FakeOpenAi;
-  let t: TestApp;
-  let api: Client;
-
   before(async () => {
-    issuer = await startTestIssuer();
     fake = await startFakeOpenAi();
-    t = await startTestApp(issuer.apiUrl, { provider: 'openai', openai: { baseUrl: fake.baseUrl, model: 'fake-planner-1', apiKey: 'sk-fake' }, runner: RUNNER });
-    api = await client(issuer, await t.app.listen({ host: '127.0.0.1', port: 0 }));
   });
   after(async () => {
-    await t?.close();
     await fake?.close();
-    await issuer?.close();
   });
+  const service = useHybridApp(() => ({ provider: 'openai', openai: { baseUrl: fake.baseUrl, model: 'fake-planner-1', apiKey: 'sk-fake' }, runner: RUNNER }));
 
   test('the model answers a schedule-json block → validated and solved; the model was shown the schema', async () => {
     const problem = {
@@ -316,7 +256,7 @@ describe('schedule requests with a model (openai provider, fake OpenAI-compatibl
     };
     fake.reply(scheduleReply(JSON.stringify(problem, null, 2)));
     const before = fake.requests.length;
-    const events = await api.stream({ problem: 'roster 6 nurses for two weeks from 7 December, one on days and one on nights', enable_ai_generation: true });
+    const events = await service.api.stream({ problem: 'roster 6 nurses for two weeks from 7 December, one on days and one on nights', enable_ai_generation: true });
     const response = events.at(-1)!.metadata.response!;
     assert.equal(response.success, true, response.message);
     assert.equal(response.provider, 'openai');
@@ -334,7 +274,7 @@ describe('schedule requests with a model (openai provider, fake OpenAI-compatibl
     const valid = { ...P2_PROBLEM, staff: Array.from({ length: 8 }, (_, i) => ({ id: `DR${i + 1}`, name: `Doctor ${i + 1}` })) };
     fake.reply(scheduleReply('{"staff": [,]}'), scheduleReply(JSON.stringify({ ...valid, horizon: { days: 120 } })), scheduleReply(JSON.stringify(valid)));
     const before = fake.requests.length;
-    const response = await api.json({ problem: 'schedule 8 doctors over 28 days with 2 on nights', enable_ai_generation: true });
+    const response = await service.api.json({ problem: 'schedule 8 doctors over 28 days with 2 on nights', enable_ai_generation: true });
     assert.equal(response.success, true, response.message);
     assert.equal(fake.requests.length, before + 3);
     assert.equal(response.attempts?.length, 3);
@@ -350,7 +290,7 @@ describe('schedule requests with a model (openai provider, fake OpenAI-compatibl
 
   test('"staff" left out with a staff list on the sheet → the sheet\'s people are scheduled', async () => {
     fake.reply(scheduleReply(JSON.stringify({ horizon: { days: 14 }, shift_types: [{ code: 'D', name: 'Day', start_hour: 7, hours: 8 }], coverage: { default: { D: 1 } } })));
-    const response = await api.json({ ...STAFF_SHEET, problem: 'schedule the people on this sheet, one a day for 14 days', enable_ai_generation: true });
+    const response = await service.api.json({ ...STAFF_SHEET, problem: 'schedule the people on this sheet, one a day for 14 days', enable_ai_generation: true });
     assert.equal(response.success, true, response.message);
     assert.deepEqual(response.handsontable_data?.spreadsheet_data.rows.map((row) => row[1]), ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson']);
   });
@@ -358,7 +298,7 @@ describe('schedule requests with a model (openai provider, fake OpenAI-compatibl
   test('a problem still invalid after 3 fixes → failed, naming the attempts and the last issues', async () => {
     const bad = scheduleReply('{"horizon": {"days": 7}}');
     fake.reply(bad, bad, bad, bad);
-    const response = await api.json({ problem: 'schedule something', enable_ai_generation: true });
+    const response = await service.api.json({ problem: 'schedule something', enable_ai_generation: true });
     assert.equal(response.success, false);
     assert.match(response.message, /^The schedule problem was still invalid after 4 attempts: /);
     assert.equal(response.attempts?.length, 4);

@@ -10,6 +10,7 @@ export * from './health/health.schema.js';
 export * from './ai/capabilities.schema.js';
 export * from './ai/code-run.schema.js';
 export * from './ai/hybrid.schema.js';
+export * from './ai/hybrid-events.js';
 export * from './ai/chat-panel.schema.js';
 export * from './ai/session.schema.js';
 export * from './ai/vertex.schema.js';

@@ -1,9 +1,11 @@
 import {
-  HYBRID_STAGE_PROGRESS,
   type HybridResponse,
   type HybridStage,
   type HybridStreamEvent,
   type SolverStatus,
+  finalResponseEvent,
+  hybridStageEvent,
+  solverStatusEvent,
 } from '@tessera/contracts';
 import type { FastifyReply } from 'fastify';
 import { SseWriter } from '../vertex/sse-writer.js';
@@ -22,47 +24,16 @@ export class HybridStream {
   }
 
   stage(stage: Exclude<HybridStage, 'final_response'>, text: string): void {
-    this.write({
-      text,
-      // The first line stays; each later progress line replaces the one before.
-      metadata: { stage, progress: HYBRID_STAGE_PROGRESS[stage], ui: { text, replace_last: stage !== 'analysis' } },
-      error: null,
-      finished: false,
-    });
+    this.write(hybridStageEvent(stage, text));
   }
 
-  /**
-   * A schedule solve's status as it goes (retrying n of max, then success or failed), for the
-   * panel's solver badge: a progress line of the solving stage, with metadata.solver_status.
-   */
+  /** A schedule solve's status as it goes (retrying n of max, then success or failed), for the panel's solver badge. */
   solverStatus(status: SolverStatus, text: string): void {
-    this.write({
-      text,
-      metadata: {
-        stage: 'code_generation',
-        progress: HYBRID_STAGE_PROGRESS.code_generation,
-        ui: { text, replace_last: true },
-        solver_status: status,
-      },
-      error: null,
-      finished: false,
-    });
+    this.write(solverStatusEvent(status, text));
   }
 
   finish(response: HybridResponse): void {
-    this.write({
-      text: response.message,
-      metadata: {
-        stage: 'final_response',
-        progress: HYBRID_STAGE_PROGRESS.final_response,
-        ui: { text: response.message, replace_last: false },
-        workflow_complete: true,
-        response,
-        ...(response.snapshot ? { snapshot: response.snapshot } : {}),
-      },
-      error: response.error ?? null,
-      finished: true,
-    });
+    this.write(finalResponseEvent(response));
     this.end();
   }
 

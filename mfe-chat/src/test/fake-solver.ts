@@ -1,5 +1,7 @@
 import {
-  HYBRID_STAGE_PROGRESS,
+  finalResponseEvent,
+  hybridStageEvent,
+  solverStatusEvent,
   HybridResponseSchema,
   HybridStreamEventSchema,
   MAX_SOLVER_RETRIES,
@@ -137,36 +139,13 @@ export const RETRYING: SolverStatus[] = [1, 2, 3].map((n) => ({ working_status: 
 export async function streamSolve(res: ServerResponse, statuses: SolverStatus[], response: HybridResponse, gate?: () => Promise<void>) {
   const stream = sse(res);
   const send = (event: HybridStreamEvent) => stream.send(HybridStreamEventSchema.parse(event));
-  send({
-    text: 'Reading the schedule problem',
-    metadata: { stage: 'analysis', progress: HYBRID_STAGE_PROGRESS.analysis, ui: { text: 'Reading the schedule problem', replace_last: false } },
-    error: null,
-    finished: false,
-  });
+  send(hybridStageEvent('analysis', 'Reading the schedule problem'));
   for (const status of statuses) {
     if (gate) await gate();
-    const text = solverBadgeText(status);
-    send({
-      text,
-      metadata: { stage: 'code_generation', progress: HYBRID_STAGE_PROGRESS.code_generation, ui: { text, replace_last: true }, solver_status: status },
-      error: null,
-      finished: false,
-    });
+    send(solverStatusEvent(status, solverBadgeText(status)));
   }
   if (gate) await gate();
-  send({
-    text: response.message,
-    metadata: {
-      stage: 'final_response',
-      progress: HYBRID_STAGE_PROGRESS.final_response,
-      ui: { text: response.message, replace_last: false },
-      workflow_complete: true,
-      response,
-      ...(response.solver_status ? { solver_status: response.solver_status } : {}),
-    },
-    error: response.error ?? null,
-    finished: true,
-  });
+  send(finalResponseEvent(response));
   stream.end();
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ScheduleProblemSchema } from '@tessera/contracts';
-import { liveSolveWorkers, runHighs } from './highs-runner.js';
+import { MAX_CONCURRENT_SOLVES, liveSolveWorkers, runHighs } from './highs-runner.js';
 import { buildScheduleModel } from './lp-model.js';
 import { largeRoster } from './solver-test-problems.js';
 
@@ -42,5 +42,21 @@ test('a solve that has not answered by its time limit plus the grace period is c
   const run = await runHighs(model.text, { timeLimitSeconds: 0.01, graceSeconds: 0 });
   assert.equal(run.status, 'time_limit');
   assert.equal(run.values, null);
+  await untilNoWorkers();
+});
+
+test('solves beyond MAX_CONCURRENT_SOLVES wait their turn; one stopped while waiting leaves the queue', async () => {
+  const model = buildScheduleModel(ScheduleProblemSchema.parse(largeRoster(60, 28)), { coverageSoft: false });
+  let most = 0;
+  const sampler = setInterval(() => (most = Math.max(most, liveSolveWorkers())), 5);
+  const stop = new AbortController();
+  const runs = Array.from({ length: MAX_CONCURRENT_SOLVES + 2 }, () => runHighs(model.text, { timeLimitSeconds: 1 }));
+  const stopped = runHighs(model.text, { timeLimitSeconds: 1, signal: stop.signal });
+  stop.abort(new Error('Stopped'));
+  await assert.rejects(stopped, /Stopped/);
+  const done = await Promise.all(runs);
+  clearInterval(sampler);
+  assert.ok(done.every((run) => run.status !== 'error'));
+  assert.ok(most >= 1 && most <= MAX_CONCURRENT_SOLVES, `at most ${MAX_CONCURRENT_SOLVES} workers at once, saw ${most}`);
   await untilNoWorkers();
 });

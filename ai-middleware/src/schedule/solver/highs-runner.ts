@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ScheduleSolveStatus } from '@tessera/contracts';
@@ -72,6 +73,39 @@ function highsModule(): Promise<object> {
   return compiled;
 }
 
+/**
+ * Solves that run at once; the others wait their turn. HiGHS's time limit is wall-clock: solves
+ * sharing a core would each stop with a worse schedule, and the service's own thread needs a core.
+ */
+export const MAX_CONCURRENT_SOLVES = Math.max(1, availableParallelism() - 1);
+let solving = 0;
+const queue: Array<() => void> = [];
+
+/** Waits for a free solve slot (or the signal); the function returned frees it. */
+function takeSolveSlot(signal?: AbortSignal): Promise<() => void> {
+  const release = () => {
+    solving--;
+    queue.shift()?.();
+  };
+  if (solving < MAX_CONCURRENT_SOLVES) {
+    solving++;
+    return Promise.resolve(release);
+  }
+  return new Promise((resolve, reject) => {
+    const turn = () => {
+      signal?.removeEventListener('abort', onAbort);
+      solving++;
+      resolve(release);
+    };
+    const onAbort = () => {
+      queue.splice(queue.indexOf(turn), 1);
+      reject(signal?.reason);
+    };
+    queue.push(turn);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 let liveWorkers = 0;
 /** Solver workers started and not yet exited (a stopped or timed-out solve's worker is gone once this drops). */
 export function liveSolveWorkers(): number {
@@ -90,10 +124,22 @@ export async function runHighs(text: string, options: HighsRunOptions): Promise<
     return { status: 'error', solverStatus: message, seconds: elapsed(), objective: null, gap: null, values: null, error: message };
   }
   if (signal?.aborted) throw signal.reason;
+  // The time limit (HiGHS's and the watchdog's) starts once a slot is free: waiting is not solving.
+  const releaseSlot = await takeSolveSlot(signal);
   return new Promise<HighsRun>((resolve, reject) => {
-    const worker = new Worker(SOLVE_WORKER_SCRIPT);
+    let worker: Worker;
+    try {
+      worker = new Worker(SOLVE_WORKER_SCRIPT);
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
     liveWorkers++;
-    worker.once('exit', () => liveWorkers--);
+    // The slot is free once the worker is gone (terminate() is asynchronous), not when the answer is in.
+    worker.once('exit', () => {
+      liveWorkers--;
+      releaseSlot();
+    });
     let settled = false;
     const finish = (outcome: { run: HighsRun } | { error: unknown }) => {
       if (settled) return;

@@ -5,6 +5,7 @@ import {
   SCHEDULE_MAX_RELAXATION_LEVEL,
   SCHEDULE_TIME_LIMIT_SECONDS,
   solverFailedMessage,
+  type BackendSolver,
   type HybridResponse,
   type ScheduleAttempt,
   type ScheduleOptimization,
@@ -149,21 +150,17 @@ function successMessage(solve: LevelSolve, run: ScheduleRun): string {
 
 /** Retries exceeded (spec 02 §4, §8): the failure text, the conflicting requirements with numbers, and rollback. */
 function exceededReply(request: ScheduleOptimization, run: ScheduleRun, seconds: number): ScheduleReply {
-  const message = solverFailedMessage(MAX_SOLVER_RETRIES);
-  const last = run.attempts[run.attempts.length - 1];
   return {
-    success: false,
-    status: 'failed',
-    message,
-    error: message,
-    has_grid: false,
-    langchain_result: { status: 'failed', message },
-    backend_solver: { result: { success: false, status: last?.status ?? 'infeasible', objective: null, gap: null, seconds } },
-    solver_status: { working_status: 'failed', retry_count: MAX_SOLVER_RETRIES, max_retries: MAX_SOLVER_RETRIES },
+    ...failedReply(solverFailedMessage(MAX_SOLVER_RETRIES), run, MAX_SOLVER_RETRIES, {
+      success: false,
+      status: run.attempts.at(-1)?.status ?? 'infeasible',
+      objective: null,
+      gap: null,
+      seconds,
+    }),
     retry_exceeded: true,
     suggested_actions: suggestedActions(request, run),
     rollback_option: { available: true, description: ROLLBACK_DESCRIPTION },
-    schedule: run,
   };
 }
 
@@ -179,7 +176,13 @@ function suggestedActions(request: ScheduleOptimization, run: ScheduleRun): stri
 
 /** A failure that is not the problem's: a solver error, a schedule the checker refused, a grid that could not be made. */
 function errorReply(message: string, run: ScheduleRun, retryCount: number, seconds: number): ScheduleReply {
-  const last = run.attempts[run.attempts.length - 1];
+  const last = run.attempts.at(-1);
+  const result = { success: false, status: last?.status ?? 'error', objective: last?.objective ?? null, gap: last?.gap ?? null, seconds };
+  return { ...failedReply(message, run, retryCount, result), retry_exceeded: false };
+}
+
+/** What every failed solve answers: the message where the panel reads it, the last attempt's outcome, status failed. */
+function failedReply(message: string, run: ScheduleRun, retryCount: number, result: BackendSolver['result']): ScheduleReply {
   return {
     success: false,
     status: 'failed',
@@ -187,9 +190,8 @@ function errorReply(message: string, run: ScheduleRun, retryCount: number, secon
     error: message,
     has_grid: false,
     langchain_result: { status: 'failed', message },
-    backend_solver: { result: { success: false, status: last?.status ?? 'error', objective: last?.objective ?? null, gap: last?.gap ?? null, seconds } },
+    backend_solver: { result },
     solver_status: { working_status: 'failed', retry_count: retryCount, max_retries: MAX_SOLVER_RETRIES },
-    retry_exceeded: false,
     schedule: run,
   };
 }
