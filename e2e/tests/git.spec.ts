@@ -1,15 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { admin, signIn } from '../support/session';
 
-// The first admin that foundation.spec.ts signed up (spec files run in order, on one database).
-const admin = { username: 'first-admin', password: 'correct horse battery' };
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(admin.username);
-  await page.getByLabel(/^password/i).fill(admin.password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  await expect(page.getByTestId('remote-mfe-sheets-Navigator')).toBeVisible();
-}
 
 async function openGitTab(page: Page): Promise<Locator> {
   await page.getByTestId('tab-git').click();

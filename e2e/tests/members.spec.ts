@@ -1,7 +1,6 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { adminToken, signIn } from '../support/session';
 
-// The admin of foundation.spec.ts; made here when this file runs alone on an empty stack.
-const admin = { username: 'first-admin', password: 'correct horse battery' };
 const member = {
   username: `member-${Date.now().toString(36)}`,
   password: 'member password 1',
@@ -9,21 +8,6 @@ const member = {
   nickname: 'Mo',
 };
 
-async function ensureAdmin(request: APIRequestContext) {
-  const status = await (await request.get('/api/v1/auth/status')).json();
-  if (status.signup_open) {
-    const res = await request.post('/api/v1/auth/signup', { data: { username: admin.username, password: admin.password } });
-    expect(res.status()).toBe(201);
-  }
-}
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel(/^username/i).fill(username);
-  await page.getByLabel(/^password/i).fill(password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
-  await expect(page.getByTestId('remote-mfe-sheets-Navigator')).toBeVisible();
-}
 
 async function openMembers(page: Page) {
   await page.getByTestId('members-toggle').click();
@@ -44,10 +28,11 @@ test.describe.serial('members: an admin and a new member', () => {
     browser,
     request,
   }) => {
-    await ensureAdmin(request);
+    // The admin of foundation.spec.ts; signed up here when this file runs alone on an empty stack.
+    await adminToken(request);
 
     // The admin adds a member through the Add Member dialog.
-    await signIn(page, admin.username, admin.password);
+    await signIn(page);
     const adminPanel = await openMembers(page);
     await expect(adminPanel.getByRole('columnheader', { name: 'Actions' })).toBeVisible();
     await expect(page.getByTestId('online-indicator')).toContainText('online');
@@ -68,7 +53,7 @@ test.describe.serial('members: an admin and a new member', () => {
     const second = await newPage(browser);
     try {
       const memberPage = second.page;
-      await signIn(memberPage, member.username, member.password);
+      await signIn(memberPage, member);
       const memberPanel = await openMembers(memberPage);
       await expect(memberPanel.getByTestId(`member-row-${member.username}`)).toContainText('(You)');
       await expect(memberPanel.getByRole('columnheader', { name: 'Username' })).toBeVisible();
@@ -110,7 +95,7 @@ test.describe.serial('members: an admin and a new member', () => {
       await memberPage.getByLabel(/^password/i).fill(member.password);
       await memberPage.getByRole('button', { name: /^sign in$/i }).click();
       await expect(memberPage.getByText('Invalid credentials')).toBeVisible();
-      await signIn(memberPage, member.username, member.newPassword);
+      await signIn(memberPage, { username: member.username, password: member.newPassword });
     } finally {
       await second.context.close();
     }
