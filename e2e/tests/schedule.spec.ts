@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ask, lastReply, openChat } from '../support/chat-panel';
-import { adminToken, openSheet, signIn } from '../support/session';
+import { adminToken, createSheet, openSheet, signIn } from '../support/session';
 
 // The agreed requests of the built-in assistant (no model): P1 solves, P2 cannot be solved
 // (2 doctors a night for 28 nights needs 56 doctor-nights; 3 doctors × at most 8 nights = 24).
@@ -151,5 +151,41 @@ test.describe.serial('schedule: a new user asks the built-in assistant for a sta
     await banner.getByRole('button', { name: 'Reset Session' }).click();
     await expect(banner).toHaveCount(0);
     await expect(solverBadge(page)).toHaveCount(0);
+  });
+
+  test('Rollback: after an AI change to the open sheet and a failed solve, the sheet goes back to its version from before the AI, and the solver to the last model that solved', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const name = `Night cover ${Date.now().toString(36)}`;
+    const id = await createSheet(request, { name, headers: ['Name', 'Hours'], data: [['Ana', 10], ['Ben', 20]] });
+    await signIn(page);
+    await openSheet(page, id, name);
+    const panel = await openChat(page);
+    const banner = page.getByTestId('remote-mfe-chat-RecoveryBanner').getByRole('alert');
+    const hours = async () => (await storedSheet(request, id)).data.slice(0, 2).map((row) => row[1]);
+
+    // The AI changes the open sheet: every Hours doubled.
+    await ask(panel, 'Agent • Direct Exec', 'result = {"headers": headers, "rows": [[r[0], r[1] * 2] for r in rows if r[0]]}');
+    await expect(await lastReply(panel)).toContainText(new RegExp(`Applied to ${name} as version \\d+\\.`));
+    await expect.poll(hours).toEqual([20, 40]);
+
+    // A schedule that solves, then one that cannot.
+    await ask(panel, 'Agent • AI Powered', P1);
+    await lastReply(panel);
+    await expect(solverBadge(page)).toHaveText('Solver: success');
+    await ask(panel, 'Agent • AI Powered', P2);
+    await lastReply(panel, 'failed');
+    await expect(solverBadge(page)).toHaveText('Solver: failed');
+
+    // Rollback: the sheet is back as it was before the AI, on screen and stored; the badge is back to the model that solved.
+    await banner.getByRole('button', { name: 'Rollback' }).click();
+    await expect(banner).toHaveCount(0);
+    await expect.poll(hours).toEqual([10, 20]);
+    await expect(solverBadge(page)).toHaveText('Solver: success');
+    const grid = page.getByTestId('sheet-grid').locator('.ht_master .htCore tbody tr');
+    await expect.poll(async () => [await grid.nth(0).locator('td').nth(1).textContent(), await grid.nth(1).locator('td').nth(1).textContent()]).toEqual(['10', '20']);
+    await expect(panel.getByRole('log', { name: 'Messages' }).getByRole('article').last()).toContainText('Rollback');
   });
 });
