@@ -13,6 +13,7 @@ import { StreamProgress } from '../progress/StreamProgress.js';
 import { createChatSender, type SendContext } from '../send/chat-sender.js';
 import { AiChatContextPanel } from '../sessions/AiChatContextPanel.js';
 import { registerChatBridge } from '../solver/chat-bridge.js';
+import { setChatReplying } from '../solver/solver.store.js';
 import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
 import { ResizeHandle } from './ResizeHandle.js';
@@ -68,6 +69,11 @@ export default function ChatPanel({ shell }: RemoteProps) {
   }, [health, store]);
 
   const busy = chat.status === 'streaming';
+  // ./RecoveryBanner's Retry waits while a reply is on its way (one request at a time).
+  useEffect(() => {
+    setChatReplying(busy);
+    return () => setChatReplying(false);
+  }, [busy]);
   const unavailable = health === 'unavailable' ? MIDDLEWARE_UNAVAILABLE_MESSAGE : health === 'checking' ? 'Checking the AI service...' : undefined;
 
   return (

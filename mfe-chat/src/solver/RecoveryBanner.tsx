@@ -10,7 +10,7 @@ import { solverStore } from './solver.store.js';
  * suggested actions and the three choices; nothing otherwise.
  */
 export default function RecoveryBanner({ shell }: RemoteProps) {
-  const { failure, busy } = useStore(solverStore);
+  const { failure, busy, chatReplying } = useStore(solverStore);
   if (!failure) return null;
   const retryLevel = nextRelaxationLevel();
   return (
@@ -56,8 +56,14 @@ export default function RecoveryBanner({ shell }: RemoteProps) {
         <Button
           size="xs"
           colorPalette="orange"
-          disabled={busy || retryLevel === null}
-          title={retryLevel === null ? 'The requirements cannot be simplified further' : `Solve again at relaxation level ${retryLevel}`}
+          disabled={busy || chatReplying || retryLevel === null}
+          title={
+            retryLevel === null
+              ? 'The requirements cannot be simplified further'
+              : chatReplying
+                ? 'Waiting for the chat to finish its reply'
+                : `Solve again at relaxation level ${retryLevel}`
+          }
           onClick={() => void retryWithSimplerRequirements(shell)}
         >
           {RECOVERY_TEXTS.retry}

@@ -105,6 +105,25 @@ test('the solver badge follows the streamed statuses (retrying 1..3, then failed
   expect(screen.getByRole('status', { name: 'Progress' })).toHaveTextContent('Final response: failed');
 });
 
+test('Retry with Simpler Requirements waits while the chat is replying: disabled until the reply is in', async () => {
+  const steps = stepGate();
+  await openWorkspace({ gate: steps.gate });
+  await ask('Agent • AI Powered', P2_PROMPT);
+  for (let i = 0; i < 4; i++) steps.step();
+  const panel = await screen.findByRole('alert', { name: 'Operation Failed' });
+  await replied();
+  expect(within(panel).getByRole('button', { name: 'Retry with Simpler Requirements' })).toBeEnabled();
+
+  // The user asks again: while that reply streams, the old failure's Retry waits.
+  await ask('Agent • AI Powered', P2_PROMPT);
+  await waitFor(() => expect(screen.getAllByRole('button', { name: 'Stop' }).length).toBeGreaterThan(0));
+  expect(within(panel).getByRole('button', { name: 'Retry with Simpler Requirements' })).toBeDisabled();
+  expect(within(panel).getByRole('button', { name: 'Reset Session' })).toBeEnabled();
+  for (let i = 0; i < 4; i++) steps.step();
+  await replied();
+  expect(within(await screen.findByRole('alert', { name: 'Operation Failed' })).getByRole('button', { name: 'Retry with Simpler Requirements' })).toBeEnabled();
+});
+
 test('Retry with Simpler Requirements clears the panel and solves again at the next level: a "-retry" sheet with origin schedule_manual_retry', async () => {
   const { services, events } = await openWorkspace();
   await ask('Agent • AI Powered', P2_PROMPT);

@@ -39,9 +39,11 @@ export interface SolverState {
   before: SheetBefore | null;
   /** A recovery action is running. */
   busy: boolean;
+  /** The chat panel is waiting for a reply: a retry (a turn of that chat) must wait for it. */
+  chatReplying: boolean;
 }
 
-const initial: SolverState = { status: null, failure: null, lastSolved: null, before: null, busy: false };
+const initial: SolverState = { status: null, failure: null, lastSolved: null, before: null, busy: false, chatReplying: false };
 
 /**
  * The solver state of the page (spec 02 §2, §4 Solver), shared like editing-mode.store.ts by
@@ -100,9 +102,14 @@ export function clearSolverResponse(): void {
   solverStore.setState({ failure: null });
 }
 
-/** Reset Session: the whole solver state goes (the badge hides). */
+/** Reset Session: the whole solver state goes (the badge hides); whether the chat is replying is not solver state. */
 export function resetSolverState(): void {
-  solverStore.setState(initial);
+  solverStore.setState((s) => ({ ...initial, chatReplying: s.chatReplying }));
+}
+
+/** The chat panel tells when it starts and stops waiting for a reply. */
+export function setChatReplying(chatReplying: boolean): void {
+  solverStore.setState({ chatReplying });
 }
 
 export function setSolverBusy(busy: boolean): void {
