@@ -58,7 +58,6 @@ export default function ChatPanel({ shell }: RemoteProps) {
       registerChatBridge({
         send: (request) => sender.send(request),
         say: (text) => void store.getState().add({ role: 'assistant', content: text }),
-        busy: () => store.getState().status === 'streaming',
       }),
     [sender, store],
   );

@@ -10,8 +10,6 @@ export interface ChatBridge {
   send(request: SendRequest): Promise<void>;
   /** Adds an assistant message to the chat. */
   say(text: string): void;
-  /** A reply is on its way (the panel sends one request at a time). */
-  busy(): boolean;
 }
 
 let current: ChatBridge | null = null;

@@ -2,10 +2,10 @@ import {
   HISTORY_PAGE_SIZE,
   RECOVERY_TEXTS,
   SCHEDULE_MAX_RELAXATION_LEVEL,
-  SCHEDULE_RELAXATIONS,
   SheetHistorySchema,
   VersionTransitionResultSchema,
   describeError,
+  relaxationText,
   type ShellContext,
 } from '@tessera/contracts';
 import { discardEditing, editingMode } from '../editing-mode/editing-mode.store.js';
@@ -37,10 +37,10 @@ export async function retryWithSimplerRequirements(shell: ShellContext): Promise
   const run = solverStore.getState().failure?.run;
   const level = nextRelaxationLevel();
   const bridge = chatBridge();
-  if (!run || level === null || bridge?.busy()) return;
-  const relaxation = SCHEDULE_RELAXATIONS.find((r) => r.level === level);
+  // One request at a time: the chat panel says when it waits for a reply (ChatPanel → chatReplying).
+  if (!run || level === null || solverStore.getState().chatReplying) return;
   const request: SendRequest = {
-    prompt: `${RECOVERY_TEXTS.retry}: ${relaxation?.text ?? `relaxation level ${level}`}`,
+    prompt: `${RECOVERY_TEXTS.retry}: ${relaxationText(level) || `relaxation level ${level}`}`,
     mode: 'agent-direct',
     optimization: { kind: 'schedule', problem: run.problem, relaxation_level: level, manual_retry: true },
   };

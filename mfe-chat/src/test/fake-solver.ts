@@ -7,6 +7,7 @@ import {
   MAX_SOLVER_RETRIES,
   SCHEDULE_GRID_SOURCE,
   SCHEDULE_RELAXATIONS,
+  relaxedTexts,
   ScheduleProblemSchema,
   solverBadgeText,
   solverFailedMessage,
@@ -62,7 +63,6 @@ const attempts = (upTo: number, status: 'infeasible' | 'optimal') =>
     gap: level === upTo && status === 'optimal' ? 0 : null,
   }));
 
-const relaxedUpTo = (level: number) => SCHEDULE_RELAXATIONS.filter((r) => r.level <= level).map((r) => r.text);
 
 /** The reply after the third retry failed (spec 02 §4): retry_exceeded, the §8 message, the suggested actions. */
 export function failedAfterRetries(problem: ScheduleProblem = p2Problem(), suggested = P2_SUGGESTED_ACTIONS, level = MAX_SOLVER_RETRIES): HybridResponse {
@@ -82,7 +82,7 @@ export function failedAfterRetries(problem: ScheduleProblem = p2Problem(), sugge
     retry_exceeded: true,
     suggested_actions: suggested,
     rollback_option: { available: true, description: 'Go back to the sheet before the AI’s last change and the last problem that solved.' },
-    schedule: { problem, relaxation_level: level, relaxed: relaxedUpTo(level), attempts: attempts(level, 'infeasible'), manual_retry: false },
+    schedule: { problem, relaxation_level: level, relaxed: relaxedTexts(level), attempts: attempts(level, 'infeasible'), manual_retry: false },
   } satisfies HybridResponse);
 }
 
@@ -125,7 +125,7 @@ export function solved(problem: ScheduleProblem, options: { level?: number; manu
       },
     },
     solver_status: { working_status: 'success', retry_count: Math.min(level, MAX_SOLVER_RETRIES), max_retries: MAX_SOLVER_RETRIES },
-    schedule: { problem, relaxation_level: level, relaxed: relaxedUpTo(level), attempts: attempts(level, 'optimal'), manual_retry: options.manualRetry ?? false },
+    schedule: { problem, relaxation_level: level, relaxed: relaxedTexts(level), attempts: attempts(level, 'optimal'), manual_retry: options.manualRetry ?? false },
   } satisfies HybridResponse);
 }
 

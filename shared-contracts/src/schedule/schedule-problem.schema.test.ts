@@ -5,7 +5,14 @@ import {
   scheduleWeekday,
   type ScheduleProblemInput,
 } from './schedule-problem.schema.js';
-import { ScheduleOptimizationSchema, solverBadgeText, solverFailedMessage } from './schedule-result.schema.js';
+import {
+  SCHEDULE_RELAXATIONS,
+  ScheduleOptimizationSchema,
+  relaxationText,
+  relaxedTexts,
+  solverBadgeText,
+  solverFailedMessage,
+} from './schedule-result.schema.js';
 import { HybridForwardBodySchema } from '../ai/hybrid.schema.js';
 
 const problem = (over: Partial<ScheduleProblemInput> = {}): ScheduleProblemInput => ({
@@ -94,4 +101,11 @@ test('spec 02 §8 and §4 texts', () => {
   expect(solverFailedMessage(3)).toBe('Math model requirements update cannot be fulfilled. Solver could not solve the problem after 3 attempts.');
   expect(solverBadgeText({ working_status: 'retrying', retry_count: 2, max_retries: 3 })).toBe('Solver: retrying (attempt 2 of 3)');
   expect(solverBadgeText({ working_status: 'failed', retry_count: 3, max_retries: 3 })).toBe('Solver: failed');
+});
+
+test("the texts of what was relaxed are the relaxation levels' texts, level by level", () => {
+  expect(relaxedTexts(0)).toEqual([]);
+  expect(relaxedTexts(2)).toEqual([SCHEDULE_RELAXATIONS[0].text, SCHEDULE_RELAXATIONS[1].text]);
+  expect(relaxationText(3)).toBe(SCHEDULE_RELAXATIONS[2].text);
+  expect(relaxationText(5)).toBe('');
 });

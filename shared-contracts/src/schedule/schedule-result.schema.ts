@@ -20,6 +20,16 @@ export const SCHEDULE_RELAXATIONS = [
   { level: 4, key: 'coverage', text: 'coverage made a target: shifts may stay unfilled, each one reported' },
 ] as const;
 export const SCHEDULE_MAX_RELAXATION_LEVEL = SCHEDULE_RELAXATIONS.length;
+
+/** What was relaxed at `level`, in words (the texts of levels 1..level). */
+export function relaxedTexts(level: number): string[] {
+  return SCHEDULE_RELAXATIONS.filter((relaxation) => relaxation.level <= level).map((relaxation) => relaxation.text);
+}
+
+/** The text of one level ('retrying with …', 'Retry with Simpler Requirements: …'); '' for a level that does not exist. */
+export function relaxationText(level: number): string {
+  return SCHEDULE_RELAXATIONS.find((relaxation) => relaxation.level === level)?.text ?? '';
+}
 export type ScheduleRelaxationKey = (typeof SCHEDULE_RELAXATIONS)[number]['key'];
 
 /** Spec 02 §4 Solver: the statuses the badge shows. */

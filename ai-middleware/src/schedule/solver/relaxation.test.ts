@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ScheduleProblemSchema, SCHEDULE_RELAXATIONS } from '@tessera/contracts';
+import { ScheduleProblemSchema } from '@tessera/contracts';
 import { dayPairCliques } from './lp-model.js';
-import { coverageIsSoft, relaxationText, relaxedTexts, relaxProblem } from './relaxation.js';
+import { coverageIsSoft, relaxProblem } from './relaxation.js';
 
 const problem = ScheduleProblemSchema.parse({
   staff: [
@@ -50,12 +50,6 @@ test('each level relaxes what its text says, keeping the levels below it', () =>
   // The problem given is left as it was.
   assert.equal(problem.rules.max_consecutive_days, 5);
   assert.equal(problem.staff[0].min_shifts, 4);
-});
-
-test('the texts of what was relaxed are the contracts\' texts, level by level', () => {
-  assert.deepEqual(relaxedTexts(0), []);
-  assert.deepEqual(relaxedTexts(2), [SCHEDULE_RELAXATIONS[0].text, SCHEDULE_RELAXATIONS[1].text]);
-  assert.equal(relaxationText(3), SCHEDULE_RELAXATIONS[2].text);
 });
 
 test('two days in a row: the clashing shift pairs become the maximal cliques across the days', () => {

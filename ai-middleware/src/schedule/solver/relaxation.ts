@@ -1,4 +1,4 @@
-import { SCHEDULE_MAX_RELAXATION_LEVEL, SCHEDULE_RELAXATIONS, type ScheduleProblem } from '@tessera/contracts';
+import { SCHEDULE_MAX_RELAXATION_LEVEL, type ScheduleProblem } from '@tessera/contracts';
 
 /**
  * The relaxation levels of SCHEDULE_RELAXATIONS, applied to a problem: what the solver solves
@@ -33,14 +33,4 @@ export function relaxProblem(problem: ScheduleProblem, level: number): ScheduleP
 /** At the last level coverage is a target: shifts may stay unfilled, each one reported. */
 export function coverageIsSoft(level: number): boolean {
   return level >= SCHEDULE_MAX_RELAXATION_LEVEL;
-}
-
-/** What was relaxed at `level`, in words (the texts of levels 1..level). */
-export function relaxedTexts(level: number): string[] {
-  return SCHEDULE_RELAXATIONS.filter((relaxation) => relaxation.level <= level).map((relaxation) => relaxation.text);
-}
-
-/** The text of one level (for 'retrying with …'). */
-export function relaxationText(level: number): string {
-  return SCHEDULE_RELAXATIONS.find((relaxation) => relaxation.level === level)?.text ?? '';
 }

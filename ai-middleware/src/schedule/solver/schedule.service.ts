@@ -4,6 +4,8 @@ import {
   SCHEDULE_GRID_SOURCE,
   SCHEDULE_MAX_RELAXATION_LEVEL,
   SCHEDULE_TIME_LIMIT_SECONDS,
+  relaxationText,
+  relaxedTexts,
   solverFailedMessage,
   type BackendSolver,
   type HybridResponse,
@@ -16,7 +18,6 @@ import { gridUpdate } from '../../hybrid/direct-exec.service.js';
 import { checkSchedule } from '../check/schedule-checker.js';
 import { explainInfeasibility } from '../check/infeasibility.js';
 import { formatSchedule, scheduleGrid } from '../check/schedule-format.js';
-import { relaxationText, relaxedTexts } from './relaxation.js';
 import { solveAtLevel, type LevelSolve } from './solve-level.js';
 
 /**
