@@ -3,7 +3,7 @@
 // until the last of them got it), operations lost (must be 0) and whether every client's replica
 // equals the server's sheet at the end. Then the same across two api instances behind one Redis.
 //
-// Runs the built api (`pnpm --filter @tessera/api build`; node api/dist/index.js) in child
+// Runs the built api (`npm run build`; node api/dist/index.js) in child
 // processes on 127.0.0.1 ports 3900-3999. One instance: on PostgreSQL when BENCH_PG_URL (an admin
 // URL) is set, else on PGlite. Two instances need BENCH_PG_URL (PGlite is one process's database)
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.

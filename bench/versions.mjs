@@ -2,7 +2,7 @@
 // of history (target ≤ 300 ms), and the bytes stored per version (target: proportional to the changed cells).
 // Full snapshots are taken when 2 % of the grid's cells changed since the last one (20,000 cells here: one
 // periodic full snapshot in the 10,000 versions), so the bytes per version include their share.
-// Runs the built api (`pnpm --filter @tessera/api build`, then node api/dist/index.js) in a child
+// Runs the built api (`npm run build`, then node api/dist/index.js) in a child
 // process on 127.0.0.1, on PGlite (the default), and also on PostgreSQL when BENCH_PG_URL (an
 // admin URL) is set (BENCH_PG_ONLY=1: only that one). BENCH_VERSIONS / BENCH_ROWS change the sizes,
 // BENCH_EDITS=local edits a drifting 200-row window instead of anywhere.

@@ -8,10 +8,14 @@ import { fromRoot } from './lib/paths.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { redisAvailable, startRedis } from './lib/redis.mjs';
 import { run } from './lib/run.mjs';
+import { databaseTestFiles, serviceTestFiles } from './lib/service-tests.mjs';
 import { ensureSystemDeps } from './lib/system-deps.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Seconds each stage took, printed at the end: where the run's time goes. */
+const timings = [];
+let stageBegan = Date.now();
 const workDir = fromRoot('.tessera-test');
 rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
@@ -23,7 +27,10 @@ function record(label, { passed = 0, failed = 0, skipped = 0 }, code) {
   totals.failed += failed;
   totals.skipped += skipped;
   if (failed) failures.push(label);
-  console.log(`\n[test] ${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  const seconds = (Date.now() - stageBegan) / 1000;
+  stageBegan = Date.now();
+  timings.push({ label, seconds });
+  console.log(`\n[test] ${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (${seconds.toFixed(0)} s)\n`);
 }
 
 async function jestSuite(pkg, dir) {
@@ -42,6 +49,15 @@ async function jestSuite(pkg, dir) {
 /** node:test's spec reporter closes with `ℹ pass N` / `ℹ fail N` lines. */
 async function nodeSuite(label, pkg, script, env) {
   recordNodeTest(label, await run(pnpm, ['--filter', pkg, 'run', script], { env, capture: true }));
+}
+
+/**
+ * A service's node:test files, run from its folder with the package's tsx: `files` null runs
+ * every one of them, else only those listed.
+ */
+async function serviceSuite(label, dir, files, env) {
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...files];
+  recordNodeTest(label, await run(process.execPath, args, { cwd: fromRoot(dir), env, capture: true }));
 }
 
 /** A node:test file outside the packages (deploy/). */
@@ -66,8 +82,12 @@ try {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+timings.push({ label: 'bootstrap (install, build what changed)', seconds: (Date.now() - began) / 1000 });
+stageBegan = Date.now();
 
 const depsProblem = ensureSystemDeps();
+timings.push({ label: 'system packages', seconds: (Date.now() - stageBegan) / 1000 });
+stageBegan = Date.now();
 
 // 1. Types
 {
@@ -91,6 +111,8 @@ await nodeSuite('remote origin', '@tessera/remote-origin', 'test', {});
 await nodeSuite('remotes command', '@tessera/remotes-cli', 'test', {});
 await nodeSuite('remote releases', '@tessera/webpack-remote', 'test', {});
 await nodeFile('deploy files (docker-compose config)', 'deploy/compose.test.mjs');
+await nodeFile('root commands with npm alone', 'scripts/commands.test.mjs');
+await nodeFile('npm start restarts a service that exits', 'scripts/supervisor.test.mjs');
 await nodeSuite('server kit', '@tessera/server-kit', 'test', {});
 
 // 3. Services, on PostgreSQL then on PGlite
@@ -118,10 +140,15 @@ if (redisAvailable()) {
   console.log('[test] redis-server is not installed (apt-get install -y redis-server): the api tests across two processes skip');
 }
 try {
-  for (const pkg of ['@tessera/api', '@tessera/ai-middleware']) {
+  // Every test file once (on PostgreSQL when it is there); then, on PGlite, only the files
+  // that touch the database (scripts/lib/service-tests.mjs).
+  for (const [pkg, dir] of [['@tessera/api', 'api'], ['@tessera/ai-middleware', 'ai-middleware']]) {
     const env = pkg === '@tessera/api' && redis ? { TEST_REDIS_URL: redis.url } : {};
-    if (pg) await nodeSuite(`${pkg} on PostgreSQL`, pkg, 'test', { ...env, TEST_PG_URL: pg.url });
-    await nodeSuite(`${pkg} on PGlite`, pkg, 'test', { ...env, TEST_PG_URL: '' });
+    const all = serviceTestFiles(fromRoot(dir));
+    const db = databaseTestFiles(fromRoot(dir), all);
+    if (pg) await serviceSuite(`${pkg} on PostgreSQL (all ${all.length} files)`, dir, all, { ...env, TEST_PG_URL: pg.url });
+    const onPglite = pg ? db : all;
+    await serviceSuite(`${pkg} on PGlite (${onPglite.length} files${pg ? ' that use the database' : ''})`, dir, onPglite, { ...env, TEST_PG_URL: '' });
   }
 } finally {
   pg?.stop();
@@ -144,6 +171,8 @@ if (!depsProblem) {
   record('e2e (Chromium)', stats, r.code);
 }
 
+console.log('\n[test] where the time went:');
+for (const t of timings) console.log(`[test]   ${t.seconds.toFixed(0).padStart(5)} s  ${t.label}`);
 console.log(`\n[test] finished in ${((Date.now() - began) / 1000).toFixed(0)} s${failures.length ? `; failing: ${failures.join('; ')}` : ''}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed ? 1 : 0);

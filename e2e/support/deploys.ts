@@ -1,6 +1,7 @@
 // What deploys.spec.ts needs beside the shared stack: remote releases made by the
 // real release command, a stack of its own (it must sign up its own first admin,
-// and it swaps the chat remote's versions), and `pnpm remotes` as ops run it.
+// and it swaps the chat remote's versions), and `npm run remotes` as ops run it. Only npm is
+// called: a machine that ran `npm test` need not have pnpm on its PATH.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -57,7 +58,8 @@ export async function releaseCopy(
     if (!text.includes(from)) throw new Error(`${file} has no "${from}" to patch`);
     writeFileSync(f, text.split(from).join(to));
   }
-  await run('pnpm', ['run', 'release'], {
+  // The copy's own release script, through npm (its node_modules/.bin is the remote's).
+  await run('npm', ['run', '--silent', 'release'], {
     cwd: copy,
     env: { ...process.env, TESSERA_RELEASES_DIR: releasesDir },
     maxBuffer: 64 * 1024 * 1024,
@@ -129,9 +131,9 @@ export async function stopDeployStack() {
   for (const p of [...started].reverse()) await p.stop();
 }
 
-/** `pnpm remotes …` from the repository root, as ops run it, on this stack's remotes.json. */
+/** `npm run remotes -- …` from the repository root, as ops run it, on this stack's remotes.json. */
 export async function remotes(...args: string[]): Promise<string> {
-  const { stdout } = await run('pnpm', ['--silent', 'remotes', ...args], {
+  const { stdout } = await run('npm', ['run', '--silent', 'remotes', '--', ...args], {
     cwd: repoRoot,
     env: { ...process.env, REMOTES_MANIFEST: remotesFile },
   });

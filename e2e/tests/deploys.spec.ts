@@ -11,7 +11,7 @@ import {
 } from '../support/deploys';
 
 // Independent deploys (DESIGN.md § Remote versions): the chat team releases 1.0.0 and
-// 1.1.0 (whose composer reads differently); ops swap them with `pnpm remotes` while
+// 1.1.0 (whose composer reads differently); ops swap them with `npm run remotes` while
 // the product keeps running, and the user sees the change at their next page load.
 // This file runs its own stack: it signs up its own first admin.
 
@@ -53,9 +53,11 @@ function expectNothingRestarted() {
 }
 
 test.describe.serial('deploys: ops swap the chat remote while the product runs', () => {
+  // Each test reloads the whole product three times and runs the ops command between.
+  test.describe.configure({ timeout: 120_000 });
   test.beforeAll(async ({ browser, request }) => {
     // Two production builds of the chat remote, then the stack.
-    test.setTimeout(300_000);
+    test.setTimeout(600_000);
     await releaseCopy('mfe-chat', '1.0.0');
     await releaseCopy('mfe-chat', '1.1.0', [{ file: 'src/composer/Composer.tsx', from: `'${LABEL_1_0}'`, to: `'${LABEL_1_1}'` }]);
     pids = (await startDeployStack()).map((p) => p.pid);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.mjs';
 import { run } from './run.mjs';
+import { REMOTE_DIRS } from './stack.mjs';
 
 /** Build order matters: a package comes after everything it uses. */
 export const PACKAGES = [
@@ -13,7 +14,7 @@ export const PACKAGES = [
   { name: '@tessera/server-kit', dir: 'server-kit', out: 'dist', deps: [] },
   { name: '@tessera/api', dir: 'api', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
   { name: '@tessera/ai-middleware', dir: 'ai-middleware', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
-  ...['mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members'].map((dir) => ({
+  ...REMOTE_DIRS.map((dir) => ({
     name: `@tessera/${dir}`,
     dir,
     out: 'dist',

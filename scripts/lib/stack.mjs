@@ -25,7 +25,7 @@ export async function remotesManifest(ports) {
   return buildDefaultRemotes(repoRoot, ports);
 }
 
-/** Where `pnpm --filter <remote> release` publishes (tooling/webpack-remote/release.js: same rule). */
+/** Where `npm run release -- <remote>` publishes (tooling/webpack-remote/release.js: same rule). */
 const releasesDir = () => path.resolve(process.env.TESSERA_RELEASES_DIR?.trim() || fromRoot('releases'));
 
 /** Every process of the product, in start order. */
@@ -54,7 +54,7 @@ export function processSpecs({ ports = DEFAULT_PORTS, dataDir, env = {} }) {
         '--port', String(ports[dir]),
         '--dist', fromRoot(dir, 'dist'),
         '--version', versionOf(dir),
-        // Published releases (`pnpm --filter <remote> release`) are served beside the dist,
+        // Published releases (`npm run release -- <remote>`) are served beside the dist,
         // and only the shell's origin may fetch them.
         '--releases', path.join(releasesDir(), dir),
         '--shell-origin', `http://localhost:${ports.shell},http://127.0.0.1:${ports.shell}`,
@@ -107,6 +107,7 @@ export async function startProcess(spec, { logDir, timeoutMs = 60_000 }) {
   }
   return {
     name: spec.name,
+    spec,
     pid: child.pid,
     child,
     stop: () => stopChild(child),

@@ -1,4 +1,4 @@
-// `pnpm --filter <remote> release` = `webpack --mode production --env release`:
+// `npm run release -- <remote>` (the remote's `release` script) = `webpack --mode production --env release`:
 // the production build, then its folder published as releases/<remote>/<version>/
 // (DESIGN.md § Remote versions, swapped by ops).
 import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';

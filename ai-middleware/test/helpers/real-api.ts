@@ -39,7 +39,7 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 }
 
 export async function startRealApi(): Promise<RealApi> {
-  if (!existsSync(API_ENTRY)) throw new Error(`the api is not built (${API_ENTRY} is missing): run npm start or pnpm --filter @tessera/api build`);
+  if (!existsSync(API_ENTRY)) throw new Error(`the api is not built (${API_ENTRY} is missing): run npm run build (or npm start)`);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tessera-ai-real-api-'));
   const adminUrl = process.env.TEST_PG_URL;
   let dbName: string | undefined;

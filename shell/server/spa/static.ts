@@ -36,7 +36,7 @@ export async function registerShellStatic(app: FastifyInstance, distDir: string)
     if (!existsSync(indexFile)) {
       request.log.error({ indexFile }, 'the shell is not built');
       return reply.code(503).send({
-        error: { code: 'shell_not_built', message: 'The shell is not built: run pnpm --filter @tessera/shell build' },
+        error: { code: 'shell_not_built', message: 'The shell is not built: run npm run build' },
       });
     }
     reply.header('cache-control', 'no-cache');

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `pnpm remotes list|set|rollback|canary`: ops swap the remotes' versions in
+// `npm run remotes -- list|set|rollback|canary`: ops swap the remotes' versions in
 // remotes.json, which the shell reads at every page load (no rebuild, no restart).
 import { parseArgs } from 'node:util';
 import { clearCanary, describe, releaseBase, rollback, setCanary, setLive } from '../src/commands.mjs';
 import { manifestPath, readManifest, writeManifestAtomic } from '../src/manifest-file.mjs';
 import { checkRelease } from '../src/release-check.mjs';
 
-const USAGE = `usage: pnpm remotes <command> [--file remotes.json]
+const USAGE = `usage: npm run remotes -- <command> [--file remotes.json]
   list                                      each remote's live, previous and canary release
   set <remote> <version> [--origin URL]     make a released version live (the live one becomes previous)
   rollback <remote>                         make the previous release live again

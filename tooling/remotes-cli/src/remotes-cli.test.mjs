@@ -141,7 +141,7 @@ describe('remotes.json writes', () => {
   });
 });
 
-describe('pnpm remotes (the command)', () => {
+describe('npm run remotes (the command)', () => {
   const remotes = (...args) => run(process.execPath, [bin, ...args, '--file', file]);
 
   test('set, list, rollback and canary edit the file; refusals exit 1 and leave it alone', async () => {
@@ -168,6 +168,6 @@ describe('pnpm remotes (the command)', () => {
   test('usage errors exit 2', async () => {
     const e = await remotes('set', 'mfe-chat').catch((x) => x);
     assert.equal(e.code, 2);
-    assert.match(e.stderr, /usage: pnpm remotes/);
+    assert.match(e.stderr, /usage: npm run remotes -- /);
   });
 });
