@@ -1,7 +1,6 @@
-import net from 'node:net';
 import path from 'node:path';
 import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
-import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
+import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy } from '@tessera/server-kit';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -45,42 +44,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY, DEFAULT_TRUST_PROXY),
   };
 }
 
 /** The shell server on the same host is the default proxy (npm start). */
 export const DEFAULT_TRUST_PROXY = ['loopback'];
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/**
- * TRUST_PROXY: a comma list of IPv4/IPv6 addresses, CIDRs (10.0.0.0/8, fd00::/8) or the names
- * loopback, linklocal, uniquelocal; `none` trusts nobody. Checked here so that a typo fails the
- * start instead of silently trusting nobody (or everybody).
- */
-export function parseTrustProxy(raw: string | undefined): string[] {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_TRUST_PROXY;
-  if (raw.trim().toLowerCase() === 'none') return [];
-  const entries = raw.split(',').map((e) => e.trim());
-  for (const entry of entries) {
-    if (!isProxyEntry(entry)) {
-      throw new ConfigError(
-        `TRUST_PROXY must be a comma-separated list of IP addresses, CIDRs (e.g. 172.16.0.0/12, fd00::/8), loopback, linklocal or uniquelocal, or none; "${entry}" is none of these`,
-      );
-    }
-  }
-  return entries;
-}
-
-function isProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address, prefix, ...rest] = entry.split('/');
-  const family = net.isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 function parseRedisUrl(raw: string | undefined): string | undefined {
   const url = raw?.trim() || undefined;
