@@ -1,7 +1,9 @@
 // Issue 17 §5 and §6 at the shell's public origin: the services' /metrics are never reachable
 // through it, and the client address it passes on is one it can vouch for.
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
@@ -152,6 +154,35 @@ describe('behind a proxy the shell trusts (TRUST_PROXY)', () => {
     const seen = s.api.requests.at(-1)!;
     assert.equal(seen.headers['x-forwarded-for'], '203.0.113.5');
     assert.equal(seen.headers['x-forwarded-proto'], 'https');
+  });
+});
+
+describe('the CSP of a shell served over https', () => {
+  let s: Stack;
+  before(async () => {
+    s = await startStack(['127.0.0.1']);
+    await mkdir(path.dirname(s.fixture.remotesFile), { recursive: true });
+    await writeFile(
+      s.fixture.remotesFile,
+      JSON.stringify({
+        remotes: {
+          'mfe-chat': { live: { version: '0.2.0', manifest: 'http://remotes.example:3002/0.2.0/mf-manifest.json' } },
+          'mfe-git': { live: { version: '1.0.0', manifest: 'https://cdn.example/mfe-git/1.0.0/mf-manifest.json' } },
+        },
+      }),
+    );
+  });
+  after(() => stopStack(s));
+
+  const scriptSrc = async (proto: string) => {
+    const res = await fetch(`http://127.0.0.1:${s.port}/`, { headers: { 'x-forwarded-proto': proto } });
+    await res.body?.cancel();
+    return (res.headers.get('content-security-policy') ?? '').split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+  };
+
+  test('names no http:// remote origin over https; over http it names both', async () => {
+    assert.equal((await scriptSrc('https')).trim(), "script-src 'self' https://cdn.example");
+    assert.equal((await scriptSrc('http')).trim(), "script-src 'self' http://remotes.example:3002 https://cdn.example");
   });
 });
 
