@@ -17,7 +17,7 @@ export async function buildServer(config: ShellServerConfig): Promise<FastifyIns
     // The id goes on to the api and the ai-middleware (proxies.ts): one id per request in every log.
     genReqId,
     routerOptions: { constraints: { upgrade: upgradeConstraint } },
-    // A proxy in front (TRUST_PROXY, default none) vouches for the client's address and scheme.
+    // A proxy in front (SHELL_TRUST_PROXY, default none) vouches for the client's address and scheme.
     trustProxy: config.trustProxy ?? [],
   });
   const store = new RemotesStore(config.remotesFile, config.repoRoot, app.log);

@@ -18,7 +18,7 @@ export interface ShellServerConfig {
   repoRoot: string;
   logLevel: LogLevel;
   /**
-   * Whose X-Forwarded-For/-Proto the shell server believes (TRUST_PROXY): a TLS terminator or
+   * Whose X-Forwarded-For/-Proto the shell server believes (SHELL_TRUST_PROXY): a TLS terminator or
    * load balancer in front of it. Default none: the shell faces the browsers itself.
    */
   trustProxy?: string[];
@@ -42,6 +42,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShellServerCon
     distDir: SHELL_DIST_DIR,
     repoRoot: REPO_ROOT,
     logLevel,
-    trustProxy: parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY, []),
+    trustProxy: parseTrustProxy('SHELL_TRUST_PROXY', env.SHELL_TRUST_PROXY, []),
   };
 }

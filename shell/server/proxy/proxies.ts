@@ -31,7 +31,7 @@ function replyOptions(service: string): FastifyHttpProxyOptions['replyOptions'] 
 
 /**
  * X-Forwarded-* as this server vouches for them: the client is request.ip — the peer, or the
- * address a proxy in TRUST_PROXY names — and nothing else. An X-Forwarded-For the client wrote
+ * address a proxy in SHELL_TRUST_PROXY names — and nothing else. An X-Forwarded-For the client wrote
  * itself is dropped, not passed on, so the api (which trusts this server) cannot be lied to.
  */
 export function forwardedHeaders(request: Pick<FastifyRequest, 'ip' | 'protocol' | 'headers'>): Record<string, string> {

@@ -138,7 +138,7 @@ describe("the shell's public origin", () => {
   });
 });
 
-describe('behind a proxy the shell trusts (TRUST_PROXY)', () => {
+describe('behind a proxy the shell trusts (SHELL_TRUST_PROXY)', () => {
   let s: Stack;
   before(async () => {
     s = await startStack(['127.0.0.1']);
