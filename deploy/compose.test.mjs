@@ -46,6 +46,10 @@ describe('docker-compose.yml', { skip: missing ?? false }, () => {
     }
     assert.match(blocks.api, /\n {4}scale: 2\n/);
     assert.match(blocks.api, /REDIS_URL: redis:\/\/redis:6379/);
+    // The api believes the X-Forwarded-For of its own network (the shell), and only that.
+    const subnet = /(?:^|\n)networks:\n {2}default:\n(?: {4}.*\n)*? +- subnet: (\S+)\n/.exec(yaml)?.[1];
+    assert.equal(subnet, '172.28.0.0/16');
+    assert.match(blocks.api, new RegExp(`TRUST_PROXY: ${subnet.replace(/[./]/g, '\\$&')}\n`));
     assert.match(blocks.shell, /API_URL: http:\/\/api:8083/);
     for (const remote of ['mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members']) {
       assert.match(blocks[remote], /target: remote-origin/);

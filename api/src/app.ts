@@ -7,12 +7,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { LoginRateLimit } from './auth/login-rate-limit.js';
+import { type LoginRateLimit, MemoryLoginRateLimit, RedisLoginRateLimit } from './auth/login-rate-limit.js';
 import { PasswordService } from './auth/password.service.js';
 import { RefreshTokenService } from './auth/refresh-token.service.js';
 import { loadSigningKeys } from './auth/signing-keys.js';
 import { TokenEpochs } from './auth/token-epochs.js';
-import type { AppConfig } from './config.js';
+import { type AppConfig, DEFAULT_TRUST_PROXY } from './config.js';
 import { openDatabase } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { healthRoute } from './health/health.route.js';
@@ -34,7 +34,8 @@ import { versionsRoutes } from './versions/versions.routes.js';
 import { selectProtocol } from './live/live-auth.js';
 import { liveRoutes } from './live/live.routes.js';
 import { workspaceRoutes } from './live/workspace.routes.js';
-import { openLiveBackend } from './live/live-backend.js';
+import { liveNamespace, openLiveBackend } from './live/live-backend.js';
+import { openRedis } from './live/redis-connection.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,6 +86,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await db.destroy();
     throw err;
   }
+  // Sign-in failures are counted where every api process sees them: in Redis when there is one.
+  let loginRateLimit: LoginRateLimit;
+  try {
+    if (config.redisUrl) {
+      const redis = await openRedis(config.redisUrl, liveLog);
+      loginRateLimit = new RedisLoginRateLimit(redis.commands, liveNamespace(databaseIdentity(config)), {}, redis.close);
+    } else loginRateLimit = new MemoryLoginRateLimit();
+  } catch (err) {
+    await live.close();
+    await db.destroy();
+    throw err;
+  }
 
   const services: AppServices = {
     config,
@@ -97,7 +110,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     sheets: new SheetsService(db),
     groups: new GroupsService(db),
     tokenEpochs: new TokenEpochs(db),
-    loginRateLimit: new LoginRateLimit(),
+    loginRateLimit,
     live,
     startedAt: Date.now(),
     version,
@@ -107,13 +120,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: loggerOptions(config.logLevel),
     genReqId,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Behind the shell server's proxy on the same host: trust its X-Forwarded-* (https detection).
-    trustProxy: 'loopback',
+    // Whose X-Forwarded-For/-Proto/-Host is believed (TRUST_PROXY): by default the shell server
+    // on the same host. request.ip is then the client that proxy names (sign-in throttling).
+    trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
   });
   appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', db);
   app.addHook('onClose', async () => {
+    await loginRateLimit.close();
     await live.close();
     await db.destroy();
   });
@@ -142,6 +157,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});
+    await loginRateLimit.close().catch(() => {});
     await live.close().catch(() => {}); // a no-op when onClose already did it
     await db.destroy(); // a no-op when onClose already did it
     throw err;

@@ -50,4 +50,19 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ API_PORT: 'eighty' }), /API_PORT/);
     assert.throws(() => loadConfig({ COOKIE_SECURE: 'maybe' }), /COOKIE_SECURE/);
   });
+  it('TRUST_PROXY: loopback by default; addresses and CIDRs of IPv4 and IPv6; none; a typo refused', () => {
+    assert.deepEqual(loadConfig({}).trustProxy, ['loopback']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' ' }).trustProxy, ['loopback']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '172.28.0.0/16, 10.1.2.3,fd00::/8,::1, loopback' }).trustProxy, [
+      '172.28.0.0/16',
+      '10.1.2.3',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'none' }).trustProxy, []);
+    for (const bad of ['172.28.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.0/8/1', '10.0.0.0/', '1.2.3.4,,5.6.7.8', '*']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: bad }), /^ConfigError: TRUST_PROXY must be a comma-separated list of IP addresses, CIDRs/, bad);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
-import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
+import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy } from '@tessera/server-kit';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -22,6 +22,11 @@ export interface AppConfig {
   redisUrl?: string;
   /** Live sockets' ping interval; also how often presence entries in Redis are renewed. */
   liveHeartbeatMs?: number;
+  /**
+   * Whose X-Forwarded-For (and -Proto, -Host) is believed: addresses, CIDRs or proxy-addr's
+   * names (loopback, linklocal, uniquelocal); [] believes nobody. Unset: loopback only.
+   */
+  trustProxy?: string[];
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -39,8 +44,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
+    trustProxy: parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY, DEFAULT_TRUST_PROXY),
   };
 }
+
+/** The shell server on the same host is the default proxy (npm start). */
+export const DEFAULT_TRUST_PROXY = ['loopback'];
 
 function parseRedisUrl(raw: string | undefined): string | undefined {
   const url = raw?.trim() || undefined;

@@ -25,7 +25,7 @@ export interface AppServices {
   groups: GroupsService;
   /** Each user's current token epoch, checked on every request (cached briefly). */
   tokenEpochs: TokenEpochs;
-  /** Failed sign-ins per username and address. */
+  /** Failed sign-ins per (account, address), per address and per account (in Redis with REDIS_URL). */
   loginRateLimit: LoginRateLimit;
   /**
    * The live features' transport between api processes: `live.bus` (publish/subscribe, see

@@ -16,11 +16,18 @@ type ActionName =
   | 'promote host'
   | 'promote superadmin'
   | 'create with role host'
-  | 'create with role superadmin';
+  | 'create with role superadmin'
+  | 'edit info of host'
+  | 'edit info of superadmin'
+  | "change a host's password"
+  | "change a superadmin's password"
+  | 'delete superadmin';
 
 const ACTORS: Role[] = ['user', 'admin', 'host', 'superadmin'];
 const ADMIN_LIKE_ONLY = { user: 403, admin: 'ok', host: 'ok', superadmin: 'ok' } as const;
 const NEVER = { user: 403, admin: 403, host: 403, superadmin: 403 } as const;
+const HOST_AND_UP = { user: 403, admin: 403, host: 'ok', superadmin: 'ok' } as const;
+const SUPERADMIN_ONLY = { user: 403, admin: 403, host: 403, superadmin: 'ok' } as const;
 
 /** Spec 01 §6 and issue 5, as the server must enforce them: 'ok' is a 2xx. */
 const EXPECTED: Record<ActionName, Record<Role, 403 | 'ok'>> = {
@@ -35,6 +42,23 @@ const EXPECTED: Record<ActionName, Record<Role, 403 | 'ok'>> = {
   'promote superadmin': NEVER,
   'create with role host': NEVER,
   'create with role superadmin': NEVER,
+  // Issue 17 §6: nobody manages a member of a higher rank (user < admin < host < superadmin).
+  'edit info of host': HOST_AND_UP,
+  'edit info of superadmin': SUPERADMIN_ONLY,
+  "change a host's password": HOST_AND_UP,
+  "change a superadmin's password": SUPERADMIN_ONLY,
+  'delete superadmin': SUPERADMIN_ONLY,
+};
+
+const TARGET_ROLE: Partial<Record<ActionName, Role>> = {
+  'delete host': 'host',
+  'promote host': 'host',
+  'promote superadmin': 'superadmin',
+  'edit info of host': 'host',
+  'edit info of superadmin': 'superadmin',
+  "change a host's password": 'host',
+  "change a superadmin's password": 'superadmin',
+  'delete superadmin': 'superadmin',
 };
 
 describe('the role matrix of member management', () => {
@@ -54,7 +78,7 @@ describe('the role matrix of member management', () => {
   async function attempt(actorRole: Role, action: ActionName): Promise<number> {
     const actor = actors[actorRole];
     const app = t.app;
-    const targetRole: Role = action.endsWith('host') ? 'host' : action === 'promote superadmin' ? 'superadmin' : 'user';
+    const targetRole: Role = TARGET_ROLE[action] ?? 'user';
     const target = action.startsWith('create') || action === 'delete self' ? undefined : await insertMember(app, targetRole);
     const before = target ? await userRow(app, target.id) : undefined;
     const usersBefore = await count();
@@ -72,9 +96,13 @@ describe('the role matrix of member management', () => {
         break;
       }
       case 'edit info':
+      case 'edit info of host':
+      case 'edit info of superadmin':
         res = await call(app, actor, 'PUT', `/api/v1/users/${target!.id}`, { nickname: 'Changed', email: 'changed@example.com' });
         break;
       case "change another's password":
+      case "change a host's password":
+      case "change a superadmin's password":
         res = await call(app, actor, 'PUT', `/api/v1/users/${target!.id}`, { password: 'set by someone else' });
         break;
       case 'promote':
@@ -84,6 +112,7 @@ describe('the role matrix of member management', () => {
         break;
       case 'delete':
       case 'delete host':
+      case 'delete superadmin':
         res = await call(app, actor, 'DELETE', `/api/v1/users/${target!.id}`);
         break;
       case 'delete self':
@@ -99,14 +128,14 @@ describe('the role matrix of member management', () => {
     } else if (res.statusCode < 300) {
       // The effect really happened.
       if (action === 'create') assert.equal(await count(), usersBefore + 1);
-      if (action === 'edit info') {
+      if (action.startsWith('edit info')) {
         const row = await userRow(app, target!.id);
         assert.equal(row?.nickname, 'Changed');
         assert.equal(row?.email, 'changed@example.com');
       }
-      if (action === "change another's password") assert.notEqual((await userRow(app, target!.id))?.password_hash, before?.password_hash);
+      if (action.startsWith('change')) assert.notEqual((await userRow(app, target!.id))?.password_hash, before?.password_hash);
       if (action === 'promote') assert.equal((await userRow(app, target!.id))?.role, 'admin');
-      if (action === 'delete') assert.equal(await userRow(app, target!.id), undefined);
+      if (action === 'delete' || action === 'delete superadmin') assert.equal(await userRow(app, target!.id), undefined);
     }
     return res.statusCode;
   }

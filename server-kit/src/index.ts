@@ -1,4 +1,5 @@
 export * from './config/env.js';
+export * from './config/trust-proxy.js';
 export * from './db/open-database.js';
 export * from './db/pglite-dialect.js';
 export * from './server/run-server.js';

@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ShellServerConfig } from './config.js';
 import { echoRequestId, genReqId, loggerOptions } from '@tessera/server-kit';
+import { refuseMetrics } from './proxy/metrics-guard.js';
 import { registerProxies } from './proxy/proxies.js';
 import { refuseStrayUpgrades, upgradeConstraint } from './proxy/upgrade-constraint.js';
 import { RemotesStore } from './remotes/remotes-store.js';
@@ -16,10 +17,13 @@ export async function buildServer(config: ShellServerConfig): Promise<FastifyIns
     // The id goes on to the api and the ai-middleware (proxies.ts): one id per request in every log.
     genReqId,
     routerOptions: { constraints: { upgrade: upgradeConstraint } },
+    // A proxy in front (SHELL_TRUST_PROXY, default none) vouches for the client's address and scheme.
+    trustProxy: config.trustProxy ?? [],
   });
   const store = new RemotesStore(config.remotesFile, config.repoRoot, app.log);
 
   echoRequestId(app);
+  refuseMetrics(app);
   refuseStrayUpgrades(app);
   // Before helmet: its CSP directive functions read what this hook stores.
   registerRemoteOriginsHook(app, store);

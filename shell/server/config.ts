@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_PORT, AI_MIDDLEWARE_PORT, SHELL_PORT } from '@tessera/contracts';
-import { ConfigError, type LogLevel, parseHttpUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
+import { ConfigError, type LogLevel, parseHttpUrl, parseLogLevel, parsePort, parseTrustProxy } from '@tessera/server-kit';
 
 export { ConfigError, type LogLevel };
 
@@ -17,6 +17,11 @@ export interface ShellServerConfig {
   /** Where the mfe-* packages live, to read their versions for a default remotes.json. */
   repoRoot: string;
   logLevel: LogLevel;
+  /**
+   * Whose X-Forwarded-For/-Proto the shell server believes (SHELL_TRUST_PROXY): a TLS terminator or
+   * load balancer in front of it. Default none: the shell faces the browsers itself.
+   */
+  trustProxy?: string[];
 }
 
 // This file sits one level under shell/ both as server/config.ts (tsx) and as
@@ -37,5 +42,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShellServerCon
     distDir: SHELL_DIST_DIR,
     repoRoot: REPO_ROOT,
     logLevel,
+    trustProxy: parseTrustProxy('SHELL_TRUST_PROXY', env.SHELL_TRUST_PROXY, []),
   };
 }

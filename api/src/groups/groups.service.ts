@@ -22,6 +22,14 @@ import { toGroup } from './group.mapper.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * Serialises group moves (a transaction-scoped advisory lock): the cycle check of a move must see
+ * every move committed before it, or A-into-B and B-into-A at once both pass and take both
+ * groups (and their sheets) out of the tree. Taken before any row lock, so moves wait for each
+ * other without holding anything a concurrent move needs.
+ */
+const GROUP_MOVES_LOCK = 7_365_021_003n;
+
 /** Groups (folders): nestable, names unique among siblings, deleted with everything inside. */
 export class GroupsService {
   /** Groups created, renamed, moved or deleted, for the workspace socket (src/live). */
@@ -97,7 +105,10 @@ export class GroupsService {
 
   async update(id: string, body: UpdateGroupBody, userId: string): Promise<Group> {
     const group = await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('groups').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (body.parent_id !== undefined) await sql`SELECT pg_advisory_xact_lock(${GROUP_MOVES_LOCK}::bigint)`.execute(trx);
+      // NO KEY UPDATE: the id stays, so moves of sheets and groups into this one (their foreign
+      // keys' KEY SHARE locks) need not wait for it.
+      const row = await trx.selectFrom('groups').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
       if (!row) throw notFound(GROUP_NOT_FOUND);
       const set: Record<string, unknown> = { updated_at: sql`now()` };
       let parentId = row.parent_id;

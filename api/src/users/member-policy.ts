@@ -20,12 +20,25 @@ export type MemberAction =
 
 const ADMIN_ONLY = 'Only admins can manage other members';
 
+/** Who outranks whom: a member is managed only by someone of at least their rank. */
+const RANK: Record<string, number> = { user: 0, admin: 1, host: 2, superadmin: 3 };
+const rankOf = (role: string) => RANK[role.toLowerCase()] ?? -1;
+const withArticle = (role: string) => `${/^[aeiou]/i.test(role) ? 'An' : 'A'} ${role.toLowerCase()}`;
+
+/** An admin taking over (or removing) a host's or superadmin's account would be an escalation. */
+function outranked(actor: Actor, target: Target, what: (target: string) => string): string | null {
+  if (rankOf(actor.role) >= rankOf(target.role)) return null;
+  return `${withArticle(actor.role)} cannot ${what(withArticle(target.role).toLowerCase())}`;
+}
+
 /**
  * Null when allowed, else the reason for a 403. Roles compare case-insensitively.
  * - create, and anything done to another member, needs an admin-like role (admin, host, superadmin);
  * - a new member is a user or an admin, never host or superadmin;
  * - promote sets admin: not for host users (spec: hidden for host), nor for a superadmin (it would lower them);
  * - host users cannot be deleted, and nobody deletes themselves;
+ * - nobody edits the info of, sets the password of, or deletes a member of a higher rank
+ *   (user < admin < host < superadmin): an admin cannot take over a host's or superadmin's account;
  * - one's own password changes only with the current one (POST /auth/change-password).
  */
 export function refusal(actor: Actor, action: MemberAction): string | null {
@@ -39,10 +52,13 @@ export function refusal(actor: Actor, action: MemberAction): string | null {
   const targetRole = target.role.toLowerCase();
   switch (action.kind) {
     case 'editInfo':
-      return self || admin ? null : ADMIN_ONLY;
+      if (self) return null;
+      if (!admin) return ADMIN_ONLY;
+      return outranked(actor, target, (t) => `edit the info of ${t}`);
     case 'setPassword':
       if (self) return 'Changing your own password needs your current password (POST /api/v1/auth/change-password)';
-      return admin ? null : ADMIN_ONLY;
+      if (!admin) return ADMIN_ONLY;
+      return outranked(actor, target, (t) => `change the password of ${t}`);
     case 'promote':
       if (!admin) return ADMIN_ONLY;
       if (targetRole === 'host') return 'Host users cannot be promoted';
@@ -52,6 +68,6 @@ export function refusal(actor: Actor, action: MemberAction): string | null {
       if (!admin) return ADMIN_ONLY;
       if (self) return 'You cannot delete your own account';
       if (targetRole === 'host') return 'Host users cannot be deleted';
-      return null;
+      return outranked(actor, target, (t) => `delete ${t}`);
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CONTRACTS_MAJOR } from './contracts-version.js';
-import { canaryBucket, inCanary, RemoteManifestFileSchema, RemotesManifestSchema } from './remotes.js';
+import { canaryBucket, inCanary, insecureRemoteRefusal, RemoteManifestFileSchema, RemotesManifestSchema } from './remotes.js';
 
 const live = { version: '1.0.0', manifest: 'http://localhost:3002/1.0.0/mf-manifest.json' };
 const canary = { version: '1.1.0', manifest: 'http://localhost:3002/1.1.0/mf-manifest.json' };
@@ -62,5 +62,16 @@ describe('contracts major', () => {
   it('is the major of the contracts package version', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', `file://${__filename}`), 'utf8')) as { version: string };
     expect(CONTRACTS_MAJOR).toBe(Number(pkg.version.split('.')[0]));
+  });
+});
+
+describe('insecureRemoteRefusal', () => {
+  it('refuses an http:// release for a shell served over https, and nothing else', () => {
+    expect(insecureRemoteRefusal('http://cdn.example/1.0.0/mf-manifest.json', 'https:')).toBe(
+      "http://cdn.example/1.0.0/mf-manifest.json is served over http://, but the shell is served over https://: a remote's scripts must be served over https too",
+    );
+    expect(insecureRemoteRefusal('https://cdn.example/1.0.0/mf-manifest.json', 'https:')).toBeNull();
+    expect(insecureRemoteRefusal('http://localhost:3002/1.0.0/mf-manifest.json', 'http:')).toBeNull();
+    expect(insecureRemoteRefusal('auto', 'https:')).toBeNull();
   });
 });

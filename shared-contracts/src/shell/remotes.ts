@@ -92,3 +92,22 @@ export function inCanary(remote: RemoteName, canary: RemoteCanary, userId: strin
   if (canary.userIds && !canary.userIds.includes(userId)) return false;
   return canaryBucket(remote, canary.version, userId) < canary.percent;
 }
+
+/**
+ * A page served over https may not run scripts from an http origin (mixed content): browsers
+ * block them, or worse, a network attacker rewrites them. The reason a remote's release at `url`
+ * (its mf-manifest.json, or the public path its scripts load from) is refused for a shell served
+ * under `shellProtocol` ('https:' or 'http:'), else null. Used by the shell's loader and
+ * `pnpm remotes`.
+ */
+export function insecureRemoteRefusal(url: string, shellProtocol: string): string | null {
+  if (shellProtocol !== 'https:') return null;
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return null;
+  }
+  if (protocol !== 'http:') return null;
+  return `${url} is served over http://, but the shell is served over https://: a remote's scripts must be served over https too`;
+}

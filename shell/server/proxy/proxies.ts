@@ -1,6 +1,6 @@
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { liveTokenFromProtocols } from '@tessera/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WEBSOCKET_ONLY } from './upgrade-constraint.js';
 
 export interface ProxyTargets {
@@ -23,20 +23,37 @@ function replyOptions(service: string): FastifyHttpProxyOptions['replyOptions'] 
         },
       });
     },
-    // The upstream sees the browser's scheme and host (e.g. to decide on Secure cookies),
-    // and logs under this request's id.
-    rewriteRequestHeaders(request, headers) {
-      const prior = request.headers['x-forwarded-for'];
-      return {
-        ...headers,
-        'x-request-id': request.id,
-        'x-forwarded-for': prior ? `${String(prior)}, ${request.ip}` : request.ip,
-        'x-forwarded-proto': request.protocol,
-        'x-forwarded-host': request.headers.host ?? '',
-      };
-    },
+    // The upstream sees the browser's address, scheme and host (sign-in throttling, Secure
+    // cookies), and logs under this request's id.
+    rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': request.id, ...forwardedHeaders(request) }),
   };
 }
+
+/**
+ * X-Forwarded-* as this server vouches for them: the client is request.ip — the peer, or the
+ * address a proxy in SHELL_TRUST_PROXY names — and nothing else. An X-Forwarded-For the client wrote
+ * itself is dropped, not passed on, so the api (which trusts this server) cannot be lied to.
+ */
+export function forwardedHeaders(request: Pick<FastifyRequest, 'ip' | 'protocol' | 'headers'>): Record<string, string> {
+  return {
+    'x-forwarded-for': request.ip,
+    'x-forwarded-proto': request.protocol,
+    'x-forwarded-host': request.headers.host ?? '',
+  };
+}
+
+/**
+ * The api's sockets see the same client address and scheme as its HTTP routes. (The proxy calls
+ * this for upgrades in place of its default, which passes the cookie on; its types omit it.)
+ */
+const wsForwarding = {
+  rewriteRequestHeaders: (headers: Record<string, unknown>, request: FastifyRequest) => ({
+    ...headers,
+    ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+    'x-request-id': request.id,
+    ...forwardedHeaders(request),
+  }),
+};
 
 /**
  * One origin for the browser (DESIGN.md § Origins and ports): /api/v1/*, /health
@@ -76,6 +93,7 @@ export async function registerProxies(app: FastifyInstance, { apiUrl, aiUrl }: P
       // The proxy offers the api only the subprotocol it selected ('tessera.bearer'), not the
       // token beside it: a token given that way travels on as `?token=` (never logged: redacted).
       wsClientOptions: {
+        ...wsForwarding,
         queryString: (search: string | undefined, _url: string, request: { headers: Record<string, unknown> }) => {
           const query = new URLSearchParams(search ?? '');
           const offered = request.headers['sec-websocket-protocol'];

@@ -25,7 +25,11 @@ function selfSockets(req: IncomingMessage): string {
  */
 export function registerRemoteOriginsHook(app: FastifyInstance, store: RemotesStore): void {
   app.addHook('onRequest', async (request) => {
-    (request.raw as RequestWithOrigins)[kRemoteOrigins] = await store.origins();
+    const origins = await store.origins();
+    // A page served over https loads nothing from http origins (the loader refuses such releases
+    // too, with a reason): mixed content would let the network rewrite the remotes' code.
+    (request.raw as RequestWithOrigins)[kRemoteOrigins] =
+      request.protocol === 'https' ? origins.filter((o) => o.startsWith('https:')) : origins;
   });
 }
 

@@ -13,6 +13,8 @@ export interface Upstream {
   url: string;
   requests: SeenRequest[];
   upgrades: string[];
+  /** The headers of each upgrade, in the order of `upgrades`. */
+  upgradeHeaders: IncomingHttpHeaders[];
   /** Status the next plain requests get (default 200). */
   status: number;
   close(): Promise<void>;
@@ -24,7 +26,7 @@ export interface Upstream {
  * prefixed with its name and the socket's path.
  */
 export async function startUpstream(name: string): Promise<Upstream> {
-  const upstream: Upstream = { url: '', requests: [], upgrades: [], status: 200, close: async () => undefined };
+  const upstream: Upstream = { url: '', requests: [], upgrades: [], upgradeHeaders: [], status: 200, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -38,6 +40,7 @@ export async function startUpstream(name: string): Promise<Upstream> {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     upstream.upgrades.push(req.url ?? '');
+    upstream.upgradeHeaders.push(req.headers);
     wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on('message', (data) => ws.send(`${name}${req.url}:${data.toString()}`));
     });

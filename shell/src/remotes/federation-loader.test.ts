@@ -42,7 +42,7 @@ function fakeRuntime(down: Set<string>) {
 }
 
 /** A remote's origin on loopback: /<version>/mf-manifest.json declaring what `builds` says. */
-async function startOrigin(builds: Record<string, { remote?: RemoteName; contractsMajor?: number } | 'bare'>) {
+async function startOrigin(builds: Record<string, { remote?: RemoteName; contractsMajor?: number; publicPath?: string } | 'bare'>) {
   const server = http.createServer((req, res) => {
     const match = /^\/([^/]+)\/mf-manifest\.json/.exec(req.url ?? '');
     const build = match ? builds[match[1]] : undefined;
@@ -53,7 +53,11 @@ async function startOrigin(builds: Record<string, { remote?: RemoteName; contrac
     const metaData =
       build === 'bare'
         ? { name: 'mfe_chat' }
-        : { name: 'mfe_chat', tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR } };
+        : {
+            name: 'mfe_chat',
+            ...(build.publicPath ? { publicPath: build.publicPath } : {}),
+            tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR },
+          };
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
     res.end(JSON.stringify({ id: 'mfe_chat', metaData }));
   });
@@ -93,6 +97,7 @@ beforeAll(async () => {
     '0.9.0': { contractsMajor: CONTRACTS_MAJOR + 1 },
     '0.8.0': { remote: 'mfe-git' },
     '0.0.1': 'bare',
+    '0.4.0': { publicPath: 'http://scripts.example/mfe-chat/0.4.0/' },
   });
   // An origin that is down: a port that was just free.
   const gone = await startOrigin({});
@@ -110,14 +115,24 @@ function chat(entry: NonNullable<RemotesManifest['remotes']['mfe-chat']>): Remot
   return { remotes: { 'mfe-chat': entry, 'mfe-git': { live: { version: '0.1.0', manifest: `${downBase}/0.1.0/mf-manifest.json` } } } };
 }
 
-function setup(manifest: RemotesManifest, down: string[] = []) {
+function setup(manifest: RemotesManifest, down: string[] = [], { shellProtocol = 'http:', fetchFn = nodeFetch } = {}) {
   const fake = fakeRuntime(new Set(down));
   const statuses: Partial<Record<RemoteName, RemoteStatus>> = {};
   const loader = createFederationLoader(fake.runtime, async () => manifest, {
-    fetchFn: nodeFetch,
+    fetchFn,
     report: (remote, status) => (statuses[remote] = status),
+    shellProtocol,
   });
   return { ...fake, loader, statuses };
+}
+
+/** The test origin as if it were served over https at SECURE (this fetch maps one onto the other); it records what was fetched. */
+const SECURE = 'https://remotes.example';
+function secureFetch(fetched: string[]) {
+  return ((input: string) => {
+    fetched.push(input);
+    return nodeFetch(input.startsWith(SECURE) ? origin.base + input.slice(SECURE.length) : input);
+  }) as unknown as typeof fetch;
 }
 
 describe('federation loader', () => {
@@ -228,6 +243,47 @@ describe('federation loader', () => {
     const [a, b] = await Promise.all([loader.load('mfe-chat', './ChatPanel'), loader.load('mfe-chat', './HeaderStatus')]);
     expect([a, b]).toEqual([Panel, Panel]);
     expect(registrations.filter((r) => r.entry.includes('/0.1.0/'))).toHaveLength(1);
+  });
+});
+
+describe('federation loader, on a shell served over https', () => {
+  it('refuses a release served over http without fetching it, and falls back to the previous one served over https', async () => {
+    const fetched: string[] = [];
+    const live = origin.release('0.2.0');
+    const previous = { version: '0.1.0', manifest: `${SECURE}/0.1.0/mf-manifest.json` };
+    const { loader, registrations, statuses } = setup(chat({ live, previous }), [], { shellProtocol: 'https:', fetchFn: secureFetch(fetched) });
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(fetched).toEqual([previous.manifest]);
+    expect(registrations.map((r) => r.entry)).toEqual([previous.manifest]);
+    expect(statuses['mfe-chat']).toEqual({ status: 'running', release: 'previous', version: '0.1.0' });
+    expect(console.warn).toHaveBeenCalledWith(
+      '[shell] mfe-chat live release 0.2.0 is not usable',
+      new Error(`${live.manifest} is served over http://, but the shell is served over https://: a remote's scripts must be served over https too`),
+    );
+  });
+
+  it('with no release over https it fails with the reason (the card with Retry); a manifest over https whose scripts load over http is refused too', async () => {
+    const only = setup(chat({ live: origin.release('0.2.0') }), [], { shellProtocol: 'https:', fetchFn: secureFetch([]) });
+    await expect(only.loader.load('mfe-chat', './ChatPanel')).rejects.toThrow(
+      `mfe-chat: no release could be loaded (live 0.2.0: ${origin.base}/0.2.0/mf-manifest.json is served over http://, but the shell is served over https://`,
+    );
+    expect(only.registrations).toEqual([]);
+    expect(only.statuses['mfe-chat']).toMatchObject({ status: 'failed' });
+
+    const scripts = setup(chat({ live: { version: '0.4.0', manifest: `${SECURE}/0.4.0/mf-manifest.json` } }), [], {
+      shellProtocol: 'https:',
+      fetchFn: secureFetch([]),
+    });
+    await expect(scripts.loader.load('mfe-chat', './ChatPanel')).rejects.toThrow(
+      'http://scripts.example/mfe-chat/0.4.0/ is served over http://, but the shell is served over https://',
+    );
+    expect(scripts.registrations).toEqual([]);
+  });
+
+  it('on a shell served over http, http releases load as before', async () => {
+    const { loader, statuses } = setup(chat({ live: origin.release('0.4.0') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(statuses['mfe-chat']).toMatchObject({ status: 'running', version: '0.4.0' });
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   CONTRACTS_MAJOR,
   inCanary,
+  insecureRemoteRefusal,
   REMOTES,
   RemoteManifestFileSchema,
   type RemoteName,
@@ -37,6 +38,8 @@ export interface FederationLoaderOptions {
   contractsMajor?: number;
   /** Where the running release of each remote is reported (the About view's store by default). */
   report?: (remote: RemoteName, status: RemoteStatus) => void;
+  /** The page's scheme ('https:' refuses releases served over http); the page's own by default. */
+  shellProtocol?: string;
 }
 
 interface Candidate {
@@ -96,7 +99,12 @@ const messageOf = (error: unknown) => String((error as Error | undefined)?.messa
 export function createFederationLoader(
   runtime: FederationRuntime,
   readManifest: () => Promise<RemotesManifest>,
-  { fetchFn = (input, init) => fetch(input, init), contractsMajor = CONTRACTS_MAJOR, report = recordRemoteStatus }: FederationLoaderOptions = {},
+  {
+    fetchFn = (input, init) => fetch(input, init),
+    contractsMajor = CONTRACTS_MAJOR,
+    report = recordRemoteStatus,
+    shellProtocol = globalThis.location?.protocol ?? 'http:',
+  }: FederationLoaderOptions = {},
 ): RemoteLoader {
   const states = new Map<RemoteName, RemoteState>();
   let manifest: Promise<RemotesManifest> | null = null;
@@ -122,9 +130,18 @@ export function createFederationLoader(
 
   /** Fetches a release's mf-manifest.json and checks what it declares; resolves to its version. */
   const check = async (remote: RemoteName, release: RemoteRelease): Promise<string> => {
+    // An https page loads no script over http: refused like a release that does not load, so
+    // the next release (or the card with Retry) takes its place.
+    const insecure = insecureRemoteRefusal(release.manifest, shellProtocol);
+    if (insecure) throw new Error(insecure);
     const res = await fetchFn(release.manifest, { cache: 'no-store', headers: { accept: 'application/json' } });
     if (!res.ok) throw new Error(`${release.manifest} answered ${res.status}`);
-    const parsed = RemoteManifestFileSchema.safeParse(await res.json());
+    const json: unknown = await res.json();
+    // Its scripts load from metaData.publicPath when that is a URL (else beside the manifest).
+    const publicPath = (json as { metaData?: { publicPath?: unknown } } | null)?.metaData?.publicPath;
+    const insecureScripts = typeof publicPath === 'string' ? insecureRemoteRefusal(publicPath, shellProtocol) : null;
+    if (insecureScripts) throw new Error(insecureScripts);
+    const parsed = RemoteManifestFileSchema.safeParse(json);
     if (!parsed.success) {
       // A build from before releases declared themselves: the runtime's strict shared
       // version of @tessera/contracts still refuses another major.

@@ -2,7 +2,7 @@
 // `npm run remotes -- list|set|rollback|canary`: ops swap the remotes' versions in
 // remotes.json, which the shell reads at every page load (no rebuild, no restart).
 import { parseArgs } from 'node:util';
-import { clearCanary, describe, releaseBase, rollback, setCanary, setLive } from '../src/commands.mjs';
+import { clearCanary, describe, parseShellOrigin, releaseBase, rollback, setCanary, setLive } from '../src/commands.mjs';
 import { manifestPath, readManifest, writeManifestAtomic } from '../src/manifest-file.mjs';
 import { checkRelease } from '../src/release-check.mjs';
 
@@ -13,7 +13,8 @@ const USAGE = `usage: npm run remotes -- <command> [--file remotes.json]
   canary <remote> <version> <percent> [--users id,id] [--origin URL]
                                             show the version to that share of users (of the listed ones)
   canary <remote> off                       end the canary
-Before writing, the release's mf-manifest.json must load and declare the shell's contracts major.
+Before writing, the release's mf-manifest.json must load and declare the shell's contracts major;
+with --shell-origin URL (else SHELL_ORIGIN) over https, a release served over http is refused.
 The file: --file, else REMOTES_MANIFEST, else DATA_DIR/remotes.json (DATA_DIR: ./data).`;
 
 function usage(message) {
@@ -31,6 +32,7 @@ try {
       file: { type: 'string' },
       origin: { type: 'string' },
       users: { type: 'string' },
+      'shell-origin': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -43,6 +45,12 @@ if (values.help) {
 }
 
 const [command, ...args] = positionals;
+let shellOrigin;
+try {
+  shellOrigin = parseShellOrigin(values['shell-origin'] ?? process.env.SHELL_ORIGIN);
+} catch (err) {
+  usage(err.message);
+}
 const file = manifestPath(values.file);
 const check = (release) => checkRelease(release);
 
@@ -73,15 +81,15 @@ async function main() {
       return;
     case 'set':
       if (args.length !== 2) usage('set needs <remote> <version>');
-      result = await setLive(manifest, args[0], args[1], { origin: values.origin, check });
+      result = await setLive(manifest, args[0], args[1], { origin: values.origin, check, shellOrigin });
       break;
     case 'rollback':
       if (args.length !== 1) usage('rollback needs <remote>');
-      result = await rollback(manifest, args[0], { check });
+      result = await rollback(manifest, args[0], { check, shellOrigin });
       break;
     case 'canary':
       if (args.length === 2 && args[1] === 'off') result = clearCanary(manifest, args[0]);
-      else if (args.length === 3) result = await setCanary(manifest, args[0], args[1], args[2], { users: values.users, origin: values.origin, check });
+      else if (args.length === 3) result = await setCanary(manifest, args[0], args[1], args[2], { users: values.users, origin: values.origin, check, shellOrigin });
       else usage('canary needs <remote> <version> <percent>, or <remote> off');
       break;
     default:

@@ -1,6 +1,6 @@
 // The remotes commands as functions of the manifest: each returns the new
 // manifest (or throws a message for ops) and never writes; bin/remotes.mjs does.
-import { REMOTE_NAMES, REMOTE_PORTS } from '@tessera/contracts';
+import { insecureRemoteRefusal, REMOTE_NAMES, REMOTE_PORTS } from '@tessera/contracts';
 import { manifestUrl } from './release-check.mjs';
 
 const USAGE_REMOTE = `one of ${REMOTE_NAMES.join(', ')}`;
@@ -27,6 +27,26 @@ export function releaseBase(entry, remote, origin) {
   return `http://localhost:${REMOTE_PORTS[remote]}/`;
 }
 
+/** The shell's origin as given (--shell-origin / SHELL_ORIGIN): an http(s) URL, or undefined. */
+export function parseShellOrigin(text) {
+  if (text === undefined || text.trim() === '') return undefined;
+  let url;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new Error(`the shell origin must be an http:// or https:// URL, not "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the shell origin must be an http:// or https:// URL, not "${text}"`);
+  return url.origin;
+}
+
+/** A shell served over https would refuse a release served over http: refused here first, before the file changes. */
+export function assertSecureForShell(url, shellOrigin) {
+  if (!shellOrigin) return;
+  const reason = insecureRemoteRefusal(url, new URL(shellOrigin).protocol);
+  if (reason) throw new Error(`refused: ${reason} (the shell: ${shellOrigin}); pass --origin https://…`);
+}
+
 const urlOf = (base, version) => new URL(`${encodeURIComponent(version)}/mf-manifest.json`, base).href;
 
 const withEntry = (manifest, remote, entry) => ({ ...manifest, remotes: { ...manifest.remotes, [remote]: entry } });
@@ -34,11 +54,12 @@ const withEntry = (manifest, remote, entry) => ({ ...manifest, remotes: { ...man
 const dropUndefined = (entry) => Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined));
 
 /** `set <remote> <version>`: the version goes live, the live one becomes the previous. A canary of that version is promoted. */
-export async function setLive(manifest, remote, version, { origin, check }) {
+export async function setLive(manifest, remote, version, { origin, check, shellOrigin }) {
   assertRemote(remote);
   const entry = manifest.remotes[remote];
   if (entry?.live.version === version && !origin) return { manifest, message: `${remote} ${version} is already live` };
   const url = urlOf(releaseBase(entry, remote, origin), version);
+  assertSecureForShell(url, shellOrigin);
   await check({ remote, version, url });
   const next = dropUndefined({
     live: { version, manifest: url },
@@ -49,12 +70,13 @@ export async function setLive(manifest, remote, version, { origin, check }) {
 }
 
 /** `rollback <remote>`: the previous release goes live again; the rolled-back one is dropped. */
-export async function rollback(manifest, remote, { check }) {
+export async function rollback(manifest, remote, { check, shellOrigin }) {
   assertRemote(remote);
   const entry = manifest.remotes[remote];
   if (!entry) throw new Error(`${remote} is not listed in remotes.json`);
   if (!entry.previous) throw new Error(`${remote} has no previous release to roll back to (live: ${entry.live.version})`);
   const { previous } = entry;
+  assertSecureForShell(previous.manifest, shellOrigin);
   await check({ remote, version: previous.version, url: previous.manifest });
   const next = dropUndefined({
     live: previous,
@@ -76,7 +98,7 @@ export function parseUserIds(text) {
 }
 
 /** `canary <remote> <version> <percent> [--users ids]`: the version for that share of users (of the listed ones). */
-export async function setCanary(manifest, remote, version, percentText, { users, origin, check }) {
+export async function setCanary(manifest, remote, version, percentText, { users, origin, check, shellOrigin }) {
   assertRemote(remote);
   const entry = manifest.remotes[remote];
   if (!entry) throw new Error(`${remote} is not listed in remotes.json: set a live version first`);
@@ -84,6 +106,7 @@ export async function setCanary(manifest, remote, version, percentText, { users,
   const userIds = parseUserIds(users);
   if (entry.live.version === version) throw new Error(`${remote} ${version} is already live; a canary must be another version`);
   const url = urlOf(releaseBase(entry, remote, origin), version);
+  assertSecureForShell(url, shellOrigin);
   await check({ remote, version, url });
   const canary = dropUndefined({ version, manifest: url, percent, userIds });
   const who = userIds ? `${percent}% of users ${userIds.join(', ')}` : `${percent}% of users`;

@@ -165,6 +165,30 @@ describe('npm run remotes (the command)', () => {
     assert.equal((await readManifest(file)).remotes['mfe-chat']?.live.version, '1.0.0');
   });
 
+  test('for a shell served over https (--shell-origin or SHELL_ORIGIN) a release over http is refused, exit 1, file untouched', async () => {
+    const before = await readFile(file, 'utf8');
+    for (const args of [
+      ['set', 'mfe-chat', '1.1.0', '--shell-origin', 'https://tessera.example'],
+      ['canary', 'mfe-chat', '1.2.0', '10', '--shell-origin', 'https://tessera.example'],
+    ]) {
+      const refused = await remotes(...args).catch((e) => e);
+      assert.equal(refused.code, 1, args.join(' '));
+      assert.equal(
+        refused.stderr.trim(),
+        `remotes: refused: ${base}/${args[2]}/mf-manifest.json is served over http://, but the shell is served over https://: a remote's scripts must be served over https too (the shell: https://tessera.example); pass --origin https://…`,
+      );
+    }
+    const env = await run(process.execPath, [bin, 'set', 'mfe-chat', '1.1.0', '--file', file], { env: { ...process.env, SHELL_ORIGIN: 'https://tessera.example' } }).catch((e) => e);
+    assert.equal(env.code, 1);
+    assert.match(env.stderr, /is served over http:\/\/, but the shell is served over https:\/\//);
+    assert.equal(await readFile(file, 'utf8'), before);
+    // A shell over http takes it.
+    assert.match((await remotes('set', 'mfe-chat', '1.1.0', '--shell-origin', 'http://localhost:3000')).stdout, /live 1\.1\.0/);
+    const bad = await remotes('set', 'mfe-chat', '1.2.0', '--shell-origin', 'ftp://x').catch((e) => e);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /the shell origin must be an http:\/\/ or https:\/\/ URL, not "ftp:\/\/x"/);
+  });
+
   test('usage errors exit 2', async () => {
     const e = await remotes('set', 'mfe-chat').catch((x) => x);
     assert.equal(e.code, 2);
