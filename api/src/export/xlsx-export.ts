@@ -35,8 +35,8 @@ async function drained(out: PassThrough): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function writeWorkbook(source: ExportSource, out: PassThrough): Promise<void> {
-  const values = evaluateFormulas(source);
+async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void): Promise<void> {
+  const values = evaluateFormulas(source, onError);
   try {
     const headers = source.summary.metadata.headers;
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
@@ -67,7 +67,7 @@ async function writeWorkbook(source: ExportSource, out: PassThrough): Promise<vo
  */
 export function xlsxStream(source: ExportSource, onError: (err: unknown) => void): Readable {
   const out = new PassThrough();
-  writeWorkbook(source, out).catch((err: unknown) => {
+  writeWorkbook(source, out, onError).catch((err: unknown) => {
     onError(err);
     out.destroy(err instanceof Error ? err : new Error(String(err)));
   });

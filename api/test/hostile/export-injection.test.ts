@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '@tessera/contracts';
 import Papa from 'papaparse';
 import * as XLSX from 'xlsx';
+import { FORMULA_EVALUATION_MAX_CELLS } from '../../src/export/formula-values.js';
 import { signupAdmin } from '../support/auth-helpers.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -89,6 +90,21 @@ describe(`hostile: formula injection through exports`, () => {
     assert.equal(ws.B7?.w, '#DIV/0!');
     assert.equal(ws.B2?.v, -5);
     assert.equal(ws.B2?.t, 'n');
+  });
+
+  it('XLSX of a sheet past the evaluation cap: its formulas stay formulas, without computed values', async () => {
+    const rows = Math.ceil(FORMULA_EVALUATION_MAX_CELLS / 2) + 1;
+    const data = Array.from({ length: rows }, (_, r) => [r, r === 0 ? '=A1+1' : '']);
+    const res = await api.post('/api/v1/sheets', { name: 'Big formulas', headers: ['n', 'f'], data });
+    assert.equal(res.statusCode, 201, res.body);
+    const xlsx = await api.get(`/api/v1/sheets/${res.json().id}/export?format=xlsx`);
+    assert.equal(xlsx.statusCode, 200);
+    // sheetStubs: SheetJS skips a cell without a value unless asked.
+    const ws = XLSX.read(xlsx.rawPayload, { type: 'buffer', cellFormula: true, sheetStubs: true }).Sheets['Big formulas'];
+    assert.equal(ws.B2?.f, 'A2+1');
+    // No cached value (SheetJS shows a stub's as 0); computed, it would be 1.
+    assert.notEqual(ws.B2?.v, 1);
+    assert.equal(ws[`A${rows + 1}`]?.v, rows - 1);
   });
 
   it("a bad formulas= value is refused with 400 and the option's text; nothing changes and /health answers", async () => {
