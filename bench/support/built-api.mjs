@@ -74,7 +74,7 @@ export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
       } catch {
         /* starting */
       }
-      if (i > 300 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
+      if (i > 1200 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return await fn({ base, dataDir, databaseUrl, stop, pid: child.pid });

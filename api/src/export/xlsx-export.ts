@@ -36,29 +36,25 @@ async function drained(out: PassThrough): Promise<void> {
 }
 
 async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void): Promise<void> {
-  const values = evaluateFormulas(source, onError);
-  try {
-    const headers = source.summary.metadata.headers;
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-    const sheet = workbook.addWorksheet(worksheetName(source.summary.name));
-    sheet.addRow(headers).commit();
-    let r = 0;
-    for (const rows of chunkRows(source, true)) {
-      for (const row of rows) {
-        const end = Math.min(row.length, headers.length);
-        const cells: XlsxValue[] = new Array(end);
-        for (let c = 0; c < end; c++) cells[c] = xlsxCell(row[c], r, c, values);
-        sheet.addRow(cells).commit();
-        r++;
-      }
-      await drained(out);
-      if (out.destroyed) return;
+  const values = await evaluateFormulas(source, onError);
+  const headers = source.summary.metadata.headers;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const sheet = workbook.addWorksheet(worksheetName(source.summary.name));
+  sheet.addRow(headers).commit();
+  let r = 0;
+  for (const rows of chunkRows(source, true)) {
+    for (const row of rows) {
+      const end = Math.min(row.length, headers.length);
+      const cells: XlsxValue[] = new Array(end);
+      for (let c = 0; c < end; c++) cells[c] = xlsxCell(row[c], r, c, values);
+      sheet.addRow(cells).commit();
+      r++;
     }
-    sheet.commit();
-    await workbook.commit();
-  } finally {
-    values.destroy();
+    await drained(out);
+    if (out.destroyed) return;
   }
+  sheet.commit();
+  await workbook.commit();
 }
 
 /**
