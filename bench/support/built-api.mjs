@@ -27,7 +27,7 @@ async function adminQuery(sql) {
 }
 
 /**
- * Runs `fn({ base, dataDir, databaseUrl, stop })` against the built api on `kind` ('pglite' or
+ * Runs `fn({ base, dataDir, databaseUrl, stop, pid })` against the built api on `kind` ('pglite' or
  * 'postgresql'); every JSON log line of the api goes to `onLogEntry`. Everything is removed after.
  */
 export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
@@ -74,10 +74,10 @@ export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
       } catch {
         /* starting */
       }
-      if (i > 300 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
+      if (i > 1200 || child.exitCode !== null) throw new Error(`api did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    return await fn({ base, dataDir, databaseUrl, stop });
+    return await fn({ base, dataDir, databaseUrl, stop, pid: child.pid });
   } finally {
     await stop();
     if (name) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -21,13 +21,17 @@ const hasPostgres = () =>
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+/** LibreOffice headless, for api/test/export-libreoffice.test.ts (reads exported files back). */
+const hasSoffice = () => (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/soffice`));
+
 /** Returns null when ready, else the message saying what to install. */
 export function ensureSystemDeps() {
   const missing = [];
   if (!hasPostgres()) missing.push('postgresql');
   if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!hasSoffice()) missing.push('libreoffice-calc-nogui');
   if (missing.length === 0) return null;
   console.log(`[deps] installing ${missing.join(', ')} with apt-get ...`);
-  if (aptInstall(missing) && hasPostgres() && existsSync(CHROMIUM_PATH)) return null;
+  if (aptInstall(missing) && hasPostgres() && existsSync(CHROMIUM_PATH) && hasSoffice()) return null;
   return `The test suite needs Debian's ${missing.join(' and ')}: run as root \`apt-get install -y ${missing.join(' ')}\`.`;
 }

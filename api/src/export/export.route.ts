@@ -1,9 +1,14 @@
+import { Readable } from 'node:stream';
 import { ExportQuerySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
-import { contentDisposition, exportFileName, toCsv, toJson, toXlsx } from './sheet-export.js';
+import { csvPieces } from './csv-export.js';
+import { readExportSource } from './export-source.js';
+import { jsonPieces } from './json-export.js';
+import { contentDisposition, exportFileName } from './sheet-export.js';
+import { xlsxStream } from './xlsx-export.js';
 
 const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
@@ -11,17 +16,26 @@ const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
-/** GET {api}/sheets/{id}/export?format=csv|xlsx|json: the file, named with the sheet name and the minute. */
+/**
+ * GET {api}/sheets/{id}/export?format=csv|xlsx|json[&formulas=escape|keep]: the file, named with
+ * the sheet name and the minute, streamed chunk by chunk (issue 17 §1); CSV cells a spreadsheet
+ * would run are written as text unless formulas=keep (§4).
+ */
 export const exportRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   app.get('/:id/export', async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
-    const { format } = validate(ExportQuerySchema, request.query);
-    const { summary, data } = await services.sheets.readGrid(id);
-    const headers = summary.metadata.headers;
-    const body = format === 'csv' ? toCsv(headers, data) : format === 'xlsx' ? toXlsx(summary.name, headers, data) : toJson(summary, data);
+    const { format, formulas } = validate(ExportQuerySchema, request.query);
+    const source = await readExportSource(services.db, services.sheets, id);
+    const onError = (err: unknown) => request.log.error({ err }, 'export failed while streaming');
+    const body =
+      format === 'csv'
+        ? Readable.from(csvPieces(source, formulas === 'keep'), { objectMode: false })
+        : format === 'json'
+          ? Readable.from(jsonPieces(source), { objectMode: false })
+          : xlsxStream(source, onError);
     return reply
       .type(CONTENT_TYPES[format])
-      .header('content-disposition', contentDisposition(exportFileName(summary.name, format)))
+      .header('content-disposition', contentDisposition(exportFileName(source.summary.name, format)))
       .send(body);
   });
 };

@@ -15,12 +15,26 @@ export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 export const IMPORT_EXTENSIONS = ['csv', 'xlsx', 'xls'] as const;
 export const IMPORT_TOO_LARGE_MESSAGE = 'File is too large (limit 50 MB)';
 
+/**
+ * What a CSV export does with a cell that a spreadsheet would run as a formula (issue 17 §4):
+ * 'escape' (the default) writes it as text behind an apostrophe, 'keep' writes it as it is.
+ */
+export const EXPORT_FORMULA_MODES = ['escape', 'keep'] as const;
+export type ExportFormulaMode = (typeof EXPORT_FORMULA_MODES)[number];
+export const unsupportedExportFormulas = (value: string) => `Unsupported formulas option: ${value} (use escape or keep)`;
+
 export const ExportQuerySchema = z.object({
   format: z
     .string()
     .default('csv')
     .refine((f): f is (typeof EXPORT_FORMATS)[number] => (EXPORT_FORMATS as readonly string[]).includes(f), {
       error: (issue) => unsupportedExportFormat(String(issue.input)),
+    }),
+  formulas: z
+    .string()
+    .default('escape')
+    .refine((f): f is ExportFormulaMode => (EXPORT_FORMULA_MODES as readonly string[]).includes(f), {
+      error: (issue) => unsupportedExportFormulas(String(issue.input)),
     }),
 });
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

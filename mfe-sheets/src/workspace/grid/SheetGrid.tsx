@@ -11,7 +11,7 @@ import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
-import { headerLabel, toCellValue, typedValue } from './grid-shape.js';
+import { escapeHtml, headerLabel, toCellValue, typedValue } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
 
 registerGridModules();
@@ -90,7 +90,8 @@ export const SheetGrid = memo(
           themeName="ht-theme-main"
           licenseKey={HANDSONTABLE_LICENSE_KEY}
           rowHeaders
-          colHeaders={(index: number) => headerLabel(headers.current, index)}
+          // Handsontable writes the label as HTML: escaped, a header shows as its text.
+          colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
           colWidths={COLUMN_WIDTH}
           // The editor's shape for small sheets (spec 01 §9): spare cells, stored only once typed into.
           minRows={NEW_SHEET_EDITOR_DEFAULT.rows}

@@ -1,4 +1,4 @@
-import { typedValue, hasFormula, headerLabel, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
+import { escapeHtml, typedValue, hasFormula, headerLabel, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
 
 test("a formula is text starting with '='; the engine is needed only when some cell holds one", () => {
   expect(isFormula('=SUM(A1:A3)')).toBe(true);
@@ -64,4 +64,10 @@ test('padRows: short stored rows get empty cells up to the sheet width, in place
   const rows = [[], ['Groceries', 1200], ['a', 'b', 'c']];
   expect(padRows(rows, 2)).toBe(rows);
   expect(rows).toEqual([[null, null], ['Groceries', 1200], ['a', 'b', 'c']]);
+});
+
+test('escapeHtml: markup becomes the text it spells', () => {
+  expect(escapeHtml('<img src=x onerror="a()">')).toBe('&lt;img src=x onerror=&quot;a()&quot;&gt;');
+  expect(escapeHtml("Tom & 'Jerry'")).toBe('Tom &amp; &#39;Jerry&#39;');
+  expect(escapeHtml('Plain')).toBe('Plain');
 });

@@ -14,6 +14,15 @@ export function hasFormula(data: GridData): boolean {
 /** The label of column `index`: the sheet's header, else the letter label (A..Z, AA...). */
 export const headerLabel = (headers: readonly string[], index: number): string => headers[index] || columnLabel(index);
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Text as HTML that shows exactly that text. Handsontable writes column header labels with
+ * innerHTML, and a header is user text: unescaped, `<div style="position:fixed">` could draw a
+ * fake sign-in page over the screen (issue 17 §4).
+ */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+
 /** The stored size of a loaded sheet: its metadata, or the data when that is larger. */
 export function storedSize(data: GridData, rows: number, cols: number): SheetSize {
   let width = cols;
