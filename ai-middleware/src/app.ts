@@ -5,7 +5,10 @@ import { DEFAULT_FLAGS } from '@tessera/contracts';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { registerAuthHook } from './auth/auth.hook.js';
 import { registerConfigRoute } from './capabilities/config.route.js';
-import { type AiConfig, RUNNER_DEFAULTS } from './config.js';
+import { type AiConfig, JOBS_DEFAULTS, QUOTAS_DEFAULTS, RUNNER_DEFAULTS } from './config.js';
+import { MAX_CONCURRENT_SOLVES } from './jobs/job-context.js';
+import { JobScheduler } from './jobs/job-scheduler.js';
+import { registerJobMetrics } from './jobs/job-metrics.js';
 import { openDatabase } from './db/database.js';
 import type { AiDatabase } from './db/schema.js';
 import { registerHealthRoute } from './health/health.route.js';
@@ -90,8 +93,18 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   const repoDir = config.gitRepoDir ?? path.join(config.dataDir, 'repo');
   const readGitFiles = createGitFileReader(repoDir);
   // AI chat sessions (spec 02 §7): the hybrid and the chat calls read and store their messages.
-  const sessions = new SessionService(db);
+  const sessions = new SessionService(db, config.quotas ?? QUOTAS_DEFAULTS);
+  // One scheduler in front of the code runner and the solver: every /hybrid call is a job (src/jobs/).
+  const jobLimits = config.jobs ?? JOBS_DEFAULTS;
+  const jobs = new JobScheduler({
+    perUser: jobLimits.perUser,
+    solvesPerUser: jobLimits.solvesPerUser,
+    queueMax: jobLimits.queueMax,
+    capacity: { code: jobLimits.maxRunning, solve: MAX_CONCURRENT_SOLVES },
+  });
+  registerJobMetrics(jobs, metrics);
   registerHybridRoutes(app, getRunner, {
+    jobs,
     provider,
     readGitFiles,
     apiUrl: config.apiUrl,
@@ -99,6 +112,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
     ...(config.streamTimeoutMs ? { streamTimeoutMs: config.streamTimeoutMs } : {}),
   });
   registerBackwardRoute(app, getRunner, {
+    jobs,
     provider,
     sessions,
     ...(config.streamTimeoutMs ? { streamTimeoutMs: config.streamTimeoutMs } : {}),

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AI_MIDDLEWARE_PORT, AI_PROVIDER_NAMES, API_PORT, DEFAULT_FLAGS, FEATURE_FLAGS, type FeatureFlag, type FeatureFlags, JWKS_PATH } from '@tessera/contracts';
+import {
+  AI_MIDDLEWARE_PORT,
+  AI_PROVIDER_NAMES,
+  API_PORT,
+  DEFAULT_FLAGS,
+  FEATURE_FLAGS,
+  type FeatureFlag,
+  type FeatureFlags,
+  JOB_DEFAULTS,
+  JWKS_PATH,
+  QUOTA_DEFAULTS,
+} from '@tessera/contracts';
 import { ConfigError, type LogLevel, parseDatabaseUrl, parseHttpUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export { ConfigError };
@@ -63,6 +74,59 @@ export interface AiConfig {
   runner?: RunnerConfig;
   /** The feature flags of spec 02 §9 (FEATURE_* env), reported by /config; left out, all on (DEFAULT_FLAGS). */
   flags?: FeatureFlags;
+  /** The job scheduler's limits (src/jobs/); left out, JOBS_DEFAULTS. */
+  jobs?: JobsConfig;
+  /** Per-user quotas on sessions, messages and git bytes; left out, QUOTAS_DEFAULTS. */
+  quotas?: QuotasConfig;
+}
+
+/** JOBS_PER_USER, SOLVES_PER_USER, JOB_QUEUE_MAX, JOBS_MAX_RUNNING (issue 17 §1). */
+export interface JobsConfig {
+  perUser: number;
+  solvesPerUser: number;
+  queueMax: number;
+  /** Code jobs (each with a Pyodide child) running at once on the instance. */
+  maxRunning: number;
+}
+
+export const JOBS_DEFAULTS: JobsConfig = { ...JOB_DEFAULTS };
+
+export function loadJobsConfig(env: NodeJS.ProcessEnv): JobsConfig {
+  return {
+    perUser: parseIntInRange('JOBS_PER_USER', env.JOBS_PER_USER, JOBS_DEFAULTS.perUser, 1, 100),
+    solvesPerUser: parseIntInRange('SOLVES_PER_USER', env.SOLVES_PER_USER, JOBS_DEFAULTS.solvesPerUser, 1, 100),
+    queueMax: parseIntInRange('JOB_QUEUE_MAX', env.JOB_QUEUE_MAX, JOBS_DEFAULTS.queueMax, 0, 10_000),
+    maxRunning: parseIntInRange('JOBS_MAX_RUNNING', env.JOBS_MAX_RUNNING, JOBS_DEFAULTS.maxRunning, 1, 64),
+  };
+}
+
+/** AI_SESSIONS_PER_USER, AI_MESSAGES_PER_SESSION, GIT_COMMIT_MAX_MB, GIT_DAILY_MAX_MB (issue 17 §1). */
+export interface QuotasConfig {
+  sessionsPerUser: number;
+  messagesPerSession: number;
+  gitCommitMaxBytes: number;
+  gitDailyMaxBytes: number;
+}
+
+const MB = 1024 * 1024;
+export const QUOTAS_DEFAULTS: QuotasConfig = {
+  sessionsPerUser: QUOTA_DEFAULTS.sessionsPerUser,
+  messagesPerSession: QUOTA_DEFAULTS.messagesPerSession,
+  gitCommitMaxBytes: QUOTA_DEFAULTS.gitCommitMaxMb * MB,
+  gitDailyMaxBytes: QUOTA_DEFAULTS.gitDailyMaxMb * MB,
+};
+
+export function loadQuotasConfig(env: NodeJS.ProcessEnv): QuotasConfig {
+  const commitMb = parseIntInRange('GIT_COMMIT_MAX_MB', env.GIT_COMMIT_MAX_MB, QUOTA_DEFAULTS.gitCommitMaxMb, 1, 1024);
+  const dailyMb = parseIntInRange('GIT_DAILY_MAX_MB', env.GIT_DAILY_MAX_MB, QUOTA_DEFAULTS.gitDailyMaxMb, 1, 1_000_000);
+  if (dailyMb < commitMb) throw new ConfigError(`GIT_DAILY_MAX_MB (${dailyMb}) must be at least GIT_COMMIT_MAX_MB (${commitMb})`);
+  return {
+    sessionsPerUser: parseIntInRange('AI_SESSIONS_PER_USER', env.AI_SESSIONS_PER_USER, QUOTAS_DEFAULTS.sessionsPerUser, 1, 100_000),
+    // A turn stores two messages (the user's and the reply): at least one turn must fit.
+    messagesPerSession: parseIntInRange('AI_MESSAGES_PER_SESSION', env.AI_MESSAGES_PER_SESSION, QUOTAS_DEFAULTS.messagesPerSession, 2, 1_000_000),
+    gitCommitMaxBytes: commitMb * MB,
+    gitDailyMaxBytes: dailyMb * MB,
+  };
 }
 
 /** The env variable of each feature flag: FEATURE_ and the flag's name in capitals (enhancedChat → FEATURE_ENHANCED_CHAT). */
@@ -193,5 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AiConfig {
     version: PACKAGE_VERSION,
     runner: loadRunnerConfig(env),
     flags: loadFeatureFlags(env),
+    jobs: loadJobsConfig(env),
+    quotas: loadQuotasConfig(env),
   };
 }

@@ -43,7 +43,7 @@ describe(`the middleware's own database (${backend})`, () => {
       const rows = await app.db.selectFrom('ai_sessions').select('session_id').execute();
       assert.deepEqual(rows, [{ session_id: 's-1' }]);
       const applied = await sql<{ name: string }>`select name from ai_migration order by name`.execute(app.db);
-      assert.deepEqual(applied.rows.map((r) => r.name), ['0001_ai_sessions', '0002_ai_messages']);
+      assert.deepEqual(applied.rows.map((r) => r.name), ['0001_ai_sessions', '0002_ai_messages', '0003_ai_git_usage']);
     } finally {
       await app.close();
     }

@@ -18,6 +18,7 @@ export * from './ai/ai-powered.schema.js';
 export * from './ai/merge-timeline.schema.js';
 export * from './ai/grid-diff.schema.js';
 export * from './ai/backward.schema.js';
+export * from './ai/quotas.js';
 export * from './bus/event-map.js';
 export * from './bus/event-bus.js';
 export * from './shell/remotes.js';

@@ -46,6 +46,21 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('ai_messages').execute();
     },
   },
+  '0003_ai_git_usage': {
+    async up(db: Kysely<unknown>) {
+      // The file content each user committed each UTC day (GIT_DAILY_MAX_MB).
+      await db.schema
+        .createTable('ai_git_usage')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ai_git_usage_pk', ['user_id', 'day'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('ai_git_usage').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

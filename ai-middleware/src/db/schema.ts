@@ -25,7 +25,15 @@ export interface AiMessagesTable {
   seq: ColumnType<string, never, never>;
 }
 
+/** The file content a user committed on a UTC day (`YYYY-MM-DD`), for GIT_DAILY_MAX_MB. */
+export interface AiGitUsageTable {
+  user_id: string;
+  day: string;
+  bytes: ColumnType<string, number, number>;
+}
+
 export interface AiDatabase {
   ai_sessions: AiSessionsTable;
   ai_messages: AiMessagesTable;
+  ai_git_usage: AiGitUsageTable;
 }

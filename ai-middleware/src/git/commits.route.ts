@@ -1,5 +1,6 @@
 import { GIT_MAX_FILE_BYTES, type GitCommitResponse, GitCommitRequestSchema, GitRevertRequestSchema } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
+import { type CommitQuota, commitContentBytes } from './commit-quota.js';
 import { parseInput, usernameOf } from './git-http.js';
 import type { GitRepository } from './repository.service.js';
 
@@ -10,10 +11,20 @@ import type { GitRepository } from './repository.service.js';
 export const COMMIT_BODY_LIMIT = 8 * GIT_MAX_FILE_BYTES;
 
 /** POST /git/commits and POST /git/revert-commit: the writes, by the signed-in user. */
-export function registerCommitRoutes(scope: FastifyInstance, repo: GitRepository): void {
-  scope.post('/git/commits', { bodyLimit: COMMIT_BODY_LIMIT }, async (request): Promise<GitCommitResponse> => {
+export function registerCommitRoutes(scope: FastifyInstance, repo: GitRepository, quota: CommitQuota, commitMaxBytes: number): void {
+  // Room for the largest commit GIT_COMMIT_MAX_MB allows, JSON-escaped, so it answers its own 413.
+  const bodyLimit = Math.max(COMMIT_BODY_LIMIT, 2 * commitMaxBytes + GIT_MAX_FILE_BYTES);
+  scope.post('/git/commits', { bodyLimit }, async (request): Promise<GitCommitResponse> => {
     const body = parseInput(GitCommitRequestSchema, request.body);
-    return repo.commit(usernameOf(request), body);
+    const username = usernameOf(request);
+    // Bytes per commit (413) and per user per day (429), before anything is written.
+    const refund = await quota.reserve(request.user?.id ?? username, commitContentBytes(body.changes));
+    try {
+      return await repo.commit(username, body);
+    } catch (err) {
+      await refund();
+      throw err;
+    }
   });
 
   scope.post('/git/revert-commit', async (request): Promise<GitCommitResponse> => {

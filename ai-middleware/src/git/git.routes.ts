@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AiConfig } from '../config.js';
+import { type AiConfig, QUOTAS_DEFAULTS } from '../config.js';
+import { CommitQuota } from './commit-quota.js';
 import { registerCodeContentRoute } from './code-content.route.js';
 import { registerCommitRoutes } from './commits.route.js';
 import { registerDiffRoute } from './diff.route.js';
@@ -13,14 +14,20 @@ import { GitRepository } from './repository.service.js';
 import { registerTreeRoute } from './tree.route.js';
 
 /** Every /git route (issue 9), protected like all routes, on the one repository of the config. */
-export async function registerGitRoutes(app: FastifyInstance, config: Pick<AiConfig, 'dataDir' | 'gitRepoDir'>, provider: AiProvider): Promise<void> {
+export async function registerGitRoutes(
+  app: FastifyInstance,
+  config: Pick<AiConfig, 'dataDir' | 'gitRepoDir' | 'quotas'>,
+  provider: AiProvider,
+): Promise<void> {
   const repo = new GitRepository(config.gitRepoDir ?? path.join(config.dataDir, 'repo'));
+  const quotas = config.quotas ?? QUOTAS_DEFAULTS;
+  const quota = new CommitQuota(app.db, quotas);
   await app.register(async (scope) => {
     registerGitErrorHandler(scope);
     registerTreeRoute(scope, repo);
     registerCodeContentRoute(scope, repo);
     registerHistoryRoutes(scope, repo);
-    registerCommitRoutes(scope, repo);
+    registerCommitRoutes(scope, repo, quota, quotas.gitCommitMaxBytes);
     registerDiffRoute(scope, repo);
     registerFunctionsRoute(scope, repo);
     registerRecommendationsRoute(scope, repo, provider);

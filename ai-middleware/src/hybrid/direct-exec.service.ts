@@ -15,18 +15,21 @@ export type StageListener = (stage: Exclude<HybridStage, 'final_response'>, text
 
 /**
  * Agent • Direct Exec: runs the request's code on its sheet in the confined runner and
- * shapes the AI hybrid response of spec 02 §3. A Python error is a failed response, not a throw.
+ * shapes the AI hybrid response of spec 02 §3. A Python error is a failed response, not a throw;
+ * a Stop (the signal) kills the run and throws the signal's reason.
  */
 export async function runDirectExec(
   runner: CodeRunner,
   body: HybridForwardRequest,
   onStage: StageListener = () => {},
+  signal?: AbortSignal,
 ): Promise<HybridResponse> {
   const { headers, rows } = hybridRequestSheet(body);
   const name = body.sheet_context?.name;
   onStage('analysis', `Direct Exec on ${name ? `${name} ` : 'the sheet '}(${rows.length} rows × ${headers.length} columns)`);
   onStage('code_generation', 'Running the given Python code (no code is generated in Direct Exec)');
-  const run = await runner.run({ code: body.code ?? '', headers, rows, ...(name === undefined ? {} : { sheet_name: name }) });
+  const run = await runner.run({ code: body.code ?? '', headers, rows, ...(name === undefined ? {} : { sheet_name: name }) }, signal ? { signal } : {});
+  if (signal?.aborted) throw signal.reason;
   onStage('frontend_panels', run.error === undefined ? 'The code ran' : 'The code failed');
   onStage(
     'handsontable_updates',

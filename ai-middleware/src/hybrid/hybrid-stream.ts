@@ -5,6 +5,7 @@ import {
   type SolverStatus,
   finalResponseEvent,
   hybridStageEvent,
+  jobQueuedEvent,
   solverStatusEvent,
 } from '@tessera/contracts';
 import type { FastifyReply } from 'fastify';
@@ -25,6 +26,11 @@ export class HybridStream {
 
   stage(stage: Exclude<HybridStage, 'final_response'>, text: string): void {
     this.write(hybridStageEvent(stage, text));
+  }
+
+  /** The job waits for a slot: its place in the queue. */
+  queued(position: number): void {
+    this.write(jobQueuedEvent(position));
   }
 
   /** A schedule solve's status as it goes (retrying n of max, then success or failed), for the panel's solver badge. */

@@ -14,6 +14,10 @@ import type { SessionService } from '../sessions/session.service.js';
 import { describeIssues } from '../http/validate-input.js';
 import { runOptimization } from '../schedule/input/optimization.service.js';
 import type { SolverStatusListener } from '../schedule/input/schedule-solve.js';
+import type { JobScheduler } from '../jobs/job-scheduler.js';
+import { runInJob } from '../jobs/job-context.js';
+import { admitJob, waitForTurn } from '../jobs/hybrid-job.js';
+import { sendSessionQuotaError } from '../sessions/session-quota.js';
 
 export const CODE_RUNNER_UNAVAILABLE_CODE = 'code_runner_unavailable';
 
@@ -28,6 +32,8 @@ export interface HybridRouteOptions {
   apiUrl: string;
   /** The chat sessions: a call naming one gets its last messages and is stored in it. */
   sessions: SessionService;
+  /** Every call is a job: at most JOBS_PER_USER running per user (one solve), the rest queued (src/jobs/). */
+  jobs: JobScheduler;
 }
 
 /**
@@ -49,8 +55,17 @@ export function registerHybridRoutes(app: FastifyInstance, getRunner: () => Code
       return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, status.reason ?? 'The code runner is not available');
     }
     const userId = request.user?.id ?? '';
+    // A full session is refused before anything runs: the turn could not be stored.
+    if (parsed.data.session_id && (await sendSessionQuotaError(options.sessions, reply, userId, parsed.data.session_id))) return reply;
     const body = { ...parsed.data, conversation_context: await hybridConversation(options.sessions, userId, parsed.data) };
     const abort = requestAbort(reply, options.streamTimeoutMs);
+    let stream: HybridStream | undefined;
+    // A schedule problem given as JSON is a solve from the start; AI Powered takes a solve slot if it turns into one.
+    const job = admitJob(options.jobs, reply, { userId, kind: optimization ? 'solve' : 'code', signal: abort.signal, onQueued: (position) => stream?.queued(position) });
+    if (!job) {
+      abort.dispose();
+      return reply;
+    }
     // merge_timeline, then the session's record, once the response is known (merge-timeline.ts, sessions/hybrid-turns.ts).
     const settle = async (response: HybridResponse): Promise<HybridResponse> => {
       // A schedule's grid (Doctor ID, Doctor Name, 1..N, totals) is a new sheet, never the active sheet's next version.
@@ -62,24 +77,36 @@ export function registerHybridRoutes(app: FastifyInstance, getRunner: () => Code
       });
       return done;
     };
-    const work = (onStage: StageListener = () => {}, onSolverStatus: SolverStatusListener = () => {}): Promise<HybridResponse> => {
-      if (optimization) return runOptimization(body, optimization, options.provider, { signal: abort.signal, onStage, onSolverStatus });
-      return body.enable_ai_generation
-        ? runAiPowered({ provider: options.provider, runner, readGitFiles: options.readGitFiles }, body, abort.signal, onStage, onSolverStatus)
-        : runDirectExec(runner, body, onStage);
-    };
+    const work = (onStage: StageListener = () => {}, onSolverStatus: SolverStatusListener = () => {}): Promise<HybridResponse> =>
+      runInJob(job, async () => {
+        if (optimization) return runOptimization(body, optimization, options.provider, { signal: abort.signal, onStage, onSolverStatus });
+        return body.enable_ai_generation
+          ? runAiPowered({ provider: options.provider, runner, readGitFiles: options.readGitFiles }, body, abort.signal, onStage, onSolverStatus)
+          : runDirectExec(runner, body, onStage, abort.signal);
+      });
     try {
       if (!(request.headers.accept ?? '').includes('text/event-stream')) {
+        const notRun = await waitForTurn(job);
+        // A job that never ran answers its reason (the client gone: nobody reads it) and stores nothing.
+        if (notRun) return reply.send(await respond(Promise.reject(notRun), body, request.log));
         return reply.send(await settle(await respond(work(), body, request.log)));
       }
-      const stream = new HybridStream(reply);
+      stream = new HybridStream(reply);
+      if (job.position > 0) stream.queued(job.position);
+      const notRun = await waitForTurn(job);
+      if (notRun) {
+        stream.finish(await respond(Promise.reject(notRun), body, request.log));
+        return reply;
+      }
+      const open = stream;
       const working = work(
-        (stage, text) => stream.stage(stage, text),
-        (solverStatus, text) => stream.solverStatus(solverStatus, text),
+        (stage, text) => open.stage(stage, text),
+        (solverStatus, text) => open.solverStatus(solverStatus, text),
       );
       stream.finish(await settle(await respond(working, body, request.log)));
       return reply;
     } finally {
+      job.release();
       abort.dispose();
     }
   });

@@ -19,13 +19,19 @@ export interface CodeRunnerStatus {
   reason?: string;
   ready: number;
   warming: number;
+  /** Jobs running in a child now. */
+  running: number;
   queued: number;
 }
 
 /** The typed service behind "Agent • Direct Exec" (issue 7); the HTTP route stays thin. */
 export interface CodeRunner {
-  /** Runs one job in a fresh confined child. Throws a ZodError on a malformed request. */
-  run(request: CodeRunRequest): Promise<CodeRunResult>;
+  /**
+   * Runs one job in a fresh confined child. Throws a ZodError on a malformed request. Aborting
+   * the signal (the client went away) takes a job that waits for a child out of line, and kills
+   * a running one's child: the result is then STOPPED_ERROR.
+   */
+  run(request: CodeRunRequest, options?: { signal?: AbortSignal }): Promise<CodeRunResult>;
   status(): CodeRunnerStatus;
   /** Kills every child and fails waiting jobs. */
   close(): Promise<void>;
@@ -33,6 +39,7 @@ export interface CodeRunner {
 
 export const MEMORY_ERROR = 'Execution ran out of memory';
 export const CLOSED_ERROR = 'The code runner is shut down';
+export const STOPPED_ERROR = 'Execution stopped: the client closed the request';
 /** After this many children in a row fail to start, jobs fail instead of waiting. */
 const MAX_START_FAILURES = 3;
 const RESPAWN_DELAY_MS = 500;
@@ -117,7 +124,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     );
   }
 
-  function take(): Promise<RunnerChild> {
+  function take(signal?: AbortSignal): Promise<RunnerChild> {
     if (state === 'failing') {
       // Try again for this job: the cause (e.g. memory pressure) may have passed.
       state = 'starting';
@@ -126,25 +133,47 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     const child = ready.shift();
     const taken = child
       ? Promise.resolve(child)
-      : new Promise<RunnerChild>((resolve, reject) => waiters.push({ resolve, reject }));
+      : new Promise<RunnerChild>((resolve, reject) => {
+          const waiter: Waiter = {
+            resolve: (c) => {
+              signal?.removeEventListener('abort', onAbort);
+              resolve(c);
+            },
+            reject,
+          };
+          const onAbort = () => {
+            const index = waiters.indexOf(waiter);
+            if (index >= 0) waiters.splice(index, 1);
+            reject(new Error(STOPPED_ERROR));
+          };
+          waiters.push(waiter);
+          signal?.addEventListener('abort', onAbort, { once: true });
+        });
     fill(); // the replacement starts warming now, while this job runs
     return taken;
   }
 
-  async function run(request: CodeRunRequest): Promise<CodeRunResult> {
+  async function run(request: CodeRunRequest, options: { signal?: AbortSignal } = {}): Promise<CodeRunResult> {
+    const { signal } = options;
     const job = CodeRunRequestSchema.parse(request);
     if (state === 'refused') return failure(reason ?? 'The code runner refuses to run code unconfined.');
     if (state === 'closed') return failure(CLOSED_ERROR);
+    if (signal?.aborted) return failure(STOPPED_ERROR);
     let child: RunnerChild;
     try {
-      child = await take();
+      child = await take(signal);
     } catch (err) {
       return failure((err as Error).message);
     }
     busy.add(child);
+    // Nobody is left to read the result: the child is killed now, not at the time limit.
+    const onAbort = () => child.kill({ kind: 'stopped' });
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (signal?.aborted) return failure(STOPPED_ERROR);
       return toResult(await child.run(job, config.timeoutMs), config.timeoutMs, parsePrintedOutput);
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       // One child per job: state leaks between jobs in one Pyodide (FACTS.md).
       busy.delete(child);
       child.kill();
@@ -158,6 +187,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
       ...(reason === undefined ? {} : { reason }),
       ready: ready.length,
       warming: warming.size,
+      running: busy.size,
       queued: waiters.length,
     };
   }
@@ -188,6 +218,8 @@ function toResult(outcome: ChildOutcome, timeoutMs: number, parsePrintedOutput: 
       return failure(MEMORY_ERROR);
     case 'closed':
       return failure(CLOSED_ERROR);
+    case 'stopped':
+      return failure(STOPPED_ERROR);
     case 'too_large':
       return failure('Execution result too large (more than 64 MB)');
     case 'died':

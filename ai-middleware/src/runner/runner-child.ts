@@ -17,6 +17,8 @@ export type ChildOutcome =
   | { kind: 'memory' }
   | { kind: 'too_large' }
   | { kind: 'closed' }
+  /** The job's client went away: killed before its end. */
+  | { kind: 'stopped' }
   | { kind: 'died'; detail: string };
 
 export interface RunnerChildOptions {

@@ -1,9 +1,10 @@
 import { Histogram, type Registry } from 'prom-client';
-import type { CodeRunner } from './code-runner.js';
+import { type CodeRunner, STOPPED_ERROR } from './code-runner.js';
 
 /**
  * The runner with its jobs timed on the service's /metrics: `code_runner_job_duration_seconds`
- * by outcome (ok: the code ran; error: it raised, timed out, ran out of memory or could not run).
+ * by outcome (ok: the code ran; stopped: its client went away and the child was killed; error: it
+ * raised, timed out, ran out of memory or could not run).
  */
 export function withJobMetrics(runner: CodeRunner, registry: Registry): CodeRunner {
   const duration =
@@ -17,11 +18,11 @@ export function withJobMetrics(runner: CodeRunner, registry: Registry): CodeRunn
     });
   return {
     ...runner,
-    async run(request) {
+    async run(request, options) {
       const end = duration.startTimer();
       try {
-        const result = await runner.run(request);
-        end({ outcome: result.error ? 'error' : 'ok' });
+        const result = await runner.run(request, options);
+        end({ outcome: result.error === STOPPED_ERROR ? 'stopped' : result.error ? 'error' : 'ok' });
         return result;
       } catch (err) {
         end({ outcome: 'error' });

@@ -7,10 +7,12 @@ import {
   type ChatMessageRecord,
   type ChatRole,
   type ChatSession,
+  QUOTA_TEXTS,
   SESSION_TEXTS,
 } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { AiDatabase } from '../db/schema.js';
+import { QUOTAS_DEFAULTS, type QuotasConfig } from '../config.js';
 
 /** A session that does not exist for this user (another user's session is "not found" too). */
 export class SessionNotFoundError extends Error {
@@ -18,6 +20,11 @@ export class SessionNotFoundError extends Error {
   constructor() {
     super(SESSION_TEXTS.notFound);
   }
+}
+
+/** A quota on what a user stores here is reached (429, the text names the limit); nothing was stored. */
+export class SessionQuotaError extends Error {
+  override name = 'SessionQuotaError';
 }
 
 export interface NewMessage {
@@ -34,7 +41,11 @@ const CUT_MARKER = '\n[cut: message longer than 200,000 characters]';
  * the last ten for the model's context.
  */
 export class SessionService {
-  constructor(private readonly db: Kysely<AiDatabase>) {}
+  constructor(
+    private readonly db: Kysely<AiDatabase>,
+    /** AI_SESSIONS_PER_USER and AI_MESSAGES_PER_SESSION. */
+    private readonly quotas: Pick<QuotasConfig, 'sessionsPerUser' | 'messagesPerSession'> = QUOTAS_DEFAULTS,
+  ) {}
 
   /** The user's sessions, most recently active first, at most CHAT_SESSIONS_MAX (older ones stay stored). */
   async list(userId: string): Promise<ChatSession[]> {
@@ -50,7 +61,17 @@ export class SessionService {
   /** Creates a session; it is the most recently active, so it comes first in the list. */
   async create(userId: string, input: { session_name: string; tags?: string[]; context_summary?: string }): Promise<ChatSession> {
     const sessionId = randomUUID();
-    await this.db
+    const max = this.quotas.sessionsPerUser;
+    await this.db.transaction().execute(async (trx) => {
+      // One user's creates queue on this lock, so two at once cannot both take the last place.
+      await sql`select pg_advisory_xact_lock(hashtext(${`ai_sessions:${userId}`}))`.execute(trx);
+      const { n } = await trx
+        .selectFrom('ai_sessions')
+        .select(sql<string>`count(*)`.as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) throw new SessionQuotaError(QUOTA_TEXTS.sessions(max));
+      await trx
       .insertInto('ai_sessions')
       .values({
         session_id: sessionId,
@@ -62,7 +83,15 @@ export class SessionService {
         created_at: sql<Date>`clock_timestamp()`,
       })
       .execute();
+    });
     return this.get(userId, sessionId);
+  }
+
+  /** Throws SessionNotFoundError unless the session is the user's, SessionQuotaError when a turn (2 messages) would not fit in it. */
+  async checkRoom(userId: string, sessionId: string, messages = 2): Promise<void> {
+    const session = await this.get(userId, sessionId);
+    const max = this.quotas.messagesPerSession;
+    if (session.message_count + messages > max) throw new SessionQuotaError(QUOTA_TEXTS.messages(max));
   }
 
   /** Makes a session the current one: it becomes the most recently active. */
@@ -97,6 +126,14 @@ export class SessionService {
   async append(userId: string, sessionId: string, messages: NewMessage[]): Promise<ChatMessageRecord[]> {
     return this.db.transaction().execute(async (trx) => {
       await touch(trx, userId, sessionId);
+      // touch() locked the session's row: appends to one session count one after another.
+      const { n } = await trx
+        .selectFrom('ai_messages')
+        .select(sql<string>`count(*)`.as('n'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      const max = this.quotas.messagesPerSession;
+      if (Number(n) + messages.length > max) throw new SessionQuotaError(QUOTA_TEXTS.messages(max));
       const out: ChatMessageRecord[] = [];
       // One insert per message, in order: seq then records the order they were given in.
       for (const message of messages) {

@@ -10,7 +10,7 @@ import {
 } from '@tessera/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../http/errors.js';
-import { SessionNotFoundError, type SessionService } from './session.service.js';
+import { SessionNotFoundError, SessionQuotaError, type SessionService } from './session.service.js';
 import { parseInput } from '../http/validate-input.js';
 
 /** The token's subject: every session call is scoped to it (a user_id sent by the client is ignored). */
@@ -45,6 +45,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
       return { session, messages } satisfies SessionReply;
     } catch (err) {
       if (err instanceof SessionNotFoundError) return sendError(reply, 404, ERROR_CODES.notFound, err.message);
+      if (err instanceof SessionQuotaError) return sendError(reply, 429, ERROR_CODES.tooManyRequests, err.message);
       throw err;
     }
   });

@@ -56,9 +56,9 @@ export class ChatService {
     return this.deps.provider;
   }
 
-  /** Throws SessionNotFoundError unless the session is the user's. */
+  /** Throws SessionNotFoundError unless the session is the user's, SessionQuotaError when it is full (the turn could not be stored). */
   async checkSession(userId: string, sessionId: string): Promise<void> {
-    await this.deps.sessions.get(userId, sessionId);
+    await this.deps.sessions.checkRoom(userId, sessionId);
   }
 
   /** Throws SessionNotFoundError, ProviderError, or the signal's reason (but ClientGoneError: then the reply so far is kept). */

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientGoneError, StreamTimeoutError, requestAbort } from '../hybrid/request-abort.js';
 import { sendError } from '../http/errors.js';
 import { ProviderError } from '../providers/provider.js';
-import { SessionNotFoundError } from '../sessions/session.service.js';
+import { SessionNotFoundError, SessionQuotaError } from '../sessions/session.service.js';
 import { tokenUserId } from '../sessions/sessions.routes.js';
 import { parseInput } from '../http/validate-input.js';
 import type { ChatCall, ChatService } from './chat.service.js';
@@ -78,7 +78,7 @@ export function registerVertexRoutes(app: FastifyInstance, chat: ChatService, op
         const result = await chat.run({ ...call, onChunk: (text) => sse.write({ text, finished: false, error: null, session_id: sessionId }) });
         sse.write({ text: '', finished: true, error: null, response: result.text, session_id: sessionId });
       } catch (err) {
-        const known = err instanceof ProviderError || err instanceof StreamTimeoutError || err instanceof SessionNotFoundError;
+        const known = err instanceof ProviderError || err instanceof StreamTimeoutError || err instanceof SessionNotFoundError || err instanceof SessionQuotaError;
         if (!known) request.log.error({ err }, 'chat stream failed');
         sse.write({ text: '', finished: true, error: `${VERTEX_STREAM_FAILED}: ${known ? err.message : 'Internal server error'}`, session_id: sessionId });
       }
@@ -96,6 +96,7 @@ export function registerVertexRoutes(app: FastifyInstance, chat: ChatService, op
 
 function sendChatError(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SessionNotFoundError) return sendError(reply, 404, ERROR_CODES.notFound, err.message);
+  if (err instanceof SessionQuotaError) return sendError(reply, 429, ERROR_CODES.tooManyRequests, err.message);
   if (err instanceof ProviderError) return sendError(reply, 502, PROVIDER_ERROR_CODE, err.message);
   if (err instanceof StreamTimeoutError) return sendError(reply, 504, STREAM_TIMEOUT_CODE, err.message);
   // Nobody is left to answer: whatever is sent is dropped.

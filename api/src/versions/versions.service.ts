@@ -13,6 +13,8 @@ import {
   type VersionStatus,
   type VersionTransitionResult,
   ERROR_CODES,
+  QUOTA_DEFAULTS,
+  QUOTA_TEXTS,
 } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -358,6 +360,16 @@ export class VersionsService {
 
   /** A proposed version from full data or from cell changes on a base version (default: the live one). */
   async propose(sheetId: string, body: CreateProposalBody, userId: string): Promise<SheetVersionEntry> {
+    // Open proposals are stored whole: one user may keep only so many on a sheet (issue 17 §1).
+    const max = QUOTA_DEFAULTS.proposalsPerUserPerSheet;
+    const { open } = await this.db
+      .selectFrom('sheet_proposals')
+      .select(sql<string>`count(*)`.as('open'))
+      .where('sheet_id', '=', sheetId)
+      .where('author', '=', userId)
+      .where('state', '=', 'proposed')
+      .executeTakeFirstOrThrow();
+    if (Number(open) >= max) throw new HttpError(429, ERROR_CODES.tooManyRequests, QUOTA_TEXTS.proposals(max));
     const { base, content } = await this.readOnly(async (db) => {
       const live = await this.liveVersion(db, sheetId);
       const base = body.base_version ?? live;

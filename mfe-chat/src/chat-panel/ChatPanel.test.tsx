@@ -1,8 +1,8 @@
 import { cleanup, createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MIDDLEWARE_UNAVAILABLE_MESSAGE } from '@tessera/contracts';
+import { MIDDLEWARE_UNAVAILABLE_MESSAGE, finalResponseEvent, hybridStageEvent, jobQueuedEvent, HybridResponseSchema } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { closeAll, json, type Request } from '../test/loopback-server.js';
+import { closeAll, json, sse, type Request } from '../test/loopback-server.js';
 import { hybridReply, startFakeServices, streamHybrid, testShell, type FakeServicesOptions } from '../test/fake-services.js';
 import ChatPanel from './ChatPanel.js';
 
@@ -74,6 +74,39 @@ test('Direct Exec streams through the stages and shows the reply with its output
   expect(within(messages()).getByText('total 22').closest('pre')).not.toBeNull();
   expect(screen.getByRole('status', { name: 'Progress' })).toHaveTextContent('Final response: complete');
   expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+});
+
+test('a job that waits in the server\'s queue shows its place on the progress bar and in the reply, then runs', async () => {
+  let moveUp: (() => void) | undefined;
+  await openPanel({
+    routes: (req, res) => {
+      if (req.path !== '/hybrid/forward') return false;
+      const stream = sse(res);
+      stream.send(jobQueuedEvent(2));
+      moveUp = () => {
+        stream.send(jobQueuedEvent(1));
+        moveUp = () => {
+          stream.send(hybridStageEvent('analysis', 'Direct Exec on Budget (3 rows × 2 columns)'));
+          stream.send(finalResponseEvent(HybridResponseSchema.parse(hybridReply(null))));
+          stream.end();
+        };
+      };
+    },
+  });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['print(1)']);
+
+  const bar = () => screen.getByRole('status', { name: 'Progress' });
+  await waitFor(() => expect(bar()).toHaveTextContent('Waiting in queue (position 2)'));
+  expect(within(messages()).getByText('Waiting in queue (position 2)')).toBeInTheDocument();
+  moveUp!();
+  await waitFor(() => expect(bar()).toHaveTextContent('Waiting in queue (position 1)'));
+  // Each new place replaces the last line: the reply does not pile up places.
+  expect(within(messages()).queryByText('Waiting in queue (position 2)')).not.toBeInTheDocument();
+  moveUp!();
+  await waitFor(() => expect(bar()).toHaveTextContent('Final response: complete'));
+  expect(within(messages()).queryByText(/Waiting in queue/)).not.toBeInTheDocument();
 });
 
 test('Send reads Stop while streaming; Stop ends the request and the panel can send again', async () => {

@@ -117,7 +117,7 @@ export default function ChatPanel({ shell }: RemoteProps) {
       )}
       <MessageList messages={chat.messages} shell={shell} />
       {chat.streamError && chat.status === 'error' && <StreamErrorBox error={chat.streamError} onReload={() => void sender.reload()} />}
-      <StreamProgress status={chat.status} stage={chat.stage} progress={chat.progress} outcome={chat.outcome} onStop={sender.stop} />
+      <StreamProgress status={chat.status} stage={chat.stage} progress={chat.progress} queuePosition={chat.queuePosition} outcome={chat.outcome} onStop={sender.stop} />
       <Box>
         <Composer
           onSend={health === 'healthy' ? (m) => void sender.send(m) : undefined}

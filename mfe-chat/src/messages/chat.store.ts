@@ -1,4 +1,4 @@
-import { CHAT_MAX_MESSAGES, type HybridStage } from '@tessera/contracts';
+import { CHAT_MAX_MESSAGES, type HybridStreamStage } from '@tessera/contracts';
 import { createStore } from 'zustand';
 import { nextMessageId, type ChatMessage } from './chat-message.js';
 
@@ -10,8 +10,10 @@ export type StreamOutcome = 'complete' | 'failed' | 'infeasible';
 export interface ChatState {
   messages: ChatMessage[];
   status: StreamStatus;
-  stage: HybridStage | null;
+  stage: HybridStreamStage | null;
   progress: number;
+  /** With the `queued` stage: the job's place in the server's queue. */
+  queuePosition: number | null;
   outcome: StreamOutcome | null;
   /** Shown in the Stream Error box with Reload. */
   streamError: string | null;
@@ -34,6 +36,7 @@ export function createChatStore() {
     status: 'idle',
     stage: null,
     progress: 0,
+    queuePosition: null,
     outcome: null,
     streamError: null,
     add(message) {
@@ -51,7 +54,7 @@ export function createChatStore() {
       set({ messages: messages.slice(-CHAT_MAX_MESSAGES) });
     },
     clear() {
-      set({ messages: [], status: 'idle', stage: null, progress: 0, outcome: null, streamError: null });
+      set({ messages: [], status: 'idle', stage: null, progress: 0, queuePosition: null, outcome: null, streamError: null });
     },
     setStream(patch) {
       set(patch);

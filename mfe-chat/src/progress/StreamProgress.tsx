@@ -1,8 +1,9 @@
 import { Box, Button, HStack, Progress, Text } from '@chakra-ui/react';
-import type { HybridStage } from '@tessera/contracts';
+import { type HybridStreamStage, jobQueuedText } from '@tessera/contracts';
 import type { StreamOutcome, StreamStatus } from '../messages/chat.store.js';
 
-const STAGE_LABELS: Record<HybridStage, string> = {
+const STAGE_LABELS: Record<HybridStreamStage, string> = {
+  queued: 'Waiting in queue',
   analysis: 'Analysis',
   code_generation: 'Code generation',
   frontend_panels: 'Frontend panels',
@@ -12,18 +13,24 @@ const STAGE_LABELS: Record<HybridStage, string> = {
 
 export interface StreamProgressProps {
   status: StreamStatus;
-  stage: HybridStage | null;
+  stage: HybridStreamStage | null;
   progress: number;
+  /** With the `queued` stage: the job's place in the server's queue. */
+  queuePosition?: number | null;
   outcome: StreamOutcome | null;
   onStop(): void;
 }
 
 /** The progress bar (spec 02 §2, §4): the stage and its progress while streaming, with Stop; the outcome once done. */
-export function StreamProgress({ status, stage, progress, outcome, onStop }: StreamProgressProps) {
+export function StreamProgress({ status, stage, progress, queuePosition, outcome, onStop }: StreamProgressProps) {
   if (status !== 'streaming' && !(status === 'completed' && stage)) return null;
   const label =
     status === 'streaming'
-      ? stage
+      ? stage === 'queued'
+        ? queuePosition
+          ? jobQueuedText(queuePosition)
+          : STAGE_LABELS.queued
+        : stage
         ? `${STAGE_LABELS[stage]} ${progress}%`
         : 'Sending...'
       : `${STAGE_LABELS.final_response}: ${outcome ?? 'complete'}`;

@@ -134,7 +134,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
     const conversation = conversationContext(state().messages);
     state().add({ role: 'user', content: request.prompt });
     const replyId = state().add({ role: 'assistant', content: '', pending: true, streaming: context.streaming });
-    state().setStream({ status: 'streaming', stage: null, progress: 0, outcome: null, streamError: null });
+    state().setStream({ status: 'streaming', stage: null, progress: 0, queuePosition: null, outcome: null, streamError: null });
     const lines: string[] = [];
 
     try {
@@ -173,7 +173,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
           context.streaming,
           abort.signal,
           {
-            stage: (stage, progress) => state().setStream({ stage, progress }),
+            stage: (stage, progress, queuePosition) => state().setStream({ stage, progress, queuePosition: queuePosition ?? null }),
             line: (text, replaceLast) => {
               if (replaceLast && lines.length > 0) lines[lines.length - 1] = text;
               else lines.push(text);

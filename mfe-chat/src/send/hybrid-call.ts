@@ -3,7 +3,7 @@ import {
   HybridReplyEventSchema,
   HybridReplySchema,
   type HybridReply,
-  type HybridStage,
+  type HybridStreamStage,
   type ShellContext,
   type SolverStatus,
 } from '@tessera/contracts';
@@ -13,7 +13,8 @@ import { httpFailure } from './http-failure.js';
 import { STREAM_TEXTS, StreamError } from './stream-errors.js';
 
 export interface HybridProgress {
-  stage(stage: HybridStage, progress: number): void;
+  /** A stage reached; `queuePosition` with the `queued` stage (the job waits its turn on the server). */
+  stage(stage: HybridStreamStage, progress: number, queuePosition?: number): void;
   /** A progress line: replaces the last one when `replaceLast`. */
   line(text: string, replaceLast: boolean): void;
   /** A schedule solve's status as it goes (retrying n of max): the solver badge follows it. */
@@ -64,7 +65,8 @@ export async function callHybrid(
     onData(data) {
       const event = parseEvent(data);
       const meta = event.metadata;
-      if (meta?.stage) progress.stage(meta.stage, meta.progress ?? HYBRID_STAGE_PROGRESS[meta.stage]);
+      if (meta?.stage === 'queued') progress.stage('queued', 0, meta.queue_position);
+      else if (meta?.stage) progress.stage(meta.stage, meta.progress ?? HYBRID_STAGE_PROGRESS[meta.stage]);
       if (meta?.ui) progress.line(meta.ui.text, meta.ui.replace_last);
       else if (event.text) progress.line(event.text, false);
       if (meta?.solver_status) progress.solverStatus?.(meta.solver_status);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CellValueSchema } from '../sheets/sheet.schema.js';
-import { HYBRID_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
+import { HYBRID_STREAM_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
 import { RollbackOptionSchema, ScheduleRunSchema, SolverStatusSchema } from '../schedule/schedule-result.schema.js';
 
 /**
@@ -89,13 +89,14 @@ export const HybridReplyEventSchema = z.object({
   text: z.string().optional(),
   metadata: z
     .looseObject({
-      stage: z.enum(HYBRID_STAGES).optional(),
+      stage: z.enum(HYBRID_STREAM_STAGES).optional(),
       progress: z.number().optional(),
       ui: z.object({ text: z.string(), replace_last: z.boolean() }).optional(),
       snapshot: HybridSnapshotSchema.nullable().optional(),
       workflow_complete: z.boolean().optional(),
       response: HybridReplySchema.optional(),
       solver_status: SolverStatusSchema.optional(),
+      queue_position: z.number().int().min(1).optional(),
     })
     .optional(),
   error: z.string().nullable().optional(),

@@ -1,5 +1,6 @@
-import { HYBRID_STAGE_PROGRESS, type HybridResponse, type HybridStage, type HybridStreamEvent } from './hybrid.schema.js';
+import { HYBRID_QUEUED_STAGE, HYBRID_STAGE_PROGRESS, type HybridResponse, type HybridStage, type HybridStreamEvent } from './hybrid.schema.js';
 import type { SolverStatus } from '../schedule/schedule-result.schema.js';
+import { jobQueuedText } from './quotas.js';
 
 /** The events of a /hybrid/forward stream (spec 02 §4, §7), one definition for the service and the fakes that speak its protocol. */
 
@@ -8,6 +9,17 @@ export function hybridStageEvent(stage: Exclude<HybridStage, 'final_response'>, 
   return {
     text,
     metadata: { stage, progress: HYBRID_STAGE_PROGRESS[stage], ui: { text, replace_last: stage !== 'analysis' } },
+    error: null,
+    finished: false,
+  };
+}
+
+/** The job waits for a slot: its place in the queue (progress 0), each new place replacing the last line. */
+export function jobQueuedEvent(position: number): HybridStreamEvent {
+  const text = jobQueuedText(position);
+  return {
+    text,
+    metadata: { stage: HYBRID_QUEUED_STAGE, progress: 0, ui: { text, replace_last: true }, queue_position: position },
     error: null,
     finished: false,
   };

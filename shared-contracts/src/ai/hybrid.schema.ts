@@ -111,6 +111,13 @@ export const HYBRID_STAGE_PROGRESS: Record<HybridStage, number> = {
   handsontable_updates: 80,
   final_response: 100,
 };
+/**
+ * The stages a /hybrid stream may send: the spec's five, after `queued` (ours, issue 17): the job
+ * waits for a slot, and its position is told (progress 0) until it runs.
+ */
+export const HYBRID_QUEUED_STAGE = 'queued';
+export const HYBRID_STREAM_STAGES = [HYBRID_QUEUED_STAGE, ...HYBRID_STAGES] as const;
+export type HybridStreamStage = (typeof HYBRID_STREAM_STAGES)[number];
 
 /** Grid data of spec 02 §3: the extracted grid, flagged as an update, with its hash for de-duplication. */
 /** The grid of a schedule the solver made (not extracted from code's output). */
@@ -181,7 +188,7 @@ export type HybridResponse = z.infer<typeof HybridResponseSchema>;
 export const HybridStreamEventSchema = z.object({
   text: z.string(),
   metadata: z.object({
-    stage: z.enum(HYBRID_STAGES),
+    stage: z.enum(HYBRID_STREAM_STAGES),
     progress: z.number(),
     ui: z.object({ text: z.string(), replace_last: z.boolean() }),
     /** Set on the final_response event. */
@@ -192,6 +199,8 @@ export const HybridStreamEventSchema = z.object({
     snapshot: MergeTimelineSnapshotSchema.optional(),
     /** A schedule solve's status as it goes (retrying n of max), for the solver badge. */
     solver_status: SolverStatusSchema.optional(),
+    /** On a `queued` event: the job's place in the instance's queue (1 runs next). */
+    queue_position: z.number().int().min(1).optional(),
   }),
   error: z.string().nullable(),
   finished: z.boolean(),

@@ -11,11 +11,17 @@ import { CODE_RUNNER_UNAVAILABLE_CODE } from '../hybrid.route.js';
 import { HybridStream } from '../hybrid-stream.js';
 import { ClientGoneError, StreamTimeoutError, requestAbort } from '../request-abort.js';
 import { runBackward } from './backward.service.js';
+import type { JobScheduler } from '../../jobs/job-scheduler.js';
+import { runInJob } from '../../jobs/job-context.js';
+import { admitJob, waitForTurn } from '../../jobs/hybrid-job.js';
+import { sendSessionQuotaError } from '../../sessions/session-quota.js';
 
 export interface BackwardRouteOptions {
   provider: AiProvider;
   sessions: SessionService;
   streamTimeoutMs?: number;
+  /** The job scheduler forward shares: a backward call is a code job. */
+  jobs: JobScheduler;
 }
 
 /**
@@ -35,16 +41,26 @@ export function registerBackwardRoute(app: FastifyInstance, getRunner: () => Cod
     }
     const body = parsed.data;
     const userId = request.user?.id ?? '';
+    if (body.session_id && (await sendSessionQuotaError(options.sessions, reply, userId, body.session_id))) return reply;
     const abort = requestAbort(reply, options.streamTimeoutMs);
+    let stream: HybridStream | undefined;
+    const job = admitJob(options.jobs, reply, { userId, kind: 'code', signal: abort.signal, onQueued: (position) => stream?.queued(position) });
+    if (!job) {
+      abort.dispose();
+      return reply;
+    }
+    const failed = (err: unknown): HybridResponse => {
+      const mode = body.enable_ai_generation ? ('agent-ai' as const) : ('agent-direct' as const);
+      const known = err instanceof StreamTimeoutError || err instanceof ClientGoneError;
+      if (!known) request.log.error({ err }, 'hybrid backward: request failed');
+      return { ...toHybridResponse({ execution_output: '', result: null, error: known ? err.message : 'Internal server error' }), mode };
+    };
     const respond = async (work: Promise<HybridResponse>): Promise<HybridResponse> => {
       let response: HybridResponse;
       try {
         response = await work;
       } catch (err) {
-        const mode = body.enable_ai_generation ? ('agent-ai' as const) : ('agent-direct' as const);
-        const known = err instanceof StreamTimeoutError || err instanceof ClientGoneError;
-        if (!known) request.log.error({ err }, 'hybrid backward: request failed');
-        return { ...toHybridResponse({ execution_output: '', result: null, error: known ? err.message : 'Internal server error' }), mode };
+        return failed(err);
       }
       await recordHybridTurn(options.sessions, userId, body, response, 'hybrid/backward').catch((err: unknown) => {
         request.log.error({ err }, 'hybrid backward: the turn could not be stored in its session');
@@ -54,12 +70,23 @@ export function registerBackwardRoute(app: FastifyInstance, getRunner: () => Cod
     const deps = { provider: options.provider, runner };
     try {
       if (!(request.headers.accept ?? '').includes('text/event-stream')) {
-        return reply.send(await respond(runBackward(deps, body, abort.signal)));
+        // A job that never ran answers why (nobody reads it when the client went) and stores nothing.
+        const notRun = await waitForTurn(job);
+        if (notRun) return reply.send(failed(notRun));
+        return reply.send(await respond(runInJob(job, () => runBackward(deps, body, abort.signal))));
       }
-      const stream = new HybridStream(reply);
-      stream.finish(await respond(runBackward(deps, body, abort.signal, (stage, text) => stream.stage(stage, text))));
+      stream = new HybridStream(reply);
+      if (job.position > 0) stream.queued(job.position);
+      const notRun = await waitForTurn(job);
+      if (notRun) {
+        stream.finish(failed(notRun));
+        return reply;
+      }
+      const open = stream;
+      stream.finish(await respond(runInJob(job, () => runBackward(deps, body, abort.signal, (stage, text) => open.stage(stage, text)))));
       return reply;
     } finally {
+      job.release();
       abort.dispose();
     }
   });

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ScheduleSolveStatus } from '@tessera/contracts';
+import { takeSolveSlot } from '../../jobs/job-context.js';
 
 /**
  * One HiGHS solve in its own worker thread (solve-worker.mjs): highs blocks the thread it runs
@@ -73,38 +73,8 @@ function highsModule(): Promise<object> {
   return compiled;
 }
 
-/**
- * Solves that run at once; the others wait their turn. HiGHS's time limit is wall-clock: solves
- * sharing a core would each stop with a worse schedule, and the service's own thread needs a core.
- */
-export const MAX_CONCURRENT_SOLVES = Math.max(1, availableParallelism() - 1);
-let solving = 0;
-const queue: Array<() => void> = [];
-
-/** Waits for a free solve slot (or the signal); the function returned frees it. */
-function takeSolveSlot(signal?: AbortSignal): Promise<() => void> {
-  const release = () => {
-    solving--;
-    queue.shift()?.();
-  };
-  if (solving < MAX_CONCURRENT_SOLVES) {
-    solving++;
-    return Promise.resolve(release);
-  }
-  return new Promise((resolve, reject) => {
-    const turn = () => {
-      signal?.removeEventListener('abort', onAbort);
-      solving++;
-      resolve(release);
-    };
-    const onAbort = () => {
-      queue.splice(queue.indexOf(turn), 1);
-      reject(signal?.reason);
-    };
-    queue.push(turn);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+// At most MAX_CONCURRENT_SOLVES at once, and one per user: the job scheduler's solve slots (src/jobs/).
+export { MAX_CONCURRENT_SOLVES } from '../../jobs/job-context.js';
 
 let liveWorkers = 0;
 /** Solver workers started and not yet exited (a stopped or timed-out solve's worker is gone once this drops). */
