@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
+import {
+  API_PORT,
+  IMPORT_MAX_EXPANDED_MB_DEFAULT,
+  IMPORT_MAX_EXPANDED_MB_MAX,
+  IMPORT_MAX_EXPANDED_MB_MIN,
+  LIVE_HEARTBEAT_MS,
+  SHEET_MAX_CELLS_DEFAULT,
+  SHEET_MAX_CELLS_MAX,
+  SHEET_MAX_CELLS_MIN,
+} from '@tessera/contracts';
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export interface AppConfig {
@@ -22,6 +31,10 @@ export interface AppConfig {
   redisUrl?: string;
   /** Live sockets' ping interval; also how often presence entries in Redis are renewed. */
   liveHeartbeatMs?: number;
+  /** Most cells (rows × columns) one sheet may have; default SHEET_MAX_CELLS_DEFAULT. */
+  sheetMaxCells?: number;
+  /** Most megabytes an .xlsx upload's zip parts may inflate to, together; default IMPORT_MAX_EXPANDED_MB_DEFAULT. */
+  importMaxExpandedMb?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -39,6 +52,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
+    sheetMaxCells: parseWhole('SHEET_MAX_CELLS', env.SHEET_MAX_CELLS, SHEET_MAX_CELLS_DEFAULT, SHEET_MAX_CELLS_MIN, SHEET_MAX_CELLS_MAX),
+    importMaxExpandedMb: parseWhole(
+      'IMPORT_MAX_EXPANDED_MB',
+      env.IMPORT_MAX_EXPANDED_MB,
+      IMPORT_MAX_EXPANDED_MB_DEFAULT,
+      IMPORT_MAX_EXPANDED_MB_MIN,
+      IMPORT_MAX_EXPANDED_MB_MAX,
+    ),
   };
 }
 
@@ -65,4 +86,14 @@ function parseHeartbeat(raw: string | undefined): number {
     throw new ConfigError(`LIVE_HEARTBEAT_MS must be a whole number of milliseconds from 100 to 600000, got "${raw}"`);
   }
   return ms;
+}
+
+/** A whole number in [min, max]; `_` or `,` may group digits (10_000_000). Unset or blank: the default. */
+function parseWhole(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw.trim().replace(/[_,]/g, ''));
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return n;
 }
