@@ -22,6 +22,12 @@ describe('sheet size', () => {
     });
   });
 
+  it('with the current size given, only growth beyond the cap is refused (a cap lowered since)', () => {
+    assert.equal(refusal(() => requireSheetSize(40, 40, 1000, { rows: 40, columns: 40 })), null);
+    assert.equal(refusal(() => requireSheetSize(30, 40, 1000, { rows: 40, columns: 40 })), null);
+    assert.equal(refusal(() => requireSheetSize(41, 40, 1000, { rows: 40, columns: 40 }))?.message, 'A sheet can hold at most 1,000 cells (this would be 1,640)');
+  });
+
   it('a far cell grows rows and columns; nearer cells change nothing', () => {
     assert.deepEqual(grownSize(10, 10, [{ row: 1_048_575, col: 16_383 }]), { rows: 1_048_576, columns: 16_384 });
     assert.deepEqual(grownSize(10, 10, [{ row: 2, col: 3 }]), { rows: 10, columns: 10 });

@@ -9,10 +9,16 @@ import { HttpError } from '../http/http-error.js';
 
 export const sheetTooLarge = (message: string) => new HttpError(413, ERROR_CODES.payloadTooLarge, message);
 
-/** 413 when a sheet of rows × columns would be beyond the cap or wider than 16,384 columns. */
-export function requireSheetSize(rows: number, columns: number, maxCells: number): void {
+/**
+ * 413 when a sheet of rows × columns would be beyond the cap or wider than 16,384 columns. With
+ * `current` (the sheet's size now), only growth is refused: a sheet left beyond a cap that was
+ * lowered since can still be edited inside, and shrunk, but not grown.
+ */
+export function requireSheetSize(rows: number, columns: number, maxCells: number, current?: { rows: number; columns: number }): void {
   const refused = sheetSizeError(rows, columns, maxCells);
-  if (refused) throw sheetTooLarge(refused);
+  if (!refused) return;
+  if (current && rows * columns <= current.rows * current.columns && columns <= Math.max(current.columns, SHEET_MAX_COLUMNS)) return;
+  throw sheetTooLarge(refused);
 }
 
 /** The rows and columns cell changes make a sheet of rows × columns grow to (a far cell grows both). */
@@ -47,6 +53,6 @@ export function requireColumnsOfBody(body: unknown): void {
 
 /** The size a structural operation leaves; inserting rows or columns beyond the cap is a 413. */
 export function requireStructureSize(op: { type: string; count: number }, rows: number, columns: number, maxCells: number): void {
-  if (op.type === 'rows_insert') requireSheetSize(rows + op.count, columns, maxCells);
-  else if (op.type === 'columns_insert') requireSheetSize(rows, columns + op.count, maxCells);
+  if (op.type === 'rows_insert') requireSheetSize(rows + op.count, columns, maxCells, { rows, columns });
+  else if (op.type === 'columns_insert') requireSheetSize(rows, columns + op.count, maxCells, { rows, columns });
 }

@@ -288,14 +288,15 @@ export class SheetsService {
       let columns = row.col_count;
       let changes = null as ReturnType<typeof diffGrids> | null;
       if (body.data !== undefined) {
-        requireSheetSize(body.data.length, widthOf(body.data), this.maxCells);
+        const now = { rows: row.row_count, columns: row.col_count };
+        requireSheetSize(body.data.length, widthOf(body.data), this.maxCells, now);
         const current = await readGrid(trx, id);
         let next = body.data;
         if (baseVersion < row.version) {
           const merged = mergeGrid(current, body.data, changesSince(await opsAfter(trx, id, baseVersion)));
           if (merged.conflicts.length > 0) throw conflictError(row.version, merged.conflicts);
           next = merged.grid;
-          requireSheetSize(next.length, widthOf(next), this.maxCells);
+          requireSheetSize(next.length, widthOf(next), this.maxCells, now);
         }
         changes = diffGrids(current, next);
         await replaceGrid(trx, id, next, row.row_count, changes.map((c) => c.row));
@@ -357,7 +358,7 @@ export class SheetsService {
       // Beyond the cap the whole group is refused (and rolled back): the caller then commits the
       // operations one by one, and only the one that grows the sheet too far gets the error.
       const grown = grownSize(row.row_count, row.col_count, items.flatMap((i) => i.changes));
-      requireSheetSize(grown.rows, grown.columns, this.maxCells);
+      requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
       // The ids already in the op log, in one query (a re-send after a reconnect).
       const ids = [...new Set(items.map((i) => i.opId))];
       const known = new Map<string, LiveWriteResult>();
@@ -460,7 +461,7 @@ export class SheetsService {
       if (applied) return { result: applied, written: new Map<number, string>() };
       if (body.base_version > row.version) throw conflictError(row.version, []);
       const grown = grownSize(row.row_count, row.col_count, body.changes);
-      requireSheetSize(grown.rows, grown.columns, this.maxCells);
+      requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
       const chunks = await loadChunks(trx, id, rowsToLoad(row.row_count, body.changes));
       if (body.base_version < row.version) {
         const since = changesSince(await opsAfter(trx, id, body.base_version));
@@ -534,6 +535,8 @@ export class SheetsService {
     const copy = await this.db.transaction().execute(async (trx) => {
       const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
       if (!source) throw notFound(SHEET_NOT_FOUND);
+      // A sheet left beyond a cap lowered since is not copied.
+      requireSheetSize(source.row_count, source.col_count, this.maxCells);
       await lockNames(trx);
       const taken = new Set(
         (await trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${source.name})`).execute()).map((r) => r.name),

@@ -296,7 +296,7 @@ describe('hostile: restoring a version made under a higher cap', () => {
     await t.close();
   });
 
-  it('restore, checkout and accept of content beyond the lowered cap are 413s; the live version stays', async () => {
+  it('restore, checkout, accept and duplicate beyond the lowered cap are 413s; a sheet left beyond it is edited inside, not grown', async () => {
     const token = (await signupAdmin(t.app)).accessToken;
     let api = apiClient(t.app, token);
     const big = Array.from({ length: 40 }, (_, r) => Array.from({ length: 40 }, (_, c) => `${r}:${c}`));
@@ -306,6 +306,7 @@ describe('hostile: restoring a version made under a higher cap', () => {
     assert.equal((await api.put(`/api/v1/sheets/${id}`, { data: [['small']] })).statusCode, 200);
     const proposal = await api.post(`/api/v1/sheets/${id}/versions`, { data: big });
     assert.equal(proposal.statusCode, 201, proposal.body);
+    const stillBig = (await api.post('/api/v1/sheets', { name: 'Still big', data: big })).json().id as string;
 
     // The operator lowers SHEET_MAX_CELLS to 1,000 and restarts the api on the same data.
     await t.app.close();
@@ -318,6 +319,18 @@ describe('hostile: restoring a version made under a higher cap', () => {
     refused(await api.post(`/api/v1/sheets/${id}/versions/1/checkout`), text);
     refused(await api.post(`/api/v1/sheets/${id}/versions/${proposal.json().version_id}/accept`), text);
     assert.deepEqual(await state(lowered, api, id), before);
+
+    const bigBefore = await state(lowered, api, stillBig);
+    const sheets = (await lowered.db.selectFrom('sheets').select('id').execute()).length;
+    refused(await api.post(`/api/v1/sheets/${stillBig}/duplicate`, {}), text);
+    assert.equal((await lowered.db.selectFrom('sheets').select('id').execute()).length, sheets);
+    refused(
+      await api.patch(`/api/v1/sheets/${stillBig}/cells`, { base_version: bigBefore.version, changes: [{ row: 40, col: 0, value: 'grows' }] }),
+      'A sheet can hold at most 1,000 cells (this would be 1,640)',
+    );
+    assert.deepEqual(await state(lowered, api, stillBig), bigBefore);
+    const inside = await api.patch(`/api/v1/sheets/${stillBig}/cells`, { base_version: bigBefore.version, changes: [{ row: 0, col: 0, value: 'edited' }] });
+    assert.equal(inside.statusCode, 200, inside.body);
     await healthy(lowered);
   });
 });
