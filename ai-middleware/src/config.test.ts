@@ -21,7 +21,7 @@ test('API_URL with a trailing slash still yields one JWKS path', () => {
 test('an unknown AI_PROVIDER is refused with a message naming the allowed values', () => {
   assert.throws(() => loadConfig({ AI_PROVIDER: 'gpt' }), (err: unknown) => {
     assert.ok(err instanceof ConfigError);
-    assert.match(err.message, /AI_PROVIDER must be one of builtin, openai, vertex; got "gpt"/);
+    assert.match(err.message, /AI_PROVIDER must be one of builtin, openai, vertex, got "gpt"/);
     return true;
   });
   assert.equal(loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: 'sk-x' }).provider, 'openai');
@@ -109,7 +109,7 @@ test('feature flags: another value stops the service, naming the variable', () =
   for (const value of ['no', 'off', 'yes', '2', 'flase']) {
     assert.throws(
       () => loadConfig({ FEATURE_ENHANCED_CHAT: value }),
-      (err: unknown) => err instanceof ConfigError && err.message === `FEATURE_ENHANCED_CHAT must be true or false (or 1 or 0); got "${value}"`,
+      (err: unknown) => err instanceof ConfigError && err.message === `FEATURE_ENHANCED_CHAT must be true or false (or 1 or 0), got "${value}"`,
     );
   }
 });
@@ -121,7 +121,7 @@ test('jobs and quotas: the defaults of issue 17, each overridden by its variable
   const set = loadConfig({ JOBS_PER_USER: '3', SOLVES_PER_USER: '2', JOB_QUEUE_MAX: '0', JOBS_MAX_RUNNING: '8', AI_SESSIONS_PER_USER: '5', AI_MESSAGES_PER_SESSION: '10', GIT_COMMIT_MAX_MB: '2', GIT_DAILY_MAX_MB: '2' });
   assert.deepEqual(set.jobs, { perUser: 3, solvesPerUser: 2, queueMax: 0, maxRunning: 8 });
   assert.deepEqual(set.quotas, { sessionsPerUser: 5, messagesPerSession: 10, gitCommitMaxBytes: 2 * 1024 * 1024, gitDailyMaxBytes: 2 * 1024 * 1024 });
-  assert.throws(() => loadConfig({ JOBS_PER_USER: '0' }), (err: unknown) => err instanceof ConfigError && /JOBS_PER_USER must be a whole number from 1 to 100; got "0"/.test(err.message));
+  assert.throws(() => loadConfig({ JOBS_PER_USER: '0' }), (err: unknown) => err instanceof ConfigError && /JOBS_PER_USER must be a whole number from 1 to 100, got "0"/.test(err.message));
   assert.throws(() => loadConfig({ JOB_QUEUE_MAX: 'lots' }), /JOB_QUEUE_MAX must be a whole number/);
   assert.throws(() => loadConfig({ AI_MESSAGES_PER_SESSION: '1' }), /AI_MESSAGES_PER_SESSION must be a whole number from 2/);
   assert.throws(() => loadConfig({ GIT_COMMIT_MAX_MB: '10', GIT_DAILY_MAX_MB: '5' }), /GIT_DAILY_MAX_MB \(5\) must be at least GIT_COMMIT_MAX_MB \(10\)/);

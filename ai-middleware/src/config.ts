@@ -12,7 +12,7 @@ import {
   JWKS_PATH,
   QUOTA_DEFAULTS,
 } from '@tessera/contracts';
-import { ConfigError, type LogLevel, parseDatabaseUrl, parseHttpUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
+import { ConfigError, type LogLevel, parseDatabaseUrl, parseHttpUrl, parseLogLevel, parsePort, parseWholeNumber } from '@tessera/server-kit';
 
 export { ConfigError };
 
@@ -93,10 +93,10 @@ export const JOBS_DEFAULTS: JobsConfig = { ...JOB_DEFAULTS };
 
 export function loadJobsConfig(env: NodeJS.ProcessEnv): JobsConfig {
   return {
-    perUser: parseIntInRange('JOBS_PER_USER', env.JOBS_PER_USER, JOBS_DEFAULTS.perUser, 1, 100),
-    solvesPerUser: parseIntInRange('SOLVES_PER_USER', env.SOLVES_PER_USER, JOBS_DEFAULTS.solvesPerUser, 1, 100),
-    queueMax: parseIntInRange('JOB_QUEUE_MAX', env.JOB_QUEUE_MAX, JOBS_DEFAULTS.queueMax, 0, 10_000),
-    maxRunning: parseIntInRange('JOBS_MAX_RUNNING', env.JOBS_MAX_RUNNING, JOBS_DEFAULTS.maxRunning, 1, 64),
+    perUser: parseWholeNumber('JOBS_PER_USER', env.JOBS_PER_USER, JOBS_DEFAULTS.perUser, 1, 100),
+    solvesPerUser: parseWholeNumber('SOLVES_PER_USER', env.SOLVES_PER_USER, JOBS_DEFAULTS.solvesPerUser, 1, 100),
+    queueMax: parseWholeNumber('JOB_QUEUE_MAX', env.JOB_QUEUE_MAX, JOBS_DEFAULTS.queueMax, 0, 10_000),
+    maxRunning: parseWholeNumber('JOBS_MAX_RUNNING', env.JOBS_MAX_RUNNING, JOBS_DEFAULTS.maxRunning, 1, 64),
   };
 }
 
@@ -117,13 +117,13 @@ export const QUOTAS_DEFAULTS: QuotasConfig = {
 };
 
 export function loadQuotasConfig(env: NodeJS.ProcessEnv): QuotasConfig {
-  const commitMb = parseIntInRange('GIT_COMMIT_MAX_MB', env.GIT_COMMIT_MAX_MB, QUOTA_DEFAULTS.gitCommitMaxMb, 1, 1024);
-  const dailyMb = parseIntInRange('GIT_DAILY_MAX_MB', env.GIT_DAILY_MAX_MB, QUOTA_DEFAULTS.gitDailyMaxMb, 1, 1_000_000);
+  const commitMb = parseWholeNumber('GIT_COMMIT_MAX_MB', env.GIT_COMMIT_MAX_MB, QUOTA_DEFAULTS.gitCommitMaxMb, 1, 1024);
+  const dailyMb = parseWholeNumber('GIT_DAILY_MAX_MB', env.GIT_DAILY_MAX_MB, QUOTA_DEFAULTS.gitDailyMaxMb, 1, 1_000_000);
   if (dailyMb < commitMb) throw new ConfigError(`GIT_DAILY_MAX_MB (${dailyMb}) must be at least GIT_COMMIT_MAX_MB (${commitMb})`);
   return {
-    sessionsPerUser: parseIntInRange('AI_SESSIONS_PER_USER', env.AI_SESSIONS_PER_USER, QUOTAS_DEFAULTS.sessionsPerUser, 1, 100_000),
+    sessionsPerUser: parseWholeNumber('AI_SESSIONS_PER_USER', env.AI_SESSIONS_PER_USER, QUOTAS_DEFAULTS.sessionsPerUser, 1, 100_000),
     // A turn stores two messages (the user's and the reply): at least one turn must fit.
-    messagesPerSession: parseIntInRange('AI_MESSAGES_PER_SESSION', env.AI_MESSAGES_PER_SESSION, QUOTAS_DEFAULTS.messagesPerSession, 2, 1_000_000),
+    messagesPerSession: parseWholeNumber('AI_MESSAGES_PER_SESSION', env.AI_MESSAGES_PER_SESSION, QUOTAS_DEFAULTS.messagesPerSession, 2, 1_000_000),
     gitCommitMaxBytes: commitMb * MB,
     gitDailyMaxBytes: dailyMb * MB,
   };
@@ -165,23 +165,12 @@ export interface RunnerConfig {
 
 export const RUNNER_DEFAULTS: RunnerConfig = { timeoutMs: 10_000, memoryMb: 256, poolSize: 2 };
 
-/** A whole number in [min, max]; unset or blank gives the fallback. */
-function parseIntInRange(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  const text = raw?.trim();
-  if (!text) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
-  }
-  return value;
-}
-
 export function loadRunnerConfig(env: NodeJS.ProcessEnv): RunnerConfig {
   return {
-    timeoutMs: parseIntInRange('RUNNER_TIMEOUT_MS', env.RUNNER_TIMEOUT_MS, RUNNER_DEFAULTS.timeoutMs, 100, 600_000),
+    timeoutMs: parseWholeNumber('RUNNER_TIMEOUT_MS', env.RUNNER_TIMEOUT_MS, RUNNER_DEFAULTS.timeoutMs, 100, 600_000),
     // Pyodide needs about 160 MB idle, and the address-space limit (1280 MiB) caps what it can reach.
-    memoryMb: parseIntInRange('RUNNER_MEMORY_MB', env.RUNNER_MEMORY_MB, RUNNER_DEFAULTS.memoryMb, 200, 1024),
-    poolSize: parseIntInRange('RUNNER_POOL_SIZE', env.RUNNER_POOL_SIZE, RUNNER_DEFAULTS.poolSize, 1, 16),
+    memoryMb: parseWholeNumber('RUNNER_MEMORY_MB', env.RUNNER_MEMORY_MB, RUNNER_DEFAULTS.memoryMb, 200, 1024),
+    poolSize: parseWholeNumber('RUNNER_POOL_SIZE', env.RUNNER_POOL_SIZE, RUNNER_DEFAULTS.poolSize, 1, 16),
   };
 }
 

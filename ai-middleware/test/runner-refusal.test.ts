@@ -49,7 +49,7 @@ test('RUNNER_* variables set the limits; bad values are refused', () => {
     memoryMb: 512,
     poolSize: 1,
   });
-  assert.throws(() => loadConfig({ RUNNER_TIMEOUT_MS: '10s' }), /RUNNER_TIMEOUT_MS must be a whole number from 100 to 600000; got "10s"/);
+  assert.throws(() => loadConfig({ RUNNER_TIMEOUT_MS: '10s' }), /RUNNER_TIMEOUT_MS must be a whole number from 100 to 600000, got "10s"/);
   assert.throws(() => loadConfig({ RUNNER_MEMORY_MB: '64' }), /RUNNER_MEMORY_MB must be a whole number from 200 to 1024/);
   assert.throws(() => loadConfig({ RUNNER_POOL_SIZE: '0' }), /RUNNER_POOL_SIZE/);
 });

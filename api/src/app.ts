@@ -107,7 +107,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     refreshTokens: new RefreshTokenService(db),
     passwords: new PasswordService(),
     users: new UsersRepository(db),
-    sheets: new SheetsService(db),
+    sheets: new SheetsService(db, config.sheetMaxCells),
     groups: new GroupsService(db),
     tokenEpochs: new TokenEpochs(db),
     loginRateLimit,

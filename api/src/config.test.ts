@@ -14,6 +14,20 @@ describe('loadConfig', () => {
     assert.equal(c.logLevel, 'info');
     assert.equal(c.redisUrl, undefined, 'no Redis: live state in this process');
     assert.equal(c.liveHeartbeatMs, 30_000);
+    assert.equal(c.sheetMaxCells, 10_000_000);
+    assert.equal(c.importMaxExpandedMb, 200);
+  });
+
+  it('takes SHEET_MAX_CELLS and IMPORT_MAX_EXPANDED_MB in range and refuses the rest', () => {
+    assert.equal(loadConfig({ SHEET_MAX_CELLS: '1000' }).sheetMaxCells, 1000);
+    assert.equal(loadConfig({ SHEET_MAX_CELLS: '5_000_000' }).sheetMaxCells, 5_000_000);
+    assert.equal(loadConfig({ IMPORT_MAX_EXPANDED_MB: '50' }).importMaxExpandedMb, 50);
+    assert.throws(() => loadConfig({ SHEET_MAX_CELLS: '999' }), /^ConfigError: SHEET_MAX_CELLS must be a whole number from 1000 to 100000000, got "999"$/);
+    assert.throws(() => loadConfig({ SHEET_MAX_CELLS: '200000000' }), /SHEET_MAX_CELLS must be a whole number/);
+    assert.throws(() => loadConfig({ SHEET_MAX_CELLS: 'lots' }), /SHEET_MAX_CELLS must be a whole number/);
+    assert.throws(() => loadConfig({ SHEET_MAX_CELLS: '10000.5' }), /SHEET_MAX_CELLS must be a whole number/);
+    assert.throws(() => loadConfig({ IMPORT_MAX_EXPANDED_MB: '0' }), /IMPORT_MAX_EXPANDED_MB must be a whole number from 1 to 2048/);
+    assert.throws(() => loadConfig({ IMPORT_MAX_EXPANDED_MB: '1.5' }), /IMPORT_MAX_EXPANDED_MB/);
   });
 
   it('takes a redis:// or rediss:// REDIS_URL and a heartbeat in ms', () => {

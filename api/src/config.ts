@@ -1,6 +1,15 @@
 import path from 'node:path';
-import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
-import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy } from '@tessera/server-kit';
+import {
+  API_PORT,
+  IMPORT_MAX_EXPANDED_MB_DEFAULT,
+  IMPORT_MAX_EXPANDED_MB_MAX,
+  IMPORT_MAX_EXPANDED_MB_MIN,
+  LIVE_HEARTBEAT_MS,
+  SHEET_MAX_CELLS_DEFAULT,
+  SHEET_MAX_CELLS_MAX,
+  SHEET_MAX_CELLS_MIN,
+} from '@tessera/contracts';
+import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy, parseWholeNumber } from '@tessera/server-kit';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -27,6 +36,10 @@ export interface AppConfig {
    * names (loopback, linklocal, uniquelocal); [] believes nobody. Unset: loopback only.
    */
   trustProxy?: string[];
+  /** Most cells (rows × columns) one sheet may have; default SHEET_MAX_CELLS_DEFAULT. */
+  sheetMaxCells?: number;
+  /** Most megabytes an .xlsx upload's zip parts may inflate to, together; default IMPORT_MAX_EXPANDED_MB_DEFAULT. */
+  importMaxExpandedMb?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -45,6 +58,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
     trustProxy: parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY, DEFAULT_TRUST_PROXY),
+    sheetMaxCells: parseWholeNumber('SHEET_MAX_CELLS', env.SHEET_MAX_CELLS, SHEET_MAX_CELLS_DEFAULT, SHEET_MAX_CELLS_MIN, SHEET_MAX_CELLS_MAX),
+    importMaxExpandedMb: parseWholeNumber(
+      'IMPORT_MAX_EXPANDED_MB',
+      env.IMPORT_MAX_EXPANDED_MB,
+      IMPORT_MAX_EXPANDED_MB_DEFAULT,
+      IMPORT_MAX_EXPANDED_MB_MIN,
+      IMPORT_MAX_EXPANDED_MB_MAX,
+    ),
   };
 }
 

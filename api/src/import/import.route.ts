@@ -58,7 +58,11 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
 
     let tables;
     try {
-      tables = extension === 'csv' ? [{ name, ...parseDelimited(file.bytes) }] : parseWorkbook(file.bytes, extension);
+      const maxCells = services.sheets.maxCells;
+      tables =
+        extension === 'csv'
+          ? [{ name, ...parseDelimited(file.bytes, maxCells) }]
+          : parseWorkbook(file.bytes, extension, { maxCells, maxExpandedMb: services.config.importMaxExpandedMb });
     } catch (err) {
       if (err instanceof ParseError) throw HttpError.badRequest(err.message);
       throw err;

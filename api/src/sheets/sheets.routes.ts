@@ -13,6 +13,7 @@ import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from './sheet-params.js';
+import { requireColumnsOfBody } from './sheet-size.js';
 
 /** A full grid of a large sheet is far beyond the api's JSON default; only these routes take one. */
 export const SHEET_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -22,6 +23,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
   const sheets = services.sheets;
 
   app.post('/', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request, reply) => {
+    requireColumnsOfBody(request.body);
     const body = validate(CreateSheetBodySchema, request.body ?? {});
     return reply.code(201).send(await sheets.create(body, currentUser(request).id));
   });
@@ -36,6 +38,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
 
   app.put('/:id', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
+    requireColumnsOfBody(request.body);
     return sheets.update(id, validate(UpdateSheetBodySchema, request.body), currentUser(request).id);
   });
 

@@ -10,6 +10,7 @@ import {
   NEW_SHEET_DEFAULT,
   NEW_SHEET_IN_GROUP_DEFAULT,
   normalizeHeaders,
+  SHEET_MAX_CELLS_DEFAULT,
   type SheetConflictDetails,
   type SheetList,
   type SheetListQuery,
@@ -25,6 +26,7 @@ import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } fro
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache } from './grid-cache.js';
+import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { restructure, structureError } from './structure-op.js';
@@ -97,6 +99,8 @@ export class SheetsService {
 
   constructor(
     private readonly db: Kysely<Database>,
+    /** SHEET_MAX_CELLS: no path grows a sheet beyond this many cells (rows × columns). */
+    readonly maxCells = SHEET_MAX_CELLS_DEFAULT,
     private readonly cache = new GridCache(),
   ) {}
 
@@ -161,6 +165,7 @@ export class SheetsService {
     const name = await freeSheetName(trx, sheet.name);
     const id = crypto.randomUUID();
     const columns = Math.max(widthOf(sheet.data), sheet.headers?.length ?? 0);
+    requireSheetSize(sheet.data.length, columns, this.maxCells);
     const position = sheet.position ?? (await this.nextPosition(trx, sheet.groupId));
     await trx
       .insertInto('sheets')
@@ -188,6 +193,9 @@ export class SheetsService {
     const groupId = body.group_id ?? null;
     const defaults = groupId ? NEW_SHEET_IN_GROUP_DEFAULT : NEW_SHEET_DEFAULT;
     const { rows = defaults.rows, columns = defaults.columns, ...extra } = body.metadata ?? {};
+    // Checked before the empty grid is allocated (insert checks again what it stores).
+    if (body.data) requireSheetSize(body.data.length, Math.max(widthOf(body.data), body.headers?.length ?? 0), this.maxCells);
+    else requireSheetSize(rows, Math.max(columns, body.headers?.length ?? 0), this.maxCells);
     const data = body.data ?? emptyGrid(rows, columns);
     const created = await this.db.transaction().execute(async (trx) => {
       const { id } = await this.insert(trx, {
@@ -280,12 +288,15 @@ export class SheetsService {
       let columns = row.col_count;
       let changes = null as ReturnType<typeof diffGrids> | null;
       if (body.data !== undefined) {
+        const now = { rows: row.row_count, columns: row.col_count };
+        requireSheetSize(body.data.length, widthOf(body.data), this.maxCells, now);
         const current = await readGrid(trx, id);
         let next = body.data;
         if (baseVersion < row.version) {
           const merged = mergeGrid(current, body.data, changesSince(await opsAfter(trx, id, baseVersion)));
           if (merged.conflicts.length > 0) throw conflictError(row.version, merged.conflicts);
           next = merged.grid;
+          requireSheetSize(next.length, widthOf(next), this.maxCells, now);
         }
         changes = diffGrids(current, next);
         await replaceGrid(trx, id, next, row.row_count, changes.map((c) => c.row));
@@ -344,6 +355,10 @@ export class SheetsService {
   async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveWriteResult[]> {
     const done = await this.db.transaction().execute(async (trx) => {
       let row = await this.lockSheet(trx, id);
+      // Beyond the cap the whole group is refused (and rolled back): the caller then commits the
+      // operations one by one, and only the one that grows the sheet too far gets the error.
+      const grown = grownSize(row.row_count, row.col_count, items.flatMap((i) => i.changes));
+      requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
       // The ids already in the op log, in one query (a re-send after a reconnect).
       const ids = [...new Set(items.map((i) => i.opId))];
       const known = new Map<string, LiveWriteResult>();
@@ -445,6 +460,8 @@ export class SheetsService {
       const applied = await this.appliedOp(trx, id, opId);
       if (applied) return { result: applied, written: new Map<number, string>() };
       if (body.base_version > row.version) throw conflictError(row.version, []);
+      const grown = grownSize(row.row_count, row.col_count, body.changes);
+      requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
       const chunks = await loadChunks(trx, id, rowsToLoad(row.row_count, body.changes));
       if (body.base_version < row.version) {
         const since = changesSince(await opsAfter(trx, id, body.base_version));
@@ -471,6 +488,7 @@ export class SheetsService {
         if (applied) return applied;
         const refused = structureError(op, row.row_count, row.col_count);
         if (refused) throw HttpError.badRequest(refused);
+        requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
         let next;
         if (op.type === 'rows_insert' || op.type === 'rows_remove') {
           // Rows before the index stay where they are: only the chunks from the index's chunk on are read and rewritten.
@@ -517,6 +535,8 @@ export class SheetsService {
     const copy = await this.db.transaction().execute(async (trx) => {
       const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
       if (!source) throw notFound(SHEET_NOT_FOUND);
+      // A sheet left beyond a cap lowered since is not copied.
+      requireSheetSize(source.row_count, source.col_count, this.maxCells);
       await lockNames(trx);
       const taken = new Set(
         (await trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${source.name})`).execute()).map((r) => r.name),

@@ -19,7 +19,8 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
-import { type CellDelta, CHUNK_ROWS, chunkOf, sameCell } from '../sheets/cell-grid.js';
+import { type CellDelta, CHUNK_ROWS, chunkOf, sameCell, widthOf } from '../sheets/cell-grid.js';
+import { grownSize, requireSheetSize } from '../sheets/sheet-size.js';
 import { SHEET_NOT_FOUND, type SheetsService, notFound } from '../sheets/sheets.service.js';
 import { groupRuns, type OpHead, type Run } from './snapshot-runs.js';
 import { joinChunkTexts } from '../sheets/sheet-store.js';
@@ -370,6 +371,8 @@ export class VersionsService {
       .where('state', '=', 'proposed')
       .executeTakeFirstOrThrow();
     if (Number(open) >= max) throw new HttpError(429, ERROR_CODES.tooManyRequests, QUOTA_TEXTS.proposals(max));
+    // A proposal beyond the cell cap could never be accepted: refused before it is stored.
+    if (body.data !== undefined) requireSheetSize(body.data.length, widthOf(body.data), this.sheets.maxCells);
     const { base, content } = await this.readOnly(async (db) => {
       const live = await this.liveVersion(db, sheetId);
       const base = body.base_version ?? live;
@@ -380,6 +383,10 @@ export class VersionsService {
       }
       await this.committedStatus(db, sheetId, base);
       const rebuilt = await rebuildVersion(db, sheetId, base, live);
+      if (body.changes && body.data === undefined) {
+        const grown = grownSize(rebuilt.rows.length, widthOf(rebuilt.rows), body.changes);
+        requireSheetSize(grown.rows, grown.columns, this.sheets.maxCells);
+      }
       if (body.changes) applyDeltas(rebuilt.rows, [body.changes.map((c) => ({ row: c.row, col: c.col, old: null, new: c.value }))], 'forward');
       return { base, content: { headers: body.headers ?? rebuilt.headers, rows: body.data ?? rebuilt.rows } };
     });

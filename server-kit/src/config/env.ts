@@ -15,6 +15,18 @@ export function parsePort(name: string, raw: string | undefined, fallback: numbe
   return port;
 }
 
+/** A whole number in [min, max]; `_` or `,` may group digits (10_000_000). Unset or blank: the fallback. */
+export function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const text = raw?.trim();
+  if (!text) return fallback;
+  const digits = text.replace(/[_,]/g, '');
+  const n = Number(digits);
+  if (!/^\d+$/.test(digits) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
 /** An http(s) URL without trailing slashes. */
 export function parseHttpUrl(name: string, raw: string): string {
   let url: URL;
