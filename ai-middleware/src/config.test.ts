@@ -21,7 +21,7 @@ test('API_URL with a trailing slash still yields one JWKS path', () => {
 test('an unknown AI_PROVIDER is refused with a message naming the allowed values', () => {
   assert.throws(() => loadConfig({ AI_PROVIDER: 'gpt' }), (err: unknown) => {
     assert.ok(err instanceof ConfigError);
-    assert.match(err.message, /AI_PROVIDER must be one of builtin, openai, vertex, got "gpt"/);
+    assert.match(err.message, /AI_PROVIDER must be one of builtin, openai, vertex; got "gpt"/);
     return true;
   });
   assert.equal(loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: 'sk-x' }).provider, 'openai');
@@ -109,7 +109,7 @@ test('feature flags: another value stops the service, naming the variable', () =
   for (const value of ['no', 'off', 'yes', '2', 'flase']) {
     assert.throws(
       () => loadConfig({ FEATURE_ENHANCED_CHAT: value }),
-      (err: unknown) => err instanceof ConfigError && err.message === `FEATURE_ENHANCED_CHAT must be true or false (or 1 or 0), got "${value}"`,
+      (err: unknown) => err instanceof ConfigError && err.message === `FEATURE_ENHANCED_CHAT must be true or false (or 1 or 0); got "${value}"`,
     );
   }
 });
