@@ -93,6 +93,19 @@ function throttleCases(name: string, make: (clock: Clock) => Promise<LoginRateLi
   });
 }
 
+describe('MemoryLoginRateLimit memory', () => {
+  it('holds at most maxKeys keys under a flood of distinct addresses, and still throttles the latest pair', async () => {
+    const now = 1_000_000;
+    const limit = new MemoryLoginRateLimit(POLICY, () => now, 1_000);
+    for (let i = 0; i < 5_000; i++) {
+      await limit.begin({ account: `flood-${i}`, address: `10.9.${i >> 8}.${i & 255}` });
+      assert.ok(limit.size <= 1_000, `${limit.size} keys after ${i + 1} attempts`);
+    }
+    for (let i = 0; i < 3; i++) assert.equal((await limit.begin({ account: 'last', address: '10.8.0.1' })).allowed, true);
+    assert.equal((await limit.begin({ account: 'last', address: '10.8.0.1' })).allowed, false);
+  });
+});
+
 throttleCases('MemoryLoginRateLimit', async (clock) => new MemoryLoginRateLimit(POLICY, () => clock.now));
 
 throttleCases('RedisLoginRateLimit', async (clock) => {

@@ -60,7 +60,11 @@ export interface LoginRateLimit {
 
 export const accountOf = (username: string) => username.trim().toLowerCase();
 
-/** Bounds the memory store: past this many keys the expired ones go, then the least recently failed. */
+/**
+ * Bounds the memory store (about 100 bytes a key): past this many keys the expired ones go, then
+ * the least recently failed down to 90 %, so that a flood of distinct keys sweeps once in a while,
+ * not at every attempt.
+ */
 const MAX_KEYS = 100_000;
 /** An account's delay stops growing after log2(cap / base) failures: older ones need not be kept. */
 const accountKeep = (p: ThrottlePolicy) => p.accountFree + Math.ceil(Math.log2(Math.max(2, p.delayCapMs / p.delayBaseMs))) + 1;
@@ -87,10 +91,17 @@ export class MemoryLoginRateLimit implements LoginRateLimit {
   readonly #failures = new Map<string, Failure[]>();
   readonly #policy: ThrottlePolicy;
   readonly #now: () => number;
+  readonly #maxKeys: number;
 
-  constructor(policy: Partial<ThrottlePolicy> = {}, now: () => number = Date.now) {
+  constructor(policy: Partial<ThrottlePolicy> = {}, now: () => number = Date.now, maxKeys = MAX_KEYS) {
     this.#policy = { ...DEFAULT_THROTTLE_POLICY, ...policy };
     this.#now = now;
+    this.#maxKeys = maxKeys;
+  }
+
+  /** Keys held now (at most maxKeys). */
+  get size(): number {
+    return this.#failures.size;
   }
 
   async begin(keys: AttemptKeys): Promise<AttemptDecision> {
@@ -104,7 +115,7 @@ export class MemoryLoginRateLimit implements LoginRateLimit {
     this.#add(pairKey, { t: now, id: attemptId }, p.pairMax, now);
     this.#add(addressKey, { t: now, id: attemptId }, p.addressMax, now);
     this.#add(accountKey, { t: now, id: attemptId }, accountKeep(p), now);
-    if (this.#failures.size > MAX_KEYS) this.#sweep(now);
+    if (this.#failures.size > this.#maxKeys) this.#sweep(now);
     return { allowed: true, attemptId };
   }
 
@@ -140,8 +151,9 @@ export class MemoryLoginRateLimit implements LoginRateLimit {
     for (const [key, list] of this.#failures) {
       if (!list.some((f) => f.t > now - this.#policy.windowMs)) this.#failures.delete(key);
     }
+    const target = Math.floor(this.#maxKeys * 0.9);
     for (const key of this.#failures.keys()) {
-      if (this.#failures.size <= MAX_KEYS) break;
+      if (this.#failures.size <= target) break;
       this.#failures.delete(key);
     }
   }
