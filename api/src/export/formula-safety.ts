@@ -1,11 +1,19 @@
 import type { CellValue } from '@tessera/contracts';
-import { HyperFormula } from 'hyperformula';
 
 /** A cell the grid (Handsontable with HyperFormula) takes for a formula: text starting with '='. */
 export const isFormulaText = (value: CellValue | undefined): value is string => typeof value === 'string' && value.length > 1 && value.startsWith('=');
 
-/** The functions the grid evaluates: HyperFormula's (its default English names). */
-const GRID_FUNCTIONS = new Set(HyperFormula.getRegisteredFunctionNames('enGB').map((name) => name.toUpperCase()));
+let gridFunctions: Promise<ReadonlySet<string>> | undefined;
+
+/**
+ * The functions the grid evaluates: HyperFormula's (its default English names). Loaded on the
+ * first XLSX export, not at start: HyperFormula (and exceljs) take seconds to import on a busy
+ * machine, and most api processes never need them.
+ */
+export function loadGridFunctions(): Promise<ReadonlySet<string>> {
+  gridFunctions ??= import('hyperformula').then(({ HyperFormula }) => new Set(HyperFormula.getRegisteredFunctionNames('enGB').map((name) => name.toUpperCase())));
+  return gridFunctions;
+}
 
 /**
  * Functions that reach outside the file when a spreadsheet computes or clicks them: written
@@ -31,13 +39,13 @@ const FUNCTION_CALL = /([A-Za-z_][A-Za-z0-9_.]*)\s*\(/g;
  * the grid itself evaluates and what stays inside the file. Everything else (DDE, external
  * references, links, functions the grid does not know) is written as text.
  */
-export function isInsideFormula(text: string): boolean {
+export function isInsideFormula(text: string, gridFunctions: ReadonlySet<string>): boolean {
   const code = text.slice(1).replace(STRING_LITERAL, '""');
   if (code.replace(/""/g, '').includes('"')) return false; // an unterminated string
   if (OUTSIDE_SYNTAX.test(code)) return false;
   for (const [, name] of code.matchAll(FUNCTION_CALL)) {
     const upper = name.toUpperCase();
-    if (!GRID_FUNCTIONS.has(upper) || OUTSIDE_FUNCTIONS.has(upper)) return false;
+    if (!gridFunctions.has(upper) || OUTSIDE_FUNCTIONS.has(upper)) return false;
   }
   return true;
 }

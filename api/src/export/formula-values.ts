@@ -101,13 +101,13 @@ function runWorker(chunks: string[]): Promise<WorkerResult[]> {
  * formula, is over FORMULA_EVALUATION_MAX_CELLS, or the worker fails (reported to onFailure).
  * Reads (does not release) the source's chunks.
  */
-export async function evaluateFormulas(source: ExportSource, onFailure: (err: unknown) => void): Promise<FormulaValues> {
+export async function evaluateFormulas(source: ExportSource, gridFunctions: ReadonlySet<string>, onFailure: (err: unknown) => void): Promise<FormulaValues> {
   let cells = 0;
   let formulas = false;
   for (const rows of chunkRows(source, false)) {
     for (const row of rows) {
       cells += row.length;
-      if (!formulas && row.some((v) => isFormulaText(v) && isInsideFormula(v))) formulas = true;
+      if (!formulas && row.some((v) => isFormulaText(v) && isInsideFormula(v, gridFunctions))) formulas = true;
     }
   }
   if (!formulas || cells > FORMULA_EVALUATION_MAX_CELLS) return NOT_EVALUATED;

@@ -1,10 +1,9 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type { CellValue } from '@tessera/contracts';
-import ExcelJS from 'exceljs';
 import { chunkRows, type ExportSource } from './export-source.js';
 import { shiftFormulaRows } from './formula-rows.js';
-import { isFormulaText, isInsideFormula } from './formula-safety.js';
+import { isFormulaText, isInsideFormula, loadGridFunctions } from './formula-safety.js';
 import { evaluateFormulas, type FormulaValues } from './formula-values.js';
 
 /** XLSX worksheet names: at most 31 characters, none of : \ / ? * [ ]. */
@@ -20,10 +19,10 @@ type XlsxValue = CellValue | { formula: string; result?: unknown };
  * other formula text (DDE, external references, links, unknown functions, parse errors) is
  * plain text; an empty cell stays blank.
  */
-function xlsxCell(value: CellValue, row: number, col: number, values: FormulaValues): XlsxValue {
+function xlsxCell(value: CellValue, row: number, col: number, values: FormulaValues, gridFunctions: ReadonlySet<string>): XlsxValue {
   if (value === null || value === '') return null;
   if (!isFormulaText(value)) return value;
-  if (!isInsideFormula(value) || !values.parses(row, col)) return value;
+  if (!isInsideFormula(value, gridFunctions) || !values.parses(row, col)) return value;
   const result = values.result(row, col);
   return result === undefined ? { formula: shiftFormulaRows(value.slice(1), 1) } : { formula: shiftFormulaRows(value.slice(1), 1), result };
 }
@@ -36,7 +35,9 @@ async function drained(out: PassThrough): Promise<void> {
 }
 
 async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void): Promise<void> {
-  const values = await evaluateFormulas(source, onError);
+  // Imported on first use: seconds on a busy machine, which every api start would pay otherwise.
+  const [{ default: ExcelJS }, gridFunctions] = await Promise.all([import('exceljs'), loadGridFunctions()]);
+  const values = await evaluateFormulas(source, gridFunctions, onError);
   const headers = source.summary.metadata.headers;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(worksheetName(source.summary.name));
@@ -46,7 +47,7 @@ async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (e
     for (const row of rows) {
       const end = Math.min(row.length, headers.length);
       const cells: XlsxValue[] = new Array(end);
-      for (let c = 0; c < end; c++) cells[c] = xlsxCell(row[c], r, c, values);
+      for (let c = 0; c < end; c++) cells[c] = xlsxCell(row[c], r, c, values, gridFunctions);
       sheet.addRow(cells).commit();
       r++;
     }
