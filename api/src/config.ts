@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { API_PORT, LIVE_HEARTBEAT_MS } from '@tessera/contracts';
+import { API_PORT, LIVE_HEARTBEAT_MS, LIVE_OUTBOUND_MAX_BYTES } from '@tessera/contracts';
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort } from '@tessera/server-kit';
 
 export interface AppConfig {
@@ -22,6 +22,8 @@ export interface AppConfig {
   redisUrl?: string;
   /** Live sockets' ping interval; also how often presence entries in Redis are renewed. */
   liveHeartbeatMs?: number;
+  /** Outbound backpressure: unread bytes a live socket may hold before it is closed (4408) to resync. */
+  liveOutboundMaxBytes?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     liveHeartbeatMs: parseHeartbeat(env.LIVE_HEARTBEAT_MS),
+    liveOutboundMaxBytes: parseOutboundMax(env.LIVE_OUTBOUND_MAX_BYTES),
   };
 }
 
@@ -65,4 +68,14 @@ function parseHeartbeat(raw: string | undefined): number {
     throw new ConfigError(`LIVE_HEARTBEAT_MS must be a whole number of milliseconds from 100 to 600000, got "${raw}"`);
   }
   return ms;
+}
+
+/** At least 64 KiB (a few frames), at most 1 GiB: beyond, one slow client could hold the api's memory. */
+function parseOutboundMax(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return LIVE_OUTBOUND_MAX_BYTES;
+  const bytes = Number(raw);
+  if (!Number.isInteger(bytes) || bytes < 65_536 || bytes > 1_073_741_824) {
+    throw new ConfigError(`LIVE_OUTBOUND_MAX_BYTES must be a whole number of bytes from 65536 to 1073741824, got "${raw}"`);
+  }
+  return bytes;
 }
