@@ -24,6 +24,9 @@ export interface AppConfig {
   liveHeartbeatMs?: number;
   /** Outbound backpressure: unread bytes a live socket may hold before it is closed (4408) to resync. */
   liveOutboundMaxBytes?: number;
+  /** Operations waiting per sheet (default LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); no env var: tests lower them. */
+  liveSheetQueueMaxOps?: number;
+  liveSheetQueueMaxBytes?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */

@@ -49,6 +49,8 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
     },
     onGapRead: (versions) => gaps.inc(versions),
     outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
+    queueMaxOps: services.config.liveSheetQueueMaxOps,
+    queueMaxBytes: services.config.liveSheetQueueMaxBytes,
   });
   app.decorate('live', hub);
   const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
