@@ -50,4 +50,11 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ API_PORT: 'eighty' }), /API_PORT/);
     assert.throws(() => loadConfig({ COOKIE_SECURE: 'maybe' }), /COOKIE_SECURE/);
   });
+
+  it('takes LIVE_OUTBOUND_MAX_BYTES (default 8 MiB) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).liveOutboundMaxBytes, 8 * 1024 * 1024);
+    assert.equal(loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1048576' }).liveOutboundMaxBytes, 1_048_576);
+    assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1000' }), /LIVE_OUTBOUND_MAX_BYTES must be a whole number of bytes from 65536 to 1073741824, got "1000"/);
+    assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: 'lots' }), /LIVE_OUTBOUND_MAX_BYTES/);
+  });
 });
