@@ -9,6 +9,8 @@ import { type ClosableSocket, closeSocket } from './socket-close.js';
 export const REVOCATION_CHANNEL = 'session-revocations';
 const RevocationMessageSchema = z.object({ user_id: z.string().min(1).max(128) });
 
+const SOCKET_CLOSED = 3;
+
 /** How often every tracked user's epoch is read again: the backstop when a bus message was lost. */
 export const EPOCH_RECHECK_MS = 30_000;
 
@@ -82,6 +84,8 @@ export class SocketSessions {
    * revocation of its user.
    */
   track(socket: ClosableSocket, auth: SocketAuth): void {
+    // Closed while authenticating: its 'close' has been told already, nothing to end.
+    if (socket.readyState >= SOCKET_CLOSED) return;
     const delay = Math.max(0, auth.expiresAt - this.#now());
     const tracked: Tracked = {
       socket,
