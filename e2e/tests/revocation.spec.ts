@@ -22,6 +22,8 @@ async function typeInto(page: Page, row: number, col: number, text: string) {
 }
 
 test('a member deleted while their tab is open is signed out with the session-ended notice; the admin keeps their edits', async ({ browser, request }) => {
+  // Two browsers, two sign-ins and a reload on a shared machine: a hang guard, not a timing.
+  test.setTimeout(180_000);
   const token = await adminToken(request);
   const auth = { Authorization: `Bearer ${token}` };
   const created = await request.post('/api/v1/users', { headers: auth, data: { ...member, role: 'user' } });
