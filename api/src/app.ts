@@ -36,6 +36,7 @@ import { liveRoutes } from './live/live.routes.js';
 import { workspaceRoutes } from './live/workspace.routes.js';
 import { liveNamespace, openLiveBackend } from './live/live-backend.js';
 import { openRedis } from './live/redis-connection.js';
+import { SocketSessions } from './live/socket-sessions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,6 +100,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     throw err;
   }
 
+  const tokenEpochs = new TokenEpochs(db);
+  // Revocations reach open sockets in every api process (through the live bus).
+  const socketSessions = new SocketSessions({ bus: live.bus, epochs: tokenEpochs, log: liveLog, recheckMs: config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS });
   const services: AppServices = {
     config,
     db,
@@ -109,9 +113,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     users: new UsersRepository(db),
     sheets: new SheetsService(db, config.sheetMaxCells),
     groups: new GroupsService(db),
-    tokenEpochs: new TokenEpochs(db),
+    tokenEpochs,
     loginRateLimit,
     live,
+    socketSessions,
     startedAt: Date.now(),
     version,
   };
@@ -128,6 +133,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', db);
   app.addHook('onClose', async () => {
+    await socketSessions.stop();
     await loginRateLimit.close();
     await live.close();
     await db.destroy();
@@ -142,6 +148,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(cookie);
     // One WebSocket server for every socket route: a bigger frame closes its socket with 1009.
     await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES, handleProtocols: selectProtocol } });
+    await socketSessions.start();
 
     app.register(healthRoute, { services });
     app.register(authRoutes, { prefix: '/api/v1/auth', services });

@@ -79,4 +79,11 @@ describe('loadConfig', () => {
       assert.throws(() => loadConfig({ TRUST_PROXY: bad }), /^ConfigError: TRUST_PROXY must be a comma-separated list of IP addresses, CIDRs/, bad);
     }
   });
+
+  it('takes LIVE_OUTBOUND_MAX_BYTES (default 8 MiB) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).liveOutboundMaxBytes, 8 * 1024 * 1024);
+    assert.equal(loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1048576' }).liveOutboundMaxBytes, 1_048_576);
+    assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1000' }), /LIVE_OUTBOUND_MAX_BYTES must be a whole number from 65536 to 1073741824, got "1000"/);
+    assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: 'lots' }), /LIVE_OUTBOUND_MAX_BYTES/);
+  });
 });

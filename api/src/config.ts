@@ -5,6 +5,7 @@ import {
   IMPORT_MAX_EXPANDED_MB_MAX,
   IMPORT_MAX_EXPANDED_MB_MIN,
   LIVE_HEARTBEAT_MS,
+  LIVE_OUTBOUND_MAX_BYTES,
   SHEET_MAX_CELLS_DEFAULT,
   SHEET_MAX_CELLS_MAX,
   SHEET_MAX_CELLS_MIN,
@@ -40,6 +41,11 @@ export interface AppConfig {
   sheetMaxCells?: number;
   /** Most megabytes an .xlsx upload's zip parts may inflate to, together; default IMPORT_MAX_EXPANDED_MB_DEFAULT. */
   importMaxExpandedMb?: number;
+  /** Outbound backpressure: unread bytes a live socket may hold before it is closed (4408) to resync. */
+  liveOutboundMaxBytes?: number;
+  /** Operations waiting per sheet (default LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); no env var: tests lower them. */
+  liveSheetQueueMaxOps?: number;
+  liveSheetQueueMaxBytes?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -66,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       IMPORT_MAX_EXPANDED_MB_MIN,
       IMPORT_MAX_EXPANDED_MB_MAX,
     ),
+    // At least 64 KiB (a few frames), at most 1 GiB: beyond, one slow client could hold the api's memory.
+    liveOutboundMaxBytes: parseWholeNumber('LIVE_OUTBOUND_MAX_BYTES', env.LIVE_OUTBOUND_MAX_BYTES, LIVE_OUTBOUND_MAX_BYTES, 65_536, 1_073_741_824),
   };
 }
 

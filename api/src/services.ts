@@ -11,6 +11,7 @@ import type { UsersRepository } from './users/users.repository.js';
 import type { SheetsService } from './sheets/sheets.service.js';
 import type { GroupsService } from './groups/groups.service.js';
 import type { LiveBackend } from './live/live-backend.js';
+import type { SocketSessions } from './live/socket-sessions.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -33,6 +34,8 @@ export interface AppServices {
    * or in Redis with REDIS_URL.
    */
   live: LiveBackend;
+  /** The authenticated live sockets by user: closed at their token's exp and when the user's session is revoked (every process). */
+  socketSessions: SocketSessions;
   /** When the app was built, for uptime. */
   startedAt: number;
   version: string;

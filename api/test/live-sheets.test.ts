@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LIVE_REPLAY_MAX_VERSIONS, LIVE_TOKEN_PROTOCOL, SheetSchema, type GridData } from '@tessera/contracts';
+import { LIVE_CLOSE, LIVE_REPLAY_MAX_VERSIONS, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, SheetSchema, type GridData } from '@tessera/contracts';
 import { ADMIN } from './support/auth-helpers.js';
 import { forgeBadTokens } from './support/forged-tokens.js';
 import { call, signedInMember } from './support/members.js';
@@ -34,24 +34,24 @@ describe('live sheet socket /sheets/{id}', () => {
   });
 
   describe('authentication', () => {
-    it('closes with 1008 before any data without a token, with a bad, expired or revoked token', async () => {
+    it('closes with 1008 before any data without a token or with a bad or expired one; 4401 with a revoked one', async () => {
       const { id } = await sheet();
       const forged = await forgeBadTokens(t.config, admin.accessToken, { id: admin.userId, username: ADMIN.username });
       const gone = await signedInMember(t.app, 'user');
       assert.equal((await call(t.app, admin.accessToken, 'DELETE', `/api/v1/users/${gone.userId}`)).statusCode < 300, true);
-      const cases: [string, string, string][] = [
-        ['no token', `/sheets/${id}`, 'Authentication required'],
-        ['garbage', `/sheets/${id}?token=${forged.garbage}`, 'Invalid or expired access token'],
-        ['expired', `/sheets/${id}?token=${forged.expired}`, 'Invalid or expired access token'],
-        ['wrong key', `/sheets/${id}?token=${forged.wrongKey}`, 'Invalid or expired access token'],
-        ['alg none', `/sheets/${id}?token=${forged.algNone}`, 'Invalid or expired access token'],
-        ['deleted user', `/sheets/${id}?token=${gone.accessToken}`, 'Account no longer exists'],
-        ['a user_id in the URL is no credential', `/sheets/${id}?user_id=${admin.userId}`, 'Authentication required'],
+      const cases: [string, string, number, string][] = [
+        ['no token', `/sheets/${id}`, 1008, 'Authentication required'],
+        ['garbage', `/sheets/${id}?token=${forged.garbage}`, 1008, 'Invalid or expired access token'],
+        ['expired', `/sheets/${id}?token=${forged.expired}`, 1008, 'Invalid or expired access token'],
+        ['wrong key', `/sheets/${id}?token=${forged.wrongKey}`, 1008, 'Invalid or expired access token'],
+        ['alg none', `/sheets/${id}?token=${forged.algNone}`, 1008, 'Invalid or expired access token'],
+        ['deleted user', `/sheets/${id}?token=${gone.accessToken}`, LIVE_CLOSE.sessionEnded, LIVE_TEXTS.sessionEnded],
+        ['a user_id in the URL is no credential', `/sheets/${id}?user_id=${admin.userId}`, 1008, 'Authentication required'],
       ];
-      for (const [name, path, reason] of cases) {
+      for (const [name, path, code, reason] of cases) {
         const c = LiveClient.connect(base, path, { label: name });
         const closed = await c.closed;
-        assert.equal(closed.code, 1008, name);
+        assert.equal(closed.code, code, name);
         assert.equal(closed.reason, reason, name);
         assert.deepEqual(c.frames, [], `${name}: no data before the close`);
       }

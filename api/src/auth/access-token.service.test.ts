@@ -33,7 +33,7 @@ describe('AccessTokenService', () => {
     assert.equal(payload.iss, 'tessera-api');
     assert.equal(payload.exp - payload.iat, ACCESS_TOKEN_TTL_S);
     assert.equal(payload.tep, 3);
-    assert.deepEqual(await service.verify(token), { user, epoch: 3 });
+    assert.deepEqual(await service.verify(token), { user, epoch: 3, expiresAt: payload.exp * 1000 });
   });
 
   it('does not accept a token signed with another key', async () => {

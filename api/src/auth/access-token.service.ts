@@ -15,6 +15,8 @@ export interface VerifiedToken {
   user: AuthUser;
   /** The user's token epoch when the token was issued (claim tep). */
   epoch: number;
+  /** Its exp, in ms since the epoch: a live socket opened with it closes then (live/socket-sessions.ts). */
+  expiresAt: number;
 }
 
 const EpochClaimSchema = z.object({ [TOKEN_EPOCH_CLAIM]: z.number().int().nonnegative() });
@@ -50,6 +52,7 @@ export class AccessTokenService {
       return {
         user: { id: claims.data.sub, username: claims.data.username, role: claims.data.role },
         epoch: epoch.data[TOKEN_EPOCH_CLAIM],
+        expiresAt: (payload.exp ?? 0) * 1000,
       };
     } catch {
       return null;

@@ -25,7 +25,7 @@ export const changePasswordRoute: FastifyPluginAsync<ServicesOptions> = async (a
     await services.users.setPasswordHash(user.id, await services.passwords.hash(body.new_password));
     // The access tokens of the old password stop at once (this one too: the client refreshes
     // through its kept cookie); every other session ends.
-    services.tokenEpochs.forget(user.id);
+    services.tokenEpochs.changed(user.id);
     await services.refreshTokens.revokeAllForUser(user.id, readRefreshCookie(request));
     return reply.code(204).send();
   });

@@ -19,6 +19,7 @@ interface Entry {
  */
 export class TokenEpochs {
   readonly #cache = new Map<string, Entry>();
+  readonly #listeners = new Set<(userId: string) => void>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -41,8 +42,24 @@ export class TokenEpochs {
     return epoch;
   }
 
-  /** Forget what is cached about a user (after raising the epoch or deleting the user). */
+  /** Forget what is cached about a user (another api process changed it). */
   forget(userId: string): void {
     this.#cache.delete(userId);
+  }
+
+  /**
+   * This process raised the user's epoch (password, role) or deleted the user: the cache entry
+   * goes, and listeners are told — the live sockets of that user close in every api process
+   * (live/socket-sessions.ts).
+   */
+  changed(userId: string): void {
+    this.forget(userId);
+    for (const listener of [...this.#listeners]) listener(userId);
+  }
+
+  /** Told of each `changed`; returns the unsubscribe function. */
+  onChanged(listener: (userId: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }

@@ -32,3 +32,27 @@ export class FrameOutbox<C> {
     }
   }
 }
+
+/** The part of a `ws` socket a bounded send needs. */
+export interface BoundedSocket {
+  readonly readyState: number;
+  /** Bytes written and not yet taken by the client (ws's queue plus the TCP socket's). */
+  readonly bufferedAmount: number;
+  send(text: string): void;
+}
+
+const OPEN = 1;
+
+/**
+ * Outbound backpressure: sends `text` unless the socket is no longer open ('closed') or already
+ * holds more than `maxBuffered` unread bytes ('behind': the caller closes it with
+ * LIVE_CLOSE.tooFarBehind). The check is on what is already waiting, so one big message (the
+ * whole sheet, on an idle socket) still goes; what a socket holds stays under `maxBuffered` plus
+ * one event-loop turn's frames, never an unbounded backlog.
+ */
+export function sendBounded(socket: BoundedSocket, text: string, maxBuffered: number): 'sent' | 'closed' | 'behind' {
+  if (socket.readyState !== OPEN) return 'closed';
+  if (socket.bufferedAmount > maxBuffered) return 'behind';
+  socket.send(text);
+  return 'sent';
+}

@@ -1,4 +1,4 @@
-import { type AuthUser, LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
+import { type AuthUser, LIVE_CLOSE, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
 import type { IncomingMessage } from 'node:http';
 import type { AccessTokenService } from '../auth/access-token.service.js';
 import type { TokenEpochs } from '../auth/token-epochs.js';
@@ -16,17 +16,29 @@ export function selectProtocol(protocols: Set<string>): string | false {
   return protocols.has(LIVE_TOKEN_PROTOCOL) ? LIVE_TOKEN_PROTOCOL : false;
 }
 
-/** Same checks as the HTTP auth guard: signature, claims, expiry and the user's token epoch. */
+/** An authenticated socket's user, and what ends it: its token's epoch and expiry (socket-sessions.ts). */
+export interface SocketAuth {
+  user: AuthUser;
+  epoch: number;
+  /** ms since the epoch */
+  expiresAt: number;
+}
+
+/**
+ * Same checks as the HTTP auth guard: signature, claims, expiry and the user's token epoch. A
+ * refusal carries its close code: 1008 for a missing or bad token (the client refreshes and
+ * retries), 4401 with LIVE_TEXTS.sessionEnded for a revoked one (deleted user, epoch moved: the
+ * client renews its session or signs out).
+ */
 export async function authenticateSocket(
   token: string | undefined,
   tokens: AccessTokenService,
   epochs: TokenEpochs,
-): Promise<{ user: AuthUser } | { reason: string }> {
-  if (!token) return { reason: 'Authentication required' };
+): Promise<SocketAuth | { code: number; reason: string }> {
+  if (!token) return { code: LIVE_CLOSE.policyViolation, reason: 'Authentication required' };
   const verified = await tokens.verify(token);
-  if (!verified) return { reason: 'Invalid or expired access token' };
+  if (!verified) return { code: LIVE_CLOSE.policyViolation, reason: 'Invalid or expired access token' };
   const epoch = await epochs.current(verified.user.id);
-  if (epoch === null) return { reason: 'Account no longer exists' };
-  if (epoch !== verified.epoch) return { reason: 'Session ended. Please sign in again.' };
-  return { user: verified.user };
+  if (epoch === null || epoch !== verified.epoch) return { code: LIVE_CLOSE.sessionEnded, reason: LIVE_TEXTS.sessionEnded };
+  return { user: verified.user, epoch: verified.epoch, expiresAt: verified.expiresAt };
 }

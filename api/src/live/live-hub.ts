@@ -4,7 +4,11 @@ import {
   CellPositionSchema,
   ERROR_CODES,
   LIVE_CLOSE,
+  LIVE_OUTBOUND_MAX_BYTES,
   LIVE_REPLAY_MAX_VERSIONS,
+  LIVE_SHEET_QUEUE_MAX_BYTES,
+  LIVE_SHEET_QUEUE_MAX_OPS,
+  LIVE_TEXTS,
   LiveClientFrameSchema,
   type LiveOperation,
   type LiveServerFrame,
@@ -19,11 +23,12 @@ import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
 import { changeFrame, replayFrames } from './live-frames.js';
 import { cellChangesOf, commitCellGroup, commitOperation, type OperationOutcome } from './live-operation.js';
 import { OperationBatcher } from './operation-batcher.js';
-import { FrameOutbox } from './frame-outbox.js';
+import { FrameOutbox, sendBounded } from './frame-outbox.js';
 import type { PresenceStore } from './presence-store.js';
 import { SHEET_SCOPE_PREFIX, type SheetBusMessage, SheetBusMessageSchema, sheetChannel, sheetScope } from './sheet-bus-message.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
 import { SheetRoom } from './sheet-room.js';
+import { closeSocket } from './socket-close.js';
 
 /** Marks the patches the hub makes, so the change feed does not broadcast them a second time. */
 const LIVE_ORIGIN = 'live-socket';
@@ -47,6 +52,8 @@ export interface LiveConnection {
 interface QueuedOperation {
   conn: LiveConnection;
   op: LiveOperation;
+  /** Its frame's size (the sheet's queue is bounded in bytes too). */
+  bytes: number;
 }
 
 /** What the hub keeps per socket. */
@@ -78,6 +85,11 @@ export interface LiveHubDeps {
   onApplied?(cells: number): void;
   /** Told of versions read from the op log because the bus did not bring them in time (metrics). */
   onGapRead?(versions: number): void;
+  /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
+  outboundMaxBytes?: number;
+  /** Operations waiting per sheet (LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); tests lower them. */
+  queueMaxOps?: number;
+  queueMaxBytes?: number;
 }
 
 /**
@@ -93,18 +105,26 @@ export interface LiveHubDeps {
 export class LiveHub {
   readonly #rooms = new Map<string, RoomEntry>();
   /** Operations per sheet, committed in groups (one transaction per group), in arrival order. */
-  readonly #batcher = new OperationBatcher<QueuedOperation>(
-    (sheetId, group) => this.#applyGroup(sheetId, group),
-    ({ op }) => cellChangesOf(op)?.length ?? 1,
-    (err) => this.#failed(err, 'operation'),
-  );
+  readonly #batcher: OperationBatcher<QueuedOperation>;
   readonly #conns = new WeakMap<LiveConnection, ConnState>();
-  /** Every frame to a socket goes through here: those of one event-loop turn leave as one message (an array). */
+  /**
+   * Every frame to a socket goes through here: those of one event-loop turn leave as one message
+   * (an array). A socket that holds more unread bytes than the bound is closed (backpressure).
+   */
   readonly #outbox = new FrameOutbox<LiveConnection>((conn, text) => {
-    if (conn.socket.readyState === OPEN) conn.socket.send(text);
+    if (sendBounded(conn.socket, text, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') this.#tooFarBehind(conn);
   });
 
-  constructor(private readonly deps: LiveHubDeps) {}
+  constructor(private readonly deps: LiveHubDeps) {
+    this.#batcher = new OperationBatcher<QueuedOperation>(
+      (sheetId, group) => this.#applyGroup(sheetId, group),
+      ({ op }) => cellChangesOf(op)?.length ?? 1,
+      (err) => this.#failed(err, 'operation'),
+      undefined,
+      undefined,
+      { maxItems: deps.queueMaxOps ?? LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: deps.queueMaxBytes ?? LIVE_SHEET_QUEUE_MAX_BYTES, bytes: (q) => q.bytes },
+    );
+  }
 
   /** Registers an authenticated socket: presence to it, user_joined to the others, then what it missed since `since`. */
   async join(conn: LiveConnection, since: number | undefined): Promise<void> {
@@ -152,6 +172,8 @@ export class LiveHub {
 
   /** One frame from a client. Anything malformed gets an error frame; the socket stays open. */
   handleFrame(conn: LiveConnection, raw: RawData): void {
+    // A socket being closed (too far behind, revoked) changes nothing more.
+    if (this.#conns.get(conn)?.closed) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(rawText(raw));
@@ -180,7 +202,9 @@ export class LiveHub {
       this.#publish(conn.sheetId, { kind: 'sync' });
       return;
     }
-    this.#batcher.submit(conn.sheetId, { conn, op: data.operation });
+    if (!this.#batcher.submit(conn.sheetId, { conn, op: data.operation, bytes: rawSize(raw) })) {
+      this.#error(conn, ERROR_CODES.tooManyRequests, LIVE_TEXTS.sheetBusy, data.operation.id);
+    }
   }
 
   /**
@@ -402,6 +426,17 @@ export class LiveHub {
     }
   }
 
+  /**
+   * Backpressure: the socket did not read what it was sent and holds more than the bound. It
+   * leaves the sheet now (nothing more is queued for it; the others see it leave) and is closed
+   * with tooFarBehind; its client reconnects with `?since=` and gets the ops or a sync.
+   */
+  #tooFarBehind(conn: LiveConnection): void {
+    this.deps.log.warn({ sheetId: conn.sheetId, userId: conn.user.id, buffered: conn.socket.bufferedAmount }, 'live socket too far behind: closed');
+    this.leave(conn);
+    closeSocket(conn.socket, LIVE_CLOSE.tooFarBehind, LIVE_TEXTS.tooFarBehind);
+  }
+
   /** The user's selected cell: kept with their presence entry, told to every other socket on the sheet. */
   #select(conn: LiveConnection, selection: CellPosition | null): void {
     if (!this.#conns.get(conn)?.entered) return;
@@ -477,6 +512,12 @@ function selectionOf(data: unknown): Pick<PresenceEntry, 'selection'> {
 
 /** What `ws` hands a message listener (the api does not depend on `ws` directly). */
 export type RawData = Buffer | ArrayBuffer | Buffer[];
+
+/** A received frame's size in bytes. */
+export function rawSize(raw: RawData): number {
+  if (Array.isArray(raw)) return raw.reduce((sum, part) => sum + part.length, 0);
+  return raw.byteLength;
+}
 
 function rawText(raw: RawData): string {
   if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');

@@ -1,14 +1,21 @@
 import { Counter, type Registry } from 'prom-client';
-import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LiveConnectQuerySchema } from '@tessera/contracts';
+import {
+  ERROR_CODES,
+  LIVE_CLOSE,
+  LIVE_HEARTBEAT_MS,
+  LIVE_OUTBOUND_MAX_BYTES,
+  LIVE_PREJOIN_MAX_BYTES,
+  LIVE_PREJOIN_MAX_FRAMES,
+  LIVE_TEXTS,
+  LiveConnectQuerySchema,
+} from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
 import { authenticateSocket, socketToken } from './live-auth.js';
-import { type LiveConnection, LiveHub, type RawData } from './live-hub.js';
+import { type LiveConnection, LiveHub, type RawData, rawSize } from './live-hub.js';
 import { SheetOpsRepository } from './sheet-ops.repository.js';
-
-/** Frames a client may send before its token check and join are done (e.g. edits queued while offline). */
-const MAX_FRAMES_BEFORE_JOIN = 1_000;
+import { closeSocket, explainOversizeClose } from './socket-close.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +48,9 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
       cells.inc(count);
     },
     onGapRead: (versions) => gaps.inc(versions),
+    outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
+    queueMaxOps: services.config.liveSheetQueueMaxOps,
+    queueMaxBytes: services.config.liveSheetQueueMaxBytes,
   });
   app.decorate('live', hub);
   const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
@@ -60,14 +70,28 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
     handler: async (_request, reply) =>
       reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } }),
     wsHandler: (socket, request) => {
-      // Listeners are attached at once: frames that arrive while the token is checked wait here.
+      explainOversizeClose(socket);
+      // Listeners are attached at once: frames that arrive while the token is checked wait here,
+      // within LIVE_PREJOIN_MAX_FRAMES and LIVE_PREJOIN_MAX_BYTES (the client replays its queue
+      // only after the join, so only a frame or two of a real client ever waits).
       const pending: RawData[] = [];
+      let pendingBytes = 0;
       let conn: LiveConnection | undefined;
       let ready = false;
       socket.on('message', (data: RawData) => {
-        if (ready && conn) hub.handleFrame(conn, data);
-        else if (pending.length < MAX_FRAMES_BEFORE_JOIN) pending.push(data);
-        else socket.close(LIVE_CLOSE.policyViolation, 'Too many frames before the connection was ready');
+        // Closing (revoked, expired, too far behind, flooded): what it still sends changes nothing.
+        if (socket.readyState !== socket.OPEN) return;
+        if (ready && conn) {
+          hub.handleFrame(conn, data);
+          return;
+        }
+        pendingBytes += rawSize(data);
+        if (pending.length < LIVE_PREJOIN_MAX_FRAMES && pendingBytes <= LIVE_PREJOIN_MAX_BYTES) {
+          pending.push(data);
+          return;
+        }
+        pending.length = 0;
+        closeSocket(socket, LIVE_CLOSE.policyViolation, LIVE_TEXTS.tooManyBeforeJoin);
       });
       socket.on('pong', () => {
         if (conn) conn.alive = true;
@@ -81,7 +105,9 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
         const query = LiveConnectQuerySchema.safeParse(request.query);
         if (!query.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
         const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs);
-        if ('reason' in auth) return socket.close(LIVE_CLOSE.policyViolation, auth.reason);
+        if ('reason' in auth) return socket.close(auth.code, auth.reason);
+        // Closed from now on at the token's exp, or when the user's session is revoked.
+        services.socketSessions.track(socket, auth);
         const params = SheetIdParamsSchema.safeParse({ id: (request.params as { sheetId?: string }).sheetId });
         const version = params.success ? await ops.currentVersion(params.data.id) : undefined;
         if (!params.success || version === undefined) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
@@ -89,7 +115,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
         conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true };
         await hub.join(conn, query.data.since);
         ready = true;
-        for (const data of pending.splice(0)) hub.handleFrame(conn, data);
+        for (const data of pending.splice(0)) if (socket.readyState === socket.OPEN) hub.handleFrame(conn, data);
       };
       open().catch((err) => {
         request.log.error({ err }, 'live socket setup failed');

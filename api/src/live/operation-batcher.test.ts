@@ -56,3 +56,36 @@ describe('OperationBatcher', () => {
     assert.equal(errors.length, 1);
   });
 });
+
+describe('OperationBatcher queue bounds', () => {
+  it('refuses an item past the count or byte bound of its key, keeps nothing of it, and takes items again once the queue drained', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const committed: string[] = [];
+    let drained!: () => void;
+    const done = new Promise<void>((r) => (drained = r));
+    const batcher = new OperationBatcher<string>(
+      async (_key, group) => {
+        if (committed.length === 0) await held;
+        committed.push(...group);
+        if (committed.length === 4) drained();
+      },
+      () => 1,
+      (err) => assert.fail(String(err)),
+      500,
+      10_000,
+      { maxItems: 2, maxBytes: 10, bytes: (item) => item.length },
+    );
+    assert.equal(batcher.submit('s', 'first'), true, 'taken at once into the first group');
+    assert.equal(batcher.submit('s', 'a'), true);
+    assert.equal(batcher.submit('s', 'b'), true);
+    assert.equal(batcher.submit('s', 'c'), false, 'a third waiting item passes the count bound');
+    assert.equal(batcher.submit('t', 'other sheet'), false, 'eleven bytes pass the byte bound of its own sheet');
+    assert.equal(batcher.submit('t', 'ok'), true, 'another sheet has its own queue');
+    assert.equal(batcher.queued('s'), 2);
+    release();
+    await done;
+    assert.deepEqual(committed.sort(), ['a', 'b', 'first', 'ok']);
+    assert.equal(batcher.submit('s', 'again'), true, 'room again once drained');
+  });
+});

@@ -1,3 +1,5 @@
+import { LIVE_SHEET_QUEUE_MAX_BYTES, LIVE_SHEET_QUEUE_MAX_OPS } from '@tessera/contracts';
+
 /** The most operations and cells one group commit takes (one transaction; the rest wait for the next). */
 export const GROUP_MAX_OPS = 500;
 export const GROUP_MAX_CELLS = 10_000;
@@ -8,10 +10,24 @@ export const GROUP_MAX_CELLS = 10_000;
  * group, in arrival order. An idle sheet commits a lone item at once, so a quiet sheet pays no
  * delay, and a busy one pays one transaction per group instead of one per operation. Other
  * sheets proceed in parallel.
+ *
+ * What waits per key is bounded (count and bytes, QueueBounds): past either bound `submit`
+ * refuses the item (the hub answers 'The sheet is busy') and nothing of it is kept.
  */
+export interface QueueBounds<T> {
+  /** Items waiting per key, beside the group being committed. */
+  maxItems: number;
+  /** Their summed `bytes` per key. */
+  maxBytes: number;
+  /** What an item costs towards maxBytes (the hub: its frame's size). */
+  bytes(item: T): number;
+}
+
 export class OperationBatcher<T> {
   readonly #waiting = new Map<string, T[]>();
   readonly #busy = new Set<string>();
+  /** Bytes of the items waiting per key (QueueBounds.bytes). */
+  readonly #waitingBytes = new Map<string, number>();
 
   constructor(
     /** Commits one group; must not throw (it reports its own failures). */
@@ -21,13 +37,25 @@ export class OperationBatcher<T> {
     private readonly onError: (err: unknown) => void,
     private readonly maxItems = GROUP_MAX_OPS,
     private readonly maxWeight = GROUP_MAX_CELLS,
+    private readonly bounds: QueueBounds<T> = { maxItems: LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: LIVE_SHEET_QUEUE_MAX_BYTES, bytes: () => 0 },
   ) {}
 
-  submit(key: string, item: T): void {
+  /** Queues `item` for its key's next group; false (nothing kept) when the key's queue is full. */
+  submit(key: string, item: T): boolean {
     const waiting = this.#waiting.get(key);
+    const bytes = this.bounds.bytes(item);
+    const queuedBytes = this.#waitingBytes.get(key) ?? 0;
+    if ((waiting?.length ?? 0) >= this.bounds.maxItems || queuedBytes + bytes > this.bounds.maxBytes) return false;
     if (waiting) waiting.push(item);
     else this.#waiting.set(key, [item]);
+    this.#waitingBytes.set(key, queuedBytes + bytes);
     if (!this.#busy.has(key)) void this.#drain(key);
+    return true;
+  }
+
+  /** Items waiting for `key` (not counting the group being committed). */
+  queued(key: string): number {
+    return this.#waiting.get(key)?.length ?? 0;
   }
 
   async #drain(key: string): Promise<void> {
@@ -41,7 +69,11 @@ export class OperationBatcher<T> {
         let weight = this.weight(waiting[0]);
         while (n < waiting.length && n < this.maxItems && weight + this.weight(waiting[n]) <= this.maxWeight) weight += this.weight(waiting[n++]);
         const group = waiting.splice(0, n);
-        if (waiting.length === 0) this.#waiting.delete(key);
+        const left = (this.#waitingBytes.get(key) ?? 0) - group.reduce((sum, item) => sum + this.bounds.bytes(item), 0);
+        if (waiting.length === 0) {
+          this.#waiting.delete(key);
+          this.#waitingBytes.delete(key);
+        } else this.#waitingBytes.set(key, left);
         try {
           await this.commit(key, group);
         } catch (err) {

@@ -1,17 +1,25 @@
 import crypto from 'node:crypto';
-import { type AuthUser, type OnlineUser, type WorkspaceServerFrame, WorkspaceServerFrameSchema } from '@tessera/contracts';
+import {
+  type AuthUser,
+  LIVE_CLOSE,
+  LIVE_OUTBOUND_MAX_BYTES,
+  LIVE_TEXTS,
+  type OnlineUser,
+  type WorkspaceServerFrame,
+  WorkspaceServerFrameSchema,
+} from '@tessera/contracts';
 import type { WebSocket } from '@fastify/websocket';
 import { z } from 'zod';
 import type { NavigationChange } from '../sheets/sheet-changes.js';
 import type { LiveBackend } from './live-backend.js';
 import type { LiveBusUnsubscribe } from './live-bus.js';
 import type { PresenceRenewal } from './presence-store.js';
+import { sendBounded } from './frame-outbox.js';
+import { closeSocket } from './socket-close.js';
 
 /** The bus channel and presence scope of the workspace socket (live-bus.ts, presence-store.ts). */
 export const WORKSPACE_CHANNEL = 'workspace';
 export const WORKSPACE_SCOPE = 'workspace';
-
-const OPEN = 1;
 
 /**
  * What api processes tell each other on the workspace channel: a frame for every workspace
@@ -38,6 +46,8 @@ export interface WorkspaceConnection {
 export interface WorkspaceHubDeps {
   live: LiveBackend;
   log: { error(obj: object, msg: string): void };
+  /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
+  outboundMaxBytes?: number;
 }
 
 /**
@@ -148,10 +158,17 @@ export class WorkspaceHub {
     const { frame, except } = parsed.data;
     const skip = except?.process === this.deps.live.processId ? except.conn : undefined;
     const text = JSON.stringify(frame);
-    for (const conn of this.#conns.values()) if (conn.id !== skip && conn.socket.readyState === OPEN) conn.socket.send(text);
+    for (const conn of this.#conns.values()) if (conn.id !== skip) this.#sendText(conn, text);
   }
 
   #send(conn: WorkspaceConnection, frame: WorkspaceServerFrame): void {
-    if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(frame));
+    this.#sendText(conn, JSON.stringify(frame));
+  }
+
+  /** Backpressure: a socket that does not read what it is sent is closed (its client reconnects and gets `online` afresh). */
+  #sendText(conn: WorkspaceConnection, text: string): void {
+    if (sendBounded(conn.socket, text, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') {
+      closeSocket(conn.socket, LIVE_CLOSE.tooFarBehind, LIVE_TEXTS.tooFarBehind);
+    }
   }
 }

@@ -1,7 +1,8 @@
-import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LiveConnectQuerySchema } from '@tessera/contracts';
+import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LIVE_OUTBOUND_MAX_BYTES, LiveConnectQuerySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServicesOptions } from '../services.js';
 import { authenticateSocket, socketToken } from './live-auth.js';
+import { explainOversizeClose } from './socket-close.js';
 import { type WorkspaceConnection, WorkspaceHub } from './workspace-hub.js';
 
 declare module 'fastify' {
@@ -19,7 +20,7 @@ declare module 'fastify' {
  * nothing on it; what they send is ignored.
  */
 export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  const hub = new WorkspaceHub({ live: services.live, log: app.log });
+  const hub = new WorkspaceHub({ live: services.live, log: app.log, outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES });
   await hub.start();
   app.decorate('workspace', hub);
 
@@ -48,6 +49,7 @@ export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, 
     handler: async (_request, reply) =>
       reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } }),
     wsHandler: (socket, request) => {
+      explainOversizeClose(socket);
       let conn: WorkspaceConnection | undefined;
       socket.on('pong', () => {
         if (conn) conn.alive = true;
@@ -61,7 +63,8 @@ export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, 
         const query = LiveConnectQuerySchema.safeParse(request.query);
         if (!query.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
         const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs);
-        if ('reason' in auth) return socket.close(LIVE_CLOSE.policyViolation, auth.reason);
+        if ('reason' in auth) return socket.close(auth.code, auth.reason);
+        services.socketSessions.track(socket, auth);
         const row = await services.users.findById(auth.user.id);
         // Closed while authenticating: nothing to register.
         if (socket.readyState !== socket.OPEN) return;

@@ -103,20 +103,21 @@ export class UsersRepository {
   }
 
   /**
-   * Changes only the given columns, in one statement; a new password hash also raises the
-   * token epoch. Undefined when there is no such user.
+   * Changes only the given columns, in one statement; a new password hash or another role also
+   * raises the token epoch (access tokens carry the role: those of the old one must stop).
+   * Undefined when there is no such user.
    */
   async update(id: string, patch: MemberPatch): Promise<UserRow | undefined> {
     const set: Record<string, unknown> = {};
     if (patch.nickname !== undefined) set.nickname = patch.nickname;
     if (patch.email !== undefined) set.email = patch.email;
     if (patch.role !== undefined) set.role = patch.role;
-    if (patch.passwordHash !== undefined) {
-      set.password_hash = patch.passwordHash;
-      set.token_epoch = sql<number>`token_epoch + 1`;
-    }
+    if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
     if (Object.keys(set).length === 0) return this.findById(id);
-    return this.db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    // The role's epoch rise only when it really changes (an edit that repeats the role ends no session).
+    const roleChanges = patch.role !== undefined ? sql<boolean>`role <> ${patch.role}` : sql<boolean>`false`;
+    const raise = patch.passwordHash !== undefined ? sql<number>`token_epoch + 1` : sql<number>`token_epoch + (case when ${roleChanges} then 1 else 0 end)`;
+    return this.db.updateTable('users').set({ ...set, token_epoch: raise }).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   /** True when a row was deleted (its refresh sessions go with it, by cascade). */

@@ -69,8 +69,10 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     if (patch.passwordHash) {
       // A reset password ends every session of that member, and their access tokens at once.
       await services.refreshTokens.revokeAllForUser(target.id);
-      services.tokenEpochs.forget(target.id);
     }
+    // A new password or role (the repository raised the epoch): tokens of the old one stop, and
+    // the member's open sockets close (a session still valid reconnects with a refreshed token).
+    if (updated.token_epoch !== target.token_epoch) services.tokenEpochs.changed(target.id);
     request.log.info({ userId: target.id, by: actor.id, fields: Object.keys(body) }, 'member updated');
     return toPublicUser(updated);
   });
@@ -83,7 +85,7 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     if (!target) throw NOT_FOUND();
     allow(actor, { kind: 'delete', target });
     if (!(await users.delete(target.id))) throw NOT_FOUND();
-    services.tokenEpochs.forget(target.id);
+    services.tokenEpochs.changed(target.id);
     request.log.info({ userId: target.id, by: actor.id }, 'member deleted');
     return reply.code(204).send();
   });

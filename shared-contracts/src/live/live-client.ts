@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { RECONNECT_BASE_DELAY_MS, RECONNECT_MAX_DELAY_MS } from '../constants.js';
 import type { ConnectionState } from '../shell/shell-context.js';
-import { LIVE_TOKEN_PROTOCOL, unwrapLiveMessage } from './live.schema.js';
+import { LIVE_TOKEN_PROTOCOL, liveCloseAction, unwrapLiveMessage } from './live.schema.js';
 
 /**
  * A framework-free client for one live socket address (spec 01 §4 "Live connection"), used by
@@ -15,8 +15,15 @@ import { LIVE_TOKEN_PROTOCOL, unwrapLiveMessage } from './live.schema.js';
  * Operations (`sendOperation`) are kept until the server settles them (an ack, an error naming
  * them, or their own operation frame replayed after a lost ack): sent at once while connected,
  * queued otherwise, and on every (re)connect all of them go again in order, so nothing typed
- * offline is lost (the server is idempotent by operation id). Other frames (`send`: a selection,
- * a reload request) are sent only while connected, as the spec says.
+ * offline is lost (the server is idempotent by operation id). That replay waits for the server's
+ * first frame (it speaks once the socket is authenticated and joined), so a long offline queue
+ * never meets the server's small pre-join buffer. Other frames (`send`: a selection, a reload
+ * request) are sent only while connected, as the spec says.
+ *
+ * After a close, what happens depends on its code (LIVE_CLOSE, liveCloseAction): an ended session
+ * or an expired token asks `renewToken` once — a fresh token reconnects at once, none ends the
+ * session (`onSessionEnded`, no more retries); a refusal (1008) refreshes the token for the next
+ * attempt; anything else (backpressure 4408 included) retries with backoff and `?since=`.
  */
 
 /** The part of the browser's WebSocket the client uses (the `ws` package's WebSocket fits too). */
@@ -55,8 +62,15 @@ export interface LiveClientOptions<In> {
   versionOf?(frame: In): number | undefined;
   /** A version held from elsewhere (the sheet as loaded over HTTP); `since` is the highest of this and the frames'. */
   heldVersion?(): number | null | undefined;
-  /** Told of every close, before the retry is scheduled (e.g. to refresh the token after a 1008 refusal). */
+  /** Told of every close, before the retry is scheduled. */
   onClose?(event: { code: number; reason: string }): void;
+  /**
+   * One token refresh (concurrent callers share it): the new token, or null when the session
+   * cannot be renewed. Asked after a 1008 refusal, an ended session (4401) or an expired token (4440).
+   */
+  renewToken?(): Promise<string | null>;
+  /** The server ended the session (4401 / 4440) and no fresh token could be had: sign out. No retry follows. */
+  onSessionEnded?(event: { code: number; reason: string }): void;
   /** Creates the socket; default the browser's `new WebSocket(url, protocols)`. */
   createSocket?: LiveSocketFactory;
   /** Where parse failures are logged (spec 01 §8: they are only logged); default console.warn. */
@@ -119,6 +133,10 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
   let attempts = 0;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let lastVersion: number | undefined;
+  /** Raised by every open, connect and close: an answer of renewToken for an older socket changes nothing. */
+  let generation = 0;
+  /** The socket was opened and the server has not spoken yet (joining): queued operations wait. */
+  let awaitingServer = false;
   let snap: LiveClientSnapshot = { state: 'disconnected', pending: 0 };
 
   const update = (state: ConnectionState) => {
@@ -163,6 +181,10 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
   };
 
   const receive = (raw: unknown) => {
+    if (awaitingServer) {
+      awaitingServer = false;
+      replayQueue();
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(typeof raw === 'string' ? raw : String(raw));
@@ -189,8 +211,41 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     for (const l of [...frameListeners]) l(frame.data);
   };
 
+  /** Everything unsettled goes again, in order: never-sent ones and those whose ack was lost. */
+  const replayQueue = () => {
+    for (const frame of queue.values()) if (!transmit(frame)) break;
+  };
+
+  /** After a close: reconnect, renew the session first, or end it (see liveCloseAction). */
+  const afterClose = (event: { code: number; reason: string }, usedToken: string | null) => {
+    const action = liveCloseAction(event.code);
+    if (action === 'refreshAndRetry') void options.renewToken?.();
+    if (action !== 'renewSession' || !options.renewToken) {
+      scheduleRetry();
+      return;
+    }
+    const mine = generation;
+    void options.renewToken().then(
+      (token) => {
+        if (mine !== generation || !url) return;
+        if (!token) {
+          options.onSessionEnded?.(event);
+          return;
+        }
+        // A token the server just refused again would loop: only a new one reconnects at once.
+        if (token !== usedToken) open('reconnecting');
+        else scheduleRetry();
+      },
+      () => {
+        if (mine === generation && url) scheduleRetry();
+      },
+    );
+  };
+
   const open = (state: ConnectionState) => {
     dropSocket();
+    generation += 1;
+    awaitingServer = false;
     const token = options.token();
     const protocols = token ? [LIVE_TOKEN_PROTOCOL, token] : [];
     update(state);
@@ -206,9 +261,8 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     s.onopen = () => {
       attempts = 0;
       clearRetry();
+      awaitingServer = queue.size > 0;
       update('connected');
-      // Everything unsettled goes again, in order: never-sent ones and those whose ack was lost.
-      for (const frame of queue.values()) if (!transmit(frame)) break;
     };
     s.onmessage = (event) => receive(event.data);
     s.onerror = (event) => {
@@ -218,9 +272,11 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     s.onclose = (event) => {
       socket = null;
       s.onopen = s.onclose = s.onerror = s.onmessage = null;
+      awaitingServer = false;
       update('disconnected');
-      options.onClose?.({ code: event.code, reason: event.reason });
-      scheduleRetry();
+      const closed = { code: event.code, reason: event.reason };
+      options.onClose?.(closed);
+      afterClose(closed, token);
     };
   };
 
@@ -248,6 +304,7 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
       if (address === url && (socket || retryTimer !== null)) return;
       clearRetry();
       dropSocket();
+      generation += 1;
       if (address !== url) {
         // Versions belong to the address they were seen on.
         lastVersion = undefined;
@@ -264,7 +321,8 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     sendOperation(id, frame) {
       queue.set(id, frame);
       update(snap.state);
-      transmit(frame);
+      // While the server has not spoken yet, the replay that follows its first frame sends it.
+      if (!awaitingServer) transmit(frame);
     },
     subscribe(listener) {
       frameListeners.add(listener);
@@ -280,6 +338,7 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     },
     close() {
       url = '';
+      generation += 1;
       clearRetry();
       dropSocket();
       queue.clear();

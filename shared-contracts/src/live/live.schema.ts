@@ -29,15 +29,76 @@ export function liveTokenFromProtocols(header: string | undefined): string | und
   const marker = offered.indexOf(LIVE_TOKEN_PROTOCOL);
   return marker >= 0 ? offered.find((_, i) => i !== marker) : undefined;
 }
-/** Largest frame the server reads (a 10,000-cell paste fits); a bigger one closes the socket with 1009. */
-export const LIVE_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest frame the server reads; a bigger one closes the socket with 1009 (LIVE_CLOSE.messageTooBig).
+ * A full cells_update of CELL_PATCH_MAX_CHANGES typical cells is about 0.4 MiB, and the grid cuts a
+ * paste of long texts into operations under 90% of this (mfe-sheets live-ops.ts); parsing one frame
+ * costs the api a few times its size, so 1 MiB keeps that small per socket.
+ */
+export const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * What a socket may send before its token check and join are done (a selection, an edit typed in
+ * that instant: the client replays its queued operations only once the server has spoken, see
+ * live-client.ts). Past either bound the socket is closed with 1008.
+ */
+export const LIVE_PREJOIN_MAX_FRAMES = 64;
+export const LIVE_PREJOIN_MAX_BYTES = 1024 * 1024;
+/**
+ * Outbound backpressure: a socket whose unsent data (what the api wrote and the client has not
+ * read yet) passes this is too far behind to catch up frame by frame; it is closed with
+ * LIVE_CLOSE.tooFarBehind and resyncs on reconnect (`?since=`). The api's default; LIVE_OUTBOUND_MAX_BYTES overrides it.
+ */
+export const LIVE_OUTBOUND_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * Operations waiting for their sheet's group commit, per sheet (count and frame bytes). Past
+ * either, an operation is refused with LIVE_TEXTS.sheetBusy and nothing is applied.
+ */
+export const LIVE_SHEET_QUEUE_MAX_OPS = 10_000;
+export const LIVE_SHEET_QUEUE_MAX_BYTES = 32 * 1024 * 1024;
 /** A client further behind than this many versions gets a `sync` instead of a replay of the ops. */
 export const LIVE_REPLAY_MAX_VERSIONS = 1_000;
 /** Ping interval; a socket that has not answered the previous ping by the next one is dropped. */
 export const LIVE_HEARTBEAT_MS = 30_000;
 
-/** Close codes: 1008 (policy) for authentication, 4404 for a sheet that does not exist. */
-export const LIVE_CLOSE = { policyViolation: 1008, sheetNotFound: 4404, sheetDeleted: 4410 } as const;
+/**
+ * Close codes of both sockets and what the client does after each (live-client.ts):
+ * - policyViolation 1008: refused at connect (no or bad token, bad parameters) or too many frames
+ *   before the join: the client refreshes its token and retries with backoff.
+ * - messageTooBig 1009: a frame over LIVE_MAX_FRAME_BYTES (sent by the WebSocket library).
+ * - sessionEnded 4401: the user's password changed, the user was deleted or their role changed
+ *   (their token epoch moved): the client tries one token refresh; with a fresh token it
+ *   reconnects at once, otherwise it signs out and shows LIVE_TEXTS.sessionEnded.
+ * - tokenExpired 4440: the socket's access token reached its exp: same as sessionEnded (a
+ *   session that is still valid refreshes and reconnects).
+ * - tooFarBehind 4408: outbound backpressure (LIVE_OUTBOUND_MAX_BYTES): reconnect with `?since=`.
+ * - sheetNotFound 4404, sheetDeleted 4410.
+ */
+export const LIVE_CLOSE = {
+  policyViolation: 1008,
+  messageTooBig: 1009,
+  sessionEnded: 4401,
+  tokenExpired: 4440,
+  tooFarBehind: 4408,
+  sheetNotFound: 4404,
+  sheetDeleted: 4410,
+} as const;
+
+/** Texts of the live sockets' closes and refusals, shown to users as they are. */
+export const LIVE_TEXTS = {
+  sessionEnded: 'Your session has ended. Sign in again.',
+  tokenExpired: 'Your access token expired; reconnecting with a fresh one.',
+  tooFarBehind: 'This connection fell too far behind; reconnecting.',
+  tooManyBeforeJoin: 'Too many frames before the connection was ready',
+  sheetBusy: 'The sheet is busy; try again in a moment.',
+} as const;
+
+/** What the live client does after a close with `code` (see LIVE_CLOSE). */
+export type LiveCloseAction = 'renewSession' | 'refreshAndRetry' | 'retry';
+export function liveCloseAction(code: number): LiveCloseAction {
+  if (code === LIVE_CLOSE.sessionEnded || code === LIVE_CLOSE.tokenExpired) return 'renewSession';
+  if (code === LIVE_CLOSE.policyViolation) return 'refreshAndRetry';
+  return 'retry';
+}
 
 const OperationId = z.string().min(1).max(128);
 /** Clients send a number (ms) or an ISO string; the server replaces it with its commit time. */

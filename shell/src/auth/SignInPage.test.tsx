@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { AUTH_TOKEN_STORAGE_KEY } from '@tessera/contracts';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { AUTH_TOKEN_STORAGE_KEY, LIVE_TEXTS } from '@tessera/contracts';
 import { fakeToken, gate, startLoopbackServer, type LoopbackServer } from '../test/loopback-server.js';
+import { logout } from './auth.api.js';
 import { renderApp, servicesFor } from '../test/render-app.js';
 
 // The main screen (Chakra + Module Federation) is beside the point here.
@@ -86,5 +87,29 @@ describe('sign-in screen', () => {
     expect(localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBe(token);
     // After sign-in the users list is fetched (spec 01 §4).
     await waitFor(() => expect(server?.calls).toContain('GET /api/v1/users'));
+  });
+
+  it("says 'Your session has ended. Sign in again.' after a session ended without the user asking; not after Sign out", async () => {
+    server = await startLoopbackServer({
+      ...noSession,
+      'GET /api/v1/auth/status': () => ({ body: { signup_open: false } }),
+      'GET /api/v1/users': () => ({ body: [{ id: 'u1', username: 'alice', role: 'admin' }] }),
+      'POST /api/v1/auth/logout': () => ({ status: 204, body: '' }),
+    });
+    const services = servicesFor(server.url);
+    services.session.setToken(fakeToken({ sub: 'u1', username: 'alice', role: 'admin' }));
+    renderApp(services, '/sheets/s1');
+    expect(await screen.findByTestId('main-screen')).toBeInTheDocument();
+    // What the live sockets do on a 4401 whose refresh failed (revoked: deleted, password reset).
+    act(() => services.session.signOut());
+    expect(await screen.findByText(LIVE_TEXTS.sessionEnded)).toHaveAttribute('role', 'status');
+    expect(screen.getByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+
+    // Signing in again clears it; a Sign out the user asked for shows nothing.
+    act(() => services.session.setToken(fakeToken({ sub: 'u1', username: 'alice', role: 'admin' })));
+    expect(await screen.findByTestId('main-screen')).toBeInTheDocument();
+    await act(() => logout(services));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByText(LIVE_TEXTS.sessionEnded)).not.toBeInTheDocument();
   });
 });

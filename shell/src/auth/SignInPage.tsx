@@ -4,11 +4,13 @@ import { MESSAGES, clientErrorMessage, errorStatus } from '@tessera/contracts';
 import { useServices } from '../services/services.context.js';
 import { login } from './auth.api.js';
 import { GateField } from './GateField.js';
+import { useAuth } from './use-auth.js';
 import { useSignupAvailability } from './use-signup-availability.js';
 
 /** Sign-in screen (spec 01 §2). Success flips the auth phase; GuestOnly then leaves this page. */
 export default function SignInPage() {
   const services = useServices();
+  const { notice } = useAuth();
   const location = useLocation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -36,6 +38,11 @@ export default function SignInPage() {
         <h1 id="signin-heading">Sign in</h1>
         <p className="gate-subtitle">Welcome back</p>
         <p className="gate-help">Enter your credentials to access your account.</p>
+        {notice && (
+          <p className="gate-notice" role="status">
+            {notice}
+          </p>
+        )}
         <form className="gate-form" onSubmit={onSubmit}>
           <GateField label="Username" name="username" autoComplete="username" required value={username} onChange={setUsername} />
           <GateField

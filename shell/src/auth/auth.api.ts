@@ -7,6 +7,7 @@ import {
   type SignupBody,
 } from '@tessera/contracts';
 import type { ShellServices } from '../services/shell-services.js';
+import { signOutRequested } from './auth.store.js';
 
 /** GET /api/v1/auth/status: whether the first (admin) account may still be created. */
 export async function fetchAuthStatus({ open }: ShellServices): Promise<AuthStatus> {
@@ -32,7 +33,8 @@ export async function signup(services: ShellServices, body: SignupBody): Promise
 }
 
 /** Revokes the refresh token on the server, then signs out here whatever the server said. */
-export async function logout({ api, session }: ShellServices): Promise<void> {
+export async function logout({ api, session, auth }: ShellServices): Promise<void> {
+  signOutRequested(auth);
   try {
     await api.post('/api/v1/auth/logout');
   } catch (error) {

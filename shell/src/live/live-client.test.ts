@@ -168,6 +168,8 @@ test('the version held from elsewhere (the sheet loaded over HTTP) is the since 
 });
 
 test('operations typed while disconnected wait, then go in order on reconnect; the pending count follows the acks', async () => {
+  // As the api: the server speaks first once joined; the queued operations follow.
+  server.greet = true;
   const { client } = sheetClient();
   client.connect(sheetUrl());
   await untilState(client, 'connected');
@@ -190,6 +192,8 @@ test('operations typed while disconnected wait, then go in order on reconnect; t
 });
 
 test('operations sent but not acknowledged are sent again after a reconnect; one the server refuses is settled', async () => {
+  // As the api: the server speaks first once joined; the queued operations follow.
+  server.greet = true;
   server.autoAck = false;
   const { client } = sheetClient();
   client.connect(sheetUrl());

@@ -1,6 +1,5 @@
 import { createStore, type StoreApi } from 'zustand';
 import {
-  LIVE_CLOSE,
   PRESENCE_TOAST_MS,
   WORKSPACE_SOCKET_PATH,
   LiveFrameRelay,
@@ -43,7 +42,7 @@ export interface LiveSessionState {
 export interface LiveSessionDeps {
   /** The page's (or the services') URL: the sockets live on its origin, ws or wss like it. */
   baseUrl: string;
-  session: Pick<AuthSession, 'token' | 'refresh'>;
+  session: Pick<AuthSession, 'token' | 'refresh' | 'signOut'>;
   bus: EventBus<EventMap>;
   userId: string;
   createSocket?: LiveSocketFactory;
@@ -94,10 +93,10 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
 
   const common = {
     token: () => deps.session.token(),
-    // A refused token may have expired: the next attempt offers a refreshed one.
-    onClose: ({ code }: { code: number }) => {
-      if (code === LIVE_CLOSE.policyViolation) void deps.session.refresh();
-    },
+    // After a refusal (1008), an expired token (4440) or an ended session (4401): one refresh;
+    // a fresh token reconnects, none signs out (the sign-in page then says the session ended).
+    renewToken: () => deps.session.refresh(),
+    onSessionEnded: () => deps.session.signOut(),
     createSocket: deps.createSocket,
     log: (message: string, detail?: unknown) => console.warn(message, detail),
   };

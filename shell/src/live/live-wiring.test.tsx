@@ -8,7 +8,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { MemoryRouter } from 'react-router';
-import type { RemoteProps } from '@tessera/contracts';
+import { LIVE_CLOSE, LIVE_TEXTS, type RemoteProps } from '@tessera/contracts';
 import { MainLayout } from '../main/MainLayout.js';
 import type { RemoteComponent, RemoteLoader } from '../remotes/remote-loader.js';
 import { RemoteLoaderProvider } from '../remotes/remote-loader.context.js';
@@ -199,6 +199,8 @@ test('the toasts go away by themselves after 5 seconds', async () => {
 }, 15_000);
 
 test('edits go through shell.live with the sheet id (queued while disconnected), selections and reload requests too', async () => {
+  // As the api: the server speaks first once joined; the queued edits follow.
+  server.greet = true;
   renderMain('/sheets/s1');
   const first = await peerOf(sheetPeer);
   await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent('connected|pending 0'));
@@ -303,4 +305,15 @@ test('a sheet left with unacknowledged edits keeps its socket until they are ack
   s1.send({ type: 'ack', data: { sheet_id: 's1', operation_id: id, version: 1, timestamp: 't' } });
   await server.until(() => sheetPeer('s1') === undefined, 's1 to close once its edit is acknowledged');
   expect(sheetPeer('s2')).toBeDefined();
+});
+
+test("a sheet socket closed because the session ended (4401), with no fresh token to be had, signs out with the session-ended notice", async () => {
+  const { services } = renderMain('/sheets/s1');
+  const peer = await peerOf(sheetPeer);
+  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent('connected|pending 0'));
+  // This server has no refresh endpoint: the refresh fails as for a deleted member.
+  act(() => peer.socket.close(LIVE_CLOSE.sessionEnded, LIVE_TEXTS.sessionEnded));
+  await waitFor(() => expect(services.auth.getState().phase).toBe('signedOut'));
+  expect(services.auth.getState().notice).toBe(LIVE_TEXTS.sessionEnded);
+  expect(services.session.token()).toBeNull();
 });

@@ -29,12 +29,17 @@ export interface LiveServer {
   peers: LivePeer[];
   /** The sockets open now. */
   open(): LivePeer[];
-  /** Acks each operation frame as the api does (true by default); idempotent by operation id. */
+  /** Acks each operation frame as the api does (off by default); idempotent by operation id. */
   autoAck: boolean;
   /** Plain (non-socket) requests answered so far. */
   answered: number;
   /** Called for each new socket (e.g. to send presence). */
   onConnect?: (peer: LivePeer) => void;
+  /**
+   * As the api does once a sheet socket has joined: a `presence` frame first (off by default).
+   * The client replays its queued operations only after the server's first frame.
+   */
+  greet: boolean;
   /** Refuses the next upgrades with this close code right after opening (e.g. 1008), while set. */
   refuseWith: number | null;
   /** Cuts every open socket without a close handshake (a network drop). */
@@ -75,6 +80,7 @@ export async function startLiveServer(): Promise<LiveServer> {
     peers: [],
     open: () => server.peers.filter((p) => p.socket.readyState === p.socket.OPEN),
     autoAck: true,
+    greet: false,
     answered: 0,
     refuseWith: null,
     dropAll() {
@@ -134,6 +140,8 @@ export async function startLiveServer(): Promise<LiveServer> {
         poke();
       });
       ws.on('close', poke);
+      const sheet = /^\/sheets\/([^/]+)$/.exec(url.pathname);
+      if (server.greet && sheet) peer.send({ type: 'presence', data: { sheet_id: decodeURIComponent(sheet[1]), users: [] } });
       server.onConnect?.(peer);
       poke();
     });
