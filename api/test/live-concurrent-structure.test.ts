@@ -194,8 +194,8 @@ describe('live concurrency property: three clients, rows and columns moving unde
   const STEPS = 70;
 
   for (const seed of SEEDS) {
-    it(`seed ${seed}: replicas equal the server and every surviving edit is on its row and column`, async () => {
-      await runScenario(stack, [stack.admin.accessToken, stack.bob.accessToken, carol.accessToken], seed, STEPS, open);
+    it(`seed ${seed}: replicas equal the server and every surviving edit is on its row and column`, async (t) => {
+      t.diagnostic(await runScenario(stack, [stack.admin.accessToken, stack.bob.accessToken, carol.accessToken], seed, STEPS, open));
     });
   }
 });
@@ -316,7 +316,7 @@ class SimClient {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const normalize = (grid: GridData, width: number): string[][] => grid.map((row) => Array.from({ length: width }, (_, c) => String(row[c] ?? '')));
 
-async function runScenario(stack: LiveStack, tokens: string[], seed: number, steps: number, open: LiveClient[]): Promise<void> {
+async function runScenario(stack: LiveStack, tokens: string[], seed: number, steps: number, open: LiveClient[]): Promise<string> {
   const random = seededRandom(seed);
   const int = (n: number) => Math.floor(random() * n);
   const { api, base } = stack;
@@ -435,4 +435,8 @@ async function runScenario(stack: LiveStack, tokens: string[], seed: number, ste
       assert.ok(gone, why(`${c.socket.label}'s op ${error.data.operation_id} was refused while its target exists: ${error.data.message}`));
     }
   }
+  const ops = clients.flatMap((c) => [...c.aims.values()]);
+  const structural = ops.filter((a) => a.cells.length === 0).length;
+  const refused = clients.reduce((n, c) => n + errorsOf(c).length, 0);
+  return `${ops.length} ops (${structural} rows/columns), ${truth.version - s.version} versions, ${refused} refused by name; ${rowIds.length} × ${colIds.length} at the end`;
 }

@@ -10,6 +10,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
+import type { SheetChangeFeed } from './sheet-changes.js';
 import type { StoredStructureOp } from './sheet-ops.tables.js';
 
 /**
@@ -53,6 +54,77 @@ export async function structureSince(db: Kysely<Database> | Transaction<Database
     else if (!r.neutral) replacedAt = r.version;
   }
   return { steps, replacedAt };
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What the log knows of one sheet: every version in (from, upTo], its structure ops and latest whole-grid replacement. */
+interface Known {
+  from: number;
+  upTo: number;
+  steps: StructureHistory['steps'];
+  replacedAt: number | null;
+}
+
+/** Sheets whose recent structure history is kept (least recently used dropped first), and how far back. */
+export const STRUCTURE_LOG_SHEETS = 2_000;
+export const STRUCTURE_LOG_VERSIONS = 5_000;
+
+/**
+ * The recent structure history of the sheets this process writes, kept from its own commits
+ * (the change feed, told after each commit, in order), so that a live op on a busy sheet — whose
+ * base is a few versions old — costs no query. It answers only when it knows every version
+ * from the op's base to the sheet's current one (read under the row lock): a version committed
+ * by another api process, or a whole-grid PUT (which may or may not replace rows), leaves a gap,
+ * and the op log is read instead (and fills the gap).
+ */
+export class StructureLog {
+  readonly #known = new Map<string, Known>();
+
+  constructor(
+    feed: SheetChangeFeed,
+    private readonly query: (db: Db, sheetId: string, base: number, current: number) => Promise<StructureHistory> = structureSince,
+  ) {
+    feed.subscribe((change) => {
+      if (change.kind === 'cells') this.#advance(change.sheetId, change.version, null);
+      else if (change.kind === 'structure') this.#advance(change.sheetId, change.version, change.operation);
+      else if (change.kind === 'sheet') this.#keep(change.sheetId, { from: change.version, upTo: change.version, steps: [], replacedAt: null });
+      else if (change.kind === 'deleted') this.#known.delete(change.sheetId);
+    });
+  }
+
+  /** The structure history after `base` of a sheet locked at `current`. */
+  async since(db: Db, sheetId: string, base: number, current: number): Promise<StructureHistory> {
+    if (base >= current) return NONE;
+    const known = this.#known.get(sheetId);
+    if (known && known.upTo === current && base >= known.from) {
+      this.#keep(sheetId, known);
+      return { steps: known.steps.filter((s) => s.version > base), replacedAt: known.replacedAt !== null && known.replacedAt > base ? known.replacedAt : null };
+    }
+    const read = await this.query(db, sheetId, base, current);
+    this.#keep(sheetId, { from: base, upTo: current, steps: read.steps, replacedAt: read.replacedAt });
+    return read;
+  }
+
+  /** This process committed `version` (after the lock that made it): the next version of what is known, or a fresh start. */
+  #advance(sheetId: string, version: number, op: StoredStructureOp | null): void {
+    const known = this.#known.get(sheetId);
+    if (known && known.upTo >= version) return;
+    const next: Known = known && known.upTo === version - 1 ? known : { from: version - 1, upTo: version - 1, steps: [], replacedAt: null };
+    next.upTo = version;
+    if (op) next.steps.push({ version, op });
+    if (next.upTo - next.from > STRUCTURE_LOG_VERSIONS) {
+      next.from = next.upTo - STRUCTURE_LOG_VERSIONS;
+      next.steps = next.steps.filter((s) => s.version > next.from);
+    }
+    this.#keep(sheetId, next);
+  }
+
+  #keep(sheetId: string, known: Known): void {
+    this.#known.delete(sheetId);
+    this.#known.set(sheetId, known);
+    if (this.#known.size > STRUCTURE_LOG_SHEETS) this.#known.delete(this.#known.keys().next().value!);
+  }
 }
 
 /** Why an operation based on `base` cannot be moved to `current`, or null. */

@@ -27,7 +27,7 @@ import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache } from './grid-cache.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
-import { moveCells, moveStructure, structureSince } from './sheet-ops.transform.js';
+import { moveCells, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import {
@@ -100,6 +100,8 @@ export class SheetsService {
   readonly changes = new SheetChangeFeed();
   /** Sheets created, renamed, moved, favourited or deleted, for the workspace socket (src/live). */
   readonly navigation = new NavigationFeed();
+  /** Recent rows and columns inserted or removed, for moving live ops from their base version (sheet-ops.transform.ts). */
+  private readonly structure = new StructureLog(this.changes);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -357,7 +359,7 @@ export class SheetsService {
       // Every item was made on a version up to this one: the group's own versions are cells and move nothing.
       const lockedAt = row.version;
       const bases = items.flatMap((i) => (i.baseVersion === undefined ? [] : [i.baseVersion]));
-      const history = await structureSince(trx, id, bases.length > 0 ? Math.min(...bases) : lockedAt, lockedAt);
+      const history = await this.structure.since(trx, id, bases.length > 0 ? Math.min(...bases) : lockedAt, lockedAt);
       // The ids already in the op log, in one query (a re-send after a reconnect).
       const ids = [...new Set(items.map((i) => i.opId))];
       const known = new Map<string, LiveWriteResult>();
@@ -506,7 +508,7 @@ export class SheetsService {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
         if (applied) return { ...applied, operation: requested };
-        const moved = moveStructure(requested, baseVersion, row.version, await structureSince(trx, id, baseVersion ?? row.version, row.version));
+        const moved = moveStructure(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
         if (moved instanceof HttpError) throw moved;
         const op = moved;
         const refused = structureError(op, row.row_count, row.col_count);
