@@ -132,8 +132,8 @@ export class LiveSheet {
       case 'error': {
         const id = frame.data.operation_id;
         const refused = id === undefined ? undefined : this.own.get(id);
-        if (id !== undefined && refused) this.refused(id, refused);
         this.options.onError(frame.data.message);
+        if (id !== undefined && refused) this.refused(id, refused);
         this.repairWhenIdle();
         return;
       }
@@ -198,6 +198,8 @@ export class LiveSheet {
     this.sendReady();
     this.options.onPending(this.own.size);
     this.settle();
+    // A gap held open for its ack (it never comes now) goes on.
+    this.drain();
   }
 
   private queue(version: number, entry: Entry): void {
