@@ -1,10 +1,8 @@
-import { type AppliedOperation, type CellChange, type LiveOperation } from '@tessera/contracts';
+import { type AppliedOperation, type CellChange, cellChangesOf, type LiveOperation } from '@tessera/contracts';
 import { HttpError } from '../http/http-error.js';
-import { notFound, SHEET_NOT_FOUND, type SheetsService } from '../sheets/sheets.service.js';
+import type { StoredStructureOp } from '../sheets/sheet-ops.tables.js';
+import type { LiveCellOutcome, LiveCellWrite, SheetsService } from '../sheets/sheets.service.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
-
-/** A concurrent REST edit of the same cell between reading the version and the write: read again. */
-const MAX_CONFLICT_RETRIES = 5;
 
 export type OperationOutcome =
   | {
@@ -20,18 +18,47 @@ export type OperationOutcome =
     }
   | { ok: false; code: string; message: string };
 
-/** The cells an operation writes; undefined for rows and columns. */
-export function cellChangesOf(op: LiveOperation): CellChange[] | undefined {
-  if (op.type === 'cell_update') return [{ row: op.position.row, col: op.position.column, value: op.value }];
-  if (op.type === 'cells_update') return op.changes;
-  return undefined;
+/** The cells an operation writes; null for rows and columns (one definition, the client's). */
+export { cellChangesOf };
+
+/** The operation the server broadcasts: at its own version, with the positions it landed on (no base_version any more). */
+function appliedOperation(op: LiveOperation, userId: string, timestamp: string, landed: { changes?: CellChange[]; structure?: StoredStructureOp }): AppliedOperation {
+  const { base_version: _base, ...rest } = op;
+  let moved: LiveOperation = rest;
+  if (rest.type === 'cell_update' && landed.changes) moved = { ...rest, position: { row: landed.changes[0].row, column: landed.changes[0].col } };
+  else if (rest.type === 'cells_update' && landed.changes) moved = { ...rest, changes: landed.changes };
+  else if (landed.structure && rest.type !== 'cell_update' && rest.type !== 'cells_update') moved = { ...rest, index: landed.structure.index, count: landed.structure.count };
+  return { ...moved, user_id: userId, timestamp } as AppliedOperation;
 }
+
+function outcomeOf(op: LiveOperation, userId: string, result: LiveCellOutcome): OperationOutcome {
+  if ('refused' in result) return { ok: false, code: result.refused.code, message: result.refused.message };
+  return {
+    ok: true,
+    version: result.version,
+    timestamp: result.updated_at,
+    duplicate: result.duplicate === true,
+    operation: appliedOperation(op, userId, result.updated_at, { changes: result.changes }),
+    cells: result.changes.length,
+  };
+}
+
+const writeOf = ({ userId, op }: { userId: string; op: LiveOperation }): LiveCellWrite => ({
+  userId,
+  opId: op.id,
+  changes: cellChangesOf(op) ?? [],
+  baseVersion: op.base_version,
+});
 
 /**
  * Persists a group of live cell operations of one sheet in one transaction (group commit:
- * SheetsService.patchCellsBatch), each its own version in order. When the group fails (a
- * sheet deleted meanwhile, a database error), nothing of it was written and each operation is
- * committed on its own instead, so one failing operation cannot take the others with it.
+ * SheetsService.patchCellsBatch), each its own version in order, each moved through the rows
+ * and columns inserted or removed after its own base version (an operation whose cells are
+ * all gone is refused: its outcome is the error frame naming it). Structural ops earlier in
+ * the same batch were committed before this run (LiveHub commits runs in arrival order), so
+ * the op log this reads holds them. When the group fails (a sheet deleted meanwhile, a
+ * database error), nothing of it was written and each operation is committed on its own
+ * instead, so one failing operation cannot take the others with it.
  */
 export async function commitCellGroup(
   sheets: SheetsService,
@@ -40,61 +67,40 @@ export async function commitCellGroup(
   group: { userId: string; op: LiveOperation }[],
   origin: string,
 ): Promise<OperationOutcome[]> {
-  const writes = group.map(({ userId, op }) => ({ userId, opId: op.id, changes: cellChangesOf(op) ?? [] }));
   let results;
   try {
-    results = await sheets.patchCellsBatch(sheetId, writes, origin);
+    results = await sheets.patchCellsBatch(sheetId, group.map(writeOf), origin);
   } catch {
     const outcomes: OperationOutcome[] = [];
     for (const { userId, op } of group) outcomes.push(await commitOperation(sheets, ops, sheetId, userId, op, origin));
     return outcomes;
   }
-  return results.map((result, i) => ({
-    ok: true,
-    version: result.version,
-    timestamp: result.updated_at,
-    duplicate: result.duplicate === true,
-    operation: { ...group[i].op, user_id: group[i].userId, timestamp: result.updated_at } as AppliedOperation,
-    cells: writes[i].changes.length,
-  }));
+  return results.map((result, i) => outcomeOf(group[i].op, group[i].userId, result));
 }
 
 /**
- * Persists one live operation through SheetsService (cells: patchCells, the code of PATCH
- * .../cells; rows and columns: applyStructure), idempotently by its id. Live operations apply on
- * the current version (the server's order decides, last writer wins), so they never get a 409.
+ * Persists one live operation through SheetsService (cells: patchCellsBatch with one write;
+ * rows and columns: applyStructure), idempotently by its id, moved through the rows and columns
+ * inserted or removed after its base version. Live cells are last-writer-wins in server order,
+ * so they never get a 409 for a cell changed since; an operation with nothing left after the
+ * move, or based before a whole-grid replacement, is refused (409).
  */
 export async function commitOperation(
   sheets: SheetsService,
-  ops: SheetOpsRepository,
+  _ops: SheetOpsRepository,
   sheetId: string,
   userId: string,
   op: LiveOperation,
   origin: string,
 ): Promise<OperationOutcome> {
   try {
-    let result;
-    let cells = 0;
     if (op.type === 'cell_update' || op.type === 'cells_update') {
-      const changes = cellChangesOf(op) ?? [];
-      cells = changes.length;
-      for (let attempt = 0; ; attempt++) {
-        const current = await ops.currentVersion(sheetId);
-        if (current === undefined) throw notFound(SHEET_NOT_FOUND);
-        try {
-          result = await sheets.patchCells(sheetId, { base_version: current, changes }, userId, origin, op.id);
-          break;
-        } catch (err) {
-          // Only a write from outside the socket (REST) between the read and the lock can make it stale.
-          if (err instanceof HttpError && err.statusCode === 409 && attempt < MAX_CONFLICT_RETRIES) continue;
-          throw err;
-        }
-      }
-    } else {
-      result = await sheets.applyStructure(sheetId, { type: op.type, index: op.index, count: op.count }, userId, origin, op.id);
+      const [result] = await sheets.patchCellsBatch(sheetId, [writeOf({ userId, op })], origin);
+      return outcomeOf(op, userId, result);
     }
-    const operation = { ...op, user_id: userId, timestamp: result.updated_at } as AppliedOperation;
-    return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells };
+    const result = await sheets.applyStructure(sheetId, { type: op.type, index: op.index, count: op.count }, userId, origin, op.id, op.base_version);
+    const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
+    return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, code: err.code, message: err.message };
     throw err;

@@ -29,6 +29,7 @@ import { GridCache } from './grid-cache.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { moveCells, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import {
@@ -75,7 +76,12 @@ export interface LiveCellWrite {
   changes: CellPatchBody['changes'];
   userId: string;
   opId: string;
+  /** The version its client had applied (sheet-ops.transform.ts); undefined: applies to the sheet as it is. */
+  baseVersion?: number;
 }
+
+/** What became of one live cell write: written (with the cells as they landed, moved through rows and columns since its base), or refused. */
+export type LiveCellOutcome = (LiveWriteResult & { changes: CellPatchBody['changes'] }) | { refused: HttpError };
 
 export interface NewSheet {
   name: string;
@@ -96,6 +102,8 @@ export class SheetsService {
   readonly changes = new SheetChangeFeed();
   /** Sheets created, renamed, moved, favourited or deleted, for the workspace socket (src/live). */
   readonly navigation = new NavigationFeed();
+  /** Recent rows and columns inserted or removed, for moving live ops from their base version (sheet-ops.transform.ts). */
+  private readonly structure = new StructureLog(this.changes);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -347,22 +355,33 @@ export class SheetsService {
    * version, in order, with its own op-log row, version shape and (every K versions) snapshot,
    * and its op id is checked as in patchCells; but the group is written in a few statements (the
    * touched chunks once, the op-log rows as one insert), not a few per operation, and a group
-   * ends at a snapshot version. Live operations apply on the current version, so
-   * there is no base version and no 409. An error rolls the whole group back (the caller then
+   * ends at a snapshot version. Live operations are last-writer-wins on the current version
+   * (no 409 for a cell changed since), but each is first moved through the rows and columns
+   * inserted or removed after its base version (sheet-ops.transform.ts, read once for the group
+   * under the lock): a cell whose row or column is gone is dropped, and an operation with no
+   * cell left, or based before a whole-grid replacement, is refused (its outcome says why;
+   * the others go on). An error rolls the whole group back (the caller then
    * commits them one by one, so one bad operation cannot lose the others). Nothing is emitted
    * before the commit.
    */
-  async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveWriteResult[]> {
+  async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveCellOutcome[]> {
     const done = await this.db.transaction().execute(async (trx) => {
       let row = await this.lockSheet(trx, id);
+      // Every item was made on a version up to this one: the group's own versions are cells and move nothing.
+      const lockedAt = row.version;
+      const bases = items.flatMap((i) => (i.baseVersion === undefined ? [] : [i.baseVersion]));
+      const history = await this.structure.since(trx, id, bases.length > 0 ? Math.min(...bases) : lockedAt, lockedAt);
       // Beyond the cap the whole group is refused (and rolled back): the caller then commits the
       // operations one by one, and only the one that grows the sheet too far gets the error.
-      const grown = grownSize(row.row_count, row.col_count, items.flatMap((i) => i.changes));
-      requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
+      // Checked on where the cells land (after the transform below).
+      const before = { rows: row.row_count, columns: row.col_count };
+      let grown = before;
       // The ids already in the op log, in one query (a re-send after a reconnect).
       const ids = [...new Set(items.map((i) => i.opId))];
       const known = new Map<string, LiveWriteResult>();
-      const results: LiveWriteResult[] = [];
+      const results: (LiveWriteResult | { refused: HttpError })[] = [];
+      /** The cells each written item wrote, where they landed. */
+      const landed: CellPatchBody['changes'][] = items.map((i) => i.changes);
       if (ids.length > 0) {
         const found = await withOpIds(trx)
           .selectFrom('sheet_ops')
@@ -414,21 +433,34 @@ export class SheetsService {
         if (applied) results[index] = applied;
         if (applied || firstOf.has(item.opId)) continue;
         firstOf.set(item.opId, index);
-        fresh.push({ index, item });
+        const moved = moveCells(item.changes, item.baseVersion, lockedAt, history);
+        if (moved instanceof HttpError) {
+          results[index] = { refused: moved };
+          continue;
+        }
+        grown = grownSize(grown.rows, grown.columns, moved);
+        requireSheetSize(grown.rows, grown.columns, this.maxCells, before);
+        landed[index] = moved;
+        fresh.push({ index, item: { ...item, changes: moved } });
         // A snapshot version ends the write (a snapshot reads the stored grid of its own version).
         if ((row.version + fresh.length) % snapshotEvery() === 0) await flush();
       }
       await flush();
-      for (const [index, item] of items.entries()) results[index] ??= { ...results[firstOf.get(item.opId)!], duplicate: true };
-      return { results, written };
+      for (const [index, item] of items.entries()) {
+        if (results[index] !== undefined) continue;
+        const first = results[firstOf.get(item.opId)!];
+        results[index] = 'refused' in first ? first : { ...first, duplicate: true };
+      }
+      return { results, written, landed };
     });
-    const fresh = done.results.filter((r) => !r.duplicate);
+    const outcomes: LiveCellOutcome[] = done.results.map((r, i) => ('refused' in r ? r : { ...r, changes: done.landed[i] }));
+    const fresh = outcomes.filter((r): r is LiveWriteResult & { changes: CellPatchBody['changes'] } => !('refused' in r) && !r.duplicate);
     for (const [k, r] of fresh.entries()) this.cache.patch(id, r.version, k === fresh.length - 1 ? done.written : new Map());
-    for (const [i, result] of done.results.entries()) {
-      if (result.duplicate) continue;
-      this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: items[i].changes, userId: items[i].userId, updatedAt: result.updated_at, origin });
+    for (const [i, result] of outcomes.entries()) {
+      if ('refused' in result || result.duplicate) continue;
+      this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: result.changes, userId: items[i].userId, updatedAt: result.updated_at, origin });
     }
-    return done.results;
+    return outcomes;
   }
 
   /** Writes one cell change set as the next version of a sheet whose row is locked. */
@@ -478,14 +510,27 @@ export class SheetsService {
    * version. Stored like the other whole-grid changes (create, import): the op log records no
    * cells (every cell after the index moves) and the version gets a full snapshot, which shares
    * the chunks before the index with the previous snapshot; the op itself is kept for replays.
-   * A range outside the sheet is a 400 with the reason. `opId`: as in patchCells.
+   * A range outside the sheet is a 400 with the reason. `opId`: as in patchCells. With
+   * `baseVersion` (the live client's), the op is first moved through the rows and columns
+   * inserted or removed since (sheet-ops.transform.ts): a 409 when nothing of it is left or the
+   * grid was replaced since. The result says the op as applied.
    */
-  async applyStructure(id: string, op: StoredStructureOp, userId: string, origin?: string, opId?: string): Promise<LiveWriteResult> {
+  async applyStructure(
+    id: string,
+    requested: StoredStructureOp,
+    userId: string,
+    origin?: string,
+    opId?: string,
+    baseVersion?: number,
+  ): Promise<LiveWriteResult & { operation: StoredStructureOp }> {
     try {
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
-        if (applied) return applied;
+        if (applied) return { ...applied, operation: requested };
+        const moved = moveStructure(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
+        if (moved instanceof HttpError) throw moved;
+        const op = moved;
         const refused = structureError(op, row.row_count, row.col_count);
         if (refused) throw HttpError.badRequest(refused);
         requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
@@ -510,11 +555,11 @@ export class SheetsService {
           .returning('updated_at')
           .executeTakeFirstOrThrow();
         await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
-        return { id, version, updated_at: updated.updated_at.toISOString() } as LiveWriteResult;
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op } as LiveWriteResult & { operation: StoredStructureOp };
       });
       if (result.duplicate) return result;
       this.cache.delete(id);
-      this.changes.emit({ sheetId: id, version: result.version, kind: 'structure', operation: op, userId, updatedAt: result.updated_at, origin });
+      this.changes.emit({ sheetId: id, version: result.version, kind: 'structure', operation: result.operation, userId, updatedAt: result.updated_at, origin });
       return result;
     } catch (err) {
       this.cache.delete(id);

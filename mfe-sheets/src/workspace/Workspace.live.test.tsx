@@ -201,12 +201,12 @@ test('rows and columns inserted or removed by someone else move the cells here; 
   expect(api.sheets.get(budget.id)!.data).toEqual([[], [], ['Food', 300]]);
 });
 
-test('a structure change by someone else while own edits are in flight: the grid is repaired to the server sheet', async () => {
+test('a row inserted by someone else while an own edit is in flight: the edit stays on its row, here and on the server', async () => {
   const { shell } = await aliceOpens();
   const bob = await bobJoins();
   // Bob inserts a row while Alice is offline, and she types into row 1 (Food, as she sees it).
-  // The server applies her edit after the insert, at row 1 (Rent's row by then): the grid
-  // shows what the server has, once her edit is acknowledged.
+  // Her edit goes with the version she held; the server moves it down with Food's row, and so
+  // does her grid when Bob's insert reaches it.
   api.live.cut('alice');
   await waitFor(() => expect(shell.live.state).not.toBe('connected'));
   await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 1 }));
@@ -214,9 +214,9 @@ test('a structure change by someone else while own edits are in flight: the grid
   api.live.restore('alice');
   await waitFor(() => expect(shell.sheet.version).toBe(3), { timeout: 10_000 });
   const server = api.sheets.get(budget.id)!;
-  expect(server.data).toEqual([[], ['Groceries', 1200], ['Food', 300]]);
+  expect(server.data).toEqual([[], ['Rent', 1200], ['Groceries', 300]]);
   await waitFor(() => expect(shell.sheet.getData()).toEqual(padded(server)));
-  expect(currentGrid().getDataAtCell(2, 0)).toBe('Food');
+  expect(currentGrid().getDataAtCell(2, 0)).toBe('Groceries');
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
 });
 

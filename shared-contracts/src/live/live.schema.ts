@@ -103,6 +103,14 @@ export function liveCloseAction(code: number): LiveCloseAction {
 const OperationId = z.string().min(1).max(128);
 /** Clients send a number (ms) or an ISO string; the server replaces it with its commit time. */
 const ClientTimestamp = z.union([z.number(), z.string().max(64)]).optional();
+/**
+ * The sheet version the sender had applied when it made the operation (all versions up to it):
+ * the server moves the operation's positions through the rows and columns inserted or removed
+ * since (transform-position.ts) and drops an edit whose cell is gone, with an error frame naming
+ * it. Without it (older clients) the operation applies to the sheet as it is now. Dropped from
+ * the operation the server broadcasts: that one is at its own version.
+ */
+const BaseVersion = z.number().int().min(0).optional();
 
 export const CellPositionSchema = z.strictObject({
   row: CellChangeSchema.shape.row,
@@ -115,6 +123,7 @@ export const CellUpdateOperationSchema = z.strictObject({
   type: z.literal('cell_update'),
   position: CellPositionSchema,
   value: CellValueSchema,
+  base_version: BaseVersion,
   user_id: z.string().max(128).optional(),
   timestamp: ClientTimestamp,
 });
@@ -124,6 +133,7 @@ export const CellsUpdateOperationSchema = z.strictObject({
   id: OperationId,
   type: z.literal('cells_update'),
   changes: z.array(CellChangeSchema).min(1).max(CELL_PATCH_MAX_CHANGES),
+  base_version: BaseVersion,
   user_id: z.string().max(128).optional(),
   timestamp: ClientTimestamp,
 });
@@ -140,6 +150,7 @@ function structureOperation<T extends string>(type: T, max: number) {
     type: z.literal(type),
     index: z.number().int().min(0).max(max),
     count: z.number().int().min(1).max(max),
+    base_version: BaseVersion,
     user_id: z.string().max(128).optional(),
     timestamp: ClientTimestamp,
   });

@@ -1,4 +1,5 @@
 import {
+  LiveSheet,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
   normalizeHeaders,
@@ -17,7 +18,6 @@ import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, sh
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
 import { cellOperations, structureOperation } from './live-ops.js';
-import { LiveSheet } from './live-sheet.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState } from './sheet-session.store.js';
 
 export interface SheetSession {

@@ -1,8 +1,13 @@
 import {
+  EDIT_DROPPED_TEXT,
   LIVE_CLOSE,
   LiveClientFrameSchema,
+  STRUCTURE_DROPPED_TEXT,
   columnLabel,
+  isStructureType,
   liveTokenFromProtocols,
+  transformOperationThrough,
+  type StructureStep,
   type AppliedOperation,
   type LiveClientFrame,
   type LiveOperation,
@@ -18,7 +23,9 @@ import { acceptWebSockets, type TestSocket } from './ws-server.js';
  * here; presence, user_joined / user_left, operations serialised per sheet with a version
  * each, ack to the sender and the operation to the others, a replay (or a sync) of what a
  * reconnecting client missed since `?since=`, reload_request, selections, and a sync after a
- * REST save.
+ * REST save. An operation with a base_version is moved through the rows and columns inserted or
+ * removed since, with the contracts' transform, as the api does (one with nothing left is refused
+ * by name).
  */
 export interface LiveTestHub {
   /** Refuses an operation with this reason (an error frame naming it) when it returns one. */
@@ -163,9 +170,19 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     if (already !== undefined) {
       return send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: already, timestamp: sheet.updated_at } });
     }
-    const refusal = hub.refuse?.(op) ?? applyTo(sheet, op);
+    const { base_version: base, ...sent } = op;
+    const since = [...(log.get(sheet.id) ?? new Map<number, AppliedOperation>()).entries()]
+      .filter(([version, applied]) => base !== undefined && version > base && isStructureType(applied.type))
+      .sort(([a], [b]) => a - b)
+      .map(([, applied]) => applied as AppliedOperation & StructureStep);
+    const moved = transformOperationThrough(sent as LiveOperation, since, 'after').operation;
+    if (moved === null) {
+      const message = isStructureType(op.type) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT;
+      return send(conn, { type: 'error', data: { code: 'conflict', message, operation_id: op.id } });
+    }
+    const refusal = hub.refuse?.(moved) ?? applyTo(sheet, moved);
     if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
-    const operation = { ...op, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
+    const operation = { ...moved, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
     send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at } });

@@ -1,0 +1,442 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  EDIT_DROPPED_TEXT,
+  type GridData,
+  type LiveOperation,
+  type LiveServerFrame,
+  LiveSheet,
+  SHEET_REPLACED_TEXT,
+  STRUCTURE_DROPPED_TEXT,
+  SheetSchema,
+  type StructureOperation,
+} from '@tessera/contracts';
+import { LiveClient } from './live-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
+import { signedInMember } from './support/members.js';
+import { seededRandom } from './support/seeded-random.js';
+
+/**
+ * Concurrent row and column edits keep every edit on its cell (issue 17 §2): live operations
+ * carry the version their client had applied (`base_version`), and the server moves them
+ * through the rows and columns inserted or removed since; an edit whose cell is gone is dropped
+ * and its sender told with an error frame naming it. Real `ws` clients on loopback.
+ */
+describe('live operations through concurrent rows and columns', () => {
+  let { t, base, admin, bob, api } = {} as LiveStack;
+  const open: LiveClient[] = [];
+
+  before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
+
+  /** A sheet whose cells say where they started ("r0c0" ...). */
+  const labelled = (rows: number, cols: number): GridData => Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => `r${r}c${c}`));
+  const sheet = async (data: GridData) => {
+    const res = await api.post('/api/v1/sheets', { name: `Concurrent ${Math.random().toString(36).slice(2, 8)}`, data });
+    assert.equal(res.statusCode, 201, res.body);
+    return SheetSchema.parse(res.json());
+  };
+  const server = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
+  const join = async (sheetId: string, token: string, label: string, since: number) => {
+    const c = await LiveClient.join(base, sheetId, token, { since, label });
+    open.push(c);
+    return c;
+  };
+  const send = (c: LiveClient, sheetId: string, operation: object) => c.send({ type: 'operation', sheet_id: sheetId, operation });
+
+  it('A removes row 1 while B types into row 2 on the version before: B’s value lands on B’s row', async () => {
+    const s = await sheet(labelled(4, 3));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+
+    send(a, s.id, { id: 'a-del', type: 'rows_remove', index: 1, count: 1, base_version: s.version });
+    assert.equal((await a.next('ack')).data.version, s.version + 1);
+    // B has not seen the removal: it aims at row 2 ("r2...") as of version 1.
+    send(b, s.id, { id: 'b-typed', type: 'cell_update', position: { row: 2, column: 1 }, value: 'B typed', base_version: s.version });
+    const ack = await b.next('ack', (f) => f.data.operation_id === 'b-typed');
+    assert.equal(ack.data.version, s.version + 2);
+
+    const now = await server(s.id);
+    assert.deepEqual(now.data, [
+      ['r0c0', 'r0c1', 'r0c2'],
+      ['r2c0', 'B typed', 'r2c2'],
+      ['r3c0', 'r3c1', 'r3c2'],
+    ]);
+    // A is told where it landed: row 1 of the sheet A holds.
+    const op = await a.next('operation', (f) => f.data.operation.id === 'b-typed');
+    assert.equal(op.data.operation.type, 'cell_update');
+    assert.deepEqual(op.data.operation.type === 'cell_update' && op.data.operation.position, { row: 1, column: 1 });
+    assert.equal('base_version' in op.data.operation, false, 'the broadcast is at its own version');
+  });
+
+  it('an edit into the removed row is dropped: an error frame names the op, nothing else changes', async () => {
+    const s = await sheet(labelled(4, 3));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-del', type: 'rows_remove', index: 1, count: 1, base_version: s.version });
+    await a.next('ack');
+    const before = await server(s.id);
+
+    const seenByA = a.frames.length;
+    send(b, s.id, { id: 'b-lost', type: 'cell_update', position: { row: 1, column: 0 }, value: 'into the removed row', base_version: s.version });
+    const error = await b.next('error');
+    assert.deepEqual(error.data, { code: 'conflict', message: EDIT_DROPPED_TEXT, operation_id: 'b-lost' });
+    // A paste across it: the cells of the removed row are dropped, the others land on their rows.
+    send(b, s.id, {
+      id: 'b-paste',
+      type: 'cells_update',
+      changes: [
+        { row: 1, col: 2, value: 'lost too' },
+        { row: 3, col: 2, value: 'on r3' },
+      ],
+      base_version: s.version,
+    });
+    const ack = await b.next('ack', (f) => f.data.operation_id === 'b-paste');
+    assert.equal(ack.data.version, before.version + 1, 'the dropped edit made no version');
+    const now = await server(s.id);
+    assert.deepEqual(now.data, [
+      ['r0c0', 'r0c1', 'r0c2'],
+      ['r2c0', 'r2c1', 'r2c2'],
+      ['r3c0', 'r3c1', 'on r3'],
+    ]);
+    const paste = await a.next('operation', (f) => f.data.operation.id === 'b-paste');
+    assert.deepEqual(paste.data.operation.type === 'cells_update' && paste.data.operation.changes, [{ row: 2, col: 2, value: 'on r3' }]);
+    assert.equal(a.since(seenByA).filter((f) => f.type === 'operation').length, 1, 'A heard of the paste only');
+    assert.deepEqual(b.frames.filter((f) => f.type === 'error').length, 1);
+  });
+
+  it('rows and columns ops move through each other; one whose range is gone is refused by name', async () => {
+    const s = await sheet(labelled(5, 3));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-del', type: 'rows_remove', index: 0, count: 2, base_version: s.version });
+    send(a, s.id, { id: 'a-col', type: 'columns_insert', index: 0, count: 1, base_version: s.version });
+    await a.next('ack', (f) => f.data.operation_id === 'a-col');
+    // B, on version 1: a row inserted before "r3", column C removed, rows "r0"-"r1" removed (gone already).
+    send(b, s.id, { id: 'b-ins', type: 'rows_insert', index: 3, count: 1, base_version: s.version });
+    send(b, s.id, { id: 'b-col', type: 'columns_remove', index: 2, count: 1, base_version: s.version });
+    send(b, s.id, { id: 'b-del', type: 'rows_remove', index: 0, count: 2, base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-col');
+    const refused = await b.next('error');
+    assert.deepEqual(refused.data, { code: 'conflict', message: STRUCTURE_DROPPED_TEXT, operation_id: 'b-del' });
+    const now = await server(s.id);
+    assert.deepEqual(now.data, [
+      ['', 'r2c0', 'r2c1'],
+      ['', '', ''],
+      ['', 'r3c0', 'r3c1'],
+      ['', 'r4c0', 'r4c1'],
+    ]);
+  });
+
+  it('an op based before a whole-grid replacement is refused; one ahead of the sheet is invalid; one without a base applies as the sheet is', async () => {
+    const s = await sheet(labelled(3, 2));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const put = await api.put(`/api/v1/sheets/${s.id}`, { data: [['x', 'y']], base_version: s.version });
+    assert.equal(put.statusCode, 200, put.body);
+    await a.next('sync');
+    const replaced = await server(s.id);
+
+    send(a, s.id, { id: 'stale', type: 'cell_update', position: { row: 0, column: 0 }, value: 'stale', base_version: s.version });
+    assert.deepEqual((await a.next('error')).data, { code: 'conflict', message: SHEET_REPLACED_TEXT, operation_id: 'stale' });
+    send(a, s.id, { id: 'ahead', type: 'rows_insert', index: 0, count: 1, base_version: replaced.version + 5 });
+    const ahead = await a.next('error');
+    assert.equal(ahead.data.operation_id, 'ahead');
+    assert.equal(ahead.data.message, `base_version ${replaced.version + 5} is ahead of the sheet (version ${replaced.version})`);
+    assert.deepEqual((await server(s.id)).data, [['x', 'y']], 'nothing changed');
+
+    // An older client sends no base_version: its op applies to the sheet as it is now.
+    send(a, s.id, { id: 'old-client', type: 'cell_update', position: { row: 0, column: 1 }, value: 'old' });
+    await a.next('ack', (f) => f.data.operation_id === 'old-client');
+    assert.deepEqual((await server(s.id)).data, [['x', 'old']]);
+  });
+
+  it('a group commit moves each op by its own base and by the rows removed earlier in the same group', async () => {
+    const s = await sheet(labelled(6, 1));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    // Sent without waiting: they queue behind each other and commit in groups.
+    send(a, s.id, { id: 'g1', type: 'rows_remove', index: 0, count: 1, base_version: s.version });
+    send(b, s.id, { id: 'g2', type: 'cell_update', position: { row: 2, column: 0 }, value: 'was r2', base_version: s.version });
+    send(a, s.id, { id: 'g3', type: 'rows_remove', index: 0, count: 1, base_version: s.version + 1 });
+    send(b, s.id, { id: 'g4', type: 'cell_update', position: { row: 5, column: 0 }, value: 'was r5', base_version: s.version });
+    send(b, s.id, { id: 'g5', type: 'cell_update', position: { row: 0, column: 0 }, value: 'was r1 (gone)', base_version: s.version + 1 });
+    await b.waitFor((frames) => (frames.some((f) => f.type === 'ack' && f.data.operation_id === 'g4') ? true : undefined), 'the ack of g4');
+    const refused = await b.waitFor((frames) => frames.find((f) => f.type === 'error'), 'the error of g5');
+    assert.equal(refused.type === 'error' && refused.data.operation_id, 'g5');
+    assert.deepEqual((await server(s.id)).data, [['was r2'], ['r3c0'], ['r4c0'], ['was r5']]);
+  });
+});
+
+/**
+ * THE PROPERTY (issue 17 §2): three clients on the real api send random interleavings of cell
+ * edits, pastes and row/column inserts and removes, with random delays on the way out and in;
+ * each runs the real client logic (the contracts' LiveSheet: own edits shown at once, remote
+ * frames applied in version order, own pending operations moved through remote rows and columns,
+ * base_version on every op) on a grid of its own. Every row and column carries a hidden identity
+ * (kept beside the grid the same way the grid is changed), and every edit records the identities
+ * of the cell its author aimed at. At the end: every replica equals the server; every value on
+ * the server sits on the row and column its author aimed at (or is a starting value on its own
+ * cell); every edit whose cell still exists was not lost; every error frame names an op whose
+ * target is gone; no client had to resync. Seeded: a failure prints its seed.
+ */
+describe('live concurrency property: three clients, rows and columns moving under edits', () => {
+  let stack: LiveStack;
+  const open: LiveClient[] = [];
+  let carol: { accessToken: string };
+
+  before(async () => {
+    stack = await startLiveStack();
+    carol = await signedInMember(stack.t.app, 'user');
+  });
+  after(() => closeLiveStack(stack.t, open));
+
+  const SEEDS = [1, 2, 3, 4, 5, 6];
+  const STEPS = 70;
+
+  for (const seed of SEEDS) {
+    it(`seed ${seed}: replicas equal the server and every surviving edit is on its row and column`, async (t) => {
+      t.diagnostic(await runScenario(stack, [stack.admin.accessToken, stack.bob.accessToken, carol.accessToken], seed, STEPS, open));
+    });
+  }
+});
+
+type Cell = string;
+/** What a client aimed an edit at: the identities of its row and column. */
+interface Aim {
+  row: string;
+  col: string;
+}
+
+/** One simulated user: a socket with delays both ways, the real LiveSheet, a grid and the identities of its rows and columns. */
+class SimClient {
+  grid: Cell[][] = [];
+  rowIds: string[] = [];
+  colIds: string[] = [];
+  readonly outbox: object[] = [];
+  delivered = 0;
+  fetches = 0;
+  syncs = 0;
+  /** What the client saw that cannot happen when positions move with the rows. */
+  readonly violations: string[] = [];
+  readonly live: LiveSheet;
+  /** Own operation id → the cells it aimed at (structure ops: the rows / columns they aimed at). */
+  readonly aims = new Map<string, { cells: (Aim & { value: string })[]; removes: string[]; inserts: string[] }>();
+
+  constructor(
+    readonly socket: LiveClient,
+    readonly sheetId: string,
+    grid: GridData,
+    version: number,
+  ) {
+    this.grid = grid.map((row) => row.map((v) => String(v ?? '')));
+    this.rowIds = grid.map((_, r) => `R${r}`);
+    this.colIds = (grid[0] ?? []).map((_, c) => `C${c}`);
+    this.live = new LiveSheet({
+      version,
+      send: (operation) => this.outbox.push({ type: 'operation', sheet_id: sheetId, operation }),
+      applyCells: (changes) => {
+        for (const c of changes) {
+          // The server wrote where this client has no cell: a position that was not moved with the rows.
+          if (c.row >= this.rows || c.col >= this.cols) this.violations.push(`a remote value ${JSON.stringify(c.value)} came for row ${c.row}, column ${c.col}, outside the ${this.rows} × ${this.cols} grid`);
+          else this.grid[c.row][c.col] = String(c.value ?? '');
+        }
+      },
+      applyStructure: (op) => this.restructure(op),
+      replace: () => {
+        this.syncs += 1;
+      },
+      onVersion: () => {},
+      onPending: () => {},
+      onError: () => {},
+      fetch: async () => {
+        this.fetches += 1;
+        return null;
+      },
+    });
+  }
+
+  get rows() {
+    return this.rowIds.length;
+  }
+  get cols() {
+    return this.colIds.length;
+  }
+
+  /** Rows or columns inserted or removed, on the grid and on the identities alike (inserted ones named by the op). */
+  restructure(op: StructureOperation): void {
+    const ids = Array.from({ length: op.count }, (_, k) => `${op.id}#${k}`);
+    if (op.type === 'rows_insert') {
+      this.rowIds.splice(op.index, 0, ...ids);
+      this.grid.splice(op.index, 0, ...ids.map(() => Array<Cell>(this.cols).fill('')));
+    } else if (op.type === 'rows_remove') {
+      this.rowIds.splice(op.index, op.count);
+      this.grid.splice(op.index, op.count);
+    } else if (op.type === 'columns_insert') {
+      this.colIds.splice(op.index, 0, ...ids);
+      for (const row of this.grid) row.splice(op.index, 0, ...ids.map(() => ''));
+    } else {
+      this.colIds.splice(op.index, op.count);
+      for (const row of this.grid) row.splice(op.index, op.count);
+    }
+  }
+
+  /** An own edit: shown at once, then handed to the LiveSheet (which stamps base_version and may hold it back). */
+  edit(operation: LiveOperation): void {
+    if (operation.type === 'cell_update' || operation.type === 'cells_update') {
+      const changes = operation.type === 'cell_update' ? [{ row: operation.position.row, col: operation.position.column, value: operation.value }] : operation.changes;
+      this.aims.set(operation.id, {
+        cells: changes.map((c) => ({ row: this.rowIds[c.row], col: this.colIds[c.col], value: String(c.value) })),
+        removes: [],
+        inserts: [],
+      });
+      for (const c of changes) this.grid[c.row][c.col] = String(c.value);
+    } else {
+      const axis = operation.type.startsWith('rows') ? this.rowIds : this.colIds;
+      const removes = operation.type.endsWith('remove') ? axis.slice(operation.index, operation.index + operation.count) : [];
+      const inserts = operation.type.endsWith('insert') ? Array.from({ length: operation.count }, (_, k) => `${operation.id}#${k}`) : [];
+      this.aims.set(operation.id, { cells: [], removes, inserts });
+      this.restructure(operation as StructureOperation);
+    }
+    this.live.send([operation]);
+  }
+
+  /** The network delivers what this client sent so far, in order. */
+  flush(): void {
+    for (const frame of this.outbox.splice(0)) this.socket.send(frame);
+  }
+
+  /** The client reads up to `n` frames that arrived. */
+  deliver(n = Infinity): void {
+    const frames = this.socket.frames;
+    const end = Math.min(frames.length, this.delivered + n);
+    for (; this.delivered < end; this.delivered++) this.live.receive(frames[this.delivered] as LiveServerFrame);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const normalize = (grid: GridData, width: number): string[][] => grid.map((row) => Array.from({ length: width }, (_, c) => String(row[c] ?? '')));
+
+async function runScenario(stack: LiveStack, tokens: string[], seed: number, steps: number, open: LiveClient[]): Promise<string> {
+  const random = seededRandom(seed);
+  const int = (n: number) => Math.floor(random() * n);
+  const { api, base } = stack;
+  const start = Array.from({ length: 6 }, (_, r) => Array.from({ length: 4 }, (_, c) => `R${r}|C${c}`));
+  const created = await api.post('/api/v1/sheets', { name: `Property ${seed} ${Math.random().toString(36).slice(2, 8)}`, data: start });
+  assert.equal(created.statusCode, 201, created.body);
+  const s = SheetSchema.parse(created.json());
+  const clients: SimClient[] = [];
+  for (const [i, token] of tokens.entries()) {
+    const socket = await LiveClient.join(base, s.id, token, { since: s.version, label: `client ${i} (seed ${seed})` });
+    open.push(socket);
+    clients.push(new SimClient(socket, s.id, s.data, s.version));
+  }
+  const errorsOf = (c: SimClient) => c.socket.frames.filter((f): f is Extract<LiveServerFrame, { type: 'error' }> => f.type === 'error');
+  const why = (detail: string) => `seed ${seed}: ${detail}`;
+
+  let n = 0;
+  for (let step = 0; step < steps; step++) {
+    const c = clients[int(clients.length)];
+    const roll = random();
+    const id = `s${seed}-c${clients.indexOf(c)}-${n++}`;
+    if (roll < 0.3 && c.rows > 0 && c.cols > 0) {
+      c.edit({ id, type: 'cell_update', position: { row: int(c.rows), column: int(c.cols) }, value: `${id}` });
+    } else if (roll < 0.42 && c.rows > 0 && c.cols > 0) {
+      const row = int(c.rows);
+      const col = int(c.cols);
+      const changes = [];
+      for (let r = row; r < Math.min(c.rows, row + 1 + int(3)); r++) for (let k = col; k < Math.min(c.cols, col + 1 + int(2)); k++) changes.push({ row: r, col: k, value: `${id}.${r - row}.${k - col}` });
+      c.edit({ id, type: 'cells_update', changes });
+    } else if (roll < 0.62) {
+      const rows = random() < 0.65;
+      const size = rows ? c.rows : c.cols;
+      const insert = size <= 1 || random() < 0.5;
+      if (insert) c.edit({ id, type: rows ? 'rows_insert' : 'columns_insert', index: int(size + 1), count: 1 + int(2) });
+      else {
+        const index = int(size);
+        c.edit({ id, type: rows ? 'rows_remove' : 'columns_remove', index, count: 1 + int(Math.min(2, size - index)) });
+      }
+    } else if (roll < 0.78) {
+      c.flush();
+    } else if (roll < 0.92) {
+      c.deliver(1 + int(4));
+    } else {
+      await sleep(int(4));
+    }
+    if (random() < 0.3) await new Promise((r) => setImmediate(r));
+  }
+
+  // Settle: everything sent, everything read, until no client has anything pending and all hold the server's version.
+  const guard = Date.now() + 30_000;
+  let truth = SheetSchema.parse((await api.get(`/api/v1/sheets/${s.id}`)).json());
+  for (;;) {
+    for (const c of clients) c.flush();
+    for (const c of clients) c.deliver();
+    truth = SheetSchema.parse((await api.get(`/api/v1/sheets/${s.id}`)).json());
+    if (clients.every((c) => c.outbox.length === 0 && c.live.pending === 0 && c.live.version === truth.version && c.delivered === c.socket.frames.length)) break;
+    assert.ok(Date.now() < guard, why(`clients did not settle: ${clients.map((c) => `pending ${c.live.pending}, v${c.live.version}/${truth.version}`).join('; ')}`));
+    await sleep(5);
+  }
+
+  for (const c of clients) assert.deepEqual(c.violations.slice(0, 3), [], why(`${c.socket.label}`));
+  const width = Math.max(truth.metadata.columns, ...truth.data.map((r) => r.length));
+  const serverGrid = normalize(truth.data, width);
+  const rowIds = clients[0].rowIds;
+  const colIds = clients[0].colIds;
+  assert.equal(truth.metadata.rows, rowIds.length, why('rows on the server'));
+  assert.equal(width, colIds.length, why('columns on the server'));
+  for (const c of clients) {
+    assert.equal(c.syncs + c.fetches, 0, why(`${c.socket.label} had to resync`));
+    assert.deepEqual(normalize(c.grid, width), serverGrid, why(`${c.socket.label}'s grid equals the server's`));
+    assert.deepEqual([c.rowIds, c.colIds], [rowIds, colIds], why(`${c.socket.label} has the same rows and columns`));
+  }
+
+  // Every value on the server is on the cell it belongs to.
+  const aimed = new Map<string, Aim>();
+  const aimedAt = new Map<string, Set<string>>();
+  for (const c of clients) {
+    for (const aim of c.aims.values()) {
+      for (const cell of aim.cells) {
+        aimed.set(cell.value, cell);
+        const key = `${cell.row}/${cell.col}`;
+        if (!aimedAt.has(key)) aimedAt.set(key, new Set());
+        aimedAt.get(key)!.add(cell.value);
+      }
+    }
+  }
+  for (const [r, row] of serverGrid.entries()) {
+    for (const [k, value] of row.entries()) {
+      if (value === '') continue;
+      const at = `${rowIds[r]}/${colIds[k]}`;
+      if (/^R\d+\|C\d+$/.test(value)) {
+        assert.equal(value.replace('|', '/'), at, why(`a starting value at row ${r}, column ${k}`));
+        continue;
+      }
+      const aim = aimed.get(value);
+      assert.ok(aim, why(`unknown value ${value}`));
+      assert.equal(`${aim.row}/${aim.col}`, at, why(`${value} sits at row ${r}, column ${k}: aimed at ${aim.row}/${aim.col}, found on ${at}`));
+    }
+  }
+  // Every edit whose cell still exists is there (the last one written wins, but one of them is there).
+  const rowsLeft = new Set(rowIds);
+  const colsLeft = new Set(colIds);
+  for (const [key, values] of aimedAt) {
+    const [row, col] = key.split('/');
+    if (!rowsLeft.has(row) || !colsLeft.has(col)) continue;
+    const value = serverGrid[rowIds.indexOf(row)][colIds.indexOf(col)];
+    assert.ok(values.has(value), why(`the edits aimed at ${key} (${[...values].join(', ')}) are all lost: it holds ${JSON.stringify(value)}`));
+  }
+  // Every error frame names an own op whose target is gone; nothing else was refused.
+  for (const c of clients) {
+    for (const error of errorsOf(c)) {
+      const aim = error.data.operation_id === undefined ? undefined : c.aims.get(error.data.operation_id);
+      assert.ok(aim, why(`${c.socket.label} got an error not naming one of its ops: ${JSON.stringify(error.data)}`));
+      assert.equal(error.data.code, 'conflict', why(`${c.socket.label}: ${JSON.stringify(error.data)}`));
+      const gone = aim.cells.every((cell) => !rowsLeft.has(cell.row) || !colsLeft.has(cell.col)) && aim.removes.every((x) => !rowsLeft.has(x) && !colsLeft.has(x)) && aim.inserts.every((x) => !rowsLeft.has(x) && !colsLeft.has(x));
+      assert.ok(gone, why(`${c.socket.label}'s op ${error.data.operation_id} was refused while its target exists: ${error.data.message}`));
+    }
+  }
+  const ops = clients.flatMap((c) => [...c.aims.values()]);
+  const structural = ops.filter((a) => a.cells.length === 0).length;
+  const refused = clients.reduce((n, c) => n + errorsOf(c).length, 0);
+  return `${ops.length} ops (${structural} rows/columns), ${truth.version - s.version} versions, ${refused} refused by name; ${rowIds.length} × ${colIds.length} at the end`;
+}

@@ -1,0 +1,364 @@
+import type { CellChange } from '../sheets/sheet.schema.js';
+import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
+import { EDIT_DROPPED_TEXT, isStructureType, STRUCTURE_DROPPED_TEXT, type StructureStep, transformCell, transformOperation } from './transform-position.js';
+
+export type SyncData = Extract<LiveServerFrame, { type: 'sync' }>['data'];
+export type StructureOperation = Extract<LiveOperation, { type: StructureOperationType }>;
+
+export interface LiveSheetOptions {
+  /** The version the sheet was loaded at. */
+  version: number;
+  /** Hands an own operation (stamped with its base_version) to the socket (queued there while disconnected). */
+  send(operation: LiveOperation): void;
+  /** Someone else's cells, to show. */
+  applyCells(changes: CellChange[]): void;
+  /** Someone else's rows or columns inserted or removed, to show. */
+  applyStructure(operation: StructureOperation): void;
+  /** The server's whole sheet replaces what is shown. */
+  replace(sync: SyncData): void;
+  /** The version held changed; `at` is the commit time when an own operation was acknowledged. */
+  onVersion(version: number, savedAt: string | null): void;
+  /** How many own operations wait for the server's acknowledgement. */
+  onPending(count: number): void;
+  /** An `error` frame: the save error. */
+  onError(message: string): void;
+  /** The sheet as the server has it now (GET), to repair a grid that drifted from it. */
+  fetch(): Promise<SyncData | null>;
+}
+
+type Entry = { kind: 'ack'; id: string; at: string } | { kind: 'op'; operation: AppliedOperation };
+
+/** An own operation not settled by the server yet. */
+interface Own {
+  /** In the terms of the grid shown, after the own operations before it; null once a remote removal took all of it (the server drops it too). */
+  operation: LiveOperation | null;
+  /** Handed to the socket (with its base_version); false while held back behind an own structure operation in flight. */
+  sent: boolean;
+  /** Its type as made. */
+  made: LiveOperation['type'];
+}
+
+const RESYNC_ATTEMPTS = 3;
+const cellKey = (row: number, col: number) => `${row}:${col}`;
+
+export function cellChangesOf(operation: LiveOperation): CellChange[] | null {
+  if (operation.type === 'cell_update') return [{ row: operation.position.row, col: operation.position.column, value: operation.value }];
+  if (operation.type === 'cells_update') return operation.changes;
+  return null;
+}
+
+const structureOf = (operation: LiveOperation | null): StructureOperation | null =>
+  operation !== null && isStructureType(operation.type) ? (operation as StructureOperation) : null;
+
+/** The structure change that undoes `op`'s positions (a refused insert: its rows go away again). */
+function inverse(op: StructureStep): StructureStep {
+  const inverted = { rows_insert: 'rows_remove', rows_remove: 'rows_insert', columns_insert: 'columns_remove', columns_remove: 'columns_insert' } as const;
+  return { type: inverted[op.type], index: op.index, count: op.count };
+}
+
+/**
+ * One client's copy of a live sheet (DESIGN.md § Live collaboration: server-ordered). Own
+ * edits are shown at once and sent; the server's frames are applied in version order, each
+ * version once: an `ack` ends an own operation, an `operation` is someone else's (or an own
+ * one replayed after a lost ack, which counts as its ack).
+ *
+ * Positions (transform-position.ts): every own operation goes with `base_version`, the version
+ * held when it is sent; the server moves it through the rows and columns inserted or removed
+ * since. A remote operation is committed before every own one still pending, so it is moved
+ * through them before it is shown (a remote write to a cell an own pending operation writes is
+ * not shown: the own value follows it on the server too), and the pending ones are moved
+ * through it — the grid never shows a value on the wrong row in between, and an own edit whose
+ * row was removed is gone here as it will be on the server (whose error frame then only tells).
+ *
+ * An own operation made after an own structure operation that is still in flight is held back
+ * until that one is applied here, then sent on the version that holds it: the server moves an
+ * operation through everything after its base, and must not move it through the structure
+ * change it was made on. (Cell operations alone never wait.)
+ *
+ * Where positions cannot be known — a sync that jumps over versions while own operations are
+ * in flight, an operation the server refused, a version never received — the grid is marked
+ * drifted and replaced with the server's sheet as soon as no own operation is in flight.
+ */
+export class LiveSheet {
+  private held: number;
+  /** Own operations not settled yet, in the order made. */
+  private readonly own = new Map<string, Own>();
+  /** The cells own pending operations hold in the grid shown (cached until `own` changes). */
+  private ownCells: Set<string> | null = null;
+  /** Frames that came before the version before them. */
+  private readonly ahead = new Map<number, Entry>();
+  private drifted = false;
+  private resyncing = false;
+  private resyncAttempts = 0;
+  private stopped = false;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly options: LiveSheetOptions) {
+    this.held = options.version;
+  }
+
+  get version(): number {
+    return this.held;
+  }
+
+  get pending(): number {
+    return this.own.size;
+  }
+
+  /** Own operations, already shown in the grid (made on it as it is now). */
+  send(operations: readonly LiveOperation[]): void {
+    if (this.stopped || operations.length === 0) return;
+    for (const operation of operations) this.own.set(operation.id, { operation, sent: false, made: operation.type });
+    this.ownChanged();
+    this.sendReady();
+    this.options.onPending(this.own.size);
+  }
+
+  receive(frame: LiveServerFrame): void {
+    if (this.stopped) return;
+    switch (frame.type) {
+      case 'ack':
+        if (this.own.has(frame.data.operation_id)) this.queue(frame.data.version, { kind: 'ack', id: frame.data.operation_id, at: frame.data.timestamp });
+        return;
+      case 'operation': {
+        const { version, operation } = frame.data;
+        if (this.own.has(operation.id)) this.queue(version, { kind: 'ack', id: operation.id, at: operation.timestamp });
+        else this.queue(version, { kind: 'op', operation });
+        return;
+      }
+      case 'sync':
+        this.sync(frame.data);
+        return;
+      case 'error': {
+        const id = frame.data.operation_id;
+        const refused = id === undefined ? undefined : this.own.get(id);
+        this.options.onError(frame.data.message);
+        if (id !== undefined && refused) this.refused(id, refused);
+        this.repairWhenIdle();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Resolves once every own operation is acknowledged (or refused), or the sheet is closed. */
+  whenSaved(): Promise<void> {
+    if (this.own.size === 0 || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.settle(true);
+  }
+
+  /**
+   * Hands the held-back own operations to the socket, in order, up to the first one behind an
+   * own structure operation in flight: each on the version held now (base_version).
+   */
+  private sendReady(): void {
+    for (const [id, entry] of this.own) {
+      if (entry.sent) {
+        if (structureOf(entry.operation) !== null) return;
+        continue;
+      }
+      const operation = entry.operation;
+      if (operation === null) {
+        // A remote removal took it before it went: dropped here, as the server would have.
+        this.own.delete(id);
+        this.ownChanged();
+        this.options.onError(isStructureType(entry.made) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT);
+        continue;
+      }
+      entry.sent = true;
+      this.options.send({ ...operation, base_version: this.held });
+      if (structureOf(operation) !== null) return;
+    }
+  }
+
+  /** The server refused an own operation: it never happens there, while the grid shows it. */
+  private refused(id: string, entry: Own): void {
+    const later = [...this.own.keys()].slice([...this.own.keys()].indexOf(id) + 1);
+    this.own.delete(id);
+    // A remote removal had taken it already: the grid is right.
+    if (entry.operation !== null) {
+      this.drifted = true;
+      // The own operations made after a refused structure change were made on rows that do not exist on the server.
+      const structure = structureOf(entry.operation);
+      if (structure !== null) {
+        const undo = inverse(structure);
+        for (const key of later) {
+          const other = this.own.get(key);
+          if (other?.operation) other.operation = transformOperation(other.operation, undo, 'after').operation;
+        }
+      }
+    }
+    this.ownChanged();
+    this.sendReady();
+    this.options.onPending(this.own.size);
+    this.settle();
+    // A gap held open for its ack (it never comes now) goes on.
+    this.drain();
+  }
+
+  private queue(version: number, entry: Entry): void {
+    if (version > this.held) {
+      this.ahead.set(version, entry);
+      this.drain();
+      return;
+    }
+    // Already held: a sync brought a version that includes this own operation before its ack came.
+    if (entry.kind === 'ack' && this.own.delete(entry.id)) {
+      this.ownChanged();
+      this.sendReady();
+      this.options.onPending(this.own.size);
+      this.settle();
+      this.repairWhenIdle();
+    }
+  }
+
+  private drain(): void {
+    let changed = false;
+    let savedAt: string | null = null;
+    for (;;) {
+      const entry = this.ahead.get(this.held + 1);
+      if (!entry) {
+        if (this.ahead.size === 0) break;
+        // A gap: the missing versions may be acks of own operations still on their way. When
+        // no own operation can fill it, a version was missed: go on and repair with the server's sheet.
+        const acksAhead = [...this.ahead.values()].filter((e) => e.kind === 'ack').length;
+        const inFlight = [...this.own.values()].filter((o) => o.sent).length;
+        if (inFlight > acksAhead) break;
+        this.drifted = true;
+        this.held = Math.min(...this.ahead.keys()) - 1;
+        continue;
+      }
+      this.ahead.delete(this.held + 1);
+      this.held += 1;
+      changed = true;
+      if (entry.kind === 'ack') {
+        this.own.delete(entry.id);
+        this.ownChanged();
+        savedAt = entry.at;
+        // Applied: what was held back behind it goes now, on this version.
+        this.sendReady();
+      } else {
+        this.apply(entry.operation);
+      }
+    }
+    if (changed) {
+      this.options.onVersion(this.held, savedAt);
+      this.options.onPending(this.own.size);
+      this.settle();
+    }
+    this.repairWhenIdle();
+  }
+
+  /**
+   * Someone else's operation, committed before every own pending one: moved through them to
+   * the grid shown (an own insert at the same index stays after it), while they move through it.
+   */
+  private apply(operation: AppliedOperation): void {
+    let remote: AppliedOperation | null = operation;
+    for (const entry of this.own.values()) {
+      if (remote === null) break;
+      const mine = entry.operation;
+      if (mine === null) continue;
+      if (isStructureType(remote.type)) entry.operation = transformOperation(mine, remote as StructureStep & AppliedOperation, 'after').operation;
+      const structure = structureOf(mine);
+      if (structure !== null) remote = transformOperation(remote, structure, 'before').operation;
+    }
+    if (isStructureType(operation.type)) this.ownChanged();
+    if (remote === null) return;
+    const changes = cellChangesOf(remote);
+    if (changes === null) {
+      this.options.applyStructure(remote as StructureOperation);
+      return;
+    }
+    const mine = this.cellsHeld();
+    const shown = mine.size === 0 ? changes : changes.filter((c) => !mine.has(cellKey(c.row, c.col)));
+    if (shown.length > 0) this.options.applyCells(shown);
+  }
+
+  /** The cells own pending operations hold in the grid shown: each moved through the own structure changes after it. */
+  private cellsHeld(): Set<string> {
+    if (this.ownCells) return this.ownCells;
+    const cells = new Set<string>();
+    const entries = [...this.own.values()];
+    for (const [i, entry] of entries.entries()) {
+      const changes = entry.operation === null ? null : cellChangesOf(entry.operation);
+      if (changes === null) continue;
+      for (const change of changes) {
+        let cell: { row: number; col: number } | null = change;
+        for (let k = i + 1; k < entries.length && cell !== null; k++) {
+          const later = structureOf(entries[k].operation);
+          if (later !== null) cell = transformCell(cell, later);
+        }
+        if (cell !== null) cells.add(cellKey(cell.row, cell.col));
+      }
+    }
+    this.ownCells = cells;
+    return cells;
+  }
+
+  private ownChanged(): void {
+    this.ownCells = null;
+  }
+
+  private sync(data: SyncData): void {
+    if (data.version < this.held || (data.version === this.held && !this.drifted)) return;
+    // Versions not seen one by one may have moved rows under own operations in flight: what the
+    // server made of them is only known from its sheet, once they are settled.
+    const jumped = data.version > this.held + 1 && [...this.own.values()].some((o) => o.sent && o.operation !== null);
+    for (const [version, entry] of this.ahead) {
+      if (version > data.version) continue;
+      this.ahead.delete(version);
+      if (entry.kind === 'ack') this.own.delete(entry.id);
+    }
+    this.ownChanged();
+    this.held = data.version;
+    this.drifted = jumped;
+    this.resyncAttempts = 0;
+    this.options.replace(data);
+    // Own operations still pending come after this version on the server: show them again on top, in order.
+    for (const { operation } of this.own.values()) {
+      if (operation === null) continue;
+      const changes = cellChangesOf(operation);
+      if (changes) this.options.applyCells(changes);
+      else this.options.applyStructure(operation as StructureOperation);
+    }
+    this.sendReady();
+    this.options.onVersion(this.held, null);
+    this.options.onPending(this.own.size);
+    this.settle();
+    this.drain();
+  }
+
+  /** A drifted grid is replaced with the server's sheet once no own operation is in flight. */
+  private repairWhenIdle(): void {
+    if (!this.drifted || this.own.size > 0 || this.resyncing || this.stopped) return;
+    if (this.resyncAttempts >= RESYNC_ATTEMPTS) return;
+    this.resyncing = true;
+    this.resyncAttempts += 1;
+    void this.options.fetch().then(
+      (data) => {
+        this.resyncing = false;
+        if (this.stopped || !data) return;
+        this.sync(data);
+        // Read before the last versions that arrived: read again.
+        this.repairWhenIdle();
+      },
+      () => {
+        this.resyncing = false;
+      },
+    );
+  }
+
+  private settle(always = false): void {
+    if (!always && this.own.size > 0) return;
+    const waiting = this.idle;
+    this.idle = [];
+    for (const resolve of waiting) resolve();
+  }
+}
