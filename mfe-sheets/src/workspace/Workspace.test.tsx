@@ -81,7 +81,7 @@ test('an edit goes to the server as a cell_update operation; the status goes Uns
   expect(screen.getByTestId('save-status')).toHaveTextContent('Unsaved');
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
   expect(operationsSent()).toEqual([
-    { id: expect.any(String), type: 'cell_update', position: { row: 0, column: 1 }, value: 1250, user_id: 'alice', timestamp: expect.any(String) },
+    { id: expect.any(String), type: 'cell_update', position: { row: 0, column: 1 }, value: 1250, base_version: 1, user_id: 'alice', timestamp: expect.any(String) },
   ]);
   expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', 1250]);
   await waitFor(() => expect(shell.sheet.version).toBe(2));
