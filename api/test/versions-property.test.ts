@@ -5,18 +5,7 @@ import { snapshotEvery } from '../src/versions/version-recorder.js';
 import { signupAdmin } from './support/auth-helpers.js';
 import { type ApiClient, apiClient } from './support/api-client.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** mulberry32: a seeded generator, so a failure replays with the seed it prints. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from './support/seeded-random.js';
 
 type Grid = CellValue[][];
 const empty = (v: CellValue | undefined) => v === undefined || v === null || v === '';
