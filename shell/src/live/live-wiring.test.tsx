@@ -79,6 +79,9 @@ const loader: RemoteLoader = {
   async retry() {},
 };
 
+// Real sockets and the whole main screen: 2 s a test alone, more on a busy CI machine.
+jest.setTimeout(20_000);
+
 let server: LiveServer;
 beforeEach(async () => {
   jest.spyOn(console, 'warn').mockImplementation(() => {});
