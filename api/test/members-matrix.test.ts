@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Role } from '@tessera/contracts';
-import { signupAdmin, type Session } from './support/auth-helpers.js';
-import { call, insertMember, signedInMember, userRow } from './support/members.js';
+import { login, signupAdmin, type Session } from './support/auth-helpers.js';
+import { call, insertMember, MEMBER_PASSWORD, signedInMember, userRow } from './support/members.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 type ActionName =
@@ -162,12 +162,14 @@ describe('the role matrix of member management', () => {
     assert.equal(res.json().role, 'admin');
   });
 
-  it("uses the caller's role in the database, not the one in an older token", async () => {
+  it('a role change ends the sessions of the old role: the old token is refused, a new sign-in has the new role', async () => {
     const member = await signedInMember(t.app, 'user');
     const target = await insertMember(t.app, 'user');
     assert.equal((await call(t.app, member, 'PUT', `/api/v1/users/${target.id}`, { nickname: 'x' })).statusCode, 403);
     await call(t.app, actors.admin, 'PUT', `/api/v1/users/${member.userId}`, { role: 'admin' });
-    // The member's token still says 'user'; the server goes by the database.
-    assert.equal((await call(t.app, member, 'PUT', `/api/v1/users/${target.id}`, { nickname: 'x' })).statusCode, 200);
+    // The token that says 'user' is revoked (issue 17 §3); signed in again, the member is an admin.
+    assert.equal((await call(t.app, member, 'PUT', `/api/v1/users/${target.id}`, { nickname: 'x' })).statusCode, 401);
+    const again = await login(t.app, member.username, MEMBER_PASSWORD);
+    assert.equal((await call(t.app, again, 'PUT', `/api/v1/users/${target.id}`, { nickname: 'x' })).statusCode, 200);
   });
 });
