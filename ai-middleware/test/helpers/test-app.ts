@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { JWKS_PATH } from '@tessera/contracts';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
-import { type AiConfig, PACKAGE_VERSION } from '../../src/config.js';
+import { type AiConfig, PACKAGE_VERSION, RUNNER_DEFAULTS } from '../../src/config.js';
+import { pgliteTemplate } from './pglite-template.js';
 
 /** Where a test app keeps its data: a fresh PGlite folder, or a fresh PostgreSQL database. */
 export interface TestStorage {
@@ -17,12 +18,15 @@ export interface TestStorage {
 
 /**
  * With TEST_PG_URL (an admin URL) each test gets a new database created in
- * that server and dropped afterwards; without it, PGlite in a temp folder.
+ * that server and dropped afterwards; without it, PGlite in a temp folder:
+ * empty (the app migrates it at start), or with `fromTemplate` a copy of an
+ * already migrated one (test/helpers/pglite-template.ts), much faster to open.
  */
-export async function createTestStorage(): Promise<TestStorage> {
+export async function createTestStorage(options: { fromTemplate?: boolean } = {}): Promise<TestStorage> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tessera-ai-test-'));
   const adminUrl = process.env.TEST_PG_URL;
   if (!adminUrl) {
+    if (options.fromTemplate) await cp(await pgliteTemplate(), path.join(dataDir, 'ai'), { recursive: true });
     return { dataDir, databaseUrl: undefined, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const name = `tessera_ai_test_${randomBytes(6).toString('hex')}`;
@@ -62,6 +66,9 @@ export function testConfig(apiUrl: string, storage: TestStorage, overrides: Part
     provider: 'builtin',
     logLevel: 'silent',
     version: PACKAGE_VERSION,
+    // A listening app warms its runner pool; most tests never run code, so one Pyodide child
+    // (not the default two) boots for nothing. Tests that run code set their own pool.
+    runner: { ...RUNNER_DEFAULTS, poolSize: 1 },
     ...overrides,
   };
 }
@@ -73,7 +80,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(apiUrl: string, overrides: Partial<AiConfig> = {}): Promise<TestApp> {
-  const storage = await createTestStorage();
+  const storage = await createTestStorage({ fromTemplate: true });
   const app = await buildApp(testConfig(apiUrl, storage, overrides));
   await app.ready();
   return {
