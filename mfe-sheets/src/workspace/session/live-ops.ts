@@ -29,6 +29,21 @@ export function operationId(): string {
 
 const now = () => new Date().toISOString();
 
+/** UTF-8 bytes of a JSON text (JSON.stringify escapes lone surrogates, so every surrogate here is half of a pair: 4 bytes a pair). */
+export function encodedLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 export function cellOperations(changes: readonly CellChange[], userId: string): LiveOperation[] {
   if (changes.length === 1) {
     const [{ row, col, value }] = changes;
@@ -44,8 +59,9 @@ export function cellOperations(changes: readonly CellChange[], userId: string): 
     bytes = 0;
   };
   for (const change of changes) {
-    // A string counts at most 3 bytes per UTF-16 unit once encoded; the rest is the JSON around it.
-    const size = 40 + (typeof change.value === 'string' ? change.value.length * 3 : 24);
+    // The change's exact size in the frame: JSON escapes (a control character is 6 bytes as \u0001,
+    // a quote or backslash 2) make a text larger than 3 bytes a character.
+    const size = encodedLength(JSON.stringify(change)) + 1;
     if (chunk.length === CELL_PATCH_MAX_CHANGES || (chunk.length > 0 && bytes + size > FRAME_BUDGET)) cut();
     chunk.push(change);
     bytes += size;
