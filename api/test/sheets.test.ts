@@ -27,8 +27,11 @@ describe('sheets', () => {
 
   it('creates a 10×10 sheet by default and 20×10 in a group, with every §3 field', async () => {
     const plain = await create({ name: 'Plain' });
+    // What the user sees: 10 rows of 10 empty cells (an empty row is sent as [], the width is metadata.columns).
     assert.equal(plain.data.length, 10);
-    assert.ok(plain.data.every((row) => row.length === 10));
+    assert.equal(plain.metadata.rows, 10);
+    assert.equal(plain.metadata.columns, 10);
+    assert.ok(plain.data.every((row) => row.every((cell) => cell === '' || cell === null)));
     assert.equal(plain.version, 1);
     assert.deepEqual(plain.metadata.headers, ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
     assert.deepEqual(
@@ -47,6 +50,42 @@ describe('sheets', () => {
     assert.equal(sized.data.length, 3);
     assert.equal(sized.metadata.columns, 2);
     assert.equal(sized.metadata.origin, 'test');
+  });
+
+  it('an empty sheet sized by metadata costs what it holds: 1,000 × 10,000 and 100,000 × 10 are stored as empty rows', async () => {
+    const storedBytes = async (id: string) =>
+      (
+        await t.app.db
+          .selectFrom('sheet_chunks')
+          .select((eb) => eb.fn.sum<string>(eb.fn('length', [eb.cast('rows', 'text')])).as('bytes'))
+          .where('sheet_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).bytes;
+    for (const [rows, columns] of [
+      [1_000, 10_000],
+      [100_000, 10],
+    ]) {
+      const created = await create({ name: `Empty ${rows}x${columns}`, metadata: { rows, columns } });
+      assert.equal(created.data.length, rows);
+      // Padded, these were 10,000,000 and 1,000,000 cells of '' (30 MB and 3 MB of JSON).
+      assert.ok(Number(await storedBytes(created.id)) <= rows * 4, `stored ${await storedBytes(created.id)} bytes`);
+      const res = await api.get(`/api/v1/sheets/${created.id}`);
+      assert.ok(res.rawPayload.length < rows * 3 + columns * 8 + 2000, `GET of ${res.rawPayload.length} bytes`);
+      const got = SheetSchema.parse(res.json());
+      assert.equal(got.data.length, rows);
+      assert.equal(got.metadata.rows, rows);
+      assert.equal(got.metadata.columns, columns);
+      assert.equal(got.metadata.headers.length, columns);
+      assert.ok(got.data.every((row) => row.length === 0));
+      // A cell typed in the last column of the last row lands there; the width stays the sheet's.
+      const patched = await api.patch(`/api/v1/sheets/${created.id}/cells`, { base_version: got.version, changes: [{ row: rows - 1, col: columns - 1, value: 'end' }] });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const after = SheetSchema.parse((await api.get(`/api/v1/sheets/${created.id}`)).json());
+      assert.equal(after.data[rows - 1][columns - 1], 'end');
+      assert.equal(after.data[rows - 1].length, columns);
+      assert.equal(after.metadata.rows, rows);
+      assert.equal(after.metadata.columns, columns);
+    }
   });
 
   it('refuses a group that does not exist', async () => {

@@ -1,11 +1,3 @@
-/** A small deterministic generator (mulberry32): every run of a bench makes the same data. Returns numbers in [0, 1). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 has one definition, in shared-contracts' test support (built to its dist by the
+// bootstrap that `npm run bench` runs first); every run of a bench makes the same data.
+export { seededRandom } from '../../shared-contracts/dist/testing/seeded-random.js';

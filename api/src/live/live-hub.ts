@@ -7,6 +7,7 @@ import {
   LIVE_OUTBOUND_MAX_BYTES,
   LIVE_REPLAY_MAX_VERSIONS,
   LIVE_SHEET_QUEUE_MAX_BYTES,
+  LIVE_RELOAD_MIN_INTERVAL_MS,
   LIVE_SHEET_QUEUE_MAX_OPS,
   LIVE_TEXTS,
   LiveClientFrameSchema,
@@ -63,6 +64,9 @@ interface ConnState {
   /** Counted in the presence store (an exit is owed when it closes). */
   entered: boolean;
   closed: boolean;
+  /** When this socket's last reload_request was served (a sync published), and the one waiting for the interval's end. */
+  lastReload?: number;
+  reloadTimer?: NodeJS.Timeout;
 }
 
 interface RoomEntry {
@@ -157,11 +161,32 @@ export class LiveHub {
     }
   }
 
+  /**
+   * A reload_request: everyone on the sheet gets a sync, at most once per LIVE_RELOAD_MIN_INTERVAL_MS
+   * for one socket. Within the interval at most one request waits (the others are coalesced into
+   * it) and is served when the interval ends.
+   */
+  #reload(conn: LiveConnection): void {
+    const state = this.#conns.get(conn);
+    if (!state) return;
+    if (state.reloadTimer) return;
+    const publish = () => {
+      state.reloadTimer = undefined;
+      if (state.closed) return;
+      state.lastReload = Date.now();
+      this.#publish(conn.sheetId, { kind: 'sync' });
+    };
+    const wait = state.lastReload === undefined ? 0 : state.lastReload + LIVE_RELOAD_MIN_INTERVAL_MS - Date.now();
+    if (wait <= 0) publish();
+    else state.reloadTimer = setTimeout(publish, wait).unref();
+  }
+
   /** On close: the user leaves the sheet when this was their last socket on it (in any process). */
   leave(conn: LiveConnection): void {
     const state = this.#conns.get(conn);
     if (!state || state.closed) return;
     state.closed = true;
+    clearTimeout(state.reloadTimer);
     const entry = this.#rooms.get(conn.sheetId);
     if (entry?.room.has(conn)) {
       entry.room.remove(conn);
@@ -199,7 +224,7 @@ export class LiveHub {
       return;
     }
     if (data.type === 'reload_request') {
-      this.#publish(conn.sheetId, { kind: 'sync' });
+      this.#reload(conn);
       return;
     }
     if (!this.#batcher.submit(conn.sheetId, { conn, op: data.operation, bytes: rawSize(raw) })) {
@@ -256,6 +281,7 @@ export class LiveHub {
   async close(): Promise<void> {
     const entries = [...this.#rooms.entries()];
     this.#rooms.clear();
+    for (const [, entry] of entries) for (const conn of entry.room.connections()) clearTimeout(this.#conns.get(conn)?.reloadTimer);
     for (const [, entry] of entries) entry.room.close();
     await Promise.allSettled(entries.map(([, entry]) => entry.ready.then(() => entry.unsubscribe?.())));
   }

@@ -22,9 +22,13 @@ export function widthOf(grid: GridData): number {
   return width;
 }
 
-/** A rows × columns grid of empty cells. */
-export function emptyGrid(rows: number, columns: number): GridData {
-  return Array.from({ length: rows }, () => Array<CellValue>(columns).fill(''));
+/**
+ * `rows` empty rows. An empty row is stored as [] whatever the sheet's width (the sheet's
+ * col_count says the width; readers pad where they need full rows): a 1,000 × 10,000 empty
+ * sheet costs 1,000 × 3 bytes, not 10 million cells.
+ */
+export function emptyRows(rows: number): GridData {
+  return Array.from({ length: rows }, () => []);
 }
 
 /** One changed cell as the op log keeps it. */

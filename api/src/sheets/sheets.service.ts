@@ -21,7 +21,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
-import { CHUNK_ROWS, chunkOf, emptyGrid, widthOf } from './cell-grid.js';
+import { CHUNK_ROWS, chunkOf, emptyRows, widthOf } from './cell-grid.js';
 import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } from './merge.js';
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
@@ -89,6 +89,8 @@ export interface NewSheet {
   position?: number;
   headers?: string[];
   data: GridData;
+  /** The sheet's width when wider than its data and headers (an empty sheet sized by metadata stores its rows as []). */
+  columns?: number;
   description?: string;
   tags?: string[];
   extra?: Record<string, unknown>;
@@ -172,7 +174,7 @@ export class SheetsService {
     if (sheet.groupId) await this.requireGroup(trx, sheet.groupId);
     const name = await freeSheetName(trx, sheet.name);
     const id = crypto.randomUUID();
-    const columns = Math.max(widthOf(sheet.data), sheet.headers?.length ?? 0);
+    const columns = Math.max(widthOf(sheet.data), sheet.headers?.length ?? 0, sheet.columns ?? 0);
     requireSheetSize(sheet.data.length, columns, this.maxCells);
     const position = sheet.position ?? (await this.nextPosition(trx, sheet.groupId));
     await trx
@@ -204,7 +206,8 @@ export class SheetsService {
     // Checked before the empty grid is allocated (insert checks again what it stores).
     if (body.data) requireSheetSize(body.data.length, Math.max(widthOf(body.data), body.headers?.length ?? 0), this.maxCells);
     else requireSheetSize(rows, Math.max(columns, body.headers?.length ?? 0), this.maxCells);
-    const data = body.data ?? emptyGrid(rows, columns);
+    // Sized by metadata: empty rows of no cells; the width is the sheet's col_count.
+    const data = body.data ?? emptyRows(rows);
     const created = await this.db.transaction().execute(async (trx) => {
       const { id } = await this.insert(trx, {
         name: body.name ?? body.title ?? DEFAULT_SHEET_NAME,
@@ -212,6 +215,7 @@ export class SheetsService {
         position: body.position,
         headers: body.headers,
         data,
+        columns: body.data ? undefined : columns,
         description: body.description,
         tags: body.tags,
         extra: body.settings ? { ...extra, settings: body.settings } : extra,

@@ -1,11 +1,2 @@
-/** mulberry32: a seeded generator in [0, 1), so that a failing run replays from the seed it prints. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 has one definition, in shared-contracts' test support (also used by its own tests and the benchmarks).
+export { seededRandom } from '@tessera/contracts/testing/seeded-random';

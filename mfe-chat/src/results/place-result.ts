@@ -95,10 +95,13 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
       await proposeEdit(shell, sheetId, grid.headers, grid.rows);
       return { note: STAGED_NOTE };
     }
+    // The grid read now is at the version held now: the operations go with it as their base_version,
+    // so rows someone inserts or removes before the server takes them do not shift the result.
+    const baseVersion = shell.sheet.version;
     const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
     if (ops.length > 0) recordBefore();
     // The shell tells this tab's Workspace each acknowledged operation: no reload needed.
-    void sendOperations(shell.live, ops);
+    void sendOperations(shell.live, ops, baseVersion);
     const cells = changedCells(ops);
     return { note: ops.length === 0 ? `**${sheetName}** already holds this result.` : `Updated **${sheetName}**: ${cells} cell${cells === 1 ? '' : 's'} changed.` };
   }

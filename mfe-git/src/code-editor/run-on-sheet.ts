@@ -85,9 +85,12 @@ export async function runOnSheet(shell: ShellContext, code: string): Promise<Run
   if (!grid || !sheetId) return { kind: 'done', output: reply.execution_output, placed: { kind: 'none' } };
 
   if (sameHeaders(grid.headers, normalizeHeaders(shell.sheet.headers, shell.sheet.size.cols))) {
+    // The grid read now is at the version held now: the operations carry it as their base_version
+    // (rows inserted or removed meanwhile by others do not shift the result).
+    const baseVersion = shell.sheet.version;
     const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
     // The shell tells this tab's Workspace each acknowledged operation: the grid shows the result.
-    const sent = sendOperations(shell.live, ops).then(() => undefined);
+    const sent = sendOperations(shell.live, ops, baseVersion).then(() => undefined);
     return { kind: 'done', output: reply.execution_output, placed: { kind: 'sheet', cells: changedCells(ops), sent } };
   }
 

@@ -15,6 +15,14 @@ export const TOKEN_EPOCH_CLAIM = 'tep';
 export const AUTH_SESSION_PATH = '/api/v1/auth/session';
 /** Other services (the ai-middleware) re-ask the api about a token at least this often. */
 export const TOKEN_REVOCATION_CHECK_MS = 60_000;
-/** Sign-in rate limit: this many failures within the window, per username and per address, then 429. */
+/**
+ * Sign-in throttling (api/src/auth/login-rate-limit.ts), failures counted within
+ * LOGIN_FAILURE_WINDOW_MS: at this many for one (account, address) pair, that pair gets 429 with
+ * Retry-After until its oldest failure leaves the window; one address gets ten times as many
+ * across all accounts; from this many failures of one account (any addresses), each address that
+ * failed on it waits, after its own last failure, a delay doubling with each further failure of
+ * the account (1 s up to 30 s). An address that has not failed on the account is never held
+ * back: no account is locked.
+ */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;

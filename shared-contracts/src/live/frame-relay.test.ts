@@ -56,3 +56,19 @@ test('another sheet drops what was kept for the previous one and ends the pause'
   relay.resume();
   expect(log).toEqual([]);
 });
+
+test('an operation sent with its base version is echoed where the server put it: moved through the rows inserted since', () => {
+  const relay = new LiveFrameRelay('u1');
+  const told: LiveServerFrame[] = [];
+  relay.subscribe((f) => told.push(f));
+  relay.receive(remote(4), 's1');
+  relay.sent({ id: 'ai', type: 'cells_update', changes: [{ row: 2, col: 1, value: 'x' }], base_version: 4 });
+  // Someone inserted a row at the top (version 5) before the server took the result (version 6).
+  relay.receive({ type: 'operation', data: { sheet_id: 's1', version: 5, operation: { id: 'ins', type: 'rows_insert', index: 0, count: 1, user_id: 'u2', timestamp: 't' } } }, 's1');
+  relay.receive(ack('ai', 6), 's1');
+  const echo = told.at(-1)!;
+  expect(echo).toEqual({
+    type: 'operation',
+    data: { sheet_id: 's1', version: 6, operation: { id: 'ai', type: 'cells_update', changes: [{ row: 3, col: 1, value: 'x' }], user_id: 'u1', timestamp: 't' } },
+  });
+});

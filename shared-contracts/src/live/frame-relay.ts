@@ -1,7 +1,11 @@
 import type { LiveOperationInput } from '../shell/shell-context.js';
 import type { LiveServerFrame } from './live.schema.js';
+import { isStructureType, type StructureStep, transformOperationThrough } from './transform-position.js';
 
 type Listener = (frame: LiveServerFrame) => void;
+
+/** Versions whose structure operations the relay remembers for moving echoes (a result is sent within a few). */
+const STEP_LOG = 1000;
 
 /**
  * What a shell puts between the open sheet's socket and the remotes that subscribe to it
@@ -11,6 +15,9 @@ type Listener = (frame: LiveServerFrame) => void;
  *   only. In one tab the Workspace, the chat panel and the code editor share that socket, so an
  *   acknowledged operation is also told to every subscriber as an `operation` frame: the
  *   Workspace shows what the chat wrote (its own operations it has settled by the ack already).
+ *   An operation sent with `base_version` (an AI or code result) is echoed where the server put
+ *   it: moved through the rows and columns inserted or removed after its base, which the relay
+ *   saw go by (a short log of the structure operations of the last versions).
  * - While paused (AI Editing Mode, spec 02 §4) frames are kept, in order, and told on resume:
  *   remote operations are buffered, not lost.
  */
@@ -18,6 +25,8 @@ export class LiveFrameRelay {
   readonly #listeners = new Set<Listener>();
   readonly #sent = new Map<string, LiveOperationInput>();
   #buffer: LiveServerFrame[] | null = null;
+  /** The structure operations of the versions seen, by version (as applied); versions with cells only map to null. */
+  readonly #versions = new Map<number, StructureStep | null>();
 
   constructor(private readonly userId: string) {}
 
@@ -59,6 +68,28 @@ export class LiveFrameRelay {
   reset(): void {
     this.#buffer = null;
     this.#sent.clear();
+    this.#versions.clear();
+  }
+
+  /** Notes what version `version` did (a structure step, or null for cells), keeping the last STEP_LOG versions. */
+  #record(version: number, operation: { type: string; index?: number; count?: number }): void {
+    const step = isStructureType(operation.type) ? { type: operation.type, index: operation.index!, count: operation.count! } : null;
+    this.#versions.set(version, step);
+    if (this.#versions.size > STEP_LOG) this.#versions.delete(this.#versions.keys().next().value!);
+  }
+
+  /**
+   * The structure steps after `base` up to `upTo` (exclusive), oldest first, or null when a
+   * version in between was not seen (then the echo goes as sent, as before base versions).
+   */
+  #stepsBetween(base: number, upTo: number): StructureStep[] | null {
+    const steps: StructureStep[] = [];
+    for (let v = base + 1; v < upTo; v++) {
+      if (!this.#versions.has(v)) return null;
+      const step = this.#versions.get(v);
+      if (step) steps.push(step);
+    }
+    return steps;
   }
 
   #tell(frames: LiveServerFrame[]): void {
@@ -67,11 +98,22 @@ export class LiveFrameRelay {
 
   #settle(frame: LiveServerFrame, sheetId: string): LiveServerFrame | null {
     if (frame.type === 'error' && frame.data.operation_id) this.#sent.delete(frame.data.operation_id);
-    if (frame.type === 'operation') this.#sent.delete(frame.data.operation.id);
+    if (frame.type === 'operation') {
+      this.#sent.delete(frame.data.operation.id);
+      this.#record(frame.data.version, frame.data.operation);
+    }
+    if (frame.type === 'sync') this.#versions.clear();
     if (frame.type !== 'ack') return null;
-    const operation = this.#sent.get(frame.data.operation_id);
-    if (!operation) return null;
+    const sent = this.#sent.get(frame.data.operation_id);
+    if (!sent) return null;
     this.#sent.delete(frame.data.operation_id);
+    const { base_version: base, ...rest } = sent;
+    let operation: typeof rest | null = rest;
+    const steps = base === undefined ? null : this.#stepsBetween(base, frame.data.version);
+    if (steps) operation = transformOperationThrough(rest as typeof sent, steps, 'after').operation;
+    // Nothing of it was left to apply (its rows were removed first): the server wrote nothing either.
+    if (operation === null) return null;
+    this.#record(frame.data.version, operation);
     return {
       type: 'operation',
       data: { sheet_id: sheetId, version: frame.data.version, operation: { ...operation, user_id: this.userId, timestamp: frame.data.timestamp } },

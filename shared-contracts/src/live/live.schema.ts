@@ -59,6 +59,12 @@ export const LIVE_SHEET_QUEUE_MAX_BYTES = 32 * 1024 * 1024;
 export const LIVE_REPLAY_MAX_VERSIONS = 1_000;
 /** Ping interval; a socket that has not answered the previous ping by the next one is dropped. */
 export const LIVE_HEARTBEAT_MS = 30_000;
+/**
+ * A reload_request sends everyone on the sheet the whole sheet: one socket gets that done at most
+ * once per this interval. Requests within it are coalesced into one sync at its end (the last
+ * request is still served), so a loop of tiny frames cannot make the api send sheets without end.
+ */
+export const LIVE_RELOAD_MIN_INTERVAL_MS = 1_000;
 
 /**
  * Close codes of both sockets and what the client does after each (live-client.ts):

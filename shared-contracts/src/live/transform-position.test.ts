@@ -1,3 +1,4 @@
+import { seededRandom } from '../testing/seeded-random.js';
 import type { LiveOperation } from './live.schema.js';
 import {
   type StructureStep,
@@ -123,16 +124,6 @@ describe('a live operation', () => {
  * and a cell edit made before A lands, through A, on the row it was made on. Rows carry their identity.
  */
 describe('convergence on random pairs', () => {
-  function random(seed: number) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const apply = (rows: string[], op: StructureStep | null, tag: string) => {
     if (op === null) return rows;
     const next = [...rows];
@@ -142,7 +133,7 @@ describe('convergence on random pairs', () => {
   };
 
   test('for 2,000 random pairs of row inserts and removes', () => {
-    const next = random(17);
+    const next = seededRandom(17);
     const int = (n: number) => Math.floor(next() * n);
     for (let i = 0; i < 2000; i++) {
       const rows = Array.from({ length: 1 + int(8) }, (_, k) => `r${k}`);

@@ -1,3 +1,4 @@
+import { LIVE_MAX_FRAME_BYTES } from '../live/live.schema.js';
 import { gridToOperations } from './result-operations.js';
 
 const current = [
@@ -41,4 +42,17 @@ test('an unchanged grid sends nothing; many changes go in chunks of 10,000 cells
   const ops = gridToOperations([], big, 2);
   expect(ops.map((op) => (op.type === 'cells_update' ? op.changes.length : op.type))).toEqual(['rows_insert', 10_000, 2_000]);
   expect(new Set(ops.map((op) => op.id)).size).toBe(3);
+});
+
+test('a result of long texts is cut by encoded size too: every frame stays under the socket bound (a 10,000-cell chunk of them was a 3 MB frame the socket closed with 1009)', () => {
+  const text = `"${'\u0001'.repeat(200)}"é`;
+  const target = Array.from({ length: 5000 }, () => [text, text]);
+  const ops = gridToOperations([], target, 2);
+  const cells = ops.filter((op) => op.type === 'cells_update');
+  expect(cells.length).toBeGreaterThan(1);
+  for (const op of cells) {
+    const frame = JSON.stringify({ type: 'operation', sheet_id: 's1', operation: { ...op, base_version: 1, user_id: 'u1', timestamp: 1 } });
+    expect(new TextEncoder().encode(frame).length).toBeLessThan(LIVE_MAX_FRAME_BYTES);
+  }
+  expect(cells.flatMap((op) => (op.type === 'cells_update' ? op.changes : []))).toHaveLength(10_000);
 });

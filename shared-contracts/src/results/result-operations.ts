@@ -1,4 +1,5 @@
-import { CELL_PATCH_MAX_CHANGES, type CellChange, type CellValue, type GridData } from '../sheets/sheet.schema.js';
+import { chunkChanges } from '../live/frame-size.js';
+import { type CellChange, type CellValue, type GridData } from '../sheets/sheet.schema.js';
 import type { LiveOperationInput } from '../shell/shell-context.js';
 
 let counter = 0;
@@ -8,8 +9,9 @@ const resultOperationId = () => `result-${Date.now().toString(36)}-${Math.random
 /**
  * The live operations that turn the active sheet's `current` grid into an AI or code result
  * `target` of the same columns (DESIGN.md § Where an AI result goes): rows added at the
- * end first, then the changed cells in chunks the server takes (CELL_PATCH_MAX_CHANGES a
- * cells_update), then the rows past the target's end removed. Unchanged cells are not sent.
+ * end first, then the changed cells in chunks the server takes (CELL_PATCH_MAX_CHANGES cells and
+ * under the socket's frame bound a cells_update), then the rows past the target's end removed.
+ * Unchanged cells are not sent.
  */
 export function gridToOperations(current: GridData, target: CellValue[][], width: number, newId: () => string = resultOperationId): LiveOperationInput[] {
   const ops: LiveOperationInput[] = [];
@@ -24,9 +26,8 @@ export function gridToOperations(current: GridData, target: CellValue[][], width
       if (next !== before) changes.push({ row, col, value: next });
     }
   }
-  for (let i = 0; i < changes.length; i += CELL_PATCH_MAX_CHANGES) {
-    ops.push({ id: newId(), type: 'cells_update', changes: changes.slice(i, i + CELL_PATCH_MAX_CHANGES) });
-  }
+  // Cut as the grid cuts a paste: CELL_PATCH_MAX_CHANGES cells and under the frame bound each.
+  for (const chunk of chunkChanges(changes)) ops.push({ id: newId(), type: 'cells_update', changes: chunk });
   if (target.length < current.length) {
     ops.push({ id: newId(), type: 'rows_remove', index: target.length, count: current.length - target.length });
   }

@@ -9,6 +9,7 @@ import {
   type VersionStatus,
   type VersionTransitionResult,
 } from '@tessera/contracts';
+import { padRows, storedSize } from '../grid/grid-shape.js';
 import { withRetry, type RetryOptions } from '../retry.js';
 import { failure, type ServiceResult } from '../timeline/service-result.js';
 
@@ -21,7 +22,11 @@ export function createVersionService(api: ShellContext['api'], retry: RetryOptio
     async get(sheetId: string, versionId: string): Promise<ServiceResult<SheetVersion>> {
       try {
         const { data } = await withRetry(() => api.get<unknown>(versionPath(sheetId, versionId)), retry);
-        return { success: true, data: SheetVersionSchema.parse(data) };
+        const version = SheetVersionSchema.parse(data);
+        // Stored rows may be shorter than the sheet (an empty row is []): the grid takes its
+        // column count from the first row, so every row gets the version's full width.
+        padRows(version.rows, storedSize(version.rows, version.rows.length, version.headers.length).cols);
+        return { success: true, data: version };
       } catch (error) {
         return failure(error, failedToLoadVersion, 'preview');
       }

@@ -36,6 +36,16 @@ test('long texts are cut so that every frame stays under the socket frame limit'
   expect(ops.flatMap((o) => (o.type === 'cells_update' ? o.changes : []))).toHaveLength(200);
 });
 
+test('a paste of texts that JSON escapes (control characters: 6 bytes each in the frame) is cut by its encoded size: every frame stays under the limit', () => {
+  const text = '\u0001'.repeat(30_000);
+  expect(JSON.stringify(text).length).toBe(6 * 30_000 + 2);
+  const changes: CellChange[] = Array.from({ length: 40 }, (_, i) => ({ row: i, col: 0, value: i % 2 ? text : `"${'\\'.repeat(20_000)}"` }));
+  const ops = cellOperations(changes, 'u1');
+  for (const op of ops) expect(new TextEncoder().encode(JSON.stringify(frameOf(op))).length).toBeLessThan(LIVE_MAX_FRAME_BYTES);
+  expect(ops.flatMap((o) => (o.type === 'cells_update' ? o.changes : []))).toEqual(changes);
+  for (const op of ops) expect(LiveOperationFrameSchema.safeParse(frameOf(op)).success).toBe(true);
+});
+
 test('rows and columns become structure operations in the stored grid; the spare area alone sends nothing', () => {
   const size = { rows: 5, cols: 3 };
   expect(structureOperation({ axis: 'row', index: 2, amount: 2 }, size, 'u1')).toMatchObject({ type: 'rows_insert', index: 2, count: 2 });

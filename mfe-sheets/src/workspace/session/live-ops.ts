@@ -1,6 +1,5 @@
 import {
-  CELL_PATCH_MAX_CHANGES,
-  LIVE_MAX_FRAME_BYTES,
+  chunkChanges,
   type CellChange,
   type LiveOperation,
   type SheetSize,
@@ -14,9 +13,6 @@ import type { StructureChange } from '../grid/SheetGrid.js';
  * takes: at most CELL_PATCH_MAX_CHANGES cells and well under the frame limit each), and
  * rows or columns inserted or removed a structure operation.
  */
-
-// Room left in a frame for the operation's envelope (type, ids, sheet id, timestamp).
-const FRAME_BUDGET = Math.floor(LIVE_MAX_FRAME_BYTES * 0.9);
 
 /**
  * A random operation id. crypto.randomUUID exists only in secure contexts (an http page on
@@ -34,24 +30,8 @@ export function cellOperations(changes: readonly CellChange[], userId: string): 
     const [{ row, col, value }] = changes;
     return [{ id: operationId(), type: 'cell_update', position: { row, column: col }, value, user_id: userId, timestamp: now() }];
   }
-  const operations: LiveOperation[] = [];
-  let chunk: CellChange[] = [];
-  let bytes = 0;
-  const cut = () => {
-    if (chunk.length === 0) return;
-    operations.push({ id: operationId(), type: 'cells_update', changes: chunk, user_id: userId, timestamp: now() });
-    chunk = [];
-    bytes = 0;
-  };
-  for (const change of changes) {
-    // A string counts at most 3 bytes per UTF-16 unit once encoded; the rest is the JSON around it.
-    const size = 40 + (typeof change.value === 'string' ? change.value.length * 3 : 24);
-    if (chunk.length === CELL_PATCH_MAX_CHANGES || (chunk.length > 0 && bytes + size > FRAME_BUDGET)) cut();
-    chunk.push(change);
-    bytes += size;
-  }
-  cut();
-  return operations;
+  // At most CELL_PATCH_MAX_CHANGES cells and under the frame bound each, counted as encoded (JSON escapes included).
+  return chunkChanges(changes).map((chunk): LiveOperation => ({ id: operationId(), type: 'cells_update', changes: chunk, user_id: userId, timestamp: now() }));
 }
 
 /**
