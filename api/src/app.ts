@@ -148,6 +148,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', db);
+  app.decorate('trash', services.trash);
   app.addHook('onClose', async () => {
     await socketSessions.stop();
     await loginRateLimit.close();

@@ -114,6 +114,12 @@ export class AccessService {
     if (!meetsAccess(levelOf(ROOT, user.role, this.workspaceDefault), 'edit')) throw HttpError.forbidden(ACCESS_TEXTS.cannotEditTarget);
   }
 
+  /** Whether the member may create in or move into the group (null: root). */
+  async canAddTo(user: AuthUser, groupId: string | null, db: Db = this.db): Promise<boolean> {
+    if (groupId === null) return meetsAccess(levelOf(ROOT, user.role, this.workspaceDefault), 'edit');
+    return meetsAccess(await this.levelOn(user, { type: 'group', id: groupId }, db), 'edit');
+  }
+
   /**
    * Every group's level for the member, and a way to get any sheet's, from one read of the
    * groups and of the member's and everyone's grants: lists and the tree filter with it.
@@ -226,6 +232,8 @@ export class AccessService {
         .values(body.entries.map((e) => ({ item_id: item.id, item_type: item.type, user_id: e.user_id, level: e.level })))
         .execute();
     }
+    // Whole replacement must not lock the owner out of what they are sharing.
+    if ((await this.levelOn(user, item, trx)) !== 'owner') throw HttpError.badRequest(ACCESS_TEXTS.keepOwnOwnership);
     return { name, parentId, before: before.map((b) => ({ user_id: b.user_id, level: b.level as AccessLevel })), after: body.entries };
   }
 }

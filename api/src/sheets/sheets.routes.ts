@@ -71,10 +71,12 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     const { id } = validate(SheetIdParamsSchema, request.params);
     const user = currentUser(request);
     const source = await services.db.selectFrom('sheets').select('group_id').where('id', '=', id).executeTakeFirst();
-    // The copy goes beside the original: the member must be able to add items there.
-    await access.requirePlace(user, source?.group_id ?? null);
+    // The copy goes beside the original, or to root for a member who may not add items there (a viewer's copy).
+    const place = source?.group_id ?? null;
+    const target = place !== null && (await access.canAddTo(user, place)) ? place : null;
+    if (target === null) await access.requirePlace(user, null);
     try {
-      return reply.code(201).send(await sheets.duplicate(id, user.id));
+      return reply.code(201).send(await sheets.duplicate(id, user.id, target));
     } catch (err) {
       if (err instanceof HttpError) throw err;
       request.log.error({ err }, 'duplicate failed');

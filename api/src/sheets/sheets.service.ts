@@ -582,8 +582,8 @@ export class SheetsService {
     }
   }
 
-  /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in the same group. */
-  async duplicate(id: string, userId: string): Promise<SheetSummary> {
+  /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */
+  async duplicate(id: string, userId: string, groupId: string | null): Promise<SheetSummary> {
     const copy = await this.db.transaction().execute(async (trx) => {
       const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
       if (!source) throw notFound(SHEET_NOT_FOUND);
@@ -606,8 +606,8 @@ export class SheetsService {
         .values({
           id: copyId,
           name: duplicateSheetName(source.name, taken),
-          group_id: source.group_id,
-          position: await this.nextPosition(trx, source.group_id),
+          group_id: groupId,
+          position: await this.nextPosition(trx, groupId),
           version: 1,
           row_count: source.row_count,
           col_count: source.col_count,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { type AuthUser, meetsAccess, type RestoreResult, TRASH_TEXTS, type TrashItem } from '@tessera/contracts';
+import { type AccessLevel, type AuthUser, meetsAccess, type RestoreResult, TRASH_TEXTS, type TrashItem } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { AccessService } from '../access/access.service.js';
 import type { Actor, ActivityLog } from '../activity/activity-log.js';
@@ -116,8 +116,8 @@ export class TrashService {
   }
 
   /** The level the member would have on the item if it were back in place (groups above still in the trash count as gone). */
-  async #levelInTrash(user: AuthUser, type: 'sheet' | 'group', itemId: string): Promise<'owner' | 'editor' | 'viewer' | 'none'> {
-    const chain = await this.deps.access.chain({ type, id: itemId }, user.id);
+  async #levelInTrash(user: AuthUser, type: 'sheet' | 'group', itemId: string, db: Kysely<Database> | Transaction<Database> = this.deps.db): Promise<AccessLevel> {
+    const chain = await this.deps.access.chain({ type, id: itemId }, user.id, db);
     if (!chain) return 'none';
     // The item itself is marked trashed: lift that mark (and only that) to read its level.
     const last = chain.length - 1;
@@ -128,7 +128,7 @@ export class TrashService {
   async #take(trx: Transaction<Database>, user: AuthUser, id: string, need: 'edit' | 'own') {
     const entry = await trx.selectFrom('trash_entries').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!entry) throw notFound(TRASH_TEXTS.notFound);
-    const level = await this.#levelInTrash(user, entry.item_type, entry.item_id);
+    const level = await this.#levelInTrash(user, entry.item_type, entry.item_id, trx);
     if (level === 'none' || !meetsAccess(level, 'edit')) throw notFound(TRASH_TEXTS.notFound);
     if (!meetsAccess(level, need)) throw HttpError.forbidden('Only owners can delete forever');
     return entry;

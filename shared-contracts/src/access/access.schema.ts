@@ -92,6 +92,8 @@ export const ACCESS_TEXTS = {
   ownersOnly: 'Only owners can do this',
   /** Creating or moving into a place the member may not edit. */
   cannotEditTarget: 'You cannot add items here',
+  /** A sharing change that would leave its owner without ownership. */
+  keepOwnOwnership: 'Keep yourself as an owner',
   /** A live socket whose member lost access to its sheet. */
   accessRemoved: 'You no longer have access to this sheet',
 } as const;
