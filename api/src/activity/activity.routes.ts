@@ -1,4 +1,4 @@
-import { ActivityQuerySchema, isAdminLike } from '@tessera/contracts';
+import { ACTIVITY_TEXTS, ActivityQuerySchema, isAdminLike } from '@tessera/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
@@ -20,7 +20,7 @@ export async function sheetItem(services: AppServices, id: string) {
 /** {api}/activity: the activity log, for admins (newest first, filtered, paged). */
 export const activityRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   app.get('/', async (request) => {
-    if (!isAdminLike(currentUser(request).role)) throw HttpError.forbidden('Only admins can see the activity log');
+    if (!isAdminLike(currentUser(request).role)) throw HttpError.forbidden(ACTIVITY_TEXTS.adminsOnly);
     return services.activity.page(validate(ActivityQuerySchema, request.query));
   });
 };

@@ -53,3 +53,28 @@ export const ActivityPageSchema = z.object({
   next_before: z.number().int().nullable(),
 });
 export type ActivityPage = z.infer<typeof ActivityPageSchema>;
+
+/** What the Activity screen calls each kind (one place, so the screen and its tests agree). */
+export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
+  sheet_deleted: 'Deleted sheet',
+  group_deleted: 'Deleted group',
+  item_restored: 'Restored',
+  item_purged: 'Deleted forever',
+  history_pruned: 'Pruned history',
+  version_discarded: 'Discarded version',
+  access_changed: 'Changed sharing',
+  role_changed: 'Changed role',
+  password_reset: 'Reset password',
+  member_created: 'Created member',
+  member_deleted: 'Deleted member',
+  git_reverted: 'Reverted git commit',
+};
+
+/** The Activity screen's own texts. */
+export const ACTIVITY_TEXTS = {
+  /** Also the server's 403 for anyone else. */
+  adminsOnly: 'Only admins can see the activity log',
+  loadFailed: 'Could not load activity',
+  empty: 'No activity yet',
+  emptyFiltered: 'No activity matches these filters',
+} as const;
