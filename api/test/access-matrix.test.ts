@@ -44,7 +44,8 @@ const LEVELS: Who[] = ['none', 'viewer', 'editor', 'owner'];
 function concrete(url: string, ids: { sheet: string; group: string }, item: 'sheet' | 'group'): string {
   return url
     .replace(':id', item === 'sheet' ? ids.sheet : ids.group)
-    .replace(':versionId', '1')
+    // A proposal's id (none exists): routes on a committed version are covered in access.test.ts.
+    .replace(':versionId', '00000000-0000-4000-8000-000000000001')
     .replace(':version', '1')
     .replace(':row', '0')
     .replace(':col', '0');

@@ -89,6 +89,21 @@ describe('access: what each member sees and may do', () => {
     assert.deepEqual((await as(alice).get(`/api/v1/sheets/${budget}`)).json().data, [['Q1', 100]], 'unchanged');
   });
 
+  it('editors reject proposals; only owners discard committed versions', async () => {
+    const api = as(alice);
+    const sheet = (await api.post('/api/v1/sheets', { name: 'Versions', data: [['a']] })).json().id;
+    await api.patch(`/api/v1/sheets/${sheet}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'b' }] });
+    // Carol edits at root by the workspace default.
+    const proposal = await as(carol).post(`/api/v1/sheets/${sheet}/versions`, { data: [['proposed']], base_version: 2 });
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    const rejected = await as(carol).post(`/api/v1/sheets/${sheet}/versions/${proposal.json().version_id}/discard`);
+    assert.equal(rejected.statusCode, 200, rejected.body);
+    const refused = await as(carol).post(`/api/v1/sheets/${sheet}/versions/1/discard`);
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().error.message, ACCESS_TEXTS.ownersOnly);
+    assert.equal((await api.post(`/api/v1/sheets/${sheet}/versions/1/discard`)).statusCode, 200);
+  });
+
   it('creating and moving need editing where the item lands; a group one cannot see is not found', async () => {
     const intoFinance = await as(bob).post('/api/v1/sheets', { name: 'Sneaky', group_id: finance });
     assert.equal(intoFinance.statusCode, 403);

@@ -1,4 +1,5 @@
 import {
+  ACCESS_TEXTS,
   CreateProposalBodySchema,
   HistoryQuerySchema,
   RetentionPolicySchema,
@@ -18,7 +19,8 @@ import type { ServicesOptions } from '../services.js';
 import { SHEET_BODY_LIMIT_BYTES } from '../sheets/sheets.routes.js';
 import { pruneHistory } from './version-pruner.js';
 import { withVersionTables } from './versions.tables.js';
-import { VersionsService } from './versions.service.js';
+import { isProposalId, VersionsService } from './versions.service.js';
+import { HttpError } from '../http/http-error.js';
 
 const sheetId = z.uuid({ error: 'Invalid sheet id' });
 const VersionParams = z.object({ id: sheetId, versionId: VersionIdSchema });
@@ -88,8 +90,10 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return versions.checkout(id, versionId, currentUser(request).id, 'checkout');
   });
 
-  app.post('/:id/versions/:versionId/discard', onSheet('own'), async (request) => {
+  // Rejecting a proposal is part of reviewing (editors, as accept); discarding a committed version is for owners.
+  app.post('/:id/versions/:versionId/discard', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
+    if (!isProposalId(versionId) && request.accessLevel !== 'owner') throw HttpError.forbidden(ACCESS_TEXTS.ownersOnly);
     await versions.discard(id, versionId);
     await services.activity.append(actorOf(request), { kind: 'version_discarded', item: await sheetItem(services, id), detail: { version_id: versionId } });
     return { status: 'discarded', version_id: versionId };
