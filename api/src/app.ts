@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
-import { LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
+import { DEFAULT_TRASH_RETENTION_DAYS, DEFAULT_WORKSPACE_ACCESS, LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
@@ -37,6 +37,14 @@ import { workspaceRoutes } from './live/workspace.routes.js';
 import { liveNamespace, openLiveBackend } from './live/live-backend.js';
 import { openRedis } from './live/redis-connection.js';
 import { SocketSessions } from './live/socket-sessions.js';
+import { AccessService } from './access/access.service.js';
+import { installAccessGuard } from './access/access-guard.js';
+import { AccessChanges } from './access/access-changes.js';
+import { sharingRoutes } from './access/sharing.routes.js';
+import { ActivityLog } from './activity/activity-log.js';
+import { activityRoutes } from './activity/activity.routes.js';
+import { TrashService } from './trash/trash.service.js';
+import { trashRoutes } from './trash/trash.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,6 +111,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const tokenEpochs = new TokenEpochs(db);
   // Revocations reach open sockets in every api process (through the live bus).
   const socketSessions = new SocketSessions({ bus: live.bus, epochs: tokenEpochs, log: liveLog, recheckMs: config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS });
+  const sheets = new SheetsService(db, config.sheetMaxCells);
+  const groups = new GroupsService(db);
+  const access = new AccessService(db, config.workspaceDefaultAccess ?? DEFAULT_WORKSPACE_ACCESS);
+  const activity = new ActivityLog(db);
   const services: AppServices = {
     config,
     db,
@@ -111,8 +123,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     refreshTokens: new RefreshTokenService(db),
     passwords: new PasswordService(),
     users: new UsersRepository(db),
-    sheets: new SheetsService(db, config.sheetMaxCells),
-    groups: new GroupsService(db),
+    sheets,
+    groups,
+    access,
+    accessChanges: new AccessChanges(live.bus, liveLog),
+    activity,
+    trash: new TrashService({ db, access, activity, sheets, groups, retentionDays: config.trashRetentionDays ?? DEFAULT_TRASH_RETENTION_DAYS }),
     tokenEpochs,
     loginRateLimit,
     live,
@@ -132,6 +148,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', db);
+  app.decorate('trash', services.trash);
   app.addHook('onClose', async () => {
     await socketSessions.stop();
     await loginRateLimit.close();
@@ -145,6 +162,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const metrics = installHttpMetrics(app, 'api');
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs);
+    installAccessGuard(app, services.access);
     await app.register(cookie);
     // One WebSocket server for every socket route: a bigger frame closes its socket with 1009.
     await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES, handleProtocols: selectProtocol } });
@@ -159,6 +177,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.register(groupsRoutes, { prefix: '/api/v1/groups', services });
     app.register(itemsRoutes, { prefix: '/api/v1/items', services });
     app.register(importRoute, { prefix: '/api/v1/import', services });
+    app.register(sharingRoutes, { prefix: '/api/v1', services });
+    app.register(trashRoutes, { prefix: '/api/v1/trash', services });
+    app.register(activityRoutes, { prefix: '/api/v1/activity', services });
     app.register(liveRoutes, { services, metrics });
     app.register(workspaceRoutes, { services });
     await app.ready();

@@ -16,6 +16,16 @@ describe('loadConfig', () => {
     assert.equal(c.liveHeartbeatMs, 30_000);
     assert.equal(c.sheetMaxCells, 10_000_000);
     assert.equal(c.importMaxExpandedMb, 200);
+    assert.equal(c.workspaceDefaultAccess, 'editor');
+    assert.equal(c.trashRetentionDays, 30);
+  });
+
+  it('takes WORKSPACE_DEFAULT_ACCESS (editor, viewer, none) and TRASH_RETENTION_DAYS, and refuses the rest', () => {
+    assert.equal(loadConfig({ WORKSPACE_DEFAULT_ACCESS: 'Viewer' }).workspaceDefaultAccess, 'viewer');
+    assert.equal(loadConfig({ WORKSPACE_DEFAULT_ACCESS: 'none' }).workspaceDefaultAccess, 'none');
+    assert.throws(() => loadConfig({ WORKSPACE_DEFAULT_ACCESS: 'owner' }), /^ConfigError: WORKSPACE_DEFAULT_ACCESS must be one of editor, viewer, none, got "owner"$/);
+    assert.equal(loadConfig({ TRASH_RETENTION_DAYS: '7' }).trashRetentionDays, 7);
+    assert.throws(() => loadConfig({ TRASH_RETENTION_DAYS: '0' }), /TRASH_RETENTION_DAYS must be a whole number from 1 to 3650/);
   });
 
   it('takes SHEET_MAX_CELLS and IMPORT_MAX_EXPANDED_MB in range and refuses the rest', () => {

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import {
   API_PORT,
+  DEFAULT_TRASH_RETENTION_DAYS,
+  DEFAULT_WORKSPACE_ACCESS,
+  WORKSPACE_DEFAULT_LEVELS,
+  type WorkspaceDefaultAccess,
   IMPORT_MAX_EXPANDED_MB_DEFAULT,
   IMPORT_MAX_EXPANDED_MB_MAX,
   IMPORT_MAX_EXPANDED_MB_MIN,
@@ -46,6 +50,10 @@ export interface AppConfig {
   /** Operations waiting per sheet (default LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); no env var: tests lower them. */
   liveSheetQueueMaxOps?: number;
   liveSheetQueueMaxBytes?: number;
+  /** What members have on root items nobody shared otherwise (issue 18); default editor. */
+  workspaceDefaultAccess?: WorkspaceDefaultAccess;
+  /** Days a deleted item stays in the trash before it is purged; default 30. */
+  trashRetentionDays?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -74,6 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ),
     // At least 64 KiB (a few frames), at most 1 GiB: beyond, one slow client could hold the api's memory.
     liveOutboundMaxBytes: parseWholeNumber('LIVE_OUTBOUND_MAX_BYTES', env.LIVE_OUTBOUND_MAX_BYTES, LIVE_OUTBOUND_MAX_BYTES, 65_536, 1_073_741_824),
+    workspaceDefaultAccess: parseWorkspaceDefaultAccess(env.WORKSPACE_DEFAULT_ACCESS),
+    // Up to ten years: a team that wants to keep everything says so.
+    trashRetentionDays: parseWholeNumber('TRASH_RETENTION_DAYS', env.TRASH_RETENTION_DAYS, DEFAULT_TRASH_RETENTION_DAYS, 1, 3650),
   };
 }
 
@@ -93,6 +104,15 @@ function parseRedisUrl(raw: string | undefined): string | undefined {
     throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL with a host, got "${url}"`);
   }
   return url;
+}
+
+function parseWorkspaceDefaultAccess(raw: string | undefined): WorkspaceDefaultAccess {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return DEFAULT_WORKSPACE_ACCESS;
+  if (!(WORKSPACE_DEFAULT_LEVELS as readonly string[]).includes(value)) {
+    throw new ConfigError(`WORKSPACE_DEFAULT_ACCESS must be one of ${WORKSPACE_DEFAULT_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return value as WorkspaceDefaultAccess;
 }
 
 /** Tests shorten it; below 100 ms pings would be noise, above 10 min dead sockets linger. */

@@ -12,6 +12,10 @@ import type { SheetsService } from './sheets/sheets.service.js';
 import type { GroupsService } from './groups/groups.service.js';
 import type { LiveBackend } from './live/live-backend.js';
 import type { SocketSessions } from './live/socket-sessions.js';
+import type { AccessService } from './access/access.service.js';
+import type { AccessChanges } from './access/access-changes.js';
+import type { ActivityLog } from './activity/activity-log.js';
+import type { TrashService } from './trash/trash.service.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -24,6 +28,13 @@ export interface AppServices {
   users: UsersRepository;
   sheets: SheetsService;
   groups: GroupsService;
+  /** Who may do what with each sheet and group (issue 18): every route and socket asks here. */
+  access: AccessService;
+  /** Sharing changes, told to every api process (open sockets review their level). */
+  accessChanges: AccessChanges;
+  /** Every destructive or access change, for admins. */
+  activity: ActivityLog;
+  trash: TrashService;
   /** Each user's current token epoch, checked on every request (cached briefly). */
   tokenEpochs: TokenEpochs;
   /** Failed sign-ins per (account, address), per address and per account (in Redis with REDIS_URL). */

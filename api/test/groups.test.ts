@@ -141,7 +141,7 @@ describe('groups and items', () => {
     }
   });
 
-  it('deleting a group deletes its subgroups and all their sheets and cells', async () => {
+  it('deleting a group takes its subgroups and all their sheets to the trash; deleted forever, their cells go', async () => {
     const top = await group({ name: 'Delete me' });
     const sub = await group({ name: 'Sub', parent_id: top.id });
     const s1 = await sheet({ name: 'Inside top', group_id: top.id });
@@ -151,8 +151,12 @@ describe('groups and items', () => {
     assert.deepEqual(res.json(), { status: 'deleted', id: top.id });
     for (const id of [top.id, sub.id]) assert.equal((await api.get(`/api/v1/groups/${id}`)).statusCode, 404);
     for (const id of [s1.id, s2.id]) assert.equal((await api.get(`/api/v1/sheets/${id}`)).statusCode, 404);
-    const chunks = await t.app.db.selectFrom('sheet_chunks').select('sheet_id').where('sheet_id', 'in', [s1.id, s2.id]).execute();
-    assert.equal(chunks.length, 0);
+    const chunks = () => t.app.db.selectFrom('sheet_chunks').select('sheet_id').where('sheet_id', 'in', [s1.id, s2.id]).execute();
+    assert.ok((await chunks()).length > 0, 'kept in the trash');
+    const entry = (await api.get('/api/v1/trash')).json().items.find((i: { item_id: string }) => i.item_id === top.id);
+    assert.equal((await api.delete(`/api/v1/trash/${entry.id}`)).statusCode, 200);
+    assert.equal((await chunks()).length, 0);
+    assert.equal(await t.app.db.selectFrom('groups').select('id').where('id', '=', sub.id).executeTakeFirst(), undefined);
     assert.equal((await api.get(`/api/v1/sheets/${outside.id}`)).statusCode, 200);
     assert.equal((await api.delete(`/api/v1/groups/${top.id}`)).statusCode, 404);
   });

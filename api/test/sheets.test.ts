@@ -348,13 +348,18 @@ describe('sheets', () => {
     assert.equal((await api.post(`/api/v1/sheets/${MISSING}/favorite`)).statusCode, 404);
   });
 
-  it('deletes a sheet with its cells, ops and favorites', async () => {
+  it('deletes a sheet to the trash; deleted forever, its cells, ops and favorites go', async () => {
     const sheet = await create({ name: 'Doomed' });
     await api.post(`/api/v1/sheets/${sheet.id}/favorite`);
     const res = await api.delete(`/api/v1/sheets/${sheet.id}`);
     assert.deepEqual(res.json(), { status: 'deleted', id: sheet.id });
     assert.equal((await api.get(`/api/v1/sheets/${sheet.id}`)).statusCode, 404);
+    assert.ok((await chunkRows(sheet.id)) > 0, 'kept in the trash');
+    const entry = (await api.get('/api/v1/trash')).json().items.find((i: { item_id: string }) => i.item_id === sheet.id);
+    assert.equal((await api.delete(`/api/v1/trash/${entry.id}`)).statusCode, 200);
     assert.equal(await chunkRows(sheet.id), 0);
+    const favorites = await t.app.db.selectFrom('sheet_favorites').select('user_id').where('sheet_id', '=', sheet.id).execute();
+    assert.equal(favorites.length, 0);
     const ops = await t.app.db.selectFrom('sheet_ops').select('version').where('sheet_id', '=', sheet.id).execute();
     assert.equal(ops.length, 0);
     const missing = await api.delete(`/api/v1/sheets/${sheet.id}`);

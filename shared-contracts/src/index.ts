@@ -58,3 +58,6 @@ export * from './results/result-sheet.js';
 export * from './results/send-operations.js';
 export * from './schedule/schedule-problem.schema.js';
 export * from './schedule/schedule-result.schema.js';
+export * from './access/access.schema.js';
+export * from './trash/trash.schema.js';
+export * from './activity/activity.schema.js';

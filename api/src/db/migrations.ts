@@ -3,6 +3,7 @@ import type { Database } from './schema.js';
 import { versionsMigration } from '../versions/versions.migration.js';
 import { sheetOpIdsMigration } from '../sheets/sheet-ops.migration.js';
 import { snapshotDeltasMigration } from '../versions/snapshot-deltas.migration.js';
+import { accessMigration } from '../access/access.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -119,6 +120,7 @@ const migrations: Record<string, Migration> = {
   '0004_sheet_versions': versionsMigration,
   '0005_sheet_op_ids': sheetOpIdsMigration,
   '0006_sheet_snapshot_deltas': snapshotDeltasMigration,
+  '0007_access_trash_activity': accessMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ActivityTable, ItemGrantsTable, TrashEntriesTable } from '../access/access.tables.js';
 
 /** Kysely's view of the api's tables (created by ./migrations.ts). */
 export interface UsersTable {
@@ -40,6 +41,9 @@ export interface GroupsTable {
   position: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The trash entry that took it (with everything under it); null while in place. */
+  trashed_in: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A sheet's metadata and counters; its cells are in sheet_chunks. */
@@ -60,6 +64,7 @@ export interface SheetsTable {
   created_by: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  trashed_in: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Rows [chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS) of a sheet, as JSON text of an array of rows. */
@@ -94,6 +99,9 @@ export interface Database {
   sheet_chunks: SheetChunksTable;
   sheet_ops: SheetOpsTable;
   sheet_favorites: SheetFavoritesTable;
+  item_grants: ItemGrantsTable;
+  trash_entries: TrashEntriesTable;
+  activity: ActivityTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { ExportQuerySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import { onSheet } from '../access/access-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
@@ -22,7 +23,7 @@ const CONTENT_TYPES = {
  * would run are written as text unless formulas=keep (§4).
  */
 export const exportRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.get('/:id/export', async (request, reply) => {
+  app.get('/:id/export', onSheet('view'), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const { format, formulas } = validate(ExportQuerySchema, request.query);
     const source = await readExportSource(services.db, services.sheets, id);

@@ -1,10 +1,11 @@
-import type { Group } from '@tessera/contracts';
+import type { AccessLevel, Group } from '@tessera/contracts';
 import type { Selectable } from 'kysely';
 import type { GroupsTable } from '../db/schema.js';
 
 export type GroupRow = Selectable<GroupsTable>;
 
-export const toGroup = (row: GroupRow): Group => ({
+export const toGroup = (row: GroupRow, access?: AccessLevel): Group => ({
+  ...(access ? { access } : {}),
   id: row.id,
   name: row.name,
   parent_id: row.parent_id,

@@ -1,32 +1,49 @@
 import { CreateGroupBodySchema, type DeleteResult, GroupListQuerySchema, UpdateGroupBodySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { onGroup } from '../access/access-guard.js';
+import { actorOf } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 
 const GroupIdParamsSchema = z.object({ id: z.uuid({ error: 'Invalid group id' }) });
 
-/** {api}/groups: CRUD, list by parent, and the navigation tree. */
+/** {api}/groups: CRUD, list by parent, and the navigation tree — each with the caller's access. */
 export const groupsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  const groups = services.groups;
+  const { groups, access } = services;
 
-  app.post('/', async (request, reply) => reply.code(201).send(await groups.create(validate(CreateGroupBodySchema, request.body ?? {}), currentUser(request).id)));
-
-  app.get('/', async (request) => groups.list(validate(GroupListQuerySchema, request.query)));
-
-  app.get('/tree', async (request) => groups.tree(currentUser(request).id));
-
-  app.get('/:id', async (request) => groups.get(validate(GroupIdParamsSchema, request.params).id));
-
-  app.put('/:id', async (request) => {
-    const { id } = validate(GroupIdParamsSchema, request.params);
-    return groups.update(id, validate(UpdateGroupBodySchema, request.body), currentUser(request).id);
+  app.post('/', async (request, reply) => {
+    const body = validate(CreateGroupBodySchema, request.body ?? {});
+    const user = currentUser(request);
+    await access.requirePlace(user, body.parent_id ?? null);
+    return reply.code(201).send(await groups.create(body, user.id));
   });
 
+  app.get('/', async (request) => groups.list(validate(GroupListQuerySchema, request.query), await access.visibility(currentUser(request))));
+
+  app.get('/tree', async (request) => {
+    const user = currentUser(request);
+    return groups.tree(user.id, await access.visibility(user));
+  });
+
+  app.get('/:id', onGroup('view'), async (request) => ({
+    ...(await groups.get(validate(GroupIdParamsSchema, request.params).id)),
+    access: request.accessLevel ?? undefined,
+  }));
+
+  app.put('/:id', onGroup('edit'), async (request) => {
+    const { id } = validate(GroupIdParamsSchema, request.params);
+    const body = validate(UpdateGroupBodySchema, request.body);
+    const user = currentUser(request);
+    if (body.parent_id !== undefined) await access.requirePlace(user, body.parent_id);
+    return groups.update(id, body, user.id);
+  });
+
+  // To the trash (owners), with everything under it.
   app.delete('/:id', async (request): Promise<DeleteResult> => {
     const { id } = validate(GroupIdParamsSchema, request.params);
-    await groups.delete(id, currentUser(request).id);
+    await services.trash.trashGroup(actorOf(request), id);
     return { status: 'deleted', id };
   });
 };

@@ -19,6 +19,8 @@ import { toSheetSummary } from '../sheets/sheet.mapper.js';
 import { NavigationFeed } from '../sheets/sheet-changes.js';
 import { GROUP_NOT_FOUND, notFound } from '../sheets/sheets.service.js';
 import { toGroup } from './group.mapper.js';
+import type { Visibility } from '../access/access.service.js';
+import { grantCreator } from '../access/creator-grant.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -48,13 +50,15 @@ export class GroupsService {
     return toGroup(row);
   }
 
-  async list(query: GroupListQuery): Promise<GroupList> {
-    let base = this.db.selectFrom('groups');
+  /** One page of the groups the member can see (filtered before paging, as sheets are). */
+  async list(query: GroupListQuery, visibility: Visibility): Promise<GroupList> {
+    let base = this.db.selectFrom('groups').where('trashed_in', 'is', null);
     if (query.parent_id === 'root' || query.parent_id === '') base = base.where('parent_id', 'is', null);
     else if (query.parent_id) base = base.where('parent_id', '=', query.parent_id);
-    const { n } = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll().orderBy('position').orderBy('name').limit(query.limit).offset(query.offset).execute();
-    return { groups: rows.map(toGroup), count: n };
+    const rows = await base.selectAll().orderBy('position').orderBy('name').execute();
+    const visible = rows.filter((r) => visibility.group(r.id) !== 'none');
+    const page = visible.slice(query.offset, query.offset + query.limit);
+    return { groups: page.map((r) => toGroup(r, visibility.group(r.id))), count: visible.length };
   }
 
   private async nextPosition(trx: Transaction<Database>, parentId: string | null): Promise<number> {
@@ -67,7 +71,7 @@ export class GroupsService {
   }
 
   /** Inserts inside the caller's transaction (import uses it for a workbook's group). */
-  async insert(trx: Transaction<Database>, body: CreateGroupBody): Promise<Group> {
+  async insert(trx: Transaction<Database>, body: CreateGroupBody, userId: string | null): Promise<Group> {
     await lockNames(trx);
     const parentId = body.parent_id ?? null;
     if (parentId) await this.get(parentId, trx);
@@ -79,14 +83,16 @@ export class GroupsService {
         parent_id: parentId,
         description: body.description ?? '',
         position: body.position ?? (await this.nextPosition(trx, parentId)),
+        created_by: userId,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toGroup(row);
+    await grantCreator(trx, { type: 'group', id: row.id }, userId);
+    return toGroup(row, userId === null ? undefined : 'owner');
   }
 
   async create(body: CreateGroupBody, userId: string): Promise<Group> {
-    const group = await this.db.transaction().execute((trx) => this.insert(trx, body));
+    const group = await this.db.transaction().execute((trx) => this.insert(trx, body, userId));
     this.announce('group_created', group, userId);
     return group;
   }
@@ -134,48 +140,38 @@ export class GroupsService {
   }
 
   /**
-   * Deletes the group with everything inside, in one transaction: the sheets of its subtree first
-   * (their ids are told with group_deleted, so that their open sheet sockets close), then the
-   * group, whose foreign keys cascade to the subgroups, cells and op logs.
+   * The groups and sheets the member can see, as nested nodes; sheets without a group at root.
+   * Something visible inside a group they cannot see is shown at root (the group's name stays hidden).
    */
-  async delete(id: string, userId: string): Promise<void> {
-    const sheetIds = await this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: string }>`
-        WITH RECURSIVE subtree(id) AS (
-          SELECT ${id}::uuid
-          UNION
-          SELECT g.id FROM groups g JOIN subtree t ON g.parent_id = t.id
-        )
-        DELETE FROM sheets WHERE group_id IN (SELECT id FROM subtree) RETURNING id`.execute(trx);
-      const result = await trx.deleteFrom('groups').where('id', '=', id).executeTakeFirst();
-      if (result.numDeletedRows === 0n) throw notFound(GROUP_NOT_FOUND);
-      return rows.map((r) => r.id);
-    });
-    this.navigation.emit({ type: 'group_deleted', id, userId, sheetIds });
-  }
-
-  /** Every group as nested nodes with their sheets; sheets without a group at root. */
-  async tree(userId: string): Promise<GroupTree> {
+  async tree(userId: string, visibility: Visibility): Promise<GroupTree> {
     return this.db.transaction().execute(async (trx) => {
-      const groups = await trx.selectFrom('groups').selectAll().orderBy('position').orderBy('name').execute();
+      const groups = await trx.selectFrom('groups').selectAll().where('trashed_in', 'is', null).orderBy('position').orderBy('name').execute();
       const sheets = await trx
         .selectFrom('sheets')
         .selectAll()
         .select(sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`.as('fav'))
+        .where('trashed_in', 'is', null)
         .orderBy('position')
         .orderBy('name')
         .execute();
-      const nodes = new Map<string, GroupTreeNode>(groups.map((g) => [g.id, { group: toGroup(g), children: [], sheets: [] }]));
+      const nodes = new Map<string, GroupTreeNode>();
+      for (const g of groups) {
+        const access = visibility.group(g.id);
+        if (access !== 'none') nodes.set(g.id, { group: toGroup(g, access), children: [], sheets: [] });
+      }
       const roots: GroupTreeNode[] = [];
       for (const g of groups) {
-        const node = nodes.get(g.id)!;
+        const node = nodes.get(g.id);
+        if (!node) continue;
         const parent = g.parent_id ? nodes.get(g.parent_id) : undefined;
         (parent ? parent.children : roots).push(node);
       }
       const rootSheets: SheetSummary[] = [];
       for (const s of sheets) {
-        const summary = toSheetSummary(s, s.fav);
-        (s.group_id ? nodes.get(s.group_id)!.sheets : rootSheets).push(summary);
+        const access = visibility.sheet(s);
+        if (access === 'none') continue;
+        const parent = s.group_id ? nodes.get(s.group_id) : undefined;
+        (parent ? parent.sheets : rootSheets).push(toSheetSummary(s, s.fav, access));
       }
       return { groups: roots, sheets: rootSheets };
     });

@@ -27,7 +27,10 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
 
   app.post('/', async (request, reply): Promise<ImportResult> => {
-    const userId = currentUser(request).id;
+    const user = currentUser(request);
+    const userId = user.id;
+    // Imports land at root: refused before anything is read when the member may not add items there.
+    await services.access.requirePlace(user, null);
     if (!request.isMultipart()) throw HttpError.badRequest('Expected a multipart/form-data upload with a file');
     let file: { filename: string; bytes: Buffer } | undefined;
     const fields: Record<string, string> = {};
@@ -70,7 +73,7 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
 
     const { group, result } = await services.db.transaction().execute(async (trx) => {
       const several = tables.length > 1;
-      const group = several ? await services.groups.insert(trx, { name }) : null;
+      const group = several ? await services.groups.insert(trx, { name }, userId) : null;
       const made: { id: string; name: string }[] = [];
       for (const table of tables) {
         made.push(

@@ -15,7 +15,11 @@ import type { ServicesOptions } from '../services.js';
 export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   app.post('/move', async (request): Promise<ItemResult> => {
     const { item, target } = validate(MoveItemBodySchema, request.body);
-    const userId = currentUser(request).id;
+    const user = currentUser(request);
+    const userId = user.id;
+    // Moving takes editing the item and the place it goes to.
+    await services.access.require(user, item, 'edit');
+    await services.access.requirePlace(user, target.group_id);
     if (item.type === 'sheet') {
       const s = await services.sheets.update(item.id, { group_id: target.group_id, position: target.position }, userId);
       return { type: 'sheet', id: s.id, name: s.name, parent_id: s.group_id };
@@ -27,6 +31,7 @@ export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { se
   app.put('/:type/:id/rename', async (request): Promise<ItemResult> => {
     const { type, id } = validate(RenameItemParamsSchema, request.params);
     const { name: raw } = validate(RenameItemBodySchema, request.body);
+    await services.access.require(currentUser(request), { type, id }, 'edit');
     if (type === 'sheet') {
       const s = await services.sheets.update(id, { name: validate(SheetNameSchema, raw) }, currentUser(request).id);
       return { type, id, name: s.name, parent_id: s.group_id };

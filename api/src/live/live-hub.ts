@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import {
   type AuthUser,
+  ACCESS_TEXTS,
+  type AccessLevel,
   CellPositionSchema,
   ERROR_CODES,
   LIVE_CLOSE,
@@ -13,6 +15,7 @@ import {
   LiveClientFrameSchema,
   type LiveOperation,
   type LiveServerFrame,
+  meetsAccess,
   type PresenceEntry,
 } from '@tessera/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -47,6 +50,8 @@ export interface LiveConnection {
   sheetId: string;
   /** Answered the last ping (see heartbeat). */
   alive: boolean;
+  /** The member's level on the sheet (checked at join, reviewed on every sharing change): a viewer's operations are refused. */
+  access: AccessLevel;
 }
 
 /** An operation waiting for its sheet's next group commit. */
@@ -227,8 +232,30 @@ export class LiveHub {
       this.#reload(conn);
       return;
     }
+    if (!meetsAccess(conn.access, 'edit')) {
+      this.#error(conn, ERROR_CODES.forbidden, ACCESS_TEXTS.viewOnly, data.operation.id);
+      return;
+    }
     if (!this.#batcher.submit(conn.sheetId, { conn, op: data.operation, bytes: rawSize(raw) })) {
       this.#error(conn, ERROR_CODES.tooManyRequests, LIVE_TEXTS.sheetBusy, data.operation.id);
+    }
+  }
+
+  /**
+   * After a sharing change: every socket of this process gets its member's level again; one that
+   * lost access leaves and is closed (sheetNotFound, with the reason). `levelOf` reads the database.
+   */
+  async reviewAccess(levelOf: (conn: LiveConnection) => Promise<AccessLevel>): Promise<void> {
+    const conns = [...this.#rooms.values()].flatMap(({ room }) => [...room.connections()]);
+    for (const conn of conns) {
+      const level = await levelOf(conn);
+      if (level !== 'none') {
+        conn.access = level;
+        continue;
+      }
+      this.leave(conn);
+      this.#outbox.flush(conn);
+      closeSocket(conn.socket, LIVE_CLOSE.sheetNotFound, ACCESS_TEXTS.accessRemoved);
     }
   }
 

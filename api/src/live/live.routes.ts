@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import {
+  type AccessLevel,
   ERROR_CODES,
   LIVE_CLOSE,
   LIVE_HEARTBEAT_MS,
@@ -54,11 +55,24 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
   });
   app.decorate('live', hub);
   const unsubscribe = services.sheets.changes.subscribe((change) => hub.onSheetChange(change));
+  // Sharing changed somewhere (any process): each open socket's level is read again, once per member and sheet.
+  const stopAccess = await services.accessChanges.subscribe(() => {
+    const levels = new Map<string, Promise<AccessLevel>>();
+    hub
+      .reviewAccess((conn) => {
+        const key = `${conn.user.id}:${conn.sheetId}`;
+        let level = levels.get(key);
+        if (!level) levels.set(key, (level = services.access.levelOn(conn.user, { type: 'sheet', id: conn.sheetId })));
+        return level;
+      })
+      .catch((err) => app.log.error({ err }, 'live: reviewing access after a sharing change failed'));
+  });
   const heartbeat = setInterval(() => hub.heartbeat(), services.config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS);
   heartbeat.unref();
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
+    await stopAccess();
     await hub.close();
   });
 
@@ -109,10 +123,12 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
         // Closed from now on at the token's exp, or when the user's session is revoked.
         services.socketSessions.track(socket, auth);
         const params = SheetIdParamsSchema.safeParse({ id: (request.params as { sheetId?: string }).sheetId });
-        const version = params.success ? await ops.currentVersion(params.data.id) : undefined;
+        // No access is no sheet: the same close as a sheet that does not exist.
+        const access = params.success ? await services.access.levelOn(auth.user, { type: 'sheet', id: params.data.id }) : 'none';
+        const version = params.success && access !== 'none' ? await ops.currentVersion(params.data.id) : undefined;
         if (!params.success || version === undefined) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
         const row = await services.users.findById(auth.user.id);
-        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true };
+        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true, access };
         await hub.join(conn, query.data.since);
         ready = true;
         for (const data of pending.splice(0)) if (socket.readyState === socket.OPEN) hub.handleFrame(conn, data);

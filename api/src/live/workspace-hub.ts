@@ -41,6 +41,8 @@ export interface WorkspaceConnection {
   displayName: string;
   /** Answered the last ping (see heartbeat). */
   alive: boolean;
+  /** Frames for this socket wait here while an earlier one's access check runs: each socket gets its frames in order. */
+  queue?: Promise<void>;
 }
 
 export interface WorkspaceHubDeps {
@@ -48,7 +50,11 @@ export interface WorkspaceHubDeps {
   log: { error(obj: object, msg: string): void };
   /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
   outboundMaxBytes?: number;
+  /** Whether the member may see the sheet or group (issue 18); absent: everyone sees everything. */
+  canSee?: (user: AuthUser, item: { type: 'sheet' | 'group'; id: string }) => Promise<boolean>;
 }
+
+const SEEN_ONLY_BY_ITS_MEMBERS = new Set(['sheet_created', 'sheet_updated', 'group_created', 'group_updated']);
 
 /**
  * The workspace socket `/live` (DESIGN.md § Live collaboration): who is online anywhere (one
@@ -158,7 +164,41 @@ export class WorkspaceHub {
     const { frame, except } = parsed.data;
     const skip = except?.process === this.deps.live.processId ? except.conn : undefined;
     const text = JSON.stringify(frame);
-    for (const conn of this.#conns.values()) if (conn.id !== skip) this.#sendText(conn, text);
+    const canSee = this.deps.canSee;
+    if (!canSee || !SEEN_ONLY_BY_ITS_MEMBERS.has(frame.type)) {
+      for (const conn of this.#conns.values()) if (conn.id !== skip) this.#inOrder(conn, () => this.#sendText(conn, text));
+      return;
+    }
+    // A sheet or group a member cannot see is never named to them; for them it is gone (their
+    // navigator drops it, as after a sharing change that took it away).
+    const data = frame.data as { id: string; user_id: string };
+    const type = frame.type.startsWith('sheet') ? 'sheet' : 'group';
+    const gone = JSON.stringify({ type: `${type}_deleted`, data: { id: data.id, user_id: data.user_id } });
+    for (const conn of this.#conns.values()) {
+      if (conn.id === skip) continue;
+      const visible = canSee(conn.user, { type, id: data.id }).catch((err) => {
+        this.deps.log.error({ err }, 'workspace: access check failed');
+        return false;
+      });
+      this.#inOrder(conn, async () => this.#sendText(conn, (await visible) ? text : gone));
+    }
+  }
+
+  /** Runs `send` after the socket's earlier frames went out (at once when none waits). */
+  #inOrder(conn: WorkspaceConnection, send: () => void | Promise<void>): void {
+    if (!conn.queue) {
+      const done = send();
+      if (!(done instanceof Promise)) return;
+      const chain: Promise<void> = done.finally(() => {
+        if (conn.queue === chain) conn.queue = undefined;
+      });
+      conn.queue = chain;
+      return;
+    }
+    const chain: Promise<void> = conn.queue.then(send).finally(() => {
+      if (conn.queue === chain) conn.queue = undefined;
+    });
+    conn.queue = chain;
   }
 
   #send(conn: WorkspaceConnection, frame: WorkspaceServerFrame): void {

@@ -20,7 +20,12 @@ declare module 'fastify' {
  * nothing on it; what they send is ignored.
  */
 export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  const hub = new WorkspaceHub({ live: services.live, log: app.log, outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES });
+  const hub = new WorkspaceHub({
+    live: services.live,
+    log: app.log,
+    outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
+    canSee: async (user, item) => (await services.access.levelOn(user, item)) !== 'none',
+  });
   await hub.start();
   app.decorate('workspace', hub);
 

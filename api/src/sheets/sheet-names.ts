@@ -12,7 +12,8 @@ export async function lockNames(trx: Transaction<Database>): Promise<void> {
 
 /** `base`, or `base 1`, `base 2`...: sheet names are unique in the workspace. */
 export async function freeSheetName(trx: Transaction<Database>, base: string, exceptId?: string): Promise<string> {
-  let query = trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${base})`);
+  // What is in the trash gives its name up; a restore picks a free one again.
+  let query = trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${base})`).where('trashed_in', 'is', null);
   if (exceptId) query = query.where('id', '!=', exceptId);
   const taken = new Set((await query.execute()).map((r) => r.name));
   return uniqueSheetName(base, taken);
@@ -29,7 +30,8 @@ export async function freeGroupName(
     .selectFrom('groups')
     .select('name')
     .where(sql<boolean>`starts_with(name, ${base})`)
-    .where(sql<boolean>`parent_id IS NOT DISTINCT FROM ${parentId}::uuid`);
+    .where(sql<boolean>`parent_id IS NOT DISTINCT FROM ${parentId}::uuid`)
+    .where('trashed_in', 'is', null);
   if (exceptId) query = query.where('id', '!=', exceptId);
   const taken = new Set((await query.execute()).map((r) => r.name));
   return uniqueGroupName(base, taken);

@@ -1,12 +1,13 @@
-import { deriveCategory, normalizeHeaders, type SheetSummary } from '@tessera/contracts';
+import { type AccessLevel, deriveCategory, normalizeHeaders, type SheetSummary } from '@tessera/contracts';
 import type { Selectable } from 'kysely';
 import type { SheetsTable } from '../db/schema.js';
 
 export type SheetRow = Selectable<SheetsTable>;
 
 /** A sheet row as the wire has it (§3), the metadata fields computed from the columns. */
-export function toSheetSummary(row: SheetRow, isFavorite: boolean): SheetSummary {
+export function toSheetSummary(row: SheetRow, isFavorite: boolean, access?: AccessLevel): SheetSummary {
   return {
+    ...(access ? { access } : {}),
     id: row.id,
     name: row.name,
     version: row.version,

@@ -8,6 +8,8 @@ import {
   UpdateSheetBodySchema,
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import { onSheet } from '../access/access-guard.js';
+import { actorOf } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
@@ -18,45 +20,63 @@ import { requireColumnsOfBody } from './sheet-size.js';
 /** A full grid of a large sheet is far beyond the api's JSON default; only these routes take one. */
 export const SHEET_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/** {api}/sheets: CRUD, list, cell patches, duplicate and the favorite toggle. */
+/**
+ * {api}/sheets: CRUD, list, cell patches, duplicate and the favorite toggle. Each route on one
+ * sheet declares the level it needs (onSheet); creating and moving need editing where the sheet lands.
+ */
 export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  const sheets = services.sheets;
+  const { sheets, access } = services;
 
   app.post('/', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request, reply) => {
     requireColumnsOfBody(request.body);
     const body = validate(CreateSheetBodySchema, request.body ?? {});
-    return reply.code(201).send(await sheets.create(body, currentUser(request).id));
+    const user = currentUser(request);
+    await access.requirePlace(user, body.group_id ?? null);
+    return reply.code(201).send(await sheets.create(body, user.id));
   });
 
-  app.get('/', async (request) => sheets.list(validate(SheetListQuerySchema, request.query), currentUser(request).id));
+  app.get('/', async (request) => {
+    const user = currentUser(request);
+    return sheets.list(validate(SheetListQuerySchema, request.query), user.id, await access.visibility(user));
+  });
 
-  app.get('/:id', async (request, reply) => {
+  app.get('/:id', onSheet('view'), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.
-    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id));
+    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined));
   });
 
-  app.put('/:id', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request) => {
+  app.put('/:id', { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }, async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     requireColumnsOfBody(request.body);
-    return sheets.update(id, validate(UpdateSheetBodySchema, request.body), currentUser(request).id);
+    const body = validate(UpdateSheetBodySchema, request.body);
+    const user = currentUser(request);
+    if (body.group_id !== undefined) await access.requirePlace(user, body.group_id);
+    return sheets.update(id, body, user.id);
   });
 
-  app.patch('/:id/cells', async (request) => {
+  app.patch('/:id/cells', onSheet('edit'), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     return sheets.patchCells(id, validate(CellPatchBodySchema, request.body), currentUser(request).id);
   });
 
+  // To the trash (owners), with everything it needs to come back.
   app.delete('/:id', async (request): Promise<DeleteResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
-    await sheets.delete(id, currentUser(request).id);
+    await services.trash.trashSheet(actorOf(request), id);
     return { status: 'deleted', id };
   });
 
-  app.post('/:id/duplicate', async (request, reply) => {
+  app.post('/:id/duplicate', onSheet('view'), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
+    const user = currentUser(request);
+    const source = await services.db.selectFrom('sheets').select('group_id').where('id', '=', id).executeTakeFirst();
+    // The copy goes beside the original, or to root for a member who may not add items there (a viewer's copy).
+    const place = source?.group_id ?? null;
+    const target = place !== null && (await access.canAddTo(user, place)) ? place : null;
+    if (target === null) await access.requirePlace(user, null);
     try {
-      return reply.code(201).send(await sheets.duplicate(id, currentUser(request).id));
+      return reply.code(201).send(await sheets.duplicate(id, user.id, target));
     } catch (err) {
       if (err instanceof HttpError) throw err;
       request.log.error({ err }, 'duplicate failed');
@@ -64,7 +84,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     }
   });
 
-  app.post('/:id/favorite', async (request): Promise<FavoriteToggleResult> => {
+  app.post('/:id/favorite', onSheet('view'), async (request): Promise<FavoriteToggleResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     return { sheet_id: id, is_favorite: await sheets.toggleFavorite(id, currentUser(request).id) };
   });

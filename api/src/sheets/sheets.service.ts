@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  type AccessLevel,
   type CellPatchBody,
   type CellPatchResult,
   type CellValue,
@@ -20,6 +21,8 @@ import {
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { grantCreator } from '../access/creator-grant.js';
+import type { Visibility } from '../access/access.service.js';
 import { HttpError } from '../http/http-error.js';
 import { CHUNK_ROWS, chunkOf, emptyRows, widthOf } from './cell-grid.js';
 import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } from './merge.js';
@@ -118,17 +121,17 @@ export class SheetsService {
     return sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`;
   }
 
-  async summary(db: Kysely<Database> | Transaction<Database>, id: string, userId: string): Promise<SheetSummary> {
+  async summary(db: Kysely<Database> | Transaction<Database>, id: string, userId: string, access?: AccessLevel): Promise<SheetSummary> {
     const row = await db.selectFrom('sheets').selectAll().select(this.favoriteExpr(userId).as('fav')).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(SHEET_NOT_FOUND);
-    return toSheetSummary(row, row.fav);
+    return toSheetSummary(row, row.fav, access);
   }
 
-  /** The sheet as JSON text: its summary with the grid's stored text spliced in unparsed. */
-  async getJson(id: string, userId: string): Promise<string> {
+  /** The sheet as JSON text: its summary (with the caller's access level) and the grid's stored text spliced in unparsed. */
+  async getJson(id: string, userId: string, access?: AccessLevel): Promise<string> {
     // One snapshot for the version and the cells, so the pair is always consistent.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const summary = await this.summary(trx, id, userId);
+      const summary = await this.summary(trx, id, userId, access);
       let chunks = this.cache.get(id, summary.version);
       if (!chunks) {
         chunks = await readChunkTexts(trx, id);
@@ -145,8 +148,13 @@ export class SheetsService {
     });
   }
 
-  async list(query: SheetListQuery, userId: string): Promise<SheetList> {
-    let base = this.db.selectFrom('sheets');
+  /**
+   * One page of the sheets the member can see: the matching ids are read whole and filtered by
+   * their access (a page of the database would count sheets they cannot see), then the page's
+   * rows are read.
+   */
+  async list(query: SheetListQuery, userId: string, visibility: Visibility): Promise<SheetList> {
+    let base = this.db.selectFrom('sheets').where('trashed_in', 'is', null);
     if (query.search?.trim()) {
       const pattern = `%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
       base = base.where((eb) =>
@@ -156,16 +164,22 @@ export class SheetsService {
     if (query.favorites === 'true') base = base.where(this.favoriteExpr(userId));
     if (query.group_id === 'root') base = base.where('group_id', 'is', null);
     else if (query.group_id) base = base.where('group_id', '=', query.group_id);
-    const { n } = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    const rows = await base
+    const candidates = await base.select(['id', 'group_id', 'trashed_in']).orderBy(query.sort, query.order).orderBy('id').execute();
+    const visible = candidates.filter((c) => visibility.sheet(c) !== 'none');
+    const page = visible.slice(query.offset, query.offset + query.limit);
+    if (page.length === 0) return { sheets: [], count: visible.length };
+    const rows = await this.db
+      .selectFrom('sheets')
       .selectAll()
       .select(this.favoriteExpr(userId).as('fav'))
-      .orderBy(query.sort, query.order)
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.offset)
+      .where('id', 'in', page.map((p) => p.id))
       .execute();
-    return { sheets: rows.map((r) => toSheetSummary(r, r.fav)), count: n };
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const sheets = page.flatMap((p) => {
+      const row = byId.get(p.id);
+      return row ? [toSheetSummary(row, row.fav, visibility.sheet(row))] : [];
+    });
+    return { sheets, count: visible.length };
   }
 
   /** Inserts a sheet with a unique name inside the caller's transaction; returns its id and name. */
@@ -196,6 +210,7 @@ export class SheetsService {
       .execute();
     await writeNewGrid(trx, id, sheet.data);
     await appendOp(trx, { sheetId: id, version: 1, kind: sheet.kind, userId: sheet.userId, changes: null });
+    await grantCreator(trx, { type: 'sheet', id }, sheet.userId);
     return { id, name };
   }
 
@@ -571,16 +586,8 @@ export class SheetsService {
     }
   }
 
-  async delete(id: string, userId: string): Promise<void> {
-    this.cache.delete(id);
-    const result = await this.db.deleteFrom('sheets').where('id', '=', id).executeTakeFirst();
-    if (result.numDeletedRows === 0n) throw notFound(SHEET_NOT_FOUND);
-    this.changes.emit({ sheetId: id, kind: 'deleted' });
-    this.navigation.emit({ type: 'sheet_deleted', id, userId });
-  }
-
-  /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in the same group. */
-  async duplicate(id: string, userId: string): Promise<SheetSummary> {
+  /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */
+  async duplicate(id: string, userId: string, groupId: string | null): Promise<SheetSummary> {
     const copy = await this.db.transaction().execute(async (trx) => {
       const source = await trx.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
       if (!source) throw notFound(SHEET_NOT_FOUND);
@@ -588,7 +595,14 @@ export class SheetsService {
       requireSheetSize(source.row_count, source.col_count, this.maxCells);
       await lockNames(trx);
       const taken = new Set(
-        (await trx.selectFrom('sheets').select('name').where(sql<boolean>`starts_with(name, ${source.name})`).execute()).map((r) => r.name),
+        (
+          await trx
+            .selectFrom('sheets')
+            .select('name')
+            .where(sql<boolean>`starts_with(name, ${source.name})`)
+            .where('trashed_in', 'is', null)
+            .execute()
+        ).map((r) => r.name),
       );
       const copyId = crypto.randomUUID();
       await trx
@@ -596,8 +610,8 @@ export class SheetsService {
         .values({
           id: copyId,
           name: duplicateSheetName(source.name, taken),
-          group_id: source.group_id,
-          position: await this.nextPosition(trx, source.group_id),
+          group_id: groupId,
+          position: await this.nextPosition(trx, groupId),
           version: 1,
           row_count: source.row_count,
           col_count: source.col_count,
@@ -611,7 +625,8 @@ export class SheetsService {
       // The cells are copied inside the database, chunk for chunk.
       await sql`INSERT INTO sheet_chunks (sheet_id, chunk, rows) SELECT ${copyId}::uuid, chunk, rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
       await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
-      return this.summary(trx, copyId, userId);
+      await grantCreator(trx, { type: 'sheet', id: copyId }, userId);
+      return this.summary(trx, copyId, userId, 'owner');
     });
     this.announce('sheet_created', copy, userId);
     return copy;

@@ -1,6 +1,7 @@
 import { CreateUserRequestSchema, ERROR_CODES, UpdateUserBodySchema, type User } from '@tessera/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { actorOf as activityActor } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
@@ -19,6 +20,9 @@ async function actorOf(services: AppServices, request: FastifyRequest): Promise<
   if (!row) throw HttpError.unauthorized('Account no longer exists');
   return { id: row.id, role: row.role };
 }
+
+/** A member as an activity entry names it (username at the time). */
+const memberItem = (row: { id: string; username: string }) => ({ type: 'user' as const, id: row.id, name: row.username });
 
 function allow(actor: Actor, action: MemberAction): void {
   const reason = refusal(actor, action);
@@ -47,6 +51,7 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     });
     if (!created) throw HttpError.conflict(`Username "${body.username}" is already taken`);
     request.log.info({ userId: created.id, by: actor.id, role: created.role }, 'member created');
+    await services.activity.append(activityActor(request), { kind: 'member_created', item: memberItem(created), detail: { role: created.role } });
     return reply.code(201).send(toPublicUser(created));
   });
 
@@ -74,6 +79,10 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     // the member's open sockets close (a session still valid reconnects with a refreshed token).
     if (updated.token_epoch !== target.token_epoch) services.tokenEpochs.changed(target.id);
     request.log.info({ userId: target.id, by: actor.id, fields: Object.keys(body) }, 'member updated');
+    if (patch.passwordHash) await services.activity.append(activityActor(request), { kind: 'password_reset', item: memberItem(updated) });
+    if (updated.role !== target.role) {
+      await services.activity.append(activityActor(request), { kind: 'role_changed', item: memberItem(updated), detail: { from: target.role, to: updated.role } });
+    }
     return toPublicUser(updated);
   });
 
@@ -87,6 +96,7 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     if (!(await users.delete(target.id))) throw NOT_FOUND();
     services.tokenEpochs.changed(target.id);
     request.log.info({ userId: target.id, by: actor.id }, 'member deleted');
+    await services.activity.append(activityActor(request), { kind: 'member_deleted', item: memberItem(target), detail: { role: target.role } });
     return reply.code(204).send();
   });
 };

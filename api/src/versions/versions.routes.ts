@@ -1,4 +1,5 @@
 import {
+  ACCESS_TEXTS,
   CreateProposalBodySchema,
   HistoryQuerySchema,
   RetentionPolicySchema,
@@ -10,13 +11,16 @@ import {
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { onSheet } from '../access/access-guard.js';
+import { actorOf, sheetItem } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SHEET_BODY_LIMIT_BYTES } from '../sheets/sheets.routes.js';
 import { pruneHistory } from './version-pruner.js';
 import { withVersionTables } from './versions.tables.js';
-import { VersionsService } from './versions.service.js';
+import { isProposalId, VersionsService } from './versions.service.js';
+import { HttpError } from '../http/http-error.js';
 
 const sheetId = z.uuid({ error: 'Invalid sheet id' });
 const VersionParams = z.object({ id: sheetId, versionId: VersionIdSchema });
@@ -35,72 +39,78 @@ const SheetParams = z.object({ id: sheetId });
 export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const versions = new VersionsService(services.db, services.sheets);
 
-  app.get('/:id/history', async (request) => {
+  app.get('/:id/history', onSheet('view'), async (request) => {
     const { id } = validate(SheetParams, request.params);
     return versions.history(id, validate(HistoryQuerySchema, request.query));
   });
 
   // Retention is opt-in: nothing is pruned unless this is called with a policy (README § Versions).
-  app.post('/:id/history/prune', async (request) => {
+  app.post('/:id/history/prune', onSheet('own'), async (request) => {
     const { id } = validate(SheetParams, request.params);
-    return pruneHistory(withVersionTables(services.db), id, validate(RetentionPolicySchema, request.body));
+    const policy = validate(RetentionPolicySchema, request.body);
+    const result = await pruneHistory(withVersionTables(services.db), id, policy);
+    await services.activity.append(actorOf(request), { kind: 'history_pruned', item: await sheetItem(services, id), detail: { policy, result } });
+    return result;
   });
 
-  app.get('/:id/snapshots', async (request) => {
+  app.get('/:id/snapshots', onSheet('view'), async (request) => {
     const { id } = validate(SheetParams, request.params);
     return versions.snapshots(id, validate(SnapshotListQuerySchema, request.query).limit);
   });
 
-  app.get('/:id/snapshots/:version', async (request) => {
+  app.get('/:id/snapshots/:version', onSheet('view'), async (request) => {
     const { id, version } = validate(SnapshotParams, request.params);
     return versions.snapshot(id, version);
   });
 
-  app.post('/:id/snapshots/:version/restore', async (request) => {
+  app.post('/:id/snapshots/:version/restore', onSheet('edit'), async (request) => {
     const { id, version } = validate(SnapshotParams, request.params);
     return versions.checkout(id, String(version), currentUser(request).id, 'restore');
   });
 
-  app.get('/:id/versions/:versionId', async (request, reply) => {
+  app.get('/:id/versions/:versionId', onSheet('view'), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
     // Sent as text: untouched chunks go out as stored, without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await versions.versionJson(id, versionId));
   });
 
-  app.post('/:id/versions', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request, reply) => {
+  app.post('/:id/versions', { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }, async (request, reply) => {
     const { id } = validate(SheetParams, request.params);
     const body = validate(CreateProposalBodySchema, request.body);
     return reply.code(201).send(await versions.propose(id, body, currentUser(request).id));
   });
 
-  app.post('/:id/versions/:versionId/accept', async (request) => {
+  app.post('/:id/versions/:versionId/accept', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.accept(id, versionId, currentUser(request).id);
   });
 
-  app.post('/:id/versions/:versionId/checkout', async (request) => {
+  app.post('/:id/versions/:versionId/checkout', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.checkout(id, versionId, currentUser(request).id, 'checkout');
   });
 
-  app.post('/:id/versions/:versionId/discard', async (request) => {
+  // Rejecting a proposal is part of reviewing (editors, as accept); discarding a committed version is for owners.
+  app.post('/:id/versions/:versionId/discard', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
+    if (!isProposalId(versionId) && request.accessLevel !== 'owner') throw HttpError.forbidden(ACCESS_TEXTS.ownersOnly);
     await versions.discard(id, versionId);
+    await services.activity.append(actorOf(request), { kind: 'version_discarded', item: await sheetItem(services, id), detail: { version_id: versionId } });
     return { status: 'discarded', version_id: versionId };
   });
 
-  app.put('/:id/versions/:versionId/label', async (request) => {
+  app.put('/:id/versions/:versionId/label', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     const { label } = validate(VersionLabelBodySchema, request.body);
     return versions.setLabel(id, versionId, label, currentUser(request).id);
   });
 
-  app.delete('/:id/versions/:versionId/label', async (request) => {
+  app.delete('/:id/versions/:versionId/label', onSheet('edit'), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.setLabel(id, versionId, null, currentUser(request).id);
   });
 
-  app.get('/:id/cells/:row/:col/history', async (request) => {
+  app.get('/:id/cells/:row/:col/history', onSheet('view'), async (request) => {
     const { id, row, col } = validate(CellParams, request.params);
     return versions.cellHistory(id, row, col);
   });

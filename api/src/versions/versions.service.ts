@@ -32,7 +32,8 @@ export const VERSION_NOT_FOUND = 'Version not found';
 /** Cell history answers at most this many changes, newest first. */
 export const CELL_HISTORY_LIMIT = 500;
 
-const isProposalId = (versionId: string) => versionId.includes('-');
+/** Proposals have uuids; committed versions are numbers. */
+export const isProposalId = (versionId: string) => versionId.includes('-');
 
 interface RunRow {
   version: number;

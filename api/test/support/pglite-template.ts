@@ -13,12 +13,13 @@ const PGLITE_PACKAGE = new URL('../../node_modules/@electric-sql/pglite/package.
  * seconds, a copy and an open well under half that.
  */
 export async function pgliteTemplate(): Promise<string> {
-  const key = crypto
-    .createHash('sha256')
-    .update(await fs.readFile(MIGRATIONS_SOURCE))
-    .update(await fs.readFile(PGLITE_PACKAGE))
-    .digest('hex')
-    .slice(0, 16);
+  const hash = crypto.createHash('sha256').update(await fs.readFile(MIGRATIONS_SOURCE)).update(await fs.readFile(PGLITE_PACKAGE));
+  // Features keep their migrations beside them (src/<feature>/*.migration.ts): each counts.
+  const src = new URL('../../src/', import.meta.url);
+  for (const file of (await fs.readdir(src, { recursive: true })).filter((f) => f.endsWith('.migration.ts')).sort()) {
+    hash.update(await fs.readFile(new URL(file, src)));
+  }
+  const key = hash.digest('hex').slice(0, 16);
   const dir = path.join(os.tmpdir(), `tessera-api-pglite-template-${key}`);
   try {
     await fs.access(path.join(dir, 'PG_VERSION'));

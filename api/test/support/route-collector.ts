@@ -1,9 +1,12 @@
 import type { HTTPMethods, RouteOptions } from 'fastify';
+import type { AccessRule } from '../../src/access/access-guard.js';
 
 export interface CollectedRoute {
   method: string;
   url: string;
   public: boolean;
+  /** The level the route declares it needs on its item (checked by the access guard). */
+  access?: AccessRule;
 }
 
 /**
@@ -15,7 +18,7 @@ export function routeCollector(): { routes: CollectedRoute[]; onRoute: (route: R
   const onRoute = (route: RouteOptions) => {
     const methods: HTTPMethods[] = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      routes.push({ method, url: route.url, public: route.config?.public === true });
+      routes.push({ method, url: route.url, public: route.config?.public === true, ...(route.config?.access ? { access: route.config.access } : {}) });
     }
   };
   return { routes, onRoute };

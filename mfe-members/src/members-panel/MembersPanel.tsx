@@ -1,6 +1,7 @@
 import { Alert, Badge, Box, Button, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
 import { describeError, isAdminLike, MESSAGES, type RemoteProps, type User } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ActivityScreen } from '../activity/ActivityScreen.js';
 import { AddMemberDialog } from '../dialogs/AddMemberDialog.js';
 import { ChangePasswordDialog } from '../dialogs/ChangePasswordDialog.js';
 import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.js';
@@ -31,6 +32,8 @@ export default function MembersPanel({ shell }: RemoteProps) {
   const [adding, setAdding] = useState(false);
   const [passwordFor, setPasswordFor] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  // Admins switch the panel to the Activity screen and back; others never see it.
+  const [view, setView] = useState<'members' | 'activity'>('members');
 
   useEffect(() => {
     let current = true;
@@ -89,6 +92,14 @@ export default function MembersPanel({ shell }: RemoteProps) {
     reload();
   };
 
+  if (admin && view === 'activity') {
+    return (
+      <Box as="section" aria-labelledby="activity-title" p="4">
+        <ActivityScreen api={api} members={state.status === 'ready' ? state.users : []} onBack={() => setView('members')} />
+      </Box>
+    );
+  }
+
   return (
     <Box as="section" aria-labelledby="members-title" p="4">
       <HStack justify="space-between" mb="3" gap="2" wrap="wrap">
@@ -102,6 +113,9 @@ export default function MembersPanel({ shell }: RemoteProps) {
         </HStack>
         {admin && (
           <HStack gap="2">
+            <Button size="xs" variant="outline" onClick={() => setView('activity')}>
+              Activity
+            </Button>
             <Button size="xs" variant="outline" onClick={reload}>
               Refresh
             </Button>

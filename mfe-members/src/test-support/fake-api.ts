@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { User } from '@tessera/contracts';
+import { type ActivityEntry, ActivityQuerySchema, type User } from '@tessera/contracts';
 
 export interface RecordedCall {
   method: string;
@@ -11,9 +11,11 @@ export interface RecordedCall {
 export interface FakeApi {
   url: string;
   users: User[];
+  /** The activity log, in any order (GET /api/v1/activity sorts it newest first by id). */
+  activity: ActivityEntry[];
   calls: RecordedCall[];
-  /** Answers the next matching call with this status and error message instead. */
-  failNext(method: string, status: number, message: string): void;
+  /** Answers the next matching call (of this method, and under this path if given) with this status and error message instead. */
+  failNext(method: string, status: number, message: string, path?: string): void;
   close(): Promise<void>;
 }
 
@@ -29,14 +31,27 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** GET /api/v1/activity as the api answers it: the contracts' query schema, newest first by id, paged by `before`. */
+function activityPage(res: ServerResponse, path: string, activity: ActivityEntry[]) {
+  const query = ActivityQuerySchema.safeParse(Object.fromEntries(new URL(path, 'http://api').searchParams));
+  if (!query.success) return json(res, 400, { error: { code: 'validation_error', message: query.error.issues[0].message } });
+  const q = query.data;
+  const matching = activity
+    .filter((e) => (!q.user_id || e.actor.id === q.user_id) && (!q.item_id || e.item?.id === q.item_id) && (!q.kind || e.kind === q.kind))
+    .filter((e) => q.before === undefined || Number(e.id) < q.before)
+    .sort((a, b) => Number(b.id) - Number(a.id));
+  const entries = matching.slice(0, q.limit);
+  return json(res, 200, { entries, next_before: matching.length > q.limit ? Number(entries[entries.length - 1].id) : null });
+}
+
 /**
  * A real HTTP server on loopback with the users routes of the api, holding its users in
  * memory; the components reach it through a real axios client. It records every call.
  */
-export async function startFakeApi(initial: User[]): Promise<FakeApi> {
+export async function startFakeApi(initial: User[], activity: ActivityEntry[] = []): Promise<FakeApi> {
   const users = initial.map((u) => ({ ...u }));
   const calls: RecordedCall[] = [];
-  const failures: { method: string; status: number; message: string }[] = [];
+  const failures: { method: string; status: number; message: string; path?: string }[] = [];
   const server: Server = createServer((req, res) => {
     // The jsdom page has another origin: answer as a CORS-enabled api would, preflights included.
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -50,7 +65,7 @@ export async function startFakeApi(initial: User[]): Promise<FakeApi> {
       const path = req.url ?? '';
       const method = req.method ?? '';
       calls.push({ method, path, body });
-      const failure = failures.findIndex((f) => f.method === method);
+      const failure = failures.findIndex((f) => f.method === method && (f.path === undefined || path.startsWith(f.path)));
       if (failure >= 0) {
         const [f] = failures.splice(failure, 1);
         return json(res, f.status, { error: { code: 'forbidden', message: f.message } });
@@ -58,6 +73,7 @@ export async function startFakeApi(initial: User[]): Promise<FakeApi> {
       const id = decodeURIComponent(path.split('/')[4] ?? '');
       const index = users.findIndex((u) => u.id === id);
       if (method === 'GET' && path === '/api/v1/users') return json(res, 200, users);
+      if (method === 'GET' && path.startsWith('/api/v1/activity')) return activityPage(res, path, activity);
       if (method === 'POST' && path === '/api/v1/users') {
         const b = body as { username: string; role: User['role']; email?: string; nickname?: string };
         const user: User = { id: `u-${users.length + 1}`, username: b.username, role: b.role, email: b.email ?? null, nickname: b.nickname ?? null };
@@ -81,8 +97,9 @@ export async function startFakeApi(initial: User[]): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     users,
+    activity,
     calls,
-    failNext: (method, status, message) => failures.push({ method, status, message }),
+    failNext: (method, status, message, path) => failures.push({ method, status, message, path }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

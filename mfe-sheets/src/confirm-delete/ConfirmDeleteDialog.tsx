@@ -7,12 +7,14 @@ export interface ConfirmDeleteDialogProps {
   /** What is deleted, under the question, when the title does not name it. */
   description?: string;
   busy: boolean;
+  /** The confirming button's text; 'Delete' unless told. */
+  confirmLabel?: string;
   onConfirm(): void;
   onCancel(): void;
 }
 
 /** A delete confirmation as a real alert dialog: the toolbar's and the navigator's. */
-export function ConfirmDeleteDialog({ open, title, description, busy, onConfirm, onCancel }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, title, description, busy, confirmLabel = 'Delete', onConfirm, onCancel }: ConfirmDeleteDialogProps) {
   return (
     <Dialog.Root open={open} onOpenChange={(e) => !e.open && onCancel()} role="alertdialog" placement="center" lazyMount unmountOnExit>
       <Portal>
@@ -32,7 +34,7 @@ export function ConfirmDeleteDialog({ open, title, description, busy, onConfirm,
                 Cancel
               </Button>
               <Button colorPalette="red" loading={busy} onClick={onConfirm}>
-                Delete
+                {confirmLabel}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>

@@ -1,6 +1,7 @@
 import { Badge, Box, Flex, Text } from '@chakra-ui/react';
 import type { GroupTreeNode } from '@tessera/contracts';
 import { useState } from 'react';
+import { can } from '../access/can.js';
 import type { DragItem } from './drag-drop.js';
 import { ItemMenu } from './ItemMenu.js';
 import { SheetNode } from './SheetNode.js';
@@ -32,10 +33,13 @@ export function GroupNode({ node, depth, actions }: GroupNodeProps) {
           parentId={group.parent_id}
           actions={actions}
           expanded={expanded}
+          editable={can(group.access, 'edit')}
           onActivate={() => setExpanded((open) => !open)}
           menu={
             <ItemMenu
               name={group.name}
+              access={group.access}
+              onShare={() => actions.share('group', group.id, group.name)}
               onRename={() => actions.startRename('group', group.id)}
               onAddGroup={() => actions.addInGroup('group', group.id)}
               onAddSheet={() => actions.addInGroup('sheet', group.id)}

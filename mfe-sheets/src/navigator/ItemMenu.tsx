@@ -1,9 +1,15 @@
 import { IconButton, Menu, Portal } from '@chakra-ui/react';
+import type { AccessLevel } from '@tessera/contracts';
+import { can } from '../access/can.js';
 import { MoveToMenu, type MoveToMenuProps } from './MoveToMenu.js';
 
 export interface ItemMenuProps {
   name: string;
+  /** The user's level on the item (issue 18): what it does not allow is not offered. */
+  access?: AccessLevel;
   onRename(): void;
+  /** 'Share...': the sharing dialog (owners edit it, others see it read-only). */
+  onShare(): void;
   onDelete(): void;
   /** Given for groups only: their menu adds a group or sheet inside. */
   onAddGroup?(): void;
@@ -22,15 +28,18 @@ const handlers = (props: ItemMenuProps): Record<string, (() => void) | undefined
   'add-sheet': props.onAddSheet,
   favorite: props.favorite?.onToggle,
   duplicate: props.onDuplicate,
+  share: props.onShare,
   delete: props.onDelete,
 });
 
 /**
  * The overflow menu of a row (spec 01 §2): Rename, then Add Group and Add Sheet for a group or
- * Add to / Remove from Favorites and Duplicate for a sheet, then Move to... and Delete.
+ * Add to / Remove from Favorites and Duplicate for a sheet, then Move to..., Share... and Delete.
+ * Viewers get no Rename, Add or Move; only owners get Delete.
  */
 export function ItemMenu(props: ItemMenuProps) {
-  const { name, onAddGroup, onAddSheet, favorite, onDuplicate, moveTo } = props;
+  const { name, access, onAddGroup, onAddSheet, favorite, onDuplicate, moveTo } = props;
+  const edit = can(access, 'edit');
   return (
     <Menu.Root onSelect={({ value }) => handlers(props)[value]?.()}>
       <Menu.Trigger asChild>
@@ -41,13 +50,14 @@ export function ItemMenu(props: ItemMenuProps) {
       <Portal>
         <Menu.Positioner>
           <Menu.Content>
-            <Menu.Item value="rename">Rename</Menu.Item>
-            {onAddGroup && <Menu.Item value="add-group">Add Group</Menu.Item>}
-            {onAddSheet && <Menu.Item value="add-sheet">Add Sheet</Menu.Item>}
+            {edit && <Menu.Item value="rename">Rename</Menu.Item>}
+            {edit && onAddGroup && <Menu.Item value="add-group">Add Group</Menu.Item>}
+            {edit && onAddSheet && <Menu.Item value="add-sheet">Add Sheet</Menu.Item>}
             {favorite && <Menu.Item value="favorite">{favorite.isFavorite ? 'Remove from Favorites' : 'Add to Favorites'}</Menu.Item>}
             {onDuplicate && <Menu.Item value="duplicate">Duplicate</Menu.Item>}
-            <MoveToMenu {...moveTo} />
-            <Menu.Item value="delete">Delete</Menu.Item>
+            {edit && <MoveToMenu {...moveTo} />}
+            <Menu.Item value="share">Share...</Menu.Item>
+            {can(access, 'own') && <Menu.Item value="delete">Delete</Menu.Item>}
           </Menu.Content>
         </Menu.Positioner>
       </Portal>

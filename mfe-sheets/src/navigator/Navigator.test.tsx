@@ -515,7 +515,7 @@ describe('delete from the overflow menu', () => {
   });
 });
 
-test("a group's menu adds a group and a sheet inside it; a sheet's menu offers Rename, favorites, Duplicate, Move to... and Delete", async () => {
+test("a group's menu adds a group and a sheet inside it; a sheet's menu offers Rename, favorites, Duplicate, Move to..., Share... and Delete", async () => {
   const g = group('Projects');
   const data: GroupTree = { groups: [{ group: g, children: [], sheets: [] }], sheets: [sheet({ name: 'Budget' })] };
   const bodies: unknown[] = [];
@@ -551,7 +551,7 @@ test("a group's menu adds a group and a sheet inside it; a sheet's menu offers R
 
   await userEvent.click(screen.getByRole('button', { name: 'Actions for Budget' }));
   await waitFor(() => expect(screen.getByRole('menu')).toHaveFocus());
-  expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Rename', 'Add to Favorites', 'Duplicate', 'Move to...', 'Delete']);
+  expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Rename', 'Add to Favorites', 'Duplicate', 'Move to...', 'Share...', 'Delete']);
 });
 
 test('Add to Favorites toggles the sheet and the menu then offers Remove from Favorites; a failure says so', async () => {

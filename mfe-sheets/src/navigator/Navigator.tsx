@@ -2,6 +2,8 @@ import { Box, Button, EmptyState, Flex, HStack, Heading, Input, Separator, Text,
 import { MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useState } from 'react';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
+import { SharingDialog, type SharingTarget } from '../sharing/SharingDialog.js';
+import { TrashDialog } from '../trash/TrashDialog.js';
 import { FILTER_LABELS, FilterMenu, type SheetFilter } from './FilterMenu.js';
 import { GroupNode } from './GroupNode.js';
 import { ImportControl } from './ImportControl.js';
@@ -68,6 +70,8 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
   const [search, setSearch] = useState('');
   const view = listViewOf(filter, search);
   const list = useSheetListView(shell.api, view, tree, searchDebounceMs);
+  const [sharing, setSharing] = useState<SharingTarget | null>(null);
+  const [trashOpen, setTrashOpen] = useState(false);
   // Measured once per mount: the dots need not change while the navigator stays open.
   const [now] = useState(() => Date.now());
 
@@ -82,6 +86,7 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
     toggleFavorite: favorites.toggle,
     duplicateSheet: duplicating.duplicate,
     requestDelete: (type, id, name) => deleting.request({ type, id, name }),
+    share: (type, id, name) => setSharing({ type, id, name }),
     drag: moving,
   };
   const counts = countTree(tree);
@@ -180,7 +185,15 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
         onConfirm={deleting.confirm}
         onCancel={deleting.cancel}
       />
+      <SharingDialog shell={shell} target={sharing} onClose={() => setSharing(null)} />
+      <TrashDialog shell={shell} open={trashOpen} onClose={() => setTrashOpen(false)} onRestored={() => void reload()} />
       <Separator />
+      {/* Issue 18: what was deleted waits here (restore, or delete forever for owners). */}
+      <Box px="2" pt="2">
+        <Button size="xs" variant="ghost" width="full" justifyContent="flex-start" data-testid="open-trash" onClick={() => setTrashOpen(true)}>
+          Trash
+        </Button>
+      </Box>
       <Box p="2">
         {/* Account Settings opens /settings, where the shell mounts mfe-members ./AccountSettings. */}
         <UserMenu user={shell.user} onAccountSettings={() => shell.navigate('/settings')} onLogout={() => void shell.logout()} />

@@ -1,5 +1,6 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { SheetSummary } from '@tessera/contracts';
+import { can } from '../access/can.js';
 import type { DragItem } from './drag-drop.js';
 import { ItemMenu } from './ItemMenu.js';
 import type { TreeActions } from './tree-actions.js';
@@ -24,10 +25,13 @@ export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
         name={sheet.name}
         parentId={sheet.group_id}
         actions={actions}
+        editable={can(sheet.access, 'edit')}
         onActivate={() => actions.openSheet(sheet.id)}
         menu={
           <ItemMenu
             name={sheet.name}
+            access={sheet.access}
+            onShare={() => actions.share('sheet', sheet.id, sheet.name)}
             onRename={() => actions.startRename('sheet', sheet.id)}
             favorite={{ isFavorite: sheet.is_favorite, onToggle: () => actions.toggleFavorite(sheet.id) }}
             onDuplicate={() => actions.duplicateSheet(sheet.id)}

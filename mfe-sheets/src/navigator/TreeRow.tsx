@@ -17,6 +17,8 @@ export interface TreeRowProps {
   onActivate(): void;
   /** Set for groups, which expand. */
   expanded?: boolean;
+  /** May the user rename and move it (editor and up)? Else no double-click rename and no drag. */
+  editable: boolean;
   /** The row's overflow menu. */
   menu: ReactNode;
   children: ReactNode;
@@ -27,7 +29,7 @@ export interface TreeRowProps {
  * renames) and its menu. Every row can be dragged; a group row takes drops (the item moves
  * into the group). `data-testid` `row-{type}-{id}` names the row for end-to-end drags.
  */
-export function TreeRow({ type, id, name, parentId, actions, onActivate, expanded, menu, children }: TreeRowProps) {
+export function TreeRow({ type, id, name, parentId, actions, onActivate, expanded, editable, menu, children }: TreeRowProps) {
   const target = useDropTarget(actions.drag, id);
   if (isEditing(actions, type, id)) {
     return (
@@ -54,13 +56,13 @@ export function TreeRow({ type, id, name, parentId, actions, onActivate, expande
       align="center"
       gap="1"
       rounded="md"
-      draggable
+      draggable={editable}
       data-testid={`row-${type}-${id}`}
       data-drop-target={target.over || undefined}
       outline={target.over ? '2px solid' : undefined}
       outlineColor="colorPalette.solid"
       colorPalette="blue"
-      onDragStart={onDragStart}
+      onDragStart={editable ? onDragStart : undefined}
       onDragEnd={actions.drag.end}
       {...(type === 'group' ? target.handlers : {})}
     >
@@ -75,7 +77,7 @@ export function TreeRow({ type, id, name, parentId, actions, onActivate, expande
         _hover={{ bg: 'bg.muted' }}
         aria-expanded={expanded}
         onClick={onActivate}
-        onDoubleClick={() => actions.startRename(type, id)}
+        onDoubleClick={editable ? () => actions.startRename(type, id) : undefined}
       >
         {children}
       </chakra.button>

@@ -17,6 +17,8 @@ export interface TreeActions {
   duplicateSheet(sheetId: string): void;
   /** Opens the delete confirmation for the item. */
   requestDelete(type: ItemType, id: string, name: string): void;
+  /** Opens the sharing dialog for the item. */
+  share(type: ItemType, id: string, name: string): void;
   drag: DragActions;
 }
 

@@ -1,6 +1,7 @@
 import { Box, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useState } from 'react';
+import { can } from '../access/can.js';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
@@ -49,7 +50,9 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const previewHeaders = useMemo(() => (previewed ? { current: previewed.headers } : null), [previewed]);
   const highlight = useMemo(() => (preview.diff && preview.diff.count > 0 ? preview.diff.has : null), [preview.diff]);
   // The grid is read-only while a version preview is open (spec 02 §2).
-  const locked = readOnly || preview.state.phase !== 'off';
+  // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
+  const viewOnly = session.state.access === 'viewer';
+  const locked = readOnly || viewOnly || preview.state.phase !== 'off';
 
   if (shell.sheet.id === null) {
     return (
@@ -83,6 +86,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onDuplicate={() => void session.duplicate()}
         onDelete={() => setConfirmingDelete(true)}
         readOnly={locked}
+        viewOnly={viewOnly}
+        canDelete={can(session.state.access, 'own')}
         timeline={
           sheet && (
             <TimelineMenu

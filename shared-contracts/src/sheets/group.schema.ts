@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GroupNameSchema } from './sheet-name.js';
 import { SheetSummarySchema } from './sheet.schema.js';
+import { AccessLevelSchema } from '../access/access.schema.js';
 
 export const GroupSchema = z.object({
   id: z.string(),
@@ -10,6 +11,8 @@ export const GroupSchema = z.object({
   position: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The caller's level on it (absent from servers before issue 18). */
+  access: AccessLevelSchema.optional(),
 });
 export type Group = z.infer<typeof GroupSchema>;
 

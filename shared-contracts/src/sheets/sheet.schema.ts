@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES, SHEET_LIST_PAGE_SIZE } from '../constants.js';
 import { SheetNameSchema } from './sheet-name.js';
+import { AccessLevelSchema } from '../access/access.schema.js';
 
 /** Grid bounds: those of an XLSX worksheet, so every sheet can be exported. */
 export const SHEET_MAX_ROWS = 1_048_576;
@@ -40,6 +41,8 @@ export const SheetSummarySchema = z.object({
   position: z.number().int(),
   metadata: SheetMetadataSchema,
   is_favorite: z.boolean(),
+  /** The caller's level on it (absent from servers before issue 18). */
+  access: AccessLevelSchema.optional(),
 });
 export type SheetSummary = z.infer<typeof SheetSummarySchema>;
 

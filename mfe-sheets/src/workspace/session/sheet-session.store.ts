@@ -1,4 +1,4 @@
-import type { GridData, SheetSize } from '@tessera/contracts';
+import type { AccessLevel, GridData, SheetSize } from '@tessera/contracts';
 import { createStore } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
 
@@ -27,6 +27,8 @@ export interface SheetSessionState {
   lastSavedAt: string | null;
   /** Edits wait to be sent. */
   pending: boolean;
+  /** The user's level on the sheet (issue 18); null when the server did not say. */
+  access: AccessLevel | null;
 }
 
 export const createSheetSessionStore = () =>
@@ -41,6 +43,7 @@ export const createSheetSessionStore = () =>
     saveError: null,
     lastSavedAt: null,
     pending: false,
+    access: null,
   }));
 
 export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;

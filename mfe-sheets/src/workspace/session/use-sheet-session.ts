@@ -1,4 +1,5 @@
 import {
+  ACCESS_TEXTS,
   LiveSheet,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
@@ -150,7 +151,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           }
         },
         onPending: (count) => store.setState({ pending: count > 0 }),
-        onError: (message) => store.setState({ saveError: message, error: message }),
+        // A refusal naming view-only means the sheet was made view-only for us since it loaded: lock the grid.
+        onError: (message) => store.setState({ saveError: message, error: message, ...(message === ACCESS_TEXTS.viewOnly ? { access: 'viewer' as const } : {}) }),
         fetch: async () => {
           const reply = await service.load(id);
           if (!reply.success) return null;
@@ -168,6 +170,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         version: sheet.version,
         formulaEngine,
         lastSavedAt: sheet.updated_at,
+        access: sheet.access ?? null,
       });
       for (const frame of early.splice(0)) live.receive(frame);
       loadedTimer = setTimeout(() => shellRef.current.bus.emit('sheet-loaded', { sheetId: id }), SHEET_LOADED_EVENT_DELAY_MS);

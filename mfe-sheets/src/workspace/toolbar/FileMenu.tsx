@@ -7,10 +7,12 @@ export interface FileMenuProps {
   onDuplicate(): void;
   onDelete(): void;
   readOnly?: boolean;
+  /** False for non-owners (issue 18): Delete is not offered. */
+  canDelete?: boolean;
 }
 
 /** The toolbar's File menu (spec 01 §2): Save, Export as CSV / XLSX / JSON, Duplicate, Delete. */
-export function FileMenu({ onSave, onExport, onDuplicate, onDelete, readOnly = false }: FileMenuProps) {
+export function FileMenu({ onSave, onExport, onDuplicate, onDelete, readOnly = false, canDelete = true }: FileMenuProps) {
   const actions: Record<string, () => void> = {
     save: onSave,
     'export-csv': () => onExport('csv'),
@@ -46,9 +48,11 @@ export function FileMenu({ onSave, onExport, onDuplicate, onDelete, readOnly = f
             <Menu.Item value="duplicate" data-testid="file-duplicate">
               Duplicate
             </Menu.Item>
-            <Menu.Item value="delete" data-testid="file-delete" color="fg.error" disabled={readOnly}>
-              Delete
-            </Menu.Item>
+            {canDelete && (
+              <Menu.Item value="delete" data-testid="file-delete" color="fg.error" disabled={readOnly}>
+                Delete
+              </Menu.Item>
+            )}
           </Menu.Content>
         </Menu.Positioner>
       </Portal>

@@ -16,11 +16,18 @@ export interface SheetToolbarProps {
   onDuplicate(): void;
   onDelete(): void;
   readOnly?: boolean;
+  /** The user may only view the sheet (issue 18): the 'View only' badge. */
+  viewOnly?: boolean;
+  /** Only owners delete (issue 18); others get no Delete. */
+  canDelete?: boolean;
   /** The Timeline menu, shown next to the File menu (the Workspace builds it: it needs the api and the session). */
   timeline?: ReactNode;
 }
 
 const STATUS_PALETTE: Record<SaveStatus, string> = { error: 'red', saved: 'green', unsaved: 'orange' };
+
+/** The toolbar's badge for a member who may only view the sheet (issue 18). */
+export const VIEW_ONLY_LABEL = 'View only';
 
 /** 'N rows × M cols' */
 export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols} cols`;
@@ -29,7 +36,7 @@ export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols}
  * The sheet toolbar (spec 01 §2): save status, the size, the File menu, the Sheet / Code
  * switch, and the Timeline menu next to the File menu.
  */
-export function SheetToolbar({ sheet, view, onViewChange, readOnly, timeline, ...commands }: SheetToolbarProps) {
+export function SheetToolbar({ sheet, view, onViewChange, readOnly, viewOnly = false, canDelete = true, timeline, ...commands }: SheetToolbarProps) {
   if (!sheet) {
     return (
       <Flex px="3" py="2" borderBottomWidth="1px" data-testid="sheet-toolbar">
@@ -47,10 +54,15 @@ export function SheetToolbar({ sheet, view, onViewChange, readOnly, timeline, ..
       <Badge colorPalette={STATUS_PALETTE[sheet.status]} data-testid="save-status">
         {SAVE_STATUS_LABELS[sheet.status]}
       </Badge>
+      {viewOnly && (
+        <Badge colorPalette="gray" variant="outline" data-testid="view-only">
+          {VIEW_ONLY_LABEL}
+        </Badge>
+      )}
       <Text fontSize="sm" color="fg.muted" data-testid="sheet-size">
         {sizeLabel(sheet.size)}
       </Text>
-      <FileMenu readOnly={readOnly} {...commands} />
+      <FileMenu readOnly={readOnly} canDelete={canDelete} {...commands} />
       {timeline}
       <ButtonGroup size="xs" variant="outline" attached ms="auto">
         <Button data-testid="view-sheet" aria-pressed={view === 'sheet'} variant={view === 'sheet' ? 'solid' : 'outline'} onClick={() => onViewChange('sheet')}>

@@ -1,0 +1,26 @@
+import { ACTIVITY_TEXTS, ActivityQuerySchema, isAdminLike } from '@tessera/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { currentUser } from '../http/auth-guard.js';
+import { HttpError } from '../http/http-error.js';
+import { validate } from '../http/validate.js';
+import type { AppServices, ServicesOptions } from '../services.js';
+import type { Actor } from './activity-log.js';
+
+/** The actor of an activity entry: the signed-in member and the address the request came from. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { user: currentUser(request), address: request.ip ?? null };
+}
+
+/** A sheet as an activity entry names it (its name now). */
+export async function sheetItem(services: AppServices, id: string) {
+  const row = await services.db.selectFrom('sheets').select('name').where('id', '=', id).executeTakeFirst();
+  return { type: 'sheet' as const, id, name: row?.name ?? '' };
+}
+
+/** {api}/activity: the activity log, for admins (newest first, filtered, paged). */
+export const activityRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  app.get('/', async (request) => {
+    if (!isAdminLike(currentUser(request).role)) throw HttpError.forbidden(ACTIVITY_TEXTS.adminsOnly);
+    return services.activity.page(validate(ActivityQuerySchema, request.query));
+  });
+};
