@@ -4,6 +4,7 @@ export * from './errors/messages.js';
 export * from './users/role.js';
 export * from './users/user.schema.js';
 export * from './users/member.schema.js';
+export * from './users/member-policy.js';
 export * from './auth/auth.schema.js';
 export * from './auth/token.js';
 export * from './health/health.schema.js';

@@ -1,4 +1,12 @@
-import { CreateUserRequestSchema, ERROR_CODES, UpdateUserBodySchema, type User } from '@tessera/contracts';
+import {
+  CreateUserRequestSchema,
+  ERROR_CODES,
+  type MemberAction,
+  type MemberActor,
+  UpdateUserBodySchema,
+  type User,
+  memberRefusal,
+} from '@tessera/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { actorOf as activityActor } from '../activity/activity.routes.js';
@@ -6,7 +14,6 @@ import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { AppServices, ServicesOptions } from '../services.js';
-import { type Actor, type MemberAction, refusal } from './member-policy.js';
 import { toPublicUser } from './user.mapper.js';
 import type { MemberPatch } from './users.repository.js';
 
@@ -14,7 +21,7 @@ const IdSchema = z.uuid();
 const NOT_FOUND = () => new HttpError(404, ERROR_CODES.notFound, 'User not found');
 
 /** The caller as the database knows them now: their role there, not the token's, decides. */
-async function actorOf(services: AppServices, request: FastifyRequest): Promise<Actor> {
+async function actorOf(services: AppServices, request: FastifyRequest): Promise<MemberActor> {
   const me = currentUser(request);
   const row = await services.users.findById(me.id);
   if (!row) throw HttpError.unauthorized('Account no longer exists');
@@ -24,8 +31,8 @@ async function actorOf(services: AppServices, request: FastifyRequest): Promise<
 /** A member as an activity entry names it (username at the time). */
 const memberItem = (row: { id: string; username: string }) => ({ type: 'user' as const, id: row.id, name: row.username });
 
-function allow(actor: Actor, action: MemberAction): void {
-  const reason = refusal(actor, action);
+function allow(actor: MemberActor, action: MemberAction): void {
+  const reason = memberRefusal(actor, action);
   if (reason) throw HttpError.forbidden(reason);
 }
 

@@ -1,12 +1,13 @@
 import { Button, HStack, IconButton, Input, Menu, Portal, Table, Text } from '@chakra-ui/react';
-import type { User } from '@tessera/contracts';
+import { type MemberActor, type User, memberRefusal } from '@tessera/contracts';
 import { OnlineDot } from '../presence/OnlineDot.js';
 
 export type RowAction = 'edit' | 'password' | 'promote' | 'delete';
 
 export interface MemberRowProps {
   member: User;
-  isMe: boolean;
+  /** The signed-in member: the menu offers only what the server allows them (memberRefusal). */
+  me: MemberActor;
   online: boolean;
   /** Admin-like viewers get the Actions column. */
   showActions: boolean;
@@ -20,8 +21,23 @@ export interface MemberRowProps {
 }
 
 /** One member: dot, username (You), role, nickname, email, and the row menu (spec 01 §2, §4). */
-export function MemberRow({ member, isMe, online, showActions, draft, onDraftChange, onAction, onSave, onCancel, saving }: MemberRowProps) {
-  const host = member.role === 'host';
+const ACTION_LABELS: Record<RowAction, string> = { edit: 'Edit Info', password: 'Change Password', promote: 'Promote', delete: 'Delete' };
+const POLICY_KIND = { edit: 'editInfo', password: 'setPassword', promote: 'promote', delete: 'delete' } as const;
+
+/**
+ * The row menu's actions the server would carry out (spec 01 §4: Promote hidden for host, Delete
+ * for host and oneself; beyond it, nothing it would refuse, such as promoting a superadmin).
+ * One's own password is changed with the current one, through its own dialog.
+ */
+export function offeredActions(me: MemberActor, member: User): RowAction[] {
+  return (Object.keys(ACTION_LABELS) as RowAction[]).filter((action) =>
+    action === 'password' && member.id === me.id ? true : memberRefusal(me, { kind: POLICY_KIND[action], target: member }) === null,
+  );
+}
+
+export function MemberRow({ member, me, online, showActions, draft, onDraftChange, onAction, onSave, onCancel, saving }: MemberRowProps) {
+  const isMe = member.id === me.id;
+  const actions = showActions ? offeredActions(me, member) : [];
   return (
     <Table.Row data-testid={`member-row-${member.username}`}>
       <Table.Cell>
@@ -63,24 +79,26 @@ export function MemberRow({ member, isMe, online, showActions, draft, onDraftCha
               </Button>
             </HStack>
           ) : (
-            <Menu.Root onSelect={({ value }) => onAction(value as RowAction)}>
-              <Menu.Trigger asChild>
-                <IconButton size="xs" variant="ghost" aria-label={`Actions for ${member.username}`}>
-                  ⋯
-                </IconButton>
-              </Menu.Trigger>
-              <Portal>
-                <Menu.Positioner>
-                  <Menu.Content>
-                    <Menu.Item value="edit">Edit Info</Menu.Item>
-                    <Menu.Item value="password">Change Password</Menu.Item>
-                    {/* Promote is offered to everyone but host; Delete to non-host users other than oneself (spec 01 §4). */}
-                    {!host && <Menu.Item value="promote">Promote</Menu.Item>}
-                    {!host && !isMe && <Menu.Item value="delete">Delete</Menu.Item>}
-                  </Menu.Content>
-                </Menu.Positioner>
-              </Portal>
-            </Menu.Root>
+            actions.length > 0 && (
+              <Menu.Root onSelect={({ value }) => onAction(value as RowAction)}>
+                <Menu.Trigger asChild>
+                  <IconButton size="xs" variant="ghost" aria-label={`Actions for ${member.username}`}>
+                    ⋯
+                  </IconButton>
+                </Menu.Trigger>
+                <Portal>
+                  <Menu.Positioner>
+                    <Menu.Content>
+                      {actions.map((action) => (
+                        <Menu.Item key={action} value={action}>
+                          {ACTION_LABELS[action]}
+                        </Menu.Item>
+                      ))}
+                    </Menu.Content>
+                  </Menu.Positioner>
+                </Portal>
+              </Menu.Root>
+            )
           )}
         </Table.Cell>
       )}

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellUser, type User } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
@@ -9,9 +9,12 @@ const USERS: User[] = [
   { id: 'u-1', username: 'alice', role: 'admin', email: 'alice@example.com', nickname: 'Al' },
   { id: 'u-2', username: 'bob', role: 'user', email: null, nickname: null },
   { id: 'u-3', username: 'hank', role: 'host', email: null, nickname: null },
+  { id: 'u-4', username: 'sam', role: 'superadmin', email: null, nickname: null },
 ];
 const ALICE: ShellUser = { id: 'u-1', username: 'alice', role: 'admin' };
 const BOB: ShellUser = { id: 'u-2', username: 'bob', role: 'user' };
+const HANK: ShellUser = { id: 'u-3', username: 'hank', role: 'host' };
+const SAM: ShellUser = { id: 'u-4', username: 'sam', role: 'superadmin' };
 
 // Each test walks several dialogs and menus over real HTTP: generous under a loaded machine.
 jest.setTimeout(30_000);
@@ -74,7 +77,26 @@ test('the row menu: Promote hidden for host, Delete hidden for host and for ones
   expect(await openMenu('alice')).toEqual(['Edit Info', 'Change Password', 'Promote']);
   await userEvent.keyboard('{Escape}');
   await waitFor(() => expect(screen.queryAllByRole('menuitem')).toHaveLength(0));
+  // An admin may not edit, reset or delete a host's account (the server refuses): no menu at all.
+  expect(within(row('hank')).queryByRole('button', { name: 'Actions for hank' })).not.toBeInTheDocument();
+  expect(within(row('sam')).queryByRole('button', { name: 'Actions for sam' })).not.toBeInTheDocument();
+});
+
+test('the row menu offers nothing the server would refuse: no Promote on a superadmin, nothing above one\'s rank', async () => {
+  await renderPanel(SAM);
+  // Promote would lower a superadmin to admin: the server refuses it, so it is not offered, not even on oneself.
+  expect(await openMenu('sam')).toEqual(['Edit Info', 'Change Password']);
+  await userEvent.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryAllByRole('menuitem')).toHaveLength(0));
   expect(await openMenu('hank')).toEqual(['Edit Info', 'Change Password']);
+  await userEvent.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryAllByRole('menuitem')).toHaveLength(0));
+  expect(await openMenu('alice')).toEqual(['Edit Info', 'Change Password', 'Promote', 'Delete']);
+  cleanup();
+  await api?.close();
+  await renderPanel(HANK);
+  expect(within(row('sam')).queryByRole('button', { name: 'Actions for sam' })).not.toBeInTheDocument();
+  expect(await openMenu('bob')).toEqual(['Edit Info', 'Change Password', 'Promote', 'Delete']);
 });
 
 test('Edit Info: inline inputs; Save sends only the non-empty fields, returns to view and reloads', async () => {

@@ -160,7 +160,7 @@ export default function MembersPanel({ shell }: RemoteProps) {
               <MemberRow
                 key={member.id}
                 member={member}
-                isMe={member.id === user.id}
+                me={user}
                 online={online.has(member.id)}
                 showActions={admin}
                 draft={editing?.id === member.id ? editing : null}

@@ -1,22 +1,25 @@
-import { CREATABLE_ROLES, isAdminLike, type Role } from '@tessera/contracts';
+import { CREATABLE_ROLES, isAdminLike, type Role } from './role.js';
 
-export interface Actor {
+export interface MemberActor {
   id: string;
   role: string;
 }
 
-export interface Target {
+export interface MemberTarget {
   id: string;
   role: string;
 }
 
-/** What one member may do to another (spec 01 §4, §6), as the server enforces it. */
+/**
+ * What one member may do to another (spec 01 §4, §6): the api enforces it, and the Members
+ * panel offers only what it allows.
+ */
 export type MemberAction =
   | { kind: 'create'; role: Role }
-  | { kind: 'editInfo'; target: Target }
-  | { kind: 'setPassword'; target: Target }
-  | { kind: 'promote'; target: Target }
-  | { kind: 'delete'; target: Target };
+  | { kind: 'editInfo'; target: MemberTarget }
+  | { kind: 'setPassword'; target: MemberTarget }
+  | { kind: 'promote'; target: MemberTarget }
+  | { kind: 'delete'; target: MemberTarget };
 
 const ADMIN_ONLY = 'Only admins can manage other members';
 
@@ -26,7 +29,7 @@ const rankOf = (role: string) => RANK[role.toLowerCase()] ?? -1;
 const withArticle = (role: string) => `${/^[aeiou]/i.test(role) ? 'An' : 'A'} ${role.toLowerCase()}`;
 
 /** An admin taking over (or removing) a host's or superadmin's account would be an escalation. */
-function outranked(actor: Actor, target: Target, what: (target: string) => string): string | null {
+function outranked(actor: MemberActor, target: MemberTarget, what: (target: string) => string): string | null {
   if (rankOf(actor.role) >= rankOf(target.role)) return null;
   return `${withArticle(actor.role)} cannot ${what(withArticle(target.role).toLowerCase())}`;
 }
@@ -41,7 +44,7 @@ function outranked(actor: Actor, target: Target, what: (target: string) => strin
  *   (user < admin < host < superadmin): an admin cannot take over a host's or superadmin's account;
  * - one's own password changes only with the current one (POST /auth/change-password).
  */
-export function refusal(actor: Actor, action: MemberAction): string | null {
+export function memberRefusal(actor: MemberActor, action: MemberAction): string | null {
   const admin = isAdminLike(actor.role);
   if (action.kind === 'create') {
     if (!admin) return ADMIN_ONLY;
