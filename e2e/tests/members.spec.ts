@@ -65,6 +65,12 @@ test.describe.serial('members: an admin and a new member', () => {
       await page.getByRole('menuitem', { name: 'Promote' }).click();
       await expect(adminRow.getByRole('cell').nth(1)).toHaveText('admin');
 
+      // The member closes and opens their Members panel: the list loads again on opening and shows the new role.
+      await memberPage.getByTestId('members-toggle').click();
+      await expect(memberPage.getByTestId('members-panel')).toBeHidden();
+      const reopened = await openMembers(memberPage);
+      await expect(reopened.getByTestId(`member-row-${member.username}`).getByRole('cell').nth(1)).toHaveText('admin');
+
       // After a reload the role check refreshes the member's token: they have admin rights.
       await memberPage.reload();
       const promotedPanel = await openMembers(memberPage);

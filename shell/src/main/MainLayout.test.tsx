@@ -130,7 +130,12 @@ describe('main screen', () => {
     expect(await screen.findByText('mfe-members ./MembersPanel')).toBeInTheDocument();
     expect(loads).toContain('mfe-members/MembersPanel');
     fireEvent.click(screen.getByTestId('members-toggle'));
-    expect(screen.getByTestId('members-panel')).not.toBeVisible();
+    expect(screen.queryByTestId('members-panel')).not.toBeInTheDocument();
+    // Each opening mounts the panel again, so it loads the users list again (spec 01 §2).
+    fireEvent.click(screen.getByTestId('members-toggle'));
+    expect(await screen.findByText('mfe-members ./MembersPanel')).toBeInTheDocument();
+    // In the header: it covers nothing of the main area (the grid's row numbers).
+    expect(screen.getByTestId('utilities')).toContainElement(screen.getByTestId('members-toggle'));
   });
 
   it('keeps working when a remote is down: its place shows the card, the others render', async () => {

@@ -10,12 +10,11 @@ import { useServices } from '../services/services.context.js';
 import { MainArea } from './area/MainArea.js';
 import { Header } from './header/Header.js';
 import { ChatPanelArea } from './panels/ChatPanelArea.js';
-import { MembersDock } from './panels/MembersDock.js';
 import { Sidebar } from './sidebar/Sidebar.js';
 import { useSidebar } from './sidebar/use-sidebar.js';
 import { useShellContext } from './use-shell-context.js';
 
-/** The main screen (spec 01 §2, spec 02 §2): sidebar, header, main area, chat panel, Members button. */
+/** The main screen (spec 01 §2, spec 02 §2): sidebar, header (with the Members button), main area, chat panel. */
 export function MainLayout({ user }: { user: AuthUser }) {
   const services = useServices();
   const liveSession = useLiveSession(user.id);
@@ -36,8 +35,6 @@ export function MainLayout({ user }: { user: AuthUser }) {
             <MainArea shell={shell} view={view} />
           </Box>
           {chatOpen && <ChatPanelArea shell={shell} />}
-          {/* Bottom left of the main area, so it never covers the sidebar's user menu. */}
-          <MembersDock shell={shell} />
         </Flex>
       </Flex>
       <PresenceToasts session={liveSession} />

@@ -2,6 +2,7 @@ import { Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import type { ShellContext } from '@tessera/contracts';
 import { AboutDialog } from '../../health/AboutDialog.js';
 import { ChatIcon, SidebarIcon } from '../icons.js';
+import { MembersDock } from '../panels/MembersDock.js';
 import { ConnectionDot } from './ConnectionDot.js';
 import { HeaderParts } from './HeaderParts.js';
 
@@ -15,7 +16,7 @@ export interface HeaderProps {
 /**
  * The header: sidebar toggle and the sheet menu bar on the left; the
  * utilities cluster (connection dot, About, account) and the chat toggle at
- * the top right. Header parts that remotes expose join the cluster in later
+ * the top right, with the Members button. Header parts that remotes expose join the cluster in later
  * issues, as quiet remote places.
  */
 export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: HeaderProps) {
@@ -41,6 +42,7 @@ export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: Heade
         </Box>
         <ConnectionDot state={shell.live.state} />
         <AboutDialog />
+        <MembersDock shell={shell} />
         <Button size="sm" variant="ghost" onClick={() => void shell.logout()} data-testid="logout-button">
           Log out
         </Button>

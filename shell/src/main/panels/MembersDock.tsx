@@ -5,28 +5,32 @@ import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { MembersIcon } from '../icons.js';
 
 /**
- * The floating Members button at the bottom left of the main area and the
- * MembersPanel remote it toggles (spec 01 §2). Placed by its positioned parent.
+ * The Members button, in the header's utilities, and the MembersPanel remote it toggles
+ * (spec 01 §2). The button sits in the header so it covers nothing of the grid; the panel
+ * drops down under it. The panel mounts on every opening, so the users list loads each time
+ * it is opened (spec 01 §2), not only the first.
  */
 export function MembersDock({ shell }: { shell: ShellContext }) {
   const [open, setOpen] = useState(false);
-  // The remote loads when first shown, then stays mounted so closing keeps its state.
-  const [shown, setShown] = useState(false);
-  const toggle = () => {
-    setShown(true);
-    setOpen((o) => !o);
-  };
   return (
     <>
-      {shown && (
+      <Button
+        size="sm"
+        variant={open ? 'subtle' : 'ghost'}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="members-toggle"
+      >
+        <MembersIcon /> Members
+      </Button>
+      {open && (
         <Box
-          display={open ? 'block' : 'none'}
           role="dialog"
           aria-label="Members"
           data-testid="members-panel"
-          position="absolute"
-          left="4"
-          bottom="16"
+          position="fixed"
+          right="4"
+          top="14"
           w="min(44rem, calc(100vw - 2rem))"
           maxH="70vh"
           overflow="auto"
@@ -34,26 +38,11 @@ export function MembersDock({ shell }: { shell: ShellContext }) {
           borderWidth="1px"
           borderRadius="lg"
           boxShadow="lg"
-          zIndex="docked"
+          zIndex="dropdown"
         >
           <RemotePlace remote="mfe-members" expose="./MembersPanel" shell={shell} />
         </Box>
       )}
-      <Button
-        position="absolute"
-        left="4"
-        bottom="4"
-        zIndex="docked"
-        size="sm"
-        boxShadow="md"
-        variant={open ? 'solid' : 'outline'}
-        bg={open ? undefined : 'bg'}
-        aria-expanded={open}
-        onClick={toggle}
-        data-testid="members-toggle"
-      >
-        <MembersIcon /> Members
-      </Button>
     </>
   );
 }
