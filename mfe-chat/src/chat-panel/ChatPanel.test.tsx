@@ -204,29 +204,6 @@ test('Clear empties the message list', async () => {
   expect(within(messages()).queryByRole('article')).not.toBeInTheDocument();
 });
 
-test('dragging the left edge resizes the panel within 320–800 px, default 384', async () => {
-  await openPanel();
-  const handle = screen.getByRole('separator', { name: 'Resize chat panel' });
-  const panel = screen.getByTestId('chat-panel');
-  expect(handle).toHaveAttribute('aria-valuenow', '384');
-
-  fireEvent.mouseDown(handle, { clientX: 1000 });
-  fireEvent.mouseMove(window, { clientX: 900 });
-  expect(handle).toHaveAttribute('aria-valuenow', '484');
-  expect(panel).toHaveStyle({ width: '484px' });
-  fireEvent.mouseMove(window, { clientX: 0 });
-  expect(handle).toHaveAttribute('aria-valuenow', '800');
-  fireEvent.mouseMove(window, { clientX: 2000 });
-  expect(handle).toHaveAttribute('aria-valuenow', '320');
-  fireEvent.mouseUp(window);
-  fireEvent.mouseMove(window, { clientX: 500 });
-  expect(handle).toHaveAttribute('aria-valuenow', '320');
-
-  handle.focus();
-  await userEvent.keyboard('{ArrowLeft}');
-  expect(handle).toHaveAttribute('aria-valuenow', '336');
-});
-
 test('a middleware without streaming offers Standard only', async () => {
   await openPanel({ capabilities: { streamingSupported: false } });
   expect(screen.getByText('AI service: builtin 0.2.0 • Streaming unavailable')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { Box, Button, Flex, HStack, Text } from '@chakra-ui/react';
-import { CHAT_PANEL_WIDTH, MIDDLEWARE_UNAVAILABLE_MESSAGE, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
+import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Composer } from '../composer/Composer.js';
@@ -16,7 +16,6 @@ import { registerChatBridge } from '../solver/chat-bridge.js';
 import { setChatReplying } from '../solver/solver.store.js';
 import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
-import { ResizeHandle } from './ResizeHandle.js';
 import { serviceLine, streamingSupported, useCapabilities } from './use-capabilities.js';
 
 const fromRecord = (r: ChatMessageRecord): ChatMessage => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at });
@@ -28,7 +27,6 @@ const fromRecord = (r: ChatMessageRecord): ChatMessage => ({ id: r.id, role: r.r
  * Sending needs the ai-middleware's /health to answer.
  */
 export default function ChatPanel({ shell }: RemoteProps) {
-  const [width, setWidth] = useState<number>(CHAT_PANEL_WIDTH.default);
   const [streamingChoice, setStreamingChoice] = useState(true);
   const [showContext, setShowContext] = useState(false);
   const [gitFiles, setGitFiles] = useState<string[]>([]);
@@ -82,12 +80,12 @@ export default function ChatPanel({ shell }: RemoteProps) {
       direction="column"
       position="relative"
       height="full"
-      width={`${width}px`}
+      // The shell's box sets the width (and its resize handle): the panel fills it.
+      width="full"
       borderStartWidth="1px"
       bg="bg"
       data-testid="chat-panel"
     >
-      <ResizeHandle width={width} onResize={setWidth} />
       <HStack p="2" gap="2" borderBottomWidth="1px" wrap="wrap">
         <Button
           size="xs"

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -43,6 +43,9 @@ function loaderWith(down: Set<RemoteName>, loads: string[]): RemoteLoader {
     async retry() {},
   };
 }
+
+// Each test renders the whole main screen with its remotes: generous under a loaded machine.
+jest.setTimeout(30_000);
 
 let server: LoopbackServer | undefined;
 beforeEach(async () => {
@@ -136,6 +139,34 @@ describe('main screen', () => {
     expect(await screen.findByText('mfe-members ./MembersPanel')).toBeInTheDocument();
     // In the header: it covers nothing of the main area (the grid's row numbers).
     expect(screen.getByTestId('utilities')).toContainElement(screen.getByTestId('members-toggle'));
+  });
+
+  it('resizes the chat panel by its one handle, within 320–800 px, and remembers the width across reloads', async () => {
+    renderMain('/sheets');
+    await screen.findByText('mfe-chat ./ChatPanel');
+    const handles = screen.getAllByRole('separator', { name: 'Resize chat panel' });
+    expect(handles).toHaveLength(1);
+    const handle = handles[0]!;
+    expect(handle).toHaveAttribute('aria-valuenow', '384');
+    fireEvent.mouseDown(handle, { clientX: 1000 });
+    fireEvent.mouseMove(window, { clientX: 900 });
+    expect(handle).toHaveAttribute('aria-valuenow', '484');
+    fireEvent.mouseMove(window, { clientX: 0 });
+    expect(handle).toHaveAttribute('aria-valuenow', '800');
+    fireEvent.mouseMove(window, { clientX: 2000 });
+    expect(handle).toHaveAttribute('aria-valuenow', '320');
+    fireEvent.mouseUp(window);
+    fireEvent.mouseMove(window, { clientX: 500 });
+    expect(handle).toHaveAttribute('aria-valuenow', '320');
+    handle.focus();
+    fireEvent.keyDown(handle, { key: 'ArrowLeft' });
+    expect(handle).toHaveAttribute('aria-valuenow', '336');
+
+    // A reload (a new mount) opens the panel at the width it was left at.
+    cleanup();
+    renderMain('/sheets');
+    await screen.findByText('mfe-chat ./ChatPanel');
+    expect(screen.getByRole('separator', { name: 'Resize chat panel' })).toHaveAttribute('aria-valuenow', '336');
   });
 
   it('keeps working when a remote is down: its place shows the card, the others render', async () => {

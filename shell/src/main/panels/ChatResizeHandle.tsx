@@ -1,20 +1,20 @@
 import { Box } from '@chakra-ui/react';
 import { CHAT_PANEL_WIDTH } from '@tessera/contracts';
 import { useRef, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
-import { clampPanelWidth } from './panel-width.js';
+import { clampPanelWidth } from './chat-panel-width.js';
 
 const KEY_STEP_PX = 16;
 
-export interface ResizeHandleProps {
+export interface ChatResizeHandleProps {
   width: number;
   onResize(width: number): void;
 }
 
 /**
- * The panel's left edge: dragging it left widens the panel (it sits at the right
- * of the screen). Arrow keys do the same for keyboard users.
+ * The chat panel's left edge, the only one: dragging it left widens the panel (it sits at
+ * the right of the screen). Arrow keys do the same for keyboard users.
  */
-export function ResizeHandle({ width, onResize }: ResizeHandleProps) {
+export function ChatResizeHandle({ width, onResize }: ChatResizeHandleProps) {
   const drag = useRef<{ startX: number; startWidth: number } | null>(null);
 
   const onMouseDown = (event: ReactMouseEvent) => {
@@ -50,8 +50,8 @@ export function ResizeHandle({ width, onResize }: ResizeHandleProps) {
       tabIndex={0}
       position="absolute"
       insetY="0"
-      left="-2px"
-      width="4px"
+      left="0"
+      width="1.5"
       cursor="col-resize"
       zIndex="1"
       _hover={{ bg: 'border.emphasized' }}

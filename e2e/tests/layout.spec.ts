@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { openChat } from '../support/chat-panel';
+import { adminToken, signIn } from '../support/session';
+
+// The main screen's frame as a user sees it: one chat resize handle whose width the panel
+// fills to the window's edge and keeps after a reload; the Members button covers nothing.
+test('the chat panel has one resize handle, fills its box to the window edge and keeps its width after a reload', async ({ page, request }) => {
+  await adminToken(request);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await signIn(page);
+  const panel = (await openChat(page)).getByRole('complementary', { name: 'Chat' });
+  const handles = page.getByRole('separator', { name: 'Resize chat panel' });
+  await expect(handles).toHaveCount(1);
+
+  const before = (await panel.boundingBox())!;
+  const grip = (await handles.boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grip.x - 150, grip.y + grip.height / 2, { steps: 5 });
+  await page.mouse.up();
+
+  const noGap = async (width: number) => {
+    const box = (await panel.boundingBox())!;
+    expect(Math.round(box.width)).toBe(width);
+    // The panel reaches the window's right edge: no blank strip beside it.
+    expect(Math.round(box.x + box.width)).toBe(1400);
+  };
+  const widened = Math.round(before.width) + 150;
+  await expect(handles).toHaveAttribute('aria-valuenow', String(widened));
+  await noGap(widened);
+
+  await page.reload();
+  await openChat(page);
+  await expect(handles).toHaveAttribute('aria-valuenow', String(widened));
+  await noGap(widened);
+});
+
+test('the Members button sits in the header, over nothing of the grid', async ({ page, request }) => {
+  await adminToken(request);
+  await signIn(page);
+  const header = (await page.locator('header').boundingBox())!;
+  const button = (await page.getByTestId('members-toggle').boundingBox())!;
+  expect(button.y).toBeGreaterThanOrEqual(header.y);
+  expect(button.y + button.height).toBeLessThanOrEqual(header.y + header.height);
+});
