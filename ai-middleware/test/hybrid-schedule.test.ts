@@ -101,6 +101,8 @@ describe('schedule requests with the builtin assistant, and JSON parameters', ()
     assert.deepEqual(stored.messages?.map((m) => m.role), ['user', 'assistant']);
     assert.equal(stored.messages?.[0]!.content, P1);
     assert.equal(stored.messages?.[1]!.content.split('\n')[0], response.message);
+    assert.equal(stored.session.context_summary, P1);
+    assert.deepEqual(stored.session.tags, ['AI Powered']);
   });
 
   test('P1 over SSE: the stages in order, the success status, then final_response with the whole response', async () => {

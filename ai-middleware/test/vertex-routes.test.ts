@@ -95,6 +95,12 @@ describe(`the /vertex chat calls with the builtin provider (${backend})`, () => 
       ['assistant', NO_MODEL_CONFIGURED_MESSAGE],
     ]);
     assert.equal(messages[1].metadata.provider, 'builtin');
+
+    // The session card's summary and tags (spec 02 §2) follow what was asked: the first question, the Chat mode, the sheet.
+    await post('/vertex/chat', { message: 'And the totals?', session_id: sessionId, workspace_context: { current_sheet: { id: 's-1', name: 'Budget 2026' } } });
+    const card = await new SessionService(t.app.db).get('user-1', sessionId);
+    assert.equal(card.context_summary, 'What is in my sheet?');
+    assert.deepEqual(card.tags, ['Chat', 'Budget 2026']);
   });
 
   test('/vertex/stream: Server-Sent Events, the reply then a finished event with the whole of it; stream_mode false answers JSON', async () => {

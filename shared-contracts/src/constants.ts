@@ -58,6 +58,8 @@ export const MAX_SOLVER_RETRIES = 3;
 export const CHAT_PANEL_WIDTH = { default: 384, min: 320, max: 800 } as const;
 /** Where the shell remembers the chat panel's width (local storage), across reloads. */
 export const CHAT_PANEL_WIDTH_STORAGE_KEY = 'tessera.chatPanelWidth';
+/** Where the chat panel remembers the current session (spec 02 §3), suffixed with the user's id. */
+export const CHAT_CURRENT_SESSION_STORAGE_KEY = 'tessera.chatSession';
 export const CHAT_INPUT_MAX_HEIGHT_PX = 120;
 export const AI_SAMPLE_ROWS = 5;
 export const AI_CONVERSATION_CONTEXT = 10;

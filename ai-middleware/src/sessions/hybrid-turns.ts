@@ -55,7 +55,7 @@ export async function recordHybridTurn(
         content: answeredText(response),
         metadata: { route, mode: response.mode, status: response.status, ...(response.provider ? { provider: response.provider, model: response.model ?? null } : {}) },
       },
-    ]);
+    ], { sheet: body.sheet_context?.name ?? null });
     return true;
   } catch (err) {
     if (err instanceof SessionNotFoundError) return false;

@@ -35,6 +35,43 @@ export interface NewMessage {
 
 const CUT_MARKER = '\n[cut: message longer than 200,000 characters]';
 
+/** What a turn was about besides its messages: the sheet it worked on. */
+export interface SessionTopic {
+  sheet?: string | null;
+}
+
+const SUMMARY_MAX = 160;
+const TAGS_MAX = 8;
+const TAG_MAX_LENGTH = 40;
+/** The message metadata's mode, as the chat panel names it. */
+const MODE_TAGS: Record<string, string> = { 'agent-direct': 'Direct Exec', 'agent-ai': 'AI Powered' };
+/** The chat routes (src/vertex) store no mode: they are the Chat mode. */
+const CHAT_ROUTES = new Set(['chat', 'stream', 'enhanced-conversation']);
+
+/** A session's summary: the first line of the first thing the user asked in it, shortened. */
+export function sessionSummary(messages: NewMessage[]): string | null {
+  const asked = messages.find((m) => m.role === 'user')?.content.replace(/```[\s\S]*?```/g, ' code ').trim();
+  if (!asked) return null;
+  const line = asked.split('\n').find((l) => l.trim())?.trim() ?? '';
+  return line.length > SUMMARY_MAX ? `${line.slice(0, SUMMARY_MAX - 1)}…` : line || null;
+}
+
+/** The session's tags and the new turn's (its modes, its sheet), oldest first, each once, at most eight. */
+export function sessionTags(existing: string[], messages: NewMessage[], about: SessionTopic): string[] {
+  const next = [...existing];
+  const add = (tag: string | null | undefined) => {
+    const t = tag?.trim().slice(0, TAG_MAX_LENGTH);
+    if (t && !next.includes(t) && next.length < TAGS_MAX) next.push(t);
+  };
+  for (const m of messages) {
+    const mode = m.metadata?.mode;
+    const route = m.metadata?.route;
+    add(typeof mode === 'string' ? MODE_TAGS[mode] : typeof route === 'string' && CHAT_ROUTES.has(route) ? 'Chat' : null);
+  }
+  add(about.sheet);
+  return next;
+}
+
 /**
  * AI chat sessions and their messages (spec 02 §3, §4 Sessions), always scoped to one user
  * (the token's subject). The hybrid and the chat routes append messages through it and read
@@ -123,7 +160,7 @@ export class SessionService {
    * Appends messages to a session in order and marks it active; throws SessionNotFoundError
    * when the session is not the user's. Overlong content is cut with a marker.
    */
-  async append(userId: string, sessionId: string, messages: NewMessage[]): Promise<ChatMessageRecord[]> {
+  async append(userId: string, sessionId: string, messages: NewMessage[], about: SessionTopic = {}): Promise<ChatMessageRecord[]> {
     return this.db.transaction().execute(async (trx) => {
       await touch(trx, userId, sessionId);
       // touch() locked the session's row: appends to one session count one after another.
@@ -147,6 +184,13 @@ export class SessionService {
           .returning(['id', 'session_id', 'role', 'content', 'metadata', 'created_at'])
           .executeTakeFirstOrThrow();
         out.push(toMessage(row));
+      }
+      // The card's summary and tags (spec 02 §2): what the session is about, kept up to date here.
+      const before = await trx.selectFrom('ai_sessions').select(['context_summary', 'tags']).where('session_id', '=', sessionId).executeTakeFirstOrThrow();
+      const summary = before.context_summary ?? sessionSummary(messages);
+      const tags = sessionTags(before.tags, messages, about);
+      if (summary !== before.context_summary || tags.length !== before.tags.length) {
+        await trx.updateTable('ai_sessions').set({ context_summary: summary, tags: JSON.stringify(tags) }).where('session_id', '=', sessionId).execute();
       }
       return out;
     });

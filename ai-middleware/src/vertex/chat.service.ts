@@ -88,7 +88,7 @@ export class ChatService {
         { role: 'user', content: body.message, metadata: { route: call.route } },
         // A stopped reply is kept as far as the user saw it.
         ...(text ? [{ role: 'assistant' as const, content: text, metadata }] : []),
-      ]);
+      ], { sheet: context.sheet?.name ?? null });
     }
     return {
       text,

@@ -8,6 +8,7 @@ import { closeAll, json } from '../test/loopback-server.js';
 
 afterEach(async () => {
   cleanup();
+  localStorage.clear();
   await closeAll();
 });
 
@@ -39,6 +40,24 @@ test('the current session card shows the most recently active session; the Switc
   expect(card).toHaveTextContent('finance');
   expect(sessionNames()).toEqual(['Budget review', 'Older']);
   expect(within(panel).getByRole('group', { name: 'Workspace Context' })).toHaveTextContent('Sheet: Budget (1 × 2) • Selected: B1');
+});
+
+test('a reload comes back to the session the user was in, with its messages (its id is kept in local storage)', async () => {
+  const first = session('Newest', 1);
+  const older = session('Oldest', 300);
+  const { panel } = await openContext({ sessions: [first, older] });
+  await within(panel).findByRole('group', { name: 'Current session' });
+  await userEvent.click(within(panel).getByRole('button', { name: 'Oldest' }));
+  await waitFor(() => expect(within(panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Oldest'));
+
+  // The page reloads: a new panel over the same browser storage.
+  cleanup();
+  await closeAll();
+  const again = await openContext({ sessions: [first, older] });
+  await waitFor(() => expect(within(again.panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Oldest'));
+  const log = screen.getByRole('log', { name: 'Messages' });
+  expect(await within(log).findByText('earlier question in Oldest')).toBeInTheDocument();
+  expect(again.services.server.requests.find((r) => r.method === 'POST')?.body).toMatchObject({ action: 'switch', session_id: older.session_id });
 });
 
 test('New Chat creates a session by a non-blank name and puts it first; Cancel leaves', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { httpFailure } from '../send/http-failure.js';
+import { readCurrentSession, writeCurrentSession } from './current-session.js';
 import { sessionsService } from './sessions.service.js';
 
 export interface SessionsState {
@@ -57,24 +58,39 @@ export function useSessions(shell: ShellContext, onMessages: (messages: ChatMess
     async (keepCurrent: boolean) => {
       try {
         const sessions = [...(await service.list())].sort(byLastActive).slice(0, CHAT_SESSIONS_MAX);
+        const listed = (id: string | null) => (id && sessions.some((x) => x.session_id === id) ? id : null);
+        if (!keepCurrent) {
+          // Opening the panel (a reload) comes back to the session the user was in, with its messages.
+          const remembered = listed(readCurrentSession(shell.user.id));
+          if (remembered) {
+            const { session, messages } = await service.switchTo(remembered);
+            setState((s) => ({ ...s, sessions: sessions.map((x) => (x.session_id === session.session_id ? session : x)).sort(byLastActive), loading: false, unavailable: null, currentId: remembered }));
+            onMessagesRef.current(messages ?? []);
+            return;
+          }
+        }
         setState((s) => ({
           ...s,
           sessions,
           loading: false,
           unavailable: null,
-          currentId: keepCurrent && s.currentId && sessions.some((x) => x.session_id === s.currentId) ? s.currentId : (sessions[0]?.session_id ?? null),
+          currentId: (keepCurrent ? listed(s.currentId) : null) ?? sessions[0]?.session_id ?? null,
         }));
       } catch (error) {
         if (controller.current.signal.aborted) return;
         setState((s) => ({ ...s, loading: false, unavailable: httpFailure(error) }));
       }
     },
-    [service],
+    [service, shell.user.id],
   );
 
   useEffect(() => {
     void load(false);
   }, [load]);
+
+  useEffect(() => {
+    if (!state.loading) writeCurrentSession(shell.user.id, state.currentId);
+  }, [shell.user.id, state.currentId, state.loading]);
 
   const create = async (name: string): Promise<boolean> => {
     try {
