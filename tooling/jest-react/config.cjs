@@ -28,6 +28,9 @@ module.exports = function jestReactConfig(packageDir, overrides = {}) {
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     setupFilesAfterEnv: [path.join(__dirname, 'src', 'setup.ts')],
+    // The tests render whole screens over real loopback HTTP: jest's 5 s default is too tight
+    // on a busy 2-core machine (a slow test is not a failing one; a hung one still fails).
+    testTimeout: 30_000,
     ...overrides,
   };
 };

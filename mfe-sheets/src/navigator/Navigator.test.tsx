@@ -349,6 +349,18 @@ describe('inline rename', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Sheet name cannot exceed 100 characters');
     expect(screen.getByTestId(`sheet-${s.id}`)).toHaveTextContent('Budget');
   });
+
+  test("a rename the server fails for another reason says 'Failed to rename sheet' and keeps the old name", async () => {
+    const { s } = await renderTree((req, res: ServerResponse) => {
+      if (req.method === 'PUT') apiError(res, 500, 'internal_error', 'Internal server error');
+    });
+    await userEvent.dblClick(screen.getByRole('button', { name: /^Budget/ }));
+    const input = screen.getByRole('textbox', { name: 'Rename Budget' });
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Budget 2027{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to rename sheet$/);
+    expect(screen.getByTestId(`sheet-${s.id}`)).toHaveTextContent('Budget');
+  });
 });
 
 test('the user menu shows the nickname and email; Account Settings opens /settings; Log out calls shell.logout', async () => {

@@ -1,11 +1,13 @@
-import { describeError, type ItemType, type ShellContext } from '@tessera/contracts';
+import { isRequestError } from '../workspace/retry.js';
+import { MESSAGES, describeError, type ItemType, type ShellContext } from '@tessera/contracts';
 import { useState } from 'react';
 import { renameItem } from './navigator-items.service.js';
 
 /**
  * Which item is being renamed inline, and the PUT that saves it. A renamed sheet is
  * announced with 'sheet-updated' (which reloads the tree); a renamed group reloads it
- * directly. A refused name shows the server's message (e.g. 'Sheet name cannot exceed 100 characters').
+ * directly. A refused name shows the server's message (e.g. 'Sheet name cannot exceed 100 characters');
+ * any other failure (the server or the network) says 'Failed to rename sheet' (spec 01 §8).
  */
 export function useInlineRename(shell: ShellContext, reload: () => Promise<void>) {
   const [editing, setEditing] = useState<{ type: ItemType; id: string } | null>(null);
@@ -23,7 +25,8 @@ export function useInlineRename(shell: ShellContext, reload: () => Promise<void>
       if (type === 'sheet') shell.bus.emit('sheet-updated', { sheetId: item.id, name: item.name });
       else await reload();
     } catch (err) {
-      setError(describeError(err));
+      const refusedName = isRequestError(err) && err.response?.status === 400;
+      setError(refusedName ? describeError(err) : type === 'sheet' ? MESSAGES.failedToRenameSheet : MESSAGES.failedToRenameGroup);
     }
   };
 

@@ -26,6 +26,9 @@ export const MESSAGES = {
   exportFailed: 'Export failed',
   sheetNotFound: 'Sheet not found',
   failedToDuplicateSheet: 'Failed to duplicate sheet',
+  failedToRenameSheet: 'Failed to rename sheet',
+  /** Ours: the spec names the sheet's text only. */
+  failedToRenameGroup: 'Failed to rename group',
   noSheetForFileOperations: 'Select a sheet to see file operations',
 } as const;
 
