@@ -186,6 +186,38 @@ test('Chat mode streams /vertex/stream chunks into one reply with Markdown', asy
   });
 });
 
+test('functions picked from GET /git/functions go out with the next message as selected_functions; a failed list is a warning', async () => {
+  let fail = true;
+  const fn = (name: string, filePath: string, line: number) => ({ id: `${filePath}:${name}:${line}`, name, description: `${name} does it`, filePath, code: `def ${name}(): pass`, language: 'python', line });
+  const { services } = await openPanel({
+    routes: (req, res) => {
+      if (req.path === '/git/functions') {
+        if (fail) return void res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { code: 'internal_error', message: 'down' } }));
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ functions: [fn('totals', 'jobs/totals.py', 3), fn('rota', 'jobs/rota.py', 10)], count: 2, truncated: false }));
+      }
+      if (req.path !== '/vertex/stream') return false;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(`data: ${JSON.stringify({ text: 'ok', finished: true, error: null, session_id: null })}\n\n`);
+    },
+  });
+  await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
+  const picker = screen.getByRole('group', { name: 'Git Functions' });
+  await userEvent.click(within(picker).getByRole('button', { name: 'Choose' }));
+  expect(await within(picker).findByRole('alert')).toHaveTextContent('Failed to load git functions');
+  fail = false;
+  await userEvent.click(within(picker).getByRole('button', { name: 'Retry' }));
+  await userEvent.type(await within(picker).findByRole('textbox', { name: 'Filter functions' }), 'tot');
+  expect(within(picker).getAllByRole('checkbox')).toHaveLength(1);
+  await userEvent.click(within(picker).getByRole('checkbox'));
+  await userEvent.click(within(picker).getByRole('button', { name: 'Done' }));
+  expect(within(picker).getByRole('button', { name: 'Remove totals' })).toBeInTheDocument();
+
+  await userEvent.type(input(), 'What does totals do?{Enter}');
+  await within(messages()).findByText('ok');
+  expect(services.server.requests.find((r) => r.path === '/vertex/stream')?.body).toMatchObject({
+    workspace_context: { selected_functions: [{ id: 'jobs/totals.py:totals:3', name: 'totals', file_path: 'jobs/totals.py', description: 'totals does it' }] },
+  });
+});
+
 test('Standard chat with enhanced chat needs a session and says so without calling', async () => {
   const { services } = await openPanel();
   await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));

@@ -1,5 +1,5 @@
 import { Box, Button, Flex, HStack, Text } from '@chakra-ui/react';
-import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
+import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type SelectedFunction, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Composer } from '../composer/Composer.js';
@@ -16,6 +16,7 @@ import { registerChatBridge } from '../solver/chat-bridge.js';
 import { setChatReplying } from '../solver/solver.store.js';
 import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
+import { FunctionPicker } from '../git-functions/FunctionPicker.js';
 import { serviceLine, streamingSupported, useCapabilities } from './use-capabilities.js';
 
 const fromRecord = (r: ChatMessageRecord): ChatMessage => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at });
@@ -30,6 +31,7 @@ export default function ChatPanel({ shell }: RemoteProps) {
   const [streamingChoice, setStreamingChoice] = useState(true);
   const [showContext, setShowContext] = useState(false);
   const [gitFiles, setGitFiles] = useState<string[]>([]);
+  const [functions, setFunctions] = useState<SelectedFunction[]>([]);
   const capabilities = useCapabilities(shell.ai);
   const health = useMiddlewareHealth(shell.ai);
   const [store] = useState(createChatStore);
@@ -41,8 +43,8 @@ export default function ChatPanel({ shell }: RemoteProps) {
   // The sender reads the panel's state when it sends, not when it was made.
   const shellRef = useRef(shell);
   shellRef.current = shell;
-  const contextRef = useRef<SendContext>({ streaming, gitFiles, sessionId: sessions.currentId });
-  contextRef.current = { streaming, gitFiles, sessionId: sessions.currentId };
+  const contextRef = useRef<SendContext>({ streaming, gitFiles, functions, sessionId: sessions.currentId });
+  contextRef.current = { streaming, gitFiles, functions, sessionId: sessions.currentId };
   const refreshRef = useRef(sessions.refresh);
   refreshRef.current = sessions.refresh;
   const sender = useMemo(
@@ -110,6 +112,7 @@ export default function ChatPanel({ shell }: RemoteProps) {
       </Text>
       {showContext && (
         <ContextArea sheet={shell.sheet} files={gitFiles} onFilesChange={setGitFiles}>
+          <FunctionPicker ai={shell.ai} selected={functions} onChange={setFunctions} />
           <AiChatContextPanel sessions={sessions} sheet={shell.sheet} gitFiles={gitFiles} messageCount={chat.messages.length} />
         </ContextArea>
       )}

@@ -10,6 +10,7 @@ import {
   solverFailedShort,
   type HybridReply,
   type ScheduleOptimization,
+  type SelectedFunction,
   type ShellContext,
 } from '@tessera/contracts';
 import type { ChatMode } from '../composer/chat-mode.js';
@@ -33,6 +34,8 @@ export interface SendRequest {
 export interface SendContext {
   streaming: boolean;
   gitFiles: string[];
+  /** Functions picked in the context area (spec 02 §3 selected_functions). */
+  functions: SelectedFunction[];
   sessionId: string | null;
 }
 
@@ -144,7 +147,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
           {
             message: request.prompt,
             sessionId: context.sessionId,
-            workspaceContext: buildWorkspaceContext(shell.sheet, context.gitFiles),
+            workspaceContext: buildWorkspaceContext(shell.sheet, context.gitFiles, context.functions),
             conversation,
             streaming: context.streaming,
             enhanced: shell.flags.enhancedChat,

@@ -1,8 +1,8 @@
-import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type ShellContext, type WorkspaceContext } from '@tessera/contracts';
+import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type SelectedFunction, type ShellContext, type WorkspaceContext } from '@tessera/contracts';
 import type { ChatMessage } from '../messages/chat-message.js';
 
-/** Workspace context (spec 02 §3) from what the shell reports: the open sheet with its first rows and selected cell, and the git files chosen. */
-export function buildWorkspaceContext(sheet: ShellContext['sheet'], gitFiles: string[]): WorkspaceContext {
+/** Workspace context (spec 02 §3) from what the shell reports: the open sheet with its first rows and selected cell, the git files and functions chosen. */
+export function buildWorkspaceContext(sheet: ShellContext['sheet'], gitFiles: string[], functions: SelectedFunction[] = []): WorkspaceContext {
   const rows = sheet.getData() ?? [];
   const selection = sheet.selection;
   return {
@@ -18,6 +18,7 @@ export function buildWorkspaceContext(sheet: ShellContext['sheet'], gitFiles: st
         }
       : null,
     git_context: { selected_files: gitFiles },
+    ...(functions.length ? { selected_functions: functions } : {}),
   };
 }
 

@@ -50,7 +50,7 @@ export async function retryWithSimplerRequirements(shell: ShellContext): Promise
     return;
   }
   // The chat panel is hidden: the same sender, its turn kept out of sight; the badge and the new sheet still follow.
-  const sender = createChatSender(() => shell, createChatStore(), () => ({ streaming: false, gitFiles: [], sessionId: null }));
+  const sender = createChatSender(() => shell, createChatStore(), () => ({ streaming: false, gitFiles: [], functions: [], sessionId: null }));
   await sender.send(request);
 }
 

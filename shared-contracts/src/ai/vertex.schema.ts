@@ -57,18 +57,22 @@ export const GitContextSchema = z.object({
 });
 export type GitContext = z.infer<typeof GitContextSchema>;
 
+/** How many functions one message may name. */
+export const SELECTED_FUNCTIONS_MAX = 100;
+
 export const SelectedFunctionSchema = z.object({
   id: z.string().max(200).optional(),
   name: z.string().max(200),
   file_path: z.string().max(1000).optional(),
   description: z.string().max(2000).optional(),
 });
+export type SelectedFunction = z.infer<typeof SelectedFunctionSchema>;
 
 /** Workspace context (spec 02 §3). */
 export const WorkspaceContextSchema = z.object({
   current_sheet: WorkspaceSheetSchema.nullable().optional(),
   git_context: GitContextSchema.optional(),
-  selected_functions: z.array(SelectedFunctionSchema).max(100).optional(),
+  selected_functions: z.array(SelectedFunctionSchema).max(SELECTED_FUNCTIONS_MAX).optional(),
   /** The spec's field; this product has no database connections, so it is accepted and not used. */
   database_connections: z.array(z.unknown()).max(20).optional(),
   recent_activities: z.array(z.object({ description: z.string().max(1000), timestamp: z.string().max(100).optional() })).max(50).optional(),

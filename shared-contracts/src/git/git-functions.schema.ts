@@ -19,3 +19,6 @@ export const GitFunctionsResponseSchema = z.object({
   truncated: z.boolean(),
 });
 export type GitFunctionsResponse = z.infer<typeof GitFunctionsResponseSchema>;
+
+/** Spec 02 §8: the chat's function picker could not read GET /git/functions (a warning; sending still works). */
+export const FAILED_TO_LOAD_GIT_FUNCTIONS = 'Failed to load git functions';
