@@ -50,6 +50,11 @@ export const REFRESH_COOKIE_NAME = 'tessera_refresh';
 
 // AI (spec 02 §9)
 export const CHAT_MAX_MESSAGES = 50;
+/**
+ * Spec 02 §9: a chat result's text is shown truncated to 200 or 400 characters, with a way to
+ * see all: 200 beside a grid (the grid is the result), 400 when the printed text is the result.
+ */
+export const CHAT_RESULT_PREVIEW_CHARS = { withGrid: 200, alone: 400 } as const;
 export const CHAT_SESSIONS_MAX = 10;
 export const STREAM_TIMEOUT_MS = 600_000;
 export const CAPABILITY_DISCOVERY_TIMEOUT_MS = 30_000;

@@ -289,6 +289,35 @@ test('an Agent • AI Powered reply shows the Python that ran as a code block, b
   expect(within(reply).getByText('Code')).toBeInTheDocument();
 });
 
+test('a long printed result shows its first 400 characters, 200 beside a grid, and Show all opens the whole of it (spec 02 §9)', async () => {
+  const long = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(2, '0')} of the output`).join('\n');
+  let withGrid = false;
+  await openPanel({
+    routes: (req, res) =>
+      req.path === '/hybrid/forward'
+        ? void streamHybrid(res, hybridReply(withGrid ? { headers: ['Region', 'Amount'], rows: [['North', 1]] } : null, { execution_output: `${long}\n` }))
+        : false,
+  });
+  await chooseMode('Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await sendCode(['print("long")']);
+  await within(messages()).findByText('Code executed successfully');
+  let reply = within(messages()).getAllByRole('article', { name: 'AI message' }).at(-1)!;
+  expect(reply.querySelector('pre code.language-text')?.textContent).toBe(`${long.slice(0, 400)}\n…\n`);
+  const showAll = within(reply).getByRole('button', { name: `Show all (${long.length.toLocaleString('en-US')} characters)` });
+  await userEvent.click(showAll);
+  expect(within(reply).getByLabelText('Whole output').textContent).toBe(long);
+  await userEvent.click(within(reply).getByRole('button', { name: 'Show less' }));
+  expect(within(reply).queryByLabelText('Whole output')).not.toBeInTheDocument();
+
+  withGrid = true;
+  await sendCode(['print("long")']);
+  await waitFor(() => expect(within(messages()).getAllByRole('article', { name: 'AI message' })).toHaveLength(2));
+  await waitFor(() => expect(within(messages()).getAllByRole('article', { name: 'AI message' }).at(-1)!.querySelector('pre code.language-text')).not.toBeNull());
+  reply = within(messages()).getAllByRole('article', { name: 'AI message' }).at(-1)!;
+  expect(reply.querySelector('pre code.language-text')?.textContent).toBe(`${long.slice(0, 200)}\n…\n`);
+});
+
 test('a Direct Exec reply does not echo the code the user sent', async () => {
   await openPanel({
     routes: (req, res) => (req.path === '/hybrid/forward' ? void streamHybrid(res, hybridReply(null, { code: 'print(1)\n', execution_output: '1\n' })) : false),

@@ -2,6 +2,7 @@ import { Box, Button, HStack, Spinner, Text, VStack } from '@chakra-ui/react';
 import type { GitHistoryLink, ShellContext } from '@tessera/contracts';
 import { useEffect, useRef } from 'react';
 import type { ChatMessage } from './chat-message.js';
+import { FullOutput } from './FullOutput.js';
 import { MessageContent } from './MessageContent.js';
 
 const ROLE_LABELS: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'AI', system: 'System' };
@@ -59,6 +60,7 @@ export function MessageList({ messages, shell }: MessageListProps) {
             ) : (
               <MessageContent text={m.content} />
             )}
+            {m.metadata?.fullOutput !== undefined && <FullOutput text={m.metadata.fullOutput} />}
             {m.metadata?.createdSheet && (
               <Button mt="1" size="xs" variant="outline" onClick={() => shell.sheet.open(m.metadata!.createdSheet!.id)}>
                 Open {m.metadata.createdSheet.name}

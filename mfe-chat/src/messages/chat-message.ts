@@ -24,6 +24,8 @@ export interface ChatMessage {
     createdSheet?: CreatedSheetRef;
     /** An error message, shown in the error colour. */
     error?: boolean;
+    /** The whole printed output when the message shows only its start (spec 02 §9): 'Show all' opens it. */
+    fullOutput?: string;
   };
 }
 

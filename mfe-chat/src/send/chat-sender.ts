@@ -1,4 +1,5 @@
 import {
+  CHAT_RESULT_PREVIEW_CHARS,
   DIRECT_EXEC_DEFAULT_INSTRUCTION,
   GitFileContentSchema,
   MAX_SOLVER_RETRIES,
@@ -70,12 +71,17 @@ function solverFailureText(reply: HybridReply): string | null {
   return actions.length === 0 ? short : `${short}\n\n${actions.map((a) => `- ${markdownText(a)}`).join('\n')}`;
 }
 
-const MAX_OUTPUT_SHOWN = 4000;
 /** A fenced Markdown block whose fence is longer than any run of backticks in the text, so the text cannot close it. */
 function fencedBlock(language: string, text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** The start of the printed output a message shows (spec 02 §9): 200 characters beside a grid, else 400. */
+export function outputPreview(reply: HybridReply, output: string): string {
+  const limit = reply.has_grid !== false && hybridReplyGrid(reply) !== null ? CHAT_RESULT_PREVIEW_CHARS.withGrid : CHAT_RESULT_PREVIEW_CHARS.alone;
+  return output.length > limit ? output.slice(0, limit) : output;
 }
 
 /**
@@ -93,8 +99,8 @@ function replyText(reply: HybridReply, note: string | null, showCode: boolean): 
   if (code) parts.push(`**Code**\n\n${fencedBlock('python', code)}`);
   const output = reply.execution_output?.trimEnd();
   if (output) {
-    const shown = output.length > MAX_OUTPUT_SHOWN ? `${output.slice(0, MAX_OUTPUT_SHOWN)}\n…` : output;
-    parts.push(`**Output**\n\n${fencedBlock('text', shown)}`);
+    const preview = outputPreview(reply, output);
+    parts.push(`**Output**\n\n${fencedBlock('text', preview === output ? output : `${preview}\n…`)}`);
   }
   if (note) parts.push(note);
   return parts.join('\n\n');
@@ -198,6 +204,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
             ...(gitLinks?.length ? { gitLinks } : {}),
             ...(placed.createdSheet ? { createdSheet: placed.createdSheet } : {}),
             ...(outcome !== 'complete' || placed.error ? { error: true } : {}),
+            ...fullOutputOf(reply),
           },
         });
         state().setStream({ status: 'completed', stage: 'final_response', progress: 100, outcome });
@@ -227,6 +234,12 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
       if (last) await send(last);
     },
   };
+}
+
+/** The whole output, kept when the message shows only its start. */
+function fullOutputOf(reply: HybridReply): { fullOutput?: string } {
+  const output = reply.execution_output?.trimEnd();
+  return output && outputPreview(reply, output) !== output ? { fullOutput: output } : {};
 }
 
 /** Thrown inside send when the request was stopped, so the stop is told once. */
