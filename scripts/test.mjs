@@ -2,6 +2,7 @@
 // a real PostgreSQL and on PGlite, then the e2e suite in Debian's Chromium.
 // Ends with one line: `N passed, N failed`.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { fromRoot } from './lib/paths.mjs';
@@ -33,9 +34,16 @@ function record(label, { passed = 0, failed = 0, skipped = 0 }, code) {
   console.log(`\n[test] ${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (${seconds.toFixed(0)} s)\n`);
 }
 
+/**
+ * Jest workers per suite. Jest's default is one fewer than the cores: on a 2-core machine one
+ * worker, i.e. the whole suite in band on one core while the other idles. Each test file still
+ * runs alone in its worker, with its own jsdom (tooling/jest-react gives each test 30 s).
+ */
+const JEST_WORKERS = Math.max(2, os.availableParallelism() - 1);
+
 async function jestSuite(pkg, dir) {
   const out = path.join(workDir, `${dir.replace(/\W/g, '_')}-jest.json`);
-  const r = await run(pnpm, ['--filter', pkg, 'exec', 'jest', '--ci', '--json', `--outputFile=${out}`]);
+  const r = await run(pnpm, ['--filter', pkg, 'exec', 'jest', '--ci', `--maxWorkers=${JEST_WORKERS}`, '--json', `--outputFile=${out}`]);
   let stats = {};
   try {
     const j = JSON.parse(readFileSync(out, 'utf8'));
