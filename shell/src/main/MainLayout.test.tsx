@@ -137,8 +137,10 @@ describe('main screen', () => {
     // Each opening mounts the panel again, so it loads the users list again (spec 01 §2).
     fireEvent.click(screen.getByTestId('members-toggle'));
     expect(await screen.findByText('mfe-members ./MembersPanel')).toBeInTheDocument();
-    // In the header: it covers nothing of the main area (the grid's row numbers).
+    // The button is in the header (it covers nothing of the grid's row numbers); the panel opens
+    // over the main area, never over the chat panel beside it.
     expect(screen.getByTestId('utilities')).toContainElement(screen.getByTestId('members-toggle'));
+    expect(screen.getByRole('main')).toContainElement(screen.getByTestId('members-panel'));
   });
 
   it('resizes the chat panel by its one handle, within 320–800 px, and remembers the width across reloads', async () => {

@@ -10,6 +10,7 @@ import { useServices } from '../services/services.context.js';
 import { MainArea } from './area/MainArea.js';
 import { Header } from './header/Header.js';
 import { ChatPanelArea } from './panels/ChatPanelArea.js';
+import { MembersPanelBox } from './panels/MembersDock.js';
 import { Sidebar } from './sidebar/Sidebar.js';
 import { useSidebar } from './sidebar/use-sidebar.js';
 import { useShellContext } from './use-shell-context.js';
@@ -21,6 +22,7 @@ export function MainLayout({ user }: { user: AuthUser }) {
   const shell = useShellContext(user, liveSession);
   const sidebar = useSidebar();
   const [chatOpen, setChatOpen] = useState(true);
+  const [membersOpen, setMembersOpen] = useState(false);
   const view = useLocation().pathname.startsWith('/settings') ? 'settings' : 'sheets';
 
   useEffect(() => startHealthMonitor(services.open, recordHealth, { origin: new URL(services.baseUrl || '/', window.location.href).origin }), [services]);
@@ -29,10 +31,18 @@ export function MainLayout({ user }: { user: AuthUser }) {
     <Flex h="100dvh" w="full" overflow="hidden" data-testid="main-screen">
       <Sidebar sidebar={sidebar} shell={shell} />
       <Flex direction="column" flex="1" minW="0">
-        <Header shell={shell} onToggleSidebar={sidebar.toggle} chatOpen={chatOpen} onToggleChat={() => setChatOpen((o) => !o)} />
+        <Header
+          shell={shell}
+          onToggleSidebar={sidebar.toggle}
+          chatOpen={chatOpen}
+          onToggleChat={() => setChatOpen((o) => !o)}
+          membersOpen={membersOpen}
+          onToggleMembers={() => setMembersOpen((o) => !o)}
+        />
         <Flex flex="1" minH="0" position="relative">
-          <Box as="main" flex="1" minW="0" h="full" overflow="hidden">
+          <Box as="main" flex="1" minW="0" h="full" overflow="hidden" position="relative">
             <MainArea shell={shell} view={view} />
+            {membersOpen && <MembersPanelBox shell={shell} />}
           </Box>
           {chatOpen && <ChatPanelArea shell={shell} />}
         </Flex>

@@ -2,7 +2,7 @@ import { Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import type { ShellContext } from '@tessera/contracts';
 import { AboutDialog } from '../../health/AboutDialog.js';
 import { ChatIcon, SidebarIcon } from '../icons.js';
-import { MembersDock } from '../panels/MembersDock.js';
+import { MembersToggle } from '../panels/MembersDock.js';
 import { ConnectionDot } from './ConnectionDot.js';
 import { HeaderParts } from './HeaderParts.js';
 
@@ -11,6 +11,8 @@ export interface HeaderProps {
   onToggleSidebar(): void;
   chatOpen: boolean;
   onToggleChat(): void;
+  membersOpen: boolean;
+  onToggleMembers(): void;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface HeaderProps {
  * the top right, with the Members button. Header parts that remotes expose join the cluster in later
  * issues, as quiet remote places.
  */
-export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: HeaderProps) {
+export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat, membersOpen, onToggleMembers }: HeaderProps) {
   return (
     <Flex as="header" align="center" gap="2" h="12" px="2" borderBottomWidth="1px" flexShrink={0} bg="bg">
       <IconButton aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)" variant="ghost" size="sm" onClick={onToggleSidebar} data-testid="sidebar-toggle">
@@ -42,7 +44,7 @@ export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat }: Heade
         </Box>
         <ConnectionDot state={shell.live.state} />
         <AboutDialog />
-        <MembersDock shell={shell} />
+        <MembersToggle open={membersOpen} onToggle={onToggleMembers} />
         <Button size="sm" variant="ghost" onClick={() => void shell.logout()} data-testid="logout-button">
           Log out
         </Button>

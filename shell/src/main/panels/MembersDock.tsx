@@ -1,48 +1,44 @@
-import { useState } from 'react';
 import { Box, Button } from '@chakra-ui/react';
 import type { ShellContext } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { MembersIcon } from '../icons.js';
 
 /**
- * The Members button, in the header's utilities, and the MembersPanel remote it toggles
- * (spec 01 §2). The button sits in the header so it covers nothing of the grid; the panel
- * drops down under it. The panel mounts on every opening, so the users list loads each time
- * it is opened (spec 01 §2), not only the first.
+ * The Members button (spec 01 §2), in the header's utilities so it covers nothing of the grid.
+ * MainLayout holds whether the panel is open.
  */
-export function MembersDock({ shell }: { shell: ShellContext }) {
-  const [open, setOpen] = useState(false);
+export function MembersToggle({ open, onToggle }: { open: boolean; onToggle(): void }) {
   return (
-    <>
-      <Button
-        size="sm"
-        variant={open ? 'subtle' : 'ghost'}
-        aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
-        data-testid="members-toggle"
-      >
-        <MembersIcon /> Members
-      </Button>
-      {open && (
-        <Box
-          role="dialog"
-          aria-label="Members"
-          data-testid="members-panel"
-          position="fixed"
-          right="4"
-          top="14"
-          w="min(44rem, calc(100vw - 2rem))"
-          maxH="70vh"
-          overflow="auto"
-          bg="bg"
-          borderWidth="1px"
-          borderRadius="lg"
-          boxShadow="lg"
-          zIndex="dropdown"
-        >
-          <RemotePlace remote="mfe-members" expose="./MembersPanel" shell={shell} />
-        </Box>
-      )}
-    </>
+    <Button size="sm" variant={open ? 'subtle' : 'ghost'} aria-expanded={open} onClick={onToggle} data-testid="members-toggle">
+      <MembersIcon /> Members
+    </Button>
+  );
+}
+
+/**
+ * The MembersPanel remote, over the top left of the main area (never over the chat panel),
+ * placed by its positioned parent. It mounts on every opening, so the users list loads each
+ * time it is opened (spec 01 §2), not only the first.
+ */
+export function MembersPanelBox({ shell }: { shell: ShellContext }) {
+  return (
+    <Box
+      role="dialog"
+      aria-label="Members"
+      data-testid="members-panel"
+      position="absolute"
+      left="4"
+      top="4"
+      w="min(44rem, calc(100% - 2rem))"
+      maxH="70vh"
+      overflow="auto"
+      bg="bg"
+      borderWidth="1px"
+      borderRadius="lg"
+      boxShadow="lg"
+      zIndex="docked"
+    >
+      <RemotePlace remote="mfe-members" expose="./MembersPanel" shell={shell} />
+    </Box>
   );
 }
