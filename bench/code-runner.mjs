@@ -50,7 +50,7 @@ async function whenReady(runner) {
   while (runner.status().ready === 0) await new Promise((r) => setTimeout(r, 20));
 }
 
-const runner = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 1 });
+const runner = createCodeRunner({ engine: 'pyodide', timeoutMs: 30_000, memoryMb: 256, poolSize: 1 });
 try {
   // 2. A small job from a warm pool (its replacement starts warming meanwhile, as in use).
   const small = [];
@@ -87,7 +87,7 @@ try {
 }
 
 // 4. Five jobs at once on the default pool of 2 (warm): each one's time to its result.
-const pool = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 2 });
+const pool = createCodeRunner({ engine: 'pyodide', timeoutMs: 30_000, memoryMb: 256, poolSize: 2 });
 try {
   while (pool.status().ready < 2) await new Promise((r) => setTimeout(r, 20));
   const t0 = performance.now();

@@ -42,7 +42,7 @@ const alive = (pid: number): boolean => parentOf(pid) !== undefined;
 test('when the service is killed mid-job, the child running the endless loop dies too', { timeout: 180_000 }, async () => {
   const script = [
     `import { createCodeRunner } from ${JSON.stringify(codeRunner)};`,
-    'const runner = createCodeRunner({ timeoutMs: 600000, memoryMb: 256, poolSize: 1 });',
+    'const runner = createCodeRunner({ engine: "pyodide", timeoutMs: 600000, memoryMb: 256, poolSize: 1 });',
     // A child that cannot start must fail the test, not hang it.
     'for (let i = 0; runner.status().ready === 0; i++) { if (i > 1200) { console.log(JSON.stringify(runner.status())); process.exit(1); } await new Promise((r) => setTimeout(r, 50)); }',
     "void runner.run({ code: 'while True:\\n    pass', headers: [], rows: [] });",
