@@ -52,7 +52,7 @@ NUMBER = re.compile(r'^\s*[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?\s*
 
 
 def number_column(values):
-    """A column whose filled cells are all numbers (or numbers as text, "1,200") becomes numeric."""
+    """A column whose filled cells are all numbers (or numbers as text, "1,200") as floats, else None."""
     seen = False
     for v in values:
         if v is None or v == '':
@@ -67,18 +67,21 @@ def number_column(values):
         seen = True
     if not seen:
         return None
-    out = [None if v is None or v == '' else float(v.replace(',', '')) if isinstance(v, str) else v for v in values]
-    return pd.to_numeric(pd.Series(out, dtype='object'))
+    return pd.to_numeric(pd.Series([None if v is None or v == '' else float(v.replace(',', '')) if isinstance(v, str) else v for v in values], dtype='float64'))
 
 
 def frame_of(headers, rows):
+    """The sheet as a DataFrame: headers as columns; pandas infers the types, and a column of
+    numbers written as text (or numbers with blanks) becomes numeric."""
     width = len(headers)
-    data = [list(r[:width]) + [None] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(data, columns=headers, dtype='object') if data else pd.DataFrame(columns=headers)
+    data = [r if len(r) == width else list(r[:width]) + [None] * (width - len(r)) for r in rows]
+    df = pd.DataFrame(data, columns=range(width)) if data else pd.DataFrame(columns=range(width), dtype='object')
     for i in range(width):
-        numeric = number_column(df.iloc[:, i].tolist())
-        if numeric is not None:
-            df.isetitem(i, numeric.values)
+        if df[i].dtype == object:
+            numeric = number_column(df[i].tolist())
+            if numeric is not None:
+                df[i] = numeric.values
+    df.columns = headers
     return df
 
 
