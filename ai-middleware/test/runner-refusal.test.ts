@@ -43,10 +43,11 @@ test('children that fail to start put the runner in a failing state with the cau
 });
 
 test('RUNNER_* variables set the limits; bad values are refused', () => {
-  assert.deepEqual(loadConfig({}).runner, { engine: 'pyodide', timeoutMs: 10_000, memoryMb: 256, poolSize: 2 });
-  assert.deepEqual(loadConfig({ RUNNER_TIMEOUT_MS: '2500', RUNNER_MEMORY_MB: '512', RUNNER_POOL_SIZE: '1' }).runner, {
+  assert.deepEqual(loadConfig({}).runner, { engine: 'auto', timeoutMs: 10_000, memoryMb: 512, poolSize: 2 });
+  assert.deepEqual(loadConfig({ RUNNER_ENGINE: 'Pyodide', RUNNER_TIMEOUT_MS: '2500', RUNNER_MEMORY_MB: '300', RUNNER_POOL_SIZE: '1' }).runner, {
+    engine: 'pyodide',
     timeoutMs: 2500,
-    memoryMb: 512,
+    memoryMb: 300,
     poolSize: 1,
   });
   assert.throws(() => loadConfig({ RUNNER_TIMEOUT_MS: '10s' }), /RUNNER_TIMEOUT_MS must be a whole number from 100 to 600000, got "10s"/);

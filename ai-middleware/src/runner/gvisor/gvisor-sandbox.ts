@@ -16,6 +16,8 @@ const STDERR_TAIL_CHARS = 2000;
 /** How often the sandbox's cgroup is read for an out-of-memory kill. */
 const MEMORY_POLL_MS = 100;
 const DELETE_TIMEOUT_MS = 10_000;
+/** How long a sandbox that answered may take to exit by itself before it is deleted. */
+const EXIT_GRACE_MS = 2000;
 
 export interface GvisorHost {
   /** Absolute paths of the tools. */
@@ -86,6 +88,8 @@ export class GvisorSandbox implements RunnerWorker {
   private gone = false;
   private killedFor: ChildOutcome | undefined;
   private outOfMemory = false;
+  /** The job's answer arrived: the sandbox's Python exits right after it. */
+  private answered = false;
   private onOutcome: ((outcome: ChildOutcome) => void) | undefined;
   private resolveReady!: () => void;
   private rejectReady!: (err: Error) => void;
@@ -164,10 +168,17 @@ export class GvisorSandbox implements RunnerWorker {
     });
   }
 
-  /** Deletes the sandbox (every process in it, its gofer, its cgroup), then ends `runsc run`. */
+  /**
+   * Deletes the sandbox (every process in it, its gofer, its cgroup), then ends `runsc run`. After
+   * its answer the sandbox is exiting by itself: it gets a moment first, which saves a `runsc delete`.
+   */
   kill(reason?: ChildOutcome): void {
     if (reason && !this.killedFor) this.killedFor = reason;
     if (this.gone) return;
+    if (!reason && this.answered && !this.killedFor) {
+      setTimeout(() => this.kill({ kind: 'closed' }), EXIT_GRACE_MS).unref();
+      return;
+    }
     // The outcome is known now: nothing the sandbox prints from here on counts.
     if (this.killedFor) this.finish(this.killedFor);
     void this.deleteSandbox().then(() => {
@@ -227,6 +238,7 @@ export class GvisorSandbox implements RunnerWorker {
       this.isReady = true;
       this.resolveReady();
     } else if (this.onOutcome && !this.killedFor) {
+      this.answered = true;
       this.finish({ kind: 'done', message: message.data });
     }
   }
