@@ -54,7 +54,7 @@ const app = await buildApp({
   provider: 'builtin',
   logLevel: 'silent',
   version: PACKAGE_VERSION,
-  runner: { timeoutMs: 10_000, memoryMb: 256, poolSize: 1 },
+  runner: { engine: 'pyodide', timeoutMs: 10_000, memoryMb: 256, poolSize: 1 },
 });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 

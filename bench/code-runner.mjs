@@ -1,8 +1,11 @@
-// Figures for issue 7 (the confined Python code runner): spawn-to-ready of one child,
-// a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th of 5
-// concurrent jobs waits with the default pool of 2. Real confined children (needs root:
-// namespaces and setpriv); needs ai-middleware built (`npm run build`).
-import { existsSync } from 'node:fs';
+// Figures for the code runner's two engines. gVisor (issue 19): cold start of one sandbox,
+// memory of a warm one, a small job from a warm pool end to end, a pandas groupby over a
+// 100,000 × 10 sheet end to end, and the pool's refill rate. Pyodide (issue 7): spawn-to-ready
+// of one child, a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th
+// of 5 concurrent jobs waits with the default pool of 2. Real sandboxes and confined children
+// (needs root, and runsc for the gVisor part); needs ai-middleware built (`npm run build`).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,6 +19,8 @@ const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { createCodeRunner } = await load('code-runner.js');
 const { RunnerChild } = await load('runner-child.js');
 const { confinedChildCommand } = await load('confinement.js');
+const { gvisorHost } = await load('gvisor/gvisor-engine.js');
+const { GvisorSandbox } = await load('gvisor/gvisor-sandbox.js');
 
 const command = confinedChildCommand(100 * 1024, 30_000);
 if ('refused' in command) {
@@ -25,6 +30,99 @@ if ('refused' in command) {
 const ms = (t0) => Math.round(performance.now() - t0);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs) => `median ${median(xs)} ms (${xs.join(', ')})`;
+
+/** Proportional memory (Pss) of a process and all its descendants, in MB. */
+function treePssMb(roots) {
+  const procs = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  const parent = new Map();
+  for (const pid of procs) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {}
+  }
+  const tree = new Set(roots.map(String));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (tree.has(ppid) && !tree.has(pid)) (tree.add(pid), (grew = true));
+  }
+  let kb = 0;
+  for (const pid of tree) {
+    try {
+      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {}
+  }
+  return Math.round(kb / 1024);
+}
+const namingPids = (text) =>
+  readdirSync('/proc').filter((n) => {
+    try {
+      return /^\d+$/.test(n) && readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(text);
+    } catch {
+      return false;
+    }
+  });
+const untilReady = async (runner, n = 1) => {
+  while (runner.status().ready < n) await new Promise((r) => setTimeout(r, 20));
+};
+
+const gvHost = gvisorHost();
+if ('refused' in gvHost) {
+  console.log(`gVisor: not measured (${gvHost.refused})`);
+} else {
+  // G1. One sandbox alone, from `runsc run` to pandas imported, three times; its memory when warm.
+  const cold = [];
+  const memory = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const sandbox = new GvisorSandbox(gvHost, { memoryMb: 512, readyTimeoutMs: 120_000, outputCapChars: 100 * 1024 });
+    await sandbox.ready;
+    cold.push(ms(t0));
+    memory.push(treePssMb(namingPids(path.join(gvHost.bundlesDir, sandbox.id))));
+    sandbox.kill();
+    await sandbox.exited;
+  }
+  console.log(`gVisor cold start of one sandbox:     ${fmt(cold)}`);
+  console.log(`gVisor memory per warm sandbox (Pss): median ${median(memory)} MB (${memory.join(', ')})`);
+
+  const gv = createCodeRunner({ engine: 'gvisor', timeoutMs: 60_000, memoryMb: 1024, poolSize: 2 });
+  try {
+    // G2. A small job from a warm pool, end to end (its replacement starts warming meanwhile, as in use).
+    const small = [];
+    for (let i = 0; i < 5; i++) {
+      await untilReady(gv, 2);
+      const t0 = performance.now();
+      const r = await gv.run({ code: 'result = sum(r[1] for r in rows)', headers: ['a', 'b'], rows: [['x', 1], ['y', 2]] });
+      small.push(ms(t0));
+      if (r.result !== 3) throw new Error(`gVisor small job: ${JSON.stringify(r)}`);
+    }
+    console.log(`gVisor small job from a warm pool:    ${fmt(small)}`);
+
+    // G3. pandas groupby over a 100,000 × 10 sheet (a text key, 9 numbers), end to end: the sheet
+    //     as JSON in, df built, the grouped table back as the grid.
+    const headers = ['key', ...Array.from({ length: 9 }, (_, c) => `n${c}`)];
+    const rows = Array.from({ length: 100_000 }, (_, r) => [`group ${r % 20}`, ...Array.from({ length: 9 }, (_, c) => r * 10 + c)]);
+    const groupby = [];
+    for (let i = 0; i < 3; i++) {
+      await untilReady(gv, 2);
+      const t0 = performance.now();
+      const r = await gv.run({ code: "result = df.groupby('key').sum()", headers, rows });
+      groupby.push(ms(t0));
+      if (r.error || r.grid?.rows.length !== 20) throw new Error(`gVisor groupby: ${r.error}`);
+    }
+    console.log(`gVisor groupby, 100,000 × 10 sheet:   ${fmt(groupby)}`);
+
+    // G4. Refill: both warm sandboxes taken at once; the time until two are warm again.
+    await untilReady(gv, 2);
+    await Promise.all([0, 1].map(() => gv.run({ code: '1', headers: [], rows: [] })));
+    const t0 = performance.now();
+    await untilReady(gv, 2);
+    const refill = ms(t0);
+    console.log(`gVisor pool refill, 2 sandboxes:      ${refill} ms (${(2000 / refill).toFixed(2)} sandboxes/s on ${os.cpus().length} cores)`);
+  } finally {
+    await gv.close();
+  }
+}
 
 // 1. One child alone, from spawn to Pyodide loaded, three times in a row; then a small
 //    job on it while nothing else starts (the pool below refills while a job runs).
@@ -50,7 +148,7 @@ async function whenReady(runner) {
   while (runner.status().ready === 0) await new Promise((r) => setTimeout(r, 20));
 }
 
-const runner = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 1 });
+const runner = createCodeRunner({ engine: 'pyodide', timeoutMs: 30_000, memoryMb: 256, poolSize: 1 });
 try {
   // 2. A small job from a warm pool (its replacement starts warming meanwhile, as in use).
   const small = [];
@@ -61,7 +159,7 @@ try {
     small.push(ms(t0));
     if (r.result !== 3) throw new Error(`small job: ${JSON.stringify(r)}`);
   }
-  console.log(`small job from a warm pool:           ${fmt(small)}`);
+  console.log(`Pyodide small job from a warm pool:   ${fmt(small)}`);
 
   // 3. A 10,000 × 10 sheet in, a scalar out; and the same sheet in and back out as a grid.
   const headers = Array.from({ length: 10 }, (_, c) => `col${c}`);
@@ -87,7 +185,7 @@ try {
 }
 
 // 4. Five jobs at once on the default pool of 2 (warm): each one's time to its result.
-const pool = createCodeRunner({ timeoutMs: 30_000, memoryMb: 256, poolSize: 2 });
+const pool = createCodeRunner({ engine: 'pyodide', timeoutMs: 30_000, memoryMb: 256, poolSize: 2 });
 try {
   while (pool.status().ready < 2) await new Promise((r) => setTimeout(r, 20));
   const t0 = performance.now();

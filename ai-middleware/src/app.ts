@@ -71,8 +71,15 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   const getRunner = (): CodeRunner =>
     (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS, { parsePrintedOutput: flags.enhancedTableParsing }), metrics));
   app.addHook('onListen', async () => {
-    const status = getRunner().status();
+    const live = getRunner();
+    const status = live.status();
     if (status.state === 'refused') app.log.warn({ reason: status.reason }, 'code runner refuses to run code');
+    // RUNNER_ENGINE=auto decides after its self-test (seconds): logged then, not awaited here.
+    void live.engine().then((engine) => {
+      if (!engine) app.log.warn({ reason: live.status().reason }, 'code runner refuses to run code');
+      else if (engine.fallbackReason) app.log.warn({ engine: engine.name, reason: engine.fallbackReason }, 'code runner falls back to Pyodide');
+      else app.log.info({ engine: engine.name, packages: engine.packages }, 'code runner engine chosen');
+    });
   });
   app.addHook('onClose', async () => {
     await runner?.close();
@@ -87,7 +94,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   // The model provider AI_PROVIDER names (builtin, openai, vertex): AI Powered and the chat calls share it.
   const provider = createProvider(config);
   registerHealthRoute(app, db as Kysely<unknown>, config.version, () => runner?.status(), { provider: provider.name, model: provider.model });
-  registerConfigRoute(app, config.version, config.provider, provider.model, flags);
+  registerConfigRoute(app, config.version, config.provider, provider.model, flags, () => runner?.status());
   registerWhoamiRoute(app);
   await registerGitRoutes(app, config, provider);
   const repoDir = config.gitRepoDir ?? path.join(config.dataDir, 'repo');

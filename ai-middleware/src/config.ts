@@ -153,23 +153,39 @@ export function loadFeatureFlags(env: NodeJS.ProcessEnv): FeatureFlags {
   return flags;
 }
 
-/** The code runner's limits: RUNNER_TIMEOUT_MS, RUNNER_MEMORY_MB, RUNNER_POOL_SIZE. */
+/**
+ * Which Python runs user code (issue 19): `gvisor`, Debian's CPython with pandas & co. inside
+ * gVisor (runsc); `pyodide`, the confined Pyodide child (standard library only); `auto`, gvisor
+ * when its self-test at start passes, else pyodide (the reason is logged).
+ */
+export const RUNNER_ENGINES = ['auto', 'gvisor', 'pyodide'] as const;
+export type RunnerEngineChoice = (typeof RUNNER_ENGINES)[number];
+
+/** The code runner's engine and limits: RUNNER_ENGINE, RUNNER_TIMEOUT_MS, RUNNER_MEMORY_MB, RUNNER_POOL_SIZE. */
 export interface RunnerConfig {
+  engine: RunnerEngineChoice;
   /** Wall-clock limit of one job; the child is SIGKILLed past it. */
   timeoutMs: number;
-  /** Resident memory limit of one child; the watchdog SIGKILLs it past this. */
+  /** Memory limit of one job: Pyodide's RSS watchdog; gVisor's address-space limit (plus a cgroup backstop). */
   memoryMb: number;
   /** Pre-warmed children kept ready (each about 160 MB idle). */
   poolSize: number;
 }
 
-export const RUNNER_DEFAULTS: RunnerConfig = { timeoutMs: 10_000, memoryMb: 256, poolSize: 2 };
+// 512 MB: pandas needs more than Pyodide (about 130 MB once imported, and a DataFrame copies data).
+export const RUNNER_DEFAULTS: RunnerConfig = { engine: 'auto', timeoutMs: 10_000, memoryMb: 512, poolSize: 2 };
 
 export function loadRunnerConfig(env: NodeJS.ProcessEnv): RunnerConfig {
+  const engine = env.RUNNER_ENGINE?.trim().toLowerCase() || RUNNER_DEFAULTS.engine;
+  if (!(RUNNER_ENGINES as readonly string[]).includes(engine)) {
+    throw new ConfigError(`RUNNER_ENGINE must be gvisor or pyodide (or auto, the default); got "${env.RUNNER_ENGINE}"`);
+  }
   return {
+    engine: engine as RunnerEngineChoice,
     timeoutMs: parseWholeNumber('RUNNER_TIMEOUT_MS', env.RUNNER_TIMEOUT_MS, RUNNER_DEFAULTS.timeoutMs, 100, 600_000),
-    // Pyodide needs about 160 MB idle, and the address-space limit (1280 MiB) caps what it can reach.
-    memoryMb: parseWholeNumber('RUNNER_MEMORY_MB', env.RUNNER_MEMORY_MB, RUNNER_DEFAULTS.memoryMb, 200, 1024),
+    // Pyodide needs about 160 MB idle, and its address-space limit (1280 MiB) caps what it can reach;
+    // gVisor's Python with pandas imported needs about 150 MB of address space.
+    memoryMb: parseWholeNumber('RUNNER_MEMORY_MB', env.RUNNER_MEMORY_MB, RUNNER_DEFAULTS.memoryMb, 200, 8192),
     poolSize: parseWholeNumber('RUNNER_POOL_SIZE', env.RUNNER_POOL_SIZE, RUNNER_DEFAULTS.poolSize, 1, 16),
   };
 }

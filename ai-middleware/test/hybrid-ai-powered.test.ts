@@ -15,7 +15,7 @@ import { type HybridClient, hybridClient, readHybridEvents, useHybridApp } from 
 import { type TestApp, startTestApp } from './helpers/test-app.js';
 import { type FakeOpenAi, codeReply, startFakeOpenAi } from './support/fake-openai.js';
 
-const RUNNER = { timeoutMs: 4000, memoryMb: 256, poolSize: 1 };
+const RUNNER = { engine: 'pyodide' as const, timeoutMs: 4000, memoryMb: 256, poolSize: 1 };
 
 /** No sheet id: merge_timeline stays off, the results come back in the reply only. */
 const SALES = {

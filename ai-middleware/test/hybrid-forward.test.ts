@@ -52,7 +52,7 @@ describe('POST /hybrid/forward (Agent • Direct Exec)', () => {
 
   before(async () => {
     issuer = await startTestIssuer();
-    t = await startTestApp(issuer.apiUrl, { runner: { timeoutMs: 4000, memoryMb: 256, poolSize: 1 } });
+    t = await startTestApp(issuer.apiUrl, { runner: { engine: 'pyodide', timeoutMs: 4000, memoryMb: 256, poolSize: 1 } });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     auth = { authorization: `Bearer ${await issuer.sign({ sub: 'user-1', username: 'alice', role: 'user' })}` };
   });

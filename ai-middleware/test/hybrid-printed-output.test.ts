@@ -32,7 +32,7 @@ describe('POST /hybrid/forward: printed output → grid, with the schedule-shape
   const apps: TestApp[] = [];
 
   async function start(overrides: Parameters<typeof startTestApp>[1] = {}): Promise<string> {
-    const t = await startTestApp(issuer.apiUrl, { runner: { timeoutMs: 4000, memoryMb: 256, poolSize: 1 }, ...overrides });
+    const t = await startTestApp(issuer.apiUrl, { runner: { engine: 'pyodide', timeoutMs: 4000, memoryMb: 256, poolSize: 1 }, ...overrides });
     apps.push(t);
     return t.app.listen({ host: '127.0.0.1', port: 0 });
   }

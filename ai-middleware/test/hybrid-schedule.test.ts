@@ -15,7 +15,7 @@ import {
 import { useHybridApp } from './helpers/hybrid-client.js';
 import { type FakeOpenAi, type FakeReply, startFakeOpenAi } from './support/fake-openai.js';
 
-const RUNNER = { timeoutMs: 4000, memoryMb: 256, poolSize: 1 };
+const RUNNER = { engine: 'pyodide' as const, timeoutMs: 4000, memoryMb: 256, poolSize: 1 };
 const P1 = 'schedule 12 doctors over 28 days, 2 on day shift and 1 on night shift, at most 6 days in a row';
 const P2 = 'schedule 3 doctors over 28 days, 2 on night shift, at most 8 nights each';
 const P3 = 'schedule the doctors on this sheet over 14 days, 1 on day shift and 1 on night shift';

@@ -144,7 +144,7 @@ describe(`merge_timeline: a result grid becomes a proposed version through the r
     const SORT_CODE = 'result = {"headers": headers, "rows": sorted(rows, key=lambda r: r[1])}';
 
     before(async () => {
-      t = await startTestApp(api.base, { runner: { timeoutMs: 4000, memoryMb: 256, poolSize: 1 } });
+      t = await startTestApp(api.base, { runner: { engine: 'pyodide', timeoutMs: 4000, memoryMb: 256, poolSize: 1 } });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     });
     after(async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createCodeRunner } from '../src/runner/code-runner.js';
 
-const runner = createCodeRunner({ timeoutMs: 8000, memoryMb: 256, poolSize: 2 });
+const runner = createCodeRunner({ engine: 'pyodide', timeoutMs: 8000, memoryMb: 256, poolSize: 2 });
 const empty = { headers: [], rows: [] };
 const passwd = readFileSync('/etc/passwd', 'utf8');
 const hostname = readFileSync('/etc/hostname', 'utf8').trim();

@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { CODE_RUN_OUTPUT_CAP_CHARS, CODE_RUN_OUTPUT_TRUNCATED_MARKER } from '@tessera/contracts';
 import { MEMORY_ERROR, createCodeRunner } from '../src/runner/code-runner.js';
 
-const runner = createCodeRunner({ timeoutMs: 4000, memoryMb: 256, poolSize: 2 });
+const runner = createCodeRunner({ engine: 'pyodide', timeoutMs: 4000, memoryMb: 256, poolSize: 2 });
 after(() => runner.close());
 
 const sheet = {
@@ -80,7 +80,7 @@ test('a memory bomb is stopped with a clear error', async () => {
 
 test('under a higher memory limit the address-space limit still ends a bomb in a clean MemoryError', async () => {
   // The RSS watchdog is set above what the 1280 MiB address space lets Pyodide reach.
-  const roomy = createCodeRunner({ timeoutMs: 20_000, memoryMb: 1024, poolSize: 1 });
+  const roomy = createCodeRunner({ engine: 'pyodide', timeoutMs: 20_000, memoryMb: 1024, poolSize: 1 });
   try {
     const out = await roomy.run({
       ...sheet,

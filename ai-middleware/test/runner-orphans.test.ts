@@ -39,31 +39,34 @@ function descendants(root: number): number[] {
 
 const alive = (pid: number): boolean => parentOf(pid) !== undefined;
 
-test('when the service is killed mid-job, the child running the endless loop dies too', { timeout: 180_000 }, async () => {
-  const script = [
-    `import { createCodeRunner } from ${JSON.stringify(codeRunner)};`,
-    'const runner = createCodeRunner({ timeoutMs: 600000, memoryMb: 256, poolSize: 1 });',
-    // A child that cannot start must fail the test, not hang it.
-    'for (let i = 0; runner.status().ready === 0; i++) { if (i > 1200) { console.log(JSON.stringify(runner.status())); process.exit(1); } await new Promise((r) => setTimeout(r, 50)); }',
-    "void runner.run({ code: 'while True:\\n    pass', headers: [], rows: [] });",
-    "setTimeout(() => console.log('running'), 500);",
-    'setInterval(() => {}, 1000);',
-  ].join('\n');
-  const service = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
+// Both engines: a Pyodide child (setsid, unshare, node) and a gVisor sandbox (runsc, its gofer, its kernel and stubs).
+for (const engine of ['pyodide', 'gvisor'] as const) {
+  test(`${engine}: when the service is killed mid-job, the child running the endless loop dies too`, { timeout: 180_000 }, async () => {
+    const script = [
+      `import { createCodeRunner } from ${JSON.stringify(codeRunner)};`,
+      `const runner = createCodeRunner({ engine: "${engine}", timeoutMs: 600000, memoryMb: ${engine === 'gvisor' ? 512 : 256}, poolSize: 1 });`,
+      // A child that cannot start must fail the test, not hang it.
+      'for (let i = 0; runner.status().ready === 0; i++) { if (i > 1200) { console.log(JSON.stringify(runner.status())); process.exit(1); } await new Promise((r) => setTimeout(r, 50)); }',
+      "void runner.run({ code: 'while True:\\n    pass', headers: [], rows: [] });",
+      "setTimeout(() => console.log('running'), 500);",
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const service = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [chunk] = (await once(service.stdout!, 'data')) as [Buffer];
+      assert.equal(chunk.toString().trim(), 'running');
+      const children = descendants(service.pid!);
+      // setsid→unshare and the node inside, for the busy child and its warming replacement.
+      assert.ok(children.length >= 2, `expected the runner's children, found ${children.length}`);
+      service.kill('SIGKILL');
+      await once(service, 'exit');
+      for (let i = 0; i < 100 && children.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(children.filter(alive), []);
+    } finally {
+      service.kill('SIGKILL');
+    }
   });
-  try {
-    const [chunk] = (await once(service.stdout!, 'data')) as [Buffer];
-    assert.equal(chunk.toString().trim(), 'running');
-    const children = descendants(service.pid!);
-    // setsid→unshare and the node inside, for the busy child and its warming replacement.
-    assert.ok(children.length >= 2, `expected the runner's children, found ${children.length}`);
-    service.kill('SIGKILL');
-    await once(service, 'exit');
-    for (let i = 0; i < 100 && children.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(children.filter(alive), []);
-  } finally {
-    service.kill('SIGKILL');
-  }
-});
+}

@@ -15,7 +15,7 @@ test('not root, or without the tools, it refuses to run code and says what it ne
   assert.match(noTools.refused, /setsid is not on PATH/);
 
   // The runner built on a refusal never starts a child: every job fails with the reason.
-  const runner = createCodeRunner({ timeoutMs: 1000, memoryMb: 256, poolSize: 1 }, { command: asNobody });
+  const runner = createCodeRunner({ engine: 'pyodide', timeoutMs: 1000, memoryMb: 256, poolSize: 1 }, { command: asNobody });
   try {
     const result = await runner.run({ code: 'print(1)', headers: [], rows: [] });
     const status = runner.status();
@@ -30,7 +30,7 @@ test('not root, or without the tools, it refuses to run code and says what it ne
 
 test('children that fail to start put the runner in a failing state with the cause, and jobs fail', async () => {
   const runner = createCodeRunner(
-    { ...RUNNER_DEFAULTS, poolSize: 1 },
+    { ...RUNNER_DEFAULTS, engine: 'pyodide', poolSize: 1 },
     { command: { command: 'sh', args: ['-c', 'echo "unshare: unshare failed: Operation not permitted" >&2; exit 1'], env: {} } },
   );
   try {
@@ -43,13 +43,15 @@ test('children that fail to start put the runner in a failing state with the cau
 });
 
 test('RUNNER_* variables set the limits; bad values are refused', () => {
-  assert.deepEqual(loadConfig({}).runner, { timeoutMs: 10_000, memoryMb: 256, poolSize: 2 });
-  assert.deepEqual(loadConfig({ RUNNER_TIMEOUT_MS: '2500', RUNNER_MEMORY_MB: '512', RUNNER_POOL_SIZE: '1' }).runner, {
+  assert.deepEqual(loadConfig({}).runner, { engine: 'auto', timeoutMs: 10_000, memoryMb: 512, poolSize: 2 });
+  assert.deepEqual(loadConfig({ RUNNER_ENGINE: 'Pyodide', RUNNER_TIMEOUT_MS: '2500', RUNNER_MEMORY_MB: '300', RUNNER_POOL_SIZE: '1' }).runner, {
+    engine: 'pyodide',
     timeoutMs: 2500,
-    memoryMb: 512,
+    memoryMb: 300,
     poolSize: 1,
   });
   assert.throws(() => loadConfig({ RUNNER_TIMEOUT_MS: '10s' }), /RUNNER_TIMEOUT_MS must be a whole number from 100 to 600000, got "10s"/);
-  assert.throws(() => loadConfig({ RUNNER_MEMORY_MB: '64' }), /RUNNER_MEMORY_MB must be a whole number from 200 to 1024/);
+  assert.throws(() => loadConfig({ RUNNER_MEMORY_MB: '64' }), /RUNNER_MEMORY_MB must be a whole number from 200 to 8192/);
+  assert.throws(() => loadConfig({ RUNNER_ENGINE: 'docker' }), /RUNNER_ENGINE must be gvisor or pyodide \(or auto, the default\); got "docker"/);
   assert.throws(() => loadConfig({ RUNNER_POOL_SIZE: '0' }), /RUNNER_POOL_SIZE/);
 });

@@ -21,6 +21,12 @@ const hasPostgres = () =>
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+/** The code runner's gVisor engine (issue 19): runsc, and Debian's Python with its packages. */
+const GVISOR_PYTHON_PACKAGES = ['python3-pandas', 'python3-numpy', 'python3-scipy', 'python3-matplotlib', 'python3-openpyxl', 'python3-statsmodels', 'python3-seaborn', 'python3-sklearn'];
+const hasRunsc = () => ['/usr/bin/runsc', '/usr/sbin/runsc', '/usr/local/bin/runsc'].some((p) => existsSync(p));
+const hasGvisorPython = () =>
+  spawnSync('/usr/bin/python3', ['-c', 'import pandas, numpy, scipy, matplotlib, openpyxl, statsmodels, seaborn, sklearn'], { stdio: 'ignore' }).status === 0;
+
 /** LibreOffice headless, for api/test/export-libreoffice.test.ts (reads exported files back). */
 const hasSoffice = () => (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/soffice`));
 
@@ -30,8 +36,10 @@ export function ensureSystemDeps() {
   if (!hasPostgres()) missing.push('postgresql');
   if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (!hasSoffice()) missing.push('libreoffice-calc-nogui');
+  if (!hasRunsc()) missing.push('runsc');
+  if (!hasGvisorPython()) missing.push(...GVISOR_PYTHON_PACKAGES);
   if (missing.length === 0) return null;
   console.log(`[deps] installing ${missing.join(', ')} with apt-get ...`);
-  if (aptInstall(missing) && hasPostgres() && existsSync(CHROMIUM_PATH) && hasSoffice()) return null;
+  if (aptInstall(missing) && hasPostgres() && existsSync(CHROMIUM_PATH) && hasSoffice() && hasRunsc() && hasGvisorPython()) return null;
   return `The test suite needs Debian's ${missing.join(' and ')}: run as root \`apt-get install -y ${missing.join(' ')}\`.`;
 }

@@ -26,7 +26,10 @@ describe('GET /config reports the feature flags', () => {
   test('all on when none is set', async () => {
     const t = await startTestApp(issuer.apiUrl);
     apps.push(t);
-    assert.deepEqual((await getConfig(t)).flags, DEFAULT_FLAGS);
+    const config = await getConfig(t);
+    assert.deepEqual(config.flags, DEFAULT_FLAGS);
+    // The live code-runner engine (test apps pin Pyodide: the standard library, no packages).
+    assert.deepEqual(config.codeRunner, { engine: 'pyodide', packages: {} });
   });
 
   test('FEATURE_AUTO_SHEET_CREATION=false and FEATURE_ENHANCED_TABLE_PARSING=0: reported off, the others on, no token needed', async () => {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FeatureFlags } from '@tessera/contracts';
 import type { AiProviderName } from '../config.js';
+import { codeRunnerInfo } from '../health/health.route.js';
+import type { CodeRunnerStatus } from '../runner/code-runner.js';
 import { buildCapabilities } from './capabilities.js';
 
 /**
@@ -13,7 +15,12 @@ export function registerConfigRoute(
   provider: AiProviderName,
   model: string | null = null,
   flags?: FeatureFlags,
+  /** The code runner's state, once it exists: /config names its live engine and packages. */
+  runnerStatus: () => CodeRunnerStatus | undefined = () => undefined,
 ): void {
   const capabilities = buildCapabilities(version, provider, model, flags);
-  app.get('/config', { config: { public: true } }, async () => capabilities);
+  app.get('/config', { config: { public: true } }, async () => {
+    const info = codeRunnerInfo(runnerStatus()).code_runner;
+    return info ? { ...capabilities, codeRunner: info } : capabilities;
+  });
 }

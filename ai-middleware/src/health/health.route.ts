@@ -1,4 +1,4 @@
-import { type ServiceHealth, ServiceHealthSchema } from '@tessera/contracts';
+import { type CodeRunnerInfo, type ServiceHealth, ServiceHealthSchema } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import type { CodeRunnerStatus } from '../runner/code-runner.js';
@@ -30,6 +30,12 @@ function codeRunnerCheck(status: CodeRunnerStatus | undefined): Record<string, '
   return { code_runner: status.state === 'refused' || status.state === 'failing' || status.state === 'closed' ? 'failing' : 'ok' };
 }
 
+/** The live engine and its packages, once the runner exists (null engine: still choosing, or refusing). */
+export function codeRunnerInfo(status: CodeRunnerStatus | undefined): { code_runner?: CodeRunnerInfo } {
+  if (!status) return {};
+  return { code_runner: { engine: status.engine?.name ?? null, packages: status.engine?.packages ?? {} } };
+}
+
 /** GET /health, no auth: the shell's monitor and load balancers read it. */
 export function registerHealthRoute(
   app: FastifyInstance,
@@ -50,6 +56,7 @@ export function registerHealthRoute(
       uptime_s: Math.round((Date.now() - startedAt) / 1000),
       checks: { database: dbOk ? 'ok' : 'failing', ...codeRunnerCheck(runnerStatus()) },
       ...(ai ? { ai } : {}),
+      ...codeRunnerInfo(runnerStatus()),
     });
     reply.header('cache-control', 'no-store');
     return reply.code(dbOk ? 200 : 503).send(body);

@@ -78,7 +78,7 @@ export async function runAiPowered(
     code: body.code,
     files,
     conversation: body.conversation_context,
-  });
+  }, deps.runner.status().engine);
   const attempts: HybridAttempt[] = [];
   let run: CodeRunResult | undefined;
   /** What the last reply was: code, or a schedule problem (```schedule-json). */

@@ -1,21 +1,42 @@
 import { AI_CONVERSATION_CONTEXT, AI_SAMPLE_ROWS, type ConversationTurn, type GridData } from '@tessera/contracts';
 import type { ChatMessage } from '../providers/provider.js';
+import type { RunnerEngine } from '../runner/code-runner.js';
 import type { GitFileText } from './git-files.js';
 import { SCHEDULE_PROMPT } from '../schedule/input/schedule-prompt.js';
 
-/** What the model is told about the code it writes: the runner's code contract (README). */
-export const CODE_SYSTEM_PROMPT = `You write Python 3 programs that run on a spreadsheet.
-The program runs in Pyodide with the standard library only: no numpy, no pandas, no network, no files, no input().
-It gets these variables, already defined:
-- headers: list of str, the column names
-- rows: list of lists, one per row; cells are str, int, float, bool or None (numbers may arrive as text such as "1,200")
-- records: list of dicts, one per row, keyed by header
-- sheet: dict with name, headers and rows
-Assign the answer to \`result\`:
-- a table as {"headers": [...], "rows": [[...], ...]}; to change the sheet itself (sort, filter, edit), keep its headers and return all the rows it should have
-- or a single value (a number or a text)
-What the program prints is shown to the user: print a short explanation of the answer.
-Reply with the whole program in one \`\`\`python code block, and nothing else.`;
+/**
+ * What the model is told about the code it writes: the runner's code contract (README), for the
+ * engine that will run it — the gVisor engine's CPython has pandas & co. and the sheet as `df`;
+ * Pyodide has the standard library only. Before the engine is chosen, the Pyodide contract (code
+ * written for it runs on both).
+ */
+export function codeSystemPrompt(engine?: RunnerEngine): string {
+  const gvisor = engine?.name === 'gvisor';
+  const packages = Object.keys(engine?.packages ?? {}).filter((name) => name !== 'python');
+  return [
+    'You write Python 3 programs that run on a spreadsheet.',
+    gvisor
+      ? `The program runs in CPython ${engine?.packages.python ?? '3'} with these packages: ${packages.join(', ')} (matplotlib figures are not shown); no network, no files outside /tmp, no input().`
+      : 'The program runs in Pyodide with the standard library only: no numpy, no pandas, no network, no files, no input().',
+    'It gets these variables, already defined:',
+    '- headers: list of str, the column names',
+    '- rows: list of lists, one per row; cells are str, int, float, bool or None (numbers may arrive as text such as "1,200")',
+    '- records: list of dicts, one per row, keyed by header',
+    '- sheet: dict with name, headers and rows',
+    ...(gvisor
+      ? ['- df: a pandas DataFrame of the sheet, the headers as its columns, numbers (also "1,200") as numbers; pd and np are pandas and numpy']
+      : []),
+    'Assign the answer to `result`:',
+    '- a table as {"headers": [...], "rows": [[...], ...]}; to change the sheet itself (sort, filter, edit), keep its headers and return all the rows it should have',
+    ...(gvisor ? ["- or a pandas DataFrame (its columns in order; a groupby's keys become columns)"] : []),
+    '- or a single value (a number or a text)',
+    'What the program prints is shown to the user: print a short explanation of the answer.',
+    'Reply with the whole program in one ```python code block, and nothing else.',
+  ].join('\n');
+}
+
+/** The contract for the Pyodide engine (and before an engine is chosen). */
+export const CODE_SYSTEM_PROMPT = codeSystemPrompt();
 
 export interface CodeTask {
   instruction: string;
@@ -32,7 +53,7 @@ export interface CodeTask {
  * The conversation that asks for the code: the system prompt (the code contract, then how a
  * staff-scheduling request is answered instead), the last turns, then the task.
  */
-export function codeMessages(task: CodeTask): ChatMessage[] {
+export function codeMessages(task: CodeTask, engine?: RunnerEngine): ChatMessage[] {
   const turns = (task.conversation ?? [])
     .filter((turn) => turn.role !== 'system' && turn.content.trim())
     .slice(-AI_CONVERSATION_CONTEXT)
@@ -48,7 +69,7 @@ export function codeMessages(task: CodeTask): ChatMessage[] {
   for (const file of task.files) {
     parts.push('', `File ${file.path} from the repository${file.note ? ` (${file.note})` : ''}:`, '```', file.content, '```');
   }
-  return [{ role: 'system', content: `${CODE_SYSTEM_PROMPT}\n\n${SCHEDULE_PROMPT}` }, ...turns, { role: 'user', content: parts.join('\n') }];
+  return [{ role: 'system', content: `${codeSystemPrompt(engine)}\n\n${SCHEDULE_PROMPT}` }, ...turns, { role: 'user', content: parts.join('\n') }];
 }
 
 /** The turn that sends a raised error back to the model (the fix loop). */

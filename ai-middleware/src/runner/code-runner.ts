@@ -8,7 +8,18 @@ import {
 import { RUNNER_DEFAULTS, type RunnerConfig } from '../config.js';
 import { type ChildCommand, confinedChildCommand } from './confinement.js';
 import { gridOfRun } from './grid-extractor.js';
+import { gvisorHost, gvisorSelfTest, gvisorSpawner } from './gvisor/gvisor-engine.js';
 import { type ChildOutcome, RunnerChild } from './runner-child.js';
+import type { RunnerWorker } from './runner-worker.js';
+
+/** The Python that runs the jobs, once chosen, and the packages it offers beyond the standard library. */
+export interface RunnerEngine {
+  name: 'gvisor' | 'pyodide';
+  /** Distribution name → version (gVisor: pandas, numpy...; Pyodide: none). */
+  packages: Record<string, string>;
+  /** With RUNNER_ENGINE=auto and Pyodide chosen: why gVisor was not. */
+  fallbackReason?: string;
+}
 
 /** What /health will report: whether code can run, and why not. */
 export interface CodeRunnerStatus {
@@ -22,6 +33,8 @@ export interface CodeRunnerStatus {
   /** Jobs running in a child now. */
   running: number;
   queued: number;
+  /** The live engine; absent while RUNNER_ENGINE=auto's self-test runs. */
+  engine?: RunnerEngine;
 }
 
 /** The typed service behind "Agent • Direct Exec" (issue 7); the HTTP route stays thin. */
@@ -33,6 +46,8 @@ export interface CodeRunner {
    */
   run(request: CodeRunRequest, options?: { signal?: AbortSignal }): Promise<CodeRunResult>;
   status(): CodeRunnerStatus;
+  /** The engine once chosen (after RUNNER_ENGINE=auto's self-test); undefined when the runner refuses to run code. */
+  engine(): Promise<RunnerEngine | undefined>;
   /** Kills every child and fails waiting jobs. */
   close(): Promise<void>;
 }
@@ -52,39 +67,104 @@ export function timeoutError(timeoutMs: number): string {
 }
 
 interface Waiter {
-  resolve: (child: RunnerChild) => void;
+  resolve: (child: RunnerWorker) => void;
   reject: (err: Error) => void;
 }
 
 export interface CodeRunnerOptions {
-  /** How long a child may take to load Pyodide; default 60 s (FACTS: 4.5 s each when 4 start on 2 cores). */
+  /** How long a child may take to load Pyodide (or a sandbox to import pandas); default 60 s (FACTS: 4.5 s each when 4 start on 2 cores). */
   readyTimeoutMs?: number;
-  /** For tests: replaces the confinement check's outcome (e.g. to see the refusal). */
+  /** For tests: replaces the confinement check's outcome (e.g. to see the refusal); Pyodide only. */
   command?: ChildCommand | { refused: string };
   /** Whether printed output is parsed into a grid when the code assigns no result (the enhanced table parsing flag); default true. */
   parsePrintedOutput?: boolean;
 }
 
-export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options: CodeRunnerOptions = {}): CodeRunner {
+/** How the pool makes a worker of the chosen engine, or why it cannot. */
+type Spawner = { engine: RunnerEngine; spawn: () => RunnerWorker } | { refused: string };
+
+function pyodideSpawner(config: RunnerConfig, options: CodeRunnerOptions, readyTimeoutMs: number, fallbackReason?: string): Spawner {
   const command = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
+  if ('refused' in command) return command;
+  return {
+    engine: { name: 'pyodide', packages: {}, ...(fallbackReason ? { fallbackReason } : {}) },
+    spawn: () => new RunnerChild(command, { memoryMb: config.memoryMb, readyTimeoutMs }),
+  };
+}
+
+/**
+ * The engine RUNNER_ENGINE names: gvisor (refused with the reason where it cannot run), pyodide,
+ * or auto — gvisor when its self-test passes (a sandbox starts and imports pandas), else pyodide.
+ */
+async function chooseEngine(config: RunnerConfig, options: CodeRunnerOptions, readyTimeoutMs: number): Promise<Spawner> {
+  if (config.engine === 'pyodide' || options.command) return pyodideSpawner(config, options, readyTimeoutMs);
+  if (config.engine === 'gvisor') {
+    const host = gvisorHost();
+    if ('refused' in host) return host;
+    const test = await gvisorSelfTest(config.memoryMb, readyTimeoutMs);
+    return {
+      engine: { name: 'gvisor', packages: test.ok ? test.packages : {} },
+      spawn: gvisorSpawner(host, config.memoryMb, readyTimeoutMs),
+    };
+  }
+  const test = await gvisorSelfTest(config.memoryMb, readyTimeoutMs);
+  const host = gvisorHost();
+  if (test.ok && !('refused' in host)) {
+    return { engine: { name: 'gvisor', packages: test.packages }, spawn: gvisorSpawner(host, config.memoryMb, readyTimeoutMs) };
+  }
+  return pyodideSpawner(config, options, readyTimeoutMs, test.ok ? 'gVisor is not available' : test.reason);
+}
+
+export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options: CodeRunnerOptions = {}): CodeRunner {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const parsePrintedOutput = options.parsePrintedOutput ?? true;
-  const ready: RunnerChild[] = [];
-  const warming = new Set<RunnerChild>();
-  const busy = new Set<RunnerChild>();
+  const ready: RunnerWorker[] = [];
+  const warming = new Set<RunnerWorker>();
+  const busy = new Set<RunnerWorker>();
   const waiters: Waiter[] = [];
-  let state: CodeRunnerStatus['state'] = 'refused' in command ? 'refused' : 'starting';
-  let reason = 'refused' in command ? command.refused : undefined;
+  // Chosen synchronously for Pyodide (as before), after the self-test for gVisor and auto.
+  let spawner: Spawner | undefined =
+    config.engine === 'pyodide' || options.command ? pyodideSpawner(config, options, readyTimeoutMs) : undefined;
+  let state: CodeRunnerStatus['state'] = spawner && 'refused' in spawner ? 'refused' : 'starting';
+  let reason = spawner && 'refused' in spawner ? spawner.refused : undefined;
   let startFailures = 0;
   let respawnTimer: NodeJS.Timeout | undefined;
+  const chosen: Promise<void> = spawner
+    ? Promise.resolve()
+    : chooseEngine(config, options, readyTimeoutMs).then(
+        (result) => {
+          spawner = result;
+          if (state === 'closed') return;
+          if ('refused' in result) {
+            state = 'refused';
+            reason = result.refused;
+            for (const waiter of waiters.splice(0)) waiter.reject(new Error(result.refused));
+            return;
+          }
+          fill();
+        },
+        (err: Error) => {
+          spawner = { refused: `The code runner could not choose its engine (${err.message})` };
+          state = 'refused';
+          reason = spawner.refused;
+          for (const waiter of waiters.splice(0)) waiter.reject(new Error(reason));
+        },
+      );
 
   function fill(): void {
-    if ('refused' in command || state === 'closed' || state === 'failing') return;
-    while (ready.length + warming.size < config.poolSize) spawnOne(command);
+    if (!spawner || 'refused' in spawner || state === 'closed' || state === 'failing') return;
+    while (ready.length + warming.size < config.poolSize) spawnOne(spawner.spawn);
   }
 
-  function spawnOne(childCommand: ChildCommand): void {
-    const child = new RunnerChild(childCommand, { memoryMb: config.memoryMb, readyTimeoutMs });
+  function spawnOne(spawn: () => RunnerWorker): void {
+    let child: RunnerWorker;
+    try {
+      child = spawn();
+    } catch (err) {
+      // Writing a bundle failed (a full disk): counted as a failed start.
+      startFailed(err as Error);
+      return;
+    }
     warming.add(child);
     child.ready.then(
       () => {
@@ -111,20 +191,24 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
       },
       (err: Error) => {
         warming.delete(child);
-        if (state === 'closed') return;
-        startFailures += 1;
-        if (startFailures >= MAX_START_FAILURES) {
-          state = 'failing';
-          reason = `Code runner children fail to start (${err.message})`;
-          for (const waiter of waiters.splice(0)) waiter.reject(new Error(reason));
-        } else {
-          respawnTimer = setTimeout(fill, RESPAWN_DELAY_MS);
-        }
+        startFailed(err);
       },
     );
   }
 
-  function take(signal?: AbortSignal): Promise<RunnerChild> {
+  function startFailed(err: Error): void {
+    if (state === 'closed') return;
+    startFailures += 1;
+    if (startFailures >= MAX_START_FAILURES) {
+      state = 'failing';
+      reason = `Code runner children fail to start (${err.message})`;
+      for (const waiter of waiters.splice(0)) waiter.reject(new Error(reason));
+    } else {
+      respawnTimer = setTimeout(fill, RESPAWN_DELAY_MS);
+    }
+  }
+
+  function take(signal?: AbortSignal): Promise<RunnerWorker> {
     if (state === 'failing') {
       // Try again for this job: the cause (e.g. memory pressure) may have passed.
       state = 'starting';
@@ -133,7 +217,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     const child = ready.shift();
     const taken = child
       ? Promise.resolve(child)
-      : new Promise<RunnerChild>((resolve, reject) => {
+      : new Promise<RunnerWorker>((resolve, reject) => {
           const waiter: Waiter = {
             resolve: (c) => {
               signal?.removeEventListener('abort', onAbort);
@@ -159,7 +243,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     if (state === 'refused') return failure(reason ?? 'The code runner refuses to run code unconfined.');
     if (state === 'closed') return failure(CLOSED_ERROR);
     if (signal?.aborted) return failure(STOPPED_ERROR);
-    let child: RunnerChild;
+    let child: RunnerWorker;
     try {
       child = await take(signal);
     } catch (err) {
@@ -183,12 +267,13 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
   function status(): CodeRunnerStatus {
     return {
       state,
-      confined: !('refused' in command),
+      confined: !(spawner && 'refused' in spawner),
       ...(reason === undefined ? {} : { reason }),
       ready: ready.length,
       warming: warming.size,
       running: busy.size,
       queued: waiters.length,
+      ...(spawner && 'engine' in spawner ? { engine: spawner.engine } : {}),
     };
   }
 
@@ -200,10 +285,16 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     warming.clear();
     for (const child of all) child.kill({ kind: 'closed' });
     await Promise.all(all.map((child) => child.exited));
+    await chosen; // a self-test still running ends (and removes its sandbox) before close resolves
+  }
+
+  async function engine(): Promise<RunnerEngine | undefined> {
+    await chosen;
+    return spawner && 'engine' in spawner ? spawner.engine : undefined;
   }
 
   fill();
-  return { run, status, close };
+  return { run, status, engine, close };
 }
 
 function failure(error: string, execution_output = ''): CodeRunResult {

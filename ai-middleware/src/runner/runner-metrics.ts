@@ -30,6 +30,7 @@ export function withJobMetrics(runner: CodeRunner, registry: Registry): CodeRunn
       }
     },
     status: () => runner.status(),
+    engine: () => runner.engine(),
     close: () => runner.close(),
   };
 }

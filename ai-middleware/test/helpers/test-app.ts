@@ -67,8 +67,10 @@ export function testConfig(apiUrl: string, storage: TestStorage, overrides: Part
     logLevel: 'silent',
     version: PACKAGE_VERSION,
     // A listening app warms its runner pool; most tests never run code, so one Pyodide child
-    // (not the default two) boots for nothing. Tests that run code set their own pool.
-    runner: { ...RUNNER_DEFAULTS, poolSize: 1 },
+    // (not the default two) boots for nothing. Tests that run code set their own pool. Pinned to
+    // Pyodide: the gVisor engine has its own suite (test/runner-gvisor-escapes.test.ts), and one
+    // self-test sandbox per app would only add time here.
+    runner: { ...RUNNER_DEFAULTS, engine: 'pyodide', poolSize: 1 },
     ...overrides,
   };
 }

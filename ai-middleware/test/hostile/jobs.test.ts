@@ -46,7 +46,7 @@ describe('hostile: Python jobs and solves', () => {
     issuer = await startTestIssuer();
     t = await startTestApp(issuer.apiUrl, {
       jobs: { perUser: 2, solvesPerUser: 1, queueMax: 2, maxRunning: 4 },
-      runner: { timeoutMs: 300_000, memoryMb: 256, poolSize: 2 },
+      runner: { engine: 'pyodide', timeoutMs: 300_000, memoryMb: 256, poolSize: 2 },
     });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     alice = await issuer.sign({ sub: 'user-alice', username: 'alice', role: 'user' });

@@ -11,6 +11,17 @@ export const FeatureFlagsSchema = z.object({
 }) satisfies z.ZodType<Record<FeatureFlag, boolean>>;
 export type FeatureFlags = z.infer<typeof FeatureFlagsSchema>;
 
+/**
+ * The Python that runs code (issue 19): its engine (gvisor: CPython with pandas & co. in gVisor;
+ * pyodide: the standard library only), null while the start-up self-test runs or when no code can
+ * run, and the packages it offers beyond the standard library (distribution name → version).
+ */
+export const CodeRunnerInfoSchema = z.object({
+  engine: z.enum(['gvisor', 'pyodide']).nullable(),
+  packages: z.record(z.string(), z.string()),
+});
+export type CodeRunnerInfo = z.infer<typeof CodeRunnerInfoSchema>;
+
 /** Middleware capabilities (spec 02 §3), served at GET /config. */
 export const CapabilitiesSchema = z.object({
   langGraphEnabled: z.boolean(),
@@ -27,5 +38,7 @@ export const CapabilitiesSchema = z.object({
   model: z.string().nullable().optional(),
   /** The feature flags this instance runs with (FEATURE_* env); an older middleware leaves them out (defaults apply). */
   flags: FeatureFlagsSchema.optional(),
+  /** The live code-runner engine and its packages; an older middleware leaves it out. */
+  codeRunner: CodeRunnerInfoSchema.optional(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CodeRunnerInfoSchema } from '../ai/capabilities.schema.js';
 
 /** What a service answers at GET /health. */
 export const ServiceHealthSchema = z.object({
@@ -9,6 +10,8 @@ export const ServiceHealthSchema = z.object({
   checks: z.record(z.string(), z.enum(['ok', 'failing'])).optional(),
   /** The ai-middleware's model provider (AI_PROVIDER) and model (null: builtin, no model). */
   ai: z.object({ provider: z.string(), model: z.string().nullable() }).optional(),
+  /** The ai-middleware's live code-runner engine and its Python packages (issue 19). */
+  code_runner: CodeRunnerInfoSchema.optional(),
 });
 export type ServiceHealth = z.infer<typeof ServiceHealthSchema>;
 

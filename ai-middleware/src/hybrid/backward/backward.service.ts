@@ -18,7 +18,7 @@ import {
 } from '@tessera/contracts';
 import { type AiProvider, type ChatMessage, ProviderError, complete } from '../../providers/provider.js';
 import type { CodeRunner } from '../../runner/code-runner.js';
-import { CODE_SYSTEM_PROMPT, extractCode, fixRequest } from '../code-prompt.js';
+import { codeSystemPrompt, extractCode, fixRequest } from '../code-prompt.js';
 import { runCodeUnlessStopped } from '../run-code.js';
 import { type StageListener, toHybridResponse } from '../direct-exec.service.js';
 import { type Grid, diffGrids } from './grid-diff.js';
@@ -148,7 +148,7 @@ export async function runBackward(
   }
 
   const messages: ChatMessage[] = [
-    { role: 'system', content: CODE_SYSTEM_PROMPT },
+    { role: 'system', content: codeSystemPrompt(deps.runner.status().engine) },
     taskMessage(body, source, first.grid, edited, differences),
   ];
   const attempts: HybridAttempt[] = [];

@@ -1,0 +1,205 @@
+# One gVisor sandbox's Python (issue 19): imports pandas & co., says it is ready, runs ONE
+# job read from stdin, writes its outcome to stdout and exits. The parent
+# (gvisor-sandbox.ts) destroys the sandbox after the job: nothing is shared between jobs.
+#
+# Protocol (the same as the Pyodide child's, child-message.schema.ts): one JSON line each,
+# with "tessera": 1 — {type: 'ready'} once warm; {type: 'done', output, truncated,
+# result?, error?} after the job. stdin carries one line: {code, headers, rows, sheet_name}.
+# argv[1] is the output cap in characters.
+import ast, datetime, decimal, fractions, json, linecache, math, os, re, sys, traceback
+
+import numpy as np
+import pandas as pd
+
+OUTPUT_CAP = int(sys.argv[1])
+# The protocol's own copy of stdout: user code that writes to fd 1 can only garble its own job.
+_proto = os.fdopen(os.dup(1), 'w', encoding='utf-8')
+
+
+def send(message):
+    _proto.write(json.dumps({'tessera': 1, **message}, allow_nan=False) + '\n')
+    _proto.flush()
+
+
+class Collector:
+    """What user code prints (stdout and stderr, interleaved), kept up to the cap."""
+
+    def __init__(self):
+        self.parts, self.size, self.truncated = [], 0, False
+
+    def write(self, text):
+        if not isinstance(text, str):
+            text = str(text)
+        if not self.truncated:
+            room = OUTPUT_CAP - self.size
+            if len(text) > room:
+                text, self.truncated = text[:room], True
+            self.parts.append(text)
+            self.size += len(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def text(self):
+        return ''.join(self.parts)
+
+
+NUMBER = re.compile(r'^\s*[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?\s*$')
+
+
+def number_column(values):
+    """A column whose filled cells are all numbers (or numbers as text, "1,200") as floats, else None."""
+    seen = False
+    for v in values:
+        if v is None or v == '':
+            continue
+        if isinstance(v, bool):
+            return None
+        if isinstance(v, (int, float)):
+            seen = True
+            continue
+        if not isinstance(v, str) or not NUMBER.match(v) or not re.search(r'\d', v):
+            return None
+        seen = True
+    if not seen:
+        return None
+    return pd.to_numeric(pd.Series([None if v is None or v == '' else float(v.replace(',', '')) if isinstance(v, str) else v for v in values], dtype='float64'))
+
+
+def frame_of(headers, rows):
+    """The sheet as a DataFrame: headers as columns; pandas infers the types, and a column of
+    numbers written as text (or numbers with blanks) becomes numeric."""
+    width = len(headers)
+    data = [r if len(r) == width else list(r[:width]) + [None] * (width - len(r)) for r in rows]
+    df = pd.DataFrame(data, columns=range(width)) if data else pd.DataFrame(columns=range(width), dtype='object')
+    for i in range(width):
+        if df[i].dtype == object:
+            numeric = number_column(df[i].tolist())
+            if numeric is not None:
+                df[i] = numeric.values
+    df.columns = headers
+    return df
+
+
+def jsonable(value, depth=0):
+    if depth > 64:
+        return str(value)
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, np.generic):
+        value = value.item()
+        if not isinstance(value, (int, float, bool, str)):
+            return jsonable(value, depth + 1)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 2**53 else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is pd.NaT:
+        return None
+    if isinstance(value, pd.Series):
+        value = value.to_frame()
+    if isinstance(value, pd.DataFrame):
+        return table_of(value, depth)
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist(), depth + 1)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset, range)):
+        return [jsonable(v, depth + 1) for v in value]
+    if isinstance(value, (datetime.date, datetime.time, pd.Timestamp)):
+        return value.isoformat()
+    if isinstance(value, (decimal.Decimal, fractions.Fraction)):
+        return float(value)
+    try:
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def table_of(df, depth):
+    """A DataFrame as {headers, rows} in its column order; a meaningful index (a groupby's keys) becomes columns."""
+    if not isinstance(df.index, pd.RangeIndex) or any(name is not None for name in df.index.names):
+        df = df.reset_index()
+    if isinstance(df.columns, pd.MultiIndex):
+        headers = [' '.join(str(p) for p in c if str(p)) for c in df.columns]
+    else:
+        headers = [str(c) for c in df.columns]
+    rows = [[jsonable(v, depth + 1) for v in row] for row in df.itertuples(index=False, name=None)]
+    return {'headers': headers, 'rows': rows}
+
+
+def user_traceback(e):
+    """The traceback trimmed to the user's code: its own frames and the error, no runner or library frames."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == '<code>']
+    lines = traceback.format_exception_only(type(e), e)
+    if not frames:
+        return ''.join(lines)
+    return 'Traceback (most recent call last):\n' + ''.join(traceback.format_list(frames)) + ''.join(lines)
+
+
+def run(job):
+    headers = [str(h) for h in job.get('headers', [])]
+    rows = job.get('rows', [])
+    width = len(headers)
+    records = [dict(zip(headers, list(r[:width]) + [None] * (width - len(r)))) for r in rows]
+    ns = {
+        '__name__': '__main__',
+        'headers': headers,
+        'rows': rows,
+        'records': records,
+        'sheet': {'name': job.get('sheet_name'), 'headers': headers, 'rows': rows},
+        'df': frame_of(headers, rows),
+        'pd': pd,
+        'np': np,
+    }
+    code = job['code']
+    linecache.cache['<code>'] = (len(code), None, code.splitlines(True), '<code>')
+    tree = ast.parse(code, '<code>', 'exec')
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, '<code>', 'exec'), ns)
+    value = eval(compile(last, '<code>', 'eval'), ns) if last is not None else None
+    return ns['result'] if 'result' in ns else value
+
+
+def main():
+    import matplotlib
+
+    matplotlib.use('Agg')
+    # Warm-up through the same path before saying ready: the first groupby pays for lazy imports.
+    run({'code': "result = df.groupby('a').sum()", 'headers': ['a', 'b'], 'rows': [['x', 1]]})
+    # From here on a crash of the bootstrap itself is not reported: fds 1 and 2 only carry what
+    # user code (or a process it starts) writes there directly, which nobody reads.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    send({'type': 'ready'})
+    line = sys.stdin.buffer.readline()
+    collector = Collector()
+    sys.stdout = sys.stderr = collector
+    outcome = {}
+    try:
+        job = json.loads(line)
+        outcome = {'result': jsonable(run(job))}
+    except BaseException as e:  # noqa: B036 - everything the code raises is the job's error
+        kind = 'memory' if isinstance(e, MemoryError) else 'python'
+        outcome = {'error': {'kind': kind, 'message': user_traceback(e)}}
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    try:
+        send({'type': 'done', 'output': collector.text(), 'truncated': collector.truncated, **outcome})
+    except MemoryError:
+        send({'type': 'done', 'output': '', 'truncated': False, 'error': {'kind': 'memory', 'message': 'MemoryError'}})
+    sys.stdout.flush()
+    os._exit(0)
+
+
+main()

@@ -1,0 +1,267 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { CodeRunRequest } from '@tessera/contracts';
+import { ChildMessageSchema } from '../child-message.schema.js';
+import type { ChildOutcome } from '../runner-child.js';
+import type { RunnerWorker } from '../runner-worker.js';
+import { writeBundle } from './gvisor-bundle.js';
+
+/** The bootstrap (bootstrap.py), passed with `python3 -c`: the same path from src/ (tsx) and dist/ (built). */
+const BOOTSTRAP = readFileSync(new URL('../../../src/runner/gvisor/bootstrap.py', import.meta.url), 'utf8');
+/** A sandbox's stdout past this (its result line included) is not read: the job fails. */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const STDERR_TAIL_CHARS = 2000;
+/** How often the sandbox's cgroup is read for an out-of-memory kill. */
+const MEMORY_POLL_MS = 100;
+const DELETE_TIMEOUT_MS = 10_000;
+/** How long a sandbox that answered may take to exit by itself before it is deleted. */
+const EXIT_GRACE_MS = 2000;
+
+export interface GvisorHost {
+  /** Absolute paths of the tools. */
+  runsc: string;
+  setpriv: string;
+  /** runsc's state root (--root), private to this service. */
+  stateDir: string;
+  /** Where each sandbox's bundle is written, and removed after. */
+  bundlesDir: string;
+}
+
+export interface GvisorSandboxOptions {
+  memoryMb: number;
+  /** How long the sandbox may take to import pandas (several start at once on 2 cores). */
+  readyTimeoutMs: number;
+  outputCapChars: number;
+}
+
+let counter = 0;
+
+/** Host processes whose command line names `text` (a sandbox's bundle path). */
+function processesNaming(text: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(text)) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Kills what is left of a sandbox on the host and waits (up to 5 s) until nothing is. */
+async function reap(bundle: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const left = processesNaming(bundle);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * One gVisor sandbox seen from the service: `runsc run` of a fresh bundle whose Python imports
+ * pandas and says ready, takes exactly one job on stdin, answers on stdout and exits. The service
+ * enforces the wall clock (the sandbox is deleted at the limit); memory, processes and /tmp are
+ * bounded inside (rlimits, tmpfs size) and on the host (the sandbox's cgroup). Killed or done, the
+ * sandbox is deleted (`runsc delete --force`) and its bundle removed before `exited` resolves.
+ */
+export class GvisorSandbox implements RunnerWorker {
+  readonly ready: Promise<void>;
+  readonly exited: Promise<void>;
+  /** The sandbox's name for runsc, and its cgroup's. */
+  readonly id = `tessera-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
+  private readonly bundle: string;
+  private readonly proc: ChildProcess;
+  private stdout: string[] = [];
+  private stdoutBytes = 0;
+  private stderrTail = '';
+  private gone = false;
+  private killedFor: ChildOutcome | undefined;
+  private outOfMemory = false;
+  /** The job's answer arrived: the sandbox's Python exits right after it. */
+  private answered = false;
+  private onOutcome: ((outcome: ChildOutcome) => void) | undefined;
+  private resolveReady!: () => void;
+  private rejectReady!: (err: Error) => void;
+  private isReady = false;
+  private deleting: Promise<void> | undefined;
+  private readonly memoryPoll: NodeJS.Timeout;
+
+  constructor(private readonly host: GvisorHost, options: GvisorSandboxOptions) {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    // A rejection nobody awaits (the pool was closed meanwhile) must not crash the service.
+    this.ready.catch(() => {});
+    this.bundle = path.join(host.bundlesDir, this.id);
+    mkdirSync(this.bundle, { mode: 0o755 });
+    writeBundle(this.bundle, {
+      id: this.id,
+      args: ['/usr/bin/python3', '-I', '-c', BOOTSTRAP, String(options.outputCapChars)],
+      memoryMb: options.memoryMb,
+    });
+    // setpriv --pdeathsig: if the service dies, runsc dies, and its attached sandbox with it.
+    this.proc = spawn(
+      host.setpriv,
+      ['--pdeathsig=KILL', host.runsc, '--root', host.stateDir, '--network=none', '--platform=ptrace', 'run', '--bundle', this.bundle, this.id],
+      { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    this.proc.stdin?.on('error', () => {}); // EPIPE when the sandbox is already gone: its exit says why
+    this.proc.stdout?.setEncoding('utf8');
+    this.proc.stdout?.on('data', (chunk: string) => this.onStdout(chunk));
+    this.proc.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    const readyTimer = setTimeout(() => {
+      if (!this.isReady) this.kill({ kind: 'died', detail: `did not import pandas within ${options.readyTimeoutMs} ms` });
+    }, options.readyTimeoutMs);
+    this.memoryPoll = setInterval(() => this.checkMemory(), MEMORY_POLL_MS);
+    this.exited = new Promise<void>((resolve) => {
+      this.proc.once('error', (err) => {
+        this.stderrTail += `\n${err.message}`; // spawn itself failed (ENOENT...): 'close' follows
+      });
+      this.proc.once('close', (code, signal) => {
+        this.gone = true;
+        clearTimeout(readyTimer);
+        this.checkMemory();
+        clearInterval(this.memoryPoll);
+        const detail = this.describeExit(code, signal);
+        this.rejectReady(new Error(detail));
+        // The host's OOM killer ended the sandbox: its cgroup limit (several processes' memory) was hit.
+        this.finish(this.killedFor ?? (this.outOfMemory ? { kind: 'memory' } : { kind: 'died', detail }));
+        // Normally `runsc run` deletes its sandbox itself; after a kill it may not have. Then every
+        // host process of the sandbox (its kernel and gofer name the bundle) is waited for.
+        const cleanup = code === 0 && !this.killedFor ? Promise.resolve() : this.deleteSandbox();
+        void cleanup
+          .then(() => reap(this.bundle))
+          .then(() => {
+            rmSync(this.bundle, { recursive: true, force: true });
+            resolve();
+          });
+      });
+    });
+  }
+
+  run(job: CodeRunRequest, timeoutMs: number): Promise<ChildOutcome> {
+    return new Promise<ChildOutcome>((resolve) => {
+      const timer = setTimeout(() => this.kill({ kind: 'timeout' }), timeoutMs);
+      this.onOutcome = (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      if (this.gone) {
+        this.finish(this.killedFor ?? { kind: 'died', detail: 'the sandbox had already exited' });
+        return;
+      }
+      this.proc.stdin?.end(`${JSON.stringify(job)}\n`);
+    });
+  }
+
+  /**
+   * Deletes the sandbox (every process in it, its gofer, its cgroup), then ends `runsc run`. After
+   * its answer the sandbox is exiting by itself: it gets a moment first, which saves a `runsc delete`.
+   */
+  kill(reason?: ChildOutcome): void {
+    if (reason && !this.killedFor) this.killedFor = reason;
+    if (this.gone) return;
+    if (!reason && this.answered && !this.killedFor) {
+      setTimeout(() => this.kill({ kind: 'closed' }), EXIT_GRACE_MS).unref();
+      return;
+    }
+    // The outcome is known now: nothing the sandbox prints from here on counts.
+    if (this.killedFor) this.finish(this.killedFor);
+    void this.deleteSandbox().then(() => {
+      try {
+        this.proc.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    });
+  }
+
+  private deleteSandbox(): Promise<void> {
+    this.deleting ??= new Promise<void>((resolve) => {
+      execFile(this.host.runsc, ['--root', this.host.stateDir, 'delete', '--force', this.id], { timeout: DELETE_TIMEOUT_MS }, () => {
+        this.deleting = undefined; // a second delete after `runsc run` ends catches what a racing start left
+        resolve();
+      });
+    });
+    return this.deleting;
+  }
+
+  private finish(outcome: ChildOutcome): void {
+    const callback = this.onOutcome;
+    this.onOutcome = undefined;
+    callback?.(outcome);
+  }
+
+  private onStdout(chunk: string): void {
+    this.stdoutBytes += chunk.length;
+    if (this.stdoutBytes > MAX_MESSAGE_BYTES) {
+      this.kill({ kind: 'too_large' });
+      return;
+    }
+    let text = chunk;
+    let end: number;
+    while ((end = text.indexOf('\n')) >= 0) {
+      this.stdout.push(text.slice(0, end));
+      const line = this.stdout.join('');
+      this.stdout = [];
+      text = text.slice(end + 1);
+      this.onLine(line);
+    }
+    if (text) this.stdout.push(text);
+  }
+
+  private onLine(line: string): void {
+    if (!line.startsWith('{')) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const message = ChildMessageSchema.safeParse(parsed);
+    if (!message.success) return;
+    if (message.data.type === 'ready') {
+      this.isReady = true;
+      this.resolveReady();
+    } else if (this.onOutcome && !this.killedFor) {
+      this.answered = true;
+      this.finish({ kind: 'done', message: message.data });
+    }
+  }
+
+  /** Whether the host's OOM killer acted in the sandbox's cgroup (v1 or v2 layout). */
+  private checkMemory(): void {
+    if (this.outOfMemory) return;
+    for (const [file, pattern] of [
+      [`/sys/fs/cgroup/memory/${this.id}/memory.oom_control`, /^oom_kill (\d+)/m],
+      [`/sys/fs/cgroup/${this.id}/memory.events`, /^oom_kill (\d+)/m],
+    ] as const) {
+      try {
+        if (Number(pattern.exec(readFileSync(file, 'utf8'))?.[1] ?? 0) > 0) this.outOfMemory = true;
+        return;
+      } catch {
+        // not this layout, or gone
+      }
+    }
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    const lastLine = this.stderrTail.trim().split('\n').filter(Boolean).pop();
+    return lastLine ? `${how}: ${lastLine}` : how;
+  }
+}
