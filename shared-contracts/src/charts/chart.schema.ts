@@ -80,8 +80,8 @@ export type CreateChartBody = ChartOptions;
 export const UpdateChartBodySchema = ChartOptionsSchema;
 export type UpdateChartBody = ChartOptions;
 
-/** The answer of a chart change: the sheet's charts and version after it. */
-export const ChartsResultSchema = z.object({ version: z.number().int(), charts: SheetChartsSchema });
+/** The answer of a chart change: the sheet's charts and version after it (and, on create, the new chart). */
+export const ChartsResultSchema = z.object({ version: z.number().int(), charts: SheetChartsSchema, chart: ChartDefinitionSchema.optional() });
 export type ChartsResult = z.infer<typeof ChartsResultSchema>;
 
 /** The charts in a sheet's metadata; anything stored that does not parse is left out, not shown broken. */
