@@ -13,7 +13,7 @@ function Harness(initial: ChartLayerProps) {
   return <ChartLayer {...props} />;
 }
 import { InsertChartDialog } from './InsertChartDialog.js';
-import { selectionRange } from './use-sheet-charts.js';
+import { newChartBox, selectionRange } from './use-sheet-charts.js';
 
 jest.setTimeout(30_000);
 
@@ -131,5 +131,17 @@ describe('a grid selection as a chart range', () => {
     expect(selectionRange(4, 2, 1, 0, size)).toEqual({ start_row: 1, start_col: 0, end_row: 4, end_col: 2 });
     expect(selectionRange(-1, 1, 999, 1, size)).toEqual({ start_row: 0, start_col: 1, end_row: 9, end_col: 1 });
     expect(selectionRange(20, 0, 25, 1, size)).toBeNull();
+  });
+});
+
+describe('where a new chart goes', () => {
+  test('beside its range, level with its first row, so the cells it charts stay visible; each next one a step further', () => {
+    const range = { start_row: 4, start_col: 0, end_row: 9, end_col: 1 };
+    const first = newChartBox(0, range);
+    expect(first.x).toBeGreaterThan(2 * 120);
+    expect(first.y).toBeGreaterThan(4 * 20);
+    const second = newChartBox(1, range);
+    expect(second.x).toBeGreaterThan(first.x);
+    expect(second.y).toBeGreaterThan(first.y);
   });
 });

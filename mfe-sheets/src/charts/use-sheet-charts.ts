@@ -1,5 +1,6 @@
-import type { ChartBox, ChartDefinition, ChartOptions, ChartRange, ChartsResult, SheetSize, ShellContext } from '@tessera/contracts';
+import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type ChartsResult, type SheetSize, type ShellContext } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
+import { COLUMN_WIDTH } from '../workspace/grid/SheetGrid.js';
 import { type ChartResult, createChartService } from './chart.service.js';
 
 export interface SheetChartsHost {
@@ -9,10 +10,19 @@ export interface SheetChartsHost {
   setCharts(charts: ChartDefinition[]): void;
 }
 
-/** Where a new chart's box goes: near the grid's top left, each a little further than the last. */
-export function newChartBox(count: number): ChartBox {
+/** About the grid's row-number column and one row, in pixels (the box is placed near the range, not on it). */
+const ROW_HEADER_WIDTH = 50;
+const ROW_HEIGHT = 23;
+
+/**
+ * Where a new chart's box goes: beside its range (to the right of its last column, level with its
+ * first row), so it does not hide the cells it charts; each further chart a little lower and right.
+ */
+export function newChartBox(count: number, range: ChartRange | null): ChartBox {
   const step = 24 * (count % 10);
-  return { x: 60 + step, y: 40 + step, width: 480, height: 300 };
+  const x = ROW_HEADER_WIDTH + ((range?.end_col ?? 0) + 1) * COLUMN_WIDTH + 24 + step;
+  const y = 30 + (range?.start_row ?? 0) * ROW_HEIGHT + step;
+  return { x: Math.min(x, CHART_MAX_OFFSET), y: Math.min(y, CHART_MAX_OFFSET), width: 480, height: 300 };
 }
 
 /**
@@ -66,7 +76,7 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
       setDialogRange(selection);
     },
     closeDialog: () => setDialogRange(null),
-    newBox: () => newChartBox(hostRef.current.charts.length),
+    newBox: () => newChartBox(hostRef.current.charts.length, dialogRange),
     async insert(options: ChartOptions) {
       const sheetId = hostRef.current.sheetId;
       if (!sheetId) return;
