@@ -31,6 +31,7 @@ import { itemsRoutes } from './items/items.routes.js';
 import { importRoute } from './import/import.route.js';
 import { exportRoute } from './export/export.route.js';
 import { versionsRoutes } from './versions/versions.routes.js';
+import { chartsRoutes } from './charts/charts.routes.js';
 import { selectProtocol } from './live/live-auth.js';
 import { liveRoutes } from './live/live.routes.js';
 import { workspaceRoutes } from './live/workspace.routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.register(sheetsRoutes, { prefix: '/api/v1/sheets', services });
     app.register(exportRoute, { prefix: '/api/v1/sheets', services });
     app.register(versionsRoutes, { prefix: '/api/v1/sheets', services });
+    app.register(chartsRoutes, { prefix: '/api/v1/sheets', services });
     app.register(groupsRoutes, { prefix: '/api/v1/groups', services });
     app.register(itemsRoutes, { prefix: '/api/v1/items', services });
     app.register(importRoute, { prefix: '/api/v1/import', services });

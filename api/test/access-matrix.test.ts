@@ -46,6 +46,7 @@ function concrete(url: string, ids: { sheet: string; group: string }, item: 'she
     .replace(':id', item === 'sheet' ? ids.sheet : ids.group)
     // A proposal's id (none exists): routes on a committed version are covered in access.test.ts.
     .replace(':versionId', '00000000-0000-4000-8000-000000000001')
+    .replace(':chartId', '00000000-0000-4000-8000-000000000002')
     .replace(':version', '1')
     .replace(':row', '0')
     .replace(':col', '0');

@@ -62,3 +62,5 @@ export * from './schedule/schedule-result.schema.js';
 export * from './access/access.schema.js';
 export * from './trash/trash.schema.js';
 export * from './activity/activity.schema.js';
+export * from './charts/chart.schema.js';
+export * from './charts/chart-range.js';

@@ -4,6 +4,7 @@ import { versionsMigration } from '../versions/versions.migration.js';
 import { sheetOpIdsMigration } from '../sheets/sheet-ops.migration.js';
 import { snapshotDeltasMigration } from '../versions/snapshot-deltas.migration.js';
 import { accessMigration } from '../access/access.migration.js';
+import { chartsMigration } from '../charts/charts.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -121,6 +122,7 @@ const migrations: Record<string, Migration> = {
   '0005_sheet_op_ids': sheetOpIdsMigration,
   '0006_sheet_snapshot_deltas': snapshotDeltasMigration,
   '0007_access_trash_activity': accessMigration,
+  '0008_sheet_charts': chartsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

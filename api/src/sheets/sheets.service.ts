@@ -4,6 +4,9 @@ import {
   type CellPatchBody,
   type CellPatchResult,
   type CellValue,
+  CHART_TEXTS,
+  type ChartDefinition,
+  type ChartsResult,
   type CreateSheetBody,
   DEFAULT_SHEET_NAME,
   ERROR_CODES,
@@ -11,7 +14,9 @@ import {
   NEW_SHEET_DEFAULT,
   NEW_SHEET_IN_GROUP_DEFAULT,
   normalizeHeaders,
+  moveCharts,
   SHEET_MAX_CELLS_DEFAULT,
+  SHEET_MAX_CHARTS,
   type SheetConflictDetails,
   type SheetList,
   type SheetListQuery,
@@ -35,6 +40,7 @@ import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { moveCells, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
+import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
   appendOp,
@@ -217,7 +223,8 @@ export class SheetsService {
   async create(body: CreateSheetBody, userId: string): Promise<SheetSummary & { data: GridData }> {
     const groupId = body.group_id ?? null;
     const defaults = groupId ? NEW_SHEET_IN_GROUP_DEFAULT : NEW_SHEET_DEFAULT;
-    const { rows = defaults.rows, columns = defaults.columns, ...extra } = body.metadata ?? {};
+    // Charts are made through their own routes (validated, versioned), never as loose metadata.
+    const { rows = defaults.rows, columns = defaults.columns, charts: _charts, ...extra } = body.metadata ?? {};
     // Checked before the empty grid is allocated (insert checks again what it stores).
     if (body.data) requireSheetSize(body.data.length, Math.max(widthOf(body.data), body.headers?.length ?? 0), this.maxCells);
     else requireSheetSize(rows, Math.max(columns, body.headers?.length ?? 0), this.maxCells);
@@ -269,9 +276,15 @@ export class SheetsService {
   }
 
   /** PUT: metadata fields, and with `data` a new grid, merged cell by cell when based on an older version. */
-  async update(id: string, body: UpdateSheetBody, userId: string, opts: { acceptedVersionId?: string } = {}): Promise<SheetSummary> {
+  async update(
+    id: string,
+    body: UpdateSheetBody,
+    userId: string,
+    /** charts: a restore's or checkout's charts (those of the version it brings back). */
+    opts: { acceptedVersionId?: string; charts?: ChartDefinition[] } = {},
+  ): Promise<SheetSummary> {
     try {
-      const { summary, navigationChanged } = await this.updateInTransaction(id, body, userId);
+      const { summary, navigationChanged } = await this.updateInTransaction(id, body, userId, opts.charts);
       // A save without cells leaves the grid as it was at the previous version.
       if (body.data === undefined) this.cache.patch(id, summary.version, new Map());
       else this.cache.delete(id);
@@ -286,7 +299,12 @@ export class SheetsService {
     }
   }
 
-  private async updateInTransaction(id: string, body: UpdateSheetBody, userId: string): Promise<{ summary: SheetSummary; navigationChanged: boolean }> {
+  private async updateInTransaction(
+    id: string,
+    body: UpdateSheetBody,
+    userId: string,
+    charts?: ChartDefinition[],
+  ): Promise<{ summary: SheetSummary; navigationChanged: boolean }> {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
       const baseVersion = body.base_version ?? body.version ?? row.version;
@@ -301,11 +319,14 @@ export class SheetsService {
       if (body.description !== undefined) set.description = body.description;
       if (body.tags !== undefined) set.tags = JSON.stringify(body.tags);
       if (body.metadata !== undefined) {
-        const { headers: _h, description, tags, rows: _r, columns: _c, groupId: _g, position: _p, category: _k, ...extra } = body.metadata;
+        // charts: changed only through the chart routes (a client's save sends back what it read).
+        const { headers: _h, description, tags, rows: _r, columns: _c, groupId: _g, position: _p, category: _k, charts: _charts, ...extra } = body.metadata;
         if (typeof description === 'string' && body.description === undefined) set.description = description;
         if (Array.isArray(tags) && body.tags === undefined) set.tags = JSON.stringify(tags.map(String));
         set.extra = JSON.stringify({ ...row.extra, ...extra });
       }
+      const chartsChanged = charts !== undefined && !sameCharts(charts, storedCharts(row.extra));
+      if (chartsChanged) set.extra = JSON.stringify({ ...(set.extra ? JSON.parse(set.extra as string) : row.extra), charts });
       if (body.group_id !== undefined && body.group_id !== row.group_id) {
         if (body.group_id) await this.requireGroup(trx, body.group_id);
         set.group_id = body.group_id;
@@ -337,6 +358,7 @@ export class SheetsService {
       }
       await trx.updateTable('sheets').set(set).where('id', '=', id).execute();
       await appendOp(trx, { sheetId: id, version, kind: body.data ? 'save' : 'meta', userId, changes: changes ?? [] });
+      if (chartsChanged) await recordCharts(trx, id, version, charts);
       // What a navigator shows of a sheet: its name, place, description and tags.
       const navigationChanged = ['name', 'group_id', 'position', 'description', 'tags'].some((field) => field in set);
       return { summary: await this.summary(trx, id, userId), navigationChanged };
@@ -567,13 +589,23 @@ export class SheetsService {
           await replaceGrid(trx, id, next.grid, row.row_count, next.grid.keys());
         }
         const version = row.version + 1;
+        // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
+        const charts = moveCharts(storedCharts(row.extra), op);
         const updated = await trx
           .updateTable('sheets')
-          .set({ version, row_count: next.rowCount, col_count: next.colCount, headers: JSON.stringify(next.headers), updated_at: sql`now()` })
+          .set({
+            version,
+            row_count: next.rowCount,
+            col_count: next.colCount,
+            headers: JSON.stringify(next.headers),
+            ...(charts.changed ? { extra: JSON.stringify({ ...row.extra, charts: charts.charts }) } : {}),
+            updated_at: sql`now()`,
+          })
           .where('id', '=', id)
           .returning('updated_at')
           .executeTakeFirstOrThrow();
         await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
+        if (charts.changed) await recordCharts(trx, id, version, charts.charts);
         return { id, version, updated_at: updated.updated_at.toISOString(), operation: op } as LiveWriteResult & { operation: StoredStructureOp };
       });
       if (result.duplicate) return result;
@@ -625,11 +657,40 @@ export class SheetsService {
       // The cells are copied inside the database, chunk for chunk.
       await sql`INSERT INTO sheet_chunks (sheet_id, chunk, rows) SELECT ${copyId}::uuid, chunk, rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
       await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
+      const charts = storedCharts(source.extra);
+      if (charts.length > 0) await recordCharts(trx, copyId, 1, charts);
       await grantCreator(trx, { type: 'sheet', id: copyId }, userId);
       return this.summary(trx, copyId, userId, 'owner');
     });
     this.announce('sheet_created', copy, userId);
     return copy;
+  }
+
+  /**
+   * A change of the sheet's charts (issue 20) as one new version: `change` gets the charts as
+   * stored and returns them changed (or throws an HttpError, and nothing is written). The result
+   * is checked against the contract (at most SHEET_MAX_CHARTS), kept in the sheet's metadata and
+   * recorded for the version; open clients get the sheet's sync.
+   */
+  async writeCharts(id: string, userId: string, change: (charts: ChartDefinition[]) => ChartDefinition[]): Promise<ChartsResult> {
+    const result = await this.db.transaction().execute(async (trx) => {
+      const row = await this.lockSheet(trx, id);
+      const charts = change(storedCharts(row.extra));
+      if (charts.length > SHEET_MAX_CHARTS) throw HttpError.badRequest(CHART_TEXTS.tooMany);
+      const version = row.version + 1;
+      await trx
+        .updateTable('sheets')
+        .set({ version, extra: JSON.stringify({ ...row.extra, charts }), updated_at: sql`now()` })
+        .where('id', '=', id)
+        .execute();
+      await appendOp(trx, { sheetId: id, version, kind: 'meta', userId, changes: [] });
+      await recordCharts(trx, id, version, charts);
+      return { version, charts };
+    });
+    // The grid is the previous version's.
+    this.cache.patch(id, result.version, new Map());
+    this.changes.emit({ sheetId: id, version: result.version, kind: 'sheet', userId });
+    return result;
   }
 
   async toggleFavorite(id: string, userId: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  type ChartDefinition,
   type CellHistory,
   type CellValue,
   type CreateProposalBody,
@@ -25,6 +26,7 @@ import { SHEET_NOT_FOUND, type SheetsService, notFound } from '../sheets/sheets.
 import { groupRuns, type OpHead, type Run } from './snapshot-runs.js';
 import { joinChunkTexts } from '../sheets/sheet-store.js';
 import { applyDeltas, rebuildChunks, rebuildVersion, type RebuiltVersion } from './version-rebuild.js';
+import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
 import { type AnyDb, type VersionsDb, withVersionTables } from './versions.tables.js';
 
@@ -174,7 +176,8 @@ export class VersionsService {
         await this.liveVersion(db, sheetId);
         const p = await this.proposals(db, sheetId).where('p.id', '=', versionId).select(['p.headers', sql<string>`p.rows::text`.as('rows_text')]).executeTakeFirst();
         if (!p) throw notFound(VERSION_NOT_FOUND);
-        const head: Omit<SheetVersion, 'rows'> = { ...this.proposalEntry(p), headers: p.headers, changes: null };
+        const charts = await chartsAt(db, sheetId, p.base_version);
+        const head: Omit<SheetVersion, 'rows'> = { ...this.proposalEntry(p), headers: p.headers, changes: null, charts };
         return `${JSON.stringify(head).slice(0, -1)},"rows":${p.rows_text}}`;
       }
       const version = Number(versionId);
@@ -189,6 +192,7 @@ export class VersionsService {
         ...this.committedEntry(op, live),
         headers: content.headers,
         changes: text === null ? null : (JSON.parse(text) as CellDelta[]),
+        charts: await chartsAt(db, sheetId, version),
       };
       return `${JSON.stringify(head).slice(0, -1)},"rows":${joinChunkTexts(content.chunks)}}`;
     });
@@ -261,7 +265,11 @@ export class VersionsService {
   }
 
   /** The content a transition writes: a committed version rebuilt, or a proposal's grid. */
-  private async contentOf(sheetId: string, versionId: string, action: VersionAction): Promise<{ content: RebuiltVersion; baseVersion: number }> {
+  private async contentOf(
+    sheetId: string,
+    versionId: string,
+    action: VersionAction,
+  ): Promise<{ content: RebuiltVersion; baseVersion: number; charts?: ChartDefinition[] }> {
     return this.readOnly(async (db) => {
       if (isProposalId(versionId)) {
         await this.liveVersion(db, sheetId);
@@ -273,14 +281,15 @@ export class VersionsService {
       const version = Number(versionId);
       const { status, live } = await this.committedStatus(db, sheetId, version);
       transition(action, status);
-      return { content: await rebuildVersion(db, sheetId, version, live), baseVersion: live };
+      // A committed version comes back with its charts; a proposal (its grid only) keeps the sheet's.
+      return { content: await rebuildVersion(db, sheetId, version, live), baseVersion: live, charts: await chartsAt(db, sheetId, version) };
     });
   }
 
   /** checkout / restore: the version's content becomes a new live version; nothing in between is lost. */
   async checkout(sheetId: string, versionId: string, userId: string, action: 'checkout' | 'restore'): Promise<VersionTransitionResult> {
-    const { content, baseVersion } = await this.contentOf(sheetId, versionId, action);
-    return this.writeLive(sheetId, versionId, content, baseVersion, userId, action);
+    const { content, baseVersion, charts } = await this.contentOf(sheetId, versionId, action);
+    return this.writeLive(sheetId, versionId, content, baseVersion, userId, action, charts);
   }
 
   /** accept: the proposal's content becomes a new live version (merged cell by cell if the sheet moved on since its base). */
@@ -315,13 +324,14 @@ export class VersionsService {
     baseVersion: number,
     userId: string,
     origin: VersionAction,
+    charts?: ChartDefinition[],
   ): Promise<VersionTransitionResult> {
     const summary = await this.sheets.update(
       sheetId,
       { data: content.rows, headers: content.headers, base_version: baseVersion },
       userId,
       // Open clients are told the proposal was accepted (then get the new version's sync).
-      origin === 'accept' ? { acceptedVersionId: fromVersionId } : {},
+      origin === 'accept' ? { acceptedVersionId: fromVersionId } : { charts },
     );
     await this.db
       .insertInto('sheet_version_marks')

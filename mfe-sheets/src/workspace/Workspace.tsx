@@ -1,7 +1,10 @@
-import { Box, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
+import { CHART_TEXTS, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useState } from 'react';
 import { can } from '../access/can.js';
+import { ChartLayer } from '../charts/ChartLayer.js';
+import { InsertChartDialog } from '../charts/InsertChartDialog.js';
+import { useSheetCharts } from '../charts/use-sheet-charts.js';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
@@ -53,6 +56,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
   const locked = readOnly || viewOnly || preview.state.phase !== 'off';
+  const charts = useSheetCharts(shell.api, { sheetId: sheet?.id ?? null, size, charts: session.state.charts, setCharts: session.setCharts });
 
   if (shell.sheet.id === null) {
     return (
@@ -106,11 +110,20 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             />
           )
         }
+        charts={
+          sheet &&
+          !locked && (
+            <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.selection} title={charts.selection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
+              {CHART_TEXTS.insert}
+            </Button>
+          )
+        }
       />
       {preview.state.phase !== 'off' && (
         <PreviewBanner state={preview.state} staged={preview.staged} diff={preview.diff} onApply={() => void preview.apply()} onExit={preview.exit} />
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
+      {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
       <Box flex="1" minH="0" position="relative">
         {view === 'code' ? (
           <CodeView shell={shell} />
@@ -145,9 +158,30 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             onCellsChanged={session.onCellsChanged}
             onStructureChanged={session.onStructureChanged}
             onSelect={session.onSelect}
+            onSelectRange={charts.onSelectRange}
           />
         ) : null}
+        {view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data' && (
+          // A version preview shows that version's charts over its cells; nobody moves them there.
+          <ChartLayer
+            charts={previewed ? (previewed.charts ?? []) : session.state.charts}
+            grid={previewed ? previewed.rows : sheet.data}
+            headers={previewed ? previewed.headers : sheet.headers.current}
+            dataTick={session.state.dataTick}
+            canEdit={!locked}
+            onMove={(chart, box) => void charts.move(chart, box)}
+            onDelete={(chart) => void charts.remove(chart)}
+          />
+        )}
       </Box>
+      <InsertChartDialog
+        range={charts.dialogRange}
+        box={charts.newBox()}
+        busy={charts.busy}
+        error={charts.dialogError}
+        onInsert={(options) => void charts.insert(options)}
+        onCancel={charts.closeDialog}
+      />
       {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}
       <ConfirmDeleteDialog
         open={confirmingDelete}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChartDefinitionSchema } from '../charts/chart.schema.js';
 import { HISTORY_PAGE_SIZE, SNAPSHOT_LIST_LIMIT } from '../constants.js';
 import { CellChangeSchema, CellValueSchema, GridDataSchema } from '../sheets/sheet.schema.js';
 
@@ -50,6 +51,8 @@ export const SheetVersionSchema = SheetVersionEntrySchema.extend({
   rows: GridDataSchema,
   /** The cells this version changed; null when it replaced the whole grid. */
   changes: z.array(CellDeltaSchema).nullable(),
+  /** The sheet's charts at this version (a proposal: those of its base); absent from servers before issue 20. */
+  charts: z.array(ChartDefinitionSchema).optional(),
 });
 export type SheetVersion = z.infer<typeof SheetVersionSchema>;
 

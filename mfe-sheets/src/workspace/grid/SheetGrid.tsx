@@ -36,6 +36,8 @@ export interface SheetGridProps {
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
+  /** The selected range, corners in any order (a header click selects a whole row or column: -1 for its start). */
+  onSelectRange?(row: number, col: number, row2: number, col2: number): void;
 }
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
@@ -127,7 +129,8 @@ export const SheetGrid = memo(
           afterRemoveRow={(index, amount, _rows, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
           afterCreateCol={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount })}
           afterRemoveCol={(index, amount, _cols, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
-          afterSelectionEnd={(row, col) => {
+          afterSelectionEnd={(row, col, row2, col2) => {
+            on.current.onSelectRange?.(row, col, row2, col2);
             // Header clicks select with -1: not a cell.
             if (row >= 0 && col >= 0) on.current.onSelect(row, col);
           }}

@@ -1,4 +1,4 @@
-import type { AccessLevel, GridData, SheetSize } from '@tessera/contracts';
+import type { AccessLevel, ChartDefinition, GridData, SheetSize } from '@tessera/contracts';
 import { createStore } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
 
@@ -29,6 +29,10 @@ export interface SheetSessionState {
   pending: boolean;
   /** The user's level on the sheet (issue 18); null when the server did not say. */
   access: AccessLevel | null;
+  /** The sheet's charts (issue 20), moved with its rows and columns as the server moves them. */
+  charts: ChartDefinition[];
+  /** Raised on every change of the cells (own or others'): the charts read them again. */
+  dataTick: number;
 }
 
 export const createSheetSessionStore = () =>
@@ -44,6 +48,8 @@ export const createSheetSessionStore = () =>
     lastSavedAt: null,
     pending: false,
     access: null,
+    charts: [],
+    dataTick: 0,
   }));
 
 export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;

@@ -1,6 +1,9 @@
 import {
   ACCESS_TEXTS,
   LiveSheet,
+  chartsOf,
+  moveCharts,
+  type ChartDefinition,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
   normalizeHeaders,
@@ -35,6 +38,8 @@ export interface SheetSession {
   flush(): Promise<void>;
   /** The sheet changed on the server (a Timeline restore): load it again and tell the others. */
   reload(version: number): void;
+  /** The charts as the server answered a chart change. */
+  setCharts(charts: ChartDefinition[]): void;
 }
 
 /**
@@ -110,6 +115,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
       };
 
+      const touched = () => store.setState((s) => ({ dataTick: s.dataTick + 1 }));
       live = new LiveSheet({
         version: sheet.version,
         send: (operation) => shellRef.current.live.send(operation),
@@ -117,6 +123,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           applyRemoteCells(loaded.data, changes);
           resize(sizeAfterEdits(sizeNow(), changes));
           engageFormulas(changes);
+          touched();
         },
         applyStructure: ({ type, index, count }) => {
           applyRemoteStructure(loaded.data, type, index, count);
@@ -125,6 +132,10 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           if (axis === 'col') shiftHeaders(loaded, index, amount);
           resize(sizeAfterStructure(sizeNow(), axis, index, amount));
           if (axis === 'col') refreshHeaders(loaded.data);
+          // Charts are anchored to their cells: moved here as the server moved them.
+          const moved = moveCharts(store.getState().charts, { type, index, count });
+          if (moved.changed) store.setState({ charts: moved.charts });
+          touched();
         },
         replace: (sync) => {
           // Measured before the grid pads the rows to its spare columns.
@@ -135,6 +146,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           resize(syncSize);
           refreshHeaders(loaded.data);
           if (!store.getState().formulaEngine && hasFormula(sync.data)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
+          store.setState({ charts: chartsOf(sync.metadata) });
+          touched();
         },
         onVersion: (version, savedAt) => {
           const before = store.getState();
@@ -171,6 +184,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         formulaEngine,
         lastSavedAt: sheet.updated_at,
         access: sheet.access ?? null,
+        charts: chartsOf(sheet.metadata),
       });
       for (const frame of early.splice(0)) live.receive(frame);
       loadedTimer = setTimeout(() => shellRef.current.bus.emit('sheet-loaded', { sheetId: id }), SHEET_LOADED_EVENT_DELAY_MS);
@@ -245,13 +259,18 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (grown.rows !== size.rows || grown.cols !== size.cols) store.setState({ size: grown });
         liveRef.current?.send(cellOperations(changes, userId()));
         engageFormulas(changes);
+        store.setState((s) => ({ dataTick: s.dataTick + 1 }));
       },
       onStructureChanged(change) {
         const held = store.getState().sheet;
         // In the stored grid's terms, before the change moves them.
         const operation = structureOperation(change, store.getState().size, userId());
         if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
-        store.setState((s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount) }));
+        store.setState((s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount), dataTick: s.dataTick + 1 }));
+        if (operation && operation.type !== 'cell_update' && operation.type !== 'cells_update' && 'index' in operation) {
+          const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });
+          if (moved.changed) store.setState({ charts: moved.charts });
+        }
         if (operation) liveRef.current?.send([operation]);
       },
       onSelect(row, col) {
@@ -316,6 +335,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       dismissError() {
         store.setState({ error: null });
+      },
+      setCharts(charts) {
+        store.setState({ charts });
       },
       async flush() {
         await liveRef.current?.whenSaved();

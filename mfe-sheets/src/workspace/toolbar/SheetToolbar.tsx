@@ -22,6 +22,8 @@ export interface SheetToolbarProps {
   canDelete?: boolean;
   /** The Timeline menu, shown next to the File menu (the Workspace builds it: it needs the api and the session). */
   timeline?: ReactNode;
+  /** 'Insert chart' (issue 20), after the Timeline menu. */
+  charts?: ReactNode;
 }
 
 const STATUS_PALETTE: Record<SaveStatus, string> = { error: 'red', saved: 'green', unsaved: 'orange' };
@@ -36,7 +38,7 @@ export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols}
  * The sheet toolbar (spec 01 §2): save status, the size, the File menu, the Sheet / Code
  * switch, and the Timeline menu next to the File menu.
  */
-export function SheetToolbar({ sheet, view, onViewChange, readOnly, viewOnly = false, canDelete = true, timeline, ...commands }: SheetToolbarProps) {
+export function SheetToolbar({ sheet, view, onViewChange, readOnly, viewOnly = false, canDelete = true, timeline, charts, ...commands }: SheetToolbarProps) {
   if (!sheet) {
     return (
       <Flex px="3" py="2" borderBottomWidth="1px" data-testid="sheet-toolbar">
@@ -64,6 +66,7 @@ export function SheetToolbar({ sheet, view, onViewChange, readOnly, viewOnly = f
       </Text>
       <FileMenu readOnly={readOnly} canDelete={canDelete} {...commands} />
       {timeline}
+      {charts}
       <ButtonGroup size="xs" variant="outline" attached ms="auto">
         <Button data-testid="view-sheet" aria-pressed={view === 'sheet'} variant={view === 'sheet' ? 'solid' : 'outline'} onClick={() => onViewChange('sheet')}>
           Sheet

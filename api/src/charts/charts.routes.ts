@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import { CHART_TEXTS, type ChartsResult, CreateChartBodySchema, ERROR_CODES, UpdateChartBodySchema } from '@tessera/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { onSheet } from '../access/access-guard.js';
+import { currentUser } from '../http/auth-guard.js';
+import { HttpError } from '../http/http-error.js';
+import { validate } from '../http/validate.js';
+import type { ServicesOptions } from '../services.js';
+import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
+
+const ChartParamsSchema = SheetIdParamsSchema.extend({ chartId: z.uuid({ error: 'Invalid chart id' }) });
+
+const chartNotFound = () => new HttpError(404, ERROR_CODES.notFound, CHART_TEXTS.notFound);
+
+/**
+ * {api}/sheets/:id/charts (issue 20): add, change and delete a sheet's charts. Editors only
+ * (viewers see charts in the sheet's metadata); every body is checked against the contract
+ * before anything is read; each change is one new version of the sheet.
+ */
+export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
+  const { sheets } = services;
+
+  app.post('/:id/charts', onSheet('edit'), async (request, reply): Promise<ChartsResult> => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    const body = validate(CreateChartBodySchema, request.body);
+    const chart = { ...body, id: crypto.randomUUID() };
+    const result = await sheets.writeCharts(id, currentUser(request).id, (charts) => [...charts, chart]);
+    return reply.code(201).send({ ...result, chart });
+  });
+
+  app.put('/:id/charts/:chartId', onSheet('edit'), async (request): Promise<ChartsResult> => {
+    const { id, chartId } = validate(ChartParamsSchema, request.params);
+    const body = validate(UpdateChartBodySchema, request.body);
+    return sheets.writeCharts(id, currentUser(request).id, (charts) => {
+      if (!charts.some((c) => c.id === chartId)) throw chartNotFound();
+      return charts.map((c) => (c.id === chartId ? { ...body, id: chartId } : c));
+    });
+  });
+
+  app.delete('/:id/charts/:chartId', onSheet('edit'), async (request): Promise<ChartsResult> => {
+    const { id, chartId } = validate(ChartParamsSchema, request.params);
+    return sheets.writeCharts(id, currentUser(request).id, (charts) => {
+      if (!charts.some((c) => c.id === chartId)) throw chartNotFound();
+      return charts.filter((c) => c.id !== chartId);
+    });
+  });
+};

@@ -1,0 +1,176 @@
+// Issue 20: charts are part of their sheet — kept in its metadata, one version per change,
+// moved with its rows and columns, previewed, restored and duplicated with it; editors only.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ACCESS_TEXTS, type ChartOptions, ChartsResultSchema, chartsOf, SheetSchema, SheetVersionSchema } from '@tessera/contracts';
+import { LiveClient } from './live-client.js';
+import { apiClient } from './support/api-client.js';
+import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
+import { signedInMember } from './support/members.js';
+
+const options = (over: Partial<ChartOptions> = {}): ChartOptions => ({
+  type: 'column',
+  range: { start_row: 0, start_col: 0, end_row: 3, end_col: 1 },
+  categories: 'first_column',
+  title: 'Amount by region',
+  x_axis_title: 'Region',
+  y_axis_title: 'Amount',
+  legend: 'bottom',
+  stacked: false,
+  box: { x: 40, y: 60, width: 480, height: 300 },
+  ...over,
+});
+
+describe('charts on a sheet', () => {
+  let { t, base, admin, api } = {} as LiveStack;
+  const open: LiveClient[] = [];
+  before(async () => ({ t, base, admin, api } = await startLiveStack()));
+  after(() => closeLiveStack(t, open));
+
+  const grid = () => [
+    ['North', 10],
+    ['South', 20],
+    ['East', 30],
+    ['West', 40],
+  ];
+  const sheet = async () => {
+    const res = await api.post('/api/v1/sheets', { name: `Charts ${Math.random().toString(36).slice(2, 8)}`, headers: ['Region', 'Amount'], data: grid() });
+    assert.equal(res.statusCode, 201, res.body);
+    return SheetSchema.parse(res.json());
+  };
+  const read = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
+  const chartsNow = async (id: string) => chartsOf((await read(id)).metadata);
+  const addChart = async (id: string, over: Partial<ChartOptions> = {}) => {
+    const res = await api.post(`/api/v1/sheets/${id}/charts`, options(over));
+    assert.equal(res.statusCode, 201, res.body);
+    return ChartsResultSchema.parse(res.json());
+  };
+
+  it('a chart made from a range is in the sheet’s metadata, as one new version; changed and deleted the same way', async () => {
+    const s = await sheet();
+    const made = await addChart(s.id);
+    assert.equal(made.version, s.version + 1);
+    assert.ok(made.chart);
+    const stored = await read(s.id);
+    assert.equal(stored.version, made.version);
+    assert.deepEqual(chartsOf(stored.metadata), [made.chart]);
+    assert.deepEqual(stored.data, grid(), 'the cells are as they were');
+
+    const changed = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart.id}`, options({ type: 'line', title: 'Trend' }));
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.deepEqual(
+      (await chartsNow(s.id)).map((c) => [c.id, c.type, c.title]),
+      [[made.chart.id, 'line', 'Trend']],
+    );
+
+    const deleted = await api.delete(`/api/v1/sheets/${s.id}/charts/${made.chart.id}`);
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    assert.deepEqual(await chartsNow(s.id), []);
+    assert.equal((await read(s.id)).version, made.version + 2);
+  });
+
+  it('a save that sends metadata.charts back (or makes them up) does not change them', async () => {
+    const s = await sheet();
+    const { chart } = await addChart(s.id);
+    const forged = { ...chart!, title: 'Forged' };
+    const put = await api.put(`/api/v1/sheets/${s.id}`, { metadata: { charts: [forged, { junk: true }], origin: 'x' } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.deepEqual(await chartsNow(s.id), [chart]);
+    const created = await api.post('/api/v1/sheets', { name: 'Made with charts', metadata: { charts: [forged] } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(chartsOf(created.json().metadata), []);
+  });
+
+  it('an older version’s preview shows its charts; restoring it brings them back', async () => {
+    const s = await sheet();
+    const first = await addChart(s.id, { title: 'First' });
+    await api.put(`/api/v1/sheets/${s.id}/charts/${first.chart!.id}`, options({ title: 'Second', type: 'area' }));
+    const before = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${s.version}`)).json());
+    assert.deepEqual(before.charts, [], 'no chart yet at the first version');
+    const old = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${first.version}`)).json());
+    assert.deepEqual(
+      old.charts?.map((c) => [c.title, c.type]),
+      [['First', 'column']],
+    );
+    const restored = await api.post(`/api/v1/sheets/${s.id}/versions/${first.version}/checkout`, {});
+    assert.equal(restored.statusCode, 200, restored.body);
+    assert.deepEqual(
+      (await chartsNow(s.id)).map((c) => [c.title, c.type]),
+      [['First', 'column']],
+    );
+    // And back to a version with none.
+    await api.post(`/api/v1/sheets/${s.id}/versions/${s.version}/checkout`, {});
+    assert.deepEqual(await chartsNow(s.id), []);
+  });
+
+  it('a duplicate of the sheet has its charts, in its own first version', async () => {
+    const s = await sheet();
+    const { chart } = await addChart(s.id);
+    const copy = await api.post(`/api/v1/sheets/${s.id}/duplicate`, {});
+    assert.equal(copy.statusCode, 201, copy.body);
+    assert.deepEqual(chartsOf(copy.json().metadata), [chart]);
+    const v1 = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${copy.json().id}/versions/1`)).json());
+    assert.deepEqual(v1.charts, [chart]);
+  });
+
+  it('rows inserted above move a chart, inserted inside grow it, removing all its rows deletes it — on the server, live', async () => {
+    const s = await sheet();
+    const { chart } = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
+    const a = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version + 1 });
+    open.push(a);
+    const op = (id: string, type: string, index: number, count: number) => ({ type: 'operation', sheet_id: s.id, operation: { id, type, index, count } });
+    a.send(op('above', 'rows_insert', 0, 2));
+    await a.next('ack');
+    assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 0, end_row: 4, end_col: 1 });
+    a.send(op('inside', 'rows_insert', 4, 1));
+    const inside = await a.next('ack');
+    assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
+    a.send(op('cols', 'columns_insert', 0, 1));
+    await a.next('ack');
+    assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 1, end_row: 5, end_col: 2 });
+    // The version of that op shows the chart where it was then.
+    const then = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${inside.data.version}`)).json());
+    assert.deepEqual(then.charts?.[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
+    a.send(op('gone', 'rows_remove', 2, 5));
+    await a.next('ack');
+    assert.deepEqual(await chartsNow(s.id), [], `chart ${chart!.id} went with its rows`);
+  });
+
+  it('another user on the sheet gets the chart live (the sheet’s sync carries it)', async () => {
+    const s = await sheet();
+    const other = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version });
+    open.push(other);
+    const made = await addChart(s.id);
+    const sync = await other.next('sync');
+    assert.equal(sync.data.version, made.version);
+    assert.deepEqual(chartsOf(sync.data.metadata as Record<string, unknown>), [made.chart]);
+  });
+
+  it('a viewer sees the charts but cannot add, change or delete one (403, nothing changed)', async () => {
+    const s = await sheet();
+    const { chart } = await addChart(s.id);
+    const viewer = await signedInMember(t.app, 'user');
+    const shared = await api.put(`/api/v1/sheets/${s.id}/access`, {
+      entries: [
+        { user_id: viewer.userId, level: 'viewer' },
+        { user_id: null, level: 'none' },
+      ],
+    });
+    assert.equal(shared.statusCode, 200, shared.body);
+    const v = apiClient(t.app, viewer.accessToken);
+    const seen = SheetSchema.parse((await v.get(`/api/v1/sheets/${s.id}`)).json());
+    assert.deepEqual(chartsOf(seen.metadata), [chart]);
+    const before = await read(s.id);
+    for (const res of [
+      await v.post(`/api/v1/sheets/${s.id}/charts`, options()),
+      await v.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, options({ title: 'Mine' })),
+      await v.delete(`/api/v1/sheets/${s.id}/charts/${chart!.id}`),
+    ]) {
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(res.json().error.message, ACCESS_TEXTS.viewOnly);
+    }
+    const afterAll = await read(s.id);
+    assert.equal(afterAll.version, before.version);
+    assert.deepEqual(chartsOf(afterAll.metadata), [chart]);
+  });
+});

@@ -1,0 +1,147 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CHART_TEXTS, type CellValue, type ChartDefinition, type ChartOptions } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import { useState } from 'react';
+import { ChartLayer, type ChartLayerProps } from './ChartLayer.js';
+
+/** renderInShell wraps only the first render: later props go through this harness's state. */
+let setLayerProps: (props: ChartLayerProps) => void = () => {};
+function Harness(initial: ChartLayerProps) {
+  const [props, setProps] = useState(initial);
+  setLayerProps = setProps;
+  return <ChartLayer {...props} />;
+}
+import { InsertChartDialog } from './InsertChartDialog.js';
+import { newChartBox, selectionRange } from './use-sheet-charts.js';
+
+jest.setTimeout(30_000);
+
+const chart: ChartDefinition = {
+  id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01',
+  type: 'column',
+  range: { start_row: 0, start_col: 0, end_row: 2, end_col: 1 },
+  categories: 'first_column',
+  title: 'Amount by region',
+  x_axis_title: '',
+  y_axis_title: '',
+  legend: 'none',
+  stacked: false,
+  box: { x: 10, y: 10, width: 400, height: 300 },
+};
+
+const barHeights = (frame: HTMLElement) =>
+  [...frame.querySelectorAll('.recharts-bar-rectangle path')].map((p) => {
+    // A bar is 'M x,y h w v h ...': its height is the v segment.
+    const v = /v\s*(-?[\d.]+)/.exec(p.getAttribute('d') ?? '');
+    return v ? Math.round(Math.abs(Number(v[1]))) : 0;
+  });
+
+describe('the chart layer', () => {
+  test('draws the range’s values; after a cell edit (the grid edited in place, dataTick raised) the bar changes', async () => {
+    const grid: CellValue[][] = [
+      ['North', 10],
+      ['South', 20],
+      ['East', 40],
+    ];
+    const props = { charts: [chart], grid, headers: ['Region', 'Amount'], canEdit: true, onMove: jest.fn(), onDelete: jest.fn() };
+    renderInShell(<Harness {...props} dataTick={0} />);
+    const frame = await screen.findByTestId('chart-frame');
+    await waitFor(() => expect(barHeights(frame)).toHaveLength(3), { timeout: 15_000 });
+    const [north, south, east] = barHeights(frame);
+    expect(north).toBeLessThan(south);
+    expect(south).toBeLessThan(east);
+    expect(within(frame).getByTestId('chart-title-text')).toHaveTextContent('Amount by region');
+
+    grid[0][1] = 80;
+    act(() => setLayerProps({ ...props, dataTick: 1 }));
+    // North (now 80) is the tallest, twice East (40), whose bar shrank as the axis grew.
+    await waitFor(() => {
+      const [n, , e] = barHeights(frame);
+      expect(n).toBeGreaterThan(north);
+      expect(Math.abs(n - 2 * e)).toBeLessThanOrEqual(2);
+    });
+  });
+
+  test('a sheet without charts renders nothing (and loads no chart code)', () => {
+    const view = renderInShell(<ChartLayer charts={[]} grid={[]} headers={[]} dataTick={0} canEdit onMove={jest.fn()} onDelete={jest.fn()} />);
+    expect(view.container.querySelector('[data-testid="chart-frame"]')).toBeNull();
+  });
+
+  test('an editor drags a chart by its title bar (the new box is sent on release); a viewer cannot, and has no resize handle or Delete', async () => {
+    const onMove = jest.fn();
+    const grid = [['a', 1]];
+    renderInShell(<Harness charts={[chart]} grid={grid} headers={[]} dataTick={0} canEdit onMove={onMove} onDelete={jest.fn()} />);
+    const handle = screen.getByTestId('chart-handle');
+    act(() => {
+      handle.dispatchEvent(new MouseEvent('pointerdown', { bubbles: true, clientX: 100, clientY: 100, button: 0 }));
+      window.dispatchEvent(new MouseEvent('pointermove', { clientX: 150, clientY: 130 }));
+      window.dispatchEvent(new MouseEvent('pointerup', { clientX: 150, clientY: 130 }));
+    });
+    expect(onMove).toHaveBeenCalledWith(chart, { ...chart.box, x: 60, y: 40 });
+    expect(screen.getByTestId('chart-resize')).toBeInTheDocument();
+
+    const viewerMove = jest.fn();
+    act(() => setLayerProps({ charts: [chart], grid, headers: [], dataTick: 0, canEdit: false, onMove: viewerMove, onDelete: jest.fn() }));
+    act(() => {
+      handle.dispatchEvent(new MouseEvent('pointerdown', { bubbles: true, clientX: 100, clientY: 100, button: 0 }));
+      window.dispatchEvent(new MouseEvent('pointermove', { clientX: 150, clientY: 130 }));
+      window.dispatchEvent(new MouseEvent('pointerup', { clientX: 150, clientY: 130 }));
+    });
+    expect(viewerMove).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('chart-resize')).toBeNull();
+    await userEvent.click(screen.getByTestId('chart-menu'));
+    expect(await screen.findByTestId('chart-download-png')).toBeInTheDocument();
+    expect(screen.queryByTestId('chart-delete')).toBeNull();
+  });
+});
+
+describe('the Insert chart dialog', () => {
+  test('sends the options chosen, with the swap of categories; says XLSX keeps the data but not the chart', async () => {
+    const onInsert = jest.fn();
+    const range = { start_row: 0, start_col: 0, end_row: 3, end_col: 1 };
+    renderInShell(<InsertChartDialog range={range} box={chart.box} onInsert={onInsert} onCancel={jest.fn()} />);
+    const dialog = await screen.findByTestId('insert-chart-dialog');
+    expect(within(dialog).getByTestId('chart-xlsx-note')).toHaveTextContent(CHART_TEXTS.xlsxNote);
+    expect(within(dialog).getByTestId('chart-range')).toHaveTextContent('A1:B4');
+    expect(within(dialog).getByTestId('chart-categories')).toHaveTextContent(CHART_TEXTS.categoriesFirstColumn);
+    await userEvent.click(within(dialog).getByTestId('chart-swap'));
+    expect(within(dialog).getByTestId('chart-categories')).toHaveTextContent(CHART_TEXTS.categoriesHeaderRow);
+    await userEvent.selectOptions(within(dialog).getByTestId('chart-type'), 'line');
+    await userEvent.type(within(dialog).getByTestId('chart-title'), 'Trend');
+    await userEvent.selectOptions(within(dialog).getByTestId('chart-legend'), 'right');
+    await userEvent.click(within(dialog).getByTestId('chart-insert'));
+    expect(onInsert).toHaveBeenCalledWith<[ChartOptions]>({
+      type: 'line',
+      range,
+      categories: 'header_row',
+      title: 'Trend',
+      x_axis_title: '',
+      y_axis_title: '',
+      legend: 'right',
+      stacked: false,
+      box: chart.box,
+    });
+  });
+});
+
+describe('a grid selection as a chart range', () => {
+  test('corners in any order; a whole column (header click: -1) is cut to the stored rows', () => {
+    const size = { rows: 10, cols: 3 };
+    expect(selectionRange(4, 2, 1, 0, size)).toEqual({ start_row: 1, start_col: 0, end_row: 4, end_col: 2 });
+    expect(selectionRange(-1, 1, 999, 1, size)).toEqual({ start_row: 0, start_col: 1, end_row: 9, end_col: 1 });
+    expect(selectionRange(20, 0, 25, 1, size)).toBeNull();
+  });
+});
+
+describe('where a new chart goes', () => {
+  test('beside its range, level with its first row, so the cells it charts stay visible; each next one a step further', () => {
+    const range = { start_row: 4, start_col: 0, end_row: 9, end_col: 1 };
+    const first = newChartBox(0, range);
+    expect(first.x).toBeGreaterThan(2 * 120);
+    expect(first.y).toBeGreaterThan(4 * 20);
+    const second = newChartBox(1, range);
+    expect(second.x).toBeGreaterThan(first.x);
+    expect(second.y).toBeGreaterThan(first.y);
+  });
+});

@@ -1,0 +1,175 @@
+import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/react';
+import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { extractChartData } from './chart-data.js';
+import { downloadPng, downloadSvg } from './chart-export.js';
+
+// Recharts and Chakra's charts come only with the first chart shown: a sheet without one loads none of it.
+const ChartView = lazy(() => import(/* webpackChunkName: "chart-view" */ './ChartView.js'));
+
+/** The frame's title bar, in pixels (the drawing gets the rest of the box). */
+const HEADER = 28;
+
+export interface ChartLayerProps {
+  charts: readonly ChartDefinition[];
+  /** The cells the charts read (edited in place by the grid) and the column headers. */
+  grid: readonly (readonly CellValue[])[];
+  headers: readonly string[];
+  /** Raised on every change of the cells: the charts read them again. */
+  dataTick: number;
+  /** Editors move, resize and delete; viewers (and a version preview) only look and download. */
+  canEdit: boolean;
+  onMove(chart: ChartDefinition, box: ChartBox): void;
+  onDelete(chart: ChartDefinition): void;
+}
+
+/** The charts over the grid (issue 20): each in a frame placed by its box, drawn lazily. */
+export function ChartLayer({ charts, ...rest }: ChartLayerProps) {
+  if (charts.length === 0) return null;
+  return (
+    <>
+      {charts.map((chart) => (
+        <ChartFrame key={chart.id} chart={chart} {...rest} />
+      ))}
+    </>
+  );
+}
+
+const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
+
+function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
+  // While dragging or resizing: the box as the pointer has it; sent to the server on release.
+  const [moving, setMoving] = useState<ChartBox | null>(null);
+  const box = moving ?? chart.box;
+  const frameRef = useRef<HTMLDivElement>(null);
+  const data = useMemo(
+    () => extractChartData(grid, headers, chart),
+    // dataTick: the grid is edited in place, so its identity does not change with its cells.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [grid, headers, chart.range, chart.categories, dataTick],
+  );
+
+  const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
+    if (!canEdit || event.button !== 0) return;
+    event.preventDefault();
+    const start = { x: event.clientX, y: event.clientY, box: chart.box };
+    let last = start.box;
+    const follow = (e: PointerEvent) => {
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      last =
+        mode === 'move'
+          ? { ...start.box, x: clamp(start.box.x + dx, 0, CHART_MAX_OFFSET), y: clamp(start.box.y + dy, 0, CHART_MAX_OFFSET) }
+          : { ...start.box, width: clamp(start.box.width + dx, CHART_MIN_SIZE, CHART_MAX_SIZE), height: clamp(start.box.height + dy, CHART_MIN_SIZE, CHART_MAX_SIZE) };
+      setMoving(last);
+    };
+    const release = () => {
+      window.removeEventListener('pointermove', follow);
+      window.removeEventListener('pointerup', release);
+      setMoving(null);
+      if (last !== start.box) onMove(chart, last);
+    };
+    window.addEventListener('pointermove', follow);
+    window.addEventListener('pointerup', release);
+  };
+
+  const svg = () => frameRef.current?.querySelector<SVGSVGElement>('svg.recharts-surface') ?? null;
+  const actions: Record<string, () => void> = {
+    delete: () => onDelete(chart),
+    png: () => {
+      const s = svg();
+      if (s) void downloadPng(s, chart.title);
+    },
+    svg: () => {
+      const s = svg();
+      if (s) downloadSvg(s, chart.title);
+    },
+  };
+
+  return (
+    <Box
+      ref={frameRef}
+      position="absolute"
+      left={`${box.x}px`}
+      top={`${box.y}px`}
+      width={`${box.width}px`}
+      height={`${box.height}px`}
+      // Above Handsontable's frozen-header overlays.
+      zIndex={150}
+      bg="bg"
+      borderWidth="1px"
+      borderRadius="md"
+      boxShadow="md"
+      overflow="hidden"
+      data-testid="chart-frame"
+      data-chart-id={chart.id}
+    >
+      <Flex
+        h={`${HEADER}px`}
+        px="2"
+        align="center"
+        gap="2"
+        borderBottomWidth="1px"
+        cursor={canEdit ? 'move' : 'default'}
+        onPointerDown={drag('move')}
+        data-testid="chart-handle"
+        style={{ touchAction: 'none' }}
+      >
+        <Text fontSize="sm" fontWeight="semibold" truncate flex="1" data-testid="chart-title-text">
+          {chart.title}
+        </Text>
+        {data.skipped > 0 && (
+          <Text fontSize="xs" color="fg.muted" title="Text where a number was expected is left out">
+            {data.skipped} text {data.skipped === 1 ? 'cell' : 'cells'} left out
+          </Text>
+        )}
+        <Menu.Root onSelect={({ value }) => actions[value]?.()}>
+          <Menu.Trigger asChild>
+            <IconButton size="2xs" variant="ghost" aria-label="Chart menu" data-testid="chart-menu" onPointerDown={(e) => e.stopPropagation()}>
+              ⋮
+            </IconButton>
+          </Menu.Trigger>
+          <Portal>
+            <Menu.Positioner>
+              <Menu.Content>
+                <Menu.Item value="png" data-testid="chart-download-png">
+                  {CHART_TEXTS.downloadPng}
+                </Menu.Item>
+                <Menu.Item value="svg" data-testid="chart-download-svg">
+                  {CHART_TEXTS.downloadSvg}
+                </Menu.Item>
+                {canEdit && (
+                  <Menu.Item value="delete" data-testid="chart-delete" color="fg.error">
+                    {CHART_TEXTS.delete}
+                  </Menu.Item>
+                )}
+              </Menu.Content>
+            </Menu.Positioner>
+          </Portal>
+        </Menu.Root>
+      </Flex>
+      <Suspense
+        fallback={
+          <Flex h={`${box.height - HEADER}px`} align="center" justify="center">
+            <Spinner size="sm" />
+          </Flex>
+        }
+      >
+        <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+      </Suspense>
+      {canEdit && (
+        <Box
+          position="absolute"
+          right="0"
+          bottom="0"
+          w="14px"
+          h="14px"
+          cursor="nwse-resize"
+          onPointerDown={drag('resize')}
+          data-testid="chart-resize"
+          style={{ touchAction: 'none', background: 'linear-gradient(135deg, transparent 50%, var(--chakra-colors-border-emphasized) 50%)' }}
+        />
+      )}
+    </Box>
+  );
+}

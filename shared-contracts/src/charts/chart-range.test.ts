@@ -1,0 +1,144 @@
+import type { StructureStep } from '../live/transform-position.js';
+import { SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
+import { moveChartRange, moveCharts } from './chart-range.js';
+import {
+  type ChartDefinition,
+  ChartDefinitionSchema,
+  ChartOptionsSchema,
+  chartsOf,
+  CreateChartBodySchema,
+  SHEET_MAX_CHARTS,
+  SheetChartsSchema,
+} from './chart.schema.js';
+
+const rowsInsert = (index: number, count: number): StructureStep => ({ type: 'rows_insert', index, count });
+const rowsRemove = (index: number, count: number): StructureStep => ({ type: 'rows_remove', index, count });
+const colsInsert = (index: number, count: number): StructureStep => ({ type: 'columns_insert', index, count });
+const colsRemove = (index: number, count: number): StructureStep => ({ type: 'columns_remove', index, count });
+
+/** Rows 2..5, columns 1..3 (B3:D6 as a user sees it). */
+const range = { start_row: 2, start_col: 1, end_row: 5, end_col: 3 };
+const rowsOf = (r: ReturnType<typeof moveChartRange>) => r && [r.start_row, r.end_row];
+const colsOf = (r: ReturnType<typeof moveChartRange>) => r && [r.start_col, r.end_col];
+
+const options = {
+  type: 'column' as const,
+  range,
+  categories: 'first_column' as const,
+  title: 'Sales',
+  x_axis_title: 'Region',
+  y_axis_title: 'Amount',
+  legend: 'bottom' as const,
+  stacked: false,
+  box: { x: 10, y: 20, width: 480, height: 300 },
+};
+const chart = (id: string, r = range): ChartDefinition => ({ ...options, id, range: r });
+
+describe('a chart range through row inserts', () => {
+  test('inserting rows above it moves it down', () => {
+    expect(rowsOf(moveChartRange(range, rowsInsert(0, 3)))).toEqual([5, 8]);
+  });
+  test('inserting at its first row moves it (the new rows are above the data)', () => {
+    expect(rowsOf(moveChartRange(range, rowsInsert(2, 1)))).toEqual([3, 6]);
+  });
+  test('inserting inside it grows it', () => {
+    expect(rowsOf(moveChartRange(range, rowsInsert(3, 2)))).toEqual([2, 7]);
+    expect(rowsOf(moveChartRange(range, rowsInsert(5, 1)))).toEqual([2, 6]);
+  });
+  test('inserting just below it changes nothing (the same object comes back)', () => {
+    expect(moveChartRange(range, rowsInsert(6, 4))).toBe(range);
+  });
+  test('columns stay as they were when rows move', () => {
+    expect(colsOf(moveChartRange(range, rowsInsert(0, 3)))).toEqual([1, 3]);
+  });
+  test('pushed past the last row of a sheet: it keeps what is inside, or is gone', () => {
+    const low = { ...range, start_row: SHEET_MAX_ROWS - 3, end_row: SHEET_MAX_ROWS - 1 };
+    expect(rowsOf(moveChartRange(low, rowsInsert(SHEET_MAX_ROWS - 2, 5)))).toEqual([SHEET_MAX_ROWS - 3, SHEET_MAX_ROWS - 1]);
+    expect(moveChartRange(low, rowsInsert(0, 10))).toBeNull();
+  });
+});
+
+describe('a chart range through row removes', () => {
+  test('removing rows above it moves it up', () => {
+    expect(rowsOf(moveChartRange(range, rowsRemove(0, 2)))).toEqual([0, 3]);
+  });
+  test('removing rows inside it shrinks it', () => {
+    expect(rowsOf(moveChartRange(range, rowsRemove(3, 2)))).toEqual([2, 3]);
+  });
+  test('removing across its top edge shrinks it and moves it up', () => {
+    // Rows 1..3 go: row 1 was above, 2..3 inside; 4..5 are left and become 1..2.
+    expect(rowsOf(moveChartRange(range, rowsRemove(1, 3)))).toEqual([1, 2]);
+  });
+  test('removing across its bottom edge shrinks it', () => {
+    expect(rowsOf(moveChartRange(range, rowsRemove(4, 10)))).toEqual([2, 3]);
+  });
+  test('removing rows below it changes nothing', () => {
+    expect(moveChartRange(range, rowsRemove(6, 3))).toBe(range);
+  });
+  test('removing every row of it deletes the chart', () => {
+    expect(moveChartRange(range, rowsRemove(2, 4))).toBeNull();
+    expect(moveChartRange(range, rowsRemove(0, 100))).toBeNull();
+  });
+});
+
+describe('a chart range through column inserts and removes', () => {
+  test('inserting columns left of it moves it right; inside grows it; right of it nothing', () => {
+    expect(colsOf(moveChartRange(range, colsInsert(0, 2)))).toEqual([3, 5]);
+    expect(colsOf(moveChartRange(range, colsInsert(1, 1)))).toEqual([2, 4]);
+    expect(colsOf(moveChartRange(range, colsInsert(2, 3)))).toEqual([1, 6]);
+    expect(moveChartRange(range, colsInsert(4, 1))).toBe(range);
+  });
+  test('removing columns left of it moves it left; inside shrinks it; all of it deletes it', () => {
+    expect(colsOf(moveChartRange(range, colsRemove(0, 1)))).toEqual([0, 2]);
+    expect(colsOf(moveChartRange(range, colsRemove(2, 1)))).toEqual([1, 2]);
+    expect(colsOf(moveChartRange(range, colsRemove(0, 2)))).toEqual([0, 1]);
+    expect(moveChartRange(range, colsRemove(1, 3))).toBeNull();
+  });
+  test('rows stay as they were when columns move', () => {
+    expect(rowsOf(moveChartRange(range, colsRemove(0, 1)))).toEqual([2, 5]);
+  });
+});
+
+describe('the charts of a sheet through a structure op', () => {
+  const a = chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01');
+  const b = chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a02', { start_row: 20, start_col: 0, end_row: 30, end_col: 1 });
+  test('each is moved on its own; an untouched one is kept as it was', () => {
+    const { charts, changed } = moveCharts([a, b], rowsInsert(10, 5));
+    expect(changed).toBe(true);
+    expect(charts[0]).toBe(a);
+    expect(rowsOf(charts[1].range)).toEqual([25, 35]);
+  });
+  test('a chart whose whole range is removed is gone; the others stay', () => {
+    const { charts, changed } = moveCharts([a, b], rowsRemove(2, 4));
+    expect(changed).toBe(true);
+    expect(charts.map((c) => c.id)).toEqual([b.id]);
+    expect(rowsOf(charts[0].range)).toEqual([16, 26]);
+  });
+  test('nothing touched: not changed', () => {
+    expect(moveCharts([a, b], colsInsert(50, 1)).changed).toBe(false);
+  });
+});
+
+describe('the chart contract', () => {
+  test('a dialog body parses; the id is the server’s', () => {
+    expect(CreateChartBodySchema.parse(options)).toEqual(options);
+    expect(CreateChartBodySchema.safeParse({ ...options, id: 'x' }).success).toBe(false);
+  });
+  test('a range that ends before it starts, an unknown type or a tiny box is refused', () => {
+    expect(ChartOptionsSchema.safeParse({ ...options, range: { ...range, end_row: 1 } }).success).toBe(false);
+    expect(ChartOptionsSchema.safeParse({ ...options, type: 'radar' }).success).toBe(false);
+    expect(ChartOptionsSchema.safeParse({ ...options, box: { ...options.box, width: 3 } }).success).toBe(false);
+    expect(ChartOptionsSchema.safeParse({ ...options, title: 'x'.repeat(201) }).success).toBe(false);
+  });
+  test(`a sheet holds at most ${SHEET_MAX_CHARTS} charts`, () => {
+    const many = Array.from({ length: SHEET_MAX_CHARTS + 1 }, (_, i) => chart(`7b0e3f4c-1c1d-4a39-9a43-${String(i).padStart(12, '0')}`));
+    expect(SheetChartsSchema.safeParse(many.slice(0, SHEET_MAX_CHARTS)).success).toBe(true);
+    expect(SheetChartsSchema.safeParse(many).success).toBe(false);
+  });
+  test('chartsOf reads metadata.charts and leaves out what does not parse', () => {
+    const one = chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01');
+    expect(chartsOf({ charts: [one, { nonsense: true }] })).toEqual([ChartDefinitionSchema.parse(one)]);
+    expect(chartsOf({})).toEqual([]);
+    expect(chartsOf(undefined)).toEqual([]);
+  });
+});
