@@ -18,21 +18,12 @@ const onLogEntry = (e) => {
 };
 
 await withBuiltApi(kind, { onLogEntry }, async ({ base }) => {
-  // Access tokens last 15 minutes and the setup may take longer on a busy machine: a 401 signs in again.
-  const relogin = new Map();
   const call = async (token, method, url, body) => {
-    const send = (bearer) =>
-      fetch(`${base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-    let res = await send(relogin.get(token)?.token ?? token);
-    if (res.status === 401 && relogin.has(token)) {
-      const again = relogin.get(token);
-      again.token = (await post('/api/v1/auth/login', again.credentials)).access_token;
-      res = await send(again.token);
-    }
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
     return { json: text ? JSON.parse(text) : null, reqId: res.headers.get('x-request-id') };
@@ -40,12 +31,10 @@ await withBuiltApi(kind, { onLogEntry }, async ({ base }) => {
   const post = async (url, body) => (await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const admin = await post('/api/v1/auth/signup', { username: 'admin', password: 'correct horse battery', email: 'a@example.com' });
   const adminToken = admin.access_token;
-  relogin.set(adminToken, { token: adminToken, credentials: { username: 'admin', password: 'correct horse battery' } });
   const member = await call(adminToken, 'POST', '/api/v1/users', { username: 'member', password: 'member password 1', role: 'user', email: 'm@example.com' });
   const memberId = member.json.id ?? member.json.user?.id;
   const login = await post('/api/v1/auth/login', { username: 'member', password: 'member password 1' });
   const memberToken = login.access_token;
-  relogin.set(memberToken, { token: memberToken, credentials: { username: 'member', password: 'member password 1' } });
 
   // Groups in chains of DEPTH, sheets spread over them, eight requests at a time.
   const t0 = performance.now();
