@@ -33,6 +33,7 @@ const ITEMLESS = [
   'POST /api/v1/trash/:id/restore',
   'DELETE /api/v1/trash/:id',
   'GET /api/v1/activity',
+  'POST /api/v1/activity/git-revert',
 ];
 
 const key = (r: Pick<CollectedRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

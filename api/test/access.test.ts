@@ -217,7 +217,8 @@ describe('access: what each member sees and may do', () => {
       const items = (await as(alice).get('/api/v1/trash')).json().items;
       const groupEntry = items.find((i: { item_id: string }) => i.item_id === g);
       const sheetEntry = items.find((i: { item_id: string }) => i.item_id === s2);
-      assert.equal(sheetEntry, undefined, 'S2 waits inside a deleted group: the group comes first');
+      assert.ok(sheetEntry, 'S2, deleted on its own before its group, is listed too');
+      assert.equal(sheetEntry.parent_id, g);
 
       // Deleting the group forever keeps S2 (deleted on its own before): it can still come back, at root.
       // Bob edits what is at root by default: he may restore it, not delete it forever.
@@ -231,6 +232,41 @@ describe('access: what each member sees and may do', () => {
       const s2Entry = left.find((i: { item_id: string }) => i.item_id === s2);
       const restored = (await as(alice).post(`/api/v1/trash/${s2Entry.id}/restore`)).json();
       assert.equal(restored.parent_id, null);
+    });
+
+    it('nested entries: the group comes back without the sheet deleted before it, which then comes back into it; restored first, that sheet goes to root', async () => {
+      const g = (await as(alice).post('/api/v1/groups', { name: 'Nested' })).json().id;
+      const s = (await as(alice).post('/api/v1/sheets', { name: 'Inner', group_id: g, data: [['v1']] })).json().id;
+      await as(alice).patch(`/api/v1/sheets/${s}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'v2' }] });
+      const kept = (await as(alice).post('/api/v1/sheets', { name: 'Kept', group_id: g })).json().id;
+      assert.equal((await as(alice).delete(`/api/v1/sheets/${s}`)).statusCode, 200);
+      assert.equal((await as(alice).delete(`/api/v1/groups/${g}`)).statusCode, 200);
+      const entryOf = async (id: string) => (await as(alice).get('/api/v1/trash')).json().items.find((i: { item_id: string }) => i.item_id === id);
+      const [groupEntry, sheetEntry] = [await entryOf(g), await entryOf(s)];
+      assert.ok(groupEntry && sheetEntry, 'both listed');
+      assert.equal(await entryOf(kept), undefined, 'what went with the group is inside its entry');
+      // Bob edits root items by the workspace default: he may restore both too.
+      assert.equal((await as(bob).get('/api/v1/trash')).json().items.some((i: { item_id: string }) => i.item_id === s), true);
+
+      // The group first: it comes back with Kept, not with Inner (deleted on its own).
+      assert.equal((await as(alice).post(`/api/v1/trash/${groupEntry.id}/restore`)).statusCode, 200);
+      const tree = names((await as(alice).get('/api/v1/groups/tree')).json());
+      assert.ok(tree.includes('Nested/Kept'));
+      assert.ok(!tree.some((n) => n.endsWith('/Inner')));
+      // Then the sheet: back into its group, with its history.
+      const back = (await as(alice).post(`/api/v1/trash/${sheetEntry.id}/restore`)).json();
+      assert.equal(back.parent_id, g);
+      assert.deepEqual((await as(alice).get(`/api/v1/sheets/${s}`)).json().data, [['v2']]);
+      assert.equal((await as(alice).get(`/api/v1/sheets/${s}/history`)).json().count, 2);
+
+      // The other order: the sheet restored while its group is still in the trash goes to root.
+      await as(alice).delete(`/api/v1/sheets/${s}`);
+      await as(alice).delete(`/api/v1/groups/${g}`);
+      const early = (await as(alice).post(`/api/v1/trash/${(await entryOf(s)).id}/restore`)).json();
+      assert.equal(early.parent_id, null);
+      assert.ok(names((await as(alice).get('/api/v1/groups/tree')).json()).includes('Inner'));
+      assert.equal((await as(alice).post(`/api/v1/trash/${(await entryOf(g)).id}/restore`)).statusCode, 200);
+      assert.ok(names((await as(alice).get('/api/v1/groups/tree')).json()).includes('Nested/Kept'));
     });
 
     it('a group restored comes back with its sub-groups and sheets', async () => {

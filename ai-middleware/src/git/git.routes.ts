@@ -16,7 +16,7 @@ import { registerTreeRoute } from './tree.route.js';
 /** Every /git route (issue 9), protected like all routes, on the one repository of the config. */
 export async function registerGitRoutes(
   app: FastifyInstance,
-  config: Pick<AiConfig, 'dataDir' | 'gitRepoDir' | 'quotas'>,
+  config: Pick<AiConfig, 'dataDir' | 'gitRepoDir' | 'quotas'> & { apiUrl?: string },
   provider: AiProvider,
 ): Promise<void> {
   const repo = new GitRepository(config.gitRepoDir ?? path.join(config.dataDir, 'repo'));
@@ -27,7 +27,7 @@ export async function registerGitRoutes(
     registerTreeRoute(scope, repo);
     registerCodeContentRoute(scope, repo);
     registerHistoryRoutes(scope, repo);
-    registerCommitRoutes(scope, repo, quota, quotas.gitCommitMaxBytes);
+    registerCommitRoutes(scope, repo, quota, quotas.gitCommitMaxBytes, config.apiUrl);
     registerDiffRoute(scope, repo);
     registerFunctionsRoute(scope, repo);
     registerRecommendationsRoute(scope, repo, provider);

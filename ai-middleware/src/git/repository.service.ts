@@ -223,7 +223,7 @@ export class GitRepository {
   }
 
   /** POST /git/revert-commit: a new commit that restores every file the commit changed, refused with 409 when one changed again since. */
-  revert(username: string, ref: string, message: string | undefined): Promise<GitCommitResponse> {
+  revert(username: string, ref: string, message: string | undefined): Promise<GitCommitResponse & { reverted?: { hash: string; subject: string } }> {
     return this.writes.run(async () => {
       const target = await this.resolveCommit(ref);
       const head = await this.head();
@@ -249,7 +249,7 @@ export class GitRepository {
       }
       const subject = parseMessage(commit.message).message.split('\n')[0];
       const text = message ?? `Revert "${subject}"\n\nThis reverts commit ${target}.`;
-      return this.write(username, head, prepared, composeMessage(text, undefined));
+      return { ...(await this.write(username, head, prepared, composeMessage(text, undefined))), reverted: { hash: target, subject } };
     });
   }
 

@@ -1,4 +1,6 @@
 import {
+  ACCESS_TEXTS,
+  ErrorBodySchema,
   type HybridForwardRequest,
   type HybridResponse,
   type MergeTimelineSnapshot,
@@ -36,7 +38,7 @@ export function mergeTarget(body: HybridForwardRequest): string | undefined {
  * through the api's POST /api/v1/sheets/{id}/versions, made with the user's own token; the
  * reply's snapshot names the proposal, or the error. A grid of another shape (an aggregate, a
  * schedule) is not the sheet's next version: it is left to the panel, which makes a new sheet
- * of it, and no snapshot is returned. Nothing happens without a sheet id or with merge_timeline false.
+ * of it, and no snapshot is returned; so is any grid when the caller may only view the sheet. Nothing happens without a sheet id or with merge_timeline false.
  */
 export async function mergeTimeline(input: MergeTimelineInput): Promise<MergeTimelineSnapshot | undefined> {
   const sheetId = mergeTarget(input.body);
@@ -66,6 +68,9 @@ export async function mergeTimeline(input: MergeTimelineInput): Promise<MergeTim
     return { sheet_id: sheetId, error: `The api could not be reached: ${err instanceof Error ? err.message : String(err)}` };
   }
   const text = await res.text();
+  // The caller may only view the sheet: its result is not a version of it but a new sheet of
+  // theirs (issue 18), which the panel makes as for a grid of another shape.
+  if (res.status === 403 && ErrorBodySchema.safeParse(safeJson(text)).data?.error.message === ACCESS_TEXTS.viewOnly) return undefined;
   if (!res.ok) return { sheet_id: sheetId, error: `HTTP ${res.status}: ${text}` };
   const entry = SheetVersionEntrySchema.safeParse(safeJson(text));
   if (!entry.success) return { sheet_id: sheetId, error: `The api's reply is not a version entry: ${text.slice(0, 200)}` };

@@ -123,8 +123,9 @@ export class AccessService {
   /**
    * Every group's level for the member, and a way to get any sheet's, from one read of the
    * groups and of the member's and everyone's grants: lists and the tree filter with it.
+   * `ignoreTrash`: the levels as if everything were in place (the trash's list).
    */
-  async visibility(user: AuthUser, db: Db = this.db): Promise<Visibility> {
+  async visibility(user: AuthUser, db: Db = this.db, opts: { ignoreTrash?: boolean } = {}): Promise<Visibility> {
     const [groups, grants] = await Promise.all([
       db.selectFrom('groups').select(['id', 'parent_id', 'trashed_in']).execute(),
       db
@@ -162,7 +163,7 @@ export class AccessService {
       }
       for (let i = path.length - 1; i >= 0; i--) {
         const group = parents.get(path[i])!;
-        base = descend(base, { ...own.get(group.id), trashed: group.trashed_in !== null });
+        base = descend(base, { ...own.get(group.id), trashed: !opts.ignoreTrash && group.trashed_in !== null });
         inherited.set(group.id, base);
       }
       return inherited.get(id) ?? ROOT;
@@ -173,7 +174,7 @@ export class AccessService {
       sheet: (sheet) => {
         if (sheet.group_id !== null && !parents.has(sheet.group_id)) return 'none';
         const above = sheet.group_id === null ? ROOT : stateOf(sheet.group_id);
-        return level(descend(above, { ...own.get(sheet.id), trashed: sheet.trashed_in !== null }));
+        return level(descend(above, { ...own.get(sheet.id), trashed: !opts.ignoreTrash && sheet.trashed_in !== null }));
       },
     };
   }

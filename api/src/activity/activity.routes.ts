@@ -1,4 +1,4 @@
-import { ACTIVITY_TEXTS, ActivityQuerySchema, isAdminLike } from '@tessera/contracts';
+import { ACTIVITY_TEXTS, ActivityQuerySchema, GitRevertActivityBodySchema, isAdminLike } from '@tessera/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
@@ -22,5 +22,14 @@ export const activityRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
   app.get('/', async (request) => {
     if (!isAdminLike(currentUser(request).role)) throw HttpError.forbidden(ACTIVITY_TEXTS.adminsOnly);
     return services.activity.page(validate(ActivityQuerySchema, request.query));
+  });
+
+  // The git repository lives in the ai-middleware: it records each revert here with the member's
+  // token once the revert is committed (two services: no shared transaction). An entry names the
+  // token's member only, so a member can add nothing under another's name.
+  app.post('/git-revert', async (request, reply) => {
+    const body = validate(GitRevertActivityBodySchema, request.body);
+    await services.activity.append(actorOf(request), { kind: 'git_reverted', item: null, detail: body });
+    return reply.code(201).send({ status: 'recorded' });
   });
 };

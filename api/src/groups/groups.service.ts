@@ -15,7 +15,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import { freeGroupName, lockNames } from '../sheets/sheet-names.js';
-import { toSheetSummary } from '../sheets/sheet.mapper.js';
+import { type SheetRow, toSheetSummary } from '../sheets/sheet.mapper.js';
 import { NavigationFeed } from '../sheets/sheet-changes.js';
 import { GROUP_NOT_FOUND, notFound } from '../sheets/sheets.service.js';
 import { toGroup } from './group.mapper.js';
@@ -23,6 +23,9 @@ import type { Visibility } from '../access/access.service.js';
 import { grantCreator } from '../access/creator-grant.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** A sheets row as json_agg writes it: timestamps as text. */
+type JsonSheetRow = Omit<SheetRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
 /**
  * Serialises group moves (a transaction-scoped advisory lock): the cycle check of a move must see
@@ -146,14 +149,21 @@ export class GroupsService {
   async tree(userId: string, visibility: Visibility): Promise<GroupTree> {
     return this.db.transaction().execute(async (trx) => {
       const groups = await trx.selectFrom('groups').selectAll().where('trashed_in', 'is', null).orderBy('position').orderBy('name').execute();
-      const sheets = await trx
-        .selectFrom('sheets')
-        .selectAll()
-        .select(sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`.as('fav'))
-        .where('trashed_in', 'is', null)
-        .orderBy('position')
-        .orderBy('name')
-        .execute();
+      // Every sheet as ONE json text built by the database: decoding 10,000 rows of 14 columns
+      // (jsonb, timestamps) one by one was most of the tree's time; one string and JSON.parse is
+      // a few times cheaper. The user's favourites come in the same statement.
+      const { rows } = await sql<{ sheets: string }>`
+        SELECT coalesce(json_agg(s ORDER BY s.position, s.name), '[]')::text AS sheets FROM (
+          SELECT sh.id, sh.name, sh.group_id, sh.position, sh.version, sh.row_count, sh.col_count, sh.headers,
+            sh.description, sh.tags, sh.extra, sh.created_by, sh.created_at, sh.updated_at, sh.trashed_in, f.sheet_id IS NOT NULL AS fav
+          FROM sheets sh LEFT JOIN sheet_favorites f ON f.sheet_id = sh.id AND f.user_id = ${userId}::uuid
+          WHERE sh.trashed_in IS NULL
+        ) s`.execute(trx);
+      const sheets = (JSON.parse(rows[0].sheets) as (JsonSheetRow & { fav: boolean })[]).map((s) => ({
+        ...s,
+        created_at: new Date(s.created_at),
+        updated_at: new Date(s.updated_at),
+      }));
       const nodes = new Map<string, GroupTreeNode>();
       for (const g of groups) {
         const access = visibility.group(g.id);

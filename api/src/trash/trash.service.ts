@@ -95,10 +95,22 @@ export class TrashService {
    * level is read as if it were in place: its own grants and those of the groups above it.
    */
   async list(user: AuthUser): Promise<TrashItem[]> {
-    const entries = await this.deps.db.selectFrom('trash_entries').selectAll().orderBy('deleted_at', 'desc').execute();
+    // A constant number of queries whatever the trash holds: the entries (with a sheet's group
+    // now), and the groups and grants read once, as for the tree (#levelInTrash's rule).
+    const [entries, visibility] = await Promise.all([
+      this.deps.db
+        .selectFrom('trash_entries')
+        .leftJoin('sheets', (join) => join.onRef('sheets.id', '=', 'trash_entries.item_id').on('trash_entries.item_type', '=', 'sheet'))
+        .selectAll('trash_entries')
+        .select('sheets.group_id as sheet_group_id')
+        .orderBy('trash_entries.deleted_at', 'desc')
+        .execute(),
+      this.deps.access.visibility(user, this.deps.db, { ignoreTrash: true }),
+    ]);
     const items: TrashItem[] = [];
     for (const e of entries) {
-      const level = await this.#levelInTrash(user, e.item_type, e.item_id);
+      const level =
+        e.item_type === 'group' ? visibility.group(e.item_id) : visibility.sheet({ id: e.item_id, group_id: e.sheet_group_id ?? null, trashed_in: null });
       if (!meetsAccess(level, 'edit')) continue;
       items.push({
         id: e.id,
@@ -115,14 +127,20 @@ export class TrashService {
     return items;
   }
 
-  /** The level the member would have on the item if it were back in place (groups above still in the trash count as gone). */
+  /**
+   * The level the member would have on the item if it and the groups above it were back in
+   * place: the grants decide, the trash marks do not.
+   *
+   * Nested entries (a sheet or group deleted on its own, then a group above it deleted too): both
+   * are listed and each can be restored on its own. The group comes back without the item deleted
+   * before it (that one stays in the trash, and comes back into the group later); the item restored
+   * while its group is still in the trash goes to the root, as when its group is gone. Purging the
+   * group keeps the item (see #purgeEntry).
+   */
   async #levelInTrash(user: AuthUser, type: 'sheet' | 'group', itemId: string, db: Kysely<Database> | Transaction<Database> = this.deps.db): Promise<AccessLevel> {
     const chain = await this.deps.access.chain({ type, id: itemId }, user.id, db);
     if (!chain) return 'none';
-    // The item itself is marked trashed: lift that mark (and only that) to read its level.
-    const last = chain.length - 1;
-    const lifted = chain.map((row, i) => (i === last ? { ...row, trashed: false } : row));
-    return this.deps.access.levelOfChain(user, lifted);
+    return this.deps.access.levelOfChain(user, chain.map((row) => ({ ...row, trashed: false })));
   }
 
   async #take(trx: Transaction<Database>, user: AuthUser, id: string, need: 'edit' | 'own') {

@@ -30,8 +30,22 @@ export function foldDeltas(ops: CellDelta[][]): CellDelta[] {
  * the live one, whole-grid versions and the bases of open proposals and versions of the last 10 minutes are never pruned. Full
  * snapshots of pruned versions stop being rebuild bases; their chunks stay, later snapshots share them.
  */
-export async function pruneHistory(db: VersionsDb, sheetId: string, policy: RetentionPolicy): Promise<PruneResult> {
+export async function pruneHistory(
+  db: VersionsDb,
+  sheetId: string,
+  policy: RetentionPolicy,
+  /** Runs in the prune's transaction, after it (the activity log entry: a prune is never without it). */
+  record?: (trx: VersionsDb, result: PruneResult) => Promise<void>,
+): Promise<PruneResult> {
   return db.transaction().execute(async (trx) => {
+    const result = await pruneIn(trx, sheetId, policy);
+    await record?.(trx, result);
+    return result;
+  });
+}
+
+async function pruneIn(trx: VersionsDb, sheetId: string, policy: RetentionPolicy): Promise<PruneResult> {
+  {
     const sheet = await trx.selectFrom('sheets').select('version').where('id', '=', sheetId).forUpdate().executeTakeFirst();
     if (!sheet) throw notFound(SHEET_NOT_FOUND);
     const { rows: ops } = await sql<{ version: number; created_at: Date; whole: boolean; label: string | null }>`
@@ -76,7 +90,7 @@ export async function pruneHistory(db: VersionsDb, sheetId: string, policy: Rete
       }
     }
     return { sheet_id: sheetId, pruned: pruned.length, kept: ops.length - pruned.length };
-  });
+  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import {
   ACCESS_TEXTS,
   CreateProposalBodySchema,
@@ -48,9 +50,12 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
   app.post('/:id/history/prune', onSheet('own'), async (request) => {
     const { id } = validate(SheetParams, request.params);
     const policy = validate(RetentionPolicySchema, request.body);
-    const result = await pruneHistory(withVersionTables(services.db), id, policy);
-    await services.activity.append(actorOf(request), { kind: 'history_pruned', item: await sheetItem(services, id), detail: { policy, result } });
-    return result;
+    // The name first: PGlite has one connection, which the prune's transaction holds.
+    const item = await sheetItem(services, id);
+    return pruneHistory(withVersionTables(services.db), id, policy, (trx, result) =>
+      // The same transaction, typed with the version tables too (a superset of Database).
+      services.activity.append(actorOf(request), { kind: 'history_pruned', item, detail: { policy, result } }, trx as unknown as Kysely<Database>),
+    );
   });
 
   app.get('/:id/snapshots', onSheet('view'), async (request) => {

@@ -60,6 +60,32 @@ test('a result with the sheet’s headers updates the active sheet through live 
   expect(reloads()).toBe(0);
 });
 
+test('a result for a sheet the user may only view becomes a new sheet; nothing is sent to the viewed one', async () => {
+  const sorted = { headers: budget.headers, rows: [['East', 7], ['North', 10], ['South', 5]] };
+  const services = await startFakeServices({
+    routes: (req, res) => {
+      if (req.path === '/hybrid/forward') return json(res, 200, hybridReply(sorted));
+      if (req.method === 'GET' && req.path === '/api/v1/sheets/sheet-1/access') {
+        return json(res, 200, { item: { type: 'sheet', id: 'sheet-1', name: 'Budget' }, access: 'viewer', rows: [], workspace_default: 'editor' });
+      }
+      return false;
+    },
+  });
+  const { shell, sent } = testShell(services.server, budget);
+  renderInShell(<ChatPanel shell={shell} />);
+  await screen.findByText(/^AI service: builtin/);
+  await userEvent.click(screen.getByRole('button', { name: 'Streaming' }));
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Mode' }), 'Agent • Direct Exec');
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+  await run('result = sorted(rows)');
+  const note = await within(messages()).findByText(/^You can only view/);
+  expect(note).toHaveTextContent(/^You can only view Budget, so the result went to a new sheet\. Created sheet AI Generated Sheet /);
+  expect(sent).toEqual([]);
+  expect(services.server.calls()).toContain('POST /api/v1/sheets');
+  const [[, saved]] = [...services.sheets];
+  expect(saved.headers).toEqual(['Region', 'Amount']);
+});
+
 test('a result of another shape becomes a new sheet, sized and named by §9, populated after it is created', async () => {
   const totals = { headers: ['Region', 'Total'], rows: [['North', 10], ['South', 5], ['East', 7]] };
   const { services, events, opened } = await panelReplying(() => hybridReply(totals));

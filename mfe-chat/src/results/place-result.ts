@@ -1,5 +1,8 @@
 import {
+  ACCESS_TEXTS,
+  SharingStateSchema,
   VersionTransitionResultSchema,
+  meetsAccess,
   describeError,
   errorCreatingScheduleSheet,
   hybridReplyGrid,
@@ -44,7 +47,11 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
   const sheetName = shell.sheet.name ?? 'the sheet';
   const found = hybridReplyGrid(reply);
   const grid: ResultGrid | null = found && reply.has_grid !== false ? found : null;
-  const transform = !!grid && !!sheetId && hasSheetHeaders(grid, shell.sheet.headers);
+  const sameShape = !!grid && !!sheetId && hasSheetHeaders(grid, shell.sheet.headers);
+  // A result for a sheet the user may only view is not applied to it (the server would refuse
+  // it anyway): it becomes a new sheet of theirs, as a grid of another shape does (issue 18).
+  const viewOnly = sameShape && !!sheetId && !(reply.snapshot?.version_id || reply.snapshot?.version !== undefined) && (await onlyViews(shell, sheetId));
+  const transform = sameShape && !viewOnly;
   const editing = isEditing(editingMode.getState(), sheetId);
   const snapshot = reply.snapshot ?? null;
   // The version Rollback restores (spec 02 §2 Operation Failed panel): the sheet as it was before this change.
@@ -106,14 +113,15 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
     return { note: ops.length === 0 ? `**${sheetName}** already holds this result.` : `Updated **${sheetName}**: ${cells} cell${cells === 1 ? '' : 's'} changed.` };
   }
 
-  if (!shell.flags.autoSheetCreation) return { note: null };
+  if (!shell.flags.autoSheetCreation) return { note: viewOnly ? ACCESS_TEXTS.resultNotApplied(sheetName) : null };
   const hash = gridHash(grid);
   if (usedHashes.has(hash)) return { note: 'This grid was already made into a sheet.' };
   usedHashes.add(hash);
   try {
     // 'Retry with Simpler Requirements' makes a '-retry' sheet with origin schedule_manual_retry (spec 02 §3, §9).
     const sheet = await createResultSheet(shell, grid, new Date(), { manualRetry: reply.schedule?.manual_retry === true });
-    return { note: `Created sheet **${sheet.name}** (${sheet.rows} rows × ${sheet.columns} cols).`, createdSheet: { id: sheet.id, name: sheet.name } };
+    const created = `Created sheet **${sheet.name}** (${sheet.rows} rows × ${sheet.columns} cols).`;
+    return { note: viewOnly ? `${ACCESS_TEXTS.resultToNewSheet(sheetName)} ${created}` : created, createdSheet: { id: sheet.id, name: sheet.name } };
   } catch (error) {
     usedHashes.delete(hash);
     const reason = describeError(error);
@@ -121,5 +129,16 @@ export async function placeResult(shell: ShellContext, reply: HybridReply): Prom
       note: looksLikeSchedule(grid.headers) ? errorCreatingScheduleSheet(reason) : `❌ Failed to create sheet: ${reason}`,
       error: true,
     };
+  }
+}
+
+/** Whether the user may only view the sheet (asked of the api; when it cannot tell, the server's own check decides). */
+async function onlyViews(shell: ShellContext, sheetId: string): Promise<boolean> {
+  try {
+    const { data } = await shell.api.get<unknown>(`/api/v1/sheets/${encodeURIComponent(sheetId)}/access`);
+    const parsed = SharingStateSchema.safeParse(data);
+    return parsed.success && !meetsAccess(parsed.data.access, 'edit');
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup as cleanupAll, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellContext } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
@@ -41,7 +41,7 @@ const buttonsOf = (row: HTMLElement) => within(row).getAllByRole('button').map((
 
 test("lists the sheet's versions with status, author, label and changed cells; actions follow the status (the live one has none)", async () => {
   const { list } = await renderList();
-  expect(api.calls).toEqual([`GET /api/v1/sheets/${SHEET}/history?limit=50`]);
+  expect(api.calls.filter((c) => !c.endsWith('/access'))).toEqual([`GET /api/v1/sheets/${SHEET}/history?limit=50`]);
   const proposal = rowOf(list, PROPOSAL.slice(0, 8));
   expect(proposal).toHaveTextContent('proposed');
   expect(proposal).toHaveTextContent('AI');
@@ -142,4 +142,28 @@ test('a failed list says why', async () => {
   api.failHistory = 403;
   renderInShell(<SheetVersions shell={shellFor(SHEET)} />);
   expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load versions: You cannot see this sheet');
+});
+
+test('owners get Prune history: the dialog says a pruned range cannot be undone before anything is pruned; others never see it', async () => {
+  const { list } = await renderList();
+  await waitFor(() => expect(api.calls).toContain(`GET /api/v1/sheets/${SHEET}/access`));
+  expect(screen.queryByRole('button', { name: 'Prune history…' })).toBeNull();
+  cleanupAll();
+
+  api.level = 'owner';
+  const { shell } = await renderList();
+  const refreshes: unknown[] = [];
+  shell.bus.on('sheet-history-refresh', (e) => refreshes.push(e));
+  await userEvent.click(await screen.findByRole('button', { name: 'Prune history…' }));
+  const dialog = screen.getByRole('dialog', { name: 'Prune history' });
+  expect(within(dialog).getByRole('alert')).toHaveTextContent('a pruned range cannot be undone');
+  expect(api.prunes).toEqual([]);
+  await userEvent.clear(within(dialog).getByLabelText('Keep the newest versions'));
+  await userEvent.type(within(dialog).getByLabelText('Keep the newest versions'), '10');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Prune' }));
+  expect(await screen.findByRole('status')).toHaveTextContent('Pruned 1 version; 3 kept.');
+  expect(api.prunes).toEqual([{ recent: 10, daily: 30 }]);
+  expect(refreshes).toEqual([{ sheetId: SHEET }]);
+  expect(screen.queryByRole('dialog')).toBeNull();
+  void list;
 });

@@ -10,6 +10,7 @@ import {
   type SheetVersionEntry,
 } from '@tessera/contracts';
 import { useState } from 'react';
+import { PruneHistory } from './PruneHistory.js';
 import { useSheetVersions } from './use-sheet-versions.js';
 
 const STATUS_PALETTE = { proposed: 'purple', live: 'green', archived: 'gray' } as const;
@@ -58,6 +59,7 @@ export function SheetVersions({ shell }: RemoteProps) {
           />
         ))}
       </Box>
+      <PruneHistory shell={shell} />
     </Section>
   );
 }

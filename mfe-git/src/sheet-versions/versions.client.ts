@@ -1,5 +1,10 @@
 import {
+  type AccessLevel,
   HISTORY_PAGE_SIZE,
+  PruneResultSchema,
+  type PruneResult,
+  type RetentionPolicyInput,
+  SharingStateSchema,
   SheetHistorySchema,
   VersionTransitionResultSchema,
   type AxiosInstance,
@@ -32,6 +37,18 @@ export class VersionsClient {
   /** A proposal or an archived version leaves the history; the live one cannot (409). */
   async discard(sheetId: string, versionId: string): Promise<void> {
     await this.http.post(`${versionPath(sheetId, versionId)}/discard`);
+  }
+
+  /** The caller's level on the sheet (owners may prune its history). */
+  async level(sheetId: string): Promise<AccessLevel> {
+    const { data } = await this.http.get(`${sheetPath(sheetId)}/access`);
+    return SharingStateSchema.parse(data).access;
+  }
+
+  /** Applies a retention policy once (owners); what it prunes cannot be undone. */
+  async prune(sheetId: string, policy: RetentionPolicyInput): Promise<PruneResult> {
+    const { data } = await this.http.post(`${sheetPath(sheetId)}/history/prune`, policy);
+    return PruneResultSchema.parse(data);
   }
 
   /** Names a committed version (named versions are never pruned); an empty name removes it. */

@@ -18,6 +18,10 @@ export interface VersionsTestApi {
   versions: SheetVersionEntry[];
   /** Every GET /history answers this status from now on (null: normally). */
   failHistory: number | null;
+  /** The caller's level on the sheet (GET /access); the prune route refuses all but owners, as the api does. */
+  level: 'owner' | 'editor' | 'viewer';
+  /** The retention policies POST /history/prune was called with. */
+  prunes: unknown[];
   close(): Promise<void>;
 }
 
@@ -43,7 +47,7 @@ export function entry(fields: Partial<SheetVersionEntry> & Pick<SheetVersionEntr
 }
 
 export async function startVersionsApi(sheetId: string, versions: SheetVersionEntry[]): Promise<VersionsTestApi> {
-  const api: VersionsTestApi = { url: '', sheetId, calls: [], versions, failHistory: null, close: async () => {} };
+  const api: VersionsTestApi = { url: '', sheetId, calls: [], versions, failHistory: null, level: 'editor', prunes: [], close: async () => {} };
   const base = `/api/v1/sheets/${sheetId}`;
 
   const newLive = (from: SheetVersionEntry) => {
@@ -62,6 +66,17 @@ export async function startVersionsApi(sheetId: string, versions: SheetVersionEn
       if (api.failHistory) return refuse(res, api.failHistory, 'forbidden', 'You cannot see this sheet');
       const live = api.versions.find((v) => v.status === 'live');
       return json(res, 200, { versions: api.versions, count: api.versions.length, live_version: live?.version ?? 0 });
+    }
+    if (req.method === 'GET' && url.pathname === `${base}/access`) {
+      return json(res, 200, { item: { type: 'sheet', id: sheetId, name: 'Sheet' }, access: api.level, rows: [], workspace_default: 'editor' });
+    }
+    if (req.method === 'POST' && url.pathname === `${base}/history/prune`) {
+      if (api.level !== 'owner') return refuse(res, 403, 'forbidden', 'Only owners can do this');
+      api.prunes.push(body);
+      // The two oldest archived versions go (the live one and named ones always stay).
+      const gone = api.versions.filter((v) => v.status === 'archived' && !v.label).slice(-2);
+      api.versions = api.versions.filter((v) => !gone.includes(v));
+      return json(res, 200, { sheet_id: sheetId, pruned: gone.length, kept: api.versions.length });
     }
     const match = new RegExp(`^${base}/versions/([^/]+)/(accept|checkout|discard|label)$`).exec(url.pathname);
     if (!match) return refuse(res, 404, 'not_found', 'Not found');

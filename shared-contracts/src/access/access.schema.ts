@@ -96,4 +96,8 @@ export const ACCESS_TEXTS = {
   keepOwnOwnership: 'Keep yourself as an owner',
   /** A live socket whose member lost access to its sheet. */
   accessRemoved: 'You no longer have access to this sheet',
+  /** An AI result for a sheet the member may only view: it goes to a new sheet of theirs instead. */
+  resultToNewSheet: (sheet: string) => `You can only view **${sheet}**, so the result went to a new sheet.`,
+  /** The same, with automatic sheet creation off: the result stays in the chat. */
+  resultNotApplied: (sheet: string) => `You can only view **${sheet}**: the result was not applied.`,
 } as const;

@@ -54,6 +54,21 @@ export const ActivityPageSchema = z.object({
 });
 export type ActivityPage = z.infer<typeof ActivityPageSchema>;
 
+const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, { error: 'A commit is 40 lowercase hex digits' });
+
+/**
+ * POST activity/git-revert: the ai-middleware, which keeps the git repository, records a revert
+ * it made, with the reverting member's own token (so the entry names them).
+ */
+export const GitRevertActivityBodySchema = z.strictObject({
+  /** The new commit that undid `reverted`. */
+  commit: CommitHash,
+  reverted: CommitHash,
+  /** The reverted commit's subject line. */
+  subject: z.string().max(200, { error: 'subject is at most 200 characters' }),
+});
+export type GitRevertActivityBody = z.infer<typeof GitRevertActivityBodySchema>;
+
 /** What the Activity screen calls each kind (one place, so the screen and its tests agree). */
 export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   sheet_deleted: 'Deleted sheet',

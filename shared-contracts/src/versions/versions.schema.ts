@@ -129,8 +129,25 @@ export const RetentionPolicySchema = z.strictObject({
   monthly: z.number().int().min(0).max(100_000).default(0),
 });
 export type RetentionPolicy = z.infer<typeof RetentionPolicySchema>;
+/** What a client sends (the counts left out are 0). */
+export type RetentionPolicyInput = z.input<typeof RetentionPolicySchema>;
 
 export const PruneResultSchema = z.object({ sheet_id: z.string(), pruned: z.number().int(), kept: z.number().int() });
 export type PruneResult = z.infer<typeof PruneResultSchema>;
+
+/** The prune dialog (owners only): its texts, defined once. */
+export const PRUNE_TEXTS = {
+  open: 'Prune history…',
+  title: 'Prune history',
+  recent: 'Keep the newest versions',
+  daily: 'Keep one version a day for the last days',
+  /** The dialog says it before anything is pruned (issue 18). */
+  warning: 'Pruned versions are gone for good: a pruned range cannot be undone. Named versions, the live one and the last 10 minutes are always kept.',
+  confirm: 'Prune',
+  cancel: 'Cancel',
+  done: (r: PruneResult) => `Pruned ${r.pruned} version${r.pruned === 1 ? '' : 's'}; ${r.kept} kept.`,
+  failed: (reason: string) => `Could not prune the history: ${reason}`,
+} as const;
+export const PRUNE_DEFAULTS = { recent: 50, daily: 30 } as const;
 
 export * from './version-preview.js';
