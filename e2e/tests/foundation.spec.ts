@@ -52,7 +52,7 @@ test.describe.serial('foundation: a new user', () => {
     await page.keyboard.press('Escape');
     await expect(about).toHaveCount(0);
 
-    // Members panel behind the floating Members button: the admin is listed as (You).
+    // Members panel behind the Members button in the header: the admin is listed as (You).
     await page.getByRole('button', { name: /members/i }).click();
     const members = page.getByTestId('remote-mfe-members-MembersPanel');
     await expect(members).toBeVisible();

@@ -16,7 +16,7 @@ export function MembersToggle({ open, onToggle }: { open: boolean; onToggle(): v
 }
 
 /**
- * The MembersPanel remote, over the top left of the main area (never over the chat panel),
+ * The MembersPanel remote, over the bottom left of the main area (never over its tabs or the chat panel),
  * placed by its positioned parent. It mounts on every opening, so the users list loads each
  * time it is opened (spec 01 §2), not only the first.
  */
@@ -28,7 +28,7 @@ export function MembersPanelBox({ shell }: { shell: ShellContext }) {
       data-testid="members-panel"
       position="absolute"
       left="4"
-      top="4"
+      bottom="4"
       w="min(44rem, calc(100% - 2rem))"
       maxH="70vh"
       overflow="auto"
