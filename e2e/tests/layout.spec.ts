@@ -12,27 +12,31 @@ test('the chat panel has one resize handle, fills its box to the window edge and
   const handles = page.getByRole('separator', { name: 'Resize chat panel' });
   await expect(handles).toHaveCount(1);
 
-  const before = (await panel.boundingBox())!;
+  const area = page.getByTestId('chat-panel-area');
+  await expect(handles).toHaveAttribute('aria-valuenow', '384');
   const grip = (await handles.boundingBox())!;
   await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
   await page.mouse.down();
-  await page.mouse.move(grip.x - 150, grip.y + grip.height / 2, { steps: 5 });
+  await page.mouse.move(grip.x + grip.width / 2 - 150, grip.y + grip.height / 2, { steps: 5 });
   await page.mouse.up();
+  await expect(handles).toHaveAttribute('aria-valuenow', '534');
 
-  const noGap = async (width: number) => {
-    const box = (await panel.boundingBox())!;
-    expect(Math.round(box.width)).toBe(width);
-    // The panel reaches the window's right edge: no blank strip beside it.
+  const noGap = async () => {
+    const box = (await area.boundingBox())!;
+    const chat = (await panel.boundingBox())!;
+    expect(Math.round(box.width)).toBe(534);
+    // The box reaches the window's right edge, and the remote's panel starts where the box does:
+    // no blank strip between them (two handles, two widths, left one before).
     expect(Math.round(box.x + box.width)).toBe(1400);
+    expect(Math.round(chat.x)).toBe(Math.round(box.x));
+    expect(chat.width).toBeGreaterThan(box.width - 20);
   };
-  const widened = Math.round(before.width) + 150;
-  await expect(handles).toHaveAttribute('aria-valuenow', String(widened));
-  await noGap(widened);
+  await noGap();
 
   await page.reload();
   await openChat(page);
-  await expect(handles).toHaveAttribute('aria-valuenow', String(widened));
-  await noGap(widened);
+  await expect(handles).toHaveAttribute('aria-valuenow', '534');
+  await noGap();
 });
 
 test('the Members button sits in the header, over nothing of the grid', async ({ page, request }) => {
