@@ -178,9 +178,11 @@ const cases: EscapeCase[] = [
         "    print('stopped:', type(e).__name__)",
         'result = n',
       ].join('\n'),
-    // Stopped by the process limit, or (forking a process with pandas loaded is slow in gVisor) by the time limit.
+    // Stopped by the process limit, by the time limit (forking a process with pandas loaded is slow
+    // in gVisor), or by the sandbox's memory limit (each fork holds its own copy of pandas' pages in
+    // gVisor: on a quiet machine 30 forks reach the cgroup's limit before the clock does).
     check: (out) => {
-      if (out.error !== undefined) return assert.equal(out.error, timeoutError(TIMEOUT_MS));
+      if (out.error !== undefined) return assert.ok([timeoutError(TIMEOUT_MS), MEMORY_ERROR].includes(out.error), out.error);
       assert.ok((out.result as number) < 64, `forked ${out.result} processes`);
       assert.match(out.execution_output, /^stopped: /);
     },
