@@ -65,7 +65,8 @@ export function childFiles(): { script: string; pyodide: string } {
   return staged;
 }
 
-function findOnPath(tool: string, searchPath: string): string | undefined {
+/** The first executable `tool` in the folders of `searchPath` (a PATH value). */
+export function findOnPath(tool: string, searchPath: string): string | undefined {
   for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, tool);

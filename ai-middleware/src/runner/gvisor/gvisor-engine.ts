@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { CODE_RUN_OUTPUT_CAP_CHARS } from '@tessera/contracts';
+import { findOnPath } from '../confinement.js';
 import type { RunnerWorker } from '../runner-worker.js';
 import { type GvisorHost, GvisorSandbox } from './gvisor-sandbox.js';
 
@@ -11,20 +12,6 @@ export const GVISOR_PACKAGES = ['pandas', 'numpy', 'scipy', 'matplotlib', 'openp
 export const GVISOR_REQUIREMENTS =
   "The gVisor engine needs Linux, root (runsc creates the sandbox's namespaces and cgroup), runsc and setpriv on PATH, " +
   'and Debian\'s /usr/bin/python3 with python3-pandas (apt-get install runsc python3-pandas ...; see the README).';
-
-function findOnPath(tool: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, tool);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
-}
 
 let host: GvisorHost | undefined;
 
