@@ -60,11 +60,17 @@ async function nodeSuite(label, pkg, script, env) {
 }
 
 /**
- * A service's node:test files, run from its folder with the package's tsx: `files` null runs
- * every one of them, else only those listed.
+ * How many service test files run at once. node:test's default is one fewer than the cores,
+ * so one file at a time on a 2-core machine, while most of a file's time is spent waiting
+ * (PostgreSQL, child processes, sockets). Files share nothing that would make two of them
+ * collide: each test app gets its own database (PostgreSQL) or folder (PGlite), port 0, its
+ * own Redis key prefix (from its database) and its own runner children.
  */
+const SERVICE_TEST_CONCURRENCY = Math.max(2, os.availableParallelism() - 1);
+
+/** A service's node:test files (relative to `dir`), run from its folder with the package's tsx. */
 async function serviceSuite(label, dir, files, env) {
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...files];
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${SERVICE_TEST_CONCURRENCY}`, '--test-reporter=spec', ...files];
   recordNodeTest(label, await run(process.execPath, args, { cwd: fromRoot(dir), env, capture: true }));
 }
 

@@ -68,15 +68,18 @@ export async function startRealApi(): Promise<RealApi> {
     await rm(dataDir, { recursive: true, force: true });
   };
 
+  // Generous: under `npm test` two test files run at once on two cores, and this start
+  // (spawn, migrate, listen) competes with them.
+  const deadline = Date.now() + 180_000;
   try {
-    for (let i = 0; ; i++) {
+    for (;;) {
       if (exited()) throw new Error(`the api exited at start: ${stderr}`);
       const up = await fetch(`${base}/health`).then(
         (res) => res.ok,
         () => false,
       );
       if (up) break;
-      if (i > 600) throw new Error(`the api did not answer within a minute: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`the api did not answer within 3 minutes: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } catch (err) {
