@@ -19,7 +19,7 @@ import { registerBackwardRoute } from './hybrid/backward/backward.route.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { echoRequestId, genReqId, installHttpMetrics, loggerOptions } from '@tessera/server-kit';
 import { registerWhoamiRoute } from './whoami/whoami.route.js';
-import { type CodeRunner, createCodeRunner } from './runner/code-runner.js';
+import { type CodeRunner, type CodeRunnerOptions, createCodeRunner } from './runner/code-runner.js';
 import { withJobMetrics } from './runner/runner-metrics.js';
 import { createProvider } from './providers/provider.js';
 import { SessionService } from './sessions/session.service.js';
@@ -42,8 +42,14 @@ declare module 'fastify' {
   }
 }
 
+/** What a test may put in place of the real thing (only what no configuration can reach). */
+export interface AppOverrides {
+  /** The runner's confinement check's outcome, e.g. a refusal (CodeRunnerOptions.command). */
+  runnerCommand?: CodeRunnerOptions['command'];
+}
+
 /** Builds the middleware (database open and migrated), not listening. */
-export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
+export async function buildApp(config: AiConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
@@ -69,7 +75,7 @@ export async function buildApp(config: AiConfig): Promise<FastifyInstance> {
   // FEATURE_ENHANCED_TABLE_PARSING off: printed output is not parsed into a grid.
   const flags = config.flags ?? DEFAULT_FLAGS;
   const getRunner = (): CodeRunner =>
-    (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS, { parsePrintedOutput: flags.enhancedTableParsing }), metrics));
+    (runner ??= withJobMetrics(createCodeRunner(config.runner ?? RUNNER_DEFAULTS, { parsePrintedOutput: flags.enhancedTableParsing, ...(overrides.runnerCommand ? { command: overrides.runnerCommand } : {}) }), metrics));
   app.addHook('onListen', async () => {
     const live = getRunner();
     const status = live.status();

@@ -14,7 +14,7 @@ import {
 import { parseSheetRequest } from '../providers/builtin/sheet-request.parser.js';
 import { describeRequest, writePython } from '../providers/builtin/python-writer.js';
 import { type AiProvider, type ChatMessage, ProviderError, complete } from '../providers/provider.js';
-import type { CodeRunner } from '../runner/code-runner.js';
+import { type CodeRunner, runnerUnavailableReason } from '../runner/code-runner.js';
 import { codeMessages, extractCode, fixRequest } from './code-prompt.js';
 import { runCodeUnlessStopped } from './run-code.js';
 import { type StageListener, toHybridResponse } from './direct-exec.service.js';
@@ -127,6 +127,8 @@ export async function runAiPowered(
       return { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
     }
     attempts.push({ code, error: run.error });
+    // A runner that cannot run code at all is not the code's fault: no fix would help.
+    if (runnerUnavailableReason(deps.runner)) return failed(run.error, who, attempts);
     messages.push(fixRequest(run.error, run.execution_output));
   }
   const lastError = attempts.at(-1)!.error!;

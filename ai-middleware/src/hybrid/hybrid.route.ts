@@ -2,7 +2,7 @@ import { ERROR_CODES, HYBRID_BODY_LIMIT_BYTES, type HybridForwardRequest, Hybrid
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../http/errors.js';
 import type { AiProvider } from '../providers/provider.js';
-import type { CodeRunner } from '../runner/code-runner.js';
+import { type CodeRunner, runnerUnavailableReason } from '../runner/code-runner.js';
 import { runAiPowered } from './ai-powered.service.js';
 import { type StageListener, runDirectExec, toHybridResponse } from './direct-exec.service.js';
 import type { GitFileText } from './git-files.js';
@@ -50,10 +50,11 @@ export function registerHybridRoutes(app: FastifyInstance, getRunner: () => Code
     if (!parsed.success) return sendError(reply, 400, ERROR_CODES.validation, describeIssues(parsed.error));
     const optimization = parsed.data.parameters?.optimization;
     const runner = getRunner();
-    const status = runner.status();
-    if (!optimization && (status.state === 'refused' || status.state === 'closed')) {
-      return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, status.reason ?? 'The code runner is not available');
-    }
+    // Only Direct Exec always runs code. A schedule (parameters.optimization, or a request typed
+    // in AI Powered) needs no runner; AI Powered fails with the runner's reason only if it comes
+    // to run code (ai-powered.service.ts).
+    const unavailable = optimization || parsed.data.enable_ai_generation ? undefined : runnerUnavailableReason(runner);
+    if (unavailable) return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, unavailable);
     const userId = request.user?.id ?? '';
     // A full session is refused before anything runs: the turn could not be stored.
     if (parsed.data.session_id && (await sendSessionQuotaError(options.sessions, reply, userId, parsed.data.session_id))) return reply;

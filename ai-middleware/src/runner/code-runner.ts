@@ -62,6 +62,16 @@ const RESPAWN_DELAY_MS = 500;
 const TRACEBACK_MAX_LINES = 30;
 const TRACEBACK_MAX_CHARS = 4000;
 
+/**
+ * Why the runner cannot run code at all (it refuses to run unconfined, or it is closed), or
+ * undefined while it can (starting, ready, or retrying children that failed to start).
+ */
+export function runnerUnavailableReason(runner: Pick<CodeRunner, 'status'>): string | undefined {
+  const status = runner.status();
+  if (status.state !== 'refused' && status.state !== 'closed') return undefined;
+  return status.reason ?? 'The code runner is not available';
+}
+
 export function timeoutError(timeoutMs: number): string {
   return `Execution timed out after ${Number((timeoutMs / 1000).toFixed(3))} s`;
 }

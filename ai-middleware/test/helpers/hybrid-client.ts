@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type HybridResponse, HybridResponseSchema, type HybridStreamEvent, HybridStreamEventSchema } from '@tessera/contracts';
 import { after, before } from 'node:test';
+import type { AppOverrides } from '../../src/app.js';
 import type { AiConfig } from '../../src/config.js';
 import { type TestIssuer, startTestIssuer } from './jwks-server.js';
 import { type TestApp, startTestApp } from './test-app.js';
@@ -62,11 +63,11 @@ export interface HybridApp {
  * and the app with the settings `overrides` gives (a function: a fake model server started in an
  * earlier hook is known by then). The returned handle's fields are set once the hooks ran.
  */
-export function useHybridApp(overrides: () => Partial<AiConfig> = () => ({})): HybridApp {
+export function useHybridApp(overrides: () => Partial<AiConfig> = () => ({}), appOverrides: AppOverrides = {}): HybridApp {
   const handle = {} as { issuer: TestIssuer; app: TestApp; api: HybridClient };
   before(async () => {
     handle.issuer = await startTestIssuer();
-    handle.app = await startTestApp(handle.issuer.apiUrl, overrides());
+    handle.app = await startTestApp(handle.issuer.apiUrl, overrides(), appOverrides);
     handle.api = await hybridClient(handle.issuer, await handle.app.app.listen({ host: '127.0.0.1', port: 0 }));
   });
   after(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { JWKS_PATH } from '@tessera/contracts';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
+import { type AppOverrides, buildApp } from '../../src/app.js';
 import { type AiConfig, PACKAGE_VERSION, RUNNER_DEFAULTS } from '../../src/config.js';
 import { pgliteTemplate } from './pglite-template.js';
 
@@ -81,9 +81,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(apiUrl: string, overrides: Partial<AiConfig> = {}): Promise<TestApp> {
+export async function startTestApp(apiUrl: string, overrides: Partial<AiConfig> = {}, appOverrides: AppOverrides = {}): Promise<TestApp> {
   const storage = await createTestStorage({ fromTemplate: true });
-  const app = await buildApp(testConfig(apiUrl, storage, overrides));
+  const app = await buildApp(testConfig(apiUrl, storage, overrides), appOverrides);
   await app.ready();
   return {
     app,

@@ -2,7 +2,7 @@ import { ERROR_CODES, HYBRID_BODY_LIMIT_BYTES, HybridBackwardRequestSchema, type
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors.js';
 import type { AiProvider } from '../../providers/provider.js';
-import type { CodeRunner } from '../../runner/code-runner.js';
+import { type CodeRunner, runnerUnavailableReason } from '../../runner/code-runner.js';
 import { recordHybridTurn } from '../../sessions/hybrid-turns.js';
 import type { SessionService } from '../../sessions/session.service.js';
 import { describeIssues } from '../../http/validate-input.js';
@@ -35,10 +35,8 @@ export function registerBackwardRoute(app: FastifyInstance, getRunner: () => Cod
     const parsed = HybridBackwardRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendError(reply, 400, ERROR_CODES.validation, describeIssues(parsed.error));
     const runner = getRunner();
-    const status = runner.status();
-    if (status.state === 'refused' || status.state === 'closed') {
-      return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, status.reason ?? 'The code runner is not available');
-    }
+    const unavailable = runnerUnavailableReason(runner);
+    if (unavailable) return sendError(reply, 503, CODE_RUNNER_UNAVAILABLE_CODE, unavailable);
     const body = parsed.data;
     const userId = request.user?.id ?? '';
     if (body.session_id && (await sendSessionQuotaError(options.sessions, reply, userId, body.session_id))) return reply;
