@@ -32,6 +32,7 @@ export * from './client/open-client.js';
 export * from './shell/dev-shell-context.js';
 export * from './errors/describe-error.js';
 export * from './sheets/sheet-name.js';
+export * from './sheets/category-style.js';
 export * from './sheets/sheet.schema.js';
 export * from './sheets/sheet-size.js';
 export * from './sheets/group.schema.js';

@@ -119,6 +119,22 @@ test('a green dot marks sheets updated within the last 7 days', async () => {
   expect(within(screen.getByTestId(`sheet-${stale.id}`)).queryByRole('img', { name: 'Updated recently' })).not.toBeInTheDocument();
 });
 
+test('each sheet shows its category’s icon in the category’s colour', async () => {
+  const budget = sheet({ name: 'Budget 2026' });
+  const sprint = sheet({ name: 'Sprint board' });
+  const notes = sheet({ name: 'Notes' });
+  const { url } = await treeApi({ groups: [], sheets: [budget, sprint, notes] });
+  renderInShell(<Navigator shell={shellFor(url)} />);
+  await tree();
+  const icon = (id: string, category: string) => within(screen.getByTestId(`sheet-${id}`)).getByTitle(category);
+  expect(icon(budget.id, 'Financial')).toHaveTextContent('💰');
+  expect(icon(budget.id, 'Financial')).toHaveAttribute('data-category-color', 'blue');
+  expect(icon(sprint.id, 'Project Management')).toHaveTextContent('📋');
+  expect(icon(sprint.id, 'Project Management')).toHaveAttribute('data-category-color', 'green');
+  expect(icon(notes.id, 'General')).toHaveTextContent('📄');
+  expect(icon(notes.id, 'General')).toHaveAttribute('data-category-color', 'teal');
+});
+
 test('clicking a sheet opens it; clicking a group collapses and expands it', async () => {
   const g = group('Projects');
   const inner = sheet({ name: 'Inner', group_id: g.id });

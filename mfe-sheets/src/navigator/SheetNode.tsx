@@ -1,5 +1,5 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
-import type { SheetSummary } from '@tessera/contracts';
+import { CATEGORY_ICONS, categoryColor, type SheetSummary } from '@tessera/contracts';
 import { can } from '../access/can.js';
 import type { DragItem } from './drag-drop.js';
 import { ItemMenu } from './ItemMenu.js';
@@ -44,6 +44,7 @@ export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
         }
       >
         <Flex align="center" gap="2">
+          <CategoryIcon category={sheet.metadata.category} />
           <Text fontSize="sm" truncate flex="1">
             {sheet.name}
           </Text>
@@ -53,6 +54,34 @@ export function SheetNode({ sheet, depth, actions }: SheetNodeProps) {
           {sheetSizeLabel(sheet)}
         </Text>
       </TreeRow>
+    </Box>
+  );
+}
+
+/**
+ * The sheet's category as its icon on a tint of the category's colour (spec 01 §9), its name on
+ * hover. Hidden from screen readers: the row's accessible name stays the sheet's name.
+ */
+function CategoryIcon({ category }: { category: SheetSummary['metadata']['category'] }) {
+  const color = categoryColor(category);
+  return (
+    <Box
+      as="span"
+      aria-hidden
+      title={category}
+      data-category-color={color}
+      display="inline-flex"
+      alignItems="center"
+      justifyContent="center"
+      boxSize="5"
+      rounded="sm"
+      fontSize="xs"
+      flexShrink={0}
+      bg={`${color}.subtle`}
+      borderWidth="1px"
+      borderColor={`${color}.muted`}
+    >
+      {CATEGORY_ICONS[category]}
     </Box>
   );
 }

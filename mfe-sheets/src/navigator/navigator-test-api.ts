@@ -1,4 +1,4 @@
-import { createDevShellContext, type Group, type GroupTree, type ShellContext, type SheetSummary } from '@tessera/contracts';
+import { createDevShellContext, deriveCategory, type Group, type GroupTree, type ShellContext, type SheetSummary } from '@tessera/contracts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -74,7 +74,8 @@ export function sheet(fields: Partial<SheetSummary> & { name: string }, rows = 1
       columns,
       groupId: fields.group_id ?? null,
       position: 0,
-      category: 'General',
+      // As the api derives it (first tag, else keywords of the name).
+      category: deriveCategory(fields.name),
     },
     ...fields,
   };
