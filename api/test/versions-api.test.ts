@@ -92,6 +92,7 @@ describe(`sheet versions api (${process.env.TEST_PG_URL ? 'postgresql' : 'pglite
     assert.deepEqual(VersionTransitionResultSchema.parse(res.json()), { sheet_id: s.id, version: 4, from_version_id: '1' });
     const now = await sheet(s.id);
     assert.equal(now.version, 4);
+    assert.equal(now.metadata.lastAIUpdate, undefined);
     assert.deepEqual(now.data, [['1', '2']]);
     assert.deepEqual((await version(s.id, 3)).rows, [['one', 'two']]);
     const h = await history(s.id);
@@ -143,10 +144,16 @@ describe(`sheet versions api (${process.env.TEST_PG_URL ? 'postgresql' : 'pglite
     assert.deepEqual((await sheet(s.id)).data, [['a', 'b']]);
     const h = await history(s.id);
     assert.deepEqual(h.versions.map((v) => v.status), ['proposed', 'live']);
+    const acceptedAt = new Date().toISOString();
     const res = await api.post(`/api/v1/sheets/${s.id}/versions/${proposal.version_id}/accept`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().version, 2);
-    assert.deepEqual((await sheet(s.id)).data, [['a', 'B']]);
+    const accepted = await sheet(s.id);
+    assert.deepEqual(accepted.data, [['a', 'B']]);
+    // A proposal is an AI result: its accept is the sheet's last AI update; a restore is not.
+    const lastAIUpdate = String(accepted.metadata.lastAIUpdate);
+    assert.ok(lastAIUpdate >= acceptedAt, `${lastAIUpdate} is the accept's time`);
+    assert.equal((await sheet((await create([['x']])).id)).metadata.lastAIUpdate, undefined);
     assert.deepEqual((await history(s.id)).versions.map((v) => [v.version_id, v.status, v.kind]), [
       ['2', 'live', 'accept'],
       ['1', 'archived', 'create'],

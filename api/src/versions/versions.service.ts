@@ -326,9 +326,11 @@ export class VersionsService {
     origin: VersionAction,
     charts?: ChartDefinition[],
   ): Promise<VersionTransitionResult> {
+    // A proposal is an AI result (merge_timeline, AI Editing Mode): its accept is the sheet's last AI update (spec 02 §3).
+    const metadata = origin === 'accept' ? { metadata: { lastAIUpdate: new Date().toISOString() } } : {};
     const summary = await this.sheets.update(
       sheetId,
-      { data: content.rows, headers: content.headers, base_version: baseVersion },
+      { data: content.rows, headers: content.headers, base_version: baseVersion, ...metadata },
       userId,
       // Open clients are told the proposal was accepted (then get the new version's sync).
       origin === 'accept' ? { acceptedVersionId: fromVersionId } : { charts },
