@@ -201,6 +201,22 @@ describe('live sheet socket /sheets/{id}', () => {
       assert.equal(after.version, ack.data.version);
     });
 
+    it("an AI result's cells (source 'ai') set the sheet's lastAIUpdate; a person's edit does not", async () => {
+      const s = await sheet({ data: [['a', 'b']] });
+      const a = await join(s.id, admin.accessToken);
+      a.send({ type: 'operation', sheet_id: s.id, operation: { id: 'typed', type: 'cells_update', changes: [{ row: 0, col: 0, value: 'A' }] } });
+      await a.next('ack');
+      assert.equal((await server(s.id)).metadata.lastAIUpdate, undefined);
+      const sentAt = new Date().toISOString();
+      a.send({ type: 'operation', sheet_id: s.id, operation: { id: 'result', type: 'cells_update', source: 'ai', changes: [{ row: 0, col: 1, value: 'B' }] } });
+      await a.next('ack');
+      const after = await server(s.id);
+      assert.deepEqual(after.data, [['A', 'B']]);
+      const lastAIUpdate = String(after.metadata.lastAIUpdate);
+      assert.match(lastAIUpdate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.ok(lastAIUpdate.slice(0, 19) >= sentAt.slice(0, 19), `${lastAIUpdate} is the commit's time (sent at ${sentAt})`);
+    });
+
     // Convergence under concurrent writers is a property test: live-property.test.ts (fast-check).
   });
 

@@ -48,6 +48,7 @@ const writeOf = ({ userId, op }: { userId: string; op: LiveOperation }): LiveCel
   opId: op.id,
   changes: cellChangesOf(op) ?? [],
   baseVersion: op.base_version,
+  ...(op.type === 'cells_update' && op.source === 'ai' ? { ai: true } : {}),
 });
 
 /**

@@ -87,6 +87,8 @@ export interface LiveCellWrite {
   opId: string;
   /** The version its client had applied (sheet-ops.transform.ts); undefined: applies to the sheet as it is. */
   baseVersion?: number;
+  /** An AI or code result: its commit sets the sheet's metadata.lastAIUpdate. */
+  ai?: boolean;
 }
 
 /** What became of one live cell write: written (with the cells as they landed, moved through rows and columns since its base), or refused. */
@@ -455,6 +457,7 @@ export class SheetsService {
             row_count: last.rowCount,
             col_count: last.colCount,
             ...(last.colCount !== row.col_count ? { headers: JSON.stringify(last.headers) } : {}),
+            ...(fresh.some((f) => f.item.ai) ? { extra: sql`extra || jsonb_build_object('lastAIUpdate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` } : {}),
             updated_at: sql`now()`,
           })
           .where('id', '=', id)

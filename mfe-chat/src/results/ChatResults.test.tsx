@@ -54,7 +54,7 @@ test('a result with the sheet’s headers updates the active sheet through live 
   await run('result = sorted(rows)');
   expect(await within(messages()).findByText(/: 6 cells changed\./)).toHaveTextContent('Updated Budget: 6 cells changed.');
   // On the version the result was computed on (the sheet's, 3): the server moves it through rows inserted since.
-  expect(sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: expect.arrayContaining([{ row: 0, col: 0, value: 'East' }]), base_version: 3 }]);
+  expect(sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: expect.arrayContaining([{ row: 0, col: 0, value: 'East' }]), source: 'ai', base_version: 3 }]);
   expect(services.server.calls()).not.toContain('POST /api/v1/sheets');
   // Nobody is made to reload: the shell tells this tab's grid each acknowledged operation.
   expect(reloads()).toBe(0);
@@ -133,7 +133,7 @@ test('a snapshot error is told with sheet-snapshot-merge-error and the result is
   await run('rows[0][1] = 11\nresult = {"headers": headers, "rows": rows}');
   await within(messages()).findByText(/1 cell changed/);
   expect(events).toEqual(['sheet-snapshot-merge-error {"sheetId":"sheet-1","error":"HTTP 409: Base version 3 is stale"}']);
-  expect(sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: [{ row: 0, col: 1, value: 11 }], base_version: 3 }]);
+  expect(sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: [{ row: 0, col: 1, value: 11 }], source: 'ai', base_version: 3 }]);
 });
 
 test('a failed run shows its error and changes nothing', async () => {

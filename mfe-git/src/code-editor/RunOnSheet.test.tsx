@@ -123,7 +123,7 @@ test('Run on sheet sends the open .py file with the sheet to Direct Exec; a resu
   });
   expect(live.sent).toEqual([
     // On the version the sheet was at when the result was computed (7): rows inserted meanwhile do not shift it.
-    { id: expect.any(String), type: 'cells_update', changes: [{ row: 0, col: 1, value: 2400 }, { row: 1, col: 1, value: 600 }], base_version: 7 },
+    { id: expect.any(String), type: 'cells_update', changes: [{ row: 0, col: 1, value: 2400 }, { row: 1, col: 1, value: 600 }], source: 'ai', base_version: 7 },
   ]);
   expect(live.reloads).toBe(0);
 

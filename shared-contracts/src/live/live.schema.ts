@@ -134,11 +134,16 @@ export const CellUpdateOperationSchema = z.strictObject({
   timestamp: ClientTimestamp,
 });
 
-/** Many cells as one operation (a pasted range): one version, one op-log entry. */
+/**
+ * Many cells as one operation (a pasted range): one version, one op-log entry. `source` 'ai':
+ * the cells are an AI or code result applied to the sheet; the server sets the sheet's
+ * metadata.lastAIUpdate when it commits one (spec 02 §3).
+ */
 export const CellsUpdateOperationSchema = z.strictObject({
   id: OperationId,
   type: z.literal('cells_update'),
   changes: z.array(CellChangeSchema).min(1).max(CELL_PATCH_MAX_CHANGES),
+  source: z.literal('ai').optional(),
   base_version: BaseVersion,
   user_id: z.string().max(128).optional(),
   timestamp: ClientTimestamp,

@@ -24,6 +24,8 @@ test('a sort sends only the cells that changed, as one cells_update', () => {
         { row: 2, col: 0, value: 'South' },
         { row: 2, col: 1, value: 5 },
       ],
+      // An AI or code result: the server sets the sheet's lastAIUpdate when it commits it.
+      source: 'ai',
     },
   ]);
 });

@@ -27,7 +27,7 @@ export function gridToOperations(current: GridData, target: CellValue[][], width
     }
   }
   // Cut as the grid cuts a paste: CELL_PATCH_MAX_CHANGES cells and under the frame bound each.
-  for (const chunk of chunkChanges(changes)) ops.push({ id: newId(), type: 'cells_update', changes: chunk });
+  for (const chunk of chunkChanges(changes)) ops.push({ id: newId(), type: 'cells_update', changes: chunk, source: 'ai' });
   if (target.length < current.length) {
     ops.push({ id: newId(), type: 'rows_remove', index: target.length, count: current.length - target.length });
   }
