@@ -12,6 +12,7 @@ function Harness(initial: ChartLayerProps) {
   setLayerProps = setProps;
   return <ChartLayer {...props} />;
 }
+import { EDIT_CHART_TEXTS, parseRangeLabel, rangeLabel } from './chart-labels.js';
 import { InsertChartDialog } from './InsertChartDialog.js';
 import { newChartBox, selectionRange } from './use-sheet-charts.js';
 
@@ -103,7 +104,7 @@ describe('the Insert chart dialog', () => {
     renderInShell(<InsertChartDialog range={range} box={chart.box} onInsert={onInsert} onCancel={jest.fn()} />);
     const dialog = await screen.findByTestId('insert-chart-dialog');
     expect(within(dialog).getByTestId('chart-xlsx-note')).toHaveTextContent(CHART_TEXTS.xlsxNote);
-    expect(within(dialog).getByTestId('chart-range')).toHaveTextContent('A1:B4');
+    expect(within(dialog).getByTestId('chart-range')).toHaveValue('A1:B4');
     expect(within(dialog).getByTestId('chart-categories')).toHaveTextContent(CHART_TEXTS.categoriesFirstColumn);
     await userEvent.click(within(dialog).getByTestId('chart-swap'));
     expect(within(dialog).getByTestId('chart-categories')).toHaveTextContent(CHART_TEXTS.categoriesHeaderRow);
@@ -122,6 +123,58 @@ describe('the Insert chart dialog', () => {
       stacked: false,
       box: chart.box,
     });
+  });
+});
+
+describe('the same dialog, changing a chart on the sheet', () => {
+  test("starts from the chart's options; a new type, title and range are saved, the box stays where the chart is", async () => {
+    const onInsert = jest.fn();
+    const placed = { ...chart, title: 'Old title', legend: 'top' as const, box: { x: 600, y: 40, width: 420, height: 260 } };
+    renderInShell(<InsertChartDialog range={placed.range} box={chart.box} chart={placed} onInsert={onInsert} onCancel={jest.fn()} />);
+    const dialog = await screen.findByTestId('insert-chart-dialog');
+    expect(within(dialog).getByText(EDIT_CHART_TEXTS.title)).toBeInTheDocument();
+    expect(within(dialog).getByTestId('chart-range')).toHaveValue('A1:B3');
+    expect(within(dialog).getByTestId('chart-title')).toHaveValue('Old title');
+    expect(within(dialog).getByTestId('chart-legend')).toHaveValue('top');
+    await userEvent.selectOptions(within(dialog).getByTestId('chart-type'), 'bar');
+    await userEvent.clear(within(dialog).getByTestId('chart-title'));
+    await userEvent.type(within(dialog).getByTestId('chart-title'), 'New title');
+    await userEvent.clear(within(dialog).getByTestId('chart-range'));
+    await userEvent.type(within(dialog).getByTestId('chart-range'), 'a2:b5');
+    await userEvent.click(within(dialog).getByTestId('chart-insert'));
+    expect(within(dialog).getByTestId('chart-insert')).toHaveTextContent(EDIT_CHART_TEXTS.save);
+    expect(onInsert).toHaveBeenCalledWith<[ChartOptions]>({
+      type: 'bar',
+      range: { start_row: 1, start_col: 0, end_row: 4, end_col: 1 },
+      categories: 'first_column',
+      title: 'New title',
+      x_axis_title: '',
+      y_axis_title: '',
+      legend: 'top',
+      stacked: false,
+      box: placed.box,
+    });
+  });
+
+  test('a range that is not one is refused in the dialog, with what to type, and nothing is sent', async () => {
+    const onInsert = jest.fn();
+    renderInShell(<InsertChartDialog range={chart.range} box={chart.box} chart={chart} onInsert={onInsert} onCancel={jest.fn()} />);
+    const dialog = await screen.findByTestId('insert-chart-dialog');
+    await userEvent.clear(within(dialog).getByTestId('chart-range'));
+    await userEvent.type(within(dialog).getByTestId('chart-range'), 'B2:nowhere');
+    await userEvent.click(within(dialog).getByTestId('chart-insert'));
+    expect(within(dialog).getByText(EDIT_CHART_TEXTS.badRange)).toBeInTheDocument();
+    expect(onInsert).not.toHaveBeenCalled();
+  });
+});
+
+describe('a range typed as A1:B4', () => {
+  test('reads corners in any order and any case, one cell, and columns past Z; refuses what is not a range', () => {
+    expect(parseRangeLabel('A1:B4')).toEqual({ start_row: 0, start_col: 0, end_row: 3, end_col: 1 });
+    expect(parseRangeLabel(' c10 : a2 ')).toEqual({ start_row: 1, start_col: 0, end_row: 9, end_col: 2 });
+    expect(parseRangeLabel('AA3')).toEqual({ start_row: 2, start_col: 26, end_row: 2, end_col: 26 });
+    for (const bad of ['', 'A0:B2', 'A1:B', '1:2', 'A1:B2:C3', 'A1-B2']) expect(parseRangeLabel(bad)).toBeNull();
+    expect(rangeLabel(parseRangeLabel('AB7:C2')!)).toBe('C2:AB7');
   });
 });
 

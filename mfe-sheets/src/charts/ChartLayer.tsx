@@ -1,8 +1,9 @@
 import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/react';
 import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { extractChartData } from './chart-data.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
+import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
 // Recharts and Chakra's charts come only with the first chart shown: a sheet without one loads none of it.
 const ChartView = lazy(() => import(/* webpackChunkName: "chart-view" */ './ChartView.js'));
@@ -21,23 +22,37 @@ export interface ChartLayerProps {
   canEdit: boolean;
   onMove(chart: ChartDefinition, box: ChartBox): void;
   onDelete(chart: ChartDefinition): void;
+  /** Opens the chart's options (the Insert chart dialog, reused); editors only. */
+  onEdit?(chart: ChartDefinition): void;
 }
 
-/** The charts over the grid (issue 20): each in a frame placed by its box, drawn lazily. */
-export function ChartLayer({ charts, ...rest }: ChartLayerProps) {
+/**
+ * The charts over the grid (issue 20): each in a frame placed by its box, drawn lazily. The boxes
+ * are in the sheet's own pixels (from its top-left cell), so the charts stay on their cells: the
+ * ref is the layer the grid's scroll moves (`scrollChartLayer`), clipped to the grid's area.
+ */
+export const ChartLayer = forwardRef<HTMLDivElement, ChartLayerProps>(function ChartLayer({ charts, ...rest }, ref) {
   if (charts.length === 0) return null;
   return (
-    <>
-      {charts.map((chart) => (
-        <ChartFrame key={chart.id} chart={chart} {...rest} />
-      ))}
-    </>
+    // The clip lets the grid under it take every pointer; only the frames take theirs.
+    <div style={{ position: 'absolute', inset: 0, overflow: 'hidden', pointerEvents: 'none', zIndex: 150 }} data-testid="chart-layer">
+      <div ref={ref} style={{ position: 'absolute', left: 0, top: 0, width: 0, height: 0 }}>
+        {charts.map((chart) => (
+          <ChartFrame key={chart.id} chart={chart} {...rest} />
+        ))}
+      </div>
+    </div>
   );
+});
+
+/** Moves the layer by the grid's scroll (set on the element: a scroll re-renders nothing). */
+export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top: number) {
+  if (layer) layer.style.transform = `translate(${-left}px, ${-top}px)`;
 }
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
 
-function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
+function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete, onEdit }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
   // While dragging or resizing: the box as the pointer has it; sent to the server on release.
   const [moving, setMoving] = useState<ChartBox | null>(null);
   const box = moving ?? chart.box;
@@ -76,6 +91,7 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete 
   const svg = () => frameRef.current?.querySelector<SVGSVGElement>('svg.recharts-surface') ?? null;
   const actions: Record<string, () => void> = {
     delete: () => onDelete(chart),
+    edit: () => onEdit?.(chart),
     png: () => {
       const s = svg();
       if (s) void downloadPng(s, chart.title);
@@ -94,8 +110,7 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete 
       top={`${box.y}px`}
       width={`${box.width}px`}
       height={`${box.height}px`}
-      // Above Handsontable's frozen-header overlays.
-      zIndex={150}
+      pointerEvents="auto"
       bg="bg"
       borderWidth="1px"
       borderRadius="md"
@@ -138,6 +153,11 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete 
                 <Menu.Item value="svg" data-testid="chart-download-svg">
                   {CHART_TEXTS.downloadSvg}
                 </Menu.Item>
+                {canEdit && onEdit && (
+                  <Menu.Item value="edit" data-testid="chart-edit">
+                    {EDIT_CHART_TEXTS.menu}
+                  </Menu.Item>
+                )}
                 {canEdit && (
                   <Menu.Item value="delete" data-testid="chart-delete" color="fg.error">
                     {CHART_TEXTS.delete}

@@ -6,19 +6,22 @@ import {
   CHART_TITLE_MAX_LENGTH,
   CHART_TYPES,
   type ChartCategorySource,
+  type ChartDefinition,
   type ChartLegendPosition,
   type ChartOptions,
   type ChartRange,
   type ChartType,
 } from '@tessera/contracts';
 import { useEffect, useState } from 'react';
-import { CHART_TYPE_LABELS, LEGEND_LABELS, rangeLabel } from './chart-labels.js';
+import { CHART_TYPE_LABELS, EDIT_CHART_TEXTS, LEGEND_LABELS, parseRangeLabel, rangeLabel } from './chart-labels.js';
 
 export interface InsertChartDialogProps {
   /** The selected range; null closes the dialog. */
   range: ChartRange | null;
   /** Where the new chart's box goes (over the grid). */
   box: ChartOptions['box'];
+  /** A chart on the sheet to change: the fields start from it, its box stays, the button saves. */
+  chart?: ChartDefinition | null;
   busy?: boolean;
   error?: string | null;
   onInsert(options: ChartOptions): void;
@@ -26,10 +29,13 @@ export interface InsertChartDialogProps {
 }
 
 /**
- * 'Insert chart' (issue 20): type, where the categories come from (with a swap), title, axis
- * titles, legend, stacked. It says that an XLSX export keeps the data but not the chart.
+ * 'Insert chart' (issue 20): the range (as A1:B4, changeable), type, where the categories come
+ * from (with a swap), title, axis titles, legend, stacked. It says that an XLSX export keeps the
+ * data but not the chart. Given a `chart`, the same dialog changes that chart.
  */
-export function InsertChartDialog({ range, box, busy = false, error = null, onInsert, onCancel }: InsertChartDialogProps) {
+export function InsertChartDialog({ range, box, chart = null, busy = false, error = null, onInsert, onCancel }: InsertChartDialogProps) {
+  const [rangeText, setRangeText] = useState('');
+  const [rangeError, setRangeError] = useState<string | null>(null);
   const [type, setType] = useState<ChartType>('column');
   const [categories, setCategories] = useState<ChartCategorySource>('first_column');
   const [title, setTitle] = useState('');
@@ -37,21 +43,27 @@ export function InsertChartDialog({ range, box, busy = false, error = null, onIn
   const [yTitle, setYTitle] = useState('');
   const [legend, setLegend] = useState<ChartLegendPosition>('bottom');
   const [stacked, setStacked] = useState(false);
-  // A fresh dialog for each range.
+  // A fresh dialog for each range (or chart changed).
   useEffect(() => {
     if (!range) return;
-    setType('column');
-    setCategories('first_column');
-    setTitle('');
-    setXTitle('');
-    setYTitle('');
-    setLegend('bottom');
-    setStacked(false);
-  }, [range]);
+    setRangeText(rangeLabel(range));
+    setRangeError(null);
+    setType(chart?.type ?? 'column');
+    setCategories(chart?.categories ?? 'first_column');
+    setTitle(chart?.title ?? '');
+    setXTitle(chart?.x_axis_title ?? '');
+    setYTitle(chart?.y_axis_title ?? '');
+    setLegend(chart?.legend ?? 'bottom');
+    setStacked(chart?.stacked ?? false);
+  }, [range, chart]);
 
   const submit = () => {
-    if (!range) return;
-    onInsert({ type, range, categories, title, x_axis_title: xTitle, y_axis_title: yTitle, legend, stacked, box });
+    const chosen = parseRangeLabel(rangeText);
+    if (!chosen) {
+      setRangeError(EDIT_CHART_TEXTS.badRange);
+      return;
+    }
+    onInsert({ type, range: chosen, categories, title, x_axis_title: xTitle, y_axis_title: yTitle, legend, stacked, box: chart?.box ?? box });
   };
 
   return (
@@ -61,13 +73,24 @@ export function InsertChartDialog({ range, box, busy = false, error = null, onIn
         <Dialog.Positioner>
           <Dialog.Content data-testid="insert-chart-dialog">
             <Dialog.Header>
-              <Dialog.Title>{CHART_TEXTS.dialogTitle}</Dialog.Title>
+              <Dialog.Title>{chart ? EDIT_CHART_TEXTS.title : CHART_TEXTS.dialogTitle}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
               <Stack gap="3">
-                <Text fontSize="sm" data-testid="chart-range">
-                  Range {range ? rangeLabel(range) : ''}
-                </Text>
+                <Field.Root invalid={rangeError !== null}>
+                  <Field.Label>{EDIT_CHART_TEXTS.range}</Field.Label>
+                  <Input
+                    size="sm"
+                    data-testid="chart-range"
+                    value={rangeText}
+                    maxLength={24}
+                    onChange={(e) => {
+                      setRangeText(e.currentTarget.value);
+                      setRangeError(null);
+                    }}
+                  />
+                  {rangeError && <Field.ErrorText>{rangeError}</Field.ErrorText>}
+                </Field.Root>
                 <Field.Root>
                   <Field.Label>Type</Field.Label>
                   <NativeSelect.Root size="sm">
@@ -143,7 +166,7 @@ export function InsertChartDialog({ range, box, busy = false, error = null, onIn
                 Cancel
               </Button>
               <Button data-testid="chart-insert" loading={busy} onClick={submit}>
-                Insert
+                {chart ? EDIT_CHART_TEXTS.save : EDIT_CHART_TEXTS.insert}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>

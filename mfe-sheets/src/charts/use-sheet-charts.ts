@@ -47,6 +47,8 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
   hostRef.current = host;
   const [selection, setSelection] = useState<ChartRange | null>(null);
   const [dialogRange, setDialogRange] = useState<ChartRange | null>(null);
+  // The chart the dialog changes; null while it inserts a new one.
+  const [editing, setEditing] = useState<ChartDefinition | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialogError, setDialogError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -64,6 +66,7 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
   return {
     selection,
     dialogRange,
+    editing,
     busy,
     dialogError,
     error,
@@ -73,19 +76,32 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
     },
     openDialog() {
       setDialogError(null);
+      setEditing(null);
       setDialogRange(selection);
     },
-    closeDialog: () => setDialogRange(null),
+    /** The same dialog, for a chart already on the sheet. */
+    openEdit(chart: ChartDefinition) {
+      setDialogError(null);
+      setEditing(chart);
+      setDialogRange(chart.range);
+    },
+    closeDialog() {
+      setDialogRange(null);
+      setEditing(null);
+    },
     newBox: () => newChartBox(hostRef.current.charts.length, dialogRange),
-    async insert(options: ChartOptions) {
+    /** The dialog's Insert (a new chart) or Save (the chart being edited: its box stays where it is now). */
+    async submit(options: ChartOptions) {
       const sheetId = hostRef.current.sheetId;
       if (!sheetId) return;
       setBusy(true);
-      const result = await service.create(sheetId, options);
+      const current = editing ? hostRef.current.charts.find((c) => c.id === editing.id) : undefined;
+      const result = editing ? await service.update(sheetId, editing.id, { ...options, box: current?.box ?? options.box }) : await service.create(sheetId, options);
       setBusy(false);
       if (result.success) {
         hostRef.current.setCharts(result.data.charts);
         setDialogRange(null);
+        setEditing(null);
       } else setDialogError(result.error);
     },
     async move(chart: ChartDefinition, box: ChartBox) {

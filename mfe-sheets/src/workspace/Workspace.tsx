@@ -1,8 +1,8 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { CHART_TEXTS, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
-import { ChartLayer } from '../charts/ChartLayer.js';
+import { ChartLayer, scrollChartLayer } from '../charts/ChartLayer.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
@@ -57,6 +57,24 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const viewOnly = session.state.access === 'viewer';
   const locked = readOnly || viewOnly || preview.state.phase !== 'off';
   const charts = useSheetCharts(shell.api, { sheetId: sheet?.id ?? null, size, charts: session.state.charts, setCharts: session.setCharts });
+  // The charts' layer, moved with the grid's scroll so each chart stays over its cells.
+  const chartLayer = useRef<HTMLDivElement>(null);
+  const scroll = useRef({ left: 0, top: 0 });
+  const onGridScroll = useMemo(
+    () => (left: number, top: number) => {
+      scroll.current = { left, top };
+      scrollChartLayer(chartLayer.current, left, top);
+    },
+    [],
+  );
+  // The layer mounts with the first chart: it starts where the grid is scrolled.
+  const chartLayerRef = useMemo(
+    () => (el: HTMLDivElement | null) => {
+      chartLayer.current = el;
+      scrollChartLayer(el, scroll.current.left, scroll.current.top);
+    },
+    [],
+  );
 
   if (shell.sheet.id === null) {
     return (
@@ -145,6 +163,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             onCellsChanged={noop}
             onStructureChanged={noop}
             onSelect={noop}
+            onScroll={onGridScroll}
           />
         ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
           // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
@@ -159,11 +178,13 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             onStructureChanged={session.onStructureChanged}
             onSelect={session.onSelect}
             onSelectRange={charts.onSelectRange}
+            onScroll={onGridScroll}
           />
         ) : null}
         {view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data' && (
           // A version preview shows that version's charts over its cells; nobody moves them there.
           <ChartLayer
+            ref={chartLayerRef}
             charts={previewed ? (previewed.charts ?? []) : session.state.charts}
             grid={previewed ? previewed.rows : sheet.data}
             headers={previewed ? previewed.headers : sheet.headers.current}
@@ -171,15 +192,17 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             canEdit={!locked}
             onMove={(chart, box) => void charts.move(chart, box)}
             onDelete={(chart) => void charts.remove(chart)}
+            onEdit={charts.openEdit}
           />
         )}
       </Box>
       <InsertChartDialog
         range={charts.dialogRange}
         box={charts.newBox()}
+        chart={charts.editing}
         busy={charts.busy}
         error={charts.dialogError}
-        onInsert={(options) => void charts.insert(options)}
+        onInsert={(options) => void charts.submit(options)}
         onCancel={charts.closeDialog}
       />
       {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}

@@ -38,6 +38,8 @@ export interface SheetGridProps {
   onSelect(row: number, col: number): void;
   /** The selected range, corners in any order (a header click selects a whole row or column: -1 for its start). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
+  /** The grid's scroll, in pixels, on every scroll and once the grid is shown (the charts follow their cells). */
+  onScroll?(left: number, top: number): void;
 }
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
@@ -77,6 +79,14 @@ export const SheetGrid = memo(
       };
     }, [data]);
     const live = useMemo(() => liveGridHooks(data), [data]);
+
+    // The master table's scrolling box: the one the cells move in.
+    const reportScroll = () => {
+      const holder = ref.current?.hotInstance?.rootElement.querySelector<HTMLElement>('.ht_master .wtHolder');
+      on.current.onScroll?.(holder?.scrollLeft ?? 0, holder?.scrollTop ?? 0);
+    };
+    // A new grid starts at its top left (a preview, a reload): whatever follows the scroll starts there too.
+    useEffect(reportScroll, [data]);
 
     const withHistory = handlers.onCellHistory !== undefined;
     const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null), [readOnly, withHistory]);
@@ -129,6 +139,8 @@ export const SheetGrid = memo(
           afterRemoveRow={(index, amount, _rows, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
           afterCreateCol={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount })}
           afterRemoveCol={(index, amount, _cols, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
+          afterScrollVertically={reportScroll}
+          afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
             on.current.onSelectRange?.(row, col, row2, col2);
             // Header clicks select with -1: not a cell.
