@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
-import { DEFAULT_TRASH_RETENTION_DAYS, DEFAULT_WORKSPACE_ACCESS, LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
+import { API_TOKEN_RATE_LIMIT_DEFAULT, API_TOKENS_PATH, DEFAULT_TRASH_RETENTION_DAYS, DEFAULT_WORKSPACE_ACCESS, LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
@@ -46,6 +46,10 @@ import { ActivityLog } from './activity/activity-log.js';
 import { activityRoutes } from './activity/activity.routes.js';
 import { TrashService } from './trash/trash.service.js';
 import { trashRoutes } from './trash/trash.routes.js';
+import { ApiTokenService } from './api-tokens/api-token.service.js';
+import { ApiTokenGate } from './api-tokens/api-token-gate.js';
+import { type ApiTokenRateLimit, MemoryApiTokenRateLimit, RedisApiTokenRateLimit } from './api-tokens/api-token-rate-limit.js';
+import { apiTokensRoutes } from './api-tokens/api-tokens.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,11 +102,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
   // Sign-in failures are counted where every api process sees them: in Redis when there is one.
   let loginRateLimit: LoginRateLimit;
+  // API tokens' requests too (on the same connection, closed with the login limit's).
+  let apiTokenRateLimit: ApiTokenRateLimit;
+  const apiTokenLimit = config.apiTokenRateLimit ?? API_TOKEN_RATE_LIMIT_DEFAULT;
   try {
     if (config.redisUrl) {
       const redis = await openRedis(config.redisUrl, liveLog);
       loginRateLimit = new RedisLoginRateLimit(redis.commands, liveNamespace(databaseIdentity(config)), {}, redis.close);
-    } else loginRateLimit = new MemoryLoginRateLimit();
+      apiTokenRateLimit = new RedisApiTokenRateLimit(redis.commands, liveNamespace(databaseIdentity(config)), apiTokenLimit);
+    } else {
+      loginRateLimit = new MemoryLoginRateLimit();
+      apiTokenRateLimit = new MemoryApiTokenRateLimit(apiTokenLimit);
+    }
   } catch (err) {
     await live.close();
     await db.destroy();
@@ -110,8 +121,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
 
   const tokenEpochs = new TokenEpochs(db);
+  const apiTokens = new ApiTokenService(db);
   // Revocations reach open sockets in every api process (through the live bus).
-  const socketSessions = new SocketSessions({ bus: live.bus, epochs: tokenEpochs, log: liveLog, recheckMs: config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS });
+  const socketSessions = new SocketSessions({
+    bus: live.bus,
+    epochs: tokenEpochs,
+    apiTokens,
+    log: liveLog,
+    recheckMs: config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS,
+  });
   const sheets = new SheetsService(db, config.sheetMaxCells);
   const groups = new GroupsService(db);
   const access = new AccessService(db, config.workspaceDefaultAccess ?? DEFAULT_WORKSPACE_ACCESS);
@@ -131,6 +149,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     activity,
     trash: new TrashService({ db, access, activity, sheets, groups, retentionDays: config.trashRetentionDays ?? DEFAULT_TRASH_RETENTION_DAYS }),
     tokenEpochs,
+    apiTokens,
+    apiTokenGate: new ApiTokenGate(apiTokens, apiTokenRateLimit),
     loginRateLimit,
     live,
     socketSessions,
@@ -162,7 +182,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installJsonParser(app);
     const metrics = installHttpMetrics(app, 'api');
     echoRequestId(app);
-    installAuthGuard(app, services.accessTokens, services.tokenEpochs);
+    installAuthGuard(app, services.accessTokens, services.tokenEpochs, services.apiTokenGate);
     installAccessGuard(app, services.access);
     await app.register(cookie);
     // One WebSocket server for every socket route: a bigger frame closes its socket with 1009.
@@ -171,6 +191,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
     app.register(healthRoute, { services });
     app.register(authRoutes, { prefix: '/api/v1/auth', services });
+    app.register(apiTokensRoutes, { prefix: API_TOKENS_PATH, services });
     app.register(usersRoute, { prefix: '/api/v1/users', services });
     app.register(sheetsRoutes, { prefix: '/api/v1/sheets', services });
     app.register(exportRoute, { prefix: '/api/v1/sheets', services });

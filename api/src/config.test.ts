@@ -28,6 +28,13 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ TRASH_RETENTION_DAYS: '0' }), /TRASH_RETENTION_DAYS must be a whole number from 1 to 3650/);
   });
 
+  it('takes API_TOKEN_RATE_LIMIT (requests per token and minute) in range, default 600', () => {
+    assert.equal(loadConfig({}).apiTokenRateLimit, 600);
+    assert.equal(loadConfig({ API_TOKEN_RATE_LIMIT: '60' }).apiTokenRateLimit, 60);
+    assert.throws(() => loadConfig({ API_TOKEN_RATE_LIMIT: '0' }), /^ConfigError: API_TOKEN_RATE_LIMIT must be a whole number from 1 to 6000, got "0"$/);
+    assert.throws(() => loadConfig({ API_TOKEN_RATE_LIMIT: 'lots' }), /API_TOKEN_RATE_LIMIT must be a whole number/);
+  });
+
   it('takes SHEET_MAX_CELLS and IMPORT_MAX_EXPANDED_MB in range and refuses the rest', () => {
     assert.equal(loadConfig({ SHEET_MAX_CELLS: '1000' }).sheetMaxCells, 1000);
     assert.equal(loadConfig({ SHEET_MAX_CELLS: '5_000_000' }).sheetMaxCells, 5_000_000);

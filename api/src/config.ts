@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   API_PORT,
+  API_TOKEN_RATE_LIMIT_DEFAULT,
   DEFAULT_TRASH_RETENTION_DAYS,
   DEFAULT_WORKSPACE_ACCESS,
   WORKSPACE_DEFAULT_LEVELS,
@@ -54,6 +55,8 @@ export interface AppConfig {
   workspaceDefaultAccess?: WorkspaceDefaultAccess;
   /** Days a deleted item stays in the trash before it is purged; default 30. */
   trashRetentionDays?: number;
+  /** Requests one personal API token may make per minute; default API_TOKEN_RATE_LIMIT_DEFAULT. */
+  apiTokenRateLimit?: number;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -85,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workspaceDefaultAccess: parseWorkspaceDefaultAccess(env.WORKSPACE_DEFAULT_ACCESS),
     // Up to ten years: a team that wants to keep everything says so.
     trashRetentionDays: parseWholeNumber('TRASH_RETENTION_DAYS', env.TRASH_RETENTION_DAYS, DEFAULT_TRASH_RETENTION_DAYS, 1, 3650),
+    // Up to 100 a second: beyond, one script could take the api from everyone else.
+    apiTokenRateLimit: parseWholeNumber('API_TOKEN_RATE_LIMIT', env.API_TOKEN_RATE_LIMIT, API_TOKEN_RATE_LIMIT_DEFAULT, 1, 6000),
   };
 }
 

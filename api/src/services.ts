@@ -16,6 +16,8 @@ import type { AccessService } from './access/access.service.js';
 import type { AccessChanges } from './access/access-changes.js';
 import type { ActivityLog } from './activity/activity-log.js';
 import type { TrashService } from './trash/trash.service.js';
+import type { ApiTokenService } from './api-tokens/api-token.service.js';
+import type { ApiTokenGate } from './api-tokens/api-token-gate.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -37,6 +39,10 @@ export interface AppServices {
   trash: TrashService;
   /** Each user's current token epoch, checked on every request (cached briefly). */
   tokenEpochs: TokenEpochs;
+  /** Personal API tokens (issue 21): made, listed and revoked by their owners. */
+  apiTokens: ApiTokenService;
+  /** Checks a `tsr_` credential and counts it against its rate limit (HTTP guard and live sockets). */
+  apiTokenGate: ApiTokenGate;
   /** Failed sign-ins per (account, address), per address and per account (in Redis with REDIS_URL). */
   loginRateLimit: LoginRateLimit;
   /**

@@ -2,7 +2,7 @@
 // from the routes the app registers (as the auth sweep is), so that a new route cannot escape.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ACCESS_TEXTS, type AccessNeed, meetsAccess } from '@tessera/contracts';
+import { ACCESS_TEXTS, API_TOKEN_TEXTS, API_TOKENS_PATH, type AccessNeed, ApiTokenListSchema, meetsAccess } from '@tessera/contracts';
 import { signupAdmin, type Session } from './support/auth-helpers.js';
 import { apiClient } from './support/api-client.js';
 import { signedInMember } from './support/members.js';
@@ -146,5 +146,28 @@ describe('access matrix: every route on a sheet or a group, for an owner, an edi
     // Nothing above changed anything: the viewer still reads, the sheet is still there.
     const viewer = apiClient(t.app, sessions.viewer.accessToken);
     assert.equal((await viewer.get(`/api/v1/sheets/${ids.sheet}`)).json().access, 'viewer');
+  });
+
+  it("personal API tokens (under /auth: one's own account): each member lists and revokes only their own", async () => {
+    const routes = t.routes.filter((r) => r.url.startsWith(API_TOKENS_PATH) && r.method !== 'HEAD').map(key);
+    assert.deepEqual([...new Set(routes)].sort(), [`DELETE ${API_TOKENS_PATH}/:id`, `GET ${API_TOKENS_PATH}`, `POST ${API_TOKENS_PATH}`]);
+    const ids: Partial<Record<Who, string>> = {};
+    for (const who of LEVELS) {
+      const res = await apiClient(t.app, sessions[who].accessToken).post(API_TOKENS_PATH, { name: who, scope: 'read', expires_in_days: 7 });
+      assert.equal(res.statusCode, 201, res.body);
+      ids[who] = res.json().id;
+    }
+    for (const who of LEVELS) {
+      const api = apiClient(t.app, sessions[who].accessToken);
+      const listed = ApiTokenListSchema.parse((await api.get(API_TOKENS_PATH)).json()).tokens;
+      assert.deepEqual(listed.map((x) => x.id), [ids[who]], `${who} sees only their own tokens`);
+      for (const other of LEVELS.filter((o) => o !== who)) {
+        const res = await api.delete(`${API_TOKENS_PATH}/${ids[other]}`);
+        assert.equal(res.statusCode, 404, `${who} revoking ${other}'s token`);
+        assert.equal(res.json().error.message, API_TOKEN_TEXTS.notFound);
+      }
+    }
+    const live = await t.app.db.selectFrom('api_tokens').select('id').where('revoked_at', 'is', null).execute();
+    assert.equal(live.length, LEVELS.length, 'no token was revoked by someone else');
   });
 });

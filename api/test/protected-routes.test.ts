@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { API_TOKEN_TEXTS, API_TOKENS_PATH, CreatedApiTokenSchema } from '@tessera/contracts';
+import { apiClient } from './support/api-client.js';
 import { forgeBadTokens } from './support/forged-tokens.js';
 import { signupAdmin, type Session } from './support/auth-helpers.js';
 import { concreteUrl, type CollectedRoute } from './support/route-collector.js';
@@ -80,6 +83,59 @@ describe('every protected route refuses bad tokens', () => {
     for (const route of protectedRoutes) {
       const res = await request(t, route, `Bearer ${session.accessToken}`);
       assert.notEqual(res.statusCode, 401, `${key(route)} refused a valid token: ${res.body}`);
+    }
+  });
+
+  // Personal API tokens (issue 21): the same sweep with `tsr_` credentials.
+  async function apiToken(scope: 'read' | 'read-write') {
+    const res = await apiClient(t.app, session.accessToken).post(API_TOKENS_PATH, { name: `sweep ${scope}`, scope, expires_in_days: 1 });
+    assert.equal(res.statusCode, 201, res.body);
+    return CreatedApiTokenSchema.parse(res.json());
+  }
+
+  it('refuses garbled, unknown, wrong-secret, revoked and expired API tokens on every protected route', async () => {
+    const genuine = await apiToken('read-write');
+    const revoked = await apiToken('read-write');
+    assert.equal((await apiClient(t.app, session.accessToken).delete(`${API_TOKENS_PATH}/${revoked.id}`)).statusCode, 200);
+    const expired = await apiToken('read-write');
+    await sql`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = ${expired.id}`.execute(t.app.db);
+    const secret = genuine.token.slice(-43);
+    const flipped = `${secret[0] === 'A' ? 'B' : 'A'}${secret.slice(1)}`;
+    const forged: [string, string][] = [
+      ['wrong secret', `${genuine.token.slice(0, -43)}${flipped}`],
+      ['unknown lookup id', `tsr_ffffffffffff_${secret}`],
+      ['truncated', genuine.token.slice(0, -1)],
+      ['prefix only', 'tsr_'],
+      ['garbled', 'tsr_../../etc/passwd'],
+      ['upper-case prefix', genuine.token.replace('tsr_', 'TSR_')],
+      ['revoked', revoked.token],
+      ['expired', expired.token],
+    ];
+    for (const route of protectedRoutes) {
+      for (const [name, token] of forged) {
+        const res = await request(t, route, `Bearer ${token}`);
+        assert.equal(res.statusCode, 401, `${key(route)} accepted an API token that is ${name} (status ${res.statusCode})`);
+      }
+    }
+  });
+
+  it("a read API token gets 403 with the reason on every route that is not a GET; a read-write one passes (tokens' own routes aside)", async () => {
+    const read = await apiToken('read');
+    const write = await apiToken('read-write');
+    const managesTokens = (r: CollectedRoute) => r.url.startsWith(API_TOKENS_PATH) && r.method !== 'GET' && r.method !== 'HEAD';
+    for (const route of protectedRoutes) {
+      const byRead = await request(t, route, `Bearer ${read.token}`);
+      if (['GET', 'HEAD'].includes(route.method)) {
+        assert.ok(![401, 403].includes(byRead.statusCode), `${key(route)} refused a read token: ${byRead.body}`);
+      } else {
+        assert.equal(byRead.statusCode, 403, `${key(route)} let a read token through: ${byRead.statusCode}`);
+        assert.equal(byRead.json().error.message, API_TOKEN_TEXTS.readOnly, key(route));
+      }
+      const byWrite = await request(t, route, `Bearer ${write.token}`);
+      if (managesTokens(route)) {
+        assert.equal(byWrite.statusCode, 403, key(route));
+        assert.equal(byWrite.json().error.message, API_TOKEN_TEXTS.noTokenManagement, key(route));
+      } else assert.ok(![401, 403].includes(byWrite.statusCode), `${key(route)} refused a read-write token: ${byWrite.body}`);
     }
   });
 

@@ -1,4 +1,4 @@
-import { type AuthUser, ERROR_CODES } from '@tessera/contracts';
+import { API_TOKEN_TEXTS, type AuthUser, ERROR_CODES } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { AUTH_UNAVAILABLE_CODE, sendError } from '../http/errors.js';
 import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
@@ -14,7 +14,10 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+// A JWT, or a personal API token (tsr_<12 hex>_<43 base64url>, issue 21).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*|tsr_[0-9a-f]{12}_[A-Za-z0-9_-]{43})$/;
+/** Methods a read-scope API token may use, as on the api. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Default-protected: every request needs a valid Bearer token unless its route
@@ -30,7 +33,11 @@ export function registerAuthHook(app: FastifyInstance, verify: TokenVerifier): v
       return sendError(reply, 401, ERROR_CODES.unauthorized, 'Missing or malformed Bearer token');
     }
     try {
-      request.user = await verify(match[1]);
+      const { apiTokenScope, ...user } = await verify(match[1]);
+      if (apiTokenScope === 'read' && !READ_METHODS.has(request.method)) {
+        return sendError(reply, 403, ERROR_CODES.forbidden, API_TOKEN_TEXTS.readOnly);
+      }
+      request.user = user;
     } catch (err) {
       if (err instanceof InvalidTokenError) {
         request.log.info({ reason: err.message }, 'token refused');

@@ -1,4 +1,5 @@
 import {
+  API_TOKEN_PATTERN,
   ACCESS_TOKEN_ALG,
   ACCESS_TOKEN_ISSUER,
   AUTH_SESSION_PATH,
@@ -6,7 +7,9 @@ import {
   JWKS_PATH,
   TOKEN_EPOCH_CLAIM,
   TokenClaimsSchema,
+  type ApiTokenScope,
 } from '@tessera/contracts';
+import { type ApiTokenCheck, createApiTokenCheck } from './api-token-check.js';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import {
   createRevocationCheck,
@@ -42,7 +45,8 @@ const INVALID_TOKEN_CODES = new Set([
   errors.JWKSMultipleMatchingKeys.code,
 ]);
 
-export type TokenVerifier = (token: string) => Promise<AuthUser>;
+/** The token's user; `apiTokenScope` when it was a personal API token (the auth hook enforces it). */
+export type TokenVerifier = (token: string) => Promise<AuthUser & { apiTokenScope?: ApiTokenScope }>;
 
 /** The api's session route, on the same origin (and under the same prefix) as its JWKS. */
 export function sessionUrlFor(jwksUrl: URL): URL {
@@ -55,13 +59,25 @@ export function sessionUrlFor(jwksUrl: URL): URL {
  * no private key, so it can check tokens but never mint them. A token carrying the
  * api's token epoch (every token the api issues) is also checked with the api, cached
  * for up to a minute, so a deleted user's or a changed password's tokens stop here too.
+ * A personal API token (`tsr_…`) is asked of the api (API_TOKEN_CHECK_MS cache).
  */
 export function createTokenVerifier(
   jwksUrl: URL,
   revocation: RevocationCheck = createRevocationCheck({ sessionUrl: sessionUrlFor(jwksUrl) }),
+  apiTokens: ApiTokenCheck = createApiTokenCheck({ sessionUrl: sessionUrlFor(jwksUrl) }),
 ): TokenVerifier {
   const jwks = createRemoteJWKSet(jwksUrl, { timeoutDuration: 5000 });
   return async (token) => {
+    // A personal API token (issue 21) is opaque: the api judges it (cached briefly, api-token-check.ts).
+    if (API_TOKEN_PATTERN.test(token)) {
+      try {
+        return await apiTokens(token);
+      } catch (err) {
+        if (err instanceof TokenRevokedError) throw new InvalidTokenError(err.message, { cause: err });
+        if (err instanceof RevocationCheckUnavailableError) throw new VerifierUnavailableError(err.message, { cause: err });
+        throw err;
+      }
+    }
     let payload: unknown;
     try {
       ({ payload } = await jwtVerify(token, jwks, {

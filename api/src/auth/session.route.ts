@@ -16,6 +16,7 @@ export const sessionRoute: FastifyPluginAsync<ServicesOptions> = async (app, { s
     const me = currentUser(request);
     const row = await services.users.findById(me.id);
     if (!row) throw HttpError.unauthorized('Account no longer exists');
-    return { id: row.id, username: row.username, role: row.role };
+    // An API token's scope, so that other services refuse a read token's writes as the api does.
+    return { id: row.id, username: row.username, role: row.role, ...(request.apiToken ? { api_token_scope: request.apiToken.scope } : {}) };
   });
 };

@@ -5,6 +5,7 @@ import { sheetOpIdsMigration } from '../sheets/sheet-ops.migration.js';
 import { snapshotDeltasMigration } from '../versions/snapshot-deltas.migration.js';
 import { accessMigration } from '../access/access.migration.js';
 import { chartsMigration } from '../charts/charts.migration.js';
+import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -123,6 +124,7 @@ const migrations: Record<string, Migration> = {
   '0006_sheet_snapshot_deltas': snapshotDeltasMigration,
   '0007_access_trash_activity': accessMigration,
   '0008_sheet_charts': chartsMigration,
+  '0009_api_tokens': apiTokensMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

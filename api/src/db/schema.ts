@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { ActivityTable, ItemGrantsTable, TrashEntriesTable } from '../access/access.tables.js';
+import type { ApiTokensTable } from '../api-tokens/api-tokens.tables.js';
 
 /** Kysely's view of the api's tables (created by ./migrations.ts). */
 export interface UsersTable {
@@ -102,6 +103,7 @@ export interface Database {
   item_grants: ItemGrantsTable;
   trash_entries: TrashEntriesTable;
   activity: ActivityTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

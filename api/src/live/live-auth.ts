@@ -1,4 +1,5 @@
-import { type AuthUser, LIVE_CLOSE, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
+import { type ApiTokenScope, type AuthUser, isApiToken, LIVE_CLOSE, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
+import type { ApiTokenGate } from '../api-tokens/api-token-gate.js';
 import type { IncomingMessage } from 'node:http';
 import type { AccessTokenService } from '../auth/access-token.service.js';
 import type { TokenEpochs } from '../auth/token-epochs.js';
@@ -22,6 +23,8 @@ export interface SocketAuth {
   epoch: number;
   /** ms since the epoch */
   expiresAt: number;
+  /** Opened with a personal API token (issue 21): which one, and its scope (a read token sends no operations). */
+  apiToken?: { id: string; scope: ApiTokenScope };
 }
 
 /**
@@ -34,8 +37,17 @@ export async function authenticateSocket(
   token: string | undefined,
   tokens: AccessTokenService,
   epochs: TokenEpochs,
+  apiTokens: ApiTokenGate,
 ): Promise<SocketAuth | { code: number; reason: string }> {
   if (!token) return { code: LIVE_CLOSE.policyViolation, reason: 'Authentication required' };
+  if (isApiToken(token)) {
+    // A bad or rate-limited API token is a policy violation: retrying with the same token does not help.
+    const checked = await apiTokens.check(token);
+    if (!checked.ok) return { code: LIVE_CLOSE.policyViolation, reason: checked.message };
+    const { user, tokenId, scope, expiresAt } = checked.token;
+    // API tokens outlive password changes (they are revoked on their own): no epoch is compared.
+    return { user, epoch: -1, expiresAt, apiToken: { id: tokenId, scope } };
+  }
   const verified = await tokens.verify(token);
   if (!verified) return { code: LIVE_CLOSE.policyViolation, reason: 'Invalid or expired access token' };
   const epoch = await epochs.current(verified.user.id);

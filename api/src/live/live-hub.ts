@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   type AuthUser,
   ACCESS_TEXTS,
+  API_TOKEN_TEXTS,
   type AccessLevel,
   CellPositionSchema,
   ERROR_CODES,
@@ -52,6 +53,8 @@ export interface LiveConnection {
   alive: boolean;
   /** The member's level on the sheet (checked at join, reviewed on every sharing change): a viewer's operations are refused. */
   access: AccessLevel;
+  /** Opened with a read-scope personal API token (issue 21): its operations are refused whatever the level. */
+  readOnlyToken?: boolean;
 }
 
 /** An operation waiting for its sheet's next group commit. */
@@ -230,6 +233,10 @@ export class LiveHub {
     }
     if (data.type === 'reload_request') {
       this.#reload(conn);
+      return;
+    }
+    if (conn.readOnlyToken) {
+      this.#error(conn, ERROR_CODES.forbidden, API_TOKEN_TEXTS.readOnly, data.operation.id);
       return;
     }
     if (!meetsAccess(conn.access, 'edit')) {

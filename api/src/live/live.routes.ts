@@ -118,7 +118,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
       const open = async () => {
         const query = LiveConnectQuerySchema.safeParse(request.query);
         if (!query.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
-        const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs);
+        const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs, services.apiTokenGate);
         if ('reason' in auth) return socket.close(auth.code, auth.reason);
         // Closed from now on at the token's exp, or when the user's session is revoked.
         services.socketSessions.track(socket, auth);
@@ -128,7 +128,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
         const version = params.success && access !== 'none' ? await ops.currentVersion(params.data.id) : undefined;
         if (!params.success || version === undefined) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
         const row = await services.users.findById(auth.user.id);
-        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true, access };
+        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true, access, readOnlyToken: auth.apiToken?.scope === 'read' };
         await hub.join(conn, query.data.since);
         ready = true;
         for (const data of pending.splice(0)) if (socket.readyState === socket.OPEN) hub.handleFrame(conn, data);

@@ -1,4 +1,4 @@
-import { LIVE_CLOSE, LIVE_TEXTS } from '@tessera/contracts';
+import { API_TOKEN_TEXTS, LIVE_CLOSE, LIVE_TEXTS } from '@tessera/contracts';
 import { z } from 'zod';
 import type { TokenEpochs } from '../auth/token-epochs.js';
 import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
@@ -17,12 +17,19 @@ export const EPOCH_RECHECK_MS = 30_000;
 interface Tracked {
   socket: ClosableSocket;
   epoch: number;
-  expiry: NodeJS.Timeout;
+  /** Opened with a personal API token: it ends when that token is revoked or expires, not with the epoch. */
+  apiTokenId?: string;
+  expiry: NodeJS.Timeout | undefined;
 }
+
+/** setTimeout holds at most 2^31-1 ms (24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface SocketSessionsDeps {
   bus: LiveBus;
   epochs: TokenEpochs;
+  /** Whether a personal API token still works (sockets opened with one are checked on every revocation). */
+  apiTokens?: { isLive(tokenId: string): Promise<boolean> };
   log: { error(obj: object, msg: string): void };
   recheckMs?: number;
   now?: () => number;
@@ -90,10 +97,12 @@ export class SocketSessions {
     const tracked: Tracked = {
       socket,
       epoch: auth.epoch,
-      // setTimeout holds at most 2^31-1 ms (24.8 days); access tokens live minutes.
-      expiry: setTimeout(() => this.#end(auth.user.id, tracked, LIVE_CLOSE.tokenExpired, LIVE_TEXTS.tokenExpired), Math.min(delay, 2 ** 31 - 1)),
+      apiTokenId: auth.apiToken?.id,
+      // Access tokens live minutes; an API token further than the longest timer away is ended by the recheck.
+      expiry:
+        delay <= MAX_TIMER_MS ? setTimeout(() => this.#end(auth.user.id, tracked, LIVE_CLOSE.tokenExpired, LIVE_TEXTS.tokenExpired), delay) : undefined,
     };
-    tracked.expiry.unref();
+    tracked.expiry?.unref();
     let set = this.#byUser.get(auth.user.id);
     if (!set) {
       set = new Set();
@@ -115,17 +124,22 @@ export class SocketSessions {
       return;
     }
     this.deps.epochs.forget(userId);
-    this.#closeStale(userId, await this.deps.epochs.current(userId));
+    await this.#closeStale(userId, await this.deps.epochs.current(userId));
   }
 
   /** Reads every tracked user's epoch again (through the short cache) and closes stale sockets. */
   async recheck(): Promise<void> {
-    for (const userId of [...this.#byUser.keys()]) this.#closeStale(userId, await this.deps.epochs.current(userId));
+    for (const userId of [...this.#byUser.keys()]) await this.#closeStale(userId, await this.deps.epochs.current(userId));
   }
 
-  #closeStale(userId: string, epoch: number | null): void {
+  async #closeStale(userId: string, epoch: number | null): Promise<void> {
     for (const tracked of [...(this.#byUser.get(userId) ?? [])]) {
-      if (epoch === null || tracked.epoch !== epoch) this.#end(userId, tracked, LIVE_CLOSE.sessionEnded, LIVE_TEXTS.sessionEnded);
+      if (tracked.apiTokenId !== undefined) {
+        // Revoked, expired, or its owner gone: the token's sockets end (the epoch does not concern them).
+        if (epoch === null || !(await this.deps.apiTokens?.isLive(tracked.apiTokenId))) {
+          this.#end(userId, tracked, LIVE_CLOSE.sessionEnded, API_TOKEN_TEXTS.invalid);
+        }
+      } else if (epoch === null || tracked.epoch !== epoch) this.#end(userId, tracked, LIVE_CLOSE.sessionEnded, LIVE_TEXTS.sessionEnded);
     }
   }
 

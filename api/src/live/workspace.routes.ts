@@ -67,7 +67,7 @@ export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, 
       const open = async () => {
         const query = LiveConnectQuerySchema.safeParse(request.query);
         if (!query.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
-        const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs);
+        const auth = await authenticateSocket(socketToken(request.raw, query.data.token), services.accessTokens, services.tokenEpochs, services.apiTokenGate);
         if ('reason' in auth) return socket.close(auth.code, auth.reason);
         services.socketSessions.track(socket, auth);
         const row = await services.users.findById(auth.user.id);

@@ -24,6 +24,8 @@ async function renderSettings() {
   shell.bus.on('profile-updated', (p) => announced.push(p));
   renderInShell(<AccountSettings shell={shell} />);
   await screen.findByRole('form', { name: 'Profile' });
+  // The API tokens section loads too: settled before the test ends and the api closes.
+  await screen.findByText('No API tokens yet.');
   return { api, announced };
 }
 

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Field, Heading, Input, Separator, Spinner, Stack, T
 import { describeError, MESSAGES, type RemoteProps, type User } from '@tessera/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ChangePasswordDialog } from '../dialogs/ChangePasswordDialog.js';
+import { ApiTokensSection } from './ApiTokensSection.js';
 import { loadMembers } from '../members-api/load-members.js';
 import { changeOwnPassword, infoChanges, updateMember } from '../members-api/members.api.js';
 import { Notice, type NoticeState } from '../notices/Notice.js';
@@ -11,7 +12,7 @@ type LoadState = { status: 'loading' } | { status: 'error'; message: string } | 
 /**
  * The account settings view opened from the user menu (spec 01 §2): one's own nickname and
  * email (saved like Edit Info: only non-empty values are sent) and one's password (with the
- * current one). A saved profile is announced on the bus so the shell's user menu follows.
+ * current one), and one's personal API tokens (ApiTokensSection). A saved profile is announced on the bus so the shell's user menu follows.
  */
 export default function AccountSettings({ shell }: RemoteProps) {
   const { api, user, bus } = shell;
@@ -111,6 +112,8 @@ export default function AccountSettings({ shell }: RemoteProps) {
               Change Password
             </Button>
           </Stack>
+          <Separator />
+          <ApiTokensSection api={api} />
         </Stack>
       )}
       <ChangePasswordDialog

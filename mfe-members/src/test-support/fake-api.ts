@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ActivityEntry, ActivityQuerySchema, type User } from '@tessera/contracts';
+import { type ActivityEntry, ActivityQuerySchema, type ApiToken, API_TOKENS_PATH, CreateApiTokenBodySchema, type User } from '@tessera/contracts';
 
 export interface RecordedCall {
   method: string;
@@ -13,6 +13,8 @@ export interface FakeApi {
   users: User[];
   /** The activity log, in any order (GET /api/v1/activity sorts it newest first by id). */
   activity: ActivityEntry[];
+  /** The signed-in member's personal API tokens (POST/GET/DELETE under API_TOKENS_PATH, as the api answers). */
+  apiTokens: ApiToken[];
   calls: RecordedCall[];
   /** Answers the next matching call (of this method, and under this path if given) with this status and error message instead. */
   failNext(method: string, status: number, message: string, path?: string): void;
@@ -44,12 +46,43 @@ function activityPage(res: ServerResponse, path: string, activity: ActivityEntry
   return json(res, 200, { entries, next_before: matching.length > q.limit ? Number(entries[entries.length - 1].id) : null });
 }
 
+/** The api's token routes, validated with the same contract: the reply to a create holds the token once. */
+function apiTokenRoutes(res: ServerResponse, method: string, path: string, body: unknown, tokens: ApiToken[]) {
+  if (method === 'GET' && path === API_TOKENS_PATH) return json(res, 200, { tokens: [...tokens].reverse() });
+  if (method === 'POST' && path === API_TOKENS_PATH) {
+    const parsed = CreateApiTokenBodySchema.safeParse(body);
+    if (!parsed.success) return json(res, 400, { error: { code: 'validation_failed', message: parsed.error.issues[0].message } });
+    const n = tokens.length + 1;
+    const lookup = n.toString(16).padStart(12, '0');
+    const now = Date.now();
+    const token: ApiToken = {
+      id: `00000000-0000-4000-8000-${lookup}`,
+      name: parsed.data.name,
+      prefix: `tsr_${lookup}`,
+      scope: parsed.data.scope,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + parsed.data.expires_in_days * 86_400_000).toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    tokens.push(token);
+    return json(res, 201, { ...token, token: `tsr_${lookup}_${'S'.repeat(42)}${n % 10}` });
+  }
+  const token = tokens.find((t) => `${API_TOKENS_PATH}/${t.id}` === path);
+  if (method === 'DELETE' && token) {
+    token.revoked_at ??= new Date().toISOString();
+    return json(res, 200, token);
+  }
+  return json(res, 404, { error: { code: 'not_found', message: 'API token not found' } });
+}
+
 /**
  * A real HTTP server on loopback with the users routes of the api, holding its users in
  * memory; the components reach it through a real axios client. It records every call.
  */
 export async function startFakeApi(initial: User[], activity: ActivityEntry[] = []): Promise<FakeApi> {
   const users = initial.map((u) => ({ ...u }));
+  const apiTokens: ApiToken[] = [];
   const calls: RecordedCall[] = [];
   const failures: { method: string; status: number; message: string; path?: string }[] = [];
   const server: Server = createServer((req, res) => {
@@ -70,6 +103,7 @@ export async function startFakeApi(initial: User[], activity: ActivityEntry[] = 
         const [f] = failures.splice(failure, 1);
         return json(res, f.status, { error: { code: 'forbidden', message: f.message } });
       }
+      if (path.startsWith(API_TOKENS_PATH)) return apiTokenRoutes(res, method, path, body, apiTokens);
       const id = decodeURIComponent(path.split('/')[4] ?? '');
       const index = users.findIndex((u) => u.id === id);
       if (method === 'GET' && path === '/api/v1/users') return json(res, 200, users);
@@ -98,6 +132,7 @@ export async function startFakeApi(initial: User[], activity: ActivityEntry[] = 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     users,
     activity,
+    apiTokens,
     calls,
     failNext: (method, status, message, path) => failures.push({ method, status, message, path }),
     close: () =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiTokenScopeSchema } from '../auth/api-token.schema.js';
 import { RoleSchema } from './role.js';
 import { CreateUserBodySchema, EmailSchema, NicknameSchema, PasswordSchema } from './user.schema.js';
 
@@ -29,6 +30,8 @@ export const SessionInfoSchema = z.object({
   id: z.string(),
   username: z.string(),
   role: z.string(),
+  /** Present when the caller is a personal API token: what it may do (issue 21). */
+  api_token_scope: ApiTokenScopeSchema.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
