@@ -38,6 +38,8 @@ export interface ChainRow {
 
 /** Everyone's and one member's levels on every group and sheet, computed once for a list or the tree. */
 export interface Visibility {
+  /** The member's level at root level (where Add and Import put things). */
+  root(): AccessLevel;
   group(id: string): AccessLevel;
   sheet(sheet: { id: string; group_id: string | null; trashed_in: string | null }): AccessLevel;
 }
@@ -170,6 +172,7 @@ export class AccessService {
     };
     const level = (state: Inherited) => levelOf(state, user.role, this.workspaceDefault);
     return {
+      root: () => level(ROOT),
       group: (id) => (parents.has(id) ? level(stateOf(id)) : 'none'),
       sheet: (sheet) => {
         if (sheet.group_id !== null && !parents.has(sheet.group_id)) return 'none';

@@ -183,7 +183,7 @@ export class GroupsService {
         const parent = s.group_id ? nodes.get(s.group_id) : undefined;
         (parent ? parent.sheets : rootSheets).push(toSheetSummary(s, s.fav, access));
       }
-      return { groups: roots, sheets: rootSheets };
+      return { groups: roots, sheets: rootSheets, root_access: visibility.root() };
     });
   }
 }
