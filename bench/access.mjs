@@ -33,23 +33,30 @@ await withBuiltApi(kind, { onLogEntry }, async ({ base }) => {
    */
   const session = (username, password, first) => {
     const s = { token: first.access_token, userId: first.user?.id };
-    s.signIn = async () => {
-      const login = await post('/api/v1/auth/login', { username, password });
-      s.token = login.access_token;
-      s.userId = login.user?.id ?? s.userId;
-    };
+    // One sign-in at a time: the requests in flight that all met the expiry wait for the same one
+    // (sixteen sign-ins at once were throttled as a burst).
+    let pending = null;
+    s.signIn = () =>
+      (pending ??= post('/api/v1/auth/login', { username, password })
+        .then((login) => {
+          s.token = login.access_token;
+          s.userId = login.user?.id ?? s.userId;
+        })
+        .finally(() => (pending = null)));
     return s;
   };
   const call = async (who, method, url, body) => {
     for (let attempt = 0; ; attempt++) {
+      const token = who.token;
       const res = await fetch(`${base}${url}`, {
         method,
-        headers: { authorization: `Bearer ${who.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();
       if (res.status === 401 && attempt === 0) {
-        await who.signIn();
+        // Signed in again already by another request that met the expiry first: just retry.
+        if (who.token === token) await who.signIn();
         continue;
       }
       if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
