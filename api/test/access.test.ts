@@ -60,7 +60,10 @@ describe('access: what each member sees and may do', () => {
     assert.equal(bobTree.groups[0].group.access, 'viewer');
     assert.equal(bobTree.groups[0].sheets[0].access, 'viewer');
     assert.equal(bobTree.sheets[0].access, 'editor', 'the workspace default at root');
-    assert.deepEqual(names((await as(admin).get('/api/v1/groups/tree')).json()), ['Finance/', 'Finance/Budget', 'Lunch']);
+    assert.equal(bobTree.root_access, 'editor', 'the navigator offers Add and Import at root by this');
+    const adminTree: GroupTree = (await as(admin).get('/api/v1/groups/tree')).json();
+    assert.deepEqual(names(adminTree), ['Finance/', 'Finance/Budget', 'Lunch']);
+    assert.equal(adminTree.root_access, 'owner');
 
     const search = (m: Session) => as(m).get('/api/v1/sheets?search=Bud').then((r) => r.json());
     assert.deepEqual(await search(carol), { sheets: [], count: 0 });
@@ -170,6 +173,9 @@ describe('access: what each member sees and may do', () => {
       assert.equal(refused.json().error.message, ACCESS_TEXTS.cannotEditTarget);
       const imported = await api.upload('/api/v1/import', { filename: 'a.csv', content: 'x,y\n1,2\n' });
       assert.equal(imported.statusCode, 403);
+      // The tree says so, for the navigator to offer neither Import nor a drop to root.
+      assert.equal((await api.get('/api/v1/groups/tree')).json().root_access, 'viewer');
+      assert.equal((await apiClient(strict.app, boss.accessToken).get('/api/v1/groups/tree')).json().root_access, 'owner');
     } finally {
       await strict.close();
     }

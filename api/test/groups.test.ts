@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GROUP_CYCLE_MESSAGE, GroupListSchema, GroupSchema, GroupTreeSchema } from '@tessera/contracts';
 import { signupAdmin } from './support/auth-helpers.js';
+import { signedInMember } from './support/members.js';
 import { type ApiClient, apiClient } from './support/api-client.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -136,6 +137,68 @@ describe('groups and items', () => {
       assert.equal(tree.groups[0].children[0].group.name, 'Inner');
       assert.deepEqual(tree.groups[0].children[0].sheets.map((s) => s.name), ['In inner']);
       assert.ok(!('data' in tree.sheets[0]));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('the tree is current after every kind of change, request after request (the api keeps its rows between requests)', async () => {
+    const fresh = await createTestApp();
+    try {
+      const admin = await signupAdmin(fresh.app);
+      const c = apiClient(fresh.app, admin.accessToken);
+      const tree = async (client = c) => GroupTreeSchema.parse((await client.get('/api/v1/groups/tree')).json());
+      const flat = (t: Awaited<ReturnType<typeof tree>>) => {
+        const out: { name: string; where: string | null; fav: boolean }[] = t.sheets.map((x) => ({ name: x.name, where: null, fav: x.is_favorite }));
+        const walk = (n: (typeof t.groups)[number]) => {
+          for (const x of n.sheets) out.push({ name: x.name, where: n.group.name, fav: x.is_favorite });
+          n.children.forEach(walk);
+        };
+        t.groups.forEach(walk);
+        return out.sort((a, b) => a.name.localeCompare(b.name));
+      };
+      const a = (await c.post('/api/v1/groups', { name: 'A' })).json();
+      const b = (await c.post('/api/v1/groups', { name: 'B' })).json();
+      const one = (await c.post('/api/v1/sheets', { name: 'One', group_id: a.id, data: [['x']] })).json();
+      const two = (await c.post('/api/v1/sheets', { name: 'Two' })).json();
+      assert.deepEqual(flat(await tree()), [
+        { name: 'One', where: 'A', fav: false },
+        { name: 'Two', where: null, fav: false },
+      ]);
+
+      assert.equal((await c.put(`/api/v1/items/sheet/${one.id}/rename`, { name: 'Uno' })).statusCode, 200);
+      assert.equal((await c.post('/api/v1/items/move', { item: { type: 'sheet', id: two.id }, target: { group_id: b.id } })).statusCode, 200);
+      assert.equal((await c.post(`/api/v1/sheets/${one.id}/favorite`)).statusCode, 200);
+      assert.equal((await c.patch(`/api/v1/sheets/${one.id}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'y' }] })).statusCode, 200);
+      assert.equal((await c.put(`/api/v1/items/group/${a.id}/rename`, { name: 'Alpha' })).statusCode, 200);
+      assert.deepEqual(flat(await tree()), [
+        { name: 'Two', where: 'B', fav: false },
+        { name: 'Uno', where: 'Alpha', fav: true },
+      ]);
+      // Favourites are each member's own.
+      const member = await signedInMember(fresh.app, 'user');
+      assert.deepEqual(flat(await tree(apiClient(fresh.app, member.accessToken))).map((x) => x.fav), [false, false]);
+
+      assert.equal((await c.delete(`/api/v1/sheets/${two.id}`)).statusCode, 200);
+      assert.deepEqual(flat(await tree()).map((x) => x.name), ['Uno']);
+      const entry = (await c.get('/api/v1/trash')).json().items.find((i: { item_id: string }) => i.item_id === two.id);
+      assert.equal((await c.post(`/api/v1/trash/${entry.id}/restore`)).statusCode, 200);
+      assert.deepEqual(flat(await tree()).map((x) => x.name), ['Two', 'Uno']);
+
+      // A change another api process made (straight in the database) is seen too: rows are checked against the database's row versions, not told.
+      await fresh.app.db.updateTable('sheets').set({ name: 'Written elsewhere' }).where('id', '=', two.id).execute();
+      await fresh.app.db.updateTable('groups').set({ name: 'Beta' }).where('id', '=', b.id).execute();
+      assert.deepEqual(flat(await tree()), [
+        { name: 'Uno', where: 'Alpha', fav: true },
+        { name: 'Written elsewhere', where: 'Beta', fav: false },
+      ]);
+      // Each summary is the one the sheet's own route gives (the cell edit's version included).
+      const summary = (await tree()).groups.find((n) => n.group.name === 'Alpha')!.sheets[0];
+      const own = (await c.get(`/api/v1/sheets/${one.id}`)).json();
+      assert.deepEqual(own.data, [['y']]);
+      assert.equal(summary.version, own.version);
+      assert.equal(summary.updated_at, own.updated_at);
+      assert.deepEqual(summary.metadata, own.metadata);
     } finally {
       await fresh.close();
     }

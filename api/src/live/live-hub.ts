@@ -249,15 +249,21 @@ export class LiveHub {
   }
 
   /**
-   * After a sharing change: every socket of this process gets its member's level again; one that
-   * lost access leaves and is closed (sheetNotFound, with the reason). `levelOf` reads the database.
+   * After a sharing change: every socket of this process gets its member's level again. One whose
+   * level moved is told with an `access` frame (its grid locks or unlocks), after the new level
+   * judges its operations; one that lost access leaves and is closed (sheetNotFound, with the
+   * reason). `levelOf` reads the database.
    */
   async reviewAccess(levelOf: (conn: LiveConnection) => Promise<AccessLevel>): Promise<void> {
     const conns = [...this.#rooms.values()].flatMap(({ room }) => [...room.connections()]);
     for (const conn of conns) {
       const level = await levelOf(conn);
+      // Closed while the level was read: nothing more to tell it.
+      if (this.#conns.get(conn)?.closed) continue;
       if (level !== 'none') {
+        if (level === conn.access) continue;
         conn.access = level;
+        this.#send(conn, { type: 'access', data: { sheet_id: conn.sheetId, access: level } });
         continue;
       }
       this.leave(conn);

@@ -8,10 +8,22 @@ export interface MoveToMenuProps {
 }
 
 const ROOT_VALUE = 'move-root';
+const NOWHERE_VALUE = 'move-nowhere';
+/** The submenu when no place may take the item. */
+export const NOWHERE_TEXT = 'No place you can move it to';
 
 /** Renders the targets once the submenu is open. */
 function MoveTargetItems({ targets }: Pick<MoveToMenuProps, 'targets'>) {
-  return targets().map((target) => (
+  const places = targets();
+  // Every other place is one the user may not add to (issue 18), or there is none.
+  if (places.length === 0) {
+    return (
+      <Menu.Item value={NOWHERE_VALUE} disabled>
+        {NOWHERE_TEXT}
+      </Menu.Item>
+    );
+  }
+  return places.map((target) => (
     <Menu.Item key={target.id ?? ROOT_VALUE} value={target.id ?? ROOT_VALUE} ps={`${0.75 + target.depth * 0.75}rem`}>
       {target.name}
     </Menu.Item>
@@ -28,7 +40,9 @@ export function MoveToMenu({ targets, onMove }: MoveToMenuProps) {
       positioning={{ placement: 'right-start', gutter: 2 }}
       lazyMount
       unmountOnExit
-      onSelect={({ value }) => onMove(value === ROOT_VALUE ? null : value)}
+      onSelect={({ value }) => {
+        if (value !== NOWHERE_VALUE) onMove(value === ROOT_VALUE ? null : value);
+      }}
     >
       <Menu.TriggerItem>Move to...</Menu.TriggerItem>
       <Portal>

@@ -17,6 +17,7 @@ import { SheetNode } from './SheetNode.js';
 import { useSheetTree } from './sheet-tree.store.js';
 import type { TreeActions } from './tree-actions.js';
 import { countTree } from './tree-summary.js';
+import { canAddInto } from './drag-drop.js';
 import { useCreateItems } from './use-create-items.js';
 import { useDeleteItem } from './use-delete-item.js';
 import { useDuplicateSheet } from './use-duplicate-sheet.js';
@@ -89,6 +90,8 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
     share: (type, id, name) => setSharing({ type, id, name }),
     drag: moving,
   };
+  // Add and Import put things at root level: offered only where the user may edit there (issue 18).
+  const rootEditable = canAddInto(tree, null);
   const counts = countTree(tree);
   const empty = counts.sheets === 0 && counts.groups === 0;
   const actionError = creating.error ?? renaming.error ?? deleting.error ?? favorites.error ?? duplicating.error ?? moving.error;
@@ -106,13 +109,13 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
             {status === 'ready' && (
               <>
                 <HStack gap="2" mb="2" wrap="wrap">
-                  <Button size="xs" variant="outline" disabled={!!creating.busy} onClick={() => void creating.create('group')}>
+                  <Button size="xs" variant="outline" disabled={!!creating.busy || !rootEditable} onClick={() => void creating.create('group')}>
                     Add Folder
                   </Button>
-                  <Button size="xs" variant="outline" disabled={!!creating.busy} onClick={() => void creating.create('sheet')}>
+                  <Button size="xs" variant="outline" disabled={!!creating.busy || !rootEditable} onClick={() => void creating.create('sheet')}>
                     Add Sheet
                   </Button>
-                  <ImportControl busy={importing.progress.phase !== 'idle'} onFile={importing.start} />
+                  {rootEditable && <ImportControl busy={importing.progress.phase !== 'idle'} onFile={importing.start} />}
                 </HStack>
                 <HStack gap="2" mb="2">
                   <FilterMenu value={filter} onChange={setFilter} />
@@ -152,10 +155,10 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
                     <EmptyState.Description>Create your first group or sheet to get started.</EmptyState.Description>
                   </VStack>
                   <HStack>
-                    <Button size="sm" disabled={!!creating.busy} onClick={() => void creating.create('group')}>
+                    <Button size="sm" disabled={!!creating.busy || !rootEditable} onClick={() => void creating.create('group')}>
                       {creating.busy === 'group' ? 'Creating...' : 'Create Group'}
                     </Button>
-                    <Button size="sm" disabled={!!creating.busy} onClick={() => void creating.create('sheet')}>
+                    <Button size="sm" disabled={!!creating.busy || !rootEditable} onClick={() => void creating.create('sheet')}>
                       {creating.busy === 'sheet' ? 'Creating...' : 'Create Sheet'}
                     </Button>
                   </HStack>

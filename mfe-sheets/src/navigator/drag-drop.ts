@@ -1,4 +1,5 @@
 import type { GroupTree, GroupTreeNode, ItemType } from '@tessera/contracts';
+import { can } from '../access/can.js';
 
 /** What is being dragged, with where it sits now (its group, or null at root level). */
 export interface DragItem {
@@ -26,13 +27,25 @@ export function isSelfOrDescendant(tree: GroupTree, ancestorId: string, groupId:
 }
 
 /**
+ * May the user add to the group `target` (null: root level)? Editing there takes editor (issue
+ * 18): the group's level, or at root the tree's `root_access`. A level the server did not send
+ * (an api before issue 18) leaves it to the server.
+ */
+export function canAddInto(tree: GroupTree, target: string | null): boolean {
+  if (target === null) return can(tree.root_access, 'edit');
+  const node = findNode(tree.groups, target);
+  return !!node && can(node.group.access, 'edit');
+}
+
+/**
  * May `item` be dropped into the group `target` (null: root level)? Not where it already is
- * (nothing would change), and a group never into itself or a descendant (spec 01 §4; the
- * server refuses it too).
+ * (nothing would change), a group never into itself or a descendant (spec 01 §4), and only
+ * where the user may add (canAddInto) — the server refuses the others too.
  */
 export function canMoveInto(tree: GroupTree, item: DragItem, target: string | null): boolean {
   if (target === item.parentId) return false;
-  return !(item.type === 'group' && target !== null && isSelfOrDescendant(tree, item.id, target));
+  if (item.type === 'group' && target !== null && isSelfOrDescendant(tree, item.id, target)) return false;
+  return canAddInto(tree, target);
 }
 
 /** A place an item can be moved to from its menu: a group (with its depth, for indenting) or root level (id null). */

@@ -74,6 +74,37 @@ test("an edit the server refuses as view-only (the sheet was shared view-only si
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(1200));
 });
 
+test("a sharing change told on the socket locks the open grid with 'View only', and unlocks it again, without a reload", async () => {
+  await openAs('editor');
+  const loads = () => api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${budget.id}`).length;
+  const loadsBefore = loads();
+  expect(loadsBefore).toBeGreaterThan(0);
+  expect(screen.queryByTestId('view-only')).not.toBeInTheDocument();
+
+  act(() => api.live.broadcast(budget.id, { type: 'access', data: { sheet_id: budget.id, access: 'viewer' } }));
+  expect(await screen.findByTestId('view-only')).toHaveTextContent('View only');
+  await waitFor(() => expect(currentGrid().getSettings().readOnly).toBe(true));
+  expect(currentGrid().getCellMeta(0, 1).readOnly).toBe(true);
+
+  act(() => api.live.broadcast(budget.id, { type: 'access', data: { sheet_id: budget.id, access: 'editor' } }));
+  await waitFor(() => expect(screen.queryByTestId('view-only')).not.toBeInTheDocument());
+  await waitFor(() => expect(currentGrid().getSettings().readOnly).toBe(false));
+  expect(currentGrid().getCellMeta(0, 1).readOnly).toBe(false);
+  // Editable again: an edit goes to the server.
+  act(() => currentGrid().setDataAtCell(0, 1, 1250));
+  await waitFor(() => expect(api.sheets.get(budget.id)!.data[0]).toEqual(['Rent', 1250]));
+  // Neither change reloaded the sheet.
+  expect(loads()).toBe(loadsBefore);
+});
+
+test('an access frame about another sheet changes nothing here', async () => {
+  await openAs('editor');
+  act(() => api.live.broadcast(budget.id, { type: 'access', data: { sheet_id: '00000000-0000-4000-8000-0000000000ff', access: 'viewer' } }));
+  act(() => currentGrid().setDataAtCell(0, 1, 1300));
+  await waitFor(() => expect(api.sheets.get(budget.id)!.data[0]).toEqual(['Rent', 1300]));
+  expect(screen.queryByTestId('view-only')).not.toBeInTheDocument();
+});
+
 test('an editor gets no Delete in the File menu', async () => {
   await openAs('editor');
   expect(await fileMenuItems()).not.toContain('Delete');

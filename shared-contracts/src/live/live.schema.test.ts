@@ -53,3 +53,11 @@ test('server frames carry their data under `data`', () => {
   expect(LiveServerFrameSchema.safeParse({ type: 'user_joined', data: { user_id: 'u', sheet_id: SHEET, display_name: 'Ann' } }).success).toBe(true);
   expect(LiveServerFrameSchema.safeParse({ type: 'operation', data: { ...op.data, operation: { ...op.data.operation, user_id: undefined } } }).success).toBe(false);
 });
+
+test("the access frame carries the member's new level on the sheet; 'none' is a close, never a frame", () => {
+  const frame = { type: 'access', data: { sheet_id: SHEET, access: 'viewer' } };
+  expect(LiveServerFrameSchema.parse(frame)).toEqual(frame);
+  for (const access of ['editor', 'owner']) expect(LiveServerFrameSchema.safeParse({ type: 'access', data: { sheet_id: SHEET, access } }).success).toBe(true);
+  expect(LiveServerFrameSchema.safeParse({ type: 'access', data: { sheet_id: SHEET, access: 'none' } }).success).toBe(false);
+  expect(LiveServerFrameSchema.safeParse({ type: 'access', data: { sheet_id: SHEET, access: 'admin' } }).success).toBe(false);
+});

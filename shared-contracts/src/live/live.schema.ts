@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccessLevelSchema } from '../access/access.schema.js';
 import {
   CELL_PATCH_MAX_CHANGES,
   CellChangeSchema,
@@ -278,6 +279,16 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('new_proposal'),
     data: z.object({ sheet_id: z.string(), version_id: z.string(), author: z.string().nullable().optional() }),
+  }),
+  /**
+   * To one socket, when a sharing change moved its member's level on the sheet (issue 18): the
+   * grid turns read-only ('View only') or editable again without a reload. Operations sent after
+   * it are judged at this level. Losing access is not told here: the socket is closed
+   * (LIVE_CLOSE.sheetNotFound, ACCESS_TEXTS.accessRemoved).
+   */
+  z.object({
+    type: z.literal('access'),
+    data: z.object({ sheet_id: z.string(), access: AccessLevelSchema.exclude(['none']) }),
   }),
   /** A proposed version was accepted and is live now; a `sync` with its content follows. */
   z.object({

@@ -49,8 +49,16 @@ export const GroupTreeNodeSchema: z.ZodType<GroupTreeNode> = z.lazy(() =>
   z.object({ group: GroupSchema, children: z.array(GroupTreeNodeSchema), sheets: z.array(SheetSummarySchema) }),
 );
 
-/** GET groups/tree: top-level groups as nodes, and the sheets without a group. */
-export const GroupTreeSchema = z.object({ groups: z.array(GroupTreeNodeSchema), sheets: z.array(SheetSummarySchema) });
+/**
+ * GET groups/tree: top-level groups as nodes, and the sheets without a group. `root_access`: the
+ * caller's level at root level (the workspace default, or owner for admins; absent from servers
+ * before issue 18) — adding there (Add, Import, a drop to root) takes editor.
+ */
+export const GroupTreeSchema = z.object({
+  groups: z.array(GroupTreeNodeSchema),
+  sheets: z.array(SheetSummarySchema),
+  root_access: AccessLevelSchema.optional(),
+});
 export type GroupTree = z.infer<typeof GroupTreeSchema>;
 
 export const ITEM_TYPES = ['sheet', 'group'] as const;

@@ -1,11 +1,13 @@
 import {
   ACCESS_TEXTS,
+  type AccessLevel,
   LiveSheet,
   chartsOf,
   moveCharts,
   type ChartDefinition,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
+  meetsAccess,
   normalizeHeaders,
   type CellChange,
   type ExportFormat,
@@ -79,8 +81,15 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     // above the loaded version (an edit committed just after the read is not lost).
     let live: LiveSheet | null = null;
     const early: LiveServerFrame[] = [];
+    // The level a sharing change gave us while the sheet loaded wins over the one the load read.
+    let toldAccess: AccessLevel | null = null;
     const unsubscribeLive = shellRef.current.live.subscribe((frame) => {
       if (!current || !aboutSheet(frame, id)) return;
+      if (frame.type === 'access') {
+        toldAccess = frame.data.access;
+        if (live) store.setState(accessChange(store.getState(), frame.data.access));
+        return;
+      }
       if (frame.type === 'new_proposal') shellRef.current.bus.emit('sheet-proposal', { sheetId: id, versionId: frame.data.version_id });
       if (frame.type === 'live_update_accepted') shellRef.current.bus.emit('sheet-history-refresh', { sheetId: id });
       if (live) live.receive(frame);
@@ -183,7 +192,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         version: sheet.version,
         formulaEngine,
         lastSavedAt: sheet.updated_at,
-        access: sheet.access ?? null,
+        access: toldAccess ?? sheet.access ?? null,
         charts: chartsOf(sheet.metadata),
       });
       for (const frame of early.splice(0)) live.receive(frame);
@@ -351,6 +360,21 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
     // engageFormulas is not a dependency: it reads only the store.
   }, [state, store, service]);
+}
+
+/**
+ * A sharing change moved the user's level on the open sheet (the socket's `access` frame): the
+ * grid locks with 'View only', or takes input again. The refusal a downgrade caused is over once
+ * the user may edit again.
+ */
+export function accessChange(state: SheetSessionState, access: AccessLevel): Partial<SheetSessionState> {
+  if (!meetsAccess(access, 'edit')) return { access };
+  const viewOnly = (text: string | null) => text === ACCESS_TEXTS.viewOnly;
+  return {
+    access,
+    ...(viewOnly(state.error) ? { error: null } : {}),
+    ...(viewOnly(state.saveError) ? { saveError: null } : {}),
+  };
 }
 
 /** A frame about another sheet (a late one from the socket of the sheet shown before) is not this sheet's. */
