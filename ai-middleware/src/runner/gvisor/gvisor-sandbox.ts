@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { CodeRunRequest } from '@tessera/contracts';
+import { CODE_RUN_FIGURE_MAX_BYTES, CODE_RUN_FIGURE_MAX_SIDE_PX, CODE_RUN_MAX_FIGURES, type CodeRunRequest } from '@tessera/contracts';
 import { ChildMessageSchema } from '../child-message.schema.js';
 import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
@@ -108,7 +108,10 @@ export class GvisorSandbox implements RunnerWorker {
     mkdirSync(this.bundle, { mode: 0o755 });
     writeBundle(this.bundle, {
       id: this.id,
-      args: ['/usr/bin/python3', '-I', '-c', BOOTSTRAP, String(options.outputCapChars)],
+      args: [
+        '/usr/bin/python3', '-I', '-c', BOOTSTRAP, String(options.outputCapChars),
+        String(CODE_RUN_MAX_FIGURES), String(CODE_RUN_FIGURE_MAX_BYTES), String(CODE_RUN_FIGURE_MAX_SIDE_PX),
+      ],
       memoryMb: options.memoryMb,
     });
     // setpriv --pdeathsig: if the service dies, runsc dies, and its attached sandbox with it.
