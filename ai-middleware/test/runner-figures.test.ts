@@ -94,7 +94,7 @@ describe('figures from the gVisor engine', () => {
     assert.equal(huge.figures?.[0]?.height, 200);
   });
 
-  test('print(df) makes the last printed DataFrame the grid, in its column order; `result` still wins', async () => {
+  test('print(df) makes the last printed DataFrame the grid, in its column order; `result` still wins; no index column after a sort', async () => {
     const printed = await runner.run({
       ...SALES,
       code: 'print(df.head(1))\nprint("totals:")\nprint(df.groupby("Region", sort=False).sum()[["Amount"]].assign(Rank=[1, 2, 3]))',
@@ -106,6 +106,15 @@ describe('figures from the gVisor engine', () => {
 
     const assigned = await runner.run({ ...SALES, code: 'print(df)\nresult = {"headers": ["only"], "rows": [[1]]}' });
     assert.deepEqual(assigned.grid?.headers, ['only']);
+
+    // Sorted or filtered, a frame keeps only its own columns (its leftover row numbers are no column);
+    // value_counts()'s unnamed index of values is one.
+    const sorted = await runner.run({ ...SALES, code: 'result = df[df.Amount > 1].sort_values("Amount")' });
+    assert.deepEqual(sorted.grid?.headers, ['Region', 'Amount']);
+    assert.deepEqual(sorted.grid?.rows, [['North', 2], ['South', 5.5], ['North', 10]]);
+    const counts = await runner.run({ ...SALES, code: 'result = df.Region.value_counts().rename("Orders")' });
+    assert.deepEqual(counts.grid?.headers, ['index', 'Orders']);
+    assert.deepEqual(counts.grid?.rows[0], ['North', 2]);
   });
 });
 

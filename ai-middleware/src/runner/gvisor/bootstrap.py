@@ -127,8 +127,10 @@ def jsonable(value, depth=0):
 
 
 def table_of(df, depth):
-    """A DataFrame as {headers, rows} in its column order; a meaningful index (a groupby's keys) becomes columns."""
-    if not isinstance(df.index, pd.RangeIndex) or any(name is not None for name in df.index.names):
+    """A DataFrame as {headers, rows} in its column order. A meaningful index (a groupby's keys, any
+    named or non-numeric one) becomes columns; the row numbers left after a sort or a filter do not."""
+    named = any(name is not None for name in df.index.names)
+    if named or not (isinstance(df.index, pd.RangeIndex) or pd.api.types.is_integer_dtype(df.index.dtype)):
         df = df.reset_index()
     if isinstance(df.columns, pd.MultiIndex):
         headers = [' '.join(str(p) for p in c if str(p)) for c in df.columns]
