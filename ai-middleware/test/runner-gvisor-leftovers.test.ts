@@ -20,6 +20,7 @@ const cgroupOf = (id: string) => (controllers.length ? controllers.map((c) => pa
 /** A PID that no process has now: a process that ran and ended. */
 const deadPid = spawnSync('true').pid;
 const started: ChildProcess[] = [];
+const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 /** A process whose command line names `text`, as a sandbox's kernel names its bundle. */
 function strayNaming(text: string): ChildProcess {
   const child = spawn('/bin/sh', ['-c', 'sleep 600', text], { stdio: 'ignore' });
@@ -27,8 +28,10 @@ function strayNaming(text: string): ChildProcess {
   return child;
 }
 const cleanupPaths: string[] = [];
-after(() => {
+after(async () => {
   for (const child of started) child.kill('SIGKILL');
+  // A cgroup can be removed only once the processes in it have exited.
+  await Promise.all(started.map(exitOf));
   for (const p of cleanupPaths) {
     try {
       rmdirSync(p);
@@ -57,7 +60,6 @@ function leftoversOf(pid: number, hex: string): { dir: string; bundle: string; i
   return { dir, bundle, id, cgroups, stray };
 }
 
-const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 describe('the gVisor engine at start: leftovers of crashed runs', () => {
   test('a dead service\'s folder, cgroups and stray sandbox process are cleared; a running service\'s are left alone', async () => {
