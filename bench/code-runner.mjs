@@ -1,6 +1,6 @@
 // Figures for the code runner's two engines. gVisor (issue 19): cold start of one sandbox,
 // memory of a warm one, a small job from a warm pool end to end, a pandas groupby over a
-// 100,000 × 10 sheet end to end, and the pool's refill rate. Pyodide (issue 7): spawn-to-ready
+// 100,000 × 10 sheet end to end, a Matplotlib chart to PNG, and the pool's refill rate. Pyodide (issue 7): spawn-to-ready
 // of one child, a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th
 // of 5 concurrent jobs waits with the default pool of 2. Real sandboxes and confined children
 // (needs root, and runsc for the gVisor part); needs ai-middleware built (`npm run build`).
@@ -111,6 +111,23 @@ if ('refused' in gvHost) {
       if (r.error || r.grid?.rows.length !== 20) throw new Error(`gVisor groupby: ${r.error}`);
     }
     console.log(`gVisor groupby, 100,000 × 10 sheet:   ${fmt(groupby)}`);
+
+    // G3b. A Matplotlib bar chart of a small sheet, end to end: drawn, a 640 × 480 PNG back.
+    const chart = [];
+    let pngBytes = 0;
+    for (let i = 0; i < 3; i++) {
+      await untilReady(gv, 2);
+      const t0 = performance.now();
+      const r = await gv.run({
+        code: "import matplotlib.pyplot as plt\ndf.groupby('key')['n0'].sum().plot.bar()\nplt.show()",
+        headers,
+        rows: rows.slice(0, 1000),
+      });
+      chart.push(ms(t0));
+      if (r.error || r.figures?.length !== 1) throw new Error(`gVisor chart: ${r.error}`);
+      pngBytes = Buffer.from(r.figures[0].data, 'base64').length;
+    }
+    console.log(`gVisor bar chart to PNG (1,000 rows): ${fmt(chart)}, ${Math.round(pngBytes / 1024)} KB`);
 
     // G4. Refill: both warm sandboxes taken at once; the time until two are warm again.
     await untilReady(gv, 2);

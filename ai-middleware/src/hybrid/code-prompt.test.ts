@@ -9,6 +9,8 @@ test('the model is told what the live engine has: pandas & co. and df on gVisor,
   assert.match(gvisor, /runs in CPython 3\.11\.2 with these packages: pandas, numpy/);
   assert.match(gvisor, /- df: a pandas DataFrame of the sheet/);
   assert.doesNotMatch(gvisor, /no numpy, no pandas/);
+  assert.match(gvisor, /For a chart, draw it with matplotlib \(or seaborn\) and call plt\.show\(\): each figure is shown to the user as an image/);
+  assert.doesNotMatch(codeSystemPrompt(), /plt\.show/);
   const pyodide = codeSystemPrompt({ name: 'pyodide', packages: {} });
   assert.match(pyodide, /Pyodide with the standard library only: no numpy, no pandas/);
   assert.doesNotMatch(pyodide, /DataFrame/);

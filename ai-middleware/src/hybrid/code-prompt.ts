@@ -16,7 +16,7 @@ export function codeSystemPrompt(engine?: RunnerEngine): string {
   return [
     'You write Python 3 programs that run on a spreadsheet.',
     gvisor
-      ? `The program runs in CPython ${engine?.packages.python ?? '3'} with these packages: ${packages.join(', ')} (matplotlib figures are not shown); no network, no files outside /tmp, no input().`
+      ? `The program runs in CPython ${engine?.packages.python ?? '3'} with these packages: ${packages.join(', ')}; no network, no files outside /tmp, no input().`
       : 'The program runs in Pyodide with the standard library only: no numpy, no pandas, no network, no files, no input().',
     'It gets these variables, already defined:',
     '- headers: list of str, the column names',
@@ -30,6 +30,7 @@ export function codeSystemPrompt(engine?: RunnerEngine): string {
     '- a table as {"headers": [...], "rows": [[...], ...]}; to change the sheet itself (sort, filter, edit), keep its headers and return all the rows it should have',
     ...(gvisor ? ["- or a pandas DataFrame (its columns in order; a groupby's keys become columns)"] : []),
     '- or a single value (a number or a text)',
+    ...(gvisor ? ['For a chart, draw it with matplotlib (or seaborn) and call plt.show(): each figure is shown to the user as an image, in order'] : []),
     'What the program prints is shown to the user: print a short explanation of the answer.',
     'Reply with the whole program in one ```python code block, and nothing else.',
   ].join('\n');

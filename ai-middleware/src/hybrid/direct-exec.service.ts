@@ -60,6 +60,8 @@ export function toHybridResponse(run: CodeRunResult): HybridResponse {
     message,
     has_grid: run.grid !== undefined,
     ...(run.grid_discarded ? { grid_discarded: run.grid_discarded } : {}),
+    ...(run.figures ? { figures: run.figures } : {}),
+    ...(run.figures_omitted ? { figures_omitted: run.figures_omitted } : {}),
     ...(run.grid
       ? {
           grid_update: gridUpdate(run.grid),
@@ -70,13 +72,16 @@ export function toHybridResponse(run: CodeRunResult): HybridResponse {
   };
 }
 
-/** What the panel shows: the grid's size, where it came from when it was printed, or why the one found was discarded. */
+/** What the panel shows: the grid's size, where it came from when it was printed, or why the one found was discarded; and the figures. */
 function successMessage(run: CodeRunResult): string {
+  const count = run.figures?.length ?? 0;
+  const figures = count ? `${count} figure${count === 1 ? '' : 's'}` : '';
   if (run.grid) {
     const printed = (PRINTED_OUTPUT_GRID_SOURCES as readonly string[]).includes(run.grid.source) ? ' (parsed from the printed output)' : '';
-    return `Code executed: a grid of ${run.grid.rows.length} rows × ${run.grid.headers.length} columns${printed}`;
+    return `Code executed: a grid of ${run.grid.rows.length} rows × ${run.grid.headers.length} columns${printed}${figures ? ` and ${figures}` : ''}`;
   }
-  return run.grid_discarded ? `Code executed. ${run.grid_discarded.message}` : 'Code executed';
+  const base = figures ? `Code executed: ${figures}` : 'Code executed';
+  return run.grid_discarded ? `${base}. ${run.grid_discarded.message}` : base;
 }
 
 /** A grid as the panel receives it; also the schedule solver's (schedule.service.ts). */

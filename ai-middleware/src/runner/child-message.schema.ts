@@ -17,6 +17,9 @@ export const ChildDoneSchema = z.object({
   // 100,000-cell result again with a recursive schema costs 100–200 ms for nothing.
   result: z.custom<JsonValue>(() => true).optional(),
   error: z.object({ kind: z.enum(['python', 'memory', 'fatal']), message: z.string() }).optional(),
+  /** The job's figures as base64 PNGs (the gVisor engine); checked again by figures.ts. */
+  figures: z.array(z.string()).optional(),
+  figures_omitted: z.number().int().nonnegative().optional(),
 });
 export type ChildDone = z.infer<typeof ChildDoneSchema>;
 

@@ -7,6 +7,7 @@ import {
 } from '@tessera/contracts';
 import { RUNNER_DEFAULTS, type RunnerConfig } from '../config.js';
 import { type ChildCommand, confinedChildCommand } from './confinement.js';
+import { checkedFigures } from './figures.js';
 import { gridOfRun } from './grid-extractor.js';
 import { gvisorHost, gvisorSelfTest, gvisorSpawner } from './gvisor/gvisor-engine.js';
 import { type ChildOutcome, RunnerChild } from './runner-child.js';
@@ -338,7 +339,12 @@ function toResult(outcome: ChildOutcome, timeoutMs: number, parsePrintedOutput: 
       }
       const result = message.result ?? null;
       // What it assigned to `result`, else what it printed (spec 02 §5's filters apply).
-      return { execution_output, result, ...gridOfRun(result, output, truncated, { parsePrintedOutput }) };
+      return {
+        execution_output,
+        result,
+        ...gridOfRun(result, output, truncated, { parsePrintedOutput }),
+        ...checkedFigures(message.figures, message.figures_omitted),
+      };
     }
   }
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import type { ChatMessage } from './chat-message.js';
 import { FullOutput } from './FullOutput.js';
 import { MessageContent } from './MessageContent.js';
+import { ResultFigures } from './ResultFigures.js';
 
 const ROLE_LABELS: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'AI', system: 'System' };
 
@@ -61,6 +62,9 @@ export function MessageList({ messages, shell }: MessageListProps) {
               <MessageContent text={m.content} />
             )}
             {m.metadata?.fullOutput !== undefined && <FullOutput text={m.metadata.fullOutput} />}
+            {(m.metadata?.figures || m.metadata?.figuresOmitted) && (
+              <ResultFigures figures={m.metadata.figures ?? []} {...(m.metadata.figuresOmitted ? { omitted: m.metadata.figuresOmitted } : {})} />
+            )}
             {m.metadata?.createdSheet && (
               <Button mt="1" size="xs" variant="outline" onClick={() => shell.sheet.open(m.metadata!.createdSheet!.id)}>
                 Open {m.metadata.createdSheet.name}

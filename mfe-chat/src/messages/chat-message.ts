@@ -1,4 +1,4 @@
-import type { GitHistoryLink, HybridStage } from '@tessera/contracts';
+import type { CodeRunFigure, GitHistoryLink, HybridStage } from '@tessera/contracts';
 
 /** A sheet a reply created, offered as a link in its message. */
 export interface CreatedSheetRef {
@@ -26,6 +26,9 @@ export interface ChatMessage {
     error?: boolean;
     /** The whole printed output when the message shows only its start (spec 02 §9): 'Show all' opens it. */
     fullOutput?: string;
+    /** The figures the code made (Matplotlib PNGs), in order, and how many were left out. */
+    figures?: CodeRunFigure[];
+    figuresOmitted?: number;
   };
 }
 

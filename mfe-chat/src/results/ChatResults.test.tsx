@@ -157,3 +157,34 @@ test('git files and commits a reply names are links to the git tab', async () =>
   await userEvent.click(within(messages()).getByRole('button', { name: 'abcdef1' }));
   expect(opened).toEqual(['navigate /sheets/sheet-1?tab=git', 'navigate /sheets/sheet-1?tab=git']);
 });
+
+/** Two real PNGs (1×1 and 2×1), as the gVisor engine returns Matplotlib figures. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_2X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGAEAIPYD/8A/UhsAAAAASUVORK5CYII=';
+
+test('figures the code made are shown in the reply, in order, each with a download; left-out ones are counted', async () => {
+  const { sent, services } = await panelReplying(() =>
+    hybridReply(null, {
+      message: 'Code executed: 2 figures',
+      figures: [
+        { mime: 'image/png', data: PNG_1X1, width: 1, height: 1 },
+        { mime: 'image/png', data: PNG_2X1, width: 2, height: 1 },
+      ],
+      figures_omitted: 3,
+    }),
+  );
+  await run('import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()');
+  const figures = await within(messages()).findByRole('group', { name: 'Figures' });
+  const images = within(figures).getAllByRole('img');
+  expect(images.map((img) => img.getAttribute('alt'))).toEqual(['Figure 1', 'Figure 2']);
+  expect(images[0]).toHaveAttribute('src', `data:image/png;base64,${PNG_1X1}`);
+  expect(images[1]).toHaveAttribute('src', `data:image/png;base64,${PNG_2X1}`);
+  const download = within(figures).getByRole('link', { name: 'Download figure 2 (PNG)' });
+  expect(download).toHaveAttribute('download', 'figure-2.png');
+  expect(download).toHaveAttribute('href', `data:image/png;base64,${PNG_2X1}`);
+  expect(within(figures).getByText('3 figures were left out (at most 8 per run, 2 MB each)')).toBeInTheDocument();
+  expect(within(messages()).getByText('Code executed: 2 figures')).toBeInTheDocument();
+  // A figure is no grid: nothing is sent to the sheet, no sheet is made.
+  expect(sent).toEqual([]);
+  expect(services.server.calls()).not.toContain('POST /api/v1/sheets');
+});

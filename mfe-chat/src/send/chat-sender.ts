@@ -205,6 +205,8 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
             ...(placed.createdSheet ? { createdSheet: placed.createdSheet } : {}),
             ...(outcome !== 'complete' || placed.error ? { error: true } : {}),
             ...fullOutputOf(reply),
+            ...(reply.figures?.length ? { figures: reply.figures } : {}),
+            ...(reply.figures_omitted ? { figuresOmitted: reply.figures_omitted } : {}),
           },
         });
         state().setStream({ status: 'completed', stage: 'final_response', progress: 100, outcome });

@@ -152,6 +152,25 @@ test('a result of another shape becomes a new sheet (AI Generated Sheet + time),
   expect(events).toEqual([expect.stringMatching(/^announce AI Generated Sheet \d\d-\d\d-\d\d ai$/), 'created new-sheet']);
 });
 
+/** A real 1×1 PNG, as the gVisor engine returns a Matplotlib figure. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+test('figures the code made are shown under its output with a download; the sheet is left alone', async () => {
+  git.hybridForward = () => ({
+    status: 200,
+    body: reply({ execution_output: 'plotted\n', message: 'Code executed: 1 figure', figures: [{ mime: 'image/png', data: PNG_1X1, width: 1, height: 1 }], figures_omitted: 1 }),
+  });
+  const { button } = await openCodeTab();
+  await userEvent.click(button);
+  const figures = await screen.findByRole('group', { name: 'Figures' });
+  expect(within(figures).getByRole('img', { name: 'Figure 1' })).toHaveAttribute('src', `data:image/png;base64,${PNG_1X1}`);
+  expect(within(figures).getByRole('link', { name: 'Download figure 1 (PNG)' })).toHaveAttribute('download', 'figure-1.png');
+  expect(within(figures).getByText('1 figure was left out (at most 8 per run, 2 MB each)')).toBeInTheDocument();
+  expect(screen.getByTestId('run-output')).toHaveTextContent('plotted');
+  expect(screen.getByTestId('run-status')).toHaveTextContent('Ran on the sheet (no grid in the result)');
+  expect(live.sent).toEqual([]);
+});
+
 test('a Python error shows the traceback and what was printed; the sheet is left alone', async () => {
   git.hybridForward = () => ({
     status: 200,

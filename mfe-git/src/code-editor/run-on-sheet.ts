@@ -1,4 +1,5 @@
 import {
+  type CodeRunFigure,
   HybridResponseSchema,
   changedCells,
   createResultSheet,
@@ -14,8 +15,14 @@ import {
 
 /** What a run came to, as the Code tab shows it. */
 export type RunOutcome =
-  | { kind: 'done'; output: string; placed: Placement }
+  | { kind: 'done'; output: string; placed: Placement; figures: Figures }
   | { kind: 'failed'; output: string; error: string };
+
+/** The figures the code made (Matplotlib PNGs, issue 19), in order, and how many were left out. */
+export interface Figures {
+  list: CodeRunFigure[];
+  omitted: number;
+}
 
 /** Where the result grid went. */
 export type Placement =
@@ -80,9 +87,10 @@ export async function runOnSheet(shell: ShellContext, code: string): Promise<Run
   }
   if (!reply.success) return { kind: 'failed', output: reply.execution_output, error: reply.error ?? reply.message };
 
+  const figures: Figures = { list: reply.figures ?? [], omitted: reply.figures_omitted ?? 0 };
   const grid = resultGrid(reply);
   const sheetId = shell.sheet.id;
-  if (!grid || !sheetId) return { kind: 'done', output: reply.execution_output, placed: { kind: 'none' } };
+  if (!grid || !sheetId) return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'none' } };
 
   if (sameHeaders(grid.headers, normalizeHeaders(shell.sheet.headers, shell.sheet.size.cols))) {
     // The grid read now is at the version held now: the operations carry it as their base_version
@@ -91,14 +99,14 @@ export async function runOnSheet(shell: ShellContext, code: string): Promise<Run
     const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
     // The shell tells this tab's Workspace each acknowledged operation: the grid shows the result.
     const sent = sendOperations(shell.live, ops, baseVersion).then(() => undefined);
-    return { kind: 'done', output: reply.execution_output, placed: { kind: 'sheet', cells: changedCells(ops), sent } };
+    return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'sheet', cells: changedCells(ops), sent } };
   }
 
-  if (!shell.flags.autoSheetCreation) return { kind: 'done', output: reply.execution_output, placed: { kind: 'none' } };
+  if (!shell.flags.autoSheetCreation) return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'none' } };
   try {
     const created = await createResultSheet(shell, grid);
-    return { kind: 'done', output: reply.execution_output, placed: { kind: 'new-sheet', name: created.name } };
+    return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'new-sheet', name: created.name } };
   } catch (error) {
-    return { kind: 'done', output: reply.execution_output, placed: { kind: 'not-placed', reason: describeError(error) } };
+    return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'not-placed', reason: describeError(error) } };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CellValueSchema } from '../sheets/sheet.schema.js';
+import { CodeRunResultSchema } from './code-run.schema.js';
 import { HYBRID_STREAM_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
 import { RollbackOptionSchema, ScheduleRunSchema, SolverStatusSchema } from '../schedule/schedule-result.schema.js';
 
@@ -53,6 +54,9 @@ export const HybridReplySchema = z.looseObject({
   result: z.unknown().optional(),
   has_grid: z.boolean().optional(),
   grid_update: ReplyGridSchema.optional(),
+  /** The figures the code made (issue 19): checked strictly, since they become images. */
+  figures: CodeRunResultSchema.shape.figures,
+  figures_omitted: CodeRunResultSchema.shape.figures_omitted,
   handsontable_data: z.object({ spreadsheet_data: ReplyGridSchema.optional() }).optional(),
   langchain_result: z.object({ status: z.string().optional(), message: z.string().optional() }).optional(),
   snapshot: HybridSnapshotSchema.nullable().optional(),

@@ -74,10 +74,44 @@ export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
 );
 
-/** What a job yields: its printed output, its result, the grid extracted from it, or an error. */
+/** Figures (Matplotlib / seaborn PNGs) one job may return (issue 19); later ones are left out and counted. */
+export const CODE_RUN_MAX_FIGURES = 8;
+/** Bytes of one figure's PNG; a larger one is left out and counted. */
+export const CODE_RUN_FIGURE_MAX_BYTES = 2 * 1024 * 1024;
+/** Longest side of a figure in pixels: a bigger figure is drawn at a lower resolution. */
+export const CODE_RUN_FIGURE_MAX_SIDE_PX = 4000;
+
+/** One figure the code made (plt.show(), a figure left open at the end, or a Figure as `result`), in order. */
+export const CodeRunFigureSchema = z.object({
+  mime: z.literal('image/png'),
+  /** The PNG, base64 (checked by the middleware: a PNG signature and header, at most CODE_RUN_FIGURE_MAX_BYTES). */
+  data: z
+    .string()
+    .max(Math.ceil(CODE_RUN_FIGURE_MAX_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  width: z.number().int().positive().max(CODE_RUN_FIGURE_MAX_SIDE_PX),
+  height: z.number().int().positive().max(CODE_RUN_FIGURE_MAX_SIDE_PX),
+});
+export type CodeRunFigure = z.infer<typeof CodeRunFigureSchema>;
+
+/** The figure as an image address, for an <img> and its download link. */
+export const figureDataUrl = (figure: Pick<CodeRunFigure, 'mime' | 'data'>): string => `data:${figure.mime};base64,${figure.data}`;
+/** The file name a figure downloads as: figure-1.png, figure-2.png... in the order the code made them. */
+export const figureFileName = (index: number): string => `figure-${index + 1}.png`;
+/** What the user is told when figures were left out (too many, or too large). */
+export function figuresOmittedText(omitted: number): string {
+  const mb = CODE_RUN_FIGURE_MAX_BYTES / (1024 * 1024);
+  return `${omitted} figure${omitted === 1 ? ' was' : 's were'} left out (at most ${CODE_RUN_MAX_FIGURES} per run, ${mb} MB each)`;
+}
+
+/** What a job yields: its printed output, its result, the grid extracted from it, its figures, or an error. */
 export const CodeRunResultSchema = z.object({
   execution_output: z.string(),
   result: JsonValueSchema,
+  /** The figures the code made, in order (the gVisor engine only: Pyodide has no Matplotlib). */
+  figures: z.array(CodeRunFigureSchema).max(CODE_RUN_MAX_FIGURES).optional(),
+  /** Figures made but left out: past CODE_RUN_MAX_FIGURES, or larger than CODE_RUN_FIGURE_MAX_BYTES. */
+  figures_omitted: z.number().int().positive().optional(),
   grid: CodeRunGridSchema.optional(),
   /** A grid was found (in `result` or the printed output) but discarded by the filters of spec 02 §5. */
   grid_discarded: GridDiscardSchema.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CELL_MAX_LENGTH, type GridData, SHEET_MAX_COLUMNS, isGridData } from '../sheets/sheet.schema.js';
-import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, GridDiscardSchema, JsonValueSchema } from './code-run.schema.js';
+import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, CodeRunResultSchema, GridDiscardSchema, JsonValueSchema } from './code-run.schema.js';
 import { ConversationTurnSchema } from './vertex.schema.js';
 import { MergeTimelineSnapshotSchema } from './merge-timeline.schema.js';
 import { GridDiffSchema } from './grid-diff.schema.js';
@@ -152,6 +152,9 @@ export const HybridResponseSchema = z.object({
   result: JsonValueSchema,
   has_grid: z.boolean(),
   grid_update: HybridGridUpdateSchema.optional(),
+  /** The figures the code made (Matplotlib PNGs), in order, and how many were left out (issue 19). */
+  figures: CodeRunResultSchema.shape.figures,
+  figures_omitted: CodeRunResultSchema.shape.figures_omitted,
   /** A grid was found but discarded (not a schedule, or a solver debug log); its message is also in `message`. */
   grid_discarded: GridDiscardSchema.optional(),
   handsontable_data: z

@@ -22,5 +22,7 @@ export const HealthStatusSchema = z.object({
   status: z.enum(['healthy', 'unhealthy']),
   lastCheck: z.string(),
   responseTime: z.number(),
+  /** The ai-middleware's code-runner engine and packages as its /health last said (issue 19: About shows them). */
+  codeRunner: CodeRunnerInfoSchema.optional(),
 });
 export type HealthStatus = z.infer<typeof HealthStatusSchema>;

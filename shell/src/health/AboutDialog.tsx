@@ -1,5 +1,5 @@
 import { Badge, Button, CloseButton, Dialog, Heading, Portal, Table, Text } from '@chakra-ui/react';
-import { REMOTE_NAMES } from '@tessera/contracts';
+import { type CodeRunnerInfo, REMOTE_NAMES } from '@tessera/contracts';
 import { useStore } from 'zustand';
 import { remoteStatusStore } from '../remotes/remote-status.store.js';
 import { HEALTH_TARGETS } from './health-monitor.js';
@@ -38,6 +38,23 @@ function RemoteVersions() {
         })}
       </Table.Body>
     </Table.Root>
+  );
+}
+
+const ENGINE_LABELS = { gvisor: 'CPython in gVisor', pyodide: 'Pyodide (standard library only)' } as const;
+
+/** Which Python runs the chat's and the Code tab's code, and which packages it offers (issue 19). */
+function PythonEngine({ info }: { info: CodeRunnerInfo | undefined }) {
+  const { python, ...packages } = info?.packages ?? {};
+  const names = Object.keys(packages).sort();
+  return (
+    <Text fontSize="sm" data-testid="python-engine">
+      {!info
+        ? 'Not reported yet'
+        : info.engine === null
+          ? 'No code runs (the engine is starting, or cannot run here)'
+          : `${ENGINE_LABELS[info.engine]}${python ? `, Python ${python}` : ''}${names.length ? ` — ${names.map((n) => `${n} ${packages[n]}`).join(', ')}` : ''}`}
+    </Text>
   );
 }
 
@@ -89,6 +106,10 @@ export function AboutDialog() {
                   })}
                 </Table.Body>
               </Table.Root>
+              <Heading size="sm" mt="4" mb="2">
+                Python
+              </Heading>
+              <PythonEngine info={health['ai-middleware']?.codeRunner} />
               <Heading size="sm" mt="4" mb="2">
                 Remotes
               </Heading>

@@ -27,6 +27,13 @@ describe('health monitor', () => {
     });
   });
 
+  it("keeps the ai-middleware's code-runner engine and packages from its body, for About", async () => {
+    const codeRunner = { engine: 'gvisor', packages: { pandas: '1.5.3' } };
+    server = await startLoopbackServer({ 'GET /ai/health': () => ({ body: { service: 'ai-middleware', status: 'healthy', version: '0.1.0', uptime_s: 3, code_runner: codeRunner } }) });
+    const status = await checkHealth(createOpenClient(server.url), { service: 'ai-middleware', path: '/ai/health' }, { origin: server.url });
+    expect(status.codeRunner).toEqual(codeRunner);
+  });
+
   it('is unhealthy on an error reply, a self-reported failure, or no reply within the timeout', async () => {
     server = await startLoopbackServer({
       'GET /ai/health': () => ({ status: 503, body: { error: { code: 'internal_error', message: 'down' } } }),

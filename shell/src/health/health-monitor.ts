@@ -1,4 +1,5 @@
 import {
+  CodeRunnerInfoSchema,
   HEALTH_CHECK_INTERVAL_MS,
   HEALTH_CHECK_TIMEOUT_MS,
   HealthStatusSchema,
@@ -33,9 +34,12 @@ export async function checkHealth(
 ): Promise<HealthStatus> {
   const started = now();
   let status: HealthStatus['status'] = 'unhealthy';
+  let codeRunner: HealthStatus['codeRunner'];
   try {
-    const res = await http.get<{ status?: unknown }>(target.path, { timeout: timeoutMs });
+    const res = await http.get<{ status?: unknown; code_runner?: unknown }>(target.path, { timeout: timeoutMs });
     status = res.data?.status === 'unhealthy' ? 'unhealthy' : 'healthy';
+    const runner = CodeRunnerInfoSchema.safeParse(res.data?.code_runner);
+    if (runner.success) codeRunner = runner.data;
   } catch {
     status = 'unhealthy';
   }
@@ -46,6 +50,7 @@ export async function checkHealth(
     status,
     lastCheck: new Date(finished).toISOString(),
     responseTime: finished - started,
+    ...(codeRunner ? { codeRunner } : {}),
   });
 }
 

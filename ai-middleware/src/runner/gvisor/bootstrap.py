@@ -4,14 +4,16 @@
 #
 # Protocol (the same as the Pyodide child's, child-message.schema.ts): one JSON line each,
 # with "tessera": 1 — {type: 'ready'} once warm; {type: 'done', output, truncated,
-# result?, error?} after the job. stdin carries one line: {code, headers, rows, sheet_name}.
-# argv[1] is the output cap in characters.
-import ast, datetime, decimal, fractions, json, linecache, math, os, re, sys, traceback
+# result?, error?, figures?, figures_omitted?} after the job. stdin carries one line:
+# {code, headers, rows, sheet_name}. argv: the output cap in characters, then the figures'
+# count cap, bytes cap and longest side in pixels (the parent checks each figure again).
+import ast, base64, builtins, datetime, decimal, fractions, io, json, linecache, math, os, re, sys, traceback
 
 import numpy as np
 import pandas as pd
 
 OUTPUT_CAP = int(sys.argv[1])
+MAX_FIGURES, FIGURE_MAX_BYTES, FIGURE_MAX_SIDE = (int(a) for a in sys.argv[2:5])
 # The protocol's own copy of stdout: user code that writes to fd 1 can only garble its own job.
 _proto = os.fdopen(os.dup(1), 'w', encoding='utf-8')
 
@@ -125,8 +127,10 @@ def jsonable(value, depth=0):
 
 
 def table_of(df, depth):
-    """A DataFrame as {headers, rows} in its column order; a meaningful index (a groupby's keys) becomes columns."""
-    if not isinstance(df.index, pd.RangeIndex) or any(name is not None for name in df.index.names):
+    """A DataFrame as {headers, rows} in its column order. A meaningful index (a groupby's keys, any
+    named or non-numeric one) becomes columns; the row numbers left after a sort or a filter do not."""
+    named = any(name is not None for name in df.index.names)
+    if named or not (isinstance(df.index, pd.RangeIndex) or pd.api.types.is_integer_dtype(df.index.dtype)):
         df = df.reset_index()
     if isinstance(df.columns, pd.MultiIndex):
         headers = [' '.join(str(p) for p in c if str(p)) for c in df.columns]
@@ -134,6 +138,58 @@ def table_of(df, depth):
         headers = [str(c) for c in df.columns]
     rows = [[jsonable(v, depth + 1) for v in row] for row in df.itertuples(index=False, name=None)]
     return {'headers': headers, 'rows': rows}
+
+
+class Figures:
+    """The job's Matplotlib figures as PNGs, in the order the code made them: each plt.show(), then
+    the figures still open at the end, then a Figure (or Axes, or seaborn grid) given as `result`.
+    Past the count or bytes cap a figure is left out and counted."""
+
+    def __init__(self, plt, figure_type):
+        self.plt, self.figure_type = plt, figure_type
+        self.pngs, self.omitted, self.seen = [], 0, set()
+
+    def figure_of(self, value):
+        """The Figure a value is or belongs to (Axes, seaborn's FacetGrid...), else None."""
+        if isinstance(value, self.figure_type):
+            return value
+        try:
+            fig = getattr(value, 'figure', None)
+        except Exception:  # noqa: BLE001 - a user object's property may raise anything
+            return None
+        return fig if isinstance(fig, self.figure_type) else None
+
+    def capture(self, fig):
+        if id(fig) in self.seen:
+            return
+        self.seen.add(id(fig))
+        if len(self.pngs) >= MAX_FIGURES:
+            self.omitted += 1
+            return
+        width, height = fig.get_size_inches()
+        dpi = min(100.0, FIGURE_MAX_SIDE / max(width, height, 0.01))
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format='png', dpi=dpi)
+        png = buffer.getvalue()
+        if len(png) > FIGURE_MAX_BYTES:
+            self.omitted += 1
+        else:
+            self.pngs.append(base64.b64encode(png).decode('ascii'))
+
+    def show(self, *args, **kwargs):
+        """plt.show() in a sandbox: the open figures become PNGs, in order, and are closed."""
+        for number in self.plt.get_fignums():
+            self.capture(self.plt.figure(number))
+            self.plt.close(number)
+
+    def collect(self, result):
+        """The figures still open, and the result's own; returns the result, None if it was a figure."""
+        self.show()
+        fig = self.figure_of(result)
+        if fig is None:
+            return result
+        self.capture(fig)
+        return None
 
 
 def user_traceback(e):
@@ -160,6 +216,15 @@ def run(job):
         'pd': pd,
         'np': np,
     }
+    # A DataFrame (or Series) printed on its own is remembered: with no `result`, the last one is the grid.
+    printed = []
+
+    def print_(*args, **kwargs):
+        if len(args) == 1 and isinstance(args[0], (pd.DataFrame, pd.Series)) and kwargs.get('file') in (None, sys.stdout):
+            printed[:] = [args[0]]
+        return builtins.print(*args, **kwargs)
+
+    ns['print'] = print_
     code = job['code']
     linecache.cache['<code>'] = (len(code), None, code.splitlines(True), '<code>')
     tree = ast.parse(code, '<code>', 'exec')
@@ -168,15 +233,25 @@ def run(job):
         last = ast.Expression(tree.body.pop().value)
     exec(compile(tree, '<code>', 'exec'), ns)
     value = eval(compile(last, '<code>', 'eval'), ns) if last is not None else None
-    return ns['result'] if 'result' in ns else value
+    if 'result' in ns:
+        return ns['result']
+    return value if value is not None or not printed else printed[0]
 
 
 def main():
     import matplotlib
 
     matplotlib.use('Agg')
+    import matplotlib.figure
+    import matplotlib.pyplot as plt
+
     # Warm-up through the same path before saying ready: the first groupby pays for lazy imports.
     run({'code': "result = df.groupby('a').sum()", 'headers': ['a', 'b'], 'rows': [['x', 1]]})
+    # ...and the first figure for loading its fonts and renderer.
+    warm = plt.figure(figsize=(1, 1))
+    warm.gca().plot([0, 1])
+    warm.savefig(io.BytesIO(), format='png', dpi=10)
+    plt.close(warm)
     # From here on a crash of the bootstrap itself is not reported: fds 1 and 2 only carry what
     # user code (or a process it starts) writes there directly, which nobody reads.
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -186,10 +261,17 @@ def main():
     line = sys.stdin.buffer.readline()
     collector = Collector()
     sys.stdout = sys.stderr = collector
+    figures = Figures(plt, matplotlib.figure.Figure)
+    plt.show = figures.show
     outcome = {}
     try:
         job = json.loads(line)
-        outcome = {'result': jsonable(run(job))}
+        value = figures.collect(run(job))
+        outcome = {'result': jsonable(value)}
+        if figures.pngs:
+            outcome['figures'] = figures.pngs
+        if figures.omitted:
+            outcome['figures_omitted'] = figures.omitted
     except BaseException as e:  # noqa: B036 - everything the code raises is the job's error
         kind = 'memory' if isinstance(e, MemoryError) else 'python'
         outcome = {'error': {'kind': kind, 'message': user_traceback(e)}}

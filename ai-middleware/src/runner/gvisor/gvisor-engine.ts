@@ -1,9 +1,9 @@
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CODE_RUN_OUTPUT_CAP_CHARS } from '@tessera/contracts';
 import { findOnPath } from '../confinement.js';
 import type { RunnerWorker } from '../runner-worker.js';
+import { type SweepReport, gvisorDirPrefix, sweepGvisorLeftovers } from './gvisor-leftovers.js';
 import { type GvisorHost, GvisorSandbox } from './gvisor-sandbox.js';
 
 /** The Python packages the gVisor engine offers (Debian's python3-*), by their distribution names. */
@@ -39,7 +39,8 @@ export function gvisorHost(
     return { refused: `${GVISOR_REQUIREMENTS} /usr/bin/python3 is missing.` };
   }
   if (!host) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gvisor-'));
+    // Named after this process: a later start clears it if this one dies without its exit handler.
+    const dir = mkdtempSync(gvisorDirPrefix());
     // The sandbox (host user nobody) opens its bundle's root.
     chmodSync(dir, 0o755);
     const stateDir = path.join(dir, 'state');
@@ -66,6 +67,16 @@ const SELF_TEST_CODE = [
 ].join('\n');
 
 let selfTestResult: Promise<SelfTest> | undefined;
+let swept: Promise<SweepReport> | undefined;
+
+/**
+ * Once per process, before its first sandbox: what crashed earlier runs left (their folders, cgroups
+ * and stray sandbox processes) is cleared.
+ */
+export function sweepOnce(): Promise<SweepReport> {
+  swept ??= sweepGvisorLeftovers().catch(() => ({ folders: 0, cgroups: 0 }));
+  return swept;
+}
 
 /**
  * Whether a sandbox starts here and imports pandas, and which package versions it has. Run once
@@ -75,6 +86,7 @@ export function gvisorSelfTest(memoryMb: number, readyTimeoutMs = 60_000): Promi
   selfTestResult ??= (async (): Promise<SelfTest> => {
     const gvHost = gvisorHost();
     if ('refused' in gvHost) return { ok: false, reason: gvHost.refused };
+    await sweepOnce();
     const sandbox = new GvisorSandbox(gvHost, { memoryMb, readyTimeoutMs, outputCapChars: 10_000 });
     try {
       try {

@@ -1,12 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { CodeRunRequest } from '@tessera/contracts';
+import { CODE_RUN_FIGURE_MAX_BYTES, CODE_RUN_FIGURE_MAX_SIDE_PX, CODE_RUN_MAX_FIGURES, type CodeRunRequest } from '@tessera/contracts';
 import { ChildMessageSchema } from '../child-message.schema.js';
 import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
 import { writeBundle } from './gvisor-bundle.js';
+import { reapProcessesNaming, removeCgroups } from './gvisor-leftovers.js';
 
 /** The bootstrap (bootstrap.py), passed with `python3 -c`: the same path from src/ (tsx) and dist/ (built). */
 const BOOTSTRAP = readFileSync(new URL('../../../src/runner/gvisor/bootstrap.py', import.meta.url), 'utf8');
@@ -38,42 +39,12 @@ export interface GvisorSandboxOptions {
 
 let counter = 0;
 
-/** Host processes whose command line names `text` (a sandbox's bundle path). */
-function processesNaming(text: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(text)) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-/** Kills what is left of a sandbox on the host and waits (up to 5 s) until nothing is. */
-async function reap(bundle: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const left = processesNaming(bundle);
-    if (left.length === 0) return;
-    for (const pid of left) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * One gVisor sandbox seen from the service: `runsc run` of a fresh bundle whose Python imports
  * pandas and says ready, takes exactly one job on stdin, answers on stdout and exits. The service
  * enforces the wall clock (the sandbox is deleted at the limit); memory, processes and /tmp are
  * bounded inside (rlimits, tmpfs size) and on the host (the sandbox's cgroup). Killed or done, the
- * sandbox is deleted (`runsc delete --force`) and its bundle removed before `exited` resolves.
+ * sandbox is deleted (`runsc delete --force`), its cgroup and bundle removed before `exited` resolves.
  */
 export class GvisorSandbox implements RunnerWorker {
   readonly ready: Promise<void>;
@@ -108,7 +79,10 @@ export class GvisorSandbox implements RunnerWorker {
     mkdirSync(this.bundle, { mode: 0o755 });
     writeBundle(this.bundle, {
       id: this.id,
-      args: ['/usr/bin/python3', '-I', '-c', BOOTSTRAP, String(options.outputCapChars)],
+      args: [
+        '/usr/bin/python3', '-I', '-c', BOOTSTRAP, String(options.outputCapChars),
+        String(CODE_RUN_MAX_FIGURES), String(CODE_RUN_FIGURE_MAX_BYTES), String(CODE_RUN_FIGURE_MAX_SIDE_PX),
+      ],
       memoryMb: options.memoryMb,
     });
     // setpriv --pdeathsig: if the service dies, runsc dies, and its attached sandbox with it.
@@ -144,7 +118,8 @@ export class GvisorSandbox implements RunnerWorker {
         // host process of the sandbox (its kernel and gofer name the bundle) is waited for.
         const cleanup = code === 0 && !this.killedFor ? Promise.resolve() : this.deleteSandbox();
         void cleanup
-          .then(() => reap(this.bundle))
+          .then(() => reapProcessesNaming(this.bundle))
+          .then(() => removeCgroups(this.id))
           .then(() => {
             rmSync(this.bundle, { recursive: true, force: true });
             resolve();
