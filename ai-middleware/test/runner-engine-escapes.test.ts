@@ -241,11 +241,13 @@ const cases: EscapeCase[] = [
   },
 ];
 
-// One pool per engine, shared by every case (pool size 2, as the default).
-const runners: Partial<Record<'gvisor' | 'pyodide', CodeRunner>> = {};
-function runnerOf(engine: 'gvisor' | 'pyodide'): CodeRunner {
-  return (runners[engine] ??= createCodeRunner({ engine, timeoutMs: TIMEOUT_MS, memoryMb: engine === 'gvisor' ? 512 : 256, poolSize: 2 }));
+// One pool per engine and job limit, shared by every case (pool size 2, as the default).
+const runners: Record<string, CodeRunner> = {};
+function runnerOf(engine: 'gvisor' | 'pyodide', timeoutMs = TIMEOUT_MS): CodeRunner {
+  return (runners[`${engine} ${timeoutMs}`] ??= createCodeRunner({ engine, timeoutMs, memoryMb: engine === 'gvisor' ? 512 : 256, poolSize: 2 }));
 }
+/** The pandas jobs' limit: importing scipy alone takes seconds on a loaded 2-core machine; no case here is meant to time out. */
+const PANDAS_TIMEOUT_MS = 60_000;
 after(async () => {
   for (const runner of Object.values(runners)) await runner.close();
 });
@@ -333,7 +335,7 @@ describe('a gVisor sandbox leaves nothing behind', () => {
 describe('Python with pandas in gVisor: the sheet as df, a DataFrame as the grid', () => {
   let runner: CodeRunner;
   before(() => {
-    runner = runnerOf('gvisor');
+    runner = runnerOf('gvisor', PANDAS_TIMEOUT_MS);
   });
   const sales = {
     headers: ['Region', 'Amount', 'Units'],
