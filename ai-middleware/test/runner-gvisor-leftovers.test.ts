@@ -23,7 +23,8 @@ const started: ChildProcess[] = [];
 const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 /** A process whose command line names `text`, as a sandbox's kernel names its bundle. */
 function strayNaming(text: string): ChildProcess {
-  const child = spawn('/bin/sh', ['-c', 'sleep 600', text], { stdio: 'ignore' });
+  // One process with no children (a shell would fork its sleep, which would outlive the kill).
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600_000)', text], { stdio: 'ignore' });
   started.push(child);
   return child;
 }
@@ -33,13 +34,26 @@ after(async () => {
   // A cgroup can be removed only once the processes in it have exited.
   await Promise.all(started.map(exitOf));
   for (const p of cleanupPaths) {
-    try {
-      rmdirSync(p);
-    } catch {
-      rmSync(p, { recursive: true, force: true });
-    }
+    if (p.startsWith(CGROUPS)) await removeCgroupDir(p);
+    else rmSync(p, { recursive: true, force: true });
   }
 });
+
+/** A cgroup (v1) stays busy for a moment after its last process has exited: retry for up to 5 s. */
+async function removeCgroupDir(dir: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      if (code !== 'EBUSY') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  rmdirSync(dir);
+}
 
 /** What a service with this PID leaves: its folder with a bundle, and a sandbox cgroup with a process in it. */
 function leftoversOf(pid: number, hex: string): { dir: string; bundle: string; id: string; cgroups: string[]; stray: ChildProcess } {
