@@ -107,7 +107,28 @@ describe('access on the live sockets', () => {
     assert.deepEqual((await bob.next('access', (f) => f.data.access === 'viewer')).data, { sheet_id: sheet.id, access: 'viewer' });
     erinSocket.send(cellOp('erin-1', sheet.id, 'still an editor'));
     await erinSocket.next('ack', (f) => f.data.operation_id === 'erin-1');
-    assert.equal(erinSocket.frames.filter((f) => f.type === 'access').length, 0, 'no access frame for a level that did not move');
+    assert.deepEqual(
+      erinSocket.frames.filter((f) => f.type === 'access').map((f) => f.data),
+      [{ sheet_id: sheet.id, access: 'editor' }],
+      'only the join told her level: no access frame for a level that did not move',
+    );
+  });
+
+  it('a socket that was down during a sharing change is told the new level when it joins again', async () => {
+    const sheet = (await s.api.post('/api/v1/sheets', { name: 'Missed change', data: [['x']] })).json();
+    const first = await LiveClient.join(s.base, sheet.id, s.bob.accessToken);
+    assert.deepEqual(first.frames.find((f) => f.type === 'access')?.data, { sheet_id: sheet.id, access: 'editor' });
+    await first.close();
+    const changed = await s.api.put(`/api/v1/sheets/${sheet.id}/access`, {
+      entries: [
+        { user_id: s.admin.userId, level: 'owner' },
+        { user_id: s.bob.userId, level: 'viewer' },
+      ],
+    });
+    assert.equal(changed.statusCode, 200);
+    const again = await LiveClient.join(s.base, sheet.id, s.bob.accessToken);
+    open.push(again);
+    assert.deepEqual(again.frames.find((f) => f.type === 'access')?.data, { sheet_id: sheet.id, access: 'viewer' });
   });
 
   it('a navigator never hears the name of what its member cannot see; an item taken away is told as gone', async () => {

@@ -142,6 +142,8 @@ export class LiveClient extends FrameClient<LiveServerFrame> {
     const since = opts.since === undefined ? '' : `&since=${opts.since}`;
     const client = LiveClient.connect(base, `/sheets/${sheetId}?token=${encodeURIComponent(token)}${since}`, opts);
     await client.next('presence');
+    // Every join is told the member's level right after presence.
+    await client.next('access');
     return client;
   }
 }

@@ -78,6 +78,6 @@ describe('live proposal frames', () => {
     // The socket on the other sheet heard nothing of all this.
     elsewhere.send({ type: 'reload_request', sheet_id: other.id });
     await elsewhere.next('sync');
-    assert.deepEqual(elsewhere.frames.map((f) => f.type), ['presence', 'sync']);
+    assert.deepEqual(elsewhere.frames.map((f) => f.type), ['presence', 'access', 'sync']);
   });
 });

@@ -162,6 +162,10 @@ export class LiveHub {
         (m): PresenceEntry => ({ userId: m.userId, joinedAt: m.joinedAt, display_name: m.displayName, ...selectionOf(m.data) }),
       );
       this.#send(conn, { type: 'presence', data: { sheet_id: conn.sheetId, users } });
+      // The level is told at every join: a client that reconnects after a sharing change it missed
+      // (its socket was down) would otherwise keep the level its page loaded with.
+      // (No access never joins: the socket was closed as a sheet not found.)
+      if (conn.access !== 'none') this.#send(conn, { type: 'access', data: { sheet_id: conn.sheetId, access: conn.access } });
       if (first) await this.#publishFrame(conn.sheetId, { type: 'user_joined', data: this.#presenceData(conn) }, conn);
       if (since !== undefined) caughtUpAt = await this.#catchUp(conn, since);
     } finally {

@@ -83,9 +83,17 @@ describe('hostile: live socket bounds', () => {
     assert.equal(error.data.code, ERROR_CODES.validation);
     assert.equal(error.data.operation_id, 'bad');
     assert.match(error.data.message, /^Invalid frame: operation\.position\.row: /);
+    // Only the AI may be named as a change's source (it marks the sheet's lastAIUpdate).
+    c.send({ type: 'operation', sheet_id: s.id, operation: { id: 'forged', type: 'cells_update', source: 'x', changes: [{ row: 0, col: 0, value: 'forged' }] } });
+    const forged = await c.next('error', (f) => f.data.operation_id === 'forged');
+    assert.equal(forged.data.code, ERROR_CODES.validation);
+    assert.match(forged.data.message, /^Invalid frame: operation\.source: /);
     c.send(cellOp(s.id, 'good', 0, 'ok'));
     assert.equal((await c.next('ack')).data.operation_id, 'good', 'the socket still works');
-    assert.equal((await stored(s.id)).version, s.version + 1, 'only the valid operation');
+    const after = await stored(s.id);
+    assert.equal(after.version, s.version + 1, 'only the valid operation');
+    assert.equal(after.data[0]?.[0], 'ok');
+    assert.equal(JSON.stringify(after.data).includes('forged'), false);
     await healthAnswers();
   });
 
@@ -98,8 +106,8 @@ describe('hostile: live socket bounds', () => {
     assert.equal((await stored(s.id)).version, s.version, 'nothing stored');
     // A client within the bound is served: its frames are applied after the join, in order.
     const few = Array.from({ length: 3 }, (_, i) => JSON.stringify(cellOp(s.id, `few-${i}`, i, i)));
-    const served = await upgradeWithFrames(base, `/sheets/${s.id}?token=${encodeURIComponent(admin.accessToken)}`, few, 1 + few.length);
-    assert.equal(served.frames, 1 + few.length, 'presence, then an ack per frame');
+    const served = await upgradeWithFrames(base, `/sheets/${s.id}?token=${encodeURIComponent(admin.accessToken)}`, few, 2 + few.length);
+    assert.equal(served.frames, 2 + few.length, 'presence and access, then an ack per frame');
     assert.equal((await stored(s.id)).version, s.version + few.length);
     await healthAnswers();
   });

@@ -281,9 +281,10 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
     data: z.object({ sheet_id: z.string(), version_id: z.string(), author: z.string().nullable().optional() }),
   }),
   /**
-   * To one socket, when a sharing change moved its member's level on the sheet (issue 18): the
-   * grid turns read-only ('View only') or editable again without a reload. Operations sent after
-   * it are judged at this level. Losing access is not told here: the socket is closed
+   * To one socket, at its join (after presence) and whenever a sharing change moves its member's
+   * level on the sheet (issue 18): the grid turns read-only ('View only') or editable again without
+   * a reload, also after a reconnect that missed the change. Operations sent after it are judged at
+   * this level. Losing access is not told here: the socket is closed
    * (LIVE_CLOSE.sheetNotFound, ACCESS_TEXTS.accessRemoved).
    */
   z.object({
