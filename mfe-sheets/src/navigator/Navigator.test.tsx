@@ -278,7 +278,7 @@ test('Add Folder posts {} to /api/v1/groups and shows the new group; Add Sheet a
   ]);
 });
 
-test("a failed create shows Failed to create sheet and announces nothing; a failed group shows the api's message", async () => {
+test("a failed create shows 'Failed to create sheet: ' with the api's reason and announces nothing; a failed group shows the api's message", async () => {
   const { url } = await treeApi(emptyTree(), (req, res) => {
     if (req.method === 'POST') apiError(res, 500, 'internal_error', 'Boom');
   });
@@ -287,7 +287,7 @@ test("a failed create shows Failed to create sheet and announces nothing; a fail
   shell.bus.on('sheet-created', (e) => events.push(e));
   renderInShell(<Navigator shell={shell} />);
   await userEvent.click(await screen.findByRole('button', { name: 'Create Sheet' }));
-  expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create sheet');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create sheet: Boom');
   expect(screen.getByRole('button', { name: 'Create Sheet' })).toBeEnabled();
   expect(events).toEqual([]);
   await userEvent.click(screen.getByRole('button', { name: 'Create Group' }));

@@ -127,11 +127,14 @@ describe('the filter menu', () => {
     expect(await screen.findByRole('list', { name: 'Recent' })).toHaveTextContent('Notes');
   });
 
-  test('a filter list that fails says Failed to load navigation data', async () => {
+  test("a filter list that fails says Failed to load navigation data, with the service's 'Failed to list sheets: …' and no sheets", async () => {
     const w = workspace();
     await renderNavigator(w, (res) => apiError(res, 500, 'internal_error', 'Boom'));
     await chooseMenuItem('Filter: All Sheets', 'Favorites', 'menuitemradio');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load navigation data');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load navigation data');
+    expect(alert).toHaveTextContent('Failed to list sheets: Boom');
+    expect(screen.queryByRole('list', { name: 'Favorites' })).not.toBeInTheDocument();
   });
 });
 
@@ -198,6 +201,7 @@ describe("the search box 'Search sheets...'", () => {
     const box = screen.getByRole('searchbox', { name: 'Search sheets...' });
     await userEvent.type(box, 'x');
     expect(await screen.findByRole('alert')).toHaveTextContent('Search failed');
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to list sheets: Boom');
     await userEvent.clear(box);
     expect(await screen.findByRole('list', { name: 'Sheet tree' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

@@ -15,9 +15,14 @@ export interface SheetListProps {
 export function SheetList({ label, state, errorText, actions }: SheetListProps) {
   if (state.status === 'error') {
     return (
-      <Text role="alert" color="fg.error" fontSize="sm">
-        {errorText}
-      </Text>
+      <Box role="alert" color="fg.error" fontSize="sm">
+        <Text>{errorText}</Text>
+        {state.error ? (
+          <Text fontSize="xs" color="fg.muted">
+            {state.error}
+          </Text>
+        ) : null}
+      </Box>
     );
   }
   if (state.status === 'loading' && state.sheets.length === 0) {

@@ -1,11 +1,9 @@
-import { describeError, type ShellContext } from '@tessera/contracts';
+import { describeError, failedToCreateSheet, type ShellContext } from '@tessera/contracts';
 import { useState } from 'react';
+import { requestDetail } from '../workspace/timeline/service-result.js';
 import { createGroup, createSheet } from './navigator-items.service.js';
 
 export type CreateKind = 'group' | 'sheet';
-
-/** Navigator text of a failed create (spec 01 §8: 'Failed to create sheet'). */
-export const CREATE_SHEET_FAILED = 'Failed to create sheet';
 
 /**
  * Add Folder / Add Sheet, the empty state's Create Group / Create Sheet and a group menu's
@@ -30,8 +28,9 @@ export function useCreateItems(shell: ShellContext, reload: () => Promise<void>)
         await reload();
       }
     } catch (err) {
-      // The spec has a text for sheets only; a failed group shows the service's message.
-      setError(kind === 'sheet' ? CREATE_SHEET_FAILED : describeError(err));
+      // Spec 01 §8: the navigator's 'Failed to create sheet' with the service's reason after it
+      // ('Failed to create sheet: …'); a failed group shows the service's message.
+      setError(kind === 'sheet' ? failedToCreateSheet(requestDetail(err)) : describeError(err));
     } finally {
       setBusy(null);
     }

@@ -1,11 +1,14 @@
-import type { GroupTree, SheetSummary, ShellContext } from '@tessera/contracts';
+import { failedToListSheets, type GroupTree, type SheetSummary, type ShellContext } from '@tessera/contracts';
 import { useEffect, useRef, useState } from 'react';
+import { requestDetail } from '../workspace/timeline/service-result.js';
 import { listSheets, type SheetListView } from './sheet-list.service.js';
 
 export interface SheetListViewState {
   status: 'loading' | 'ready' | 'error';
   /** The last list received; kept while the next one loads so the view does not flicker. */
   sheets: SheetSummary[];
+  /** When the list failed: 'Failed to list sheets: {reason}' (spec 01 §8). */
+  error?: string;
 }
 
 const LOADING: SheetListViewState = { status: 'loading', sheets: [] };
@@ -41,7 +44,9 @@ export function useSheetListView(
       () => {
         listSheets(api, current, controller.signal).then(
           ({ sheets }) => seq === latest.current && setState({ status: 'ready', sheets, kind: current.kind }),
-          () => seq === latest.current && setState((s) => ({ status: 'error', sheets: s.kind === current.kind ? s.sheets : [], kind: current.kind })),
+          (err: unknown) =>
+            seq === latest.current &&
+            setState((s) => ({ status: 'error', sheets: s.kind === current.kind ? s.sheets : [], error: failedToListSheets(requestDetail(err)), kind: current.kind })),
         );
       },
       current.kind === 'search' ? searchDebounceMs : 0,
@@ -54,5 +59,5 @@ export function useSheetListView(
 
   if (!view) return null;
   if (state.kind !== view.kind) return LOADING;
-  return { status: state.status, sheets: state.sheets };
+  return { status: state.status, sheets: state.sheets, ...(state.error ? { error: state.error } : {}) };
 }

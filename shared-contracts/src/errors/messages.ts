@@ -42,6 +42,9 @@ export const confirmDeleteSheet = (name: string) => `Delete "${name}"?`;
 export const failedToLoadSheet = (detail: string) => `Failed to load sheet: ${detail}`;
 export const failedToSaveSheet = (detail: string) => `Failed to save sheet: ${detail}`;
 export const failedToDeleteSheet = (detail: string) => `Failed to delete sheet: ${detail}`;
+export const failedToCreateSheet = (detail: string) => `Failed to create sheet: ${detail}`;
+/** The sheet list's failure: the list shows as empty, with this text under the navigator's own. */
+export const failedToListSheets = (detail: string) => `Failed to list sheets: ${detail}`;
 
 /**
  * The toolbar's Timeline menu (spec 01 §2, spec 02 §2: 'a Timeline menu with a Snapshots list
