@@ -331,6 +331,13 @@ describe('AI Powered with builtin (no model): the documented requests, case by c
     assert.deepEqual((await ask('bottom 1 by Unit Price')).grid_update?.rows, [ROWS[0]]);
   });
 
+  test('a chart needs Matplotlib, which Pyodide lacks: an honest reply naming the numbers to ask for, and no code', async () => {
+    const reply = await ask('chart of Amount by Region');
+    assert.equal(reply.success, false);
+    assert.equal(reply.message, "Charts need Matplotlib, which this server's Python (Pyodide) does not have. Ask for the numbers instead: total of Amount by Region");
+    assert.equal(reply.code, undefined);
+  });
+
   test('a column the sheet lacks, or a request it does not know: an honest reply and no code', async () => {
     const unknownColumn = await ask('sort by Colour');
     assert.equal(unknownColumn.success, false);

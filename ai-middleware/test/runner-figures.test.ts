@@ -156,4 +156,57 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
     assert.equal(reply.figures?.length, 1);
     assertPng(reply.figures?.[0], 640, 480);
   });
+
+  // The built-in assistant (no model) writes pandas on this engine, with the answers of its plain
+  // Python on Pyodide: blanks left out, "1,200" counted, the rows of a top N as the sheet has them.
+  const SHEET = {
+    headers: ['Region', 'Product', 'Amount'],
+    rows: [
+      ['North', 'Tea', 10],
+      ['South', 'Coffee', '5.5'],
+      ['North', 'Cake', 2],
+      ['East', 'Tea', '1,200'],
+      [' ', 'Tea', 3],
+      [null, null, null],
+    ],
+  };
+  const askBuiltin = async (problem: string) => {
+    const res = await fetch(`${base}/hybrid/forward`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ problem, enable_ai_generation: true, merge_timeline: false, sheet_context: { name: 'Sales' }, handsontable_data: { spreadsheet_data: SHEET } }),
+    });
+    assert.equal(res.status, 200);
+    const reply = HybridResponseSchema.parse(await res.json());
+    assert.equal(reply.provider, 'builtin');
+    return reply;
+  };
+
+  test('the built-in assistant writes pandas: totals by a column, describe, top N', async () => {
+    const totals = await askBuiltin('total of Amount by Region');
+    assert.equal(totals.success, true, totals.error);
+    assert.match(totals.code ?? '', /^# Written by the built-in assistant \(no AI model\): pandas/);
+    assert.match(totals.code ?? '', /\.groupby\(keys, sort=False\)\.sum\(\)/);
+    assert.deepEqual(totals.grid_update?.headers, ['Region', 'Total of Amount']);
+    assert.deepEqual(totals.grid_update?.rows, [['(blank)', 3], ['East', 1200], ['North', 12], ['South', 5.5]]);
+
+    const described = await askBuiltin('describe Amount and Region');
+    assert.deepEqual(described.grid_update?.rows, [
+      ['Amount', 5, 1220.5, 244.1, 2, 1200, 5],
+      ['Region', 4, null, null, 'East', 'South', 3],
+    ]);
+
+    const top = await askBuiltin('top 2 by Amount');
+    assert.match(top.code ?? '', /nlargest\(2, keep="first"\)/);
+    assert.deepEqual(top.grid_update?.rows, [SHEET.rows[3], SHEET.rows[0]]);
+  });
+
+  test("'chart of Amount by Region': a Matplotlib bar chart, with the table behind it", async () => {
+    const reply = await askBuiltin('chart of Amount by Region');
+    assert.equal(reply.success, true, reply.error);
+    assert.match(reply.code ?? '', /ax\.bar\(/);
+    assert.equal(reply.figures?.length, 1);
+    assertPng(reply.figures?.[0], 800, 450);
+    assert.deepEqual(reply.grid_update?.rows, [['(blank)', 3], ['East', 1200], ['North', 12], ['South', 5.5]]);
+  });
 });

@@ -12,7 +12,9 @@ import {
   hybridRequestSheet,
 } from '@tessera/contracts';
 import { parseSheetRequest } from '../providers/builtin/sheet-request.parser.js';
+import { writePandas, writePandasChart } from '../providers/builtin/pandas-writer.js';
 import { describeRequest, writePython } from '../providers/builtin/python-writer.js';
+import { chartNeedsMatplotlib } from '../providers/builtin/sheet-request.js';
 import { type AiProvider, type ChatMessage, ProviderError, complete } from '../providers/provider.js';
 import { type CodeRunner, runnerUnavailableReason } from '../runner/code-runner.js';
 import { codeMessages, extractCode, fixRequest } from './code-prompt.js';
@@ -172,8 +174,12 @@ async function runBuiltin(job: {
       : NO_MODEL_CONFIGURED_MESSAGE;
     return failed(message, who, []);
   }
-  const code = writePython(parsed.request);
-  onStage('code_generation', `Python written for: ${describeRequest(parsed.request)}`);
+  const { request } = parsed;
+  // pandas where the engine has it (gVisor); the standard library on Pyodide, which cannot draw.
+  const pandas = (await runner.engine())?.name === 'gvisor';
+  if (request.kind === 'chart' && !pandas) return failed(chartNeedsMatplotlib(request), who, []);
+  const code = request.kind === 'chart' ? writePandasChart(request) : ((pandas ? writePandas(request) : null) ?? writePython(request));
+  onStage('code_generation', `Python written for: ${describeRequest(request)}`);
   const run = await runCodeUnlessStopped(runner, code, { headers, rows }, sheetName, signal);
   stagesAfterRun(onStage, run);
   const attempts: HybridAttempt[] = [run.error === undefined ? { code } : { code, error: run.error }];

@@ -1,11 +1,12 @@
 import type { Aggregate, FilterOperator, SheetRequest } from './sheet-request.js';
 
 /**
- * Real Python for a parsed sheet request, run by the code runner like any other code: it reads
+ * Plain Python (the standard library: what Pyodide has) for a parsed sheet request, run by the
+ * code runner like any other code: it reads
  * `headers` and `rows` and assigns `result` ({headers, rows} for a table). The code is shown to
  * the user, so it is plain and commented.
  */
-export function writePython(request: SheetRequest): string {
+export function writePython(request: Exclude<SheetRequest, { kind: 'chart' }>): string {
   switch (request.kind) {
     case 'describe':
       return describeCode(request.columns);
@@ -23,6 +24,8 @@ export function writePython(request: SheetRequest): string {
 /** A one-line account of the request, for the stage texts and the reply. */
 export function describeRequest(request: SheetRequest): string {
   switch (request.kind) {
+    case 'chart':
+      return `bar chart of ${AGGREGATE_LABEL[request.fn].toLowerCase()} of ${request.value ?? 'rows'} by ${request.by}`;
     case 'describe':
       return request.columns.length ? `describe ${request.columns.join(', ')}` : 'describe every column';
     case 'aggregate':
@@ -36,7 +39,7 @@ export function describeRequest(request: SheetRequest): string {
   }
 }
 
-const AGGREGATE_LABEL: Record<Aggregate, string> = { sum: 'Total', mean: 'Average', count: 'Count', min: 'Minimum', max: 'Maximum' };
+export const AGGREGATE_LABEL: Record<Aggregate, string> = { sum: 'Total', mean: 'Average', count: 'Count', min: 'Minimum', max: 'Maximum' };
 const OPERATOR_TEXT: Record<FilterOperator, string> = {
   gt: '>',
   ge: '>=',
@@ -51,7 +54,7 @@ const OPERATOR_TEXT: Record<FilterOperator, string> = {
 };
 
 /** A Python string literal (JSON's escapes are Python's too). */
-const py = (text: string): string => JSON.stringify(text);
+export const py = (text: string): string => JSON.stringify(text);
 
 /** Helpers every generated program starts with. */
 const PRELUDE = `# Written by the built-in assistant (no AI model): plain Python on the sheet's headers and rows.

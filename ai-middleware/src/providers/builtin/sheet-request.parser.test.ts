@@ -60,3 +60,15 @@ test('a column the sheet lacks is named; anything else is not understood (the ho
     assert.equal(parse(text), null, text);
   }
 });
+
+test("a chart of a column by another: sum unless another aggregate is named; count of rows", () => {
+  const sum = { request: { kind: 'chart', fn: 'sum', value: 'Amount', by: 'Region' } };
+  for (const text of ['chart of Amount by Region', 'bar chart of amount per region', 'Plot Amount by Region', 'make a chart of the total Amount by Region', 'draw a graph of Amount by Region please']) {
+    assert.deepEqual(parse(text), sum, text);
+  }
+  assert.deepEqual(parse('chart of average Unit Price by Region'), { request: { kind: 'chart', fn: 'mean', value: 'Unit Price', by: 'Region' } });
+  assert.deepEqual(parse('chart of count by Product name'), { request: { kind: 'chart', fn: 'count', value: null, by: 'Product name' } });
+  assert.deepEqual(parse('chart of Colour by Region'), { unknownColumn: 'Colour' });
+  // Not a chart: the totals themselves.
+  assert.deepEqual(parse('total of Amount by Region'), { request: { kind: 'aggregate', fn: 'sum', value: 'Amount', by: 'Region' } });
+});

@@ -266,5 +266,21 @@ function topRequest(word: string, n: number, by: string): SheetRequest | null {
   return { kind: 'top', n, by, largest };
 }
 
-/** Order matters: "top 5 by X" before filter's looser pattern; aggregate before describe's "summary". */
-const PARSERS: Parser[] = [top, aggregate, sort, describe, filter];
+const CHART = '(?:(?:a|the)\\s+)?(?:(?:bar|column)\\s+)?(?:chart|graph|plot|bar chart|column chart)';
+
+/** "chart of Amount by Region", "bar chart of average Price per Category", "plot count by Region". */
+const chart: Parser = (text, columns) => {
+  const col = `(${columns.pattern})`;
+  const head = `^(?:make\\s+|draw\\s+|create\\s+|plot\\s+)?${CHART}?\\s*(?:of\\s+)?(?:the\\s+)?`;
+  if (!new RegExp(`^(?:make|draw|create|plot)\\b|^${CHART}\\b`, 'i').test(text)) return null;
+  // "chart of count by Region", "plot number of rows per Region"
+  let match = new RegExp(`${head}(?:count|number)(?:\\s+of)?(?:\\s+(?:rows|records|entries))?\\s+${BY}\\s+(?:the\\s+)?${col}$`, 'i').exec(text);
+  if (match?.[1]) return { kind: 'chart', fn: 'count', value: null, by: columns.resolve(match[1]) };
+  // "chart of average Price by Category", "chart of the total Amount per Region"
+  match = new RegExp(`${head}(?:(${AGGREGATE_WORD})\\s+(?:of\\s+)?(?:the\\s+)?)?${col}\\s+${BY}\\s+(?:the\\s+)?${col}$`, 'i').exec(text);
+  if (match?.[2] && match[3]) return { kind: 'chart', fn: match[1] ? fnOf(match[1]) : 'sum', value: columns.resolve(match[2]), by: columns.resolve(match[3]) };
+  return null;
+};
+
+/** Order matters: a chart before the aggregate it draws; "top 5 by X" before filter's looser pattern; aggregate before describe's "summary". */
+const PARSERS: Parser[] = [chart, top, aggregate, sort, describe, filter];
