@@ -136,6 +136,32 @@ const cases: EscapeCase[] = [
     },
   },
   {
+    // Pyodide's `js` reaches Node's net module, which neither the permission model nor the
+    // network namespace guards for pathname sockets: only the child's own root hides them.
+    name: "connect to a host Unix socket through `import js` (Node's net module)",
+    engines: ['pyodide'],
+    code: () =>
+      [
+        'import js',
+        'from pyodide.ffi import create_once_callable, create_proxy',
+        "net = js.process.getBuiltinModule('net')",
+        'def attempt(resolve, reject):',
+        `    s = net.connect(${JSON.stringify(socketPath)})`,
+        "    s.on('connect', create_once_callable(lambda *a: resolve('connected')))",
+        "    s.on('error', create_proxy(lambda e, *a: reject(e)))",
+        'tried = {}',
+        'try:',
+        "    tried['unix'] = 'ok: ' + str(await js.Promise.new(create_once_callable(attempt)))",
+        'except BaseException as e:',
+        "    tried['unix'] = 'failed: ' + type(e).__name__ + ' ' + str(e)",
+        'result = tried',
+      ].join('\n'),
+    check: (out) => {
+      assert.match(tried(out).unix, /^failed: .*ENOENT/);
+      assert.equal(unixHits, 0);
+    },
+  },
+  {
     name: 'DNS lookup',
     engines: ['gvisor'], // Pyodide (Emscripten) makes up an address (172.29.x.x) without asking any server
     code: () => attempts({ dns: "__import__('socket').getaddrinfo('example.com', 80)" }),

@@ -6,8 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * How a code-runner child is confined (FACTS.md § Confining Pyodide, every layer verified):
- * a new session, network and PID namespace (no network, no other process to signal; the
- * child dies with unshare, and unshare with the service), the unprivileged user nobody with no way to regain privileges,
+ * a new session, network, PID and mount namespace (no network, no other process to signal; the
+ * child dies with unshare, and unshare with the service), a root of its own that holds only
+ * /usr, Node, Pyodide and the child script, read-only (a host Unix socket — a database's, say —
+ * is not there to connect to: through `import js` a job reaches Node's net module, which the
+ * permission model does not guard, and a network namespace does not hide pathname sockets),
+ * the unprivileged user nobody with no way to regain privileges,
  * a 1280 MiB address-space limit (with the wasm trap handler off, Pyodide then raises a
  * clean MemoryError) and a CPU-time backstop, and Node's permission model reading only Pyodide and the child
  * script (no host files, no child processes, workers or addons).
@@ -17,11 +21,57 @@ import { fileURLToPath } from 'node:url';
 export const ADDRESS_SPACE_LIMIT_BYTES = 1_342_177_280;
 const NOBODY = '65534';
 const CPU_MARGIN_SECONDS = 60;
-const TOOLS = ['setsid', 'unshare', 'setpriv', 'prlimit'] as const;
+const TOOLS = ['setsid', 'unshare', 'setpriv', 'prlimit', 'sh', 'mount', 'mkdir', 'touch', 'chroot'] as const;
 
 export const CONFINEMENT_REQUIREMENTS =
-  'The code runner refuses to run code unconfined. It needs root (CAP_SYS_ADMIN for the network and PID ' +
-  'namespaces, CAP_SETUID/CAP_SETGID to drop to nobody) and util-linux setsid, unshare, setpriv and prlimit on PATH.';
+  'The code runner refuses to run code unconfined. It needs root (CAP_SYS_ADMIN for the network, PID and mount ' +
+  'namespaces, CAP_SETUID/CAP_SETGID to drop to nobody) and util-linux setsid, unshare, setpriv, prlimit and mount, ' +
+  'sh, mkdir, touch and chroot on PATH.';
+
+/**
+ * Run inside the new mount namespace as `sh -c ROOT_SCRIPT sh <chroot> <root> <path>... -- <command>`: a
+ * fresh tmpfs over the (empty, host-side) root folder, each path bound read-only at the same
+ * place inside it, the merged-/usr links, then the command chrooted there. The host's mounts are
+ * not touched (the namespace's propagation is private), and they all go with the namespace.
+ */
+const ROOT_SCRIPT = [
+  'set -e',
+  'chroot=$1; root=$2; shift 2',
+  'mount -t tmpfs -o mode=755,size=1m tessera-runner "$root"',
+  'while [ "$1" != -- ]; do',
+  '  if [ -d "$1" ]; then mkdir -p "$root$1"; else mkdir -p "$root${1%/*}"; touch "$root$1"; fi',
+  '  mount --bind "$1" "$root$1"',
+  '  mount -o remount,bind,ro "$root$1"',
+  '  shift',
+  'done',
+  'shift',
+  'for link in bin sbin lib lib64; do [ -e "$root/$link" ] || ln -s "usr/$link" "$root/$link"; done',
+  'mount -o remount,ro "$root"',
+  // The shell's own PWD would reach user code's environment: only PATH and LANG do.
+  'unset PWD OLDPWD',
+  'exec "$chroot" "$root" "$@"',
+].join('\n');
+
+let rootDir: string | undefined;
+/** The empty folder each child's root is mounted over (inside its own namespace only); one per process. */
+function childRootDir(): string {
+  if (!rootDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-runner-root-'));
+    chmodSync(dir, 0o755);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    rootDir = dir;
+  }
+  return rootDir;
+}
+
+/** What a child's root holds: /usr (with Node when it is Debian's), Node's own folder otherwise, Pyodide and the script's folder. */
+function childRootPaths(node: string, pyodide: string, script: string): string[] {
+  const paths = new Set(['/usr', '/etc/ld.so.cache']);
+  if (!node.startsWith('/usr/')) paths.add(path.dirname(node));
+  paths.add(pyodide);
+  if (!script.startsWith(`${pyodide}/`)) paths.add(path.dirname(script));
+  return [...paths];
+}
 
 /** The child script: the same path from src/runner (tsx) and dist/runner (built). */
 export const CHILD_SCRIPT = fileURLToPath(new URL('../../src/runner/child.mjs', import.meta.url));
@@ -111,19 +161,23 @@ export function confinedChildCommand(
     tools[tool] = found;
   }
   const { script, pyodide } = childFiles();
+  const node = realpathSync(process.execPath);
+  // Inside the child's root only /usr and the bound folders exist: the tools run there by their real paths.
+  const inside = (tool: string) => realpathSync(tool);
   return {
     command: tools.setsid,
     args: [
       // If the service dies, unshare gets SIGKILL and (--kill-child) takes the node child
       // with it: an endless loop must not outlive the parent that would have killed it.
       tools.setpriv, '--pdeathsig=KILL',
-      tools.unshare, '--net', '--pid', '--fork', '--kill-child',
+      tools.unshare, '--net', '--pid', '--mount', '--propagation=private', '--fork', '--kill-child',
+      tools.sh, '-c', ROOT_SCRIPT, 'sh', tools.chroot, childRootDir(), ...childRootPaths(node, pyodide, script), '--',
       // Changing the user clears --kill-child's parent-death signal: set it again after.
-      tools.setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--pdeathsig=KILL',
+      inside(tools.setpriv), `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--pdeathsig=KILL',
       // CPU seconds: a backstop only (the parent's wall-clock kill comes first); loading
       // Pyodide takes a few CPU seconds of its own, on several threads.
-      tools.prlimit, `--as=${ADDRESS_SPACE_LIMIT_BYTES}`, `--cpu=${Math.ceil(timeoutMs / 1000) + CPU_MARGIN_SECONDS}`,
-      process.execPath, '--no-warnings', '--experimental-permission',
+      inside(tools.prlimit), `--as=${ADDRESS_SPACE_LIMIT_BYTES}`, `--cpu=${Math.ceil(timeoutMs / 1000) + CPU_MARGIN_SECONDS}`,
+      node, '--no-warnings', '--experimental-permission',
       // One flag per path: Node 20 refuses a comma list.
       `--allow-fs-read=${pyodide}`, `--allow-fs-read=${script}`,
       '--disable-wasm-trap-handler',
