@@ -3,7 +3,8 @@ import { adminToken, openSheet, signIn } from '../support/session.js';
 
 /**
  * Issue 18 as users live it: an owner shares a sheet view-only with a member, who sees 'View
- * only' and whose typing changes nothing; the owner closes a group to everyone else and it
+ * only' and whose typing changes nothing, until the owner makes them an editor (the open grid
+ * unlocks without a reload); the owner closes a group to everyone else and it
  * leaves the member's navigator at once; the owner deletes a sheet and brings it back from the
  * Trash with its history; an admin finds all of it in Activity.
  */
@@ -68,6 +69,17 @@ test('sharing, view only, no access, the trash and the activity log', async ({ b
     const stored = await (await request.get(`/api/v1/sheets/${sheet.id}`, { headers: ownerAuth })).json();
     expect(stored.data[0][1]).toBe(1200);
     expect(stored.version).toBe(1);
+
+    // The owner makes the member an editor while the sheet is open there: the grid unlocks live.
+    await itemMenu(a.page, sheetName, 'Share...');
+    await share.getByLabel(`Level for ${member.username}`).selectOption({ label: 'Editor' });
+    await share.getByRole('button', { name: 'Save' }).click();
+    await expect(share).toBeHidden();
+    await expect(b.page.getByText('View only', { exact: true })).toHaveCount(0);
+    await gridCell(b.page, 0, 1).click();
+    await b.page.keyboard.type('1250');
+    await b.page.keyboard.press('Enter');
+    await expect.poll(async () => (await (await request.get(`/api/v1/sheets/${sheet.id}`, { headers: ownerAuth })).json()).data[0][1]).toBe(1250);
 
     // The owner closes the group to everyone else: it leaves the member's navigator without a reload.
     await itemMenu(a.page, groupName, 'Share...');
