@@ -1,4 +1,4 @@
-import { AGGREGATE_LABEL, py } from './python-writer.js';
+import { AGGREGATE_LABEL, describeLoop, py } from './python-writer.js';
 import type { Aggregate, SheetRequest } from './sheet-request.js';
 
 type ChartRequest = Extract<SheetRequest, { kind: 'chart' }>;
@@ -68,10 +68,7 @@ print(f"{len(table)} groups")
 
 function describeCode(columns: string[]): string {
   return `${PRELUDE}
-# count, sum, mean, min, max and distinct values of ${columns.length ? 'the columns asked for' : 'every named column'}
-names = ${columns.length ? `[${columns.map(py).join(', ')}]` : '[h for h in headers if h.strip()]'}
-table = []
-for name in names:
+${describeLoop(columns)}
     values = filled[name].dropna()
     amounts = numbers(values)
     if len(values) and amounts.notna().all():

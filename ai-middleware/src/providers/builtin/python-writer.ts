@@ -98,12 +98,17 @@ def column(name):
     return headers.index(name)
 `;
 
-function describeCode(columns: string[]): string {
-  return `${PRELUDE}
-# count, sum, mean, min, max and distinct values of ${columns.length ? 'the columns asked for' : 'every named column'}
+/** The start of a describe program, either engine's: the columns to go through, one table row each. */
+export function describeLoop(columns: string[]): string {
+  return `# count, sum, mean, min, max and distinct values of ${columns.length ? 'the columns asked for' : 'every named column'}
 names = ${columns.length ? `[${columns.map(py).join(', ')}]` : '[h for h in headers if h.strip()]'}
 table = []
-for name in names:
+for name in names:`;
+}
+
+function describeCode(columns: string[]): string {
+  return `${PRELUDE}
+${describeLoop(columns)}
     index = column(name)
     values = [cell(row, index) for row in rows if not blank(cell(row, index))]
     numbers = [number(v) for v in values]
