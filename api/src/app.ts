@@ -50,6 +50,7 @@ import { ApiTokenService } from './api-tokens/api-token.service.js';
 import { ApiTokenGate } from './api-tokens/api-token-gate.js';
 import { type ApiTokenRateLimit, MemoryApiTokenRateLimit, RedisApiTokenRateLimit } from './api-tokens/api-token-rate-limit.js';
 import { apiTokensRoutes } from './api-tokens/api-tokens.routes.js';
+import { installOpenApi } from './openapi/openapi.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +72,8 @@ export interface BuildOptions {
    * resolves only after `ready()`, when adding an onRoute hook is too late.
    */
   onRoute?: (route: RouteOptions) => void;
+  /** Called before the first route with the bare app (tests add their response checks here). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** Builds the api without listening (ready, all routes registered). */
@@ -168,6 +171,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  options.instrument?.(app);
   app.decorate('db', db);
   app.decorate('trash', services.trash);
   app.addHook('onClose', async () => {
@@ -184,6 +188,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs, services.apiTokenGate);
     installAccessGuard(app, services.access);
+    installOpenApi(app, version);
     await app.register(cookie);
     // One WebSocket server for every socket route: a bigger frame closes its socket with 1009.
     await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES, handleProtocols: selectProtocol } });

@@ -18,6 +18,10 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/auth/refresh',
   'POST /api/v1/auth/logout',
   'GET /api/v1/auth/jwks.json',
+  // The API's description and its reference page (issue 21): nothing in them is private.
+  'GET /api/v1/openapi.json',
+  'GET /api/docs',
+  'GET /api/docs/:file',
   // The live socket: a browser cannot set Authorization on a WebSocket, so it checks the token itself (src/live).
   'GET /sheets/:sheetId',
   // The workspace socket (who is online, navigation changes): same token rules as the sheet socket.

@@ -1,10 +1,11 @@
-import { UpdateSharingBodySchema } from '@tessera/contracts';
+import { SharingStateSchema, UpdateSharingBodySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { actorOf } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const SheetParams = z.object({ id: z.uuid({ error: 'Invalid sheet id' }) });
 const GroupParams = z.object({ id: z.uuid({ error: 'Invalid group id' }) });
@@ -20,9 +21,9 @@ export const sharingRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { 
   ] as const) {
     const base = type === 'sheet' ? '/sheets/:id/access' : '/groups/:id/access';
 
-    app.get(base, async (request) => services.access.sharing(currentUser(request), { type, id: validate(params, request.params).id }));
+    app.get(base, withDoc({ summary: `Who has which level on a ${type}`, tag: 'Sharing', params, responses: { 200: SharingStateSchema } }), async (request) => services.access.sharing(currentUser(request), { type, id: validate(params, request.params).id }));
 
-    app.put(base, async (request) => {
+    app.put(base, withDoc({ summary: `Change who has which level on a ${type} (owners)`, tag: 'Sharing', params, body: UpdateSharingBodySchema, responses: { 200: SharingStateSchema } }), async (request) => {
       const { id } = validate(params, request.params);
       const body = validate(UpdateSharingBodySchema, request.body);
       const actor = actorOf(request);

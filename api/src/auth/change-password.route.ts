@@ -5,6 +5,7 @@ import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { readRefreshCookie } from './refresh-cookie.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 /**
  * POST /auth/change-password for one's own account: the current password is required
@@ -13,7 +14,7 @@ import { readRefreshCookie } from './refresh-cookie.js';
  * cookie is kept), while every access token of the old password stops working.
  */
 export const changePasswordRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.post('/change-password', async (request, reply) => {
+  app.post('/change-password', withDoc({ summary: 'Change one\'s own password (other sessions end)', tag: 'Auth', body: ChangePasswordBodySchema, responses: { 204: { description: 'Changed' } } }), async (request, reply) => {
     const me = currentUser(request);
     const body = validate(ChangePasswordBodySchema, request.body);
     if (!body.old_password) throw HttpError.badRequest('Current password is required');

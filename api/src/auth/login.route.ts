@@ -1,10 +1,11 @@
-import { ERROR_CODES, LoginBodySchema, MESSAGES } from '@tessera/contracts';
+import { ERROR_CODES, LoginBodySchema, MESSAGES, SessionResponseSchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { accountOf, type AttemptKeys } from './login-rate-limit.js';
 import { startSession } from './session.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 /** 'Try again in 12 seconds.' under a minute, else in whole minutes (rounded up). */
 export function retryText(waitMs: number): string {
@@ -22,7 +23,7 @@ export function retryText(waitMs: number): string {
  */
 export const loginRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const limit = services.loginRateLimit;
-  app.post('/login', { config: { public: true } }, async (request, reply) => {
+  app.post('/login', withDoc({ summary: 'Sign in: an access token, and the refresh cookie', tag: 'Auth', body: LoginBodySchema, responses: { 200: SessionResponseSchema } }, { config: { public: true } }), async (request, reply) => {
     const body = validate(LoginBodySchema, request.body);
     const keys: AttemptKeys = { account: accountOf(body.username), address: request.ip };
     const decision = await limit.begin(keys);

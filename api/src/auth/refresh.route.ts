@@ -1,8 +1,10 @@
+import { SessionResponseSchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http/http-error.js';
 import type { ServicesOptions } from '../services.js';
 import { toAuthUser, toPublicUser } from '../users/user.mapper.js';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const SESSION_ENDED = 'Session expired. Please sign in again.';
 
@@ -12,7 +14,7 @@ const SESSION_ENDED = 'Session expired. Please sign in again.';
  */
 export const refreshRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const secure = services.config.cookieSecure;
-  app.post('/refresh', { config: { public: true } }, async (request, reply) => {
+  app.post('/refresh', withDoc({ summary: "A new access token for the refresh cookie (rotated)", tag: 'Auth', responses: { 200: SessionResponseSchema } }, { config: { public: true } }), async (request, reply) => {
     const token = readRefreshCookie(request);
     if (!token) throw HttpError.unauthorized(SESSION_ENDED);
     const result = await services.refreshTokens.rotate(token);

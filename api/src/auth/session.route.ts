@@ -1,8 +1,9 @@
-import { AUTH_SESSION_PATH, type SessionInfo } from '@tessera/contracts';
+import { AUTH_SESSION_PATH, type SessionInfo, SessionInfoSchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 import type { ServicesOptions } from '../services.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const PATH = AUTH_SESSION_PATH.slice('/api/v1/auth'.length);
 
@@ -12,7 +13,7 @@ const PATH = AUTH_SESSION_PATH.slice('/api/v1/auth'.length);
  * asks this to learn, within a minute, that a token was revoked.
  */
 export const sessionRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.get(PATH, async (request): Promise<SessionInfo> => {
+  app.get(PATH, withDoc({ summary: 'Who this token acts for (and an API token\'s scope)', tag: 'Auth', responses: { 200: SessionInfoSchema } }), async (request): Promise<SessionInfo> => {
     const me = currentUser(request);
     const row = await services.users.findById(me.id);
     if (!row) throw HttpError.unauthorized('Account no longer exists');

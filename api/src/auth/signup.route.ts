@@ -1,13 +1,14 @@
-import { MESSAGES, SignupBodySchema } from '@tessera/contracts';
+import { MESSAGES, SessionResponseSchema, SignupBodySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { startSession } from './session.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 /** POST /auth/signup: only the first account, which becomes admin; then signup is closed. */
 export const signupRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.post('/signup', { config: { public: true } }, async (request, reply) => {
+  app.post('/signup', withDoc({ summary: 'Create the first account (an admin); closed afterwards', tag: 'Auth', body: SignupBodySchema, responses: { 201: SessionResponseSchema } }, { config: { public: true } }), async (request, reply) => {
     // Closed is the answer to any signup once an account exists, whatever the body says.
     if (await services.users.anyExists()) throw HttpError.forbidden(MESSAGES.signupClosed);
     const body = validate(SignupBodySchema, request.body);

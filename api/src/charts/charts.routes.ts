@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { CHART_TEXTS, type ChartsResult, CreateChartBodySchema, ERROR_CODES, UpdateChartBodySchema } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartsResult, ChartsResultSchema, CreateChartBodySchema, ERROR_CODES, UpdateChartBodySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { onSheet } from '../access/access-guard.js';
@@ -8,6 +8,7 @@ import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const ChartParamsSchema = SheetIdParamsSchema.extend({ chartId: z.uuid({ error: 'Invalid chart id' }) });
 
@@ -21,7 +22,7 @@ const chartNotFound = () => new HttpError(404, ERROR_CODES.notFound, CHART_TEXTS
 export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const { sheets } = services;
 
-  app.post('/:id/charts', onSheet('edit'), async (request, reply): Promise<ChartsResult> => {
+  app.post('/:id/charts', withDoc({ summary: 'Add a chart', tag: 'Charts', params: SheetIdParamsSchema, body: CreateChartBodySchema, responses: { 201: ChartsResultSchema } }, onSheet('edit')), async (request, reply): Promise<ChartsResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const body = validate(CreateChartBodySchema, request.body);
     const chart = { ...body, id: crypto.randomUUID() };
@@ -29,7 +30,7 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return reply.code(201).send({ ...result, chart });
   });
 
-  app.put('/:id/charts/:chartId', onSheet('edit'), async (request): Promise<ChartsResult> => {
+  app.put('/:id/charts/:chartId', withDoc({ summary: 'Change a chart', tag: 'Charts', params: ChartParamsSchema, body: UpdateChartBodySchema, responses: { 200: ChartsResultSchema } }, onSheet('edit')), async (request): Promise<ChartsResult> => {
     const { id, chartId } = validate(ChartParamsSchema, request.params);
     const body = validate(UpdateChartBodySchema, request.body);
     return sheets.writeCharts(id, currentUser(request).id, (charts) => {
@@ -38,7 +39,7 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     });
   });
 
-  app.delete('/:id/charts/:chartId', onSheet('edit'), async (request): Promise<ChartsResult> => {
+  app.delete('/:id/charts/:chartId', withDoc({ summary: 'Delete a chart', tag: 'Charts', params: ChartParamsSchema, responses: { 200: ChartsResultSchema } }, onSheet('edit')), async (request): Promise<ChartsResult> => {
     const { id, chartId } = validate(ChartParamsSchema, request.params);
     return sheets.writeCharts(id, currentUser(request).id, (charts) => {
       if (!charts.some((c) => c.id === chartId)) throw chartNotFound();

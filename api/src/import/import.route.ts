@@ -5,9 +5,11 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_TOO_LARGE_MESSAGE,
   type ImportResult,
+  ImportResultSchema,
   SheetNameSchema,
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
@@ -15,6 +17,13 @@ import type { ServicesOptions } from '../services.js';
 import { ParseError, parseDelimited } from './delimited-text.js';
 import { cleanName, extensionOf } from './upload-name.js';
 import { parseWorkbook } from './workbook.js';
+import { withDoc } from '../openapi/route-doc.js';
+
+/** The upload's parts, for the reference (the handler reads the multipart stream itself, below). */
+const ImportUploadSchema = z.object({
+  file: z.string().meta({ format: 'binary', description: '.csv, .xlsx or .xls' }),
+  name: SheetNameSchema.optional(),
+});
 
 const tooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, IMPORT_TOO_LARGE_MESSAGE);
 
@@ -26,7 +35,7 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
   // Registered here only: no other route accepts multipart.
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
 
-  app.post('/', async (request, reply): Promise<ImportResult> => {
+  app.post('/', withDoc({ summary: 'Import a CSV or workbook: every worksheet a new sheet', tag: 'Import', body: ImportUploadSchema, bodyType: 'multipart/form-data', responses: { 201: ImportResultSchema } }), async (request, reply): Promise<ImportResult> => {
     const user = currentUser(request);
     const userId = user.id;
     // Imports land at root: refused before anything is read when the member may not add items there.

@@ -1,5 +1,6 @@
 import {
   type ItemResult,
+  ItemResultSchema,
   MoveItemBodySchema,
   RenameItemBodySchema,
   RenameItemParamsSchema,
@@ -10,10 +11,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { currentUser } from '../http/auth-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 /** {api}/items: moving and renaming a sheet or group from the navigator, one call for either type. */
 export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
-  app.post('/move', async (request): Promise<ItemResult> => {
+  app.post('/move', withDoc({ summary: 'Move a sheet or group', tag: 'Items', body: MoveItemBodySchema, responses: { 200: ItemResultSchema } }), async (request): Promise<ItemResult> => {
     const { item, target } = validate(MoveItemBodySchema, request.body);
     const user = currentUser(request);
     const userId = user.id;
@@ -28,7 +30,7 @@ export const itemsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { se
     return { type: 'group', id: g.id, name: g.name, parent_id: g.parent_id };
   });
 
-  app.put('/:type/:id/rename', async (request): Promise<ItemResult> => {
+  app.put('/:type/:id/rename', withDoc({ summary: 'Rename a sheet or group', tag: 'Items', params: RenameItemParamsSchema, body: RenameItemBodySchema, responses: { 200: ItemResultSchema } }), async (request): Promise<ItemResult> => {
     const { type, id } = validate(RenameItemParamsSchema, request.params);
     const { name: raw } = validate(RenameItemBodySchema, request.body);
     await services.access.require(currentUser(request), { type, id }, 'edit');

@@ -1,5 +1,11 @@
 import {
   CellPatchBodySchema,
+  CellPatchResultSchema,
+  DeleteResultSchema,
+  FavoriteToggleResultSchema,
+  SheetListSchema,
+  SheetSchema,
+  SheetSummarySchema,
   CreateSheetBodySchema,
   type DeleteResult,
   ERROR_CODES,
@@ -16,6 +22,7 @@ import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from './sheet-params.js';
 import { requireColumnsOfBody } from './sheet-size.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 /** A full grid of a large sheet is far beyond the api's JSON default; only these routes take one. */
 export const SHEET_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -27,7 +34,7 @@ export const SHEET_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const { sheets, access } = services;
 
-  app.post('/', { bodyLimit: SHEET_BODY_LIMIT_BYTES }, async (request, reply) => {
+  app.post('/', withDoc({ summary: 'Create a sheet', tag: 'Sheets', body: CreateSheetBodySchema, responses: { 201: SheetSchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES }), async (request, reply) => {
     requireColumnsOfBody(request.body);
     const body = validate(CreateSheetBodySchema, request.body ?? {});
     const user = currentUser(request);
@@ -35,18 +42,18 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return reply.code(201).send(await sheets.create(body, user.id));
   });
 
-  app.get('/', async (request) => {
+  app.get('/', withDoc({ summary: 'List the sheets one can see', tag: 'Sheets', query: SheetListQuerySchema, responses: { 200: SheetListSchema } }), async (request) => {
     const user = currentUser(request);
     return sheets.list(validate(SheetListQuerySchema, request.query), user.id, await access.visibility(user));
   });
 
-  app.get('/:id', onSheet('view'), async (request, reply) => {
+  app.get('/:id', withDoc({ summary: 'A sheet with its grid', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined));
   });
 
-  app.put('/:id', { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }, async (request) => {
+  app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     requireColumnsOfBody(request.body);
     const body = validate(UpdateSheetBodySchema, request.body);
@@ -55,19 +62,19 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.update(id, body, user.id);
   });
 
-  app.patch('/:id/cells', onSheet('edit'), async (request) => {
+  app.patch('/:id/cells', withDoc({ summary: 'Change cells', tag: 'Sheets', params: SheetIdParamsSchema, body: CellPatchBodySchema, responses: { 200: CellPatchResultSchema } }, onSheet('edit')), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     return sheets.patchCells(id, validate(CellPatchBodySchema, request.body), currentUser(request).id);
   });
 
   // To the trash (owners), with everything it needs to come back.
-  app.delete('/:id', async (request): Promise<DeleteResult> => {
+  app.delete('/:id', withDoc({ summary: 'Move a sheet to the trash (owners)', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 200: DeleteResultSchema } }), async (request): Promise<DeleteResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     await services.trash.trashSheet(actorOf(request), id);
     return { status: 'deleted', id };
   });
 
-  app.post('/:id/duplicate', onSheet('view'), async (request, reply) => {
+  app.post('/:id/duplicate', withDoc({ summary: 'Duplicate a sheet', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 201: SheetSummarySchema } }, onSheet('view')), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const user = currentUser(request);
     const source = await services.db.selectFrom('sheets').select('group_id').where('id', '=', id).executeTakeFirst();
@@ -84,7 +91,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     }
   });
 
-  app.post('/:id/favorite', onSheet('view'), async (request): Promise<FavoriteToggleResult> => {
+  app.post('/:id/favorite', withDoc({ summary: 'Toggle a favorite', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 200: FavoriteToggleResultSchema } }, onSheet('view')), async (request): Promise<FavoriteToggleResult> => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     return { sheet_id: id, is_favorite: await sheets.toggleFavorite(id, currentUser(request).id) };
   });

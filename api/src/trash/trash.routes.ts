@@ -1,10 +1,11 @@
-import { type RestoreResult, TrashIdParamsSchema, type TrashList } from '@tessera/contracts';
+import { DeleteResultSchema, type RestoreResult, RestoreResultSchema, TrashIdParamsSchema, type TrashList, TrashListSchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { actorOf } from '../activity/activity.routes.js';
 import { currentUser } from '../http/auth-guard.js';
 import { validate } from '../http/validate.js';
 import type { ServicesOptions } from '../services.js';
 import type { TrashService } from './trash.service.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,14 +27,14 @@ export const trashRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { se
   app.addHook('onReady', async () => purge());
   app.addHook('onClose', async () => clearInterval(timer));
 
-  app.get('/', async (request): Promise<TrashList> => ({ items: await services.trash.list(currentUser(request)) }));
+  app.get('/', withDoc({ summary: 'What one may restore from the trash', tag: 'Trash', responses: { 200: TrashListSchema } }), async (request): Promise<TrashList> => ({ items: await services.trash.list(currentUser(request)) }));
 
-  app.post('/:id/restore', async (request): Promise<RestoreResult> => {
+  app.post('/:id/restore', withDoc({ summary: 'Restore an item', tag: 'Trash', params: TrashIdParamsSchema, responses: { 200: RestoreResultSchema } }), async (request): Promise<RestoreResult> => {
     const { id } = validate(TrashIdParamsSchema, request.params);
     return services.trash.restore(actorOf(request), id);
   });
 
-  app.delete('/:id', async (request) => {
+  app.delete('/:id', withDoc({ summary: 'Delete an item forever (owners)', tag: 'Trash', params: TrashIdParamsSchema, responses: { 200: DeleteResultSchema } }), async (request) => {
     const { id } = validate(TrashIdParamsSchema, request.params);
     await services.trash.purge(actorOf(request), id);
     return { status: 'deleted', id };

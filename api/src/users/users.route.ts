@@ -1,4 +1,6 @@
 import {
+  UserListSchema,
+  UserSchema,
   CreateUserRequestSchema,
   ERROR_CODES,
   type MemberAction,
@@ -16,8 +18,11 @@ import { validate } from '../http/validate.js';
 import type { AppServices, ServicesOptions } from '../services.js';
 import { toPublicUser } from './user.mapper.js';
 import type { MemberPatch } from './users.repository.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const IdSchema = z.uuid();
+/** Documents the path (an id that is not a uuid is a 404 here, like an unknown one). */
+const UserIdParamsSchema = z.object({ id: IdSchema });
 const NOT_FOUND = () => new HttpError(404, ERROR_CODES.notFound, 'User not found');
 
 /** The caller as the database knows them now: their role there, not the token's, decides. */
@@ -43,9 +48,9 @@ function allow(actor: MemberActor, action: MemberAction): void {
 export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const { users } = services;
 
-  app.get('/', async (): Promise<User[]> => (await users.list()).map(toPublicUser));
+  app.get('/', withDoc({ summary: 'The members', tag: 'Members', responses: { 200: UserListSchema } }), async (): Promise<User[]> => (await users.list()).map(toPublicUser));
 
-  app.post('/', async (request, reply) => {
+  app.post('/', withDoc({ summary: 'Add a member (admins)', tag: 'Members', body: CreateUserRequestSchema, responses: { 201: UserSchema } }), async (request, reply) => {
     const actor = await actorOf(services, request);
     const body = validate(CreateUserRequestSchema, request.body);
     allow(actor, { kind: 'create', role: body.role });
@@ -62,7 +67,7 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     return reply.code(201).send(toPublicUser(created));
   });
 
-  app.put<{ Params: { id: string } }>('/:id', async (request) => {
+  app.put<{ Params: { id: string } }>('/:id', withDoc({ summary: 'Change a member: details, password reset, promotion', tag: 'Members', params: UserIdParamsSchema, body: UpdateUserBodySchema, responses: { 200: UserSchema } }), async (request) => {
     const actor = await actorOf(services, request);
     const body = validate(UpdateUserBodySchema, request.body);
     const id = request.params.id;
@@ -93,7 +98,7 @@ export const usersRoute: FastifyPluginAsync<ServicesOptions> = async (app, { ser
     return toPublicUser(updated);
   });
 
-  app.delete<{ Params: { id: string } }>('/:id', async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/:id', withDoc({ summary: 'Delete a member (admins)', tag: 'Members', params: UserIdParamsSchema, responses: { 204: { description: 'Deleted' } } }), async (request, reply) => {
     const actor = await actorOf(services, request);
     const id = request.params.id;
     if (id !== actor.id) allow(actor, { kind: 'delete', target: { id, role: 'user' } });

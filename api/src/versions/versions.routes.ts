@@ -2,7 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import {
   ACCESS_TEXTS,
+  CellHistorySchema,
   CreateProposalBodySchema,
+  DiscardResultSchema,
+  PruneResultSchema,
+  SheetHistorySchema,
+  SheetVersionEntrySchema,
+  SheetVersionSchema,
+  SnapshotDetailSchema,
+  SnapshotListSchema,
+  VersionTransitionResultSchema,
   HistoryQuerySchema,
   RetentionPolicySchema,
   SHEET_MAX_COLUMNS,
@@ -23,6 +32,7 @@ import { pruneHistory } from './version-pruner.js';
 import { withVersionTables } from './versions.tables.js';
 import { isProposalId, VersionsService } from './versions.service.js';
 import { HttpError } from '../http/http-error.js';
+import { withDoc } from '../openapi/route-doc.js';
 
 const sheetId = z.uuid({ error: 'Invalid sheet id' });
 const VersionParams = z.object({ id: sheetId, versionId: VersionIdSchema });
@@ -41,13 +51,13 @@ const SheetParams = z.object({ id: sheetId });
 export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const versions = new VersionsService(services.db, services.sheets);
 
-  app.get('/:id/history', onSheet('view'), async (request) => {
+  app.get('/:id/history', withDoc({ summary: 'A sheet\'s versions, newest first', tag: 'Versions', params: SheetParams, query: HistoryQuerySchema, responses: { 200: SheetHistorySchema } }, onSheet('view')), async (request) => {
     const { id } = validate(SheetParams, request.params);
     return versions.history(id, validate(HistoryQuerySchema, request.query));
   });
 
   // Retention is opt-in: nothing is pruned unless this is called with a policy (README § Versions).
-  app.post('/:id/history/prune', onSheet('own'), async (request) => {
+  app.post('/:id/history/prune', withDoc({ summary: 'Prune old versions by a retention policy (owners)', tag: 'Versions', params: SheetParams, body: RetentionPolicySchema, responses: { 200: PruneResultSchema } }, onSheet('own')), async (request) => {
     const { id } = validate(SheetParams, request.params);
     const policy = validate(RetentionPolicySchema, request.body);
     // The name first: PGlite has one connection, which the prune's transaction holds.
@@ -58,45 +68,45 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     );
   });
 
-  app.get('/:id/snapshots', onSheet('view'), async (request) => {
+  app.get('/:id/snapshots', withDoc({ summary: 'Timeline snapshots', tag: 'Versions', params: SheetParams, query: SnapshotListQuerySchema, responses: { 200: SnapshotListSchema } }, onSheet('view')), async (request) => {
     const { id } = validate(SheetParams, request.params);
     return versions.snapshots(id, validate(SnapshotListQuerySchema, request.query).limit);
   });
 
-  app.get('/:id/snapshots/:version', onSheet('view'), async (request) => {
+  app.get('/:id/snapshots/:version', withDoc({ summary: 'One snapshot with its changed cells', tag: 'Versions', params: SnapshotParams, responses: { 200: SnapshotDetailSchema } }, onSheet('view')), async (request) => {
     const { id, version } = validate(SnapshotParams, request.params);
     return versions.snapshot(id, version);
   });
 
-  app.post('/:id/snapshots/:version/restore', onSheet('edit'), async (request) => {
+  app.post('/:id/snapshots/:version/restore', withDoc({ summary: 'Restore a snapshot (a new live version)', tag: 'Versions', params: SnapshotParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
     const { id, version } = validate(SnapshotParams, request.params);
     return versions.checkout(id, String(version), currentUser(request).id, 'restore');
   });
 
-  app.get('/:id/versions/:versionId', onSheet('view'), async (request, reply) => {
+  app.get('/:id/versions/:versionId', withDoc({ summary: 'One version or proposal with its grid', tag: 'Versions', params: VersionParams, responses: { 200: SheetVersionSchema } }, onSheet('view')), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
     // Sent as text: untouched chunks go out as stored, without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await versions.versionJson(id, versionId));
   });
 
-  app.post('/:id/versions', { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }, async (request, reply) => {
+  app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request, reply) => {
     const { id } = validate(SheetParams, request.params);
     const body = validate(CreateProposalBodySchema, request.body);
     return reply.code(201).send(await versions.propose(id, body, currentUser(request).id));
   });
 
-  app.post('/:id/versions/:versionId/accept', onSheet('edit'), async (request) => {
+  app.post('/:id/versions/:versionId/accept', withDoc({ summary: 'Accept a proposal', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.accept(id, versionId, currentUser(request).id);
   });
 
-  app.post('/:id/versions/:versionId/checkout', onSheet('edit'), async (request) => {
+  app.post('/:id/versions/:versionId/checkout', withDoc({ summary: 'Check out a version (a new live version with its content)', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.checkout(id, versionId, currentUser(request).id, 'checkout');
   });
 
   // Rejecting a proposal is part of reviewing (editors, as accept); discarding a committed version is for owners.
-  app.post('/:id/versions/:versionId/discard', onSheet('edit'), async (request) => {
+  app.post('/:id/versions/:versionId/discard', withDoc({ summary: 'Discard a proposal (editors) or a committed version (owners)', tag: 'Versions', params: VersionParams, responses: { 200: DiscardResultSchema } }, onSheet('edit')), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     if (!isProposalId(versionId) && request.accessLevel !== 'owner') throw HttpError.forbidden(ACCESS_TEXTS.ownersOnly);
     await versions.discard(id, versionId);
@@ -104,18 +114,18 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return { status: 'discarded', version_id: versionId };
   });
 
-  app.put('/:id/versions/:versionId/label', onSheet('edit'), async (request) => {
+  app.put('/:id/versions/:versionId/label', withDoc({ summary: 'Label a version', tag: 'Versions', params: VersionParams, body: VersionLabelBodySchema, responses: { 200: SheetVersionEntrySchema } }, onSheet('edit')), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     const { label } = validate(VersionLabelBodySchema, request.body);
     return versions.setLabel(id, versionId, label, currentUser(request).id);
   });
 
-  app.delete('/:id/versions/:versionId/label', onSheet('edit'), async (request) => {
+  app.delete('/:id/versions/:versionId/label', withDoc({ summary: 'Remove a version\'s label', tag: 'Versions', params: VersionParams, responses: { 200: SheetVersionEntrySchema } }, onSheet('edit')), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.setLabel(id, versionId, null, currentUser(request).id);
   });
 
-  app.get('/:id/cells/:row/:col/history', onSheet('view'), async (request) => {
+  app.get('/:id/cells/:row/:col/history', withDoc({ summary: 'One cell\'s changes', tag: 'Versions', params: CellParams, responses: { 200: CellHistorySchema } }, onSheet('view')), async (request) => {
     const { id, row, col } = validate(CellParams, request.params);
     return versions.cellHistory(id, row, col);
   });

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { AppConfig } from '../../src/config.js';
 import { pgliteTemplate } from './pglite-template.js';
+import { installResponseCheck, type ResponseCheck } from './response-check.js';
 import { type CollectedRoute, routeCollector } from './route-collector.js';
 
 export interface TestApp {
@@ -15,6 +16,8 @@ export interface TestApp {
   config: AppConfig;
   /** Which database this app got, for test names and messages. */
   database: 'postgresql' | 'pglite';
+  /** Every JSON response checked against the OpenAPI document (response-check.ts). */
+  responseCheck: ResponseCheck;
   close(): Promise<void>;
 }
 
@@ -59,15 +62,20 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     ...overrides,
   };
   let app: FastifyInstance | undefined;
+  let responseCheck: ResponseCheck | undefined;
   const close = async () => {
     await app?.close();
     await pgDb?.drop();
     await fs.rm(dataDir, { recursive: true, force: true });
+    // Loud: a response that contradicts the API's own document fails the test file.
+    if (responseCheck?.violations.length) {
+      throw new Error(`Responses not matching the OpenAPI document:\n${responseCheck.violations.join('\n')}`);
+    }
   };
   try {
     const { routes, onRoute } = routeCollector();
-    app = await buildApp(config, { onRoute });
-    return { app, routes, config, database: pgDb ? 'postgresql' : 'pglite', close };
+    app = await buildApp(config, { onRoute, instrument: (bare) => (responseCheck = installResponseCheck(bare)) });
+    return { app, routes, config, database: pgDb ? 'postgresql' : 'pglite', responseCheck: responseCheck!, close };
   } catch (err) {
     await close();
     throw err;

@@ -68,6 +68,8 @@ export const GitRevertActivityBodySchema = z.strictObject({
   subject: z.string().max(200, { error: 'subject is at most 200 characters' }),
 });
 export type GitRevertActivityBody = z.infer<typeof GitRevertActivityBodySchema>;
+/** POST activity/git-revert's reply (201). */
+export const GitRevertActivityResultSchema = z.object({ status: z.literal('recorded') });
 
 /** What the Activity screen calls each kind (one place, so the screen and its tests agree). */
 export const ACTIVITY_LABELS: Record<ActivityKind, string> = {

@@ -52,6 +52,8 @@ export const TokenResponseSchema = z
   .refine((r) => !!(r.access_token ?? r.accessToken), { message: 'access_token missing' })
   .transform((r) => ({ access_token: (r.access_token ?? r.accessToken) as string, user: r.user }));
 export type TokenResponse = z.output<typeof TokenResponseSchema>;
+/** What signup, login and refresh send (TokenResponseSchema above also reads older replies). */
+export const SessionResponseSchema = z.object({ access_token: z.string(), user: UserSchema });
 
 export const AuthStatusSchema = z.object({ signup_open: z.boolean() });
 export type AuthStatus = z.infer<typeof AuthStatusSchema>;

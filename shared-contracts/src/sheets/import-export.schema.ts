@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../constants.js';
 import { unsupportedExportFormat } from '../errors/messages.js';
+import { GridDataSchema, SheetMetadataSchema } from './sheet.schema.js';
 
 /** Import result (§3), plus what was made. */
 export const ImportResultSchema = z.object({
@@ -38,3 +39,13 @@ export const ExportQuerySchema = z.object({
     }),
 });
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The JSON export's file (format=json). */
+export const ExportJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number().int(),
+  headers: z.array(z.string()),
+  data: GridDataSchema,
+  metadata: SheetMetadataSchema,
+});

@@ -100,6 +100,10 @@ export const VersionTransitionResultSchema = z.object({
 });
 export type VersionTransitionResult = z.infer<typeof VersionTransitionResultSchema>;
 
+/** POST …/versions/:versionId/discard's reply. */
+export const DiscardResultSchema = z.object({ status: z.literal('discarded'), version_id: z.string() });
+export type DiscardResult = z.infer<typeof DiscardResultSchema>;
+
 export const VersionLabelBodySchema = z.strictObject({
   label: z.string().trim().min(1, { error: 'Label is required' }).max(VERSION_LABEL_MAX_LENGTH, { error: 'Label is too long' }),
 });
