@@ -235,6 +235,17 @@ describe('shell server', () => {
       assert.equal(seen.headers['x-forwarded-proto'], 'http');
     });
 
+    test('/api/docs (the API reference page) and its assets go to the api, read-only', async () => {
+      for (const url of ['/api/docs', '/api/docs/swagger-ui.css']) {
+        const res = await fetch(`${base}${url}`);
+        assert.equal(res.status, 200, url);
+        assert.equal(res.headers.get('x-upstream'), 'api', url);
+        assert.equal(api.requests.at(-1)!.url, url);
+      }
+      const post = await fetch(`${base}/api/docs`, { method: 'POST', body: 'x' });
+      assert.notEqual(post.headers.get('x-upstream'), 'api');
+    });
+
     test('each request has an id: answered to the browser and passed to the upstream for its logs', async () => {
       const res = await fetch(`${base}/ai/config`);
       const id = res.headers.get('x-request-id') ?? '';

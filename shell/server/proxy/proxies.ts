@@ -56,8 +56,9 @@ const wsForwarding = {
 };
 
 /**
- * One origin for the browser (DESIGN.md § Origins and ports): /api/v1/*, /health
- * and the live sockets go to the api, /ai/* to the ai-middleware without its prefix.
+ * One origin for the browser (DESIGN.md § Origins and ports): /api/v1/*, /health, the API
+ * reference (/api/docs) and the live sockets go to the api, /ai/* to the ai-middleware without
+ * its prefix.
  */
 export async function registerProxies(app: FastifyInstance, { apiUrl, aiUrl }: ProxyTargets): Promise<void> {
   await app.register(httpProxy, {
@@ -70,6 +71,14 @@ export async function registerProxies(app: FastifyInstance, { apiUrl, aiUrl }: P
     upstream: apiUrl,
     prefix: '/health',
     rewritePrefix: '/health',
+    httpMethods: ['GET', 'HEAD'],
+    replyOptions: replyOptions('api'),
+  });
+  // The API reference page and its assets (issue 21), read-only.
+  await app.register(httpProxy, {
+    upstream: apiUrl,
+    prefix: '/api/docs',
+    rewritePrefix: '/api/docs',
     httpMethods: ['GET', 'HEAD'],
     replyOptions: replyOptions('api'),
   });
