@@ -1,7 +1,7 @@
 import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/react';
 import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
 import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
-import { extractChartData } from './chart-data.js';
+import { type ComputedValue, extractChartData } from './chart-data.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
@@ -18,6 +18,12 @@ export interface ChartLayerProps {
   headers: readonly string[];
   /** Raised on every change of the cells: the charts read them again. */
   dataTick: number;
+  /**
+   * Formula cells' computed values (the grid's formula engine), so a formula is charted by its
+   * value; a new function when the engine (or the grid it lives in) changes. Null on a sheet
+   * without formulas.
+   */
+  computed?: ComputedValue | null;
   /** Editors move, resize and delete; viewers (and a version preview) only look and download. */
   canEdit: boolean;
   onMove(chart: ChartDefinition, box: ChartBox): void;
@@ -52,16 +58,16 @@ export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
 
-function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete, onEdit }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
+function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, onMove, onDelete, onEdit }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
   // While dragging or resizing: the box as the pointer has it; sent to the server on release.
   const [moving, setMoving] = useState<ChartBox | null>(null);
   const box = moving ?? chart.box;
   const frameRef = useRef<HTMLDivElement>(null);
   const data = useMemo(
-    () => extractChartData(grid, headers, chart),
+    () => extractChartData(grid, headers, chart, computed),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [grid, headers, chart.range, chart.categories, dataTick],
+    [grid, headers, chart.range, chart.categories, dataTick, computed],
   );
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {

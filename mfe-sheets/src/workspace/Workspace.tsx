@@ -2,6 +2,7 @@ import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chak
 import { CHART_TEXTS, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
+import type { ComputedValue } from '../charts/chart-data.js';
 import { ChartLayer, scrollChartLayer } from '../charts/ChartLayer.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
@@ -10,6 +11,8 @@ import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
+import { gridLink } from './grid/grid-link.js';
+import { toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
@@ -67,6 +70,22 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     },
     [],
   );
+  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its engine computes.
+  // gridLinked: raised when a grid mounts, so the charts read again from the new one.
+  const [gridLinked, setGridLinked] = useState(0);
+  const onGridLinked = useMemo(() => () => setGridLinked((n) => n + 1), []);
+  const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
+  const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
+  const computed = useMemo<ComputedValue | null>(() => {
+    if (!chartRows || !chartEngine) return null;
+    const link = gridLink(chartRows);
+    return (row, col) => {
+      const hot = link.hot;
+      return hot && !hot.isDestroyed ? toCellValue(hot.getDataAtCell(row, col)) : undefined;
+    };
+    // gridLinked: the same rows get a new grid when the engine engages.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chartRows, chartEngine, gridLinked]);
   // The layer mounts with the first chart: it starts where the grid is scrolled.
   const chartLayerRef = useMemo(
     () => (el: HTMLDivElement | null) => {
@@ -164,6 +183,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             onStructureChanged={noop}
             onSelect={noop}
             onScroll={onGridScroll}
+            onLinked={onGridLinked}
           />
         ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
           // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
@@ -179,6 +199,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             onSelect={session.onSelect}
             onSelectRange={charts.onSelectRange}
             onScroll={onGridScroll}
+            onLinked={onGridLinked}
           />
         ) : null}
         {view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data' && (
@@ -189,6 +210,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             grid={previewed ? previewed.rows : sheet.data}
             headers={previewed ? previewed.headers : sheet.headers.current}
             dataTick={session.state.dataTick}
+            computed={computed}
             canEdit={!locked}
             onMove={(chart, box) => void charts.move(chart, box)}
             onDelete={(chart) => void charts.remove(chart)}
