@@ -59,7 +59,15 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
   const locked = readOnly || viewOnly || preview.state.phase !== 'off';
-  const charts = useSheetCharts(shell.api, { sheetId: sheet?.id ?? null, size, charts: session.state.charts, setCharts: session.setCharts });
+  const charts = useSheetCharts(shell.api, {
+    sheetId: sheet?.id ?? null,
+    size,
+    charts: session.state.charts,
+    setCharts: session.setCharts,
+    flush: session.flush,
+    version: session.currentVersion,
+    pending: session.hasPending,
+  });
   // The charts' layer, moved with the grid's scroll so each chart stays over its cells.
   const chartLayer = useRef<HTMLDivElement>(null);
   const scroll = useRef({ left: 0, top: 0 });
