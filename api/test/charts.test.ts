@@ -113,7 +113,7 @@ describe('charts on a sheet', () => {
     assert.deepEqual(v1.charts, [chart]);
   });
 
-  it('rows inserted above move a chart, inserted inside grow it, removing all its rows deletes it — on the server, live', async () => {
+  it('rows inserted above move a chart, inserted inside grow it, removing all its rows leaves it with no range — on the server, live', async () => {
     const s = await sheet();
     const { chart } = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
     const a = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version + 1 });
@@ -132,11 +132,26 @@ describe('charts on a sheet', () => {
     const then = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${inside.data.version}`)).json());
     assert.deepEqual(then.charts?.[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
     a.send(op('gone', 'rows_remove', 2, 5));
+    const gone = await a.next('ack');
+    // Its cells are gone: the chart stays, with no range (it says so), its options kept.
+    assert.deepEqual(await chartsNow(s.id), [{ ...chart!, range: null }]);
+    const atGone = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${gone.data.version}`)).json());
+    assert.deepEqual(atGone.charts?.[0].range, null);
+    // Rows inserted where it was do not bring it back.
+    a.send(op('back', 'rows_insert', 0, 3));
     await a.next('ack');
-    assert.deepEqual(await chartsNow(s.id), [], `chart ${chart!.id} went with its rows`);
+    assert.deepEqual((await chartsNow(s.id))[0].range, null);
+    // An editor may still move it (range null kept), then give it a new range.
+    const moved = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, { ...options({ box: { x: 500, y: 20, width: 480, height: 300 } }), range: null });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual((await chartsNow(s.id))[0], { ...chart!, range: null, box: { x: 500, y: 20, width: 480, height: 300 } });
+    const fresh = { start_row: 0, start_col: 0, end_row: 1, end_col: 1 };
+    const revived = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, options({ range: fresh }));
+    assert.equal(revived.statusCode, 200, revived.body);
+    assert.deepEqual((await chartsNow(s.id))[0].range, fresh);
   });
 
-  it('a chart written on an older version (base_version) charts the same cells after another user’s inserts; its cells removed since: 409, nothing stored', async () => {
+  it('a chart written on an older version (base_version) charts the same cells after another user’s inserts; a new one on cells removed since: 409, nothing stored; a changed one keeps no range', async () => {
     const s = await sheet();
     const made = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
     const seen = made.version; // what the chart's author has on screen
@@ -151,7 +166,7 @@ describe('charts on a sheet', () => {
     assert.deepEqual((await chartsNow(s.id))[0].range, moved);
 
     // The author, not yet told, drags the chart: the PUT carries the range it saw, on its version; the range is not put back.
-    const drag = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range, box: { x: 300, y: 20, width: 480, height: 300 } }), base_version: seen });
+    const drag = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, box: { x: 300, y: 20, width: 480, height: 300 } }), base_version: seen });
     assert.equal(drag.statusCode, 200, drag.body);
     assert.deepEqual((await chartsNow(s.id))[0].range, moved);
     assert.deepEqual((await chartsNow(s.id))[0].box, { x: 300, y: 20, width: 480, height: 300 });
@@ -172,6 +187,12 @@ describe('charts on a sheet', () => {
     const afterAll = await read(s.id);
     assert.equal(afterAll.version, before.version);
     assert.deepEqual(chartsOf(afterAll.metadata), chartsOf(before.metadata));
+    assert.deepEqual(chartsOf(afterAll.metadata).map((c) => c.range), [null, null], 'both charts of those rows are left with no range');
+    // The first chart's author, still on the old view, retitles it: it keeps no range (not the old one).
+    const retitled = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, title: 'Late' }), base_version: seen });
+    assert.equal(retitled.statusCode, 200, retitled.body);
+    const late = (await chartsNow(s.id)).find((c) => c.id === made.chart!.id)!;
+    assert.deepEqual([late.title, late.range], ['Late', null]);
     // Without base_version the range is taken as it is sent.
     const plain = await api.post(`/api/v1/sheets/${s.id}/charts`, options({ range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 } }));
     assert.equal(plain.statusCode, 201, plain.body);

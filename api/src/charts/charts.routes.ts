@@ -17,8 +17,9 @@ const chartNotFound = () => new HttpError(404, ERROR_CODES.notFound, CHART_TEXTS
  * {api}/sheets/:id/charts (issue 20): add, change and delete a sheet's charts. Editors only
  * (viewers see charts in the sheet's metadata); every body is checked against the contract
  * before anything is read; each change is one new version of the sheet. A body with `base_version`
- * has its range moved through the row/column inserts and removes committed since (409 when its
- * cells are gone), so a chart drawn on a view behind another user's insert charts the same cells.
+ * has its range moved through the row/column inserts and removes committed since, so a chart drawn
+ * on a view behind another user's insert charts the same cells (a new chart whose cells are gone
+ * since: 409; a changed one keeps no range, as the removal left it).
  */
 export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const { sheets } = services;
@@ -31,7 +32,10 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
       id,
       currentUser(request).id,
       (charts, anchor) => {
-        chart.range = anchor(options.range);
+        // A new chart of cells removed since its author saw them would show nothing: refused.
+        const range = anchor(options.range);
+        if (range === null) throw new HttpError(409, ERROR_CODES.conflict, CHART_TEXTS.rangeGone);
+        chart.range = range;
         return [...charts, chart];
       },
       base_version,
@@ -47,7 +51,8 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
       currentUser(request).id,
       (charts, anchor) => {
         if (!charts.some((c) => c.id === chartId)) throw chartNotFound();
-        const changed = { ...options, range: anchor(options.range), id: chartId };
+        // Cells removed since (or before: range null) leave the chart with no range, as the op did to it.
+        const changed = { ...options, range: options.range === null ? null : anchor(options.range), id: chartId };
         return charts.map((c) => (c.id === chartId ? changed : c));
       },
       base_version,

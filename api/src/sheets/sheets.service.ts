@@ -675,23 +675,22 @@ export class SheetsService {
    * stored and returns them changed (or throws an HttpError, and nothing is written). The result
    * is checked against the contract (at most SHEET_MAX_CHARTS), kept in the sheet's metadata and
    * recorded for the version; open clients get the sheet's sync. `anchor` moves a range its author
-   * drew on `baseVersion` to the sheet as it is (409 when its cells are gone since).
+   * drew on `baseVersion` to the sheet as it is (null when its cells are gone since).
    */
   async writeCharts(
     id: string,
     userId: string,
-    change: (charts: ChartDefinition[], anchor: (range: ChartRange) => ChartRange) => ChartDefinition[],
+    change: (charts: ChartDefinition[], anchor: (range: ChartRange) => ChartRange | null) => ChartDefinition[],
     baseVersion?: number,
   ): Promise<ChartsResult> {
     const result = await this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
       const history = baseVersion === undefined ? null : await this.structure.since(trx, id, Math.min(baseVersion, row.version), row.version);
       // A range drawn on `baseVersion` charts the same cells now: moved through the row/column ops since (under the lock).
-      const anchor = (range: ChartRange): ChartRange => {
+      const anchor = (range: ChartRange): ChartRange | null => {
         if (!history) return range;
         const moved = moveChartRangeTo(range, baseVersion, row.version, history);
         if (moved instanceof HttpError) throw moved;
-        if (moved === null) throw new HttpError(409, ERROR_CODES.conflict, CHART_TEXTS.rangeGone);
         return moved;
       };
       const charts = change(storedCharts(row.extra), anchor);

@@ -88,6 +88,15 @@ describe('hostile: chart bodies', () => {
     await healthy(t.app);
   });
 
+  it('a new chart with no range (null: only a chart whose cells were deleted has none) is 400; nothing is written', async () => {
+    const before = await state();
+    const res = await member.post(`/api/v1/sheets/${sheetId}/charts`, { ...good, range: null });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error.code, ERROR_CODES.validation);
+    assert.deepEqual(await state(), before);
+    await healthy(t.app);
+  });
+
   it('a base_version ahead of the sheet is 400 with the reason; nothing is written', async () => {
     const before = await state();
     const ahead = { ...good, base_version: before.version + 5 };

@@ -64,7 +64,8 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
   const box = moving ?? chart.box;
   const frameRef = useRef<HTMLDivElement>(null);
   const data = useMemo(
-    () => extractChartData(grid, headers, chart, computed),
+    // No range: its cells were deleted, nothing to read.
+    () => (chart.range ? extractChartData(grid, headers, { range: chart.range, categories: chart.categories }, computed) : null),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [grid, headers, chart.range, chart.categories, dataTick, computed],
@@ -139,7 +140,7 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
         <Text fontSize="sm" fontWeight="semibold" truncate flex="1" data-testid="chart-title-text">
           {chart.title}
         </Text>
-        {data.skipped > 0 && (
+        {data && data.skipped > 0 && (
           <Text fontSize="xs" color="fg.muted" title="Text where a number was expected is left out">
             {data.skipped} text {data.skipped === 1 ? 'cell' : 'cells'} left out
           </Text>
@@ -181,7 +182,15 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
           </Flex>
         }
       >
-        <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        {data ? (
+          <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        ) : (
+          <Flex h={`${box.height - HEADER}px`} align="center" justify="center" p="4" textAlign="center">
+            <Text fontSize="sm" color="fg.muted" data-testid="chart-range-deleted">
+              {CHART_TEXTS.rangeDeleted}
+            </Text>
+          </Flex>
+        )}
       </Suspense>
       {canEdit && (
         <Box

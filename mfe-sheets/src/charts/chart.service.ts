@@ -1,4 +1,4 @@
-import { type ChartsResult, type CreateChartBody, ChartsResultSchema, ErrorBodySchema, MESSAGES, type ShellContext } from '@tessera/contracts';
+import { type ChartsResult, type CreateChartBody, type UpdateChartBody, ChartsResultSchema, ErrorBodySchema, MESSAGES, type ShellContext } from '@tessera/contracts';
 import { isRequestError } from '../workspace/retry.js';
 
 export type ChartResult = { success: true; data: ChartsResult } | { success: false; error: string };
@@ -28,7 +28,7 @@ export function createChartService(api: ShellContext['api']) {
   return {
     // base_version: the version the range was drawn on (the server moves it through the row/column ops since).
     create: (sheetId: string, body: CreateChartBody) => run(() => api.post<unknown>(chartsPath(sheetId), body)),
-    update: (sheetId: string, chartId: string, body: CreateChartBody) => run(() => api.put<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`, body)),
+    update: (sheetId: string, chartId: string, body: UpdateChartBody) => run(() => api.put<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`, body)),
     remove: (sheetId: string, chartId: string) => run(() => api.delete<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`)),
   };
 }

@@ -1,4 +1,4 @@
-import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type SheetSize, type ShellContext } from '@tessera/contracts';
+import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type SheetSize, type ShellContext, type UpdateChartBody } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
 import { COLUMN_WIDTH } from '../workspace/grid/SheetGrid.js';
 import { type ChartResult, createChartService } from './chart.service.js';
@@ -44,7 +44,10 @@ export function selectionRange(row: number, col: number, row2: number, col2: num
   return { start_row: top, start_col: left, end_row: bottom, end_col: right };
 }
 
-const optionsOf = ({ id: _id, ...options }: ChartDefinition): ChartOptions => options;
+const optionsOf = ({ id: _id, ...options }: ChartDefinition): UpdateChartBody => options;
+
+/** What the dialog opens on for a chart whose cells were deleted (its range field starts empty). */
+const NO_RANGE: ChartRange = { start_row: 0, start_col: 0, end_row: 0, end_col: 0 };
 
 /** The Workspace's chart commands (issue 20): insert from the selection, move / resize, delete; every change through the server. */
 export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) {
@@ -105,7 +108,7 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
       setDialogError(null);
       setEditing(chart);
       dialogBase.current = drawnOn();
-      setDialogRange(chart.range);
+      setDialogRange(chart.range ?? NO_RANGE);
     },
     closeDialog() {
       setDialogRange(null);
