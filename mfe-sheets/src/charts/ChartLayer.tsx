@@ -58,10 +58,48 @@ export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
 
-function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, onMove, onDelete, onEdit }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
+/** Width of the side strip that holds the charts when the sheet is narrow, and the height of each chart in it. */
+export const CHART_STRIP_WIDTH = 340;
+const STRIP_CHART_HEIGHT = 260;
+/** Below this width of the sheet's area the charts go to the side strip: over the grid they would hide most of it. */
+export const CHART_STRIP_BELOW = 900;
+
+/**
+ * The charts in a strip beside the grid (the sheet is narrow): stacked, each at the strip's width,
+ * in a scrolling column. Nobody drags or resizes them there (their box over the grid is kept for
+ * a wider window); the menu stays (Edit, Delete, downloads).
+ */
+export function ChartStrip({ charts, ...rest }: ChartLayerProps) {
+  if (charts.length === 0) return null;
+  return (
+    <Box w={`${CHART_STRIP_WIDTH}px`} flexShrink={0} h="full" overflowY="auto" borderLeftWidth="1px" bg="bg.subtle" p="2" data-testid="chart-strip">
+      <Flex direction="column" gap="2">
+        {charts.map((chart) => (
+          <ChartFrame key={chart.id} chart={chart} {...rest} strip />
+        ))}
+      </Flex>
+    </Box>
+  );
+}
+
+function ChartFrame({
+  chart,
+  grid,
+  headers,
+  dataTick,
+  computed = null,
+  canEdit: canEditOptions,
+  onMove,
+  onDelete,
+  onEdit,
+  strip = false,
+}: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition; strip?: boolean }) {
   // While dragging or resizing: the box as the pointer has it; sent to the server on release.
   const [moving, setMoving] = useState<ChartBox | null>(null);
-  const box = moving ?? chart.box;
+  // In the strip: the strip's width (less its padding), a fixed height, in the flow.
+  const box = strip ? { x: 0, y: 0, width: CHART_STRIP_WIDTH - 18, height: STRIP_CHART_HEIGHT } : (moving ?? chart.box);
+  const canMove = canEditOptions && !strip;
+  const canEdit = canEditOptions;
   const frameRef = useRef<HTMLDivElement>(null);
   const data = useMemo(
     // No range: its cells were deleted, nothing to read.
@@ -72,7 +110,7 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
   );
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
-    if (!canEdit || event.button !== 0) return;
+    if (!canMove || event.button !== 0) return;
     event.preventDefault();
     const start = { x: event.clientX, y: event.clientY, box: chart.box };
     let last = start.box;
@@ -112,9 +150,10 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
   return (
     <Box
       ref={frameRef}
-      position="absolute"
-      left={`${box.x}px`}
-      top={`${box.y}px`}
+      position={strip ? 'relative' : 'absolute'}
+      left={strip ? undefined : `${box.x}px`}
+      top={strip ? undefined : `${box.y}px`}
+      flexShrink={0}
       width={`${box.width}px`}
       height={`${box.height}px`}
       pointerEvents="auto"
@@ -132,7 +171,7 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
         align="center"
         gap="2"
         borderBottomWidth="1px"
-        cursor={canEdit ? 'move' : 'default'}
+        cursor={canMove ? 'move' : 'default'}
         onPointerDown={drag('move')}
         data-testid="chart-handle"
         style={{ touchAction: 'none' }}
@@ -192,7 +231,7 @@ function ChartFrame({ chart, grid, headers, dataTick, computed = null, canEdit, 
           </Flex>
         )}
       </Suspense>
-      {canEdit && (
+      {canMove && (
         <Box
           position="absolute"
           right="0"

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { ChartDefinition, Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
@@ -7,7 +7,8 @@ import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace
 import Workspace from './Workspace.js';
 
 // Issue 20: a chart over the sheet plots formula cells by their computed values (never their text).
-jest.setTimeout(30_000);
+// Each renders the whole Workspace with the grid and a chart (and HyperFormula): slow on a loaded machine.
+jest.setTimeout(60_000);
 
 let api: SheetTestApi;
 afterEach(async () => {
@@ -77,4 +78,37 @@ test('a formula typed into a plain sheet’s chart range is charted by its value
     expect(e).toBeGreaterThan(s);
     expect(Math.abs(e - 3 * n)).toBeLessThanOrEqual(2);
   });
+});
+
+test('a narrow sheet shows its charts in a strip beside the grid (stacked, not dragged); wide again, over the grid', async () => {
+  const sheet = withChart(makeSheet('Regions', [['North', 10], ['South', 20]], ['Region', 'Amount']));
+  api = await startSheetApi([sheet]);
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice', { tab: 'data' })} />);
+  await screen.findByTestId('sheet-grid');
+  await screen.findByTestId('chart-frame');
+  expect(screen.getByTestId('chart-layer')).toContainElement(screen.getByTestId('chart-frame'));
+
+  const resizeTo = (width: number) => {
+    Object.defineProperty(screen.getByTestId('workspace'), 'clientWidth', { configurable: true, value: width });
+    act(() => void window.dispatchEvent(new Event('resize')));
+  };
+  resizeTo(600);
+  const strip = await screen.findByTestId('chart-strip');
+  expect(screen.queryByTestId('chart-layer')).toBeNull();
+  expect(strip).toContainElement(screen.getByTestId('chart-frame'));
+  expect(screen.getByTestId('sheet-grid')).toBeInTheDocument();
+  // In the strip a chart is not moved or resized (its place over the grid is kept for a wider window).
+  expect(within(strip).queryByTestId('chart-resize')).toBeNull();
+  const before = api.requests.length;
+  act(() => {
+    within(strip).getByTestId('chart-handle').dispatchEvent(new MouseEvent('pointerdown', { bubbles: true, clientX: 10, clientY: 10, button: 0 }));
+    window.dispatchEvent(new MouseEvent('pointermove', { clientX: 80, clientY: 90 }));
+    window.dispatchEvent(new MouseEvent('pointerup', { clientX: 80, clientY: 90 }));
+  });
+  await waitFor(() => expect(barHeights(within(strip).getByTestId('chart-frame'))).toHaveLength(2), { timeout: 15_000 });
+  expect(api.requests.slice(before).filter((r) => r.path.includes('/charts'))).toEqual([]);
+
+  resizeTo(1400);
+  await waitFor(() => expect(screen.queryByTestId('chart-strip')).toBeNull());
+  expect(screen.getByTestId('chart-layer')).toContainElement(screen.getByTestId('chart-frame'));
 });

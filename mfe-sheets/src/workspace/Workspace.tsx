@@ -1,9 +1,10 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
-import { ChartLayer, scrollChartLayer } from '../charts/ChartLayer.js';
+import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
+import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
@@ -94,6 +95,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
+  // A narrow sheet shows its charts in a strip beside the grid, not over it.
+  const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.
   const chartLayerRef = useMemo(
     () => (el: HTMLDivElement | null) => {
@@ -117,6 +120,21 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     );
   }
 
+  const chartLayerProps =
+    view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data'
+      ? {
+          charts: previewed ? (previewed.charts ?? []) : session.state.charts,
+          grid: previewed ? previewed.rows : sheet.data,
+          headers: previewed ? previewed.headers : sheet.headers.current,
+          dataTick: session.state.dataTick,
+          computed,
+          canEdit: !locked,
+          onMove: (chart: ChartDefinition, box: ChartBox) => void charts.move(chart, box),
+          onDelete: (chart: ChartDefinition) => void charts.remove(chart),
+          onEdit: charts.openEdit,
+        }
+      : null;
+
   const remove = async () => {
     setDeleting(true);
     const removed = await session.remove();
@@ -125,7 +143,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   };
 
   return (
-    <Flex direction="column" h="full" minH="0" data-testid="workspace">
+    <Flex direction="column" h="full" minH="0" data-testid="workspace" ref={strip.ref}>
       <SheetToolbar
         sheet={phase === 'ready' ? { name, size, status: saveStatus(session.state) } : null}
         view={view}
@@ -169,63 +187,55 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
-      <Box flex="1" minH="0" position="relative">
-        {view === 'code' ? (
-          <CodeView shell={shell} />
-        ) : phase === 'loading' ? (
-          <Center h="full" gap="2">
-            <Spinner size="sm" />
-            <Text>{MESSAGES.loadingSheet}</Text>
-          </Center>
-        ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
-          // The previewed version, read-only, its differences from the live grid highlighted.
-          <SheetGrid
-            key={`preview-${previewed.version_id}`}
-            data={previewed.rows}
-            headers={previewHeaders}
-            formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
-            readOnly
-            highlight={highlight}
-            onCellHistory={(row, col) => setHistoryCell({ row, col })}
-            onCellsChanged={noop}
-            onStructureChanged={noop}
-            onSelect={noop}
-            onScroll={onGridScroll}
-            onLinked={onGridLinked}
-          />
-        ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
-          // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
-          <SheetGrid
-            key={`${sheet.loadKey}-${formulaEngine ? 'formulas' : 'plain'}`}
-            data={sheet.data}
-            headers={sheet.headers}
-            formulaEngine={formulaEngine}
-            readOnly={locked}
-            onCellHistory={(row, col) => setHistoryCell({ row, col })}
-            onCellsChanged={session.onCellsChanged}
-            onStructureChanged={session.onStructureChanged}
-            onSelect={session.onSelect}
-            onSelectRange={charts.onSelectRange}
-            onScroll={onGridScroll}
-            onLinked={onGridLinked}
-          />
-        ) : null}
-        {view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data' && (
-          // A version preview shows that version's charts over its cells; nobody moves them there.
-          <ChartLayer
-            ref={chartLayerRef}
-            charts={previewed ? (previewed.charts ?? []) : session.state.charts}
-            grid={previewed ? previewed.rows : sheet.data}
-            headers={previewed ? previewed.headers : sheet.headers.current}
-            dataTick={session.state.dataTick}
-            computed={computed}
-            canEdit={!locked}
-            onMove={(chart, box) => void charts.move(chart, box)}
-            onDelete={(chart) => void charts.remove(chart)}
-            onEdit={charts.openEdit}
-          />
-        )}
-      </Box>
+      <Flex flex="1" minH="0">
+        <Box flex="1" minH="0" minW="0" position="relative">
+          {view === 'code' ? (
+            <CodeView shell={shell} />
+          ) : phase === 'loading' ? (
+            <Center h="full" gap="2">
+              <Spinner size="sm" />
+              <Text>{MESSAGES.loadingSheet}</Text>
+            </Center>
+          ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
+            // The previewed version, read-only, its differences from the live grid highlighted.
+            <SheetGrid
+              key={`preview-${previewed.version_id}`}
+              data={previewed.rows}
+              headers={previewHeaders}
+              formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
+              readOnly
+              highlight={highlight}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={noop}
+              onStructureChanged={noop}
+              onSelect={noop}
+              onScroll={onGridScroll}
+              onLinked={onGridLinked}
+            />
+          ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
+            // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
+            <SheetGrid
+              key={`${sheet.loadKey}-${formulaEngine ? 'formulas' : 'plain'}`}
+              data={sheet.data}
+              headers={sheet.headers}
+              formulaEngine={formulaEngine}
+              readOnly={locked}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={session.onCellsChanged}
+              onStructureChanged={session.onStructureChanged}
+              onSelect={session.onSelect}
+              onSelectRange={charts.onSelectRange}
+              onScroll={onGridScroll}
+              onLinked={onGridLinked}
+            />
+          ) : null}
+          {chartLayerProps && !strip.narrow && (
+            // A version preview shows that version's charts over its cells; nobody moves them there.
+            <ChartLayer ref={chartLayerRef} {...chartLayerProps} />
+          )}
+        </Box>
+        {chartLayerProps && strip.narrow && <ChartStrip {...chartLayerProps} />}
+      </Flex>
       <InsertChartDialog
         range={charts.dialogRange}
         box={charts.newBox()}
