@@ -58,24 +58,29 @@ export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
 
-/** Width of the side strip that holds the charts when the sheet is narrow, and the height of each chart in it. */
-export const CHART_STRIP_WIDTH = 340;
+/** Widest side strip (it takes at most half a narrow sheet's area), and the height of each chart in it. */
+export const CHART_STRIP_MAX_WIDTH = 340;
 const STRIP_CHART_HEIGHT = 260;
-/** Below this width of the sheet's area the charts go to the side strip: over the grid they would hide most of it. */
-export const CHART_STRIP_BELOW = 900;
+/**
+ * Below this width of the sheet's area the charts go to the side strip: a chart over the grid
+ * (480 px wide when made) would hide most of it. A laptop window with the chat panel open is wider.
+ */
+export const CHART_STRIP_BELOW = 560;
+/** The strip's padding and border, in pixels (a chart in it is this much narrower). */
+const STRIP_INSET = 18;
 
 /**
  * The charts in a strip beside the grid (the sheet is narrow): stacked, each at the strip's width,
  * in a scrolling column. Nobody drags or resizes them there (their box over the grid is kept for
  * a wider window); the menu stays (Edit, Delete, downloads).
  */
-export function ChartStrip({ charts, ...rest }: ChartLayerProps) {
+export function ChartStrip({ charts, width, ...rest }: ChartLayerProps & { width: number }) {
   if (charts.length === 0) return null;
   return (
-    <Box w={`${CHART_STRIP_WIDTH}px`} flexShrink={0} h="full" overflowY="auto" borderLeftWidth="1px" bg="bg.subtle" p="2" data-testid="chart-strip">
+    <Box w={`${width}px`} flexShrink={0} h="full" overflowY="auto" borderLeftWidth="1px" bg="bg.subtle" p="2" data-testid="chart-strip">
       <Flex direction="column" gap="2">
         {charts.map((chart) => (
-          <ChartFrame key={chart.id} chart={chart} {...rest} strip />
+          <ChartFrame key={chart.id} chart={chart} {...rest} strip={width - STRIP_INSET} />
         ))}
       </Flex>
     </Box>
@@ -92,13 +97,13 @@ function ChartFrame({
   onMove,
   onDelete,
   onEdit,
-  strip = false,
-}: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition; strip?: boolean }) {
+  strip = null,
+}: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition; /** In the side strip: the width a chart has there. */ strip?: number | null }) {
   // While dragging or resizing: the box as the pointer has it; sent to the server on release.
   const [moving, setMoving] = useState<ChartBox | null>(null);
   // In the strip: the strip's width (less its padding), a fixed height, in the flow.
-  const box = strip ? { x: 0, y: 0, width: CHART_STRIP_WIDTH - 18, height: STRIP_CHART_HEIGHT } : (moving ?? chart.box);
-  const canMove = canEditOptions && !strip;
+  const box = strip !== null ? { x: 0, y: 0, width: strip, height: STRIP_CHART_HEIGHT } : (moving ?? chart.box);
+  const canMove = canEditOptions && strip === null;
   const canEdit = canEditOptions;
   const frameRef = useRef<HTMLDivElement>(null);
   const data = useMemo(
@@ -150,9 +155,9 @@ function ChartFrame({
   return (
     <Box
       ref={frameRef}
-      position={strip ? 'relative' : 'absolute'}
-      left={strip ? undefined : `${box.x}px`}
-      top={strip ? undefined : `${box.y}px`}
+      position={strip !== null ? 'relative' : 'absolute'}
+      left={strip !== null ? undefined : `${box.x}px`}
+      top={strip !== null ? undefined : `${box.y}px`}
       flexShrink={0}
       width={`${box.width}px`}
       height={`${box.height}px`}

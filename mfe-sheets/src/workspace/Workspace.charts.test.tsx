@@ -92,11 +92,13 @@ test('a narrow sheet shows its charts in a strip beside the grid (stacked, not d
     Object.defineProperty(screen.getByTestId('workspace'), 'clientWidth', { configurable: true, value: width });
     act(() => void window.dispatchEvent(new Event('resize')));
   };
-  resizeTo(600);
+  resizeTo(480);
   const strip = await screen.findByTestId('chart-strip');
   expect(screen.queryByTestId('chart-layer')).toBeNull();
   expect(strip).toContainElement(screen.getByTestId('chart-frame'));
   expect(screen.getByTestId('sheet-grid')).toBeInTheDocument();
+  // Half the area: the grid keeps the other half.
+  expect(strip.style.width || getComputedStyle(strip).width).toBe('240px');
   // In the strip a chart is not moved or resized (its place over the grid is kept for a wider window).
   expect(within(strip).queryByTestId('chart-resize')).toBeNull();
   const before = api.requests.length;
@@ -108,7 +110,8 @@ test('a narrow sheet shows its charts in a strip beside the grid (stacked, not d
   await waitFor(() => expect(barHeights(within(strip).getByTestId('chart-frame'))).toHaveLength(2), { timeout: 15_000 });
   expect(api.requests.slice(before).filter((r) => r.path.includes('/charts'))).toEqual([]);
 
-  resizeTo(1400);
+  // A laptop window with the chat panel open (about 600 px for the sheet) keeps the charts over the grid.
+  resizeTo(620);
   await waitFor(() => expect(screen.queryByTestId('chart-strip')).toBeNull());
   expect(screen.getByTestId('chart-layer')).toContainElement(screen.getByTestId('chart-frame'));
 });

@@ -234,7 +234,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             <ChartLayer ref={chartLayerRef} {...chartLayerProps} />
           )}
         </Box>
-        {chartLayerProps && strip.narrow && <ChartStrip {...chartLayerProps} />}
+        {chartLayerProps && strip.narrow && <ChartStrip {...chartLayerProps} width={strip.width} />}
       </Flex>
       <InsertChartDialog
         range={charts.dialogRange}
