@@ -2,7 +2,7 @@
 // moved with its rows and columns, previewed, restored and duplicated with it; editors only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ACCESS_TEXTS, type ChartOptions, ChartsResultSchema, chartsOf, SheetSchema, SheetVersionSchema } from '@tessera/contracts';
+import { ACCESS_TEXTS, CHART_TEXTS, type ChartOptions, ChartsResultSchema, chartsOf, ERROR_CODES, SHEET_REPLACED_TEXT, SheetSchema, SheetVersionSchema } from '@tessera/contracts';
 import { LiveClient } from './live-client.js';
 import { apiClient } from './support/api-client.js';
 import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
@@ -113,7 +113,7 @@ describe('charts on a sheet', () => {
     assert.deepEqual(v1.charts, [chart]);
   });
 
-  it('rows inserted above move a chart, inserted inside grow it, removing all its rows deletes it — on the server, live', async () => {
+  it('rows inserted above move a chart, inserted inside grow it, removing all its rows leaves it with no range — on the server, live', async () => {
     const s = await sheet();
     const { chart } = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
     const a = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version + 1 });
@@ -132,8 +132,88 @@ describe('charts on a sheet', () => {
     const then = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${inside.data.version}`)).json());
     assert.deepEqual(then.charts?.[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
     a.send(op('gone', 'rows_remove', 2, 5));
+    const gone = await a.next('ack');
+    // Its cells are gone: the chart stays, with no range (it says so), its options kept.
+    assert.deepEqual(await chartsNow(s.id), [{ ...chart!, range: null }]);
+    const atGone = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${gone.data.version}`)).json());
+    assert.deepEqual(atGone.charts?.[0].range, null);
+    // Rows inserted where it was do not bring it back.
+    a.send(op('back', 'rows_insert', 0, 3));
     await a.next('ack');
-    assert.deepEqual(await chartsNow(s.id), [], `chart ${chart!.id} went with its rows`);
+    assert.deepEqual((await chartsNow(s.id))[0].range, null);
+    // An editor may still move it (range null kept), then give it a new range.
+    const moved = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, { ...options({ box: { x: 500, y: 20, width: 480, height: 300 } }), range: null });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual((await chartsNow(s.id))[0], { ...chart!, range: null, box: { x: 500, y: 20, width: 480, height: 300 } });
+    const fresh = { start_row: 0, start_col: 0, end_row: 1, end_col: 1 };
+    const revived = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, options({ range: fresh }));
+    assert.equal(revived.statusCode, 200, revived.body);
+    assert.deepEqual((await chartsNow(s.id))[0].range, fresh);
+  });
+
+  it('a chart written on an older version (base_version) charts the same cells after another user’s inserts; a new one on cells removed since: 409, nothing stored; a changed one keeps no range', async () => {
+    const s = await sheet();
+    const made = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
+    const seen = made.version; // what the chart's author has on screen
+    const other = await LiveClient.join(base, s.id, admin.accessToken, { since: seen });
+    open.push(other);
+    // Someone else inserts 2 rows above and a column before the range.
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'up', type: 'rows_insert', index: 0, count: 2 } });
+    await other.next('ack');
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'left', type: 'columns_insert', index: 0, count: 1 } });
+    await other.next('ack');
+    const moved = { start_row: 3, start_col: 1, end_row: 4, end_col: 2 };
+    assert.deepEqual((await chartsNow(s.id))[0].range, moved);
+
+    // The author, not yet told, drags the chart: the PUT carries the range it saw, on its version; the range is not put back.
+    const drag = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, box: { x: 300, y: 20, width: 480, height: 300 } }), base_version: seen });
+    assert.equal(drag.statusCode, 200, drag.body);
+    assert.deepEqual((await chartsNow(s.id))[0].range, moved);
+    assert.deepEqual((await chartsNow(s.id))[0].box, { x: 300, y: 20, width: 480, height: 300 });
+    // A new chart drawn on that old view (rows 1–2, columns A–B) charts the same cells: moved, in the answer and stored.
+    const added = await api.post(`/api/v1/sheets/${s.id}/charts`, { ...options({ range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } }), base_version: seen });
+    assert.equal(added.statusCode, 201, added.body);
+    const result = ChartsResultSchema.parse(added.json());
+    assert.deepEqual(result.chart?.range, moved);
+    assert.deepEqual((await chartsNow(s.id)).map((c) => c.range), [moved, moved]);
+
+    // Those rows are removed; a chart drawn on them from the old view has nothing left to chart.
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'gone', type: 'rows_remove', index: 3, count: 2 } });
+    await other.next('ack');
+    const before = await read(s.id);
+    const stale = await api.post(`/api/v1/sheets/${s.id}/charts`, { ...options({ range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } }), base_version: seen });
+    assert.equal(stale.statusCode, 409, stale.body);
+    assert.deepEqual(stale.json().error, { code: ERROR_CODES.conflict, message: CHART_TEXTS.rangeGone });
+    const afterAll = await read(s.id);
+    assert.equal(afterAll.version, before.version);
+    assert.deepEqual(chartsOf(afterAll.metadata), chartsOf(before.metadata));
+    assert.deepEqual(chartsOf(afterAll.metadata).map((c) => c.range), [null, null], 'both charts of those rows are left with no range');
+    // The first chart's author, still on the old view, retitles it: it keeps no range (not the old one).
+    const retitled = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, title: 'Late' }), base_version: seen });
+    assert.equal(retitled.statusCode, 200, retitled.body);
+    const late = (await chartsNow(s.id)).find((c) => c.id === made.chart!.id)!;
+    assert.deepEqual([late.title, late.range], ['Late', null]);
+    // Without base_version the range is taken as it is sent.
+    const plain = await api.post(`/api/v1/sheets/${s.id}/charts`, options({ range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 } }));
+    assert.equal(plain.statusCode, 201, plain.body);
+    assert.deepEqual(ChartsResultSchema.parse(plain.json()).chart?.range, { start_row: 0, start_col: 0, end_row: 1, end_col: 1 });
+  });
+
+  it('a chart written on a version before a restore replaced the sheet is refused (409), as a live edit would be', async () => {
+    const s = await sheet();
+    const made = await addChart(s.id);
+    // A row inserted, then the first version restored: the whole grid is written back.
+    const other = await LiveClient.join(base, s.id, admin.accessToken, { since: made.version });
+    open.push(other);
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'row', type: 'rows_insert', index: 0, count: 1 } });
+    await other.next('ack');
+    const restored = await api.post(`/api/v1/sheets/${s.id}/versions/${s.version}/checkout`, {});
+    assert.equal(restored.statusCode, 200, restored.body);
+    const before = await read(s.id);
+    const res = await api.post(`/api/v1/sheets/${s.id}/charts`, { ...options(), base_version: made.version });
+    assert.equal(res.statusCode, 409, res.body);
+    assert.equal(res.json().error.message, SHEET_REPLACED_TEXT);
+    assert.equal((await read(s.id)).version, before.version);
   });
 
   it('another user on the sheet gets the chart live (the sheet’s sync carries it)', async () => {

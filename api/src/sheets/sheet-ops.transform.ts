@@ -1,7 +1,9 @@
 import {
   type CellChange,
+  type ChartRange,
   EDIT_DROPPED_TEXT,
   ERROR_CODES,
+  moveChartRange,
   SHEET_REPLACED_TEXT,
   STRUCTURE_DROPPED_TEXT,
   transformChanges,
@@ -159,6 +161,23 @@ export function moveStructure(op: StoredStructureOp, base: number | undefined, c
   for (const step of stepsAfter(history, base)) {
     moved = transformStructure(moved, step, 'after');
     if (moved === null) return new HttpError(409, ERROR_CODES.conflict, STRUCTURE_DROPPED_TEXT);
+  }
+  return moved;
+}
+
+/**
+ * A chart's range as its author saw it at `base` (issue 20), moved to the sheet at `current`
+ * through the row and column ops since, as a live op's cells are: null when all its cells were
+ * removed, or the refusal when the base cannot be moved from.
+ */
+export function moveChartRangeTo(range: ChartRange, base: number | undefined, current: number, history: StructureHistory): ChartRange | null | HttpError {
+  if (base === undefined) return range;
+  const refused = baseError(base, current, history);
+  if (refused) return refused;
+  let moved: ChartRange | null = range;
+  for (const step of stepsAfter(history, base)) {
+    moved = moveChartRange(moved, step);
+    if (moved === null) return null;
   }
   return moved;
 }

@@ -5,6 +5,7 @@ import {
   type CellPatchResult,
   type CellValue,
   CHART_TEXTS,
+  type ChartRange,
   type ChartDefinition,
   type ChartsResult,
   type CreateSheetBody,
@@ -37,7 +38,7 @@ import { GridCache } from './grid-cache.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
-import { moveCells, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { moveCells, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
@@ -673,12 +674,26 @@ export class SheetsService {
    * A change of the sheet's charts (issue 20) as one new version: `change` gets the charts as
    * stored and returns them changed (or throws an HttpError, and nothing is written). The result
    * is checked against the contract (at most SHEET_MAX_CHARTS), kept in the sheet's metadata and
-   * recorded for the version; open clients get the sheet's sync.
+   * recorded for the version; open clients get the sheet's sync. `anchor` moves a range its author
+   * drew on `baseVersion` to the sheet as it is (null when its cells are gone since).
    */
-  async writeCharts(id: string, userId: string, change: (charts: ChartDefinition[]) => ChartDefinition[]): Promise<ChartsResult> {
+  async writeCharts(
+    id: string,
+    userId: string,
+    change: (charts: ChartDefinition[], anchor: (range: ChartRange) => ChartRange | null) => ChartDefinition[],
+    baseVersion?: number,
+  ): Promise<ChartsResult> {
     const result = await this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
-      const charts = change(storedCharts(row.extra));
+      const history = baseVersion === undefined ? null : await this.structure.since(trx, id, Math.min(baseVersion, row.version), row.version);
+      // A range drawn on `baseVersion` charts the same cells now: moved through the row/column ops since (under the lock).
+      const anchor = (range: ChartRange): ChartRange | null => {
+        if (!history) return range;
+        const moved = moveChartRangeTo(range, baseVersion, row.version, history);
+        if (moved instanceof HttpError) throw moved;
+        return moved;
+      };
+      const charts = change(storedCharts(row.extra), anchor);
       if (charts.length > SHEET_MAX_CHARTS) throw HttpError.badRequest(CHART_TEXTS.tooMany);
       const version = row.version + 1;
       await trx

@@ -68,6 +68,9 @@ describe('hostile: chart bodies', () => {
       ['an extra key (the server picks the id)', { ...good, id: chartId }],
       ['a prototype key', JSON.parse(`{"__proto__": {"polluted": true}, "type": "column"}`)],
       ['stacked as a string', { ...good, stacked: 'yes' }],
+      ['a base_version of 0', { ...good, base_version: 0 }],
+      ['a fractional base_version', { ...good, base_version: 1.5 }],
+      ['a base_version as text', { ...good, base_version: '1; DROP TABLE sheets' }],
     ];
     for (const [what, body] of bad) {
       for (const res of [
@@ -81,6 +84,29 @@ describe('hostile: chart bodies', () => {
       }
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.deepEqual(await state(), before);
+    await healthy(t.app);
+  });
+
+  it('a new chart with no range (null: only a chart whose cells were deleted has none) is 400; nothing is written', async () => {
+    const before = await state();
+    const res = await member.post(`/api/v1/sheets/${sheetId}/charts`, { ...good, range: null });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error.code, ERROR_CODES.validation);
+    assert.deepEqual(await state(), before);
+    await healthy(t.app);
+  });
+
+  it('a base_version ahead of the sheet is 400 with the reason; nothing is written', async () => {
+    const before = await state();
+    const ahead = { ...good, base_version: before.version + 5 };
+    for (const res of [
+      await member.post(`/api/v1/sheets/${sheetId}/charts`, ahead),
+      await member.put(`/api/v1/sheets/${sheetId}/charts/${before.charts[0].id}`, ahead),
+    ]) {
+      assert.equal(res.statusCode, 400, res.body);
+      assert.deepEqual(res.json().error, { code: ERROR_CODES.validation, message: `base_version ${before.version + 5} is ahead of the sheet (version ${before.version})` });
+    }
     assert.deepEqual(await state(), before);
     await healthy(t.app);
   });

@@ -97,6 +97,28 @@ describe('the chart layer', () => {
   });
 });
 
+describe('a chart whose cells were deleted (range null)', () => {
+  test('stays over the sheet and says its cells were deleted (no bars); Edit chart opens with the range to type', async () => {
+    const gone: ChartDefinition = { ...chart, range: null };
+    const grid = [['North', 10]];
+    renderInShell(<Harness charts={[gone]} grid={grid} headers={[]} dataTick={0} canEdit onMove={jest.fn()} onDelete={jest.fn()} />);
+    const frame = await screen.findByTestId('chart-frame');
+    expect(within(frame).getByTestId('chart-range-deleted')).toHaveTextContent(CHART_TEXTS.rangeDeleted);
+    expect(within(frame).getByTestId('chart-title-text')).toHaveTextContent('Amount by region');
+    expect(frame.querySelector('.recharts-bar-rectangle')).toBeNull();
+
+    const onInsert = jest.fn();
+    renderInShell(<InsertChartDialog range={{ start_row: 0, start_col: 0, end_row: 0, end_col: 0 }} box={gone.box} chart={gone} onInsert={onInsert} onCancel={jest.fn()} />);
+    const dialog = await screen.findByTestId('insert-chart-dialog');
+    expect(within(dialog).getByTestId('chart-range')).toHaveValue('');
+    await userEvent.click(within(dialog).getByTestId('chart-insert'));
+    expect(onInsert).not.toHaveBeenCalled();
+    await userEvent.type(within(dialog).getByTestId('chart-range'), 'A1:B2');
+    await userEvent.click(within(dialog).getByTestId('chart-insert'));
+    expect(onInsert).toHaveBeenCalledWith(expect.objectContaining({ range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 }, box: gone.box }));
+  });
+});
+
 describe('the Insert chart dialog', () => {
   test('sends the options chosen, with the swap of categories; says XLSX keeps the data but not the chart', async () => {
     const onInsert = jest.fn();

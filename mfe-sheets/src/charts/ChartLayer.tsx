@@ -1,7 +1,7 @@
 import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/react';
 import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
 import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
-import { extractChartData } from './chart-data.js';
+import { type ComputedValue, extractChartData } from './chart-data.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
@@ -18,6 +18,12 @@ export interface ChartLayerProps {
   headers: readonly string[];
   /** Raised on every change of the cells: the charts read them again. */
   dataTick: number;
+  /**
+   * Formula cells' computed values (the grid's formula engine), so a formula is charted by its
+   * value; a new function when the engine (or the grid it lives in) changes. Null on a sheet
+   * without formulas.
+   */
+  computed?: ComputedValue | null;
   /** Editors move, resize and delete; viewers (and a version preview) only look and download. */
   canEdit: boolean;
   onMove(chart: ChartDefinition, box: ChartBox): void;
@@ -52,20 +58,64 @@ export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
 
-function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete, onEdit }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition }) {
+/** Widest side strip (it takes at most half a narrow sheet's area), and the height of each chart in it. */
+export const CHART_STRIP_MAX_WIDTH = 340;
+const STRIP_CHART_HEIGHT = 260;
+/**
+ * Below this width of the sheet's area the charts go to the side strip: a chart over the grid
+ * (480 px wide when made) would hide most of it. A laptop window with the chat panel open is wider.
+ */
+export const CHART_STRIP_BELOW = 560;
+/** The strip's padding and border, in pixels (a chart in it is this much narrower). */
+const STRIP_INSET = 18;
+
+/**
+ * The charts in a strip beside the grid (the sheet is narrow): stacked, each at the strip's width,
+ * in a scrolling column. Nobody drags or resizes them there (their box over the grid is kept for
+ * a wider window); the menu stays (Edit, Delete, downloads).
+ */
+export function ChartStrip({ charts, width, ...rest }: ChartLayerProps & { width: number }) {
+  if (charts.length === 0) return null;
+  return (
+    <Box w={`${width}px`} flexShrink={0} h="full" overflowY="auto" borderLeftWidth="1px" bg="bg.subtle" p="2" data-testid="chart-strip">
+      <Flex direction="column" gap="2">
+        {charts.map((chart) => (
+          <ChartFrame key={chart.id} chart={chart} {...rest} strip={width - STRIP_INSET} />
+        ))}
+      </Flex>
+    </Box>
+  );
+}
+
+function ChartFrame({
+  chart,
+  grid,
+  headers,
+  dataTick,
+  computed = null,
+  canEdit: canEditOptions,
+  onMove,
+  onDelete,
+  onEdit,
+  strip = null,
+}: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition; /** In the side strip: the width a chart has there. */ strip?: number | null }) {
   // While dragging or resizing: the box as the pointer has it; sent to the server on release.
   const [moving, setMoving] = useState<ChartBox | null>(null);
-  const box = moving ?? chart.box;
+  // In the strip: the strip's width (less its padding), a fixed height, in the flow.
+  const box = strip !== null ? { x: 0, y: 0, width: strip, height: STRIP_CHART_HEIGHT } : (moving ?? chart.box);
+  const canMove = canEditOptions && strip === null;
+  const canEdit = canEditOptions;
   const frameRef = useRef<HTMLDivElement>(null);
   const data = useMemo(
-    () => extractChartData(grid, headers, chart),
+    // No range: its cells were deleted, nothing to read.
+    () => (chart.range ? extractChartData(grid, headers, { range: chart.range, categories: chart.categories }, computed) : null),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [grid, headers, chart.range, chart.categories, dataTick],
+    [grid, headers, chart.range, chart.categories, dataTick, computed],
   );
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
-    if (!canEdit || event.button !== 0) return;
+    if (!canMove || event.button !== 0) return;
     event.preventDefault();
     const start = { x: event.clientX, y: event.clientY, box: chart.box };
     let last = start.box;
@@ -105,9 +155,10 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete,
   return (
     <Box
       ref={frameRef}
-      position="absolute"
-      left={`${box.x}px`}
-      top={`${box.y}px`}
+      position={strip !== null ? 'relative' : 'absolute'}
+      left={strip !== null ? undefined : `${box.x}px`}
+      top={strip !== null ? undefined : `${box.y}px`}
+      flexShrink={0}
       width={`${box.width}px`}
       height={`${box.height}px`}
       pointerEvents="auto"
@@ -125,7 +176,7 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete,
         align="center"
         gap="2"
         borderBottomWidth="1px"
-        cursor={canEdit ? 'move' : 'default'}
+        cursor={canMove ? 'move' : 'default'}
         onPointerDown={drag('move')}
         data-testid="chart-handle"
         style={{ touchAction: 'none' }}
@@ -133,7 +184,7 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete,
         <Text fontSize="sm" fontWeight="semibold" truncate flex="1" data-testid="chart-title-text">
           {chart.title}
         </Text>
-        {data.skipped > 0 && (
+        {data && data.skipped > 0 && (
           <Text fontSize="xs" color="fg.muted" title="Text where a number was expected is left out">
             {data.skipped} text {data.skipped === 1 ? 'cell' : 'cells'} left out
           </Text>
@@ -175,9 +226,17 @@ function ChartFrame({ chart, grid, headers, dataTick, canEdit, onMove, onDelete,
           </Flex>
         }
       >
-        <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        {data ? (
+          <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        ) : (
+          <Flex h={`${box.height - HEADER}px`} align="center" justify="center" p="4" textAlign="center">
+            <Text fontSize="sm" color="fg.muted" data-testid="chart-range-deleted">
+              {CHART_TEXTS.rangeDeleted}
+            </Text>
+          </Flex>
+        )}
       </Suspense>
-      {canEdit && (
+      {canMove && (
         <Box
           position="absolute"
           right="0"

@@ -46,7 +46,8 @@ export function InsertChartDialog({ range, box, chart = null, busy = false, erro
   // A fresh dialog for each range (or chart changed).
   useEffect(() => {
     if (!range) return;
-    setRangeText(rangeLabel(range));
+    // A chart whose cells were deleted has no range: the field starts empty, to be typed.
+    setRangeText(chart && chart.range === null ? '' : rangeLabel(range));
     setRangeError(null);
     setType(chart?.type ?? 'column');
     setCategories(chart?.categories ?? 'first_column');

@@ -162,3 +162,34 @@ describe('categories from the header row (the swap)', () => {
     ]);
   });
 });
+
+describe('formula cells', () => {
+  const grid = [
+    ['North', 10],
+    ['South', '=B1*2'],
+    ['Total', '=SUM(B1:B2)'],
+  ];
+  test('are charted by their computed values (asked only for formula cells), never by their text', () => {
+    const asked: string[] = [];
+    const values: Record<string, number | string> = { '1:1': 20, '2:1': 30 };
+    const data = extractChartData(grid, ['Region', 'Amount'], firstColumn(2, 1), (row, col) => {
+      asked.push(`${row}:${col}`);
+      return values[`${row}:${col}`];
+    });
+    expect(data.points.map((p) => [p.category, p.s0])).toEqual([
+      ['North', 10],
+      ['South', 20],
+      ['Total', 30],
+    ]);
+    expect(asked.sort()).toEqual(['1:1', '2:1']);
+    expect(data.skipped).toBe(0);
+  });
+
+  test('a formula’s error is text in a number column (a gap, counted); without an engine a formula is a gap, not its text', () => {
+    const failing = extractChartData(grid, [], firstColumn(2, 1), (row) => (row === 1 ? '#DIV/0!' : 30));
+    expect(failing.points.map((p) => p.s0)).toEqual([10, null, 30]);
+    expect(failing.skipped).toBe(1);
+    const plain = extractChartData(grid, [], firstColumn(2, 1));
+    expect(plain.points.map((p) => p.s0)).toEqual([10, null, null]);
+  });
+});

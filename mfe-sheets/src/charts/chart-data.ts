@@ -1,4 +1,5 @@
 import { type CellValue, type ChartCategorySource, type ChartRange, columnLabel } from '@tessera/contracts';
+import { isFormula } from '../workspace/grid/grid-shape.js';
 
 /**
  * What a chart draws, read from the sheet's cells (issue 20): one pure function, so the layer over
@@ -6,7 +7,8 @@ import { type CellValue, type ChartCategorySource, type ChartRange, columnLabel 
  * the bar is missing), a number written as text ("1,234.5", " 42 ", "12%") is its number, any other
  * text is a gap too and is counted in `skipped`, so the chart can say why a point is missing.
  * Categories are the cells' text; dates (ISO text such as 2024-03-01) are kept as written and
- * marked, so a scatter or line can place them in time.
+ * marked, so a scatter or line can place them in time. A formula cell is charted by its computed
+ * value (asked of `computed`, the grid's formula engine), never by its text.
  */
 
 /** Most points (rows, or columns read across) one chart draws: past them the range is cut. */
@@ -61,6 +63,9 @@ export function cellDate(value: CellValue | undefined): number | null {
 
 const cellText = (value: CellValue | undefined): string => (value === null || value === undefined ? '' : String(value).trim());
 
+/** A formula cell's computed value, as the grid shows it (undefined: not computed, a gap). */
+export type ComputedValue = (row: number, col: number) => CellValue | undefined;
+
 export interface ChartSource {
   range: ChartRange;
   categories: ChartCategorySource;
@@ -71,11 +76,21 @@ export interface ChartSource {
  * first_column: a point per row, its category the first cell, a series per other column, named by
  * the sheet's header. header_row: read across — the range's first row holds the categories, each
  * other row is a series named by its first cell. A one-column (one-row) range is a single series
- * whose categories are the row numbers (column letters).
+ * whose categories are the row numbers (column letters). Formula cells are read through `computed`
+ * (without it they are gaps: their text is not a value).
  */
-export function extractChartData(grid: readonly (readonly CellValue[])[], headers: readonly string[], source: ChartSource): ChartData {
+export function extractChartData(
+  grid: readonly (readonly CellValue[])[],
+  headers: readonly string[],
+  source: ChartSource,
+  computed: ComputedValue | null = null,
+): ChartData {
   const { range } = source;
-  const at = (r: number, c: number): CellValue | undefined => grid[r]?.[c];
+  const at = (r: number, c: number): CellValue | undefined => {
+    const raw = grid[r]?.[c];
+    if (!isFormula(raw)) return raw;
+    return computed ? computed(r, c) : undefined;
+  };
   const across = source.categories === 'header_row';
   // In the chart's terms: "lines" are the points, "lanes" the series.
   const lineCount = across ? range.end_col - range.start_col + 1 : range.end_row - range.start_row + 1;

@@ -1,4 +1,4 @@
-import { type ChartOptions, type ChartsResult, ChartsResultSchema, ErrorBodySchema, MESSAGES, type ShellContext } from '@tessera/contracts';
+import { type ChartsResult, type CreateChartBody, type UpdateChartBody, ChartsResultSchema, ErrorBodySchema, MESSAGES, type ShellContext } from '@tessera/contracts';
 import { isRequestError } from '../workspace/retry.js';
 
 export type ChartResult = { success: true; data: ChartsResult } | { success: false; error: string };
@@ -26,8 +26,9 @@ export function createChartService(api: ShellContext['api']) {
     }
   };
   return {
-    create: (sheetId: string, options: ChartOptions) => run(() => api.post<unknown>(chartsPath(sheetId), options)),
-    update: (sheetId: string, chartId: string, options: ChartOptions) => run(() => api.put<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`, options)),
+    // base_version: the version the range was drawn on (the server moves it through the row/column ops since).
+    create: (sheetId: string, body: CreateChartBody) => run(() => api.post<unknown>(chartsPath(sheetId), body)),
+    update: (sheetId: string, chartId: string, body: UpdateChartBody) => run(() => api.put<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`, body)),
     remove: (sheetId: string, chartId: string) => run(() => api.delete<unknown>(`${chartsPath(sheetId)}/${encodeURIComponent(chartId)}`)),
   };
 }

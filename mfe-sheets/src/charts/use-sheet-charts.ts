@@ -1,4 +1,4 @@
-import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type ChartsResult, type SheetSize, type ShellContext } from '@tessera/contracts';
+import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type SheetSize, type ShellContext, type UpdateChartBody } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
 import { COLUMN_WIDTH } from '../workspace/grid/SheetGrid.js';
 import { type ChartResult, createChartService } from './chart.service.js';
@@ -8,6 +8,12 @@ export interface SheetChartsHost {
   size: SheetSize;
   charts: ChartDefinition[];
   setCharts(charts: ChartDefinition[]): void;
+  /** Resolves once the own row/column ops on their way are acknowledged (the charts shown are then those of `version()`). */
+  flush(): Promise<void>;
+  /** The sheet version the grid and charts shown are at. */
+  version(): number;
+  /** Own edits are on their way (the grid shows them before the server has them). */
+  pending(): boolean;
 }
 
 /** About the grid's row-number column and one row, in pixels (the box is placed near the range, not on it). */
@@ -38,7 +44,10 @@ export function selectionRange(row: number, col: number, row2: number, col2: num
   return { start_row: top, start_col: left, end_row: bottom, end_col: right };
 }
 
-const optionsOf = ({ id: _id, ...options }: ChartDefinition): ChartOptions => options;
+const optionsOf = ({ id: _id, ...options }: ChartDefinition): UpdateChartBody => options;
+
+/** What the dialog opens on for a chart whose cells were deleted (its range field starts empty). */
+const NO_RANGE: ChartRange = { start_row: 0, start_col: 0, end_row: 0, end_col: 0 };
 
 /** The Workspace's chart commands (issue 20): insert from the selection, move / resize, delete; every change through the server. */
 export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) {
@@ -51,14 +60,28 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
   const [editing, setEditing] = useState<ChartDefinition | null>(null);
   const [busy, setBusy] = useState(false);
   const [dialogError, setDialogError] = useState<string | null>(null);
+  // The version the dialog's range was taken on (null: own edits were on their way, so the one after them).
+  const dialogBase = useRef<number | null>(null);
+  const drawnOn = () => (hostRef.current.pending() ? null : hostRef.current.version());
   const [error, setError] = useState<string | null>(null);
 
-  const apply = (result: ChartResult, undo?: ChartDefinition[]): result is { success: true; data: ChartsResult } => {
-    if (result.success) {
-      hostRef.current.setCharts(result.data.charts);
-      return true;
-    }
-    if (undo) hostRef.current.setCharts(undo);
+  /**
+   * A chart write, on the version shown: own row/column ops are flushed first, so the range sent
+   * is the one of `base_version` (the server moves it through others' ops since). The answer's
+   * charts are shown unless the socket has already brought that version or a later one.
+   */
+  const write = async (request: (sheetId: string, base: number) => Promise<ChartResult>, drawnOn: number | null = null): Promise<ChartResult | null> => {
+    const sheetId = hostRef.current.sheetId;
+    if (!sheetId) return null;
+    await hostRef.current.flush();
+    const result = await request(sheetId, drawnOn ?? hostRef.current.version());
+    if (result.success && result.data.version > hostRef.current.version()) hostRef.current.setCharts(result.data.charts);
+    return result;
+  };
+
+  const apply = (result: ChartResult | null, undo?: () => void): boolean => {
+    if (!result || result.success) return !!result;
+    undo?.();
     setError(result.error);
     return false;
   };
@@ -77,13 +100,15 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
     openDialog() {
       setDialogError(null);
       setEditing(null);
+      dialogBase.current = drawnOn();
       setDialogRange(selection);
     },
     /** The same dialog, for a chart already on the sheet. */
     openEdit(chart: ChartDefinition) {
       setDialogError(null);
       setEditing(chart);
-      setDialogRange(chart.range);
+      dialogBase.current = drawnOn();
+      setDialogRange(chart.range ?? NO_RANGE);
     },
     closeDialog() {
       setDialogRange(null);
@@ -92,30 +117,37 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
     newBox: () => newChartBox(hostRef.current.charts.length, dialogRange),
     /** The dialog's Insert (a new chart) or Save (the chart being edited: its box stays where it is now). */
     async submit(options: ChartOptions) {
-      const sheetId = hostRef.current.sheetId;
-      if (!sheetId) return;
+      if (!hostRef.current.sheetId) return;
       setBusy(true);
-      const current = editing ? hostRef.current.charts.find((c) => c.id === editing.id) : undefined;
-      const result = editing ? await service.update(sheetId, editing.id, { ...options, box: current?.box ?? options.box }) : await service.create(sheetId, options);
+      const result = await write((sheetId, base) => {
+        if (!editing) return service.create(sheetId, { ...options, base_version: base });
+        // The box stays where it is now; the range is the dialog's, on the version shown.
+        const current = hostRef.current.charts.find((c) => c.id === editing.id);
+        return service.update(sheetId, editing.id, { ...options, box: current?.box ?? options.box, base_version: base });
+      }, dialogBase.current);
       setBusy(false);
+      if (!result) return;
       if (result.success) {
-        hostRef.current.setCharts(result.data.charts);
         setDialogRange(null);
         setEditing(null);
       } else setDialogError(result.error);
     },
     async move(chart: ChartDefinition, box: ChartBox) {
-      const sheetId = hostRef.current.sheetId;
-      if (!sheetId) return;
-      const before = hostRef.current.charts;
-      // Shown where it was dropped at once; put back if the server refuses.
-      hostRef.current.setCharts(before.map((c) => (c.id === chart.id ? { ...c, box } : c)));
-      apply(await service.update(sheetId, chart.id, { ...optionsOf(chart), box }), before);
+      if (!hostRef.current.sheetId) return;
+      const shown = (next: ChartBox) => hostRef.current.setCharts(hostRef.current.charts.map((c) => (c.id === chart.id ? { ...c, box: next } : c)));
+      // Shown where it was dropped at once; put back if the server refuses. The range sent is the
+      // chart's as shown when it is sent (after own ops are flushed), on that version.
+      shown(box);
+      apply(
+        await write((sheetId, base) => {
+          const now = hostRef.current.charts.find((c) => c.id === chart.id) ?? chart;
+          return service.update(sheetId, chart.id, { ...optionsOf(now), box, base_version: base });
+        }),
+        () => shown(chart.box),
+      );
     },
     async remove(chart: ChartDefinition) {
-      const sheetId = hostRef.current.sheetId;
-      if (!sheetId) return;
-      apply(await service.remove(sheetId, chart.id));
+      apply(await write((sheetId) => service.remove(sheetId, chart.id)));
     },
   };
 }

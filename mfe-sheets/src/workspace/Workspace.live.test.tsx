@@ -7,6 +7,7 @@ import {
   presenceColor,
   sheetSocketPath,
   type LiveOperation,
+  type ChartDefinition,
   type LiveServerFrame,
   type ShellContext,
   type Sheet,
@@ -14,7 +15,7 @@ import {
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
-import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
@@ -308,4 +309,42 @@ test("other users' selected cells are outlined in their colour, named by their t
   await waitFor(() => expect(cellOf(0, 1)).toHaveAttribute('data-presence', 'Bob'));
   expect(cellOf(1, 1)).not.toHaveAttribute('data-presence');
   expect(cellOf(1, 1)!.style.boxShadow).toBe('');
+});
+
+test('a chart dragged after someone else inserted rows above it: sent with the range as moved here, on the version shown (base_version)', async () => {
+  const chart: ChartDefinition = {
+    id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a03',
+    type: 'column',
+    range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 },
+    categories: 'first_column',
+    title: 'Costs',
+    x_axis_title: '',
+    y_axis_title: '',
+    legend: 'none',
+    stacked: false,
+    box: { x: 300, y: 10, width: 400, height: 300 },
+  };
+  const sheet: Sheet = { ...budget, metadata: { ...budget.metadata, charts: [chart] } as Sheet['metadata'] };
+  api.sheets.set(sheet.id, sheet);
+  await aliceOpens(sheet);
+  await screen.findByTestId('chart-frame');
+  const bob = await bobJoins(sheet);
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
+  await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols'));
+
+  const moved = { start_row: 2, start_col: 0, end_row: 3, end_col: 1 };
+  const puts: unknown[] = [];
+  api.fault = (req, res, path) => {
+    if (req.method !== 'PUT' || path !== `/api/v1/sheets/${sheet.id}/charts/${chart.id}`) return false;
+    const body = api.requests.at(-1)!.body as ChartDefinition;
+    puts.push(body);
+    send(res, 200, { version: 3, charts: [{ ...chart, range: body.range, box: body.box }] });
+    return true;
+  };
+  const handle = screen.getByTestId('chart-handle');
+  handle.dispatchEvent(new MouseEvent('pointerdown', { bubbles: true, clientX: 100, clientY: 100, button: 0 }));
+  window.dispatchEvent(new MouseEvent('pointermove', { clientX: 150, clientY: 130 }));
+  window.dispatchEvent(new MouseEvent('pointerup', { clientX: 150, clientY: 130 }));
+  await waitFor(() => expect(puts).toHaveLength(1));
+  expect(puts[0]).toEqual({ ...chart, id: undefined, range: moved, box: { ...chart.box, x: 350, y: 40 }, base_version: 2 });
 });

@@ -1,8 +1,10 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
-import { ChartLayer, scrollChartLayer } from '../charts/ChartLayer.js';
+import type { ComputedValue } from '../charts/chart-data.js';
+import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
+import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
 import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
@@ -10,6 +12,8 @@ import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
+import { gridLink } from './grid/grid-link.js';
+import { toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
@@ -56,7 +60,15 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
   const locked = readOnly || viewOnly || preview.state.phase !== 'off';
-  const charts = useSheetCharts(shell.api, { sheetId: sheet?.id ?? null, size, charts: session.state.charts, setCharts: session.setCharts });
+  const charts = useSheetCharts(shell.api, {
+    sheetId: sheet?.id ?? null,
+    size,
+    charts: session.state.charts,
+    setCharts: session.setCharts,
+    flush: session.flush,
+    version: session.currentVersion,
+    pending: session.hasPending,
+  });
   // The charts' layer, moved with the grid's scroll so each chart stays over its cells.
   const chartLayer = useRef<HTMLDivElement>(null);
   const scroll = useRef({ left: 0, top: 0 });
@@ -67,6 +79,24 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     },
     [],
   );
+  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its engine computes.
+  // gridLinked: raised when a grid mounts, so the charts read again from the new one.
+  const [gridLinked, setGridLinked] = useState(0);
+  const onGridLinked = useMemo(() => () => setGridLinked((n) => n + 1), []);
+  const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
+  const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
+  const computed = useMemo<ComputedValue | null>(() => {
+    if (!chartRows || !chartEngine) return null;
+    const link = gridLink(chartRows);
+    return (row, col) => {
+      const hot = link.hot;
+      return hot && !hot.isDestroyed ? toCellValue(hot.getDataAtCell(row, col)) : undefined;
+    };
+    // gridLinked: the same rows get a new grid when the engine engages.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chartRows, chartEngine, gridLinked]);
+  // A narrow sheet shows its charts in a strip beside the grid, not over it.
+  const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.
   const chartLayerRef = useMemo(
     () => (el: HTMLDivElement | null) => {
@@ -90,6 +120,21 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     );
   }
 
+  const chartLayerProps =
+    view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data'
+      ? {
+          charts: previewed ? (previewed.charts ?? []) : session.state.charts,
+          grid: previewed ? previewed.rows : sheet.data,
+          headers: previewed ? previewed.headers : sheet.headers.current,
+          dataTick: session.state.dataTick,
+          computed,
+          canEdit: !locked,
+          onMove: (chart: ChartDefinition, box: ChartBox) => void charts.move(chart, box),
+          onDelete: (chart: ChartDefinition) => void charts.remove(chart),
+          onEdit: charts.openEdit,
+        }
+      : null;
+
   const remove = async () => {
     setDeleting(true);
     const removed = await session.remove();
@@ -98,7 +143,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   };
 
   return (
-    <Flex direction="column" h="full" minH="0" data-testid="workspace">
+    <Flex direction="column" h="full" minH="0" data-testid="workspace" ref={strip.ref}>
       <SheetToolbar
         sheet={phase === 'ready' ? { name, size, status: saveStatus(session.state) } : null}
         view={view}
@@ -142,60 +187,55 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
-      <Box flex="1" minH="0" position="relative">
-        {view === 'code' ? (
-          <CodeView shell={shell} />
-        ) : phase === 'loading' ? (
-          <Center h="full" gap="2">
-            <Spinner size="sm" />
-            <Text>{MESSAGES.loadingSheet}</Text>
-          </Center>
-        ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
-          // The previewed version, read-only, its differences from the live grid highlighted.
-          <SheetGrid
-            key={`preview-${previewed.version_id}`}
-            data={previewed.rows}
-            headers={previewHeaders}
-            formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
-            readOnly
-            highlight={highlight}
-            onCellHistory={(row, col) => setHistoryCell({ row, col })}
-            onCellsChanged={noop}
-            onStructureChanged={noop}
-            onSelect={noop}
-            onScroll={onGridScroll}
-          />
-        ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
-          // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
-          <SheetGrid
-            key={`${sheet.loadKey}-${formulaEngine ? 'formulas' : 'plain'}`}
-            data={sheet.data}
-            headers={sheet.headers}
-            formulaEngine={formulaEngine}
-            readOnly={locked}
-            onCellHistory={(row, col) => setHistoryCell({ row, col })}
-            onCellsChanged={session.onCellsChanged}
-            onStructureChanged={session.onStructureChanged}
-            onSelect={session.onSelect}
-            onSelectRange={charts.onSelectRange}
-            onScroll={onGridScroll}
-          />
-        ) : null}
-        {view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data' && (
-          // A version preview shows that version's charts over its cells; nobody moves them there.
-          <ChartLayer
-            ref={chartLayerRef}
-            charts={previewed ? (previewed.charts ?? []) : session.state.charts}
-            grid={previewed ? previewed.rows : sheet.data}
-            headers={previewed ? previewed.headers : sheet.headers.current}
-            dataTick={session.state.dataTick}
-            canEdit={!locked}
-            onMove={(chart, box) => void charts.move(chart, box)}
-            onDelete={(chart) => void charts.remove(chart)}
-            onEdit={charts.openEdit}
-          />
-        )}
-      </Box>
+      <Flex flex="1" minH="0">
+        <Box flex="1" minH="0" minW="0" position="relative">
+          {view === 'code' ? (
+            <CodeView shell={shell} />
+          ) : phase === 'loading' ? (
+            <Center h="full" gap="2">
+              <Spinner size="sm" />
+              <Text>{MESSAGES.loadingSheet}</Text>
+            </Center>
+          ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
+            // The previewed version, read-only, its differences from the live grid highlighted.
+            <SheetGrid
+              key={`preview-${previewed.version_id}`}
+              data={previewed.rows}
+              headers={previewHeaders}
+              formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
+              readOnly
+              highlight={highlight}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={noop}
+              onStructureChanged={noop}
+              onSelect={noop}
+              onScroll={onGridScroll}
+              onLinked={onGridLinked}
+            />
+          ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
+            // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
+            <SheetGrid
+              key={`${sheet.loadKey}-${formulaEngine ? 'formulas' : 'plain'}`}
+              data={sheet.data}
+              headers={sheet.headers}
+              formulaEngine={formulaEngine}
+              readOnly={locked}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={session.onCellsChanged}
+              onStructureChanged={session.onStructureChanged}
+              onSelect={session.onSelect}
+              onSelectRange={charts.onSelectRange}
+              onScroll={onGridScroll}
+              onLinked={onGridLinked}
+            />
+          ) : null}
+          {chartLayerProps && !strip.narrow && (
+            // A version preview shows that version's charts over its cells; nobody moves them there.
+            <ChartLayer ref={chartLayerRef} {...chartLayerProps} />
+          )}
+        </Box>
+        {chartLayerProps && strip.narrow && <ChartStrip {...chartLayerProps} width={strip.width} />}
+      </Flex>
       <InsertChartDialog
         range={charts.dialogRange}
         box={charts.newBox()}

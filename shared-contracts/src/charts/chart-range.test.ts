@@ -7,6 +7,7 @@ import {
   ChartOptionsSchema,
   chartsOf,
   CreateChartBodySchema,
+  UpdateChartBodySchema,
   SHEET_MAX_CHARTS,
   SheetChartsSchema,
 } from './chart.schema.js';
@@ -75,7 +76,7 @@ describe('a chart range through row removes', () => {
   test('removing rows below it changes nothing', () => {
     expect(moveChartRange(range, rowsRemove(6, 3))).toBe(range);
   });
-  test('removing every row of it deletes the chart', () => {
+  test('removing every row of it leaves no range', () => {
     expect(moveChartRange(range, rowsRemove(2, 4))).toBeNull();
     expect(moveChartRange(range, rowsRemove(0, 100))).toBeNull();
   });
@@ -88,7 +89,7 @@ describe('a chart range through column inserts and removes', () => {
     expect(colsOf(moveChartRange(range, colsInsert(2, 3)))).toEqual([1, 6]);
     expect(moveChartRange(range, colsInsert(4, 1))).toBe(range);
   });
-  test('removing columns left of it moves it left; inside shrinks it; all of it deletes it', () => {
+  test('removing columns left of it moves it left; inside shrinks it; all of it leaves no range', () => {
     expect(colsOf(moveChartRange(range, colsRemove(0, 1)))).toEqual([0, 2]);
     expect(colsOf(moveChartRange(range, colsRemove(2, 1)))).toEqual([1, 2]);
     expect(colsOf(moveChartRange(range, colsRemove(0, 2)))).toEqual([0, 1]);
@@ -108,11 +109,16 @@ describe('the charts of a sheet through a structure op', () => {
     expect(charts[0]).toBe(a);
     expect(rowsOf(charts[1].range)).toEqual([25, 35]);
   });
-  test('a chart whose whole range is removed is gone; the others stay', () => {
+  test('a chart whose whole range is removed stays, with no range (it says its cells were deleted); the others move', () => {
     const { charts, changed } = moveCharts([a, b], rowsRemove(2, 4));
     expect(changed).toBe(true);
-    expect(charts.map((c) => c.id)).toEqual([b.id]);
-    expect(rowsOf(charts[0].range)).toEqual([16, 26]);
+    expect(charts.map((c) => c.id)).toEqual([a.id, b.id]);
+    expect(charts[0]).toEqual({ ...a, range: null });
+    expect(rowsOf(charts[1].range)).toEqual([16, 26]);
+    // And stays so through later ops: rows inserted where it was do not bring it back.
+    const later = moveCharts(charts, rowsInsert(0, 3));
+    expect(later.charts[0]).toBe(charts[0]);
+    expect(ChartDefinitionSchema.parse(charts[0]).range).toBeNull();
   });
   test('nothing touched: not changed', () => {
     expect(moveCharts([a, b], colsInsert(50, 1)).changed).toBe(false);
@@ -123,6 +129,10 @@ describe('the chart contract', () => {
   test('a dialog body parses; the id is the server’s', () => {
     expect(CreateChartBodySchema.parse(options)).toEqual(options);
     expect(CreateChartBodySchema.safeParse({ ...options, id: 'x' }).success).toBe(false);
+  });
+  test('a new chart needs a range; a change may keep a chart whose cells were deleted (range null)', () => {
+    expect(CreateChartBodySchema.safeParse({ ...options, range: null }).success).toBe(false);
+    expect(UpdateChartBodySchema.parse({ ...options, range: null, base_version: 3 })).toEqual({ ...options, range: null, base_version: 3 });
   });
   test('a range that ends before it starts, an unknown type or a tiny box is refused', () => {
     expect(ChartOptionsSchema.safeParse({ ...options, range: { ...range, end_row: 1 } }).success).toBe(false);

@@ -9,8 +9,8 @@ import type { ChartDefinition, ChartRange } from './chart.schema.js';
  * - An insert at or before the range's first row (column) moves the range; one inside it (after
  *   its first row, up to its last) grows it; one after it changes nothing.
  * - A removal before the range moves it back; one that takes part of it shrinks it.
- * - A removal that takes the whole range deletes the chart (null): a chart of no cells has
- *   nothing to show, and an empty frame left over the grid would only be in the way.
+ * - A removal that takes the whole range leaves none (null): the chart stays, with no range, and
+ *   says its cells were deleted (moveCharts), as Sheets and Excel keep a chart whose data is gone.
  */
 export function moveChartRange(range: ChartRange, step: StructureStep): ChartRange | null {
   const rows = step.type === 'rows_insert' || step.type === 'rows_remove';
@@ -36,14 +36,18 @@ export function moveChartRange(range: ChartRange, step: StructureStep): ChartRan
   return rows ? { ...range, start_row: nextStart, end_row: nextEnd } : { ...range, start_col: nextStart, end_col: nextEnd };
 }
 
-/** The charts through one structure op: moved, grown, shrunk, or gone with their cells. `changed` when any differs. */
+/**
+ * The charts through one structure op: moved, grown, shrunk, or left with no range (null) when
+ * all their cells went; a chart with no range stays so. `changed` when any differs.
+ */
 export function moveCharts(charts: readonly ChartDefinition[], step: StructureStep): { charts: ChartDefinition[]; changed: boolean } {
   let changed = false;
-  const next = charts.flatMap((chart) => {
+  const next = charts.map((chart) => {
+    if (chart.range === null) return chart;
     const range = moveChartRange(chart.range, step);
-    if (range === chart.range) return [chart];
+    if (range === chart.range) return chart;
     changed = true;
-    return range === null ? [] : [{ ...chart, range }];
+    return { ...chart, range };
   });
   return { charts: changed ? next : [...charts], changed };
 }

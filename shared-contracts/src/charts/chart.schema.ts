@@ -67,18 +67,29 @@ export const ChartOptionsSchema = z.strictObject({
 });
 export type ChartOptions = z.infer<typeof ChartOptionsSchema>;
 
-/** A chart as stored in the sheet's metadata. */
-export const ChartDefinitionSchema = ChartOptionsSchema.extend({ id: z.uuid({ error: 'Invalid chart id' }) });
+/**
+ * A chart as stored in the sheet's metadata. Its range is null once every one of its cells was
+ * removed: the chart stays (as in Sheets or Excel), says that its cells were deleted and keeps its
+ * options, until an editor gives it a new range or deletes it.
+ */
+export const ChartDefinitionSchema = ChartOptionsSchema.extend({ id: z.uuid({ error: 'Invalid chart id' }), range: ChartRangeSchema.nullable() });
 export type ChartDefinition = z.infer<typeof ChartDefinitionSchema>;
 
 export const SheetChartsSchema = z.array(ChartDefinitionSchema).max(SHEET_MAX_CHARTS);
 
+/**
+ * A chart write's options with the sheet version its author saw them at (`base_version`, as a
+ * live operation has): the server moves the range through the row and column inserts and removes
+ * committed since (as it moves a live op's cells), so a chart written from a view that had not yet
+ * received another user's insert still charts the same cells. Without it the range is taken as current.
+ */
+const ChartWriteBodySchema = ChartOptionsSchema.extend({ base_version: z.number().int().min(1).optional() });
 /** POST {api}/sheets/:id/charts. */
-export const CreateChartBodySchema = ChartOptionsSchema;
-export type CreateChartBody = ChartOptions;
-/** PUT {api}/sheets/:id/charts/:chartId: the whole new definition (the id stays). */
-export const UpdateChartBodySchema = ChartOptionsSchema;
-export type UpdateChartBody = ChartOptions;
+export const CreateChartBodySchema = ChartWriteBodySchema;
+export type CreateChartBody = z.infer<typeof ChartWriteBodySchema>;
+/** PUT {api}/sheets/:id/charts/:chartId: the whole new definition (the id stays); range null keeps a chart whose cells were deleted so (a move, a new title). */
+export const UpdateChartBodySchema = ChartWriteBodySchema.extend({ range: ChartRangeSchema.nullable() });
+export type UpdateChartBody = z.infer<typeof UpdateChartBodySchema>;
 
 /** The answer of a chart change: the sheet's charts and version after it (and, on create, the new chart). */
 export const ChartsResultSchema = z.object({ version: z.number().int(), charts: SheetChartsSchema, chart: ChartDefinitionSchema.optional() });
@@ -100,6 +111,10 @@ export const CHART_TEXTS = {
   xlsxNote: 'XLSX export keeps the data but not the charts.',
   tooMany: `A sheet holds at most ${SHEET_MAX_CHARTS} charts`,
   notFound: 'Chart not found',
+  /** Shown in a chart whose cells were all removed (its range is null). */
+  rangeDeleted: 'The cells this chart showed were deleted. Choose a new range in Edit chart, or delete the chart.',
+  /** A chart made on an older version whose cells were all removed since. */
+  rangeGone: 'The chart was not saved: its cells were removed by someone else first',
   noRange: 'Select a range of cells to chart',
   delete: 'Delete',
   downloadPng: 'Download PNG',

@@ -40,6 +40,8 @@ export interface SheetGridProps {
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
   /** The grid's scroll, in pixels, on every scroll and once the grid is shown (the charts follow their cells). */
   onScroll?(left: number, top: number): void;
+  /** The grid is mounted and linked to its rows (gridLink): what reads through it (the charts' formula values) reads again. */
+  onLinked?(): void;
 }
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
@@ -74,6 +76,7 @@ export const SheetGrid = memo(
       const link = gridLink(data);
       const hot = ref.current?.hotInstance ?? null;
       link.hot = hot;
+      on.current.onLinked?.();
       return () => {
         if (link.hot === hot) link.hot = null;
       };

@@ -42,6 +42,10 @@ export interface SheetSession {
   reload(version: number): void;
   /** The charts as the server answered a chart change. */
   setCharts(charts: ChartDefinition[]): void;
+  /** The version the sheet shown is at now (own edits on their way not counted). */
+  currentVersion(): number;
+  /** Own edits are on their way to the server. */
+  hasPending(): boolean;
 }
 
 /**
@@ -347,6 +351,12 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       setCharts(charts) {
         store.setState({ charts });
+      },
+      currentVersion() {
+        return liveRef.current?.version ?? store.getState().version;
+      },
+      hasPending() {
+        return store.getState().pending;
       },
       async flush() {
         await liveRef.current?.whenSaved();
