@@ -1,3 +1,5 @@
+/// <reference path="./oidc-provider-module.d.ts" />
+// (the reference: e2e's global setup imports this file too)
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -16,7 +18,16 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(options: { redirectUris: string[]; postLogoutRedirectUris?: string[]; port?: number }): Promise<TestProvider> {
+export interface TestProviderOptions {
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  /** 0 (any free port) unless given. */
+  port?: number;
+  /** Claims a subject has before `accounts` adds its own (the e2e stack gives admins by login name). */
+  claimsFor?: (sub: string) => Record<string, unknown>;
+}
+
+export async function startTestProvider(options: TestProviderOptions): Promise<TestProvider> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -48,7 +59,7 @@ export async function startTestProvider(options: { redirectUris: string[]; postL
       return {
         accountId: sub,
         async claims() {
-          return { sub, name: `${sub} Example`, email: `${sub}@example.com`, email_verified: true, ...accounts.get(sub) };
+          return { sub, name: `${sub} Example`, email: `${sub}@example.com`, email_verified: true, ...options.claimsFor?.(sub), ...accounts.get(sub) };
         },
       };
     },
