@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { AUTH_TOKEN_STORAGE_KEY, SSO_TEXTS } from '@tessera/contracts';
 import { fakeToken, startLoopbackServer, type LoopbackServer } from '../test/loopback-server.js';
 import { renderApp, servicesFor } from '../test/render-app.js';
@@ -18,6 +18,8 @@ beforeEach(() => {
   jest.spyOn(browser, 'leave').mockImplementation((url) => void left.push(url));
 });
 afterEach(async () => {
+  // Unmount first: the page's requests still in flight then end quietly when the server closes.
+  cleanup();
   await server?.close();
   server = undefined;
   localStorage.clear();

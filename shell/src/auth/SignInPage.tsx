@@ -18,8 +18,10 @@ function useSignInOptions(): SignInOptions | null {
     fetchSignInOptions(services)
       .then((o) => current && setOptions(o))
       .catch((err: unknown) => {
+        // Unmounted meanwhile (the page was left): nothing to say.
+        if (!current) return;
         console.error('[shell] sign-in options unavailable', err);
-        if (current) setOptions(FALLBACK_SIGN_IN_OPTIONS);
+        setOptions(FALLBACK_SIGN_IN_OPTIONS);
       });
     return () => {
       current = false;
