@@ -50,6 +50,9 @@ import { ApiTokenService } from './api-tokens/api-token.service.js';
 import { ApiTokenGate } from './api-tokens/api-token-gate.js';
 import { type ApiTokenRateLimit, MemoryApiTokenRateLimit, RedisApiTokenRateLimit } from './api-tokens/api-token-rate-limit.js';
 import { apiTokensRoutes } from './api-tokens/api-tokens.routes.js';
+import { OidcAccounts } from './oidc/oidc-accounts.js';
+import { OidcSignIn } from './oidc/oidc-sign-in.js';
+import { oidcRoutes } from './oidc/oidc.routes.js';
 import { installOpenApi } from './openapi/openapi.routes.js';
 
 declare module 'fastify' {
@@ -137,14 +140,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const groups = new GroupsService(db);
   const access = new AccessService(db, config.workspaceDefaultAccess ?? DEFAULT_WORKSPACE_ACCESS);
   const activity = new ActivityLog(db);
+  const passwords = new PasswordService();
+  const users = new UsersRepository(db);
   const services: AppServices = {
     config,
     db,
     keys,
     accessTokens: new AccessTokenService(keys),
     refreshTokens: new RefreshTokenService(db),
-    passwords: new PasswordService(),
-    users: new UsersRepository(db),
+    passwords,
+    users,
     sheets,
     groups,
     access,
@@ -155,6 +160,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     apiTokens,
     apiTokenGate: new ApiTokenGate(apiTokens, apiTokenRateLimit),
     loginRateLimit,
+    oidc: config.oidc ? new OidcSignIn(config.oidc, new OidcAccounts(db, passwords), users, tokenEpochs, config.passwordLogin ?? true) : undefined,
     live,
     socketSessions,
     startedAt: Date.now(),
@@ -196,6 +202,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
     app.register(healthRoute, { services });
     app.register(authRoutes, { prefix: '/api/v1/auth', services });
+    app.register(oidcRoutes, { prefix: '/api/v1/auth', services });
     app.register(apiTokensRoutes, { prefix: API_TOKENS_PATH, services });
     app.register(usersRoute, { prefix: '/api/v1/users', services });
     app.register(sheetsRoutes, { prefix: '/api/v1/sheets', services });

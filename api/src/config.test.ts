@@ -103,4 +103,60 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1000' }), /LIVE_OUTBOUND_MAX_BYTES must be a whole number from 65536 to 1073741824, got "1000"/);
     assert.throws(() => loadConfig({ LIVE_OUTBOUND_MAX_BYTES: 'lots' }), /LIVE_OUTBOUND_MAX_BYTES/);
   });
+  describe('single sign-on (OIDC_*) and PASSWORD_LOGIN', () => {
+    const base = { OIDC_ISSUER: 'https://id.example.com/realms/acme', OIDC_CLIENT_ID: 'tessera' };
+
+    it('is off by default, with password sign-in on', () => {
+      const c = loadConfig({});
+      assert.equal(c.oidc, undefined);
+      assert.equal(c.passwordLogin, true);
+    });
+
+    it('takes the issuer and client with the documented defaults (name SSO, scopes openid profile email, public client)', () => {
+      assert.deepEqual(loadConfig(base).oidc, {
+        issuer: 'https://id.example.com/realms/acme',
+        clientId: 'tessera',
+        clientSecret: undefined,
+        name: 'SSO',
+        scopes: ['openid', 'profile', 'email'],
+      });
+      const c = loadConfig({ ...base, OIDC_CLIENT_SECRET: 's3cret', OIDC_NAME: 'Acme ID', OIDC_SCOPES: 'openid,email groups', PASSWORD_LOGIN: 'false' });
+      assert.equal(c.oidc?.clientSecret, 's3cret');
+      assert.equal(c.oidc?.name, 'Acme ID');
+      assert.deepEqual(c.oidc?.scopes, ['openid', 'email', 'groups']);
+      assert.equal(c.passwordLogin, false);
+      assert.equal(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer, 'http://127.0.0.1:9000');
+    });
+
+    it('takes OIDC_ROLE_CLAIM with OIDC_ROLE_MAP (value=role pairs)', () => {
+      const c = loadConfig({ ...base, OIDC_ROLE_CLAIM: 'realm_access.roles', OIDC_ROLE_MAP: 'tessera-admins=admin, cn=staff=User' });
+      assert.equal(c.oidc?.roleClaim, 'realm_access.roles');
+      assert.deepEqual(c.oidc?.roleMap, [
+        { value: 'tessera-admins', role: 'admin' },
+        { value: 'cn=staff', role: 'user' },
+      ]);
+    });
+
+    const refused: Array<[Record<string, string>, RegExp]> = [
+      [{ OIDC_CLIENT_ID: 'tessera' }, /^ConfigError: OIDC_CLIENT_ID is set but OIDC_ISSUER is not: set OIDC_ISSUER to turn single sign-on on, or unset them$/],
+      [{ PASSWORD_LOGIN: 'false' }, /^ConfigError: PASSWORD_LOGIN=false needs single sign-on \(OIDC_ISSUER\): otherwise nobody could sign in$/],
+      [{ PASSWORD_LOGIN: 'nope' }, /^ConfigError: PASSWORD_LOGIN must be true or false, got "nope"$/],
+      [{ OIDC_ISSUER: 'https://id.example.com' }, /^ConfigError: OIDC_CLIENT_ID is required with OIDC_ISSUER/],
+      [{ ...base, OIDC_ISSUER: 'id.example.com' }, /^ConfigError: OIDC_ISSUER must be the provider's issuer URL \(https:\/\/\.\.\.\), got "id.example.com"$/],
+      [{ ...base, OIDC_ISSUER: 'http://id.example.com' }, /^ConfigError: OIDC_ISSUER must be an https:\/\/ URL \(http:\/\/ only on localhost\), got "http:\/\/id.example.com"$/],
+      [{ ...base, OIDC_ISSUER: 'https://id.example.com/?x=1' }, /OIDC_ISSUER must be a plain issuer URL without query/],
+      [{ ...base, OIDC_NAME: 'x'.repeat(41) }, /^ConfigError: OIDC_NAME is the sign-in button's text and cannot exceed 40 characters, got 41$/],
+      [{ ...base, OIDC_SCOPES: 'profile email' }, /^ConfigError: OIDC_SCOPES must include openid \(sign-in needs an ID token\), got "profile email"$/],
+      [{ ...base, OIDC_SCOPES: 'openid "quoted"' }, /^ConfigError: OIDC_SCOPES must be scope names separated by spaces or commas; ""quoted"" is not one$/],
+      [{ ...base, OIDC_ROLE_CLAIM: 'groups' }, /^ConfigError: OIDC_ROLE_CLAIM is set without OIDC_ROLE_MAP/],
+      [{ ...base, OIDC_ROLE_MAP: 'a=admin' }, /^ConfigError: OIDC_ROLE_MAP is set without OIDC_ROLE_CLAIM/],
+      [{ ...base, OIDC_ROLE_CLAIM: 'groups', OIDC_ROLE_MAP: 'admins' }, /^ConfigError: OIDC_ROLE_MAP must be value=role pairs separated by commas \(tessera-admins=admin,staff=user\); "admins" is not one$/],
+      [{ ...base, OIDC_ROLE_CLAIM: 'groups', OIDC_ROLE_MAP: 'admins=superadmin' }, /^ConfigError: OIDC_ROLE_MAP roles must be one of user, admin; "admins=superadmin" gives "superadmin"$/],
+      [{ ...base, OIDC_ROLE_CLAIM: 'groups', OIDC_ROLE_MAP: 'a=admin,a=user' }, /^ConfigError: OIDC_ROLE_MAP names "a" twice$/],
+      [{ ...base, OIDC_ROLE_CLAIM: 'a b', OIDC_ROLE_MAP: 'a=admin' }, /^ConfigError: OIDC_ROLE_CLAIM must be a claim name or a dotted path/],
+    ];
+    for (const [env, text] of refused) {
+      it(`refuses ${JSON.stringify(env)}`, () => assert.throws(() => loadConfig(env), text));
+    }
+  });
 });

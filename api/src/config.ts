@@ -14,6 +14,8 @@ import {
   SHEET_MAX_CELLS_DEFAULT,
   SHEET_MAX_CELLS_MAX,
   SHEET_MAX_CELLS_MIN,
+  CREATABLE_ROLES,
+  SSO_NAME_MAX_LENGTH,
 } from '@tessera/contracts';
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy, parseWholeNumber } from '@tessera/server-kit';
 
@@ -57,6 +59,28 @@ export interface AppConfig {
   trashRetentionDays?: number;
   /** Requests one personal API token may make per minute; default API_TOKEN_RATE_LIMIT_DEFAULT. */
   apiTokenRateLimit?: number;
+  /** Single sign-on through an OpenID Connect provider (issue 21); undefined: off. */
+  oidc?: OidcConfig;
+  /** PASSWORD_LOGIN: false hides and refuses password sign-in (signup of the first admin still works). Default true. */
+  passwordLogin?: boolean;
+}
+
+export type OidcRole = (typeof CREATABLE_ROLES)[number];
+
+export interface OidcConfig {
+  /** The issuer's URL exactly as the provider states it in its discovery document. */
+  issuer: string;
+  clientId: string;
+  /** Absent: a public client (PKCE alone, no client authentication). */
+  clientSecret?: string;
+  /** The button's text: 'Sign in with <name>'. */
+  name: string;
+  /** Always includes openid. */
+  scopes: string[];
+  /** A claim (a dotted path for nested ones: realm_access.roles) holding a string or strings. */
+  roleClaim?: string;
+  /** Claim value → Tessera role; when several match, admin wins. */
+  roleMap?: Array<{ value: string; role: OidcRole }>;
 }
 
 /** Reads the environment once into a typed config (see the README's env table). */
@@ -90,7 +114,98 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trashRetentionDays: parseWholeNumber('TRASH_RETENTION_DAYS', env.TRASH_RETENTION_DAYS, DEFAULT_TRASH_RETENTION_DAYS, 1, 3650),
     // Up to 100 a second: beyond, one script could take the api from everyone else.
     apiTokenRateLimit: parseWholeNumber('API_TOKEN_RATE_LIMIT', env.API_TOKEN_RATE_LIMIT, API_TOKEN_RATE_LIMIT_DEFAULT, 1, 6000),
+    ...parseSignIn(env),
   };
+}
+
+const OIDC_VARS = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_NAME', 'OIDC_SCOPES', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const;
+/** RFC 6749 §3.3: a scope token is printable ASCII without space, '"' or '\\'. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+const DEFAULT_OIDC_SCOPES = ['openid', 'profile', 'email'];
+
+/** OIDC_* and PASSWORD_LOGIN together: a half-configured sign-in stops the api at start. */
+function parseSignIn(env: NodeJS.ProcessEnv): { oidc?: OidcConfig; passwordLogin: boolean } {
+  const passwordLogin = parseBool('PASSWORD_LOGIN', env.PASSWORD_LOGIN) ?? true;
+  const issuerRaw = env.OIDC_ISSUER?.trim();
+  if (!issuerRaw) {
+    const stray = OIDC_VARS.filter((name) => env[name]?.trim());
+    if (stray.length > 0) {
+      throw new ConfigError(`${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but OIDC_ISSUER is not: set OIDC_ISSUER to turn single sign-on on, or unset them`);
+    }
+    if (!passwordLogin) throw new ConfigError('PASSWORD_LOGIN=false needs single sign-on (OIDC_ISSUER): otherwise nobody could sign in');
+    return { passwordLogin };
+  }
+  const issuer = parseIssuer(issuerRaw);
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER: the client id Tessera is registered under at the provider');
+  const name = env.OIDC_NAME?.trim() || 'SSO';
+  if (name.length > SSO_NAME_MAX_LENGTH) {
+    throw new ConfigError(`OIDC_NAME is the sign-in button's text and cannot exceed ${SSO_NAME_MAX_LENGTH} characters, got ${name.length}`);
+  }
+  const scopes = parseScopes(env.OIDC_SCOPES);
+  const roleClaim = env.OIDC_ROLE_CLAIM?.trim() || undefined;
+  const roleMapRaw = env.OIDC_ROLE_MAP?.trim() || undefined;
+  if (roleClaim && !roleMapRaw) throw new ConfigError('OIDC_ROLE_CLAIM is set without OIDC_ROLE_MAP: say which claim values give which role, e.g. OIDC_ROLE_MAP=tessera-admins=admin');
+  if (roleMapRaw && !roleClaim) throw new ConfigError('OIDC_ROLE_MAP is set without OIDC_ROLE_CLAIM: name the claim holding the values, e.g. OIDC_ROLE_CLAIM=groups');
+  if (roleClaim && !/^[A-Za-z0-9_:-]+(\.[A-Za-z0-9_:-]+)*$/.test(roleClaim)) {
+    throw new ConfigError(`OIDC_ROLE_CLAIM must be a claim name or a dotted path (realm_access.roles), got "${roleClaim}"`);
+  }
+  return {
+    passwordLogin,
+    oidc: {
+      issuer,
+      clientId,
+      clientSecret: env.OIDC_CLIENT_SECRET?.trim() || undefined,
+      name,
+      scopes,
+      ...(roleClaim ? { roleClaim, roleMap: parseRoleMap(roleMapRaw as string) } : {}),
+    },
+  };
+}
+
+/** https only, but http on a loopback host (a provider on the same machine, tests). */
+function parseIssuer(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER must be the provider's issuer URL (https://...), got "${raw}"`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError(`OIDC_ISSUER must be an https:// URL (http:// only on localhost), got "${raw}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`OIDC_ISSUER must be a plain issuer URL without query, fragment or credentials, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseScopes(raw: string | undefined): string[] {
+  if (!raw?.trim()) return DEFAULT_OIDC_SCOPES;
+  const scopes = [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
+  const bad = scopes.find((s) => !SCOPE_TOKEN.test(s));
+  if (bad !== undefined) throw new ConfigError(`OIDC_SCOPES must be scope names separated by spaces or commas; "${bad}" is not one`);
+  if (!scopes.includes('openid')) throw new ConfigError(`OIDC_SCOPES must include openid (sign-in needs an ID token), got "${raw}"`);
+  return scopes;
+}
+
+/** 'value=role,value=role': a claim value, '=', a Tessera role; the value may itself contain '='s but not commas. */
+function parseRoleMap(raw: string): Array<{ value: string; role: OidcRole }> {
+  const entries: Array<{ value: string; role: OidcRole }> = [];
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const at = part.lastIndexOf('=');
+    const value = at > 0 ? part.slice(0, at).trim() : '';
+    const role = at > 0 ? part.slice(at + 1).trim().toLowerCase() : '';
+    if (!value || !role) throw new ConfigError(`OIDC_ROLE_MAP must be value=role pairs separated by commas (tessera-admins=admin,staff=user); "${part}" is not one`);
+    if (!(CREATABLE_ROLES as readonly string[]).includes(role)) {
+      throw new ConfigError(`OIDC_ROLE_MAP roles must be one of ${CREATABLE_ROLES.join(', ')}; "${part}" gives "${role}"`);
+    }
+    if (entries.some((e) => e.value === value)) throw new ConfigError(`OIDC_ROLE_MAP names "${value}" twice`);
+    entries.push({ value, role: role as OidcRole });
+  }
+  if (entries.length === 0) throw new ConfigError('OIDC_ROLE_MAP must name at least one value=role pair');
+  return entries;
 }
 
 /** The shell server on the same host is the default proxy (npm start). */

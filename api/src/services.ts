@@ -18,6 +18,7 @@ import type { ActivityLog } from './activity/activity-log.js';
 import type { TrashService } from './trash/trash.service.js';
 import type { ApiTokenService } from './api-tokens/api-token.service.js';
 import type { ApiTokenGate } from './api-tokens/api-token-gate.js';
+import type { OidcSignIn } from './oidc/oidc-sign-in.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -45,6 +46,8 @@ export interface AppServices {
   apiTokenGate: ApiTokenGate;
   /** Failed sign-ins per (account, address), per address and per account (in Redis with REDIS_URL). */
   loginRateLimit: LoginRateLimit;
+  /** Single sign-on (issue 21); undefined when OIDC_ISSUER is not set. */
+  oidc?: OidcSignIn;
   /**
    * The live features' transport between api processes: `live.bus` (publish/subscribe, see
    * live/live-bus.ts) and `live.presence` (who is where, see live/presence-store.ts); in memory,

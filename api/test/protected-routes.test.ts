@@ -22,6 +22,10 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/openapi.json',
   'GET /api/docs',
   'GET /api/docs/:file',
+  // Single sign-on (issue 21): nobody is signed in yet; 404 when OIDC_ISSUER is not set.
+  'GET /api/v1/auth/sign-in-options',
+  'POST /api/v1/auth/oidc/start',
+  'POST /api/v1/auth/oidc/callback',
   // The live socket: a browser cannot set Authorization on a WebSocket, so it checks the token itself (src/live).
   'GET /sheets/:sheetId',
   // The workspace socket (who is online, navigation changes): same token rules as the sheet socket.

@@ -14,6 +14,26 @@ export const E2E_PORTS: Record<string, number> = Object.fromEntries(
   Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + E2E_PORT_OFFSET]),
 );
 
+/**
+ * Single sign-on on the e2e stack (issue 21): a real OpenID provider (oidc-provider, started by
+ * the global setup in the runner's process) that the api trusts. Any login name signs in there;
+ * names starting with OIDC_ADMIN_LOGIN_PREFIX carry groups ['tessera-admins'], mapped to admin.
+ */
+export const OIDC_PROVIDER_PORT = 9000 + E2E_PORT_OFFSET;
+export const OIDC_NAME = 'Tessera ID';
+export const OIDC_ADMIN_LOGIN_PREFIX = 'boss-';
+/** The shell's sign-in page as the browser sees it (playwright.config.ts's baseURL): the redirect URI. */
+export const SHELL_LOGIN_URL = `http://localhost:${E2E_PORTS.shell}/login`;
+export const OIDC_ENV = {
+  OIDC_ISSUER: `http://127.0.0.1:${OIDC_PROVIDER_PORT}`,
+  OIDC_CLIENT_ID: 'tessera',
+  OIDC_CLIENT_SECRET: 'tessera-test-client-secret',
+  OIDC_NAME,
+  OIDC_SCOPES: 'openid profile email',
+  OIDC_ROLE_CLAIM: 'groups',
+  OIDC_ROLE_MAP: 'tessera-admins=admin',
+};
+
 export const workDir = path.resolve(
   process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL(`../../.tessera-test/e2e-${E2E_PORT_OFFSET}`, import.meta.url)),
 );
@@ -22,7 +42,8 @@ export const logDir = path.join(workDir, 'logs');
 const stateFile = () => path.join(workDir, 'pids.json');
 
 export function specs() {
-  return processSpecs({ ports: E2E_PORTS, dataDir, env: { REMOTES_MANIFEST: path.join(dataDir, 'remotes.json') } }) as {
+  // OIDC_*: single sign-on against the provider the global setup starts (support/oidc.ts).
+  return processSpecs({ ports: E2E_PORTS, dataDir, env: { REMOTES_MANIFEST: path.join(dataDir, 'remotes.json'), ...OIDC_ENV } }) as {
     name: string;
     ready: string;
   }[];

@@ -8,6 +8,7 @@ export * from './users/member-policy.js';
 export * from './auth/auth.schema.js';
 export * from './auth/token.js';
 export * from './auth/api-token.schema.js';
+export * from './auth/sso.schema.js';
 export * from './health/health.schema.js';
 export * from './ai/capabilities.schema.js';
 export * from './ai/code-run.schema.js';

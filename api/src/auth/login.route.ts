@@ -1,4 +1,4 @@
-import { ERROR_CODES, LoginBodySchema, MESSAGES, SessionResponseSchema } from '@tessera/contracts';
+import { ERROR_CODES, LoginBodySchema, MESSAGES, SSO_TEXTS, SessionResponseSchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http/http-error.js';
 import { validate } from '../http/validate.js';
@@ -24,6 +24,8 @@ export function retryText(waitMs: number): string {
 export const loginRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const limit = services.loginRateLimit;
   app.post('/login', withDoc({ summary: 'Sign in: an access token, and the refresh cookie', tag: 'Auth', body: LoginBodySchema, responses: { 200: SessionResponseSchema } }, { config: { public: true } }), async (request, reply) => {
+    // PASSWORD_LOGIN=false (config.ts makes sure single sign-on is on then); signup of the first admin stays.
+    if (services.config.passwordLogin === false) throw HttpError.forbidden(SSO_TEXTS.passwordLoginOff(services.config.oidc?.name ?? 'SSO'));
     const body = validate(LoginBodySchema, request.body);
     const keys: AttemptKeys = { account: accountOf(body.username), address: request.ip };
     const decision = await limit.begin(keys);

@@ -67,14 +67,18 @@ export class RefreshTokenService {
     });
   }
 
-  /** Revokes the family the token belongs to (logout); unknown tokens are ignored. */
-  async revokeFamilyOf(token: string): Promise<void> {
+  /** Revokes the family the token belongs to (logout) and says whose it was; unknown tokens are ignored. */
+  async revokeFamilyOf(token: string): Promise<{ userId: string } | undefined> {
     const row = await this.db
-      .selectFrom('refresh_tokens')
-      .select('family_id')
-      .where('token_hash', '=', hashToken(token))
+      .selectFrom('refresh_tokens as t')
+      .innerJoin('refresh_families as f', 'f.id', 't.family_id')
+      .select(['t.family_id', 'f.user_id', 'f.revoked_at'])
+      .where('t.token_hash', '=', hashToken(token))
       .executeTakeFirst();
-    if (row) await this.#revokeFamily(this.db, row.family_id);
+    if (!row) return undefined;
+    await this.#revokeFamily(this.db, row.family_id);
+    // An already ended session names nobody: its cookie is no proof of a live sign-in.
+    return row.revoked_at ? undefined : { userId: row.user_id };
   }
 
   /** Ends every session of a user except the one holding `keepToken` (after a password change). */

@@ -6,6 +6,7 @@ import { snapshotDeltasMigration } from '../versions/snapshot-deltas.migration.j
 import { accessMigration } from '../access/access.migration.js';
 import { chartsMigration } from '../charts/charts.migration.js';
 import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
+import { oidcMigration } from '../oidc/oidc.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -125,6 +126,7 @@ const migrations: Record<string, Migration> = {
   '0007_access_trash_activity': accessMigration,
   '0008_sheet_charts': chartsMigration,
   '0009_api_tokens': apiTokensMigration,
+  '0010_oidc_identities': oidcMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { ActivityTable, ItemGrantsTable, TrashEntriesTable } from '../access/access.tables.js';
 import type { ApiTokensTable } from '../api-tokens/api-tokens.tables.js';
+import type { OidcIdentitiesTable } from '../oidc/oidc.tables.js';
 
 /** Kysely's view of the api's tables (created by ./migrations.ts). */
 export interface UsersTable {
@@ -104,6 +105,7 @@ export interface Database {
   trash_entries: TrashEntriesTable;
   activity: ActivityTable;
   api_tokens: ApiTokensTable;
+  oidc_identities: OidcIdentitiesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

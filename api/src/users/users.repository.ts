@@ -140,6 +140,6 @@ export interface MemberPatch {
 }
 
 /** PostgreSQL's unique_violation (also what PGlite reports). */
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
   tooManyRequests: 'too_many_requests',
+  unavailable: 'service_unavailable',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { AUTH_TOKEN_STORAGE_KEY, LIVE_TEXTS } from '@tessera/contracts';
 import { fakeToken, gate, startLoopbackServer, type LoopbackServer } from '../test/loopback-server.js';
 import { logout } from './auth.api.js';
@@ -12,6 +12,8 @@ jest.mock('../main/MainRoute', () => ({
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
+  // Unmount first: the page's requests still in flight then end quietly when the server closes.
+  cleanup();
   await server?.close();
   server = undefined;
   localStorage.clear();

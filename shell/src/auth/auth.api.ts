@@ -8,6 +8,7 @@ import {
 } from '@tessera/contracts';
 import type { ShellServices } from '../services/shell-services.js';
 import { signOutRequested } from './auth.store.js';
+import { browser, endSessionUrlOf } from './sso.api.js';
 
 /** GET /api/v1/auth/status: whether the first (admin) account may still be created. */
 export async function fetchAuthStatus({ open }: ShellServices): Promise<AuthStatus> {
@@ -32,14 +33,20 @@ export async function signup(services: ShellServices, body: SignupBody): Promise
   acceptToken(services, res.data);
 }
 
-/** Revokes the refresh token on the server, then signs out here whatever the server said. */
+/**
+ * Revokes the refresh token on the server, then signs out here whatever the server said. A
+ * single sign-on member's reply names the provider's end-session page: the browser goes there
+ * to end that session too, and the provider sends it back to /login.
+ */
 export async function logout({ api, session, auth }: ShellServices): Promise<void> {
   signOutRequested(auth);
+  let endSessionUrl: string | undefined;
   try {
-    await api.post('/api/v1/auth/logout');
+    endSessionUrl = endSessionUrlOf((await api.post('/api/v1/auth/logout')).data);
   } catch (error) {
     console.error('[shell] logout request failed; signing out locally', error);
   } finally {
     session.signOut();
   }
+  if (endSessionUrl) browser.leave(endSessionUrl);
 }

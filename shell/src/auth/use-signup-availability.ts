@@ -14,8 +14,10 @@ export function useSignupAvailability(): [SignupAvailability, (a: SignupAvailabi
     fetchAuthStatus(services)
       .then((status) => current && setAvailability(status.signup_open ? 'open' : 'closed'))
       .catch((err: unknown) => {
+        // Unmounted meanwhile (the page was left): nothing to say.
+        if (!current) return;
         console.error('[shell] auth status unavailable', err);
-        if (current) setAvailability('unknown');
+        setAvailability('unknown');
       });
     return () => {
       current = false;
