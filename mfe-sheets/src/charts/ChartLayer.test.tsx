@@ -14,22 +14,12 @@ function Harness(initial: ChartLayerProps) {
 }
 import { EDIT_CHART_TEXTS, parseRangeLabel, rangeLabel } from './chart-labels.js';
 import { InsertChartDialog } from './InsertChartDialog.js';
+import { testChart } from './testing-chart.js';
 import { newChartBox, selectionRange } from './use-sheet-charts.js';
 
 jest.setTimeout(30_000);
 
-const chart: ChartDefinition = {
-  id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01',
-  type: 'column',
-  range: { start_row: 0, start_col: 0, end_row: 2, end_col: 1 },
-  categories: 'first_column',
-  title: 'Amount by region',
-  x_axis_title: '',
-  y_axis_title: '',
-  legend: 'none',
-  stacked: false,
-  box: { x: 10, y: 10, width: 400, height: 300 },
-};
+const chart = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01' });
 
 const barHeights = (frame: HTMLElement) =>
   [...frame.querySelectorAll('.recharts-bar-rectangle path')].map((p) => {

@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { ChartDefinition, Sheet } from '@tessera/contracts';
+import type { Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { testChart } from '../charts/testing-chart.js';
 import Workspace from './Workspace.js';
 
 // Issue 20: a chart over the sheet plots formula cells by their computed values (never their text).
@@ -16,18 +17,7 @@ afterEach(async () => {
   await api.close();
 });
 
-const chart: ChartDefinition = {
-  id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a02',
-  type: 'column',
-  range: { start_row: 0, start_col: 0, end_row: 2, end_col: 1 },
-  categories: 'first_column',
-  title: 'Amount by region',
-  x_axis_title: '',
-  y_axis_title: '',
-  legend: 'none',
-  stacked: false,
-  box: { x: 10, y: 10, width: 400, height: 300 },
-};
+const chart = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a02' });
 
 const withChart = (sheet: Sheet): Sheet => ({ ...sheet, metadata: { ...sheet.metadata, charts: [chart] } as Sheet['metadata'] });
 

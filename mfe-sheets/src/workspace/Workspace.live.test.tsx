@@ -16,6 +16,7 @@ import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { testChart } from '../charts/testing-chart.js';
 import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
@@ -312,18 +313,12 @@ test("other users' selected cells are outlined in their colour, named by their t
 });
 
 test('a chart dragged after someone else inserted rows above it: sent with the range as moved here, on the version shown (base_version)', async () => {
-  const chart: ChartDefinition = {
+  const chart = testChart({
     id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a03',
-    type: 'column',
     range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 },
-    categories: 'first_column',
     title: 'Costs',
-    x_axis_title: '',
-    y_axis_title: '',
-    legend: 'none',
-    stacked: false,
     box: { x: 300, y: 10, width: 400, height: 300 },
-  };
+  });
   const sheet: Sheet = { ...budget, metadata: { ...budget.metadata, charts: [chart] } as Sheet['metadata'] };
   api.sheets.set(sheet.id, sheet);
   await aliceOpens(sheet);
