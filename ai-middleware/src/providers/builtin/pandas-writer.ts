@@ -1,4 +1,4 @@
-import { AGGREGATE_LABEL, describeLoop, py } from './python-writer.js';
+import { aggregateLabel, describeLoop, py } from './python-writer.js';
 import type { Aggregate, SheetRequest } from './sheet-request.js';
 
 type ChartRequest = Extract<SheetRequest, { kind: 'chart' }>;
@@ -46,11 +46,10 @@ def order(key):
     return (1, 0, key.lower()) if isinstance(key, str) else (0, key, "")
 `;
 
-const label = (fn: Aggregate, value: string | null): string => (value === null ? 'Count' : `${AGGREGATE_LABEL[fn]} of ${value}`);
 
 /** `table`: fn of `value` for each `by` (blank keys as "(blank)"), keys in order, named for the grid. */
 function groupedCode(fn: Aggregate, value: string | null, by: string): string {
-  const name = label(fn, value);
+  const name = aggregateLabel(fn, value);
   const measure =
     value === null
       ? `keys.groupby(keys, sort=False).size()`
@@ -99,7 +98,7 @@ result = {"headers": headers, "rows": [rows[i] for i in picked]}
 
 /** A Matplotlib bar chart of the grouped table (plt.show() sends it to the user), and the table as the result. */
 export function writePandasChart({ fn, value, by }: ChartRequest): string {
-  const name = label(fn, value);
+  const name = aggregateLabel(fn, value);
   return `${PRELUDE}
 import matplotlib.pyplot as plt
 

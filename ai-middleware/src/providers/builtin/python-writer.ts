@@ -40,6 +40,8 @@ export function describeRequest(request: SheetRequest): string {
 }
 
 export const AGGREGATE_LABEL: Record<Aggregate, string> = { sum: 'Total', mean: 'Average', count: 'Count', min: 'Minimum', max: 'Maximum' };
+/** The answer column's header: 'Total of Amount', or 'Count' when rows are counted (either engine). */
+export const aggregateLabel = (fn: Aggregate, value: string | null): string => (value === null ? 'Count' : `${AGGREGATE_LABEL[fn]} of ${value}`);
 const OPERATOR_TEXT: Record<FilterOperator, string> = {
   gt: '>',
   ge: '>=',
@@ -139,7 +141,7 @@ function aggregateLines(fn: Aggregate): string {
 }
 
 function groupCode(fn: Aggregate, value: string | null, by: string): string {
-  const label = value === null ? 'Count' : `${AGGREGATE_LABEL[fn]} of ${value}`;
+  const label = aggregateLabel(fn, value);
   const collect =
     value === null
       ? '    groups[key].append(1)'
@@ -172,7 +174,7 @@ result = {"headers": [${py(by)}, ${py(label)}], "rows": table}
 }
 
 function overallCode(fn: Aggregate, value: string): string {
-  const label = `${AGGREGATE_LABEL[fn]} of ${value}`;
+  const label = aggregateLabel(fn, value);
   const values =
     fn === 'count'
       ? `values = [1 for row in rows if not blank(cell(row, index))]`
