@@ -396,6 +396,29 @@ describe('Python with pandas in gVisor: the sheet as df, a DataFrame as the grid
     assert.deepEqual(out.grid?.rows, [['z', 1, true], ['y', 2, false]]);
   });
 
+  test('df has the same types and values whether the code names rows or not (the sheet then goes as columns)', async () => {
+    const mixed = {
+      headers: ['Int', 'IntBlank', 'TextNumber', 'Flag', 'Mixed', 'Blank', 'Short'],
+      rows: [
+        [1, 1, '1,200', true, 1, null, 'a'],
+        [2, null, '3.5', false, 'x', null],
+        [3, 7, '', true, 2.5, null, 'b'],
+      ],
+    };
+    const show = "print([str(t) for t in df.dtypes])\nprint(df.to_dict('list'))";
+    const withColumns = await runner.run({ ...mixed, code: show });
+    const withRows = await runner.run({ ...mixed, code: `n = len(rows)\n${show}` });
+    assert.equal(withColumns.error, undefined);
+    assert.equal(withRows.error, undefined);
+    assert.equal(withColumns.execution_output, withRows.execution_output);
+    assert.equal(
+      withColumns.execution_output.split('\n')[0],
+      "['int64', 'float64', 'float64', 'bool', 'object', 'object', 'object']",
+    );
+    assert.match(withColumns.execution_output, /'IntBlank': \[1\.0, nan, 7\.0\], 'TextNumber': \[1200\.0, 3\.5, nan\]/);
+    assert.match(withColumns.execution_output, /'Short': \['a', None, 'b'\]/);
+  });
+
   test("a traceback is trimmed to the user's code", async () => {
     const out = await runner.run({ ...sales, code: "print('before')\ndef total(frame):\n    return frame['Missing'].sum()\ntotal(df)" });
     assert.equal(out.execution_output, 'before\n');

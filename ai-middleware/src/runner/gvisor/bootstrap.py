@@ -5,9 +5,9 @@
 # Protocol (the same as the Pyodide child's, child-message.schema.ts): one JSON line each,
 # with "tessera": 1 — {type: 'ready'} once warm; {type: 'done', output, truncated,
 # result?, error?, figures?, figures_omitted?} after the job. stdin carries one line:
-# {code, headers, rows, sheet_name}. argv: the output cap in characters, then the figures'
+# {code, headers, rows, sheet_name}, or {code, headers, columns} when the code names no row variable. argv: the output cap in characters, then the figures'
 # count cap, bytes cap and longest side in pixels (the parent checks each figure again).
-import ast, base64, builtins, datetime, decimal, fractions, io, json, linecache, math, os, re, sys, traceback
+import ast, base64, builtins, datetime, decimal, fractions, gc, io, json, linecache, math, os, re, sys, traceback
 
 import numpy as np
 import pandas as pd
@@ -72,19 +72,48 @@ def number_column(values):
     return pd.to_numeric(pd.Series([None if v is None or v == '' else float(v.replace(',', '')) if isinstance(v, str) else v for v in values], dtype='float64'))
 
 
-def frame_of(headers, rows):
-    """The sheet as a DataFrame: headers as columns; pandas infers the types, and a column of
-    numbers written as text (or numbers with blanks) becomes numeric."""
-    width = len(headers)
-    data = [r if len(r) == width else list(r[:width]) + [None] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(data, columns=range(width)) if data else pd.DataFrame(columns=range(width), dtype='object')
-    for i in range(width):
-        if df[i].dtype == object:
-            numeric = number_column(df[i].tolist())
+def column_array(values):
+    """One column's cells as the array pandas would infer for them from the sheet's rows (int64,
+    float64 with NaN for blanks between numbers, bool, else object), without pandas' per-cell
+    inference where the cells' Python types already say it: that inference is most of the time a
+    100,000-row sheet takes to become `df`."""
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        try:
+            return np.array(values, dtype=np.int64)
+        except OverflowError:  # beyond int64: pandas' own inference decides
+            pass
+    elif kinds and kinds <= {int, float, type(None)} and kinds != {type(None)}:
+        return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    elif kinds == {bool}:
+        return np.array(values, dtype=bool)
+    elif not kinds or kinds <= {str, type(None)}:
+        return np.array(values, dtype=object)
+    return pd.Series(values, dtype=None if values else object).values
+
+
+def frame_of(headers, columns):
+    """The sheet as a DataFrame from its columns: headers as columns, numbers as numbers, and a column
+    of numbers written as text (or numbers with blanks) numeric."""
+    data = {}
+    for i, values in enumerate(columns):
+        array = column_array(values)
+        if array.dtype == object:
+            numeric = number_column(values)
             if numeric is not None:
-                df[i] = numeric.values
+                array = numeric.values
+        data[i] = array
+    df = pd.DataFrame(data, columns=range(len(headers)), copy=False)
     df.columns = headers
     return df
+
+
+def columns_of(width, rows):
+    """The first `width` cells of each row as columns (a short row's missing cells are None)."""
+    if not rows:
+        return [[] for _ in range(width)]
+    padded = (r if len(r) == width else list(r[:width]) + [None] * (width - len(r)) for r in rows)
+    return [list(c) for c in zip(*padded)]
 
 
 def jsonable(value, depth=0):
@@ -202,20 +231,23 @@ def user_traceback(e):
 
 
 def run(job):
+    """Runs one job. The sheet comes as `columns` when the code names none of rows, records and sheet
+    (the service looks), else as `rows`; only what the code can use is built."""
     headers = [str(h) for h in job.get('headers', [])]
-    rows = job.get('rows', [])
     width = len(headers)
-    records = [dict(zip(headers, list(r[:width]) + [None] * (width - len(r)))) for r in rows]
-    ns = {
-        '__name__': '__main__',
-        'headers': headers,
-        'rows': rows,
-        'records': records,
-        'sheet': {'name': job.get('sheet_name'), 'headers': headers, 'rows': rows},
-        'df': frame_of(headers, rows),
-        'pd': pd,
-        'np': np,
-    }
+    ns = {'__name__': '__main__', 'headers': headers, 'pd': pd, 'np': np}
+    if 'columns' in job:
+        ns['df'] = frame_of(headers, job['columns'])
+    else:
+        rows = job.get('rows', [])
+        ns['rows'] = rows
+        ns['records'] = [dict(zip(headers, list(r[:width]) + [None] * (width - len(r)))) for r in rows]
+        ns['sheet'] = {'name': job.get('sheet_name'), 'headers': headers, 'rows': rows}
+        ns['df'] = frame_of(headers, columns_of(width, rows))
+    # The sheet's objects are never garbage: out of the collector's sight, user code that makes many
+    # objects does not rescan a million cells at each collection.
+    gc.freeze()
+    gc.enable()
     # A DataFrame (or Series) printed on its own is remembered: with no `result`, the last one is the grid.
     printed = []
 
@@ -247,6 +279,7 @@ def main():
 
     # Warm-up through the same path before saying ready: the first groupby pays for lazy imports.
     run({'code': "result = df.groupby('a').sum()", 'headers': ['a', 'b'], 'rows': [['x', 1]]})
+    run({'code': "result = df.groupby('a').sum()", 'headers': ['a', 'b'], 'columns': [['x'], [1]]})
     # ...and the first figure for loading its fonts and renderer.
     warm = plt.figure(figsize=(1, 1))
     warm.gca().plot([0, 1])
@@ -265,6 +298,8 @@ def main():
     plt.show = figures.show
     outcome = {}
     try:
+        # Reading the job makes a million objects at most and no garbage: no collections meanwhile.
+        gc.disable()
         job = json.loads(line)
         value = figures.collect(run(job))
         outcome = {'result': jsonable(value)}

@@ -8,6 +8,7 @@ import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
 import { writeBundle } from './gvisor-bundle.js';
 import { reapProcessesNaming, removeCgroups } from './gvisor-leftovers.js';
+import { sandboxJobLine } from './sandbox-job.js';
 
 /** The bootstrap (bootstrap.py), passed with `python3 -c`: the same path from src/ (tsx) and dist/ (built). */
 const BOOTSTRAP = readFileSync(new URL('../../../src/runner/gvisor/bootstrap.py', import.meta.url), 'utf8');
@@ -139,7 +140,7 @@ export class GvisorSandbox implements RunnerWorker {
         this.finish(this.killedFor ?? { kind: 'died', detail: 'the sandbox had already exited' });
         return;
       }
-      this.proc.stdin?.end(`${JSON.stringify(job)}\n`);
+      this.proc.stdin?.end(sandboxJobLine(job));
     });
   }
 
