@@ -117,12 +117,13 @@ test('feature flags: another value stops the service, naming the variable', () =
 test('jobs and quotas: the defaults of issue 17, each overridden by its variable; a bad value or a day smaller than a commit stops the service', () => {
   const config = loadConfig({});
   assert.deepEqual(config.jobs, { perUser: 2, solvesPerUser: 1, queueMax: 20, maxRunning: 4 });
-  assert.deepEqual(config.quotas, { sessionsPerUser: 100, messagesPerSession: 2000, gitCommitMaxBytes: 5 * 1024 * 1024, gitDailyMaxBytes: 50 * 1024 * 1024 });
-  const set = loadConfig({ JOBS_PER_USER: '3', SOLVES_PER_USER: '2', JOB_QUEUE_MAX: '0', JOBS_MAX_RUNNING: '8', AI_SESSIONS_PER_USER: '5', AI_MESSAGES_PER_SESSION: '10', GIT_COMMIT_MAX_MB: '2', GIT_DAILY_MAX_MB: '2' });
+  assert.deepEqual(config.quotas, { sessionsPerUser: 100, messagesPerSession: 2000, figuresPerUserBytes: 16 * 1024 * 1024, gitCommitMaxBytes: 5 * 1024 * 1024, gitDailyMaxBytes: 50 * 1024 * 1024 });
+  const set = loadConfig({ JOBS_PER_USER: '3', SOLVES_PER_USER: '2', JOB_QUEUE_MAX: '0', JOBS_MAX_RUNNING: '8', AI_SESSIONS_PER_USER: '5', AI_MESSAGES_PER_SESSION: '10', AI_FIGURES_PER_USER_MB: '0', GIT_COMMIT_MAX_MB: '2', GIT_DAILY_MAX_MB: '2' });
   assert.deepEqual(set.jobs, { perUser: 3, solvesPerUser: 2, queueMax: 0, maxRunning: 8 });
-  assert.deepEqual(set.quotas, { sessionsPerUser: 5, messagesPerSession: 10, gitCommitMaxBytes: 2 * 1024 * 1024, gitDailyMaxBytes: 2 * 1024 * 1024 });
+  assert.deepEqual(set.quotas, { sessionsPerUser: 5, messagesPerSession: 10, figuresPerUserBytes: 0, gitCommitMaxBytes: 2 * 1024 * 1024, gitDailyMaxBytes: 2 * 1024 * 1024 });
   assert.throws(() => loadConfig({ JOBS_PER_USER: '0' }), (err: unknown) => err instanceof ConfigError && /JOBS_PER_USER must be a whole number from 1 to 100, got "0"/.test(err.message));
   assert.throws(() => loadConfig({ JOB_QUEUE_MAX: 'lots' }), /JOB_QUEUE_MAX must be a whole number/);
+  assert.throws(() => loadConfig({ AI_FIGURES_PER_USER_MB: '-1' }), /AI_FIGURES_PER_USER_MB must be a whole number from 0/);
   assert.throws(() => loadConfig({ AI_MESSAGES_PER_SESSION: '1' }), /AI_MESSAGES_PER_SESSION must be a whole number from 2/);
   assert.throws(() => loadConfig({ GIT_COMMIT_MAX_MB: '10', GIT_DAILY_MAX_MB: '5' }), /GIT_DAILY_MAX_MB \(5\) must be at least GIT_COMMIT_MAX_MB \(10\)/);
 });

@@ -100,10 +100,12 @@ export function loadJobsConfig(env: NodeJS.ProcessEnv): JobsConfig {
   };
 }
 
-/** AI_SESSIONS_PER_USER, AI_MESSAGES_PER_SESSION, GIT_COMMIT_MAX_MB, GIT_DAILY_MAX_MB (issue 17 §1). */
+/** AI_SESSIONS_PER_USER, AI_MESSAGES_PER_SESSION, AI_FIGURES_PER_USER_MB, GIT_COMMIT_MAX_MB, GIT_DAILY_MAX_MB (issue 17 §1). */
 export interface QuotasConfig {
   sessionsPerUser: number;
   messagesPerSession: number;
+  /** Base64 figure bytes one user's stored chat answers keep (0: none are kept). */
+  figuresPerUserBytes: number;
   gitCommitMaxBytes: number;
   gitDailyMaxBytes: number;
 }
@@ -112,6 +114,7 @@ const MB = 1024 * 1024;
 export const QUOTAS_DEFAULTS: QuotasConfig = {
   sessionsPerUser: QUOTA_DEFAULTS.sessionsPerUser,
   messagesPerSession: QUOTA_DEFAULTS.messagesPerSession,
+  figuresPerUserBytes: QUOTA_DEFAULTS.figuresPerUserMb * MB,
   gitCommitMaxBytes: QUOTA_DEFAULTS.gitCommitMaxMb * MB,
   gitDailyMaxBytes: QUOTA_DEFAULTS.gitDailyMaxMb * MB,
 };
@@ -124,6 +127,7 @@ export function loadQuotasConfig(env: NodeJS.ProcessEnv): QuotasConfig {
     sessionsPerUser: parseWholeNumber('AI_SESSIONS_PER_USER', env.AI_SESSIONS_PER_USER, QUOTAS_DEFAULTS.sessionsPerUser, 1, 100_000),
     // A turn stores two messages (the user's and the reply): at least one turn must fit.
     messagesPerSession: parseWholeNumber('AI_MESSAGES_PER_SESSION', env.AI_MESSAGES_PER_SESSION, QUOTAS_DEFAULTS.messagesPerSession, 2, 1_000_000),
+    figuresPerUserBytes: parseWholeNumber('AI_FIGURES_PER_USER_MB', env.AI_FIGURES_PER_USER_MB, QUOTA_DEFAULTS.figuresPerUserMb, 0, 100_000) * MB,
     gitCommitMaxBytes: commitMb * MB,
     gitDailyMaxBytes: dailyMb * MB,
   };

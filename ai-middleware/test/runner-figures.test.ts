@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CODE_RUN_MAX_FIGURES, type CodeRunFigure, HybridResponseSchema } from '@tessera/contracts';
 import { type CodeRunner, createCodeRunner } from '../src/runner/code-runner.js';
+import { SessionService } from '../src/sessions/session.service.js';
 import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
 import { type TestApp, startTestApp } from './helpers/test-app.js';
 
@@ -135,7 +136,9 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
     await issuer?.close();
   });
 
-  test('a bar chart comes back as a PNG the panel can show, and the message counts it', async () => {
+  test('a bar chart comes back as a PNG the panel can show, the message counts it, and the session keeps it', async () => {
+    const sessions = new SessionService(t.app.db);
+    const session = await sessions.create('user-1', { session_name: 'Charts' });
     const res = await fetch(`${base}/hybrid/forward`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -144,6 +147,7 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
         enable_ai_generation: false,
         merge_timeline: false,
         sheet_context: { name: 'Sales' },
+        session_id: session.session_id,
         handsontable_data: { spreadsheet_data: SALES },
         code: 'import matplotlib.pyplot as plt\ndf.groupby("Region")["Amount"].sum().plot.bar()\nplt.show()',
       }),
@@ -155,6 +159,10 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
     assert.equal(reply.has_grid, false);
     assert.equal(reply.figures?.length, 1);
     assertPng(reply.figures?.[0], 640, 480);
+    // A reload of the chat reads the session: the answer still has its chart.
+    const [, answer] = await sessions.lastMessages('user-1', session.session_id);
+    assert.equal(answer?.role, 'assistant');
+    assert.deepEqual(answer?.metadata.figures, reply.figures);
   });
 
   // The built-in assistant (no model) writes pandas on this engine, with the answers of its plain

@@ -10,6 +10,7 @@ import {
   SessionListSchema,
   SessionReplySchema,
 } from '@tessera/contracts';
+import { QUOTAS_DEFAULTS } from '../src/config.js';
 import { SessionService } from '../src/sessions/session.service.js';
 import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
 import { type TestApp, startTestApp } from './helpers/test-app.js';
@@ -115,6 +116,35 @@ describe(`AI chat sessions (${backend})`, () => {
 
     const unknown = await call('POST', '/vertex/user-sessions', alice, { action: 'switch', session_id: 'no-such-session' });
     assert.equal(unknown.status, 404);
+  });
+
+  test("an answer's figures are stored with it; past the member's budget the oldest answers lose theirs and say how many", async () => {
+    const figure = (fill: string) => ({ mime: 'image/png' as const, data: fill.repeat(1000), width: 64, height: 48 });
+    // Room for five 1,000-byte figures per member.
+    const sessions = new SessionService(t.app.db, { ...QUOTAS_DEFAULTS, figuresPerUserBytes: 5000 });
+    const first = await sessions.create('user-dora', { session_name: 'Charts' });
+    const second = await sessions.create('user-dora', { session_name: 'More charts' });
+    const others = await sessions.create('user-ed', { session_name: 'Not Dora' });
+    await sessions.append('user-ed', others.session_id, [{ role: 'assistant', content: 'E', figures: [figure('E'), figure('E')] }]);
+    await sessions.append('user-dora', first.session_id, [{ role: 'assistant', content: 'A', figures: [figure('A'), figure('A')] }]);
+    await sessions.append('user-dora', first.session_id, [{ role: 'assistant', content: 'B', figures: [figure('B')] }]);
+    // 3 stored + 3 new > 5: A's two go (B's one stays).
+    await sessions.append('user-dora', second.session_id, [{ role: 'assistant', content: 'C', figures: [figure('C'), figure('C'), figure('C')] }]);
+    // Larger than the whole budget alone: the first five are kept, the sixth is not; B and C lose theirs.
+    await sessions.append('user-dora', second.session_id, [{ role: 'assistant', content: 'D', figures: Array.from({ length: 6 }, () => figure('D')) }]);
+
+    const stored = async (sessionId: string, user: string) =>
+      (await sessions.lastMessages(user, sessionId)).map((m) => [m.content, (m.metadata.figures as { data: string }[] | undefined)?.length ?? 0, m.metadata.figures_not_kept ?? 0]);
+    assert.deepEqual(await stored(first.session_id, 'user-dora'), [['A', 0, 2], ['B', 0, 1]]);
+    assert.deepEqual(await stored(second.session_id, 'user-dora'), [['C', 0, 3], ['D', 5, 1]]);
+    // Another member's figures are theirs: untouched.
+    assert.deepEqual(await stored(others.session_id, 'user-ed'), [['E', 2, 0]]);
+    const [d] = (await sessions.lastMessages('user-dora', second.session_id)).slice(-1);
+    assert.deepEqual(d.metadata.figures, Array.from({ length: 5 }, () => figure('D')));
+
+    const none = new SessionService(t.app.db, { ...QUOTAS_DEFAULTS, figuresPerUserBytes: 0 });
+    await none.append('user-ed', others.session_id, [{ role: 'assistant', content: 'F', figures: [figure('F')] }]);
+    assert.deepEqual((await stored(others.session_id, 'user-ed')).at(-1), ['F', 0, 1]);
   });
 
   test('the service reads the last 10 messages, oldest first, and refuses a session of another user', async () => {

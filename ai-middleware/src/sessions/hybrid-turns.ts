@@ -53,7 +53,14 @@ export async function recordHybridTurn(
       {
         role: 'assistant',
         content: answeredText(response),
-        metadata: { route, mode: response.mode, status: response.status, ...(response.provider ? { provider: response.provider, model: response.model ?? null } : {}) },
+        metadata: {
+          route,
+          mode: response.mode,
+          status: response.status,
+          ...(response.provider ? { provider: response.provider, model: response.model ?? null } : {}),
+          ...(response.figures_omitted ? { figures_omitted: response.figures_omitted } : {}),
+        },
+        ...(response.figures?.length ? { figures: response.figures } : {}),
       },
     ], { sheet: body.sheet_context?.name ?? null });
     return true;

@@ -7,12 +7,14 @@ import {
   type ChatMessageRecord,
   type ChatRole,
   type ChatSession,
+  type CodeRunFigure,
   QUOTA_TEXTS,
   SESSION_TEXTS,
 } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { AiDatabase } from '../db/schema.js';
 import { QUOTAS_DEFAULTS, type QuotasConfig } from '../config.js';
+import { figuresToKeep, makeRoomForFigures } from './stored-figures.js';
 
 /** A session that does not exist for this user (another user's session is "not found" too). */
 export class SessionNotFoundError extends Error {
@@ -31,6 +33,8 @@ export interface NewMessage {
   role: ChatRole;
   content: string;
   metadata?: Record<string, unknown>;
+  /** An answer's figures: stored in its metadata within the user's figure budget (AI_FIGURES_PER_USER_MB). */
+  figures?: CodeRunFigure[];
 }
 
 const CUT_MARKER = '\n[cut: message longer than 200,000 characters]';
@@ -80,8 +84,8 @@ export function sessionTags(existing: string[], messages: NewMessage[], about: S
 export class SessionService {
   constructor(
     private readonly db: Kysely<AiDatabase>,
-    /** AI_SESSIONS_PER_USER and AI_MESSAGES_PER_SESSION. */
-    private readonly quotas: Pick<QuotasConfig, 'sessionsPerUser' | 'messagesPerSession'> = QUOTAS_DEFAULTS,
+    /** AI_SESSIONS_PER_USER, AI_MESSAGES_PER_SESSION and AI_FIGURES_PER_USER_MB. */
+    private readonly quotas: Pick<QuotasConfig, 'sessionsPerUser' | 'messagesPerSession' | 'figuresPerUserBytes'> = QUOTAS_DEFAULTS,
   ) {}
 
   /** The user's sessions, most recently active first, at most CHAT_SESSIONS_MAX (older ones stay stored). */
@@ -178,9 +182,10 @@ export class SessionService {
           message.content.length > CHAT_MESSAGE_MAX_LENGTH
             ? message.content.slice(0, CHAT_MESSAGE_MAX_LENGTH - CUT_MARKER.length) + CUT_MARKER
             : message.content;
+        const metadata = { ...message.metadata, ...(await this.storedFigures(trx, userId, message.figures)) };
         const row = await trx
           .insertInto('ai_messages')
-          .values({ id: randomUUID(), session_id: sessionId, role: message.role, content, metadata: JSON.stringify(message.metadata ?? {}) })
+          .values({ id: randomUUID(), session_id: sessionId, role: message.role, content, metadata: JSON.stringify(metadata) })
           .returning(['id', 'session_id', 'role', 'content', 'metadata', 'created_at'])
           .executeTakeFirstOrThrow();
         out.push(toMessage(row));
@@ -194,6 +199,15 @@ export class SessionService {
       }
       return out;
     });
+  }
+
+  /** An answer's figures as its metadata stores them: those that fit the budget, room made for them, the rest counted. */
+  private async storedFigures(trx: Kysely<AiDatabase>, userId: string, figures: CodeRunFigure[] | undefined): Promise<Record<string, unknown>> {
+    if (!figures?.length) return {};
+    const { kept, bytes } = figuresToKeep(figures, this.quotas.figuresPerUserBytes);
+    if (kept.length) await makeRoomForFigures(trx, userId, bytes, this.quotas.figuresPerUserBytes);
+    const notKept = figures.length - kept.length;
+    return { ...(kept.length ? { figures: kept } : {}), ...(notKept ? { figures_not_kept: notKept } : {}) };
   }
 
   /** The last `limit` messages of the user's session (default: the 10 the model sees), oldest first. */

@@ -9,7 +9,7 @@ import { type TestApp, startTestApp } from '../helpers/test-app.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
-const quotas = { sessionsPerUser: 3, messagesPerSession: 4, gitCommitMaxBytes: 1 * MB, gitDailyMaxBytes: 2 * MB };
+const quotas = { sessionsPerUser: 3, messagesPerSession: 4, gitCommitMaxBytes: 1 * MB, gitDailyMaxBytes: 2 * MB, figuresPerUserBytes: 16 * MB };
 
 describe(`hostile: per-user quotas (${process.env.TEST_PG_URL ? 'postgresql' : 'pglite'})`, () => {
   let issuer: TestIssuer;

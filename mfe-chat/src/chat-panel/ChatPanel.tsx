@@ -1,13 +1,13 @@
 import { Box, Button, Flex, HStack, Text } from '@chakra-ui/react';
-import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type SelectedFunction, type ChatMessageRecord, type RemoteProps } from '@tessera/contracts';
+import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type SelectedFunction, type RemoteProps } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Composer } from '../composer/Composer.js';
 import { EditingModeToggle } from '../editing-mode/EditingModeToggle.js';
 import { useMiddlewareHealth } from '../health/use-middleware-health.js';
-import type { ChatMessage } from '../messages/chat-message.js';
 import { createChatStore } from '../messages/chat.store.js';
 import { MessageList } from '../messages/MessageList.js';
+import { messageFromRecord } from '../messages/stored-message.js';
 import { StreamErrorBox } from '../progress/StreamErrorBox.js';
 import { StreamProgress } from '../progress/StreamProgress.js';
 import { createChatSender, type SendContext } from '../send/chat-sender.js';
@@ -18,8 +18,6 @@ import { useSessions } from '../sessions/use-sessions.js';
 import { ContextArea } from './ContextArea.js';
 import { FunctionPicker } from '../git-functions/FunctionPicker.js';
 import { serviceLine, streamingSupported, useCapabilities } from './use-capabilities.js';
-
-const fromRecord = (r: ChatMessageRecord): ChatMessage => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at });
 
 /**
  * The chat panel (spec 02 §2): resizable by its left edge, Streaming / Standard and Show /
@@ -36,7 +34,7 @@ export default function ChatPanel({ shell }: RemoteProps) {
   const health = useMiddlewareHealth(shell.ai);
   const [store] = useState(createChatStore);
   const chat = useStore(store);
-  const sessions = useSessions(shell, (records) => store.getState().replaceAll(records.map(fromRecord)));
+  const sessions = useSessions(shell, (records) => store.getState().replaceAll(records.map(messageFromRecord)));
 
   const streaming = streamingSupported(capabilities) && streamingChoice;
 

@@ -1,5 +1,5 @@
 import { Box, Button, HStack, Spinner, Text, VStack } from '@chakra-ui/react';
-import type { GitHistoryLink, ShellContext } from '@tessera/contracts';
+import { type GitHistoryLink, type ShellContext, figuresNotKeptText } from '@tessera/contracts';
 import { useEffect, useRef } from 'react';
 import type { ChatMessage } from './chat-message.js';
 import { FullOutput } from './FullOutput.js';
@@ -64,6 +64,11 @@ export function MessageList({ messages, shell }: MessageListProps) {
             {m.metadata?.fullOutput !== undefined && <FullOutput text={m.metadata.fullOutput} />}
             {(m.metadata?.figures || m.metadata?.figuresOmitted) && (
               <ResultFigures figures={m.metadata.figures ?? []} {...(m.metadata.figuresOmitted ? { omitted: m.metadata.figuresOmitted } : {})} />
+            )}
+            {m.metadata?.figuresNotKept && (
+              <Text mt="1" fontSize="xs" color="fg.muted">
+                {figuresNotKeptText(m.metadata.figuresNotKept)}
+              </Text>
             )}
             {m.metadata?.createdSheet && (
               <Button mt="1" size="xs" variant="outline" onClick={() => shell.sheet.open(m.metadata!.createdSheet!.id)}>

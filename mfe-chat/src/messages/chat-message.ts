@@ -29,6 +29,8 @@ export interface ChatMessage {
     /** The figures the code made (Matplotlib PNGs), in order, and how many were left out. */
     figures?: CodeRunFigure[];
     figuresOmitted?: number;
+    /** Figures a stored answer had and no longer keeps (the member's oldest go past AI_FIGURES_PER_USER_MB). */
+    figuresNotKept?: number;
   };
 }
 

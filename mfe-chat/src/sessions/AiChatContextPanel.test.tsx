@@ -60,6 +60,37 @@ test('a reload comes back to the session the user was in, with its messages (its
   expect(again.services.server.requests.find((r) => r.method === 'POST')?.body).toMatchObject({ action: 'switch', session_id: older.session_id });
 });
 
+test("after a reload a stored answer shows its chart with its download, and says which figures it no longer keeps", async () => {
+  const charts = session('Charts', 1);
+  // A 1×1 PNG, as the middleware stores a run's figures.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+  const stored = (id: string, metadata: Record<string, unknown>) => ({ id, session_id: charts.session_id, role: 'assistant', content: `answer ${id}`, created_at: charts.created_at, metadata });
+  const { panel } = await openContext({
+    sessions: [charts],
+    routes: (req, res) =>
+      req.method === 'POST' && req.path === '/vertex/user-sessions' && (req.body as { action: string }).action === 'switch'
+        ? json(res, 200, {
+            session: charts,
+            messages: [
+              stored('old', { figures_not_kept: 2 }),
+              stored('new', { figures: [{ mime: 'image/png', data: png, width: 1, height: 1 }] }),
+              // Not a PNG's base64: left out, never made an image.
+              stored('bad', { figures: [{ mime: 'image/png', data: '<svg onload=alert(1)>', width: 1, height: 1 }] }),
+            ],
+          })
+        : false,
+  });
+  await within(panel).findByRole('group', { name: 'Current session' });
+  await userEvent.click(within(panel).getByRole('button', { name: 'Charts' }));
+  const log = screen.getByRole('log', { name: 'Messages' });
+  await within(log).findByText('answer new');
+  const images = within(log).getAllByRole('img');
+  expect(images).toHaveLength(1);
+  expect(images[0]).toHaveAttribute('src', `data:image/png;base64,${png}`);
+  expect(within(log).getByRole('link', { name: 'Download figure 1 (PNG)' })).toHaveAttribute('download', 'figure-1.png');
+  expect(within(log).getByText('2 figures of this answer are no longer kept: chats keep only the newest figures. Run the code again to see them.')).toBeInTheDocument();
+});
+
 test('New Chat creates a session by a non-blank name and puts it first; Cancel leaves', async () => {
   const { panel, services } = await openContext({ sessions: [session('Older', 120)] });
   await within(panel).findByRole('group', { name: 'Current session' });

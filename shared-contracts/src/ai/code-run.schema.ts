@@ -104,6 +104,11 @@ export function figuresOmittedText(omitted: number): string {
   return `${omitted} figure${omitted === 1 ? ' was' : 's were'} left out (at most ${CODE_RUN_MAX_FIGURES} per run, ${mb} MB each)`;
 }
 
+/** What a stored chat answer says of its figures no longer kept (a member's chats keep only the newest). */
+export function figuresNotKeptText(count: number): string {
+  return `${count} figure${count === 1 ? ' of this answer is' : 's of this answer are'} no longer kept: chats keep only the newest figures. Run the code again to see ${count === 1 ? 'it' : 'them'}.`;
+}
+
 /** What a job yields: its printed output, its result, the grid extracted from it, its figures, or an error. */
 export const CodeRunResultSchema = z.object({
   execution_output: z.string(),

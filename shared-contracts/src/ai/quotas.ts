@@ -33,6 +33,8 @@ export const QUOTA_DEFAULTS = {
   gitCommitMaxMb: 5,
   /** File content one user may commit in a UTC day, in MB (GIT_DAILY_MAX_MB). */
   gitDailyMaxMb: 50,
+  /** Figures (PNG, as base64) one user's chat sessions keep, in MB; the oldest go first (AI_FIGURES_PER_USER_MB). */
+  figuresPerUserMb: 16,
   /** Open (proposed, not yet accepted or discarded) versions one user may have on one sheet. */
   proposalsPerUserPerSheet: 50,
 } as const;
