@@ -160,7 +160,7 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
     assert.equal(reply.figures?.length, 1);
     assertPng(reply.figures?.[0], 640, 480);
     // A reload of the chat reads the session: the answer still has its chart.
-    const [, answer] = await sessions.lastMessages('user-1', session.session_id);
+    const [, answer] = await sessions.lastMessages('user-1', session.session_id, 10, { withFigures: true });
     assert.equal(answer?.role, 'assistant');
     assert.deepEqual(answer?.metadata.figures, reply.figures);
   });

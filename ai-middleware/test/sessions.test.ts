@@ -134,13 +134,20 @@ describe(`AI chat sessions (${backend})`, () => {
     await sessions.append('user-dora', second.session_id, [{ role: 'assistant', content: 'D', figures: Array.from({ length: 6 }, () => figure('D')) }]);
 
     const stored = async (sessionId: string, user: string) =>
-      (await sessions.lastMessages(user, sessionId)).map((m) => [m.content, (m.metadata.figures as { data: string }[] | undefined)?.length ?? 0, m.metadata.figures_not_kept ?? 0]);
+      (await sessions.lastMessages(user, sessionId, 10, { withFigures: true })).map((m) => [m.content, (m.metadata.figures as { data: string }[] | undefined)?.length ?? 0, m.metadata.figures_not_kept ?? 0]);
     assert.deepEqual(await stored(first.session_id, 'user-dora'), [['A', 0, 2], ['B', 0, 1]]);
     assert.deepEqual(await stored(second.session_id, 'user-dora'), [['C', 0, 3], ['D', 5, 1]]);
     // Another member's figures are theirs: untouched.
     assert.deepEqual(await stored(others.session_id, 'user-ed'), [['E', 2, 0]]);
-    const [d] = (await sessions.lastMessages('user-dora', second.session_id)).slice(-1);
+    const [d] = (await sessions.lastMessages('user-dora', second.session_id, 10, { withFigures: true })).slice(-1);
     assert.deepEqual(d.metadata.figures, Array.from({ length: 5 }, () => figure('D')));
+    // The model's context (the default) goes without the figures' megabytes.
+    const [forModel] = (await sessions.lastMessages('user-dora', second.session_id)).slice(-1);
+    assert.deepEqual(forModel.metadata, { figures_not_kept: 1 });
+    // Switching to the session (what a reload of the chat does) brings them.
+    const dora = { authorization: `Bearer ${await issuer.sign({ sub: 'user-dora', username: 'dora', role: 'user' })}` };
+    const switched = SessionReplySchema.parse(await (await call('POST', '/vertex/user-sessions', dora, { action: 'switch', session_id: second.session_id })).json());
+    assert.equal((switched.messages?.at(-1)?.metadata.figures as unknown[]).length, 5);
 
     const none = new SessionService(t.app.db, { ...QUOTAS_DEFAULTS, figuresPerUserBytes: 0 });
     await none.append('user-ed', others.session_id, [{ role: 'assistant', content: 'F', figures: [figure('F')] }]);

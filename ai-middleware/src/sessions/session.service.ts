@@ -211,11 +211,18 @@ export class SessionService {
   }
 
   /** The last `limit` messages of the user's session (default: the 10 the model sees), oldest first. */
-  async lastMessages(userId: string, sessionId: string, limit: number = AI_CONVERSATION_CONTEXT): Promise<ChatMessageRecord[]> {
+  async lastMessages(
+    userId: string,
+    sessionId: string,
+    limit: number = AI_CONVERSATION_CONTEXT,
+    /** With the answers' stored figures (for the chat to show); the model's context goes without those megabytes. */
+    { withFigures = false } = {},
+  ): Promise<ChatMessageRecord[]> {
     await this.get(userId, sessionId);
     const rows = await this.db
       .selectFrom('ai_messages')
-      .select(['id', 'session_id', 'role', 'content', 'metadata', 'created_at'])
+      .select(['id', 'session_id', 'role', 'content', 'created_at'])
+      .select(withFigures ? sql<Record<string, unknown>>`metadata`.as('metadata') : sql<Record<string, unknown>>`metadata - 'figures'`.as('metadata'))
       .where('session_id', '=', sessionId)
       .orderBy('seq', 'desc')
       .limit(Math.max(1, Math.min(limit, CHAT_MAX_MESSAGES)))

@@ -41,7 +41,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
         return reply.code(201).send({ session } satisfies SessionReply);
       }
       const session = await sessions.switchTo(userId, body.session_id);
-      const messages = await sessions.lastMessages(userId, body.session_id, CHAT_MAX_MESSAGES);
+      const messages = await sessions.lastMessages(userId, body.session_id, CHAT_MAX_MESSAGES, { withFigures: true });
       return { session, messages } satisfies SessionReply;
     } catch (err) {
       if (err instanceof SessionNotFoundError) return sendError(reply, 404, ERROR_CODES.notFound, err.message);
