@@ -21,32 +21,33 @@ import { fileURLToPath } from 'node:url';
 export const ADDRESS_SPACE_LIMIT_BYTES = 1_342_177_280;
 const NOBODY = '65534';
 const CPU_MARGIN_SECONDS = 60;
-const TOOLS = ['setsid', 'unshare', 'setpriv', 'prlimit', 'sh', 'mount', 'mkdir', 'touch', 'chroot'] as const;
+const TOOLS = ['setsid', 'unshare', 'setpriv', 'prlimit', 'sh', 'mount', 'mkdir', 'touch', 'ln', 'chroot'] as const;
 
 export const CONFINEMENT_REQUIREMENTS =
   'The code runner refuses to run code unconfined. It needs root (CAP_SYS_ADMIN for the network, PID and mount ' +
   'namespaces, CAP_SETUID/CAP_SETGID to drop to nobody) and util-linux setsid, unshare, setpriv, prlimit and mount, ' +
-  'sh, mkdir, touch and chroot on PATH.';
+  'sh, mkdir, touch, ln and chroot on PATH.';
 
 /**
- * Run inside the new mount namespace as `sh -c ROOT_SCRIPT sh <chroot> <root> <path>... -- <command>`: a
+ * Run inside the new mount namespace as `sh -c ROOT_SCRIPT sh <chroot> <mount> <mkdir> <touch> <ln> <root>
+ * <path>... -- <command>` (each tool by the path found on the service's PATH, as checked): a
  * fresh tmpfs over the (empty, host-side) root folder, each path bound read-only at the same
  * place inside it, the merged-/usr links, then the command chrooted there. The host's mounts are
  * not touched (the namespace's propagation is private), and they all go with the namespace.
  */
 const ROOT_SCRIPT = [
   'set -e',
-  'chroot=$1; root=$2; shift 2',
-  'mount -t tmpfs -o mode=755,size=1m tessera-runner "$root"',
+  'chroot=$1; mount=$2; mkdir=$3; touch=$4; ln=$5; root=$6; shift 6',
+  '"$mount" -t tmpfs -o mode=755,size=1m tessera-runner "$root"',
   'while [ "$1" != -- ]; do',
-  '  if [ -d "$1" ]; then mkdir -p "$root$1"; else mkdir -p "$root${1%/*}"; touch "$root$1"; fi',
-  '  mount --bind "$1" "$root$1"',
-  '  mount -o remount,bind,ro "$root$1"',
+  '  if [ -d "$1" ]; then "$mkdir" -p "$root$1"; else "$mkdir" -p "$root${1%/*}"; "$touch" "$root$1"; fi',
+  '  "$mount" --bind "$1" "$root$1"',
+  '  "$mount" -o remount,bind,ro "$root$1"',
   '  shift',
   'done',
   'shift',
-  'for link in bin sbin lib lib64; do [ -e "$root/$link" ] || ln -s "usr/$link" "$root/$link"; done',
-  'mount -o remount,ro "$root"',
+  'for link in bin sbin lib lib64; do [ -e "$root/$link" ] || "$ln" -s "usr/$link" "$root/$link"; done',
+  '"$mount" -o remount,ro "$root"',
   // The shell's own PWD would reach user code's environment: only PATH and LANG do.
   'unset PWD OLDPWD',
   'exec "$chroot" "$root" "$@"',
@@ -171,7 +172,7 @@ export function confinedChildCommand(
       // with it: an endless loop must not outlive the parent that would have killed it.
       tools.setpriv, '--pdeathsig=KILL',
       tools.unshare, '--net', '--pid', '--mount', '--propagation=private', '--fork', '--kill-child',
-      tools.sh, '-c', ROOT_SCRIPT, 'sh', tools.chroot, childRootDir(), ...childRootPaths(node, pyodide, script), '--',
+      tools.sh, '-c', ROOT_SCRIPT, 'sh', tools.chroot, tools.mount, tools.mkdir, tools.touch, tools.ln, childRootDir(), ...childRootPaths(node, pyodide, script), '--',
       // Changing the user clears --kill-child's parent-death signal: set it again after.
       inside(tools.setpriv), `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--pdeathsig=KILL',
       // CPU seconds: a backstop only (the parent's wall-clock kill comes first); loading

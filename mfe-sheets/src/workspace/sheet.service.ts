@@ -18,6 +18,7 @@ import {
   type UpdateSheetBody,
 } from '@tessera/contracts';
 import { isRequestError, withRetry, type RetryOptions } from './retry.js';
+import { requestDetail } from './timeline/service-result.js';
 
 /** Sheet service results (spec 01 §8): failures come back as `success: false` with the text to show. */
 export type SheetResult<T> =
@@ -35,20 +36,10 @@ export interface SaveSheetInput {
 
 const sheetPath = (id: string) => `/api/v1/sheets/${encodeURIComponent(id)}`;
 
-/** '{status} {statusText}' of a failed reply, or the transport's message when none came. */
+/** '{status} {statusText}' of a failed reply, or the transport's message when none came (a load does not show the server's text). */
 function replyDetail(error: unknown): string {
-  if (!isRequestError(error)) return error instanceof Error ? error.message : MESSAGES.unknownError;
-  if (!error.response) return error.message || MESSAGES.unknownError;
+  if (!isRequestError(error) || !error.response) return requestDetail(error);
   return `${error.response.status} ${error.response.statusText}`.trim();
-}
-
-/** The server's own message when it sent `{error:{message}}`, else the reply's status. */
-function serverDetail(error: unknown): string {
-  if (isRequestError(error)) {
-    const body = ErrorBodySchema.safeParse(error.response?.data);
-    if (body.success) return body.data.error.message;
-  }
-  return replyDetail(error);
 }
 
 function failure<T>(error: unknown, text: (error: unknown) => string): SheetResult<T> {
@@ -101,7 +92,7 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
         const { data } = await call(() => api.put<unknown>(sheetPath(input.id), body));
         return { success: true, data: SheetSummarySchema.parse(data) };
       } catch (error) {
-        return failure(error, (e) => failedToSaveSheet(serverDetail(e)));
+        return failure(error, (e) => failedToSaveSheet(requestDetail(e)));
       }
     },
 
@@ -110,7 +101,7 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
         const { data } = await call(() => api.delete<unknown>(sheetPath(id)));
         return { success: true, data: { id: DeleteResultSchema.parse(data).id } };
       } catch (error) {
-        return failure(error, (e) => failedToDeleteSheet(serverDetail(e)));
+        return failure(error, (e) => failedToDeleteSheet(requestDetail(e)));
       }
     },
 
