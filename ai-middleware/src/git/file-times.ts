@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ObjectStore } from './object-store.js';
-import { findRawEntry as findEntry, sameBytes } from './raw-tree.js';
+import { changedRawEntries } from './raw-tree.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** What is known about one head. */
@@ -20,18 +20,16 @@ interface SavedState {
 /** The paths a walk looks for, as folders: a tree is opened only when it holds one of them. */
 interface Trie {
   children: Map<string, Trie>;
-  /** The name as bytes, to compare with tree entries as they are stored. */
-  key: Buffer;
   path: string | null;
 }
 
 function trieOf(paths: Iterable<string>): Trie {
-  const root: Trie = { children: new Map(), key: Buffer.alloc(0), path: null };
+  const root: Trie = { children: new Map(), path: null };
   for (const p of paths) {
     let node = root;
     for (const name of p.split('/')) {
       let next = node.children.get(name);
-      if (!next) node.children.set(name, (next = { children: new Map(), key: Buffer.from(name, 'utf8'), path: null }));
+      if (!next) node.children.set(name, (next = { children: new Map(), path: null }));
       node = next;
     }
     node.path = p;
@@ -141,16 +139,13 @@ export class FileTimes {
     if (before === after || !after) return;
     const a = before ? await this.rawTree(before) : null;
     const b = await this.rawTree(after);
-    for (const child of node.children.values()) {
-      if (child.path !== null && into.has(child.path)) continue;
-      const right = findEntry(b, child.key);
-      if (!right) continue;
-      const left = a ? findEntry(a, child.key) : null;
-      if (left && left.folder === right.folder && sameBytes(a!, left.at, b, right.at, 20)) continue;
-      if (child.path !== null && !right.folder) into.set(child.path, time);
-      else if (child.children.size && right.folder) {
-        const leftTree = left?.folder ? a!.toString('hex', left.at, left.at + 20) : null;
-        await this.compare(leftTree, b.toString('hex', right.at, right.at + 20), child, time, into);
+    for (const entry of changedRawEntries(a, b)) {
+      const child = node.children.get(entry.name);
+      if (!child || (child.path !== null && into.has(child.path))) continue;
+      if (child.path !== null && !entry.folder) into.set(child.path, time);
+      else if (child.children.size && entry.folder) {
+        const leftTree = entry.before?.folder ? a!.toString('hex', entry.before.at, entry.before.at + 20) : null;
+        await this.compare(leftTree, b.toString('hex', entry.at, entry.at + 20), child, time, into);
       }
     }
   }
