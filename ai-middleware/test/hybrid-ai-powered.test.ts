@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the answers.
 // POST /hybrid/forward in Agent • AI Powered, over a real loopback server with the real confined
 // runner (root needed, as for the runner's own tests): the openai provider against a fake
 // OpenAI-compatible server speaking the real streaming protocol, and builtin (no model).

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the answers.
 // POST /hybrid/backward: from an edited grid back to the code that produced it, over a real
 // loopback server with the real confined runner; the model is the fake OpenAI-compatible server.
 import assert from 'node:assert/strict';

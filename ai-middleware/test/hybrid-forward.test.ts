@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the answers.
 // POST /hybrid/forward in Agent • Direct Exec, over a real loopback server with the real
 // confined runner (root needed, as for the runner's own tests). Few jobs: each costs a Pyodide child.
 import assert from 'node:assert/strict';

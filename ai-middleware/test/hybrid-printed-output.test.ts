@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the answers.
 // Spec 02 §5's grid filters through a real Agent • Direct Exec run (POST /hybrid/forward over
 // loopback, the real confined runner; root needed, as for the runner's own tests): what the code
 // prints becomes a grid only when it looks like a schedule, solver debug logs are noise, a

@@ -32,7 +32,13 @@ function resolveImport(from, spec) {
   return candidates.find((c) => c.endsWith('.ts') && existsSync(c)) ?? null;
 }
 
-/** The files of `files` (relative to `dir`) that reach TEST_PG_URL through their relative imports. */
+/**
+ * A file whose database only backs the app it drives (what it checks is Python's answers, a
+ * provider's replies...) says so with this line, and runs once, on PostgreSQL.
+ */
+const ONCE = /^\/\/ npm test: once\b/m;
+
+/** The files of `files` (relative to `dir`) that reach TEST_PG_URL through their relative imports, but for those marked ONCE. */
 export function databaseTestFiles(dir, files) {
   const memo = new Map();
   const touches = (file) => {
@@ -48,5 +54,5 @@ export function databaseTestFiles(dir, files) {
     memo.set(file, result);
     return result;
   };
-  return files.filter((f) => touches(path.join(dir, f)));
+  return files.filter((f) => touches(path.join(dir, f)) && !ONCE.test(readFileSync(path.join(dir, f), 'utf8')));
 }
