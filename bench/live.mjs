@@ -7,7 +7,8 @@
 // processes on 127.0.0.1 ports 3900-3999. One instance: on PostgreSQL when BENCH_PG_URL (an admin
 // URL) is set, else on PGlite. Two instances need BENCH_PG_URL (PGlite is one process's database)
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
-// BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two.
+// Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
+// BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { benchSession, requireFromApi } from './support/built-api.mjs';
 import { benchDatabase, startApis } from './support/api-instances.mjs';
 import { redisAvailable, startRedis } from '../scripts/lib/redis.mjs';
+import { hocuspocusScenario, startHocuspocus } from './support/hocuspocus-peer.mjs';
 
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
@@ -179,6 +181,24 @@ async function scenario(label, bases, pids) {
   console.log(`  ops lost: ${sent - acked} unacknowledged, ${sent * (CLIENTS - 1) - perDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
   console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
   console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+  const cpuTotal = cpu.reduce((a, b) => a + b, 0);
+  return { label, delivered: throughput, p99: perDelivery.percentile(0.99), p99All: untilAll.percentile(0.99), cpuPerOpMs: (cpuTotal * 1000) / sent, lost: sent - acked };
+}
+
+/** The same load against the peer (bench/support/hocuspocus-peer.mjs), its figures printed the same way. */
+async function peerScenario() {
+  const peer = await startHocuspocus(3990);
+  try {
+    const r = await hocuspocusScenario({ url: peer.url, pid: peer.pid, clients: CLIENTS, rate: RATE, seconds: SECONDS, rows: ROWS, cols: COLS, Histogram, cpuSeconds });
+    const delivered = r.sent / (r.sendSeconds + r.drainSeconds);
+    console.log('\nHocuspocus 3.4.4, in memory (the peer; acknowledges and stores nothing)');
+    console.log(`  ${CLIENTS} clients, ${r.sent} cell edits sent in ${r.sendSeconds.toFixed(1)} s; the last reached every client ${r.drainSeconds.toFixed(1)} s after the last send: ${delivered.toFixed(0)} ops/s delivered`);
+    console.log(`  send → receipt by another client: p50 ${r.perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${r.perDelivery.percentile(0.99).toFixed(1)} ms, max ${r.perDelivery.max.toFixed(0)} ms; by every other client: p99 ${r.untilAll.percentile(0.99).toFixed(1)} ms`);
+    console.log(`  deliveries missing: ${r.missing}; Hocuspocus CPU during the run: ${r.cpu.toFixed(1)} s (${((r.cpu * 1000) / r.sent).toFixed(2)} ms per edit)`);
+    return { label: 'Hocuspocus 3.4.4 (in memory)', delivered, p99: r.perDelivery.percentile(0.99), p99All: r.untilAll.percentile(0.99), cpuPerOpMs: (r.cpu * 1000) / r.sent, lost: r.missing };
+  } finally {
+    peer.stop();
+  }
 }
 
 // Ctrl+C / SIGTERM: stop what this benchmark started (api processes, Redis, database) before leaving.
@@ -200,14 +220,15 @@ async function guarded(stop, fn) {
 
 const pgUrl = process.env.BENCH_PG_URL;
 console.log(`live benchmark: ${CLIENTS} clients, ${RATE} ops/s for ${SECONDS} s; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
-if (ONLY !== 'two') {
+const results = [];
+if (!ONLY || ONLY === 'one') {
   const db = pgUrl ? await benchDatabase(pgUrl) : undefined;
   await guarded(async () => db?.drop(), async () => {
     const apis = await startApis({ count: 1, firstPort: 3900, env: { DATABASE_URL: db?.url, REDIS_URL: undefined } });
-    await guarded(apis.stop, () => scenario(`one api instance (${db ? 'PostgreSQL' : 'PGlite'})`, apis.bases, apis.pids));
+    results.push(await guarded(apis.stop, () => scenario(`one api instance (${db ? 'PostgreSQL' : 'PGlite'})`, apis.bases, apis.pids)));
   });
 }
-if (ONLY !== 'one') {
+if (!ONLY || ONLY === 'two') {
   if (!pgUrl) {
     console.log('\ntwo api instances + Redis: skipped (set BENCH_PG_URL: PGlite is one process\'s database)');
   } else {
@@ -221,9 +242,20 @@ if (ONLY !== 'one') {
         const db = await benchDatabase(pgUrl);
         await guarded(db.drop, async () => {
           const apis = await startApis({ count: 2, firstPort: 3910, env: { DATABASE_URL: db.url, REDIS_URL: started.url } });
-          await guarded(apis.stop, () => scenario('two api instances + Redis (PostgreSQL); clients alternate between them', apis.bases, apis.pids));
+          results.push(await guarded(apis.stop, () => scenario('two api instances + Redis (PostgreSQL); clients alternate between them', apis.bases, apis.pids)));
         });
       });
     }
+  }
+}
+if ((!ONLY || ONLY === 'peer') && process.env.BENCH_LIVE_PEER !== '0') results.push(await peerScenario());
+
+if (results.length > 1) {
+  const peer = results.find((r) => r.label.startsWith('Hocuspocus'));
+  console.log(`\nside by side (${CLIENTS} clients, ${RATE} ops/s offered; load average ${os.loadavg()[0].toFixed(1)} now)`);
+  console.log('  run                                      delivered/s   p99 to a client   p99 to all   CPU per op   lost');
+  for (const r of results) {
+    const ratio = peer && r !== peer ? `  (${(r.delivered / peer.delivered).toFixed(1)}× the peer's rate, p99 ${(r.p99 / peer.p99).toFixed(1)}×, CPU ${(r.cpuPerOpMs / peer.cpuPerOpMs).toFixed(2)}×)` : '';
+    console.log(`  ${r.label.slice(0, 40).padEnd(40)} ${r.delivered.toFixed(0).padStart(11)} ${`${r.p99.toFixed(1)} ms`.padStart(17)} ${`${r.p99All.toFixed(1)} ms`.padStart(12)} ${`${r.cpuPerOpMs.toFixed(2)} ms`.padStart(12)} ${String(r.lost).padStart(6)}${ratio}`);
   }
 }
