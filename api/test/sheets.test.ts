@@ -36,7 +36,7 @@ describe('sheets', () => {
     assert.deepEqual(plain.metadata.headers, ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
     assert.deepEqual(
       Object.keys(plain.metadata).sort(),
-      ['category', 'columns', 'description', 'groupId', 'headers', 'position', 'rows', 'tags'].sort(),
+      ['category', 'columns', 'description', 'groupId', 'headers', 'position', 'rows', 'size', 'tags'].sort(),
     );
     const group = (await api.post('/api/v1/groups', { name: 'Folder' })).json();
     const inGroup = await create({ name: 'In group', group_id: group.id, description: 'd', tags: ['Analytics'] });
@@ -312,6 +312,33 @@ describe('sheets', () => {
     const missing = await api.patch(`/api/v1/sheets/${MISSING}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 1 }] });
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.json().error.message, 'Sheet not found');
+  });
+
+  it('a sheet says its size (the bytes of its cells), kept up to date by every write, in lists and in the tree', async () => {
+    // What the chunks hold, byte for byte (UTF-8: 'Zürich' is 7 bytes).
+    const stored = async (id: string) =>
+      (await t.app.db.selectFrom('sheet_chunks').select('rows').where('sheet_id', '=', id).execute()).reduce((n, c) => n + Buffer.byteLength(String(typeof c.rows === 'string' ? c.rows : JSON.stringify(c.rows))), 0);
+    const sizeOf = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json()).metadata.size;
+    const data = Array.from({ length: 1200 }, (_, r) => [`Zürich ${r}`, r]);
+    const sheet = await create({ name: 'Sized by bytes', data });
+    assert.ok(sheet.metadata.size! > 1200 * 12);
+    assert.equal(sheet.metadata.size, await stored(sheet.id));
+    // A cell edit in one chunk, a save that shrinks the sheet, a client's own 'size' ignored.
+    await api.patch(`/api/v1/sheets/${sheet.id}/cells`, { base_version: 1, changes: [{ row: 700, col: 0, value: 'x'.repeat(5000) }] });
+    assert.equal(await sizeOf(sheet.id), await stored(sheet.id));
+    assert.ok((await sizeOf(sheet.id))! > sheet.metadata.size! + 4900);
+    const saved = await api.put(`/api/v1/sheets/${sheet.id}`, { data: [['small']], base_version: 2, metadata: { size: 1 } });
+    assert.equal(saved.statusCode, 200, saved.body);
+    assert.equal(await sizeOf(sheet.id), await stored(sheet.id));
+    assert.equal(await sizeOf(sheet.id), Buffer.byteLength(JSON.stringify([['small']])));
+    // A copy weighs what its source does; the list and the tree say the same.
+    const copy = SheetSummarySchema.parse((await api.post(`/api/v1/sheets/${sheet.id}/duplicate`)).json());
+    assert.equal(await sizeOf(copy.id), await sizeOf(sheet.id));
+    const listed = SheetListSchema.parse((await api.get('/api/v1/sheets?search=Sized%20by%20bytes')).json()).sheets;
+    assert.deepEqual(listed.map((s) => s.metadata.size), [await sizeOf(sheet.id), await sizeOf(copy.id)].slice(0, listed.length));
+    const tree = (await api.get('/api/v1/groups/tree')).json() as { sheets?: { id: string; metadata: { size?: number } }[] };
+    const inTree = JSON.stringify(tree).includes(`"size":${await sizeOf(sheet.id)}`);
+    assert.ok(inTree, 'the tree carries the size');
   });
 
   it("duplicates with ' (Copy)', unique, cells included; 'Sheet not found' for a missing one", async () => {

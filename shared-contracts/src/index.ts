@@ -56,6 +56,7 @@ export * from './live/transform-position.js';
 export * from './live/frame-size.js';
 export * from './live/live-sheet.js';
 export * from './time/relative-time.js';
+export * from './sheets/file-size.js';
 export * from './results/result-grid.js';
 export * from './results/result-operations.js';
 export * from './results/result-sheet.js';

@@ -7,6 +7,7 @@ import { accessMigration } from '../access/access.migration.js';
 import { chartsMigration } from '../charts/charts.migration.js';
 import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 import { oidcMigration } from '../oidc/oidc.migration.js';
+import { byteSizeMigration } from '../sheets/byte-size.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -127,6 +128,7 @@ const migrations: Record<string, Migration> = {
   '0008_sheet_charts': chartsMigration,
   '0009_api_tokens': apiTokensMigration,
   '0010_oidc_identities': oidcMigration,
+  '0011_sheet_byte_size': byteSizeMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

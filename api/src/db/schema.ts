@@ -67,6 +67,8 @@ export interface SheetsTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   trashed_in: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The JSON text of its cells, in bytes: kept by the database (migration 0011's triggers); int8 may come as text. */
+  byte_size: ColumnType<number | string, never, never>;
 }
 
 /** Rows [chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS) of a sheet, as JSON text of an array of rows. */
@@ -74,6 +76,8 @@ export interface SheetChunksTable {
   sheet_id: string;
   chunk: number;
   rows: ColumnType<string, string, string>;
+  /** The size of `rows`, set by the database when they are written (migration 0011). */
+  bytes: ColumnType<number, never, never>;
 }
 
 /** One row per version: what changed ({row, col, old, new} cells), or null for a whole new grid. */

@@ -97,7 +97,7 @@ export class TreeRows {
   async #fetchSheets(db: Db, ids: string[] | null): Promise<Map<string, Cached<TreeSheet>>> {
     const { rows } = await sql<{ rows: string }>`
       SELECT coalesce(json_agg(s), '[]')::text AS rows FROM (
-        SELECT id, name, group_id, position, version, row_count, col_count, headers, description, tags, extra, created_by,
+        SELECT id, name, group_id, position, version, row_count, col_count, headers, description, tags, extra, byte_size, created_by,
           created_at, updated_at, trashed_in, xmin::text AS xmin
         FROM sheets
         WHERE trashed_in IS NULL

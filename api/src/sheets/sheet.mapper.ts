@@ -26,6 +26,7 @@ export function toSheetSummary(row: SheetRow, isFavorite: boolean, access?: Acce
       groupId: row.group_id,
       position: row.position,
       category: deriveCategory(row.name, row.tags),
+      size: Number(row.byte_size),
     },
   };
 }

@@ -227,7 +227,7 @@ export class SheetsService {
     const groupId = body.group_id ?? null;
     const defaults = groupId ? NEW_SHEET_IN_GROUP_DEFAULT : NEW_SHEET_DEFAULT;
     // Charts are made through their own routes (validated, versioned), never as loose metadata.
-    const { rows = defaults.rows, columns = defaults.columns, charts: _charts, ...extra } = body.metadata ?? {};
+    const { rows = defaults.rows, columns = defaults.columns, charts: _charts, size: _size, ...extra } = body.metadata ?? {};
     // Checked before the empty grid is allocated (insert checks again what it stores).
     if (body.data) requireSheetSize(body.data.length, Math.max(widthOf(body.data), body.headers?.length ?? 0), this.maxCells);
     else requireSheetSize(rows, Math.max(columns, body.headers?.length ?? 0), this.maxCells);
@@ -323,7 +323,7 @@ export class SheetsService {
       if (body.tags !== undefined) set.tags = JSON.stringify(body.tags);
       if (body.metadata !== undefined) {
         // charts: changed only through the chart routes (a client's save sends back what it read).
-        const { headers: _h, description, tags, rows: _r, columns: _c, groupId: _g, position: _p, category: _k, charts: _charts, ...extra } = body.metadata;
+        const { headers: _h, description, tags, rows: _r, columns: _c, groupId: _g, position: _p, category: _k, charts: _charts, size: _s, ...extra } = body.metadata;
         if (typeof description === 'string' && body.description === undefined) set.description = description;
         if (Array.isArray(tags) && body.tags === undefined) set.tags = JSON.stringify(tags.map(String));
         set.extra = JSON.stringify({ ...row.extra, ...extra });

@@ -21,6 +21,8 @@ test('recent: updated within 7 days of now', () => {
 
 test('size label and totals at any depth', () => {
   expect(sheetSizeLabel(sheet({ name: 'S' }, 12, 3))).toBe('12 rows • 3 cols');
+  const sized = sheet({ name: 'S' }, 12, 3);
+  expect(sheetSizeLabel({ ...sized, metadata: { ...sized.metadata, size: 1536 } })).toBe('12 rows • 3 cols • 1.5 KB');
   const inner = { group: group('Inner'), children: [], sheets: [sheet({ name: 'A' })] };
   expect(countTree({ groups: [{ group: group('Outer'), children: [inner], sheets: [sheet({ name: 'B' })] }], sheets: [sheet({ name: 'C' })] })).toEqual({
     sheets: 3,

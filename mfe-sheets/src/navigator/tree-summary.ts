@@ -1,4 +1,4 @@
-import { GROUP_BADGE_CAP, GROUP_BADGE_CAP_LABEL, RECENT_WINDOW_DAYS, type GroupTree, type GroupTreeNode, type SheetSummary } from '@tessera/contracts';
+import { fileSizeLabel, GROUP_BADGE_CAP, GROUP_BADGE_CAP_LABEL, RECENT_WINDOW_DAYS, type GroupTree, type GroupTreeNode, type SheetSummary } from '@tessera/contracts';
 
 /** The badge of a group: how many groups and sheets it holds directly, capped at '20+'. */
 export function groupBadgeLabel(node: GroupTreeNode): string {
@@ -6,8 +6,11 @@ export function groupBadgeLabel(node: GroupTreeNode): string {
   return count > GROUP_BADGE_CAP ? GROUP_BADGE_CAP_LABEL : String(count);
 }
 
-/** 'N rows • M cols' of a sheet (§2). */
-export const sheetSizeLabel = (sheet: SheetSummary) => `${sheet.metadata.rows} rows • ${sheet.metadata.columns} cols`;
+/** 'N rows • M cols' of a sheet (§2), and its size when the server says it ('12 rows • 3 cols • 1.5 KB'). */
+export function sheetSizeLabel(sheet: SheetSummary): string {
+  const shape = `${sheet.metadata.rows} rows • ${sheet.metadata.columns} cols`;
+  return sheet.metadata.size === undefined ? shape : `${shape} • ${fileSizeLabel(sheet.metadata.size)}`;
+}
 
 /** A sheet is recent when updated within the last 7 days (§2 green dot). */
 export function isRecentlyUpdated(sheet: SheetSummary, now: number = Date.now()): boolean {

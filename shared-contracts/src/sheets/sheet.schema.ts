@@ -27,6 +27,8 @@ export const SheetMetadataSchema = z.looseObject({
   groupId: z.string().nullable(),
   position: z.number().int(),
   category: z.enum(CATEGORY_NAMES),
+  /** The JSON text of its cells, in bytes (shown as fileSizeLabel); absent from servers before issue 22. */
+  size: z.number().int().nonnegative().optional(),
 });
 export type SheetMetadata = z.infer<typeof SheetMetadataSchema>;
 
