@@ -7,6 +7,7 @@ import { accessMigration } from '../access/access.migration.js';
 import { chartsMigration } from '../charts/charts.migration.js';
 import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 import { oidcMigration } from '../oidc/oidc.migration.js';
+import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application. */
 const migrations: Record<string, Migration> = {
@@ -127,6 +128,7 @@ const migrations: Record<string, Migration> = {
   '0008_sheet_charts': chartsMigration,
   '0009_api_tokens': apiTokensMigration,
   '0010_oidc_identities': oidcMigration,
+  '0012_sheet_chunk_layout': chunkLayoutMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -69,11 +69,19 @@ export interface SheetsTable {
   trashed_in: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** Rows [chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS) of a sheet, as JSON text of an array of rows. */
+/**
+ * Consecutive rows of a sheet, as JSON text of an array of rows (sheets/cell-grid.ts ChunkLayout).
+ * `chunk` is the chunk's id, stable for its life; `ord` sorts the chunks in row order; `n` is its
+ * row count; `version` the sheet version that last wrote it (snapshots copy only chunks written
+ * since the previous one). Migration 0012 added ord, n and version.
+ */
 export interface SheetChunksTable {
   sheet_id: string;
   chunk: number;
+  ord: ColumnType<number, number, number>;
+  n: number;
   rows: ColumnType<string, string, string>;
+  version: number;
 }
 
 /** One row per version: what changed ({row, col, old, new} cells), or null for a whole new grid. */
