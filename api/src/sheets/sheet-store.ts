@@ -354,14 +354,14 @@ async function replaceChunks(db: Db, sheetId: string, layout: ChunkLayout, from:
 }
 
 /**
- * Every chunk rewritten by `change` (a column inserted or removed touches every row), one chunk
- * parsed at a time; the layout stays. Returns the new texts in row order.
+ * Every chunk's text rewritten by `change` (a column inserted or removed touches every row); the
+ * layout stays. Returns the new texts in row order.
  */
-export async function rewriteEveryChunk(db: Db, sheetId: string, layout: ChunkLayout, change: (rows: GridData) => GridData, version: number): Promise<string[]> {
+export async function rewriteEveryChunk(db: Db, sheetId: string, layout: ChunkLayout, change: (text: string) => string, version: number): Promise<string[]> {
   const stored = await readChunkTexts(db, sheetId);
   const texts: string[] = [];
   for (let i = 0; i < stored.length; i += INSERT_BATCH) {
-    const batch = stored.slice(i, i + INSERT_BATCH).map((text) => JSON.stringify(change(JSON.parse(text) as GridData)));
+    const batch = stored.slice(i, i + INSERT_BATCH).map(change);
     texts.push(...batch);
     await upsertChunks(db, chunkRowsAt(sheetId, layout, batch.map((_, k) => i + k), version, (p) => batch[p - i]));
   }

@@ -40,6 +40,7 @@ import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { moveCells, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
+import { spliceColumnsText } from './column-text.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
@@ -617,7 +618,8 @@ export class SheetsService {
         } else if (op.type === 'rows_remove') {
           rows = await removeRows(trx, id, layout, op.index, op.count, version);
         } else {
-          texts = await rewriteEveryChunk(trx, id, layout, (chunk) => restructure(chunk, row.headers, row.col_count, op).grid, version);
+          const change = (text: string) => spliceColumnsText(text, op) ?? JSON.stringify(restructure(JSON.parse(text) as GridData, row.headers, row.col_count, op).grid);
+          texts = await rewriteEveryChunk(trx, id, layout, change, version);
         }
         next.rowCount = rows ? rows.layout.rowCount : row.row_count;
         // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
