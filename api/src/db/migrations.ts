@@ -9,8 +9,8 @@ import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 import { oidcMigration } from '../oidc/oidc.migration.js';
 import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 
-/** Migrations live in code (no files to locate at run time); names sort in order of application. */
-const migrations: Record<string, Migration> = {
+/** Migrations live in code (no files to locate at run time); names sort in order of application (exported for the migration tests). */
+export const migrations: Record<string, Migration> = {
   '0001_users_and_refresh_tokens': {
     async up(db: Kysely<any>) {
       await db.schema
