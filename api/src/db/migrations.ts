@@ -8,9 +8,10 @@ import { chartsMigration } from '../charts/charts.migration.js';
 import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 import { oidcMigration } from '../oidc/oidc.migration.js';
 import { byteSizeMigration } from '../sheets/byte-size.migration.js';
+import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 
-/** Migrations live in code (no files to locate at run time); names sort in order of application. */
-const migrations: Record<string, Migration> = {
+/** Migrations live in code (no files to locate at run time); names sort in order of application (exported for the migration tests). */
+export const migrations: Record<string, Migration> = {
   '0001_users_and_refresh_tokens': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -129,6 +130,7 @@ const migrations: Record<string, Migration> = {
   '0009_api_tokens': apiTokensMigration,
   '0010_oidc_identities': oidcMigration,
   '0011_sheet_byte_size': byteSizeMigration,
+  '0012_sheet_chunk_layout': chunkLayoutMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -71,13 +71,21 @@ export interface SheetsTable {
   byte_size: ColumnType<number | string, never, never>;
 }
 
-/** Rows [chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS) of a sheet, as JSON text of an array of rows. */
+/**
+ * Consecutive rows of a sheet, as JSON text of an array of rows (sheets/cell-grid.ts ChunkLayout).
+ * `chunk` is the chunk's id, stable for its life; `ord` sorts the chunks in row order; `n` is its
+ * row count; `version` the sheet version that last wrote it (snapshots copy only chunks written
+ * since the previous one). Migration 0012 added ord, n and version.
+ */
 export interface SheetChunksTable {
   sheet_id: string;
   chunk: number;
+  ord: ColumnType<number, number, number>;
+  n: number;
   rows: ColumnType<string, string, string>;
   /** The size of `rows`, set by the database when they are written (migration 0011). */
   bytes: ColumnType<number, never, never>;
+  version: number;
 }
 
 /** One row per version: what changed ({row, col, old, new} cells), or null for a whole new grid. */

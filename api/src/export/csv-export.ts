@@ -42,7 +42,7 @@ function csvLine(row: CellValue[], width: number, keepFormulas: boolean): string
   return `${line}\r\n`;
 }
 
-/** The CSV file, one piece per stored chunk (at most CHUNK_ROWS rows), header row first. */
+/** The CSV file, one piece per stored chunk (at most MAX_CHUNK_ROWS rows), header row first. */
 export function* csvPieces(source: ExportSource, keepFormulas: boolean): Generator<string> {
   const headers = source.summary.metadata.headers;
   yield csvLine(headers, headers.length, keepFormulas);

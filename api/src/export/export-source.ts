@@ -15,7 +15,7 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
  */
 export interface ExportSource {
   summary: SheetSummary;
-  /** Chunk i holds rows [i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS); a slot is emptied once read with `release`. */
+  /** The chunks in row order (each holds its own number of rows); a slot is emptied once read with `release`. */
   chunks: (string | null)[];
 }
 

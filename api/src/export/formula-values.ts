@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CHUNK_ROWS } from '../sheets/cell-grid.js';
 import { chunkRows, type ExportSource } from './export-source.js';
 import { isFormulaText, isInsideFormula } from './formula-safety.js';
 
@@ -72,7 +71,7 @@ let queue: Promise<unknown> = Promise.resolve();
 function runWorker(chunks: string[]): Promise<WorkerResult[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(FORMULA_WORKER_SCRIPT, {
-      workerData: { chunks, chunkRows: CHUNK_ROWS, settings: GRID_ENGINE_SETTINGS },
+      workerData: { chunks, settings: GRID_ENGINE_SETTINGS },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     const timer = setTimeout(() => {

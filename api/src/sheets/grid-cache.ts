@@ -1,8 +1,10 @@
+import type { ChunkLayout } from './cell-grid.js';
+
 /**
- * Recently read grids, as the stored text of each chunk, keyed by sheet and version. A GET
+ * Recently read grids, as the stored text of each chunk in row order, keyed by sheet and version. A GET
  * checks the version in the database first, so an entry is used only when it is exactly the
  * stored grid (another api instance's write raises the version and misses the cache); a cell
- * patch made here replaces just its chunks' text. Bounded by total characters, least recently
+ * patch or row operation made here replaces just its chunks' text. Bounded by total characters, least recently
  * used out first.
  */
 export class GridCache {
@@ -52,10 +54,51 @@ export class GridCache {
     this.set(sheetId, version, chunks);
   }
 
+  /** After a committed row operation from `version - 1` to `version`: chunks [from, from + deleteCount) replaced by `texts`. */
+  splice(sheetId: string, version: number, from: number, deleteCount: number, texts: string[]): void {
+    const entry = this.entries.get(sheetId);
+    if (!entry) return;
+    if (entry.version !== version - 1 || from + deleteCount > entry.chunks.length) {
+      this.delete(sheetId);
+      return;
+    }
+    this.set(sheetId, version, [...entry.chunks.slice(0, from), ...texts, ...entry.chunks.slice(from + deleteCount)]);
+  }
+
   delete(sheetId: string): void {
     const entry = this.entries.get(sheetId);
     if (!entry) return;
     this.entries.delete(sheetId);
     this.size -= entry.size;
+  }
+}
+
+/**
+ * The chunk layout of recently written sheets, keyed by sheet and version, so that a cell write
+ * (whose rows must be found in chunks of any size) costs no extra read. Used only under the
+ * sheet's row lock with the version read there: an entry is exactly the stored layout of that
+ * version. Set after commits only. Bounded by sheets, least recently used out first.
+ */
+export class LayoutCache {
+  private readonly entries = new Map<string, { version: number; layout: ChunkLayout }>();
+
+  constructor(private readonly maxSheets = 5_000) {}
+
+  get(sheetId: string, version: number): ChunkLayout | undefined {
+    const entry = this.entries.get(sheetId);
+    if (!entry || entry.version !== version) return undefined;
+    this.entries.delete(sheetId);
+    this.entries.set(sheetId, entry);
+    return entry.layout;
+  }
+
+  set(sheetId: string, version: number, layout: ChunkLayout): void {
+    this.entries.delete(sheetId);
+    this.entries.set(sheetId, { version, layout });
+    if (this.entries.size > this.maxSheets) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(sheetId: string): void {
+    this.entries.delete(sheetId);
   }
 }

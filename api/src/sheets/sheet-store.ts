@@ -1,7 +1,7 @@
 import type { CellValue, GridData } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from './cell-grid.js';
+import { type CellDelta, ChunkLayout, CHUNK_ROWS, MAX_CHUNK_ROWS } from './cell-grid.js';
 import { recordVersion } from '../versions/version-recorder.js';
 import type { VersionTables } from '../versions/versions.tables.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
@@ -13,15 +13,53 @@ const INSERT_BATCH = 40;
 /** Op-log rows per INSERT (7 parameters each, far below PostgreSQL's 65,535). */
 const OP_INSERT_BATCH = 1000;
 
-/** The stored text of every chunk, in order (chunk i holds rows [i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)). */
+/** One stored chunk: its stable id, sort key, row count, rows (JSON text) and the version that wrote it. */
+interface ChunkRow {
+  sheet_id: string;
+  chunk: number;
+  ord: number;
+  n: number;
+  rows: string;
+  version: number;
+}
+
+/** The stored text of every chunk, in row order. */
 export async function readChunkTexts(db: Db, sheetId: string): Promise<string[]> {
   const chunks = await db
     .selectFrom('sheet_chunks')
     .select(sql<string>`rows::text`.as('rows'))
     .where('sheet_id', '=', sheetId)
-    .orderBy('chunk')
+    .orderBy('ord')
     .execute();
   return chunks.map((c) => c.rows);
+}
+
+/** Where the rows are (ids, sizes and sort keys of the chunks in row order), without their text. */
+export async function readLayout(db: Db, sheetId: string): Promise<ChunkLayout> {
+  const chunks = await db.selectFrom('sheet_chunks').select(['chunk', 'n', 'ord']).where('sheet_id', '=', sheetId).orderBy('ord').execute();
+  return new ChunkLayout(
+    chunks.map((c) => c.chunk),
+    chunks.map((c) => c.n),
+    chunks.map((c) => Number(c.ord)),
+  );
+}
+
+/** The layout and every chunk's text, in one read. */
+export async function readChunks(db: Db, sheetId: string): Promise<{ layout: ChunkLayout; texts: string[] }> {
+  const chunks = await db
+    .selectFrom('sheet_chunks')
+    .select(['chunk', 'n', 'ord', sql<string>`rows::text`.as('rows')])
+    .where('sheet_id', '=', sheetId)
+    .orderBy('ord')
+    .execute();
+  return {
+    layout: new ChunkLayout(
+      chunks.map((c) => c.chunk),
+      chunks.map((c) => c.n),
+      chunks.map((c) => Number(c.ord)),
+    ),
+    texts: chunks.map((c) => c.rows),
+  };
 }
 
 /**
@@ -45,76 +83,74 @@ export async function readGrid(db: Db, sheetId: string): Promise<GridData> {
   return JSON.parse(await readGridText(db, sheetId)) as GridData;
 }
 
-/** Writes (inserts or replaces) the given chunks of `grid`. */
-export async function writeChunks(db: Db, sheetId: string, grid: GridData, chunks: Iterable<number>): Promise<void> {
-  const rows = [...chunks].map((chunk) => ({
-    sheet_id: sheetId,
-    chunk,
-    rows: JSON.stringify(grid.slice(chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS)),
-  }));
-  await upsertChunks(db, rows);
-}
-
-async function upsertChunks(db: Db, rows: { sheet_id: string; chunk: number; rows: string }[]): Promise<void> {
+async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
     await db
       .insertInto('sheet_chunks')
       .values(rows.slice(i, i + INSERT_BATCH))
-      .onConflict((oc) => oc.columns(['sheet_id', 'chunk']).doUpdateSet({ rows: (eb) => eb.ref('excluded.rows') }))
+      .onConflict((oc) =>
+        oc.columns(['sheet_id', 'chunk']).doUpdateSet({
+          ord: (eb) => eb.ref('excluded.ord'),
+          n: (eb) => eb.ref('excluded.n'),
+          rows: (eb) => eb.ref('excluded.rows'),
+          version: (eb) => eb.ref('excluded.version'),
+        }),
+      )
       .execute();
   }
 }
 
-/** The rows of the chunks from `firstChunk` on (row `firstChunk * CHUNK_ROWS` first), parsed. */
-export async function readRowsFrom(db: Db, sheetId: string, firstChunk: number): Promise<GridData> {
-  const chunks = await db
-    .selectFrom('sheet_chunks')
-    .select(sql<string>`rows::text`.as('rows'))
-    .where('sheet_id', '=', sheetId)
-    .where('chunk', '>=', firstChunk)
-    .orderBy('chunk')
-    .execute();
-  return JSON.parse(joinChunkTexts(chunks.map((c) => c.rows))) as GridData;
+/** The chunks at these positions of `layout`, with `textOf(position)` as their rows, written by `version`. */
+function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string): ChunkRow[] {
+  return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version }));
+}
+
+async function deleteChunks(db: Db, sheetId: string, ids: number[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('sheet_chunks').where('sheet_id', '=', sheetId).where('chunk', 'in', ids).execute();
+}
+
+/** A whole grid for a sheet that has none yet (chunks of CHUNK_ROWS rows). */
+export async function writeNewGrid(db: Db, sheetId: string, grid: GridData, version: number): Promise<ChunkLayout> {
+  const layout = ChunkLayout.fresh(grid.length);
+  const starts = layout.starts;
+  await upsertChunks(db, chunkRowsAt(sheetId, layout, layout.ids.keys(), version, (p) => JSON.stringify(grid.slice(starts[p], starts[p] + layout.sizes[p]))));
+  return layout;
 }
 
 /**
- * Replaces every row from chunk `firstChunk` on by `rows` (the chunks before it stay as they
- * are): rows inserted or removed move every later row, so every later chunk is rewritten.
+ * Replaces the stored grid by `grid` (a whole-grid save), rewriting only the chunks holding a
+ * changed row (`touchedRows`) and those at the end that grow, shrink, appear or go. Returns the new layout.
  */
-export async function writeRowsFrom(db: Db, sheetId: string, firstChunk: number, rows: GridData): Promise<void> {
-  const count = chunkCount(rows.length);
-  const chunkRows = Array.from({ length: count }, (_, i) => ({
-    sheet_id: sheetId,
-    chunk: firstChunk + i,
-    rows: JSON.stringify(rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)),
-  }));
-  await upsertChunks(db, chunkRows);
-  await db.deleteFrom('sheet_chunks').where('sheet_id', '=', sheetId).where('chunk', '>=', firstChunk + count).execute();
-}
-
-/** A whole grid for a sheet that has none yet. */
-export async function writeNewGrid(db: Db, sheetId: string, grid: GridData): Promise<void> {
-  await writeChunks(db, sheetId, grid, Array.from({ length: chunkCount(grid.length) }, (_, i) => i));
-}
-
-/** Replaces the stored grid by `grid`, rewriting only the chunks that differ (`touchedRows`) or changed length. */
-export async function replaceGrid(
-  db: Db,
-  sheetId: string,
-  grid: GridData,
-  oldRowCount: number,
-  touchedRows: Iterable<number>,
-): Promise<void> {
-  const chunks = new Set<number>();
-  const newCount = chunkCount(grid.length);
-  for (const row of touchedRows) if (row < grid.length) chunks.add(chunkOf(row));
-  // The last chunk of either size may change length without a changed cell.
-  if (grid.length !== oldRowCount) {
-    if (newCount > 0) chunks.add(newCount - 1);
-    for (let c = chunkCount(oldRowCount); c < newCount; c++) chunks.add(c);
+export async function replaceGrid(db: Db, sheetId: string, grid: GridData, layout: ChunkLayout, touchedRows: Iterable<number>, version: number): Promise<ChunkLayout> {
+  let next: ChunkLayout;
+  const write = new Set<number>();
+  const gone: number[] = [];
+  if (grid.length >= layout.rowCount) {
+    const grown = layout.grownTo(grid.length);
+    next = grown.layout;
+    for (const p of grown.changed) write.add(p);
+  } else {
+    // Chunks from the one holding the new last row on are cut or dropped.
+    const keep = grid.length === 0 ? 0 : layout.positionOf(grid.length - 1) + 1;
+    const sizes = layout.sizes.slice(0, keep);
+    if (keep > 0) {
+      sizes[keep - 1] = grid.length - layout.starts[keep - 1];
+      write.add(keep - 1);
+    }
+    gone.push(...layout.ids.slice(keep));
+    next = new ChunkLayout(layout.ids.slice(0, keep), sizes, layout.ords.slice(0, keep));
   }
-  await writeChunks(db, sheetId, grid, chunks);
-  await db.deleteFrom('sheet_chunks').where('sheet_id', '=', sheetId).where('chunk', '>=', newCount).execute();
+  for (const row of touchedRows) if (row < grid.length) write.add(next.positionOf(row));
+  const starts = next.starts;
+  await upsertChunks(db, chunkRowsAt(sheetId, next, [...write].sort((a, b) => a - b), version, (p) => JSON.stringify(grid.slice(starts[p], starts[p] + next.sizes[p]))));
+  await deleteChunks(db, sheetId, gone);
+  return next;
+}
+
+/** What a cell write did to the stored chunks: the new layout and the new text of each chunk written, by position. */
+export interface ChunkWrite {
+  layout: ChunkLayout;
+  written: Map<number, string>;
 }
 
 /**
@@ -124,95 +160,212 @@ export async function replaceGrid(
 export async function applyCellChanges(
   db: Db,
   sheetId: string,
-  rowCount: number,
+  layout: ChunkLayout,
   changes: { row: number; col: number; value: CellValue }[],
+  version: number,
   loaded?: Map<number, CellValue[][]>,
-): Promise<{ deltas: CellDelta[]; rowCount: number; width: number; written: Map<number, string> }> {
-  const chunks = loaded ?? (await loadChunks(db, sheetId, rowsToLoad(rowCount, changes)));
-  const { deltas, rowCount: newRowCount, width } = applyInMemory(chunks, rowCount, changes);
-  const written = new Map([...chunks].map(([chunk, rows]) => [chunk, JSON.stringify(rows)] as const));
-  await upsertChunks(
-    db,
-    [...written].map(([chunk, rows]) => ({ sheet_id: sheetId, chunk, rows })),
-  );
-  return { deltas, rowCount: newRowCount, width, written };
+): Promise<ChunkWrite & { deltas: CellDelta[]; rowCount: number; width: number }> {
+  const chunks = loaded ?? (await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, changes)));
+  const step = applyInMemory(chunks, layout, changes);
+  const written = await writeLoaded(db, sheetId, step.layout, chunks, version);
+  return { deltas: step.deltas, rowCount: step.layout.rowCount, width: step.width, layout: step.layout, written };
 }
 
 /**
  * Several change sets applied in order as consecutive versions (a live group commit), writing
- * each touched chunk once: returns each set's deltas (old values as of its own version), row
- * count and width, and the chunks' final texts.
+ * each touched chunk once (by the last of them, `version`): returns each set's deltas (old values
+ * as of its own version), row count and width, and the chunks' final texts.
  */
 export async function applyCellChangeSets(
   db: Db,
   sheetId: string,
-  rowCount: number,
+  layout: ChunkLayout,
   sets: { row: number; col: number; value: CellValue }[][],
-): Promise<{ steps: { deltas: CellDelta[]; rowCount: number; width: number }[]; written: Map<number, string> }> {
-  const chunks = await loadChunks(db, sheetId, rowsToLoad(rowCount, sets.flat()));
+  version: number,
+): Promise<ChunkWrite & { steps: { deltas: CellDelta[]; rowCount: number; width: number }[] }> {
+  const chunks = await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, sets.flat()));
   const steps = [];
   for (const changes of sets) {
-    const step = applyInMemory(chunks, rowCount, changes);
-    rowCount = step.rowCount;
-    steps.push(step);
+    const step = applyInMemory(chunks, layout, changes);
+    layout = step.layout;
+    steps.push({ deltas: step.deltas, rowCount: layout.rowCount, width: step.width });
   }
-  const written = new Map([...chunks].map(([chunk, rows]) => [chunk, JSON.stringify(rows)] as const));
-  await upsertChunks(
-    db,
-    [...written].map(([chunk, rows]) => ({ sheet_id: sheetId, chunk, rows })),
-  );
-  return { steps, written };
+  const written = await writeLoaded(db, sheetId, layout, chunks, version);
+  return { steps, layout, written };
+}
+
+/** Writes the loaded (and changed) chunks; returns their texts by position, in order. */
+async function writeLoaded(db: Db, sheetId: string, layout: ChunkLayout, chunks: Map<number, CellValue[][]>, version: number): Promise<Map<number, string>> {
+  const written = new Map([...chunks.keys()].sort((a, b) => a - b).map((p) => [p, JSON.stringify(chunks.get(p))] as const));
+  await upsertChunks(db, chunkRowsAt(sheetId, layout, written.keys(), version, (p) => written.get(p)!));
+  return written;
 }
 
 /** Applies cell changes to loaded chunks (growing the rows a write beyond the end creates); returns the deltas, in order. */
 function applyInMemory(
   chunks: Map<number, CellValue[][]>,
-  rowCount: number,
+  layout: ChunkLayout,
   changes: { row: number; col: number; value: CellValue }[],
-): { deltas: CellDelta[]; rowCount: number; width: number } {
-  let newRowCount = rowCount;
+): { deltas: CellDelta[]; layout: ChunkLayout; width: number } {
+  let newRowCount = layout.rowCount;
   for (const c of changes) if (c.row + 1 > newRowCount) newRowCount = c.row + 1;
   // Rows between the old end and a new row become empty rows; their chunks are written too.
-  const firstGrown = newRowCount > rowCount ? Math.max(0, chunkCount(rowCount) - 1) : chunkCount(newRowCount);
-  for (let chunk = firstGrown; chunk < chunkCount(newRowCount); chunk++) {
-    const rows = chunks.get(chunk) ?? [];
-    const length = Math.min(CHUNK_ROWS, newRowCount - chunk * CHUNK_ROWS);
-    while (rows.length < length) rows.push([]);
-    chunks.set(chunk, rows);
+  const grown = layout.grownTo(newRowCount);
+  for (const p of grown.changed) {
+    const rows = chunks.get(p) ?? [];
+    while (rows.length < grown.layout.sizes[p]) rows.push([]);
+    chunks.set(p, rows);
   }
+  const next = grown.layout;
+  const starts = next.starts;
   const deltas: CellDelta[] = [];
   let width = 0;
   for (const c of changes) {
-    const row = chunks.get(chunkOf(c.row))![c.row % CHUNK_ROWS];
+    const p = next.positionOf(c.row);
+    const row = chunks.get(p)![c.row - starts[p]];
     while (row.length < c.col) row.push('');
     const old = row[c.col] ?? null;
     row[c.col] = c.value;
     if (row.length > width) width = row.length;
     deltas.push({ row: c.row, col: c.col, old, new: c.value });
   }
-  return { deltas, rowCount: newRowCount, width };
+  return { deltas, layout: next, width };
 }
 
 /** Rows whose chunks a change set reads: its own, and the current last row when it writes past the end. */
 export function rowsToLoad(rowCount: number, changes: { row: number }[]): number[] {
-  const rows = changes.map((c) => c.row);
-  if (rowCount > 0 && rows.some((r) => r >= rowCount)) rows.push(rowCount - 1);
+  const rows: number[] = [];
+  let past = false;
+  for (const c of changes) {
+    if (c.row < rowCount) rows.push(c.row);
+    else past = true;
+  }
+  if (rowCount > 0 && past) rows.push(rowCount - 1);
   return rows;
 }
 
-/** The stored chunks holding these rows, parsed. */
-export async function loadChunks(db: Db, sheetId: string, rows: number[]): Promise<Map<number, CellValue[][]>> {
-  const wanted = [...new Set(rows.map(chunkOf))];
+/** The stored chunks holding these rows (each < the layout's row count), parsed, by position. */
+export async function loadChunks(db: Db, sheetId: string, layout: ChunkLayout, rows: number[]): Promise<Map<number, CellValue[][]>> {
+  const positions = new Map<number, number>();
+  for (const row of rows) {
+    const p = layout.positionOf(row);
+    positions.set(layout.ids[p], p);
+  }
   const map = new Map<number, CellValue[][]>();
-  if (wanted.length === 0) return map;
+  if (positions.size === 0) return map;
   const found = await db
     .selectFrom('sheet_chunks')
     .select(['chunk', sql<string>`rows::text`.as('rows')])
     .where('sheet_id', '=', sheetId)
-    .where('chunk', 'in', wanted)
+    .where('chunk', 'in', [...positions.keys()])
     .execute();
-  for (const { chunk, rows: text } of found) map.set(chunk, JSON.parse(text) as CellValue[][]);
+  for (const { chunk, rows: text } of found) map.set(positions.get(chunk)!, JSON.parse(text) as CellValue[][]);
   return map;
+}
+
+/** What a row operation did to the chunks: the new layout, and positions [from, from + deleteCount) of the old one replaced by `texts`. */
+export interface RowsWrite {
+  layout: ChunkLayout;
+  splice: { from: number; deleteCount: number; texts: string[] };
+}
+
+/**
+ * Rows inserted at `index` (0 ≤ index ≤ row count): only the chunk they fall in is read and
+ * rewritten (split in chunks of about CHUNK_ROWS rows when it grows past MAX_CHUNK_ROWS); the
+ * chunks below keep their ids and text.
+ */
+export async function insertRows(db: Db, sheetId: string, layout: ChunkLayout, index: number, blank: GridData, version: number): Promise<RowsWrite> {
+  if (layout.length === 0) {
+    const fresh = ChunkLayout.fresh(blank.length);
+    const texts = fresh.ids.map((_, p) => JSON.stringify(blank.slice(fresh.starts[p], fresh.starts[p] + fresh.sizes[p])));
+    await upsertChunks(db, chunkRowsAt(sheetId, fresh, fresh.ids.keys(), version, (p) => texts[p]));
+    return { layout: fresh, splice: { from: 0, deleteCount: 0, texts } };
+  }
+  const p = index >= layout.rowCount ? layout.length - 1 : layout.positionOf(index);
+  const rows = await chunkRowsOf(db, sheetId, layout.ids[p]);
+  const at = index - layout.starts[p];
+  return replaceChunks(db, sheetId, layout, p, 1, [...rows.slice(0, at), ...blank, ...rows.slice(at)], version);
+}
+
+/**
+ * Rows [index, index + count) removed: chunks wholly inside the range are deleted unread; the
+ * (at most two) chunks it starts and ends in are cut, and joined when they fit in one.
+ */
+export async function removeRows(db: Db, sheetId: string, layout: ChunkLayout, index: number, count: number, version: number): Promise<RowsWrite> {
+  const first = layout.positionOf(index);
+  const last = layout.positionOf(index + count - 1);
+  const starts = layout.starts;
+  const head = index > starts[first] ? (await chunkRowsOf(db, sheetId, layout.ids[first])).slice(0, index - starts[first]) : [];
+  const end = starts[last] + layout.sizes[last];
+  const tail = index + count < end ? (await chunkRowsOf(db, sheetId, layout.ids[last])).slice(index + count - starts[last]) : [];
+  return replaceChunks(db, sheetId, layout, first, last - first + 1, [...head, ...tail], version);
+}
+
+async function chunkRowsOf(db: Db, sheetId: string, id: number): Promise<GridData> {
+  const found = await db
+    .selectFrom('sheet_chunks')
+    .select(sql<string>`rows::text`.as('rows'))
+    .where('sheet_id', '=', sheetId)
+    .where('chunk', '=', id)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(found.rows) as GridData;
+}
+
+/**
+ * Positions [from, from + deleteCount) of `layout` replaced by chunks holding `rows`: the first
+ * keeps the first old id (and sort key), others get new ids sorted between their neighbours; the
+ * old ids left over are deleted. Rows past MAX_CHUNK_ROWS are cut in chunks of about CHUNK_ROWS.
+ */
+async function replaceChunks(db: Db, sheetId: string, layout: ChunkLayout, from: number, deleteCount: number, rows: GridData, version: number): Promise<RowsWrite> {
+  const pieces = rows.length === 0 ? 0 : rows.length <= MAX_CHUNK_ROWS ? 1 : Math.ceil(rows.length / CHUNK_ROWS);
+  const oldIds = layout.ids.slice(from, from + deleteCount);
+  let ords = [...layout.ords];
+  const low = ords[from];
+  const high = from + deleteCount < ords.length ? ords[from + deleteCount] : Math.floor(ords[ords.length - 1]) + pieces + 1;
+  let keys = Array.from({ length: pieces }, (_, i) => (i === 0 ? low : low + ((high - low) * i) / pieces));
+  if (keys.some((k, i) => (i > 0 && k <= keys[i - 1]) || k >= high)) {
+    // The sort keys between two chunks ran out (many splits at one place): every chunk is renumbered 0, 1, 2... (no cells move).
+    await sql`UPDATE sheet_chunks c SET ord = r.rn FROM (SELECT chunk, (row_number() OVER (ORDER BY ord) - 1)::float8 AS rn
+      FROM sheet_chunks WHERE sheet_id = ${sheetId}::uuid) r WHERE c.sheet_id = ${sheetId}::uuid AND c.chunk = r.chunk`.execute(db);
+    ords = ords.map((_, i) => i);
+    const lo = ords[from];
+    const hi = from + deleteCount < ords.length ? ords[from + deleteCount] : ords.length + 1;
+    keys = Array.from({ length: pieces }, (_, i) => lo + ((hi - lo) * i) / pieces);
+  }
+  let nextId = layout.nextId();
+  const ids = Array.from({ length: pieces }, (_, i) => (i < oldIds.length ? oldIds[i] : nextId++));
+  const sizes = Array.from({ length: pieces }, (_, i) => Math.floor((rows.length * (i + 1)) / pieces) - Math.floor((rows.length * i) / pieces));
+  const texts: string[] = [];
+  const written: ChunkRow[] = [];
+  let at = 0;
+  for (let i = 0; i < pieces; i++) {
+    const text = JSON.stringify(rows.slice(at, at + sizes[i]));
+    at += sizes[i];
+    texts.push(text);
+    written.push({ sheet_id: sheetId, chunk: ids[i], ord: keys[i], n: sizes[i], rows: text, version });
+  }
+  await upsertChunks(db, written);
+  await deleteChunks(db, sheetId, oldIds.slice(pieces));
+  const splice = <T>(list: readonly T[], items: T[]) => [...list.slice(0, from), ...items, ...list.slice(from + deleteCount)];
+  return {
+    layout: new ChunkLayout(splice(layout.ids, ids), splice(layout.sizes, sizes), splice(ords, keys)),
+    splice: { from, deleteCount, texts },
+  };
+}
+
+/**
+ * Every chunk's text rewritten by `change` (a column inserted or removed touches every row); the
+ * layout stays. Returns the new texts in row order.
+ */
+export async function rewriteEveryChunk(db: Db, sheetId: string, layout: ChunkLayout, change: (text: string) => string, version: number): Promise<string[]> {
+  const stored = await readChunkTexts(db, sheetId);
+  const texts: string[] = [];
+  for (let i = 0; i < stored.length; i += INSERT_BATCH) {
+    const batch = stored.slice(i, i + INSERT_BATCH).map(change);
+    texts.push(...batch);
+    await upsertChunks(db, chunkRowsAt(sheetId, layout, batch.map((_, k) => i + k), version, (p) => batch[p - i]));
+  }
+  return texts;
 }
 
 /** Op-log entries after `version`, oldest first: their cell deltas, or null for a whole new grid. */

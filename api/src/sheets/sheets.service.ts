@@ -30,16 +30,17 @@ import type { Database } from '../db/schema.js';
 import { grantCreator } from '../access/creator-grant.js';
 import type { Visibility } from '../access/access.service.js';
 import { HttpError } from '../http/http-error.js';
-import { CHUNK_ROWS, chunkOf, emptyRows, widthOf } from './cell-grid.js';
+import { type ChunkLayout, emptyRows, widthOf } from './cell-grid.js';
 import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } from './merge.js';
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
-import { GridCache } from './grid-cache.js';
+import { GridCache, LayoutCache } from './grid-cache.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { moveCells, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
+import { spliceColumnsText } from './column-text.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
@@ -48,15 +49,18 @@ import {
   applyCellChangeSets,
   applyCellChanges,
   joinChunkTexts,
+  insertRows,
   loadChunks,
   opsAfter,
   readChunkTexts,
   readGrid,
-  readRowsFrom,
+  readLayout,
+  removeRows,
   replaceGrid,
+  rewriteEveryChunk,
   rowsToLoad,
+  type RowsWrite,
   writeNewGrid,
-  writeRowsFrom,
 } from './sheet-store.js';
 
 export const SHEET_NOT_FOUND = 'Sheet not found';
@@ -125,6 +129,14 @@ export class SheetsService {
     readonly maxCells = SHEET_MAX_CELLS_DEFAULT,
     private readonly cache = new GridCache(),
   ) {}
+
+  /** Chunk layouts by sheet version (cell-grid.ts ChunkLayout): a cell write finds its chunks without reading them all. */
+  private readonly layouts = new LayoutCache();
+
+  /** The stored layout of a sheet whose row the caller locked at `version`. */
+  private async layoutOf(trx: Transaction<Database>, id: string, version: number): Promise<ChunkLayout> {
+    return this.layouts.get(id, version) ?? (await readLayout(trx, id));
+  }
 
   private favoriteExpr(userId: string) {
     return sql<boolean>`EXISTS (SELECT 1 FROM sheet_favorites f WHERE f.sheet_id = sheets.id AND f.user_id = ${userId}::uuid)`;
@@ -217,7 +229,7 @@ export class SheetsService {
         created_by: sheet.userId,
       })
       .execute();
-    await writeNewGrid(trx, id, sheet.data);
+    await writeNewGrid(trx, id, sheet.data, 1);
     await appendOp(trx, { sheetId: id, version: 1, kind: sheet.kind, userId: sheet.userId, changes: null });
     await grantCreator(trx, { type: 'sheet', id }, sheet.userId);
     return { id, name };
@@ -287,10 +299,11 @@ export class SheetsService {
     opts: { acceptedVersionId?: string; charts?: ChartDefinition[] } = {},
   ): Promise<SheetSummary> {
     try {
-      const { summary, navigationChanged } = await this.updateInTransaction(id, body, userId, opts.charts);
+      const { summary, navigationChanged, layout } = await this.updateInTransaction(id, body, userId, opts.charts);
       // A save without cells leaves the grid as it was at the previous version.
       if (body.data === undefined) this.cache.patch(id, summary.version, new Map());
       else this.cache.delete(id);
+      if (layout) this.layouts.set(id, summary.version, layout);
       // An accepted proposal is announced before the sync its new version brings.
       if (opts.acceptedVersionId) this.changes.emit({ sheetId: id, kind: 'accepted', versionId: opts.acceptedVersionId, version: summary.version });
       this.changes.emit({ sheetId: id, version: summary.version, kind: 'sheet', userId });
@@ -307,7 +320,7 @@ export class SheetsService {
     body: UpdateSheetBody,
     userId: string,
     charts?: ChartDefinition[],
-  ): Promise<{ summary: SheetSummary; navigationChanged: boolean }> {
+  ): Promise<{ summary: SheetSummary; navigationChanged: boolean; layout?: ChunkLayout }> {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
       const baseVersion = body.base_version ?? body.version ?? row.version;
@@ -338,6 +351,7 @@ export class SheetsService {
 
       let columns = row.col_count;
       let changes = null as ReturnType<typeof diffGrids> | null;
+      let layout: ChunkLayout | undefined;
       if (body.data !== undefined) {
         const now = { rows: row.row_count, columns: row.col_count };
         requireSheetSize(body.data.length, widthOf(body.data), this.maxCells, now);
@@ -350,7 +364,7 @@ export class SheetsService {
           requireSheetSize(next.length, widthOf(next), this.maxCells, now);
         }
         changes = diffGrids(current, next);
-        await replaceGrid(trx, id, next, row.row_count, changes.map((c) => c.row));
+        layout = await replaceGrid(trx, id, next, await this.layoutOf(trx, id, row.version), changes.map((c) => c.row), version);
         columns = widthOf(next);
         set.row_count = next.length;
         set.col_count = columns;
@@ -364,7 +378,7 @@ export class SheetsService {
       if (chartsChanged) await recordCharts(trx, id, version, charts);
       // What a navigator shows of a sheet: its name, place, description and tags.
       const navigationChanged = ['name', 'group_id', 'position', 'description', 'tags'].some((field) => field in set);
-      return { summary: await this.summary(trx, id, userId), navigationChanged };
+      return { summary: await this.summary(trx, id, userId), navigationChanged, layout };
     });
   }
 
@@ -374,9 +388,10 @@ export class SheetsService {
    * op log is not applied again: its version comes back with `duplicate`.
    */
   async patchCells(id: string, body: CellPatchBody, userId: string, origin?: string, opId?: string): Promise<LiveWriteResult> {
-    const { result, written } = await this.patchInTransaction(id, body, userId, opId);
+    const { result, written, layout } = await this.patchInTransaction(id, body, userId, opId);
     if (result.duplicate) return result;
     this.cache.patch(id, result.version, written);
+    if (layout) this.layouts.set(id, result.version, layout);
     this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: body.changes, userId, updatedAt: result.updated_at, origin });
     return result;
   }
@@ -437,9 +452,12 @@ export class SheetsService {
       }
       let fresh: { index: number; item: LiveCellWrite }[] = [];
       let written = new Map<number, string>();
+      let layout = await this.layoutOf(trx, id, row.version);
       const flush = async () => {
         if (fresh.length === 0) return;
-        const { steps, written: chunks } = await applyCellChangeSets(trx, id, row.row_count, fresh.map((f) => f.item.changes));
+        const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length);
+        const { steps, written: chunks } = applied;
+        layout = applied.layout;
         let columns = row.col_count;
         let headers = row.headers;
         const entries = steps.map((step, k) => {
@@ -496,8 +514,9 @@ export class SheetsService {
         const first = results[firstOf.get(item.opId)!];
         results[index] = 'refused' in first ? first : { ...first, duplicate: true };
       }
-      return { results, written, landed };
+      return { results, written, landed, layout, version: row.version };
     });
+    this.layouts.set(id, done.version, done.layout);
     const outcomes: LiveCellOutcome[] = done.results.map((r, i) => ('refused' in r ? r : { ...r, changes: done.landed[i] }));
     const fresh = outcomes.filter((r): r is LiveWriteResult & { changes: CellPatchBody['changes'] } => !('refused' in r) && !r.duplicate);
     for (const [k, r] of fresh.entries()) this.cache.patch(id, r.version, k === fresh.length - 1 ? done.written : new Map());
@@ -510,9 +529,10 @@ export class SheetsService {
 
   /** Writes one cell change set as the next version of a sheet whose row is locked. */
   private async patchLocked(trx: Transaction<Database>, id: string, row: SheetRow, changes: CellPatchBody['changes'], userId: string, opId?: string, loaded?: Map<number, CellValue[][]>) {
-    const chunks = loaded ?? (await loadChunks(trx, id, rowsToLoad(row.row_count, changes)));
-    const { deltas, rowCount, width, written } = await applyCellChanges(trx, id, row.row_count, changes, chunks);
+    const layout = await this.layoutOf(trx, id, row.version);
     const version = row.version + 1;
+    const chunks = loaded ?? (await loadChunks(trx, id, layout, rowsToLoad(layout.rowCount, changes)));
+    const { deltas, rowCount, width, written, layout: next } = await applyCellChanges(trx, id, layout, changes, version, chunks);
     const columns = Math.max(row.col_count, width);
     const updated = await trx
       .updateTable('sheets')
@@ -528,21 +548,26 @@ export class SheetsService {
       .executeTakeFirstOrThrow();
     await appendOp(trx, { sheetId: id, version, kind: 'cells', userId, changes: deltas, opId });
     const result: LiveWriteResult = { id, version, updated_at: updated.updated_at.toISOString() };
-    return { result, written };
+    return { result, written, layout: next };
   }
 
   private async patchInTransaction(id: string, body: CellPatchBody, userId: string, opId?: string) {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.lockSheet(trx, id);
       const applied = await this.appliedOp(trx, id, opId);
-      if (applied) return { result: applied, written: new Map<number, string>() };
+      if (applied) return { result: applied, written: new Map<number, string>(), layout: undefined };
       if (body.base_version > row.version) throw conflictError(row.version, []);
       const grown = grownSize(row.row_count, row.col_count, body.changes);
       requireSheetSize(grown.rows, grown.columns, this.maxCells, { rows: row.row_count, columns: row.col_count });
-      const chunks = await loadChunks(trx, id, rowsToLoad(row.row_count, body.changes));
+      const layout = await this.layoutOf(trx, id, row.version);
+      const chunks = await loadChunks(trx, id, layout, rowsToLoad(layout.rowCount, body.changes));
       if (body.base_version < row.version) {
         const since = changesSince(await opsAfter(trx, id, body.base_version));
-        const currentAt = (r: number, c: number) => chunks.get(chunkOf(r))?.[r % CHUNK_ROWS]?.[c] ?? null;
+        const currentAt = (r: number, c: number) => {
+          if (r >= layout.rowCount) return null;
+          const p = layout.positionOf(r);
+          return chunks.get(p)?.[r - layout.starts[p]]?.[c] ?? null;
+        };
         const conflicts = patchConflicts(since, body.changes, currentAt);
         if (conflicts.length > 0) throw conflictError(row.version, conflicts);
       }
@@ -553,8 +578,9 @@ export class SheetsService {
   /**
    * Rows or columns inserted or removed (the live socket's structural operations), as one new
    * version. Stored like the other whole-grid changes (create, import): the op log records no
-   * cells (every cell after the index moves) and the version gets a full snapshot, which shares
-   * the chunks before the index with the previous snapshot; the op itself is kept for replays.
+   * cells (every cell after the index moves) and the version gets a full snapshot; the op itself
+   * is kept for replays. Rows inserted or removed rewrite only the chunk(s) they fall in (chunks
+   * hold any number of rows: cell-grid.ts ChunkLayout), so the snapshot copies only those too.
    * A range outside the sheet is a 400 with the reason. `opId`: as in patchCells. With
    * `baseVersion` (the live client's), the op is first moved through the rows and columns
    * inserted or removed since (sheet-ops.transform.ts): a 409 when nothing of it is left or the
@@ -579,20 +605,23 @@ export class SheetsService {
         const refused = structureError(op, row.row_count, row.col_count);
         if (refused) throw HttpError.badRequest(refused);
         requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
-        let next;
-        if (op.type === 'rows_insert' || op.type === 'rows_remove') {
-          // Rows before the index stay where they are: only the chunks from the index's chunk on are read and rewritten.
-          const firstChunk = chunkOf(Math.min(op.index, Math.max(0, row.row_count - 1)));
-          const offset = firstChunk * CHUNK_ROWS;
-          const tail = restructure(await readRowsFrom(trx, id, firstChunk), row.headers, row.col_count, { ...op, index: op.index - offset });
-          await writeRowsFrom(trx, id, firstChunk, tail.grid);
-          next = { ...tail, rowCount: offset + tail.rowCount };
-        } else {
-          // Every row has cells at and after the column: the whole grid is rewritten.
-          next = restructure(await readGrid(trx, id), row.headers, row.col_count, op);
-          await replaceGrid(trx, id, next.grid, row.row_count, next.grid.keys());
-        }
         const version = row.version + 1;
+        const layout = await this.layoutOf(trx, id, row.version);
+        // Only the restructured rows' chunks are rewritten: a row op touches the chunk(s) it falls
+        // in (rows below keep their chunks), a column op every chunk (every row has cells after it).
+        const next = restructure([], row.headers, row.col_count, op);
+        let rows: RowsWrite | undefined;
+        let texts: string[] | undefined;
+        if (op.type === 'rows_insert') {
+          const blank = Array.from({ length: op.count }, () => Array<CellValue>(row.col_count).fill(''));
+          rows = await insertRows(trx, id, layout, op.index, blank, version);
+        } else if (op.type === 'rows_remove') {
+          rows = await removeRows(trx, id, layout, op.index, op.count, version);
+        } else {
+          const change = (text: string) => spliceColumnsText(text, op) ?? JSON.stringify(restructure(JSON.parse(text) as GridData, row.headers, row.col_count, op).grid);
+          texts = await rewriteEveryChunk(trx, id, layout, change, version);
+        }
+        next.rowCount = rows ? rows.layout.rowCount : row.row_count;
         // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
         const charts = moveCharts(storedCharts(row.extra), op);
         const updated = await trx
@@ -610,12 +639,20 @@ export class SheetsService {
           .executeTakeFirstOrThrow();
         await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
         if (charts.changed) await recordCharts(trx, id, version, charts.charts);
-        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op } as LiveWriteResult & { operation: StoredStructureOp };
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows, texts } as LiveWriteResult & {
+          operation: StoredStructureOp;
+          layout?: ChunkLayout;
+          rows?: RowsWrite;
+          texts?: string[];
+        };
       });
       if (result.duplicate) return result;
-      this.cache.delete(id);
-      this.changes.emit({ sheetId: id, version: result.version, kind: 'structure', operation: result.operation, userId, updatedAt: result.updated_at, origin });
-      return result;
+      const { layout, rows, texts, ...written } = result;
+      this.layouts.set(id, written.version, layout!);
+      if (rows) this.cache.splice(id, written.version, rows.splice.from, rows.splice.deleteCount, rows.splice.texts);
+      else this.cache.set(id, written.version, texts!);
+      this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
+      return written;
     } catch (err) {
       this.cache.delete(id);
       throw err;
@@ -659,7 +696,7 @@ export class SheetsService {
         })
         .execute();
       // The cells are copied inside the database, chunk for chunk.
-      await sql`INSERT INTO sheet_chunks (sheet_id, chunk, rows) SELECT ${copyId}::uuid, chunk, rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
+      await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version) SELECT ${copyId}::uuid, chunk, ord, n, rows, 1 FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
       await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
       const charts = storedCharts(source.extra);
       if (charts.length > 0) await recordCharts(trx, copyId, 1, charts);

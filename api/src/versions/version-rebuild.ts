@@ -1,17 +1,18 @@
 import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
-import { type CellDelta, CHUNK_ROWS, chunkCount, chunkOf } from '../sheets/cell-grid.js';
-import { joinChunkTexts, readChunkTexts } from '../sheets/sheet-store.js';
+import { type CellDelta, CHUNK_ROWS } from '../sheets/cell-grid.js';
+import { joinChunkTexts, readChunks } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
 import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
 
-/** A version's content as stored text: one JSON array of rows per chunk of CHUNK_ROWS rows. */
+/** A version's content as stored text: one JSON array of rows per chunk, `sizes[i]` rows in chunk i. */
 export interface RebuiltChunks {
   headers: string[];
   rowCount: number;
   colCount: number;
   chunks: string[];
+  sizes: number[];
 }
 
 export interface RebuiltVersion {
@@ -36,14 +37,26 @@ export function applyDeltas(grid: CellValue[][], ops: CellDelta[][], direction: 
   }
 }
 
-async function snapshotChunkTexts(db: AnyDb, sheetId: string, version: number): Promise<string[]> {
-  const { rows } = await sql<{ rows: string }>`SELECT sc.rows FROM sheet_snapshots s
-    CROSS JOIN LATERAL generate_series(0, s.chunk_count - 1) AS g(chunk)
+/** Stored chunks in row order: their text and row counts. */
+interface StoredChunks {
+  texts: string[];
+  sizes: number[];
+}
+
+/** A full snapshot's chunks: for each chunk of its layout, the newest copy of that chunk id up to its version. */
+async function snapshotChunks(db: AnyDb, sheetId: string, version: number): Promise<StoredChunks> {
+  const { rows } = await sql<{ rows: string; n: number }>`SELECT sc.rows, (l.e->>1)::int AS n FROM sheet_snapshots s
+    CROSS JOIN LATERAL json_array_elements(s.layout) WITH ORDINALITY AS l(e, i)
     CROSS JOIN LATERAL (SELECT c.rows::text AS rows FROM sheet_snapshot_chunks c
-      WHERE c.sheet_id = s.sheet_id AND c.chunk = g.chunk AND c.version <= s.version
+      WHERE c.sheet_id = s.sheet_id AND c.chunk = (l.e->>0)::int AND c.version <= s.version
       ORDER BY c.version DESC LIMIT 1) sc
-    WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY g.chunk`.execute(db);
-  return rows.map((r) => r.rows);
+    WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY l.i`.execute(db);
+  return { texts: rows.map((r) => r.rows), sizes: rows.map((r) => r.n) };
+}
+
+async function liveChunks(db: AnyDb, sheetId: string): Promise<StoredChunks> {
+  const { layout, texts } = await readChunks(db, sheetId);
+  return { texts, sizes: [...layout.sizes] };
 }
 
 async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: number, order: 'asc' | 'desc'): Promise<CellDelta[][]> {
@@ -96,16 +109,16 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   const cost = (used: DeltaSpan[], opVersions: number) => used.reduce((n, s) => n + s.cells, 0) + opVersions * perVersion;
   const fwd = below === null ? null : forwardChain(spans, below, version);
   const bwd = backwardChain(spans, version, above);
-  let texts: string[];
+  let stored: StoredChunks;
   let ops: CellDelta[][];
   let direction: 'forward' | 'backward';
   if (fwd && below !== null && (aboveWhole || cost(fwd.used, version - fwd.opsFrom) <= cost(bwd.used, above - bwd.opsAbove + bwd.opsBelow - version))) {
-    texts = await snapshotChunkTexts(db, sheetId, below);
+    stored = await snapshotChunks(db, sheetId, below);
     ops = [...(await deltaCells(db, sheetId, fwd.used)), ...(await opsBetween(db, sheetId, fwd.opsFrom, version, 'asc'))];
     direction = 'forward';
   } else {
     // The live grid is a snapshot of the live version that is always there.
-    texts = above === liveVersion ? await readChunkTexts(db, sheetId) : await snapshotChunkTexts(db, sheetId, above);
+    stored = above === liveVersion ? await liveChunks(db, sheetId) : await snapshotChunks(db, sheetId, above);
     ops = [
       ...(await opsBetween(db, sheetId, bwd.opsAbove, above, 'desc')),
       ...(await deltaCells(db, sheetId, bwd.used)),
@@ -118,14 +131,38 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   const { rows: heads } = await sql<{ headers: string[] }>`SELECT headers FROM sheet_version_headers WHERE sheet_id = ${sheetId}::uuid
     ORDER BY (version <= ${version}::int) DESC, CASE WHEN version <= ${version}::int THEN -version ELSE version END LIMIT 1`.execute(db);
 
-  // Deltas by chunk, in replay order.
+  // The rows as segments: the stored chunks, then (for rows past them, written by later ops) segments of CHUNK_ROWS rows.
+  const { texts } = stored;
+  const sizes = [...stored.sizes];
+  const starts: number[] = [];
+  let storedRows = 0;
+  for (const n of sizes) {
+    starts.push(storedRows);
+    storedRows += n;
+  }
+  const segmentOf = (row: number): number => {
+    if (row >= storedRows) return texts.length + Math.floor((row - storedRows) / CHUNK_ROWS);
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const startOf = (segment: number) => (segment < texts.length ? starts[segment] : storedRows + (segment - texts.length) * CHUNK_ROWS);
+  const sizeOf = (segment: number) => (segment < texts.length ? sizes[segment] : CHUNK_ROWS);
+
+  // Deltas by segment, in replay order.
   const byChunk = new Map<number, CellDelta[][]>();
   for (const deltas of ops) {
     const split = new Map<number, CellDelta[]>();
     for (const d of deltas) {
-      const list = split.get(chunkOf(d.row)) ?? [];
+      const segment = segmentOf(d.row);
+      const list = split.get(segment) ?? [];
       list.push(d);
-      split.set(chunkOf(d.row), list);
+      split.set(segment, list);
     }
     for (const [chunk, list] of split) {
       const lists = byChunk.get(chunk);
@@ -148,34 +185,37 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   if (shape) ({ row_count: rowCount, col_count: colCount } = shape);
   else {
     // History older than the versions migration: the shape is what a replay of whole chunks gives.
-    for (const [chunk, list] of byChunk) applyDeltas(rowsOf(chunk), list, direction, chunk * CHUNK_ROWS);
-    const lastTouched = Math.max(-1, ...[...parsed].filter(([, r]) => r.length > 0).map(([c, r]) => c * CHUNK_ROWS + r.length));
-    const lastText = texts.length > 0 ? (texts.length - 1) * CHUNK_ROWS + rowsOf(texts.length - 1).length : 0;
+    for (const [chunk, list] of byChunk) applyDeltas(rowsOf(chunk), list, direction, startOf(chunk));
+    const lastTouched = Math.max(-1, ...[...parsed].filter(([, r]) => r.length > 0).map(([c, r]) => startOf(c) + r.length));
+    const lastText = texts.length > 0 ? startOf(texts.length - 1) + rowsOf(texts.length - 1).length : 0;
     rowCount = Math.max(lastTouched, lastText);
     colCount = 0;
     for (const rows of parsed.values()) for (const row of rows) colCount = Math.max(colCount, row.length);
   }
-  const count = chunkCount(rowCount);
-  // Every chunk is full but the last: the chunks at the old and the new end are parsed, cut or filled.
+  const count = rowCount === 0 ? 0 : segmentOf(rowCount - 1) + 1;
+  // Every segment is whole but the last stored one and the one the version ends in: those are parsed, cut or filled.
   const ends = new Set([texts.length - 1, count - 1]);
   const chunks: string[] = [];
+  const outSizes: number[] = [];
   for (let chunk = 0; chunk < count; chunk++) {
     const list = byChunk.get(chunk);
+    const first = startOf(chunk);
+    const length = Math.min(sizeOf(chunk), rowCount - first);
+    outSizes.push(length);
     if (shape && !ends.has(chunk) && chunk < texts.length) {
-      const patched = list ? patchChunkText(texts[chunk], list, direction, chunk * CHUNK_ROWS, colCount) : texts[chunk];
+      const patched = list ? patchChunkText(texts[chunk], list, direction, first, colCount) : texts[chunk];
       if (patched !== undefined) {
         chunks.push(patched);
         continue;
       }
     }
     if (!parsed.has(chunk) && !list && !ends.has(chunk) && chunk >= texts.length) {
-      chunks.push(JSON.stringify(Array.from({ length: CHUNK_ROWS }, () => [])));
+      chunks.push(JSON.stringify(Array.from({ length }, () => [])));
       continue;
     }
     const fresh = !parsed.has(chunk);
     const rows = rowsOf(chunk);
-    if (fresh && list) applyDeltas(rows, list, direction, chunk * CHUNK_ROWS);
-    const length = Math.min(CHUNK_ROWS, rowCount - chunk * CHUNK_ROWS);
+    if (fresh && list) applyDeltas(rows, list, direction, first);
     rows.length = Math.min(rows.length, length);
     while (rows.length < length) rows.push([]);
     for (const row of rows) {
@@ -184,7 +224,7 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
     }
     chunks.push(JSON.stringify(rows));
   }
-  return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks };
+  return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks, sizes: outSizes };
 }
 
 /** The version's headers and rows, parsed (for writing it as a new version). */

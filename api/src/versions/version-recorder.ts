@@ -7,7 +7,7 @@ import type { AnyDb } from './versions.tables.js';
  * Every K versions a delta snapshot: the cells changed since the previous snapshot, one old and
  * one new value per cell. It costs what those cells cost, and bounds a rebuild to the delta
  * snapshots between it and its base plus fewer than K ops. A full snapshot (a copy of every
- * 500-row chunk that changed) is taken at whole-grid ops, and at a delta snapshot when the cells
+ * chunk written since the previous one) is taken at whole-grid ops, and at a delta snapshot when the cells
  * changed since the last full one reach FULL_SNAPSHOT_SHARE of the grid's cells: its cost is
  * then paid by at least that many changed cells, so storage stays proportional to the changed
  * cells however they are scattered, and a rebuild never replays more than about that share of
@@ -72,17 +72,20 @@ export async function captureDelta(db: AnyDb, sheetId: string, version: number):
   if (r.since_full + cells.length >= Math.max(1, FULL_SNAPSHOT_SHARE * r.grid_cells)) await captureSnapshot(db, sheetId, version);
 }
 
-/** Copies the sheet's current chunks as the snapshot of `version`, inside the database (no parsing). */
+/**
+ * The snapshot of `version`: its layout (the chunk ids and sizes in row order), and a copy, made
+ * inside the database, of each chunk written since the previous snapshot (by `sheet_chunks.version`):
+ * the others are unchanged since, so that snapshot's copy (the newest one of the id up to it) is theirs.
+ * A row inserted at the top of a 100,000-row sheet thus copies one chunk, not 200.
+ */
 export async function captureSnapshot(db: AnyDb, sheetId: string, version: number): Promise<void> {
-  const prev = await sql<{ version: number; chunk_count: number }>`SELECT version, chunk_count FROM sheet_snapshots
+  const prev = await sql<{ version: number }>`SELECT version FROM sheet_snapshots
     WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int ORDER BY version DESC LIMIT 1`.execute(db);
-  const p = prev.rows[0] ?? { version: 0, chunk_count: 0 };
+  const since = prev.rows[0]?.version ?? 0;
   await sql`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows)
     SELECT c.sheet_id, c.chunk, ${version}::int, c.rows FROM sheet_chunks c
-    LEFT JOIN LATERAL (SELECT s.rows FROM sheet_snapshot_chunks s
-        WHERE s.sheet_id = c.sheet_id AND s.chunk = c.chunk AND s.version <= ${p.version}::int
-        ORDER BY s.version DESC LIMIT 1) prev ON c.chunk < ${p.chunk_count}::int
-    WHERE c.sheet_id = ${sheetId}::uuid AND (prev.rows IS NULL OR prev.rows::text <> c.rows::text)`.execute(db);
-  await sql`INSERT INTO sheet_snapshots (sheet_id, version, chunk_count)
-    SELECT ${sheetId}::uuid, ${version}::int, count(*)::int FROM sheet_chunks WHERE sheet_id = ${sheetId}::uuid`.execute(db);
+    WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int`.execute(db);
+  await sql`INSERT INTO sheet_snapshots (sheet_id, version, chunk_count, layout)
+    SELECT ${sheetId}::uuid, ${version}::int, count(*)::int, coalesce(json_agg(json_build_array(chunk, n) ORDER BY ord), '[]'::json)
+    FROM sheet_chunks WHERE sheet_id = ${sheetId}::uuid`.execute(db);
 }

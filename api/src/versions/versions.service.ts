@@ -20,7 +20,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
-import { type CellDelta, CHUNK_ROWS, chunkOf, sameCell, widthOf } from '../sheets/cell-grid.js';
+import { type CellDelta, sameCell, widthOf } from '../sheets/cell-grid.js';
 import { grownSize, requireSheetSize } from '../sheets/sheet-size.js';
 import { SHEET_NOT_FOUND, type SheetsService, notFound } from '../sheets/sheets.service.js';
 import { groupRuns, type OpHead, type Run } from './snapshot-runs.js';
@@ -470,9 +470,13 @@ export class VersionsService {
 
 /** One cell of a version: only the chunk holding it is parsed. */
 async function cellAt(db: AnyDb, sheetId: string, version: number, live: number, row: number, col: number): Promise<CellValue> {
-  const { chunks } = await rebuildChunks(db, sheetId, version, live);
-  const text = chunks[chunkOf(row)];
-  return text === undefined ? null : ((JSON.parse(text) as CellValue[][])[row % CHUNK_ROWS]?.[col] ?? null);
+  const { chunks, sizes } = await rebuildChunks(db, sheetId, version, live);
+  let first = 0;
+  for (const [i, text] of chunks.entries()) {
+    if (row < first + sizes[i]) return (JSON.parse(text) as CellValue[][])[row - first]?.[col] ?? null;
+    first += sizes[i];
+  }
+  return null;
 }
 
 /** The cells whose value differs between the version before `first` and `last` (first old, last new); null when an op in between replaced the whole grid. */

@@ -8,8 +8,8 @@ export type VersionTables = {
   /** The headers from this version on (one row per version that changed them). */
   sheet_version_headers: { sheet_id: string; version: number; headers: ColumnType<string[], string, string> };
   /** A full snapshot of the grid at this version: its chunks are the newest sheet_snapshot_chunks rows ≤ version. */
-  sheet_snapshots: { sheet_id: string; version: number; chunk_count: number };
-  /** A chunk's rows as of `version`, written only when it differs from the previous snapshot's. */
+  sheet_snapshots: { sheet_id: string; version: number; chunk_count: number; layout: ColumnType<[number, number][], string, string> };
+  /** A chunk's rows (by its stable id) as of `version`, written only when it was written since the previous snapshot. */
   sheet_snapshot_chunks: { sheet_id: string; chunk: number; version: number; rows: ColumnType<string, string, string> };
   /** The cells changed in (from_version, version], one [row, col, old, new] per cell (migration 0006). */
   sheet_snapshot_deltas: { sheet_id: string; version: number; from_version: number; cells: number; changes: ColumnType<string, string, string> };

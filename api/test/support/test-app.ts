@@ -22,7 +22,7 @@ export interface TestApp {
 }
 
 /** With TEST_PG_URL (an admin URL), a new database in that server; otherwise PGlite in a temp dir. */
-async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `tessera_api_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
