@@ -20,7 +20,7 @@ export interface FormDialogProps {
   children: ReactNode;
 }
 
-/** The members' form dialogs: fields, a failure alert, Cancel and a submit button that waits for the request. */
+/** A form in a dialog: fields, a failure alert, Cancel and a submit button that waits for the request. */
 export function FormDialog(props: FormDialogProps) {
   const { open, title, description, failureTitle, submitLabel, ready, onSubmit, describeFailure, onReset, onClose, children } = props;
   const [busy, setBusy] = useState(false);
