@@ -1,9 +1,9 @@
 import { Badge, Box, Button, Dialog, Flex, HStack, Portal, Spinner, Text } from '@chakra-ui/react';
 import { relativeTime, TRASH_TEXTS, type ShellContext, type TrashItem } from '@tessera/contracts';
+import { ConfirmDialog } from '@tessera/ui-kit';
 import { useCallback, useEffect, useState } from 'react';
 import { can } from '../access/can.js';
 import { serverMessage } from '../access/server-message.js';
-import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { deleteForever, loadTrash, restoreFromTrash } from './trash.service.js';
 
 export const TRASH_UI_TEXTS = {
@@ -151,7 +151,7 @@ export function TrashDialog({ shell, open, onClose, onRestored }: TrashDialogPro
           </Dialog.Positioner>
         </Portal>
       </Dialog.Root>
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={confirming !== null}
         title={TRASH_TEXTS.deleteForeverConfirm}
         description={confirming?.name}

@@ -1,11 +1,12 @@
-import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Button, Dialog, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { DialogFrame } from '../dialog-frame/DialogFrame.js';
 
 export interface ConfirmDialogProps {
   open: boolean;
   /** The question, e.g. 'Delete user?' or 'Restore version 3?'. */
   title: ReactNode;
-  /** What the question is about, under it; no body when absent (and no error). */
+  /** What the question is about, under it; the dialog has no body when neither this nor an error is given. */
   description?: ReactNode;
   /** Why the last attempt failed, shown in the dialog so that the user can try again or cancel. */
   error?: string | null;
@@ -28,35 +29,33 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const { open, title, description, error = null, confirmLabel, tone = 'danger', busy = false, onConfirm, onCancel, testId, errorTestId } = props;
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onCancel()} role="alertdialog" placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid={testId}>
-            <Dialog.Header>
-              <Dialog.Title>{title}</Dialog.Title>
-            </Dialog.Header>
-            {(description !== undefined || error !== null) && (
-              <Dialog.Body>
-                {description !== undefined && <Dialog.Description>{description}</Dialog.Description>}
-                {error !== null && (
-                  <Text mt="2" color="fg.error" role="alert" data-testid={errorTestId}>
-                    {error}
-                  </Text>
-                )}
-              </Dialog.Body>
-            )}
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onCancel}>
-                Cancel
-              </Button>
-              <Button colorPalette={tone === 'danger' ? 'red' : 'blue'} loading={busy} onClick={onConfirm}>
-                {confirmLabel}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={open}
+      onClose={onCancel}
+      role="alertdialog"
+      title={title}
+      contentProps={{ 'data-testid': testId }}
+      footer={
+        <>
+          <Button variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button colorPalette={tone === 'danger' ? 'red' : 'blue'} loading={busy} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {description !== undefined || error !== null ? (
+        <>
+          {description !== undefined && <Dialog.Description>{description}</Dialog.Description>}
+          {error !== null && (
+            <Text mt="2" color="fg.error" role="alert" data-testid={errorTestId}>
+              {error}
+            </Text>
+          )}
+        </>
+      ) : null}
+    </DialogFrame>
   );
 }

@@ -1,5 +1,6 @@
-import { Alert, Button, Dialog, Portal, Stack } from '@chakra-ui/react';
+import { Alert, Button, Dialog, Stack } from '@chakra-ui/react';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { DialogFrame } from '../dialog-frame/DialogFrame.js';
 
 export interface FormDialogProps {
   open: boolean;
@@ -50,40 +51,35 @@ export function FormDialog(props: FormDialogProps) {
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && close()} placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content as="form" onSubmit={submit}>
-            <Dialog.Header>
-              <Dialog.Title>{title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                {description && <Dialog.Description>{description}</Dialog.Description>}
-                {failure !== null && (
-                  <Alert.Root status="error" role="alert" size="sm">
-                    <Alert.Indicator />
-                    <Alert.Content>
-                      <Alert.Title>{failureTitle}</Alert.Title>
-                      {failure && <Alert.Description>{failure}</Alert.Description>}
-                    </Alert.Content>
-                  </Alert.Root>
-                )}
-                {children}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={!ready || busy} loading={busy}>
-                {submitLabel}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={open}
+      onClose={close}
+      title={title}
+      contentProps={{ as: 'form', onSubmit: submit }}
+      footer={
+        <>
+          <Button variant="outline" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!ready || busy} loading={busy}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <Stack gap="3">
+        {description && <Dialog.Description>{description}</Dialog.Description>}
+        {failure !== null && (
+          <Alert.Root status="error" role="alert" size="sm">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{failureTitle}</Alert.Title>
+              {failure && <Alert.Description>{failure}</Alert.Description>}
+            </Alert.Content>
+          </Alert.Root>
+        )}
+        {children}
+      </Stack>
+    </DialogFrame>
   );
 }

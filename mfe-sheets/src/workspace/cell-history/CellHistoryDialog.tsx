@@ -4,9 +4,9 @@ import {
   cellHistoryTitle,
   cellValueText,
   columnLabel,
-  relativeTime,
   type CellHistory,
 } from '@tessera/contracts';
+import { RelativeTime } from '@tessera/ui-kit';
 import { useEffect, useState } from 'react';
 import type { CellHistoryService } from './cell-history.service.js';
 
@@ -75,9 +75,7 @@ export function CellHistoryDialog({ sheetId, cell, service, onClose }: CellHisto
                       <Flex gap="2" align="center" fontSize="xs" color="fg.muted">
                         <Badge size="xs">#{change.version}</Badge>
                         <Text as="span">{change.author ?? VERSION_PREVIEW_TEXTS.unknownAuthor}</Text>
-                        <time dateTime={change.created_at} title={change.created_at}>
-                          {relativeTime(change.created_at, now)}
-                        </time>
+                        <RelativeTime iso={change.created_at} now={now} />
                       </Flex>
                       <Text fontSize="sm">
                         <Text as="span" color="fg.muted" textDecoration="line-through">
