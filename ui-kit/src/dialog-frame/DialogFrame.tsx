@@ -14,24 +14,39 @@ export interface DialogFrameProps {
   role?: 'dialog' | 'alertdialog';
   /** Passed to Dialog.Content: `as: 'form'` with `onSubmit`, a data-testid. */
   contentProps?: Dialog.ContentProps & { 'data-testid'?: string };
+  /** Passed to Dialog.Body (a height limit, for instance). */
+  bodyProps?: Dialog.BodyProps;
+  size?: Dialog.RootProps['size'];
+  /** `inside`: a long body scrolls within the dialog. */
+  scrollBehavior?: Dialog.RootProps['scrollBehavior'];
 }
 
 /**
  * The frame of the kit's dialogs: centred, mounted only while open, over a backdrop, in a portal
  * (a remote's box must not clip it).
  */
-export function DialogFrame({ open, onClose, title, footer, children, role = 'dialog', contentProps }: DialogFrameProps) {
+export function DialogFrame(props: DialogFrameProps) {
+  const { open, onClose, title, footer, children, role = 'dialog', contentProps, bodyProps, size, scrollBehavior } = props;
   const content = (
     <Dialog.Content {...contentProps}>
       <Dialog.Header>
         <Dialog.Title>{title}</Dialog.Title>
       </Dialog.Header>
-      {children ? <Dialog.Body>{children}</Dialog.Body> : null}
+      {children ? <Dialog.Body {...bodyProps}>{children}</Dialog.Body> : null}
       <Dialog.Footer>{footer}</Dialog.Footer>
     </Dialog.Content>
   );
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} role={role} placement="center" lazyMount unmountOnExit>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(e) => !e.open && onClose()}
+      role={role}
+      placement="center"
+      {...(size ? { size } : {})}
+      {...(scrollBehavior ? { scrollBehavior } : {})}
+      lazyMount
+      unmountOnExit
+    >
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>{content}</Dialog.Positioner>
