@@ -112,6 +112,7 @@ stageBegan = Date.now();
 // 2. Unit tests beside the code
 for (const [pkg, dir] of [
   ['@tessera/contracts', 'shared-contracts'],
+  ['@tessera/ui-kit', 'ui-kit'],
   ['@tessera/shell', 'shell'],
   ['@tessera/mfe-sheets', 'mfe-sheets'],
   ['@tessera/mfe-chat', 'mfe-chat'],

@@ -12,13 +12,14 @@ import { REMOTE_DIRS } from './stack.mjs';
 export const PACKAGES = [
   { name: '@tessera/contracts', dir: 'shared-contracts', out: 'dist', deps: [] },
   { name: '@tessera/server-kit', dir: 'server-kit', out: 'dist', deps: [] },
+  { name: '@tessera/ui-kit', dir: 'ui-kit', out: 'dist', deps: ['shared-contracts'] },
   { name: '@tessera/api', dir: 'api', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
   { name: '@tessera/ai-middleware', dir: 'ai-middleware', out: 'dist', deps: ['shared-contracts', 'server-kit'] },
   ...REMOTE_DIRS.map((dir) => ({
     name: `@tessera/${dir}`,
     dir,
     out: 'dist',
-    deps: ['shared-contracts', 'tooling/webpack-remote'],
+    deps: ['shared-contracts', 'ui-kit', 'tooling/webpack-remote'],
   })),
   { name: '@tessera/shell', dir: 'shell', out: 'dist', deps: ['shared-contracts', 'server-kit', 'tooling/webpack-remote'] },
 ];

@@ -25,6 +25,8 @@ module.exports = function jestReactConfig(packageDir, overrides = {}) {
     moduleNameMapper: {
       // The contracts' ESM dist does not load under jest's CommonJS: use their source (no build needed).
       '^@tessera/contracts$': path.join(workspaceRoot, 'shared-contracts', 'src', 'index.ts'),
+      // The same for the UI kit (its dist is built by tsc for the remotes' webpack builds).
+      '^@tessera/ui-kit$': path.join(workspaceRoot, 'ui-kit', 'src', 'index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     setupFilesAfterEnv: [path.join(__dirname, 'src', 'setup.ts')],

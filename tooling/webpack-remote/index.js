@@ -24,6 +24,12 @@ export const SINGLETON_PACKAGES = [
 ];
 
 /**
+ * Workspace packages shared by version, not as singletons (see sharedModules()): the contracts,
+ * and the remotes' UI kit, whose components each remote would otherwise bundle again.
+ */
+export const VERSIONED_PACKAGES = ['@tessera/contracts', '@tessera/ui-kit'];
+
+/**
  * Deep imports that reach the same singleton: the automatic JSX runtime and the
  * React DOM client. Unshared, a remote would bundle a second copy of them.
  * @type {Record<string, string>}
@@ -48,6 +54,17 @@ export function installedVersion(name, dir) {
 }
 
 /**
+ * Whether the package in `dir` lists `name` among its dependencies.
+ * @param {string} name
+ * @param {string} dir
+ * @returns {boolean}
+ */
+function dependsOn(name, dir) {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  return Boolean(pkg.dependencies?.[name]);
+}
+
+/**
  * The MF `shared` config: every package with the version range the package in
  * `dir` was built against. The UI libraries are singletons (one React per page).
  * `@tessera/contracts` is shared but NOT a singleton: a remote built against
@@ -55,7 +72,9 @@ export function installedVersion(name, dir) {
  * shell's older copy (its newer schemas and texts would be undefined), so it
  * takes a copy that satisfies `^1.3.0` — its own if nothing loaded does. Another
  * major is refused before loading by the shell's loader (build info in
- * mf-manifest.json). Contracts changes that add exports bump the minor.
+ * mf-manifest.json). Contracts changes that add exports bump the minor. `@tessera/ui-kit` is
+ * shared the same way (each remote gets a kit at least as new as the one it was built with),
+ * where the package depends on it.
  * @param {string} [dir] the package whose installed versions to use (default: cwd)
  * @returns {Record<string, { singleton: boolean, requiredVersion: string }>}
  */
@@ -65,7 +84,11 @@ export function sharedModules(dir = process.cwd()) {
   for (const name of SINGLETON_PACKAGES) {
     shared[name] = { singleton: true, requiredVersion: `^${installedVersion(name, dir)}` };
   }
-  shared['@tessera/contracts'] = { singleton: false, requiredVersion: `^${installedVersion('@tessera/contracts', dir)}` };
+  for (const name of VERSIONED_PACKAGES) {
+    // The UI kit only where the package uses it (the shell does not).
+    if (name !== '@tessera/contracts' && !dependsOn(name, dir)) continue;
+    shared[name] = { singleton: false, requiredVersion: `^${installedVersion(name, dir)}` };
+  }
   for (const [subpath, owner] of Object.entries(SINGLETON_SUBPATHS)) {
     shared[subpath] = { singleton: true, requiredVersion: shared[owner].requiredVersion };
   }

@@ -16,3 +16,12 @@ test('UI libraries are page singletons; the contracts are shared by version, so 
     requiredVersion: `^${installedVersion('@tessera/contracts', mfeChat)}`,
   });
 });
+
+test('the UI kit is shared by version where a remote uses it, and not offered by a package that does not', () => {
+  const shell = path.resolve(path.dirname(mfeChat), 'shell');
+  assert.deepEqual(sharedModules(mfeChat)['@tessera/ui-kit'], {
+    singleton: false,
+    requiredVersion: `^${installedVersion('@tessera/ui-kit', mfeChat)}`,
+  });
+  assert.equal(sharedModules(shell)['@tessera/ui-kit'], undefined);
+});

@@ -2,13 +2,13 @@ import { cleanup, createEvent, fireEvent, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { MIDDLEWARE_UNAVAILABLE_MESSAGE, finalResponseEvent, hybridStageEvent, jobQueuedEvent, HybridResponseSchema } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { closeAll, json, sse, type Request } from '../test/loopback-server.js';
+import { closeAllLoopbackServers, json, sse, type LoopbackRequest as Request } from '@tessera/jest-react/loopback';
 import { hybridReply, startFakeServices, streamHybrid, testShell, type FakeServicesOptions } from '../test/fake-services.js';
 import ChatPanel from './ChatPanel.js';
 
 afterEach(async () => {
   cleanup(); // unmounted first: the panel cancels its calls before the servers close
-  await closeAll();
+  await closeAllLoopbackServers();
 });
 
 const budget = { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rows: [['North', 10], ['South', 5], ['North', 7]] as (string | number)[][] };

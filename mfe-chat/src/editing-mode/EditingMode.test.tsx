@@ -3,14 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { renderInShell } from '@tessera/jest-react';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import { hybridReply, startFakeServices, testShell } from '../test/fake-services.js';
-import { closeAll, json } from '../test/loopback-server.js';
+import { closeAllLoopbackServers, json } from '@tessera/jest-react/loopback';
 import { leaveEditing } from './editing-mode.store.js';
 import HeaderStatus from './HeaderStatus.js';
 
 afterEach(async () => {
   cleanup();
   leaveEditing();
-  await closeAll();
+  await closeAllLoopbackServers();
 });
 
 const budget = { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rows: [['North', 10], ['South', 5]] as (string | number)[][] };

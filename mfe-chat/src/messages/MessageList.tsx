@@ -1,10 +1,10 @@
 import { Box, Button, HStack, Spinner, Text, VStack } from '@chakra-ui/react';
 import { type GitHistoryLink, type ShellContext, figuresNotKeptText } from '@tessera/contracts';
+import { FigureList } from '@tessera/ui-kit';
 import { useEffect, useRef } from 'react';
 import type { ChatMessage } from './chat-message.js';
 import { FullOutput } from './FullOutput.js';
 import { MessageContent } from './MessageContent.js';
-import { ResultFigures } from './ResultFigures.js';
 
 const ROLE_LABELS: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'AI', system: 'System' };
 
@@ -63,7 +63,7 @@ export function MessageList({ messages, shell }: MessageListProps) {
             )}
             {m.metadata?.fullOutput !== undefined && <FullOutput text={m.metadata.fullOutput} />}
             {(m.metadata?.figures || m.metadata?.figuresOmitted) && (
-              <ResultFigures figures={m.metadata.figures ?? []} {...(m.metadata.figuresOmitted ? { omitted: m.metadata.figuresOmitted } : {})} />
+              <FigureList figures={m.metadata.figures ?? []} omitted={m.metadata.figuresOmitted ?? 0} />
             )}
             {m.metadata?.figuresNotKept && (
               <Text mt="1" fontSize="xs" color="fg.muted">

@@ -4,11 +4,11 @@ import type { EventMap } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import { hybridReply, startFakeServices, testShell } from '../test/fake-services.js';
-import { closeAll, json } from '../test/loopback-server.js';
+import { closeAllLoopbackServers, json } from '@tessera/jest-react/loopback';
 
 afterEach(async () => {
   cleanup();
-  await closeAll();
+  await closeAllLoopbackServers();
 });
 
 const budget = {

@@ -4,12 +4,12 @@ import { SESSION_TEXTS } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import { session, startFakeServices, testShell, type FakeServicesOptions } from '../test/fake-services.js';
-import { closeAll, json } from '../test/loopback-server.js';
+import { closeAllLoopbackServers, json } from '@tessera/jest-react/loopback';
 
 afterEach(async () => {
   cleanup();
   localStorage.clear();
-  await closeAll();
+  await closeAllLoopbackServers();
 });
 
 const sheet = { id: 'sheet-1', name: 'Budget', headers: ['Region', 'Amount'], rows: [['North', 10]] as (string | number)[][] };
@@ -52,7 +52,7 @@ test('a reload comes back to the session the user was in, with its messages (its
 
   // The page reloads: a new panel over the same browser storage.
   cleanup();
-  await closeAll();
+  await closeAllLoopbackServers();
   const again = await openContext({ sessions: [first, older] });
   await waitFor(() => expect(within(again.panel).getByRole('group', { name: 'Current session' })).toHaveTextContent('Oldest'));
   const log = screen.getByRole('log', { name: 'Messages' });

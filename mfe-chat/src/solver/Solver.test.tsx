@@ -18,7 +18,7 @@ import {
   stepGate,
   type SolverMiddlewareOptions,
 } from '../test/fake-solver.js';
-import { closeAll } from '../test/loopback-server.js';
+import { closeAllLoopbackServers } from '@tessera/jest-react/loopback';
 import RecoveryBanner from './RecoveryBanner.js';
 import { resetSolverState } from './solver.store.js';
 
@@ -26,7 +26,7 @@ afterEach(async () => {
   cleanup();
   leaveEditing();
   resetSolverState();
-  await closeAll();
+  await closeAllLoopbackServers();
 });
 
 const roster = { id: 'sheet-1', name: 'Roster', headers: ['Doctor', 'Hours'], rows: [['Ada', 40], ['Ben', 30]] as (string | number)[][] };

@@ -9,7 +9,7 @@ import {
   type ShellContext,
 } from '@tessera/contracts';
 import type { ServerResponse } from 'node:http';
-import { json, sse, startServer, type LoopbackServer, type Request } from './loopback-server.js';
+import { json, sse, startLoopbackServer, type LoopbackRequest as Request, type LoopbackServer } from '@tessera/jest-react/loopback';
 
 /**
  * Test support: one loopback server speaking as the ai-middleware (/health, /config,
@@ -64,7 +64,7 @@ export async function startFakeServices(options: FakeServicesOptions = {}): Prom
   const sheets: FakeServices['sheets'] = new Map();
   const versions: string[] = [];
   const history: FakeServices['history'] = new Map();
-  const server = await startServer(async (req, res) => {
+  const server = await startLoopbackServer(async (req, res) => {
     if (options.routes && (await options.routes(req, res)) !== false && res.headersSent) return;
     const { method, path } = req;
     if (method === 'GET' && path === '/health') {

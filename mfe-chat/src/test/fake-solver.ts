@@ -19,7 +19,7 @@ import {
 } from '@tessera/contracts';
 import type { ServerResponse } from 'node:http';
 import { streamHybrid, type Route } from './fake-services.js';
-import { json, sse } from './loopback-server.js';
+import { json, sse } from '@tessera/jest-react/loopback';
 
 /**
  * Test support: the ai-middleware's schedule solver as the panel sees it (contracts'

@@ -2,8 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HybridForwardRequestSchema, createDevShellContext, type HybridResponse, type ShellContext } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { json, startLoopbackServer, type LoopbackServer } from '@tessera/jest-react/loopback';
 import { EditorLoaderContext, type EditorLoader } from '../editor/editor-loader.js';
 import { startGitApi, type GitTestApi } from '../test-support/git-test-api.js';
 import { recordingLive, type RecordingLive } from '../test-support/recording-live.js';
@@ -13,7 +12,7 @@ const pendingEditor: EditorLoader = () => new Promise(() => {});
 
 let git: GitTestApi;
 let live: RecordingLive;
-let sheetsApi: { url: string; calls: { method: string; path: string; body: unknown }[]; server: Server };
+let sheetsApi: LoopbackServer;
 
 const SHEET_ROWS = [['Rent', 1200], ['Food', 300]];
 
@@ -43,42 +42,25 @@ beforeEach(async () => {
   git.commitAs('ann', { 'README.md': '# r\n', 'jobs/raise.py': 'rows = [[r[0], r[1] * 2] for r in rows]\nrows\n' });
   live = recordingLive(7);
   // The api's sheet routes the new-sheet path uses (POST /sheets, PUT /sheets/{id}).
-  const calls: { method: string; path: string; body: unknown }[] = [];
-  const server = createServer((req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const body: unknown = raw ? JSON.parse(raw) : undefined;
-      calls.push({ method: req.method ?? '', path: req.url ?? '', body });
-      const name = req.method === 'POST' ? (body as { name: string }).name : 'AI Generated Sheet';
-      const now = new Date().toISOString();
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'new-sheet',
-          name,
-          version: 1,
-          created_at: now,
-          updated_at: now,
-          group_id: null,
-          position: 0,
-          is_favorite: false,
-          metadata: { headers: [], description: '', tags: [], rows: 0, columns: 0, groupId: null, position: 0, category: 'General' },
-        }),
-      );
+  sheetsApi = await startLoopbackServer((req, res) => {
+    const name = req.method === 'POST' ? (req.body as { name: string }).name : 'AI Generated Sheet';
+    const now = new Date().toISOString();
+    json(res, req.method === 'POST' ? 201 : 200, {
+      id: 'new-sheet',
+      name,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      group_id: null,
+      position: 0,
+      is_favorite: false,
+      metadata: { headers: [], description: '', tags: [], rows: 0, columns: 0, groupId: null, position: 0, category: 'General' },
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  sheetsApi = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, server };
 });
 afterEach(async () => {
   await git.close();
-  sheetsApi.server.closeAllConnections();
-  await new Promise((resolve) => sheetsApi.server.close(resolve));
+  await sheetsApi.close();
 });
 
 /** The Code tab with the Budget sheet open (as the Workspace reports it to the shell), or with none. */
@@ -143,8 +125,8 @@ test('a result of another shape becomes a new sheet (AI Generated Sheet + time),
 
   await waitFor(() => expect(screen.getByTestId('run-status')).toHaveTextContent(/^Created sheet AI Generated Sheet \d\d-\d\d-\d\d$/), { timeout: 5000 });
   expect(live.sent).toEqual([]);
-  expect(sheetsApi.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/sheets', 'PUT /api/v1/sheets/new-sheet']);
-  const put = sheetsApi.calls[1].body as { headers: string[]; data: unknown[][] };
+  expect(sheetsApi.requests.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/v1/sheets', 'PUT /api/v1/sheets/new-sheet']);
+  const put = sheetsApi.requests[1].body as { headers: string[]; data: unknown[][] };
   expect(put.headers).toEqual(['Total']);
   // Spec 02 §9: result rows + 5, at least 20 rows; at least 10 columns.
   expect(put.data).toHaveLength(20);

@@ -1,8 +1,8 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import type { ShellContext } from '@tessera/contracts';
+import { FigureList } from '@tessera/ui-kit';
 import { useEffect, useRef, useState } from 'react';
 import { useRepository } from '../repository/repository-context.js';
-import { RunFigures } from './RunFigures.js';
 import { canRunOnSheet, runOnSheet, type RunOutcome } from './run-on-sheet.js';
 import { RUN_TEXTS, runPlacementText } from './run-texts.js';
 
@@ -65,7 +65,7 @@ export function RunOnSheet({ shell }: { shell: ShellContext }) {
           {state.outcome.output}
         </Box>
       )}
-      {state.phase === 'finished' && state.outcome.kind === 'done' && <RunFigures figures={state.outcome.figures} />}
+      {state.phase === 'finished' && state.outcome.kind === 'done' && <FigureList figures={state.outcome.figures.list} omitted={state.outcome.figures.omitted} testId="run-figures" />}
     </Box>
   );
 }

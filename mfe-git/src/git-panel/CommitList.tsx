@@ -1,5 +1,6 @@
 import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
-import { MESSAGES, relativeTime } from '@tessera/contracts';
+import { MESSAGES } from '@tessera/contracts';
+import { RelativeTime } from '@tessera/ui-kit';
 import { useRepository } from '../repository/repository-context.js';
 
 /** The commit list: the newest 50, each with its relative time and, from the Code tab, the sheet version. */
@@ -22,9 +23,7 @@ export function CommitList() {
                 {commit.hash.slice(0, 7)}
               </Text>
               <Text as="span">{commit.author}</Text>
-              <Text as="span" title={commit.timestamp}>
-                {relativeTime(commit.timestamp)}
-              </Text>
+              <RelativeTime iso={commit.timestamp} />
               {commit.sheetVersion !== null && <Badge size="xs">sheetVersion {commit.sheetVersion}</Badge>}
             </HStack>
           </Stack>

@@ -2,13 +2,13 @@ import { Badge, Box, Button, Flex, Heading, HStack, Input, Spinner, Stack, Text 
 import {
   VERSION_LABEL_MAX_LENGTH,
   VERSION_PREVIEW_TEXTS,
-  relativeTime,
   snapshotDeltaLabel,
   versionActions,
   versionName,
   type RemoteProps,
   type SheetVersionEntry,
 } from '@tessera/contracts';
+import { RelativeTime } from '@tessera/ui-kit';
 import { useState } from 'react';
 import { PruneHistory } from './PruneHistory.js';
 import { useSheetVersions } from './use-sheet-versions.js';
@@ -115,9 +115,7 @@ function VersionRow({ entry, now, busy, previewing, onPreview, onAction, onLabel
         </HStack>
         <HStack gap="2" fontSize="xs" color="fg.muted" wrap="wrap">
           <Text as="span">{entry.author ?? VERSION_PREVIEW_TEXTS.unknownAuthor}</Text>
-          <Text as="span" title={entry.created_at}>
-            {relativeTime(entry.created_at, now)}
-          </Text>
+          <RelativeTime iso={entry.created_at} now={now} />
           <Text as="span">{snapshotDeltaLabel(entry.delta_cells)}</Text>
         </HStack>
         {naming !== null ? (

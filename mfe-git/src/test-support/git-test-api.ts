@@ -10,11 +10,11 @@ import {
   type GitTreeResponse,
 } from '@tessera/contracts';
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { apiError, json, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * Test support: a real HTTP server on loopback answering the /git routes as
+ * Test support: a loopback server (tooling/jest-react) answering the /git routes as
  * the ai-middleware does (same bodies, validated with the contracts), over an
  * in-memory history. The ai-middleware's own tests check the real repository;
  * these check the panel against the same contract.
@@ -47,12 +47,6 @@ export interface GitTestApi {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-const apiError = (res: ServerResponse, status: number, code: string, message: string, details?: unknown) =>
-  json(res, status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
 
 function treeOf(paths: string[]): GitTreeNode[] {
   const root: GitTreeNode = { name: '', path: '', type: 'directory', children: [] };
@@ -190,30 +184,18 @@ export async function startGitApi(): Promise<GitTestApi> {
     return apiError(res, 404, 'not_found', `${route} not found`);
   };
 
-  const server: Server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled service would.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
-    }
+  const loopback = await startLoopbackServer((req, res) => {
     calls.push(`${req.method} ${req.url}`);
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      try {
-        routes(req, res, raw ? JSON.parse(raw) : undefined);
-      } catch (err) {
-        apiError(res, 400, 'validation_failed', err instanceof Error ? err.message : String(err));
-      }
-    });
+    try {
+      routes(req.incoming, res, req.body);
+    } catch (err) {
+      // A body the contracts refuse, as the ai-middleware answers it.
+      apiError(res, 400, 'validation_failed', err instanceof Error ? err.message : String(err));
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
   const api: GitTestApi = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: loopback.url,
     calls,
     commitBodies,
     commitAs(author, files, message = 'External change') {
@@ -233,10 +215,7 @@ export async function startGitApi(): Promise<GitTestApi> {
       historyFails = on;
     },
     hybridForward: null,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: loopback.close,
   };
   return api;
 }

@@ -1,6 +1,6 @@
 import { SheetVersionEntrySchema, VersionLabelBodySchema, type SheetVersionEntry } from '@tessera/contracts';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { apiError, json, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Test support: a real HTTP server on loopback answering the api's sheet version routes
@@ -25,11 +25,7 @@ export interface VersionsTestApi {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-const refuse = (res: ServerResponse, status: number, code: string, message: string) => json(res, status, { error: { code, message } });
+const refuse = (res: ServerResponse, status: number, code: string, message: string) => apiError(res, status, code, message);
 
 export function entry(fields: Partial<SheetVersionEntry> & Pick<SheetVersionEntry, 'version_id' | 'status'>): SheetVersionEntry {
   const numbered = /^\d+$/.test(fields.version_id);
@@ -102,31 +98,15 @@ export async function startVersionsApi(sheetId: string, versions: SheetVersionEn
     return json(res, 200, { sheet_id: sheetId, version_id: target.version_id, status: 'discarded' });
   };
 
-  const server: Server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled api would.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
-    }
+  const loopback = await startLoopbackServer((req, res) => {
     api.calls.push(`${req.method} ${req.url}`);
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      try {
-        routes(req, res, raw ? JSON.parse(raw) : undefined);
-      } catch (err) {
-        refuse(res, 400, 'validation_failed', err instanceof Error ? err.message : String(err));
-      }
-    });
+    try {
+      routes(req.incoming, res, req.body);
+    } catch (err) {
+      refuse(res, 400, 'validation_failed', err instanceof Error ? err.message : String(err));
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  api.close = async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
+  api.url = loopback.url;
+  api.close = loopback.close;
   return api;
 }

@@ -1,11 +1,11 @@
-import { Alert, Box, Button, Field, Heading, Input, Separator, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Field, Heading, Input, Separator, Spinner, Stack, Text } from '@chakra-ui/react';
 import { describeError, MESSAGES, type RemoteProps, type User } from '@tessera/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
+import { Notice, type NoticeState } from '@tessera/ui-kit';
 import { ChangePasswordDialog } from '../dialogs/ChangePasswordDialog.js';
 import { ApiTokensSection } from './ApiTokensSection.js';
 import { loadMembers } from '../members-api/load-members.js';
 import { changeOwnPassword, infoChanges, updateMember } from '../members-api/members.api.js';
-import { Notice, type NoticeState } from '../notices/Notice.js';
 
 type LoadState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; me: User };
 
@@ -66,7 +66,7 @@ export default function AccountSettings({ shell }: RemoteProps) {
       <Heading id="account-settings-title" size="lg" mb="4">
         Account Settings
       </Heading>
-      {notice && <Notice notice={notice} onClose={() => setNotice(null)} />}
+      {notice && <Notice {...notice} onClose={() => setNotice(null)} mb="3" />}
       {state.status === 'loading' && (
         <Stack direction="row" role="status" gap="2">
           <Spinner size="sm" />
@@ -74,16 +74,7 @@ export default function AccountSettings({ shell }: RemoteProps) {
         </Stack>
       )}
       {state.status === 'error' && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Could not load your account</Alert.Title>
-            <Alert.Description>{state.message}</Alert.Description>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <Notice status="error" size="md" title="Could not load your account" detail={state.message} action={{ label: 'Retry', onClick: () => setAttempt((n) => n + 1), size: 'sm' }} />
       )}
       {state.status === 'ready' && (
         <Stack gap="5">

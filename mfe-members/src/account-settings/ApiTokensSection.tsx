@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, Code, Dialog, Field, Heading, HStack, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Code, Field, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import {
   API_TOKEN_MAX_DAYS,
   API_TOKEN_NAME_MAX_LENGTH,
@@ -9,6 +9,7 @@ import {
   relativeTime,
   type ShellContext,
 } from '@tessera/contracts';
+import { ConfirmDialog, Notice } from '@tessera/ui-kit';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { createApiToken, listApiTokens, revokeApiToken } from '../members-api/api-tokens.api.js';
 
@@ -97,12 +98,7 @@ export function ApiTokensSection({ api }: { api: ShellContext['api'] }) {
         Scripts use a token as <Code>Authorization: Bearer tsr_…</Code>. It acts with your access; a read-only token cannot change anything.
       </Text>
       {error && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Description>{error}</Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
+        <Notice status="error" size="md" detail={error} />
       )}
       {created && (
         <Alert.Root status="success" role="status" aria-label="New API token">
@@ -192,31 +188,14 @@ export function ApiTokensSection({ api }: { api: ShellContext['api'] }) {
           })}
         </Stack>
       )}
-      <Dialog.Root open={revoking !== null} onOpenChange={(e) => !e.open && setRevoking(null)} role="alertdialog" placement="center" lazyMount unmountOnExit>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>Revoke API token?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Dialog.Description>
-                  Scripts using “{revoking?.name}” stop working at once. This cannot be undone.
-                </Dialog.Description>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={() => setRevoking(null)}>
-                  Cancel
-                </Button>
-                <Button colorPalette="red" onClick={() => void revoke()}>
-                  Revoke
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke API token?"
+        description={`Scripts using “${revoking?.name}” stop working at once. This cannot be undone.`}
+        confirmLabel="Revoke"
+        onConfirm={() => void revoke()}
+        onCancel={() => setRevoking(null)}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
-import { Alert, Box, Button, Heading, HStack, Input, NativeSelect, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Heading, HStack, Input, NativeSelect, Spinner, Table, Text } from '@chakra-ui/react';
 import { ACTIVITY_KINDS, ACTIVITY_LABELS, ACTIVITY_TEXTS, type ActivityEntry, type ActivityKind, describeError, type ShellContext, type User } from '@tessera/contracts';
+import { Notice } from '@tessera/ui-kit';
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { type ActivityFilters, loadActivity, NO_FILTERS } from '../members-api/activity.api.js';
 import { detailLines } from './activity-detail.js';
@@ -132,16 +133,7 @@ export function ActivityScreen({ api, members, onBack }: ActivityScreenProps) {
         </HStack>
       )}
       {state.status === 'error' && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{ACTIVITY_TEXTS.loadFailed}</Alert.Title>
-            <Alert.Description>{state.message}</Alert.Description>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={() => setAttempt((n) => n + 1)}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <Notice status="error" size="md" title={ACTIVITY_TEXTS.loadFailed} detail={state.message} action={{ label: 'Retry', onClick: () => setAttempt((n) => n + 1), size: 'sm' }} />
       )}
       {state.status === 'ready' && state.entries.length === 0 && <Text role="status">{filtered ? ACTIVITY_TEXTS.emptyFiltered : ACTIVITY_TEXTS.empty}</Text>}
       {state.status === 'ready' && state.entries.length > 0 && (
@@ -221,13 +213,7 @@ export function ActivityScreen({ api, members, onBack }: ActivityScreenProps) {
         </Table.Root>
       )}
       {more.error && (
-        <Alert.Root status="error" role="alert" mt="2">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>{ACTIVITY_TEXTS.loadFailed}</Alert.Title>
-            <Alert.Description>{more.error}</Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
+        <Notice status="error" size="md" title={ACTIVITY_TEXTS.loadFailed} detail={more.error} mt="2" />
       )}
       {state.status === 'ready' && state.nextBefore !== null && (
         <Button size="xs" variant="outline" mt="2" loading={more.loading} onClick={loadMore}>

@@ -1,7 +1,7 @@
 import { Field, Input, NativeSelect } from '@chakra-ui/react';
 import { CREATABLE_ROLES, type CreateUserBody, MESSAGES } from '@tessera/contracts';
 import { useState } from 'react';
-import { FormDialog } from './FormDialog.js';
+import { FormDialog } from '@tessera/ui-kit';
 
 export interface AddMemberDialogProps {
   open: boolean;

@@ -1,7 +1,7 @@
 import { Field, Input } from '@chakra-ui/react';
 import { MESSAGES } from '@tessera/contracts';
 import { useState } from 'react';
-import { FormDialog } from './FormDialog.js';
+import { FormDialog } from '@tessera/ui-kit';
 
 export interface ChangePasswordDialogProps {
   open: boolean;

@@ -2,37 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type AuthUser } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeAllLoopbackServers, json, startLoopbackServer as startApi } from '@tessera/jest-react/loopback';
 import MembersPanel from './MembersPanel.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** A real HTTP server on loopback; the panel reaches it through a real axios client. */
-async function startApi(handler: Handler): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled api would.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-
 const me: AuthUser = { id: 'u-1', username: 'alice', role: 'admin' };
-let server: Server | undefined;
-afterEach(async () => {
-  const open = server;
-  server = undefined;
-  if (!open) return;
-  open.closeAllConnections();
-  await new Promise((resolve) => open.close(resolve));
-});
+afterEach(closeAllLoopbackServers);
 
 test('lists the users of GET /api/v1/users and tags the current user (You)', async () => {
   const paths: string[] = [];
@@ -43,7 +17,6 @@ test('lists the users of GET /api/v1/users and tags the current user (You)', asy
       { id: 'u-2', username: 'bob', role: 'user', email: null, nickname: null },
     ]);
   });
-  server = api.server;
   renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
 
   expect(screen.getByRole('heading', { name: 'Members' })).toBeInTheDocument();
@@ -69,7 +42,6 @@ test('shows the loading state until the reply arrives', async () => {
   const api = await startApi((_req, res) => {
     release = () => json(res, 200, []);
   });
-  server = api.server;
   renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
   expect(screen.getByRole('status')).toHaveTextContent('Loading members...');
   // The request is held by the server: the panel stays in its loading state meanwhile.
@@ -87,7 +59,6 @@ test('a 500 shows the error state with the api message, and Retry loads again', 
     if (calls === 1) json(res, 500, { error: { code: 'internal_error', message: 'Database unavailable' } });
     else json(res, 200, [{ id: 'u-1', username: 'alice', role: 'admin' }]);
   });
-  server = api.server;
   renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
 
   const alert = await screen.findByRole('alert');
@@ -102,7 +73,6 @@ test('a 500 shows the error state with the api message, and Retry loads again', 
 
 test('a reply that does not match the users schema is an error, not a table', async () => {
   const api = await startApi((_req, res) => json(res, 200, [{ id: 'u-1' }]));
-  server = api.server;
   renderInShell(<MembersPanel shell={createDevShellContext({ apiBaseURL: api.url, user: me })} />);
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not load members');
   expect(screen.queryByRole('table')).not.toBeInTheDocument();

@@ -1,13 +1,12 @@
-import { Alert, Badge, Box, Button, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
 import { describeError, isAdminLike, MESSAGES, type RemoteProps, type User } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ConfirmDialog, Notice, type NoticeState } from '@tessera/ui-kit';
 import { ActivityScreen } from '../activity/ActivityScreen.js';
 import { AddMemberDialog } from '../dialogs/AddMemberDialog.js';
 import { ChangePasswordDialog } from '../dialogs/ChangePasswordDialog.js';
-import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.js';
 import { loadMembers } from '../members-api/load-members.js';
 import { changeOwnPassword, createMember, deleteMember, infoChanges, updateMember } from '../members-api/members.api.js';
-import { Notice, type NoticeState } from '../notices/Notice.js';
 import { onlineUserIds } from '../presence/online-users.js';
 import { MemberRow, type RowAction } from './MemberRow.js';
 
@@ -125,7 +124,7 @@ export default function MembersPanel({ shell }: RemoteProps) {
           </HStack>
         )}
       </HStack>
-      {notice && <Notice notice={notice} onClose={() => setNotice(null)} />}
+      {notice && <Notice {...notice} onClose={() => setNotice(null)} mb="3" />}
       {state.status === 'loading' && (
         <HStack role="status" gap="2">
           <Spinner size="sm" />
@@ -133,16 +132,7 @@ export default function MembersPanel({ shell }: RemoteProps) {
         </HStack>
       )}
       {state.status === 'error' && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Could not load members</Alert.Title>
-            <Alert.Description>{state.message}</Alert.Description>
-          </Alert.Content>
-          <Button size="sm" variant="outline" onClick={reload}>
-            Retry
-          </Button>
-        </Alert.Root>
+        <Notice status="error" size="md" title="Could not load members" detail={state.message} action={{ label: 'Retry', onClick: reload, size: 'sm' }} />
       )}
       {state.status === 'ready' && (
         <Table.Root size="sm" variant="line">
@@ -198,7 +188,14 @@ export default function MembersPanel({ shell }: RemoteProps) {
           setNotice({ status: 'success', title: MESSAGES.passwordUpdated });
         }}
       />
-      <ConfirmDeleteDialog username={deleting?.username ?? null} onConfirm={() => void confirmDelete()} onCancel={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={MESSAGES.confirmDeleteUser}
+        description={deleting?.username}
+        confirmLabel="Delete"
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
     </Box>
   );
 }

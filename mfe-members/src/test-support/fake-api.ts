@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { json, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { ServerResponse } from 'node:http';
 import { type ActivityEntry, ActivityQuerySchema, type ApiToken, API_TOKENS_PATH, CreateApiTokenBodySchema, type User } from '@tessera/contracts';
 
 export interface RecordedCall {
@@ -21,17 +21,6 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body?: unknown) => {
-  res.writeHead(status, body === undefined ? {} : { 'Content-Type': 'application/json' });
-  res.end(body === undefined ? undefined : JSON.stringify(body));
-};
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** GET /api/v1/activity as the api answers it: the contracts' query schema, newest first by id, paged by `before`. */
 function activityPage(res: ServerResponse, path: string, activity: ActivityEntry[]) {
@@ -77,7 +66,7 @@ function apiTokenRoutes(res: ServerResponse, method: string, path: string, body:
 }
 
 /**
- * A real HTTP server on loopback with the users routes of the api, holding its users in
+ * A loopback server (tooling/jest-react) with the users routes of the api, holding its users in
  * memory; the components reach it through a real axios client. It records every call.
  */
 export async function startFakeApi(initial: User[], activity: ActivityEntry[] = []): Promise<FakeApi> {
@@ -85,60 +74,44 @@ export async function startFakeApi(initial: User[], activity: ActivityEntry[] = 
   const apiTokens: ApiToken[] = [];
   const calls: RecordedCall[] = [];
   const failures: { method: string; status: number; message: string; path?: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled api would, preflights included.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE');
-      res.setHeader('Access-Control-Allow-Headers', 'content-type, authorization');
+  const server = await startLoopbackServer((req, res) => {
+    const { body, method, url: path } = req;
+    calls.push({ method, path, body });
+    const failure = failures.findIndex((f) => f.method === method && (f.path === undefined || path.startsWith(f.path)));
+    if (failure >= 0) {
+      const [f] = failures.splice(failure, 1);
+      return json(res, f.status, { error: { code: 'forbidden', message: f.message } });
+    }
+    if (path.startsWith(API_TOKENS_PATH)) return apiTokenRoutes(res, method, path, body, apiTokens);
+    const id = decodeURIComponent(path.split('/')[4] ?? '');
+    const index = users.findIndex((u) => u.id === id);
+    if (method === 'GET' && path === '/api/v1/users') return json(res, 200, users);
+    if (method === 'GET' && path.startsWith('/api/v1/activity')) return activityPage(res, path, activity);
+    if (method === 'POST' && path === '/api/v1/users') {
+      const b = body as { username: string; role: User['role']; email?: string; nickname?: string };
+      const user: User = { id: `u-${users.length + 1}`, username: b.username, role: b.role, email: b.email ?? null, nickname: b.nickname ?? null };
+      users.push(user);
+      return json(res, 201, user);
+    }
+    if (method === 'PUT' && index >= 0) {
+      const { password: _password, ...changes } = body as Record<string, unknown>;
+      Object.assign(users[index], changes);
+      return json(res, 200, users[index]);
+    }
+    if (method === 'DELETE' && index >= 0) {
+      users.splice(index, 1);
       return json(res, 204);
     }
-    void (async () => {
-      const body = await readBody(req);
-      const path = req.url ?? '';
-      const method = req.method ?? '';
-      calls.push({ method, path, body });
-      const failure = failures.findIndex((f) => f.method === method && (f.path === undefined || path.startsWith(f.path)));
-      if (failure >= 0) {
-        const [f] = failures.splice(failure, 1);
-        return json(res, f.status, { error: { code: 'forbidden', message: f.message } });
-      }
-      if (path.startsWith(API_TOKENS_PATH)) return apiTokenRoutes(res, method, path, body, apiTokens);
-      const id = decodeURIComponent(path.split('/')[4] ?? '');
-      const index = users.findIndex((u) => u.id === id);
-      if (method === 'GET' && path === '/api/v1/users') return json(res, 200, users);
-      if (method === 'GET' && path.startsWith('/api/v1/activity')) return activityPage(res, path, activity);
-      if (method === 'POST' && path === '/api/v1/users') {
-        const b = body as { username: string; role: User['role']; email?: string; nickname?: string };
-        const user: User = { id: `u-${users.length + 1}`, username: b.username, role: b.role, email: b.email ?? null, nickname: b.nickname ?? null };
-        users.push(user);
-        return json(res, 201, user);
-      }
-      if (method === 'PUT' && index >= 0) {
-        const { password: _password, ...changes } = body as Record<string, unknown>;
-        Object.assign(users[index], changes);
-        return json(res, 200, users[index]);
-      }
-      if (method === 'DELETE' && index >= 0) {
-        users.splice(index, 1);
-        return json(res, 204);
-      }
-      if (method === 'POST' && path === '/api/v1/auth/change-password') return json(res, 204);
-      return json(res, 404, { error: { code: 'not_found', message: 'User not found' } });
-    })();
+    if (method === 'POST' && path === '/api/v1/auth/change-password') return json(res, 204);
+    return json(res, 404, { error: { code: 'not_found', message: 'User not found' } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     users,
     activity,
     apiTokens,
     calls,
     failNext: (method, status, message, path) => failures.push({ method, status, message, path }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

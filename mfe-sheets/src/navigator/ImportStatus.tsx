@@ -1,4 +1,5 @@
-import { Alert, CloseButton, HStack, Progress, Spinner, Text } from '@chakra-ui/react';
+import { HStack, Progress, Spinner, Text } from '@chakra-ui/react';
+import { Notice } from '@tessera/ui-kit';
 import type { ImportProgress } from './use-import-file.js';
 
 export interface ImportStatusProps {
@@ -29,13 +30,7 @@ export function ImportStatus({ progress, error, onDismissError }: ImportStatusPr
         </HStack>
       )}
       {error && (
-        <Alert.Root status="error" role="alert" size="sm" mb="2">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Description>{error}</Alert.Description>
-          </Alert.Content>
-          <CloseButton size="2xs" aria-label="Dismiss" onClick={onDismissError} />
-        </Alert.Root>
+<Notice status="error" detail={error} onClose={onDismissError} closeSize="2xs" mb="2" />
       )}
     </>
   );

@@ -1,7 +1,7 @@
 import { Box, Button, EmptyState, Flex, HStack, Heading, Input, Separator, Text, VStack } from '@chakra-ui/react';
 import { MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { ConfirmDialog } from '@tessera/ui-kit';
 import { useState } from 'react';
-import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { SharingDialog, type SharingTarget } from '../sharing/SharingDialog.js';
 import { TrashDialog } from '../trash/TrashDialog.js';
 import { FILTER_LABELS, FilterMenu, type SheetFilter } from './FilterMenu.js';
@@ -180,10 +180,11 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
         )}
       </Box>
       {status === 'ready' && <NavigatorFooter sheets={counts.sheets} groups={counts.groups} imported={importing.counts} />}
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={deleting.pending !== null}
         title={MESSAGES.confirmDeleteItem}
         description={deleting.pending?.name}
+        confirmLabel="Delete"
         busy={deleting.busy}
         onConfirm={deleting.confirm}
         onCancel={deleting.cancel}

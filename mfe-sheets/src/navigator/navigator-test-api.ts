@@ -1,56 +1,30 @@
 import { createDevShellContext, deriveCategory, type Group, type GroupTree, type ShellContext, type SheetSummary } from '@tessera/contracts';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { apiError, json, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-/** Test support: a real HTTP server on loopback answering the navigator's calls as the api does. */
-/** Returns true when it took the request (it may answer later); an answer also counts. */
+export { apiError, json };
+
+/** Test support: a loopback server (tooling/jest-react) answering the navigator's calls as the api does. */
+/** Answers now or later; a request it leaves unanswered stays pending. */
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: unknown) => boolean | void;
 
 export interface TestApi {
   url: string;
   server: Server;
-  /** Method and path of every request, in order. */
+  /** Method and path (with its query) of every request, in order. */
   calls: string[];
   close(): Promise<void>;
 }
 
 export async function startApi(handler: Handler): Promise<TestApi> {
+  // JSON bodies arrive parsed; others (the import's multipart upload) as their text.
   const calls: string[] = [];
-  const server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled api would.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
-    }
+  const loopback = await startLoopbackServer((req, res) => {
     calls.push(`${req.method} ${req.url}`);
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    // JSON bodies arrive parsed; others (the import's multipart upload) as their text.
-    const isJson = (req.headers['content-type'] ?? '').includes('json');
-    req.on('end', () => handler(req, res, raw && isJson ? JSON.parse(raw) : raw || undefined));
+    handler(req.incoming, res, req.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    server,
-    calls,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { url: loopback.url, server: loopback.server, calls, close: loopback.close };
 }
-
-export const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-
-export const apiError = (res: ServerResponse, status: number, code: string, message: string) =>
-  json(res, status, { error: { code, message } });
 
 let nextId = 1;
 /** A uuid-shaped id, unique within the test run. */

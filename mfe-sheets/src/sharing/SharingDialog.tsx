@@ -1,4 +1,5 @@
-import { Box, Button, CloseButton, Dialog, Flex, HStack, NativeSelect, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Box, Button, CloseButton, Flex, HStack, NativeSelect, Spinner, Text } from '@chakra-ui/react';
+import { DialogFrame } from '@tessera/ui-kit';
 import { ACCESS_LEVELS, EVERYONE_LEVELS, type AccessLevel, type ItemType, type SharingState, type ShellContext, type User } from '@tessera/contracts';
 import { useEffect, useState } from 'react';
 import { serverMessage } from '../access/server-message.js';
@@ -102,110 +103,108 @@ export function SharingDialog({ shell, target, onClose }: SharingDialogProps) {
   };
 
   return (
-    <Dialog.Root open={target !== null} onOpenChange={(e) => !e.open && onClose()} placement="center" size="md" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="sharing-dialog">
-            <Dialog.Header>
-              <Dialog.Title>Share “{target?.name}”</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {error && (
-                <Text role="alert" color="fg.error" fontSize="sm" mb="2">
-                  {error}
+    <DialogFrame
+      open={target !== null}
+      onClose={onClose}
+      title={`Share “${target?.name}”`}
+      size="md"
+      contentProps={{ 'data-testid': 'sharing-dialog' }}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            {editable ? 'Cancel' : 'Close'}
+          </Button>
+          {editable && (
+            <Button loading={saving} onClick={() => void save()}>
+              Save
+            </Button>
+          )}
+        </>
+      }
+    >
+      <>
+        {error && (
+          <Text role="alert" color="fg.error" fontSize="sm" mb="2">
+            {error}
+          </Text>
+        )}
+        {!state ? (
+          !error && (
+            <HStack>
+              <Spinner size="sm" />
+              <Text fontSize="sm">Loading...</Text>
+            </HStack>
+          )
+        ) : (
+          <>
+            {!editable && (
+              <Text fontSize="sm" color="fg.muted" mb="2">
+                {SHARING_TEXTS.readOnlyNote}
+              </Text>
+            )}
+            <Box as="ul" m="0" p="0" aria-label="People with access">
+              <ShareRow label={SHARING_TEXTS.everyone}>
+                <LevelSelect
+                  label={SHARING_TEXTS.everyone}
+                  value={everyone?.level ?? INHERIT}
+                  options={[
+                    [INHERIT, `${SHARING_TEXTS.inherit} (${LEVEL_LABELS[fallback!.level]}${fallback!.from ? ` from ${fallback!.from}` : ''})`],
+                    ...EVERYONE_LEVELS.map((l) => [l, LEVEL_LABELS[l]] as const),
+                  ]}
+                  disabled={!editable}
+                  onChange={(level) => setLevel(null, level as AccessLevel | typeof INHERIT)}
+                />
+              </ShareRow>
+              {people.map((entry) => {
+                const name = entry.username ?? entry.user_id ?? '';
+                return (
+                  <ShareRow key={entry.user_id} label={entry.user_id === shell.user?.id ? `${name} (you)` : name}>
+                    <LevelSelect
+                      label={name}
+                      value={entry.level}
+                      options={ACCESS_LEVELS.map((l) => [l, LEVEL_LABELS[l]] as const)}
+                      disabled={!editable}
+                      onChange={(level) => setLevel(entry.user_id, level as AccessLevel)}
+                    />
+                    {editable && <CloseButton size="2xs" aria-label={`Remove ${name}`} onClick={() => setLevel(entry.user_id, INHERIT)} />}
+                  </ShareRow>
+                );
+              })}
+            </Box>
+            {editable && (
+              <NativeSelect.Root size="sm" mt="3" disabled={addable.length === 0}>
+                <NativeSelect.Field aria-label={SHARING_TEXTS.addMember} value="" onChange={(e) => add(e.currentTarget.value)}>
+                  <option value="">{SHARING_TEXTS.addMember}…</option>
+                  {addable.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.username}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            )}
+            {inheritedRows(state).length > 0 && (
+              <>
+                <Text fontSize="xs" fontWeight="semibold" color="fg.muted" mt="4" mb="1">
+                  {SHARING_TEXTS.inheritedHeading}
                 </Text>
-              )}
-              {!state ? (
-                !error && (
-                  <HStack>
-                    <Spinner size="sm" />
-                    <Text fontSize="sm">Loading...</Text>
-                  </HStack>
-                )
-              ) : (
-                <>
-                  {!editable && (
-                    <Text fontSize="sm" color="fg.muted" mb="2">
-                      {SHARING_TEXTS.readOnlyNote}
-                    </Text>
-                  )}
-                  <Box as="ul" m="0" p="0" aria-label="People with access">
-                    <ShareRow label={SHARING_TEXTS.everyone}>
-                      <LevelSelect
-                        label={SHARING_TEXTS.everyone}
-                        value={everyone?.level ?? INHERIT}
-                        options={[
-                          [INHERIT, `${SHARING_TEXTS.inherit} (${LEVEL_LABELS[fallback!.level]}${fallback!.from ? ` from ${fallback!.from}` : ''})`],
-                          ...EVERYONE_LEVELS.map((l) => [l, LEVEL_LABELS[l]] as const),
-                        ]}
-                        disabled={!editable}
-                        onChange={(level) => setLevel(null, level as AccessLevel | typeof INHERIT)}
-                      />
-                    </ShareRow>
-                    {people.map((entry) => {
-                      const name = entry.username ?? entry.user_id ?? '';
-                      return (
-                        <ShareRow key={entry.user_id} label={entry.user_id === shell.user?.id ? `${name} (you)` : name}>
-                          <LevelSelect
-                            label={name}
-                            value={entry.level}
-                            options={ACCESS_LEVELS.map((l) => [l, LEVEL_LABELS[l]] as const)}
-                            disabled={!editable}
-                            onChange={(level) => setLevel(entry.user_id, level as AccessLevel)}
-                          />
-                          {editable && <CloseButton size="2xs" aria-label={`Remove ${name}`} onClick={() => setLevel(entry.user_id, INHERIT)} />}
-                        </ShareRow>
-                      );
-                    })}
-                  </Box>
-                  {editable && (
-                    <NativeSelect.Root size="sm" mt="3" disabled={addable.length === 0}>
-                      <NativeSelect.Field aria-label={SHARING_TEXTS.addMember} value="" onChange={(e) => add(e.currentTarget.value)}>
-                        <option value="">{SHARING_TEXTS.addMember}…</option>
-                        {addable.map((m) => (
-                          <option key={m.id} value={m.id}>
-                            {m.username}
-                          </option>
-                        ))}
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                  )}
-                  {inheritedRows(state).length > 0 && (
-                    <>
-                      <Text fontSize="xs" fontWeight="semibold" color="fg.muted" mt="4" mb="1">
-                        {SHARING_TEXTS.inheritedHeading}
+                <Box as="ul" m="0" p="0" aria-label={SHARING_TEXTS.inheritedHeading}>
+                  {inheritedRows(state).map((row) => (
+                    <ShareRow key={`${row.inherited_from!.id}-${row.user_id ?? 'everyone'}`} label={row.username ?? SHARING_TEXTS.everyone}>
+                      <Text fontSize="sm">{LEVEL_LABELS[row.level]}</Text>
+                      <Text fontSize="xs" color="fg.muted">
+                        from {row.inherited_from!.name}
                       </Text>
-                      <Box as="ul" m="0" p="0" aria-label={SHARING_TEXTS.inheritedHeading}>
-                        {inheritedRows(state).map((row) => (
-                          <ShareRow key={`${row.inherited_from!.id}-${row.user_id ?? 'everyone'}`} label={row.username ?? SHARING_TEXTS.everyone}>
-                            <Text fontSize="sm">{LEVEL_LABELS[row.level]}</Text>
-                            <Text fontSize="xs" color="fg.muted">
-                              from {row.inherited_from!.name}
-                            </Text>
-                          </ShareRow>
-                        ))}
-                      </Box>
-                    </>
-                  )}
-                </>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                {editable ? 'Cancel' : 'Close'}
-              </Button>
-              {editable && (
-                <Button loading={saving} onClick={() => void save()}>
-                  Save
-                </Button>
-              )}
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+                    </ShareRow>
+                  ))}
+                </Box>
+              </>
+            )}
+          </>
+        )}
+      </>
+    </DialogFrame>
   );
 }
 

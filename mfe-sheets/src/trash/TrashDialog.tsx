@@ -1,9 +1,9 @@
-import { Badge, Box, Button, Dialog, Flex, HStack, Portal, Spinner, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, HStack, Spinner, Text } from '@chakra-ui/react';
 import { relativeTime, TRASH_TEXTS, type ShellContext, type TrashItem } from '@tessera/contracts';
+import { ConfirmDialog, DialogFrame } from '@tessera/ui-kit';
 import { useCallback, useEffect, useState } from 'react';
 import { can } from '../access/can.js';
 import { serverMessage } from '../access/server-message.js';
-import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { deleteForever, loadTrash, restoreFromTrash } from './trash.service.js';
 
 export const TRASH_UI_TEXTS = {
@@ -91,67 +91,64 @@ export function TrashDialog({ shell, open, onClose, onRestored }: TrashDialogPro
 
   return (
     <>
-      <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} placement="center" size="lg" scrollBehavior="inside" lazyMount unmountOnExit>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content data-testid="trash-dialog">
-              <Dialog.Header>
-                <Dialog.Title>{TRASH_UI_TEXTS.title}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                {error && (
-                  <Text role="alert" color="fg.error" fontSize="sm" mb="2">
-                    {error}
-                  </Text>
-                )}
-                {items === null ? (
-                  !error && (
-                    <HStack>
-                      <Spinner size="sm" />
-                      <Text fontSize="sm">Loading...</Text>
-                    </HStack>
-                  )
-                ) : items.length === 0 ? (
-                  <Text fontSize="sm" color="fg.muted">
-                    {TRASH_UI_TEXTS.empty}
-                  </Text>
-                ) : (
-                  <Box as="ul" m="0" p="0" aria-label="Deleted items">
-                    {items.map((item) => (
-                      <Flex as="li" key={item.id} listStyleType="none" align="center" gap="3" py="2" borderBottomWidth="1px" aria-label={item.name}>
-                        <Badge size="sm">{item.type === 'group' ? 'Group' : 'Sheet'}</Badge>
-                        <Box flex="1" minW="0">
-                          <Text fontSize="sm" fontWeight="medium" truncate>
-                            {item.name}
-                          </Text>
-                          <Text fontSize="xs" color="fg.muted">
-                            {deletedLabel(item, now)} · {purgeLabel(item)}
-                          </Text>
-                        </Box>
-                        <Button size="xs" variant="outline" loading={busy === item.id} aria-label={`${TRASH_UI_TEXTS.restore} ${item.name}`} onClick={() => void restore(item)}>
-                          {TRASH_UI_TEXTS.restore}
-                        </Button>
-                        {can(item.access, 'own') && (
-                          <Button size="xs" variant="outline" colorPalette="red" disabled={busy === item.id} aria-label={`${TRASH_UI_TEXTS.deleteForever} ${item.name}`} onClick={() => setConfirming(item)}>
-                            {TRASH_UI_TEXTS.deleteForever}
-                          </Button>
-                        )}
-                      </Flex>
-                    ))}
+      <DialogFrame
+        open={open}
+        onClose={onClose}
+        title={TRASH_UI_TEXTS.title}
+        size="lg"
+        scrollBehavior="inside"
+        contentProps={{ 'data-testid': 'trash-dialog' }}
+        footer={
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        }
+      >
+        <>
+          {error && (
+            <Text role="alert" color="fg.error" fontSize="sm" mb="2">
+              {error}
+            </Text>
+          )}
+          {items === null ? (
+            !error && (
+              <HStack>
+                <Spinner size="sm" />
+                <Text fontSize="sm">Loading...</Text>
+              </HStack>
+            )
+          ) : items.length === 0 ? (
+            <Text fontSize="sm" color="fg.muted">
+              {TRASH_UI_TEXTS.empty}
+            </Text>
+          ) : (
+            <Box as="ul" m="0" p="0" aria-label="Deleted items">
+              {items.map((item) => (
+                <Flex as="li" key={item.id} listStyleType="none" align="center" gap="3" py="2" borderBottomWidth="1px" aria-label={item.name}>
+                  <Badge size="sm">{item.type === 'group' ? 'Group' : 'Sheet'}</Badge>
+                  <Box flex="1" minW="0">
+                    <Text fontSize="sm" fontWeight="medium" truncate>
+                      {item.name}
+                    </Text>
+                    <Text fontSize="xs" color="fg.muted">
+                      {deletedLabel(item, now)} · {purgeLabel(item)}
+                    </Text>
                   </Box>
-                )}
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onClose}>
-                  Close
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
-      <ConfirmDeleteDialog
+                  <Button size="xs" variant="outline" loading={busy === item.id} aria-label={`${TRASH_UI_TEXTS.restore} ${item.name}`} onClick={() => void restore(item)}>
+                    {TRASH_UI_TEXTS.restore}
+                  </Button>
+                  {can(item.access, 'own') && (
+                    <Button size="xs" variant="outline" colorPalette="red" disabled={busy === item.id} aria-label={`${TRASH_UI_TEXTS.deleteForever} ${item.name}`} onClick={() => setConfirming(item)}>
+                      {TRASH_UI_TEXTS.deleteForever}
+                    </Button>
+                  )}
+                </Flex>
+              ))}
+            </Box>
+          )}
+        </>
+      </DialogFrame>
+      <ConfirmDialog
         open={confirming !== null}
         title={TRASH_TEXTS.deleteForeverConfirm}
         description={confirming?.name}

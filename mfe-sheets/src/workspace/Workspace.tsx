@@ -1,5 +1,6 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
+import { ConfirmDialog } from '@tessera/ui-kit';
 import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
@@ -7,7 +8,6 @@ import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.j
 import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
-import { ConfirmDeleteDialog } from '../confirm-delete/ConfirmDeleteDialog.js';
 import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
@@ -246,9 +246,10 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onCancel={charts.closeDialog}
       />
       {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={confirmingDelete}
         title={confirmDeleteSheet(name)}
+        confirmLabel="Delete"
         busy={deleting}
         onConfirm={() => void remove()}
         onCancel={() => setConfirmingDelete(false)}

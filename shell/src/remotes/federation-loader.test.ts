@@ -1,7 +1,7 @@
 // The loader fetches release manifests from a real loopback origin. The Module
 // Federation runtime itself is stood in for: it needs a browser to run remote entries.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { json, startLoopbackServer } from '@tessera/jest-react/loopback';
 import { CONTRACTS_MAJOR, type RemoteName, type RemotesManifest } from '@tessera/contracts';
 import { createFederationLoader, type FallbackPlugin, type FederationRuntime } from './federation-loader.js';
 import type { RemoteStatus } from './remote-status.store.js';
@@ -43,30 +43,30 @@ function fakeRuntime(down: Set<string>) {
 
 /** A remote's origin on loopback: /<version>/mf-manifest.json declaring what `builds` says. */
 async function startOrigin(builds: Record<string, { remote?: RemoteName; contractsMajor?: number; publicPath?: string } | 'bare'>) {
-  const server = http.createServer((req, res) => {
-    const match = /^\/([^/]+)\/mf-manifest\.json/.exec(req.url ?? '');
-    const build = match ? builds[match[1]] : undefined;
-    if (!match || !build) {
-      res.writeHead(404).end();
-      return;
-    }
-    const metaData =
-      build === 'bare'
-        ? { name: 'mfe_chat' }
-        : {
-            name: 'mfe_chat',
-            ...(build.publicPath ? { publicPath: build.publicPath } : {}),
-            tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR },
-          };
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-    res.end(JSON.stringify({ id: 'mfe_chat', metaData }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The loader fetches over node:http (below), not the page's XHR: no CORS.
+  const server = await startLoopbackServer(
+    (req, res) => {
+      const match = /^\/([^/]+)\/mf-manifest\.json/.exec(req.url);
+      const build = match ? builds[match[1]] : undefined;
+      if (!match || !build) return json(res, 404);
+      const metaData =
+        build === 'bare'
+          ? { name: 'mfe_chat' }
+          : {
+              name: 'mfe_chat',
+              ...(build.publicPath ? { publicPath: build.publicPath } : {}),
+              tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR },
+            };
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+      res.end(JSON.stringify({ id: 'mfe_chat', metaData }));
+    },
+    { cors: false },
+  );
+  const base = server.url;
   return {
     base,
     release: (version: string) => ({ version, manifest: `${base}/${version}/mf-manifest.json` }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: server.close,
   };
 }
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage } from 'node:http';
 import { LIVE_TOKEN_PROTOCOL, liveTokenFromProtocols } from '@tessera/contracts';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -57,16 +57,8 @@ export async function startLiveServer(): Promise<LiveServer> {
   const acked = new Map<string, number>();
   let version = 0;
   // Plain requests (the main screen's health checks) get a CORS-enabled 404 at once.
-  const http: Server = createServer((req, res) => {
-    res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
-    res.setHeader('access-control-allow-credentials', 'true');
-    res.setHeader('access-control-allow-headers', 'authorization, content-type');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'not_found', message: 'Only sockets here' } }));
+  const http = await startLoopbackServer((_req, res) => {
+    apiError(res, 404, 'not_found', 'Only sockets here');
     server.answered += 1;
     poke();
   });
@@ -105,11 +97,10 @@ export async function startLiveServer(): Promise<LiveServer> {
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await http.close();
     },
   };
-  http.on('upgrade', (req: IncomingMessage, socket, head) => {
+  http.server.on('upgrade', (req: IncomingMessage, socket, head) => {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const offered = req.headers['sec-websocket-protocol'];
@@ -146,7 +137,6 @@ export async function startLiveServer(): Promise<LiveServer> {
       poke();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  server.url = http.url;
   return server;
 }

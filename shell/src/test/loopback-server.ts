@@ -1,5 +1,5 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { json, startLoopbackServer as startServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage } from 'node:http';
 
 export interface Reply {
   status?: number;
@@ -13,52 +13,30 @@ export type Route = (req: IncomingMessage, body: string) => Reply | Promise<Repl
 export interface LoopbackServer {
   url: string;
   /** Requests seen, as 'METHOD /path'. */
-  calls: string[];
+  readonly calls: string[];
   close(): Promise<void>;
 }
 
 /**
- * A real HTTP server on 127.0.0.1 standing in for the services, so the shell's
- * real axios clients are exercised (jsdom's XHR does the requests, CORS included:
- * the test page's origin is http://localhost).
+ * The services as a table of routes ('METHOD /path' → reply), on tooling/jest-react's loopback
+ * server, so the shell's real axios clients are exercised (jsdom's XHR does the requests, CORS
+ * included: the test page's origin is http://localhost).
  */
 export async function startLoopbackServer(routes: Record<string, Route>): Promise<LoopbackServer> {
-  const calls: string[] = [];
-  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('access-control-allow-origin', req.headers.origin ?? 'http://localhost');
-    res.setHeader('access-control-allow-credentials', 'true');
-    res.setHeader('access-control-allow-headers', 'authorization, content-type');
-    res.setHeader('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
-    }
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', async () => {
-      const path = (req.url ?? '/').split('?')[0];
-      const key = `${req.method} ${path}`;
-      calls.push(key);
-      const route = routes[key];
-      const reply: Reply = route
-        ? await route(req, body)
-        : { status: 404, body: { error: { code: 'not_found', message: `no route ${key}` } } };
-      if (reply.hold) await reply.hold.catch(() => undefined);
-      if (res.destroyed) return;
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-    });
+  const server = await startServer(async (req, res) => {
+    const key = `${req.method} ${req.path}`;
+    const route = routes[key];
+    if (!route) return false;
+    const reply = await route(req.incoming, req.text);
+    if (reply.hold) await reply.hold.catch(() => undefined);
+    json(res, reply.status ?? 200, reply.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    url: server.url,
+    get calls() {
+      return server.calls();
+    },
+    close: server.close,
   };
 }
 

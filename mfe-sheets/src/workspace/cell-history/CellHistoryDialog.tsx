@@ -1,12 +1,12 @@
-import { Badge, Box, Button, Dialog, Flex, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import {
   VERSION_PREVIEW_TEXTS,
   cellHistoryTitle,
   cellValueText,
   columnLabel,
-  relativeTime,
   type CellHistory,
 } from '@tessera/contracts';
+import { DialogFrame, RelativeTime } from '@tessera/ui-kit';
 import { useEffect, useState } from 'react';
 import type { CellHistoryService } from './cell-history.service.js';
 
@@ -43,64 +43,58 @@ export function CellHistoryDialog({ sheetId, cell, service, onClose }: CellHisto
 
   const now = Date.now();
   return (
-    <Dialog.Root open={cell !== null} onOpenChange={(e) => !e.open && onClose()} placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="cell-history">
-            <Dialog.Header>
-              <Dialog.Title>{cell ? cellHistoryTitle(`${columnLabel(cell.col)}${cell.row + 1}`) : ''}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body maxH="60vh" overflowY="auto">
-              {loaded.phase === 'loading' && (
-                <Flex align="center" gap="2">
-                  <Spinner size="xs" />
-                  <Text fontSize="sm">{VERSION_PREVIEW_TEXTS.cellHistoryLoading}</Text>
+    <DialogFrame
+      open={cell !== null}
+      onClose={onClose}
+      title={cell ? cellHistoryTitle(`${columnLabel(cell.col)}${cell.row + 1}`) : ''}
+      contentProps={{ 'data-testid': 'cell-history' }}
+      bodyProps={{ maxH: '60vh', overflowY: 'auto' }}
+      footer={
+        <Button variant="outline" onClick={onClose}>
+          {VERSION_PREVIEW_TEXTS.close}
+        </Button>
+      }
+    >
+      <>
+        {loaded.phase === 'loading' && (
+          <Flex align="center" gap="2">
+            <Spinner size="xs" />
+            <Text fontSize="sm">{VERSION_PREVIEW_TEXTS.cellHistoryLoading}</Text>
+          </Flex>
+        )}
+        {loaded.phase === 'failed' && (
+          <Text color="fg.error" fontSize="sm" role="alert">
+            {loaded.error}
+          </Text>
+        )}
+        {loaded.phase === 'ready' && loaded.history.changes.length === 0 && (
+          <Text fontSize="sm" color="fg.muted">
+            {VERSION_PREVIEW_TEXTS.cellHistoryEmpty}
+          </Text>
+        )}
+        {loaded.phase === 'ready' && loaded.history.changes.length > 0 && (
+          <Stack as="ol" gap="1" listStyleType="none" m="0" p="0" aria-label={cellHistoryTitle(`${columnLabel(loaded.history.col)}${loaded.history.row + 1}`)}>
+            {loaded.history.changes.map((change) => (
+              <Box as="li" key={change.version} py="1" borderBottomWidth="1px" data-testid="cell-history-entry">
+                <Flex gap="2" align="center" fontSize="xs" color="fg.muted">
+                  <Badge size="xs">#{change.version}</Badge>
+                  <Text as="span">{change.author ?? VERSION_PREVIEW_TEXTS.unknownAuthor}</Text>
+                  <RelativeTime iso={change.created_at} now={now} />
                 </Flex>
-              )}
-              {loaded.phase === 'failed' && (
-                <Text color="fg.error" fontSize="sm" role="alert">
-                  {loaded.error}
+                <Text fontSize="sm">
+                  <Text as="span" color="fg.muted" textDecoration="line-through">
+                    {cellValueText(change.old)}
+                  </Text>
+                  {' → '}
+                  <Text as="span" fontWeight="medium">
+                    {cellValueText(change.new)}
+                  </Text>
                 </Text>
-              )}
-              {loaded.phase === 'ready' && loaded.history.changes.length === 0 && (
-                <Text fontSize="sm" color="fg.muted">
-                  {VERSION_PREVIEW_TEXTS.cellHistoryEmpty}
-                </Text>
-              )}
-              {loaded.phase === 'ready' && loaded.history.changes.length > 0 && (
-                <Stack as="ol" gap="1" listStyleType="none" m="0" p="0" aria-label={cellHistoryTitle(`${columnLabel(loaded.history.col)}${loaded.history.row + 1}`)}>
-                  {loaded.history.changes.map((change) => (
-                    <Box as="li" key={change.version} py="1" borderBottomWidth="1px" data-testid="cell-history-entry">
-                      <Flex gap="2" align="center" fontSize="xs" color="fg.muted">
-                        <Badge size="xs">#{change.version}</Badge>
-                        <Text as="span">{change.author ?? VERSION_PREVIEW_TEXTS.unknownAuthor}</Text>
-                        <time dateTime={change.created_at} title={change.created_at}>
-                          {relativeTime(change.created_at, now)}
-                        </time>
-                      </Flex>
-                      <Text fontSize="sm">
-                        <Text as="span" color="fg.muted" textDecoration="line-through">
-                          {cellValueText(change.old)}
-                        </Text>
-                        {' → '}
-                        <Text as="span" fontWeight="medium">
-                          {cellValueText(change.new)}
-                        </Text>
-                      </Text>
-                    </Box>
-                  ))}
-                </Stack>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                {VERSION_PREVIEW_TEXTS.close}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+              </Box>
+            ))}
+          </Stack>
+        )}
+      </>
+    </DialogFrame>
   );
 }

@@ -1,10 +1,10 @@
 import { normalizeHeaders, type GridData, type Sheet } from '@tessera/contracts';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
 
 /**
- * Test support: a real HTTP server on loopback that answers the Workspace's sheet calls as
+ * Test support: a loopback server (tooling/jest-react) that answers the Workspace's sheet calls as
  * the api does (GET/PUT/DELETE a sheet, duplicate, export),
  * holding the sheets in memory, and the live socket `/sheets/{id}` over the same sheets
  * (`live`). `fault` lets a test answer a request itself first.
@@ -53,9 +53,6 @@ export const send = (res: ServerResponse, status: number, body: unknown, type = 
   res.end(typeof body === 'string' || body instanceof Buffer ? body : JSON.stringify(body));
 };
 
-const error = (res: ServerResponse, status: number, code: string, message: string, details?: unknown) =>
-  send(res, status, { error: { code, message, ...(details ? { details } : {}) } });
-
 const summary = ({ data: _data, ...rest }: Sheet) => rest;
 
 export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi> {
@@ -68,69 +65,55 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     sheet.updated_at = new Date().toISOString();
   };
 
-  const server = createServer((req, res) => {
-    // The jsdom page has another origin: answer as a CORS-enabled api would.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    res.setHeader('Access-Control-Expose-Headers', 'Content-Type, Content-Disposition');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end();
-      return;
+  const loopback = await startLoopbackServer((request, res) => {
+    const req = request.incoming;
+    const url = new URL(request.url, 'http://x');
+    const body = request.body;
+    requests.push({ method: request.method, path: request.url, body });
+    if (api.fault?.(req, res, url.pathname)) return;
+
+    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export)?$/.exec(url.pathname);
+    const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
+    if (!match) return apiError(res, 404, 'not_found', 'Not found');
+    if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
+    const route = `${req.method} ${match[2] ?? ''}`;
+
+    if (route === 'GET ') return send(res, 200, sheet);
+    if (route === 'DELETE ') {
+      sheets.delete(sheet.id);
+      return send(res, 200, { status: 'deleted', id: sheet.id });
     }
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const body: unknown = raw ? JSON.parse(raw) : undefined;
-      requests.push({ method: req.method ?? '', path: `${url.pathname}${url.search}`, body });
-      if (api.fault?.(req, res, url.pathname)) return;
-
-      const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export)?$/.exec(url.pathname);
-      const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
-      if (!match) return error(res, 404, 'not_found', 'Not found');
-      if (!sheet) return error(res, 404, 'not_found', 'Sheet not found');
-      const route = `${req.method} ${match[2] ?? ''}`;
-
-      if (route === 'GET ') return send(res, 200, sheet);
-      if (route === 'DELETE ') {
-        sheets.delete(sheet.id);
-        return send(res, 200, { status: 'deleted', id: sheet.id });
+    if (route === 'PUT ') {
+      const b = body as { name?: string; headers?: string[]; data?: GridData; base_version?: number };
+      if (b.name !== undefined) sheet.name = b.name;
+      if (b.data !== undefined) {
+        sheet.data = b.data;
+        sheet.metadata.rows = b.data.length;
+        sheet.metadata.columns = b.data.reduce((w, r) => Math.max(w, r.length), 0);
       }
-      if (route === 'PUT ') {
-        const b = body as { name?: string; headers?: string[]; data?: GridData; base_version?: number };
-        if (b.name !== undefined) sheet.name = b.name;
-        if (b.data !== undefined) {
-          sheet.data = b.data;
-          sheet.metadata.rows = b.data.length;
-          sheet.metadata.columns = b.data.reduce((w, r) => Math.max(w, r.length), 0);
-        }
-        if (b.headers !== undefined) sheet.metadata.headers = b.headers;
-        touch(sheet);
-        api.live.restSaved(sheet);
-        return send(res, 200, summary(sheet));
-      }
-      if (route === 'POST /duplicate') {
-        const copy = { ...(JSON.parse(JSON.stringify(sheet)) as Sheet), id: uuid(), name: `${sheet.name} (Copy)`, version: 1 };
-        sheets.set(copy.id, copy);
-        return send(res, 201, summary(copy));
-      }
-      if (route === 'GET /export') {
-        const format = url.searchParams.get('format');
-        if (format !== 'csv') return error(res, 400, 'validation_failed', `Unsupported export format: ${format}`);
-        const lines = [sheet.metadata.headers, ...sheet.data].map((r) => r.map((c) => (c === null ? '' : String(c))).join(','));
-        return send(res, 200, `${lines.join('\n')}\n`, 'text/csv; charset=utf-8');
-      }
-      return error(res, 405, 'bad_request', 'Method not allowed');
-    });
+      if (b.headers !== undefined) sheet.metadata.headers = b.headers;
+      touch(sheet);
+      api.live.restSaved(sheet);
+      return send(res, 200, summary(sheet));
+    }
+    if (route === 'POST /duplicate') {
+      const copy = { ...(JSON.parse(JSON.stringify(sheet)) as Sheet), id: uuid(), name: `${sheet.name} (Copy)`, version: 1 };
+      sheets.set(copy.id, copy);
+      return send(res, 201, summary(copy));
+    }
+    if (route === 'GET /export') {
+      const format = url.searchParams.get('format');
+      if (format !== 'csv') return apiError(res, 400, 'validation_failed', `Unsupported export format: ${format}`);
+      const lines = [sheet.metadata.headers, ...sheet.data].map((r) => r.map((c) => (c === null ? '' : String(c))).join(','));
+      return send(res, 200, `${lines.join('\n')}\n`, 'text/csv; charset=utf-8');
+    }
+    return apiError(res, 405, 'bad_request', 'Method not allowed');
   });
-  api.live = attachLiveTestHub(server, sheets, touch);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api.live = attachLiveTestHub(loopback.server, sheets, touch);
+  api.url = loopback.url;
   api.close = async () => {
     api.live.closeAll();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await loopback.close();
   };
   return api;
 }

@@ -1,7 +1,7 @@
 import { Box, Button, Flex, Popover, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
-import { TIMELINE_TEXTS, VERSION_PREVIEW_TEXTS, relativeTime, snapshotDeltaLabel, type EventBus, type EventMap, type Snapshot, type VersionTransitionResult } from '@tessera/contracts';
+import { TIMELINE_TEXTS, VERSION_PREVIEW_TEXTS, confirmRestoreSnapshot, confirmRestoreSnapshotDetail, snapshotDeltaLabel, type EventBus, type EventMap, type Snapshot, type VersionTransitionResult } from '@tessera/contracts';
+import { ConfirmDialog, RelativeTime } from '@tessera/ui-kit';
 import { useState } from 'react';
-import { ConfirmRestoreDialog } from './ConfirmRestoreDialog.js';
 import type { TimelineService } from './timeline.service.js';
 import { useSnapshots } from './use-snapshots.js';
 
@@ -109,12 +109,18 @@ export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore
           </Popover.Positioner>
         </Portal>
       </Popover.Root>
-      <ConfirmRestoreDialog
-        version={confirming}
-        busy={restoring}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming !== null ? confirmRestoreSnapshot(confirming) : ''}
+        description={confirmRestoreSnapshotDetail}
         error={restoreError}
+        tone="primary"
+        confirmLabel={TIMELINE_TEXTS.restore}
+        busy={restoring}
         onConfirm={() => void restore()}
         onCancel={() => !restoring && setConfirming(null)}
+        testId="timeline-restore-dialog"
+        errorTestId="timeline-restore-error"
       />
     </>
   );
@@ -138,9 +144,7 @@ function SnapshotRow({ snapshot, now, live, readOnly, onRestore, onPreview }: Sn
           {snapshot.label ? ` · ${snapshot.label}` : ''} · {snapshot.author ?? TIMELINE_TEXTS.unknownAuthor}
         </Text>
         <Text fontSize="xs" color="fg.muted">
-          <time dateTime={snapshot.created_at} title={snapshot.created_at}>
-            {relativeTime(snapshot.created_at, now)}
-          </time>{' '}
+          <RelativeTime iso={snapshot.created_at} now={now} />{' '}
           · {snapshotDeltaLabel(snapshot.delta_cells)}
         </Text>
       </Box>

@@ -1,10 +1,19 @@
 import { Box, Image, Link, Text, VStack } from '@chakra-ui/react';
 import { type CodeRunFigure, figureDataUrl, figureFileName, figuresOmittedText } from '@tessera/contracts';
 
-/** The figures a run made (Matplotlib PNGs, issue 19), in order, each with a download; and how many were left out. */
-export function ResultFigures({ figures, omitted }: { figures: CodeRunFigure[]; omitted?: number }) {
+export interface FigureListProps {
+  /** The figures a run made (Matplotlib PNGs, issue 19), in order. */
+  figures: readonly CodeRunFigure[];
+  /** How many more the run made than were kept. */
+  omitted?: number;
+  testId?: string;
+}
+
+/** A run's figures, each with its download, and how many were left out; nothing when there are none. */
+export function FigureList({ figures, omitted = 0, testId }: FigureListProps) {
+  if (figures.length === 0 && omitted === 0) return null;
   return (
-    <VStack align="stretch" gap="2" mt="2" aria-label="Figures" role="group">
+    <VStack align="stretch" gap="2" mt="2" role="group" aria-label="Figures" data-testid={testId}>
       {figures.map((figure, i) => {
         const url = figureDataUrl(figure);
         return (
@@ -16,11 +25,11 @@ export function ResultFigures({ figures, omitted }: { figures: CodeRunFigure[]; 
           </Box>
         );
       })}
-      {omitted ? (
+      {omitted > 0 && (
         <Text fontSize="xs" color="fg.muted">
           {figuresOmittedText(omitted)}
         </Text>
-      ) : null}
+      )}
     </VStack>
   );
 }
