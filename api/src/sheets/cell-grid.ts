@@ -63,15 +63,7 @@ export class ChunkLayout {
 
   /** The chunk (position in the layout) holding `row` (< rowCount), by binary search. */
   positionOf(row: number): number {
-    const starts = this.starts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= row) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return segmentHolding(this.starts, row);
   }
 
   nextId(): number {
@@ -143,4 +135,16 @@ export interface CellDelta {
   col: number;
   old: CellValue;
   new: CellValue;
+}
+
+/** The last index of `starts` (first rows of consecutive segments, ascending, starts[0] = 0) at or before `row`: the segment holding it. */
+export function segmentHolding(starts: readonly number[], row: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -1,4 +1,5 @@
 import type { StoredStructureOp } from './sheet-ops.tables.js';
+import { closingQuote } from './json-text.js';
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
@@ -22,12 +23,7 @@ export function spliceColumnsText(text: string, op: StoredStructureOp): string |
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // A string: skip to its closing quote (a backslash escapes the next character).
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === 92) i++;
-        else if (s === 34) break;
-      }
+      i = closingQuote(text, i);
     } else if (c === 91) {
       depth++;
       if (depth > 2) return undefined;

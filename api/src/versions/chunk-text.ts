@@ -1,6 +1,7 @@
 import type { CellValue } from '@tessera/contracts';
 import type { CellDelta } from '../sheets/cell-grid.js';
 import { applyDeltas } from './version-rebuild.js';
+import { closingQuote } from '../sheets/json-text.js';
 
 /**
  * Where each row's text starts and ends in a chunk's JSON text (an array of arrays), found by
@@ -14,12 +15,7 @@ export function rowSpans(text: string): [number, number][] {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // A string: skip to its closing quote (a backslash escapes the next character).
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === 92) i++;
-        else if (s === 34) break;
-      }
+      i = closingQuote(text, i);
     } else if (c === 91) {
       depth++;
       if (depth === 2) start = i;

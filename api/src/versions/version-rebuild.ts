@@ -1,6 +1,6 @@
 import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
-import { type CellDelta, CHUNK_ROWS } from '../sheets/cell-grid.js';
+import { type CellDelta, CHUNK_ROWS, segmentHolding } from '../sheets/cell-grid.js';
 import { joinChunkTexts, readChunks } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
 import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
@@ -142,14 +142,7 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   }
   const segmentOf = (row: number): number => {
     if (row >= storedRows) return texts.length + Math.floor((row - storedRows) / CHUNK_ROWS);
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= row) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return segmentHolding(starts, row);
   };
   const startOf = (segment: number) => (segment < texts.length ? starts[segment] : storedRows + (segment - texts.length) * CHUNK_ROWS);
   const sizeOf = (segment: number) => (segment < texts.length ? sizes[segment] : CHUNK_ROWS);
