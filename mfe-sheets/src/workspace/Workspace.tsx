@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
 import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
+import { linkedGeometry } from '../charts/chart-geometry.js';
 import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
@@ -95,6 +96,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
+  // Where the shown grid's cells are: a chart's box is anchored to a cell.
+  const geometry = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.
@@ -128,6 +131,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           headers: previewed ? previewed.headers : sheet.headers.current,
           dataTick: session.state.dataTick,
           computed,
+          geometry,
           canEdit: !locked,
           onMove: (chart: ChartDefinition, box: ChartBox) => void charts.move(chart, box),
           onDelete: (chart: ChartDefinition) => void charts.remove(chart),
