@@ -27,6 +27,8 @@ export interface ChartLayerProps {
   computed?: ComputedValue | null;
   /** Where the grid's cells are: a box is drawn at its anchor cell and dropped onto the cell under it. */
   geometry?: ChartGeometry;
+  /** The chart a chat message's 'Show chart' asked for: outlined. */
+  focusedId?: string | null;
   /** Editors move, resize and delete; viewers (and a version preview) only look and download. */
   canEdit: boolean;
   onMove(chart: ChartDefinition, box: ChartBox): void;
@@ -106,6 +108,7 @@ function ChartFrame({
   dataTick,
   computed = null,
   geometry = NOMINAL_GEOMETRY,
+  focusedId = null,
   canEdit: canEditOptions,
   onMove,
   onDelete,
@@ -182,8 +185,11 @@ function ChartFrame({
       borderRadius="md"
       boxShadow="md"
       overflow="hidden"
+      outline={focusedId === chart.id ? '3px solid' : undefined}
+      outlineColor={focusedId === chart.id ? 'blue.500' : undefined}
       data-testid="chart-frame"
       data-chart-id={chart.id}
+      data-focused={focusedId === chart.id ? 'true' : undefined}
     >
       <Flex
         h={`${HEADER}px`}

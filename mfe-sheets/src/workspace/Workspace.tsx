@@ -1,6 +1,6 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
 import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
@@ -98,6 +98,20 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }, [chartRows, chartEngine, gridLinked]);
   // Where the shown grid's cells are: a chart's box is anchored to a cell.
   const geometry = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  // A chat message's 'Show chart' (a chart the AI made): once its sheet is shown here, the grid
+  // scrolls to the chart's cell (once per request) and the chart is outlined.
+  const [chartFocus, setChartFocus] = useState<{ sheetId: string; chartId: string } | null>(null);
+  useEffect(() => shell.bus.on('chart-focus', (focus) => setChartFocus({ ...focus })), [shell.bus]);
+  const focusedChartId = chartFocus && sheet && chartFocus.sheetId === sheet.id && !previewed ? chartFocus.chartId : null;
+  const scrolledTo = useRef<typeof chartFocus>(null);
+  useEffect(() => {
+    if (!focusedChartId || !sheet || scrolledTo.current === chartFocus) return;
+    const chart = session.state.charts.find((c) => c.id === focusedChartId);
+    const hot = gridLink(sheet.data).hot;
+    if (!chart || !hot || hot.isDestroyed) return;
+    scrolledTo.current = chartFocus;
+    hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
+  }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.
@@ -132,6 +146,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           dataTick: session.state.dataTick,
           computed,
           geometry,
+          focusedId: focusedChartId,
           canEdit: !locked,
           onMove: (chart: ChartDefinition, box: ChartBox) => void charts.move(chart, box),
           onDelete: (chart: ChartDefinition) => void charts.remove(chart),
