@@ -216,5 +216,17 @@ describe('POST /hybrid/forward (Direct Exec) on the gVisor engine: the figures i
     assert.equal(reply.figures?.length, 1);
     assertPng(reply.figures?.[0], 800, 450);
     assert.deepEqual(reply.grid_update?.rows, [['(blank)', 3], ['East', 1200], ['North', 12], ['South', 5.5]]);
+    // And a Tessera column chart over that table, made on the sheet the panel creates of it (issue 20).
+    assert.deepEqual(reply.chart, {
+      request: {
+        target: 'result',
+        type: 'column',
+        range: { start_row: 0, start_col: 0, end_row: 3, end_col: 1 },
+        categories: 'first_column',
+        title: 'Total of Amount by Region',
+        x_axis_title: 'Region',
+        y_axis_title: 'Total of Amount',
+      },
+    });
   });
 });

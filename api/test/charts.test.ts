@@ -17,7 +17,7 @@ const options = (over: Partial<ChartOptions> = {}): ChartOptions => ({
   y_axis_title: 'Amount',
   legend: 'bottom',
   stacked: false,
-  box: { x: 40, y: 60, width: 480, height: 300 },
+  box: { row: 2, col: 3, dx: 10, dy: 4, width: 480, height: 300 },
   ...over,
 });
 
@@ -122,19 +122,27 @@ describe('charts on a sheet', () => {
     a.send(op('above', 'rows_insert', 0, 2));
     await a.next('ack');
     assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 0, end_row: 4, end_col: 1 });
+    // Its box, anchored to C4 (row 2) with its cells, is 2 rows down too; rows below it do not move it.
+    assert.deepEqual((await chartsNow(s.id))[0].box, { ...chart!.box, row: 4 });
     a.send(op('inside', 'rows_insert', 4, 1));
     const inside = await a.next('ack');
     assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
     a.send(op('cols', 'columns_insert', 0, 1));
     await a.next('ack');
     assert.deepEqual((await chartsNow(s.id))[0].range, { start_row: 3, start_col: 1, end_row: 5, end_col: 2 });
+    // (The rows inserted at row 4 were at its box's row: it moved down with that row.)
+    assert.deepEqual((await chartsNow(s.id))[0].box, { ...chart!.box, row: 5, col: 4 });
+    a.send(op('below', 'rows_insert', 7, 1));
+    await a.next('ack');
+    assert.deepEqual((await chartsNow(s.id))[0].box, { ...chart!.box, row: 5, col: 4 });
     // The version of that op shows the chart where it was then.
     const then = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${inside.data.version}`)).json());
     assert.deepEqual(then.charts?.[0].range, { start_row: 3, start_col: 0, end_row: 5, end_col: 1 });
     a.send(op('gone', 'rows_remove', 2, 5));
     const gone = await a.next('ack');
     // Its cells are gone: the chart stays, with no range (it says so), its options kept.
-    assert.deepEqual(await chartsNow(s.id), [{ ...chart!, range: null }]);
+    // Its box's row went too: it sits at the edge of the row that took that place.
+    assert.deepEqual(await chartsNow(s.id), [{ ...chart!, range: null, box: { ...chart!.box, row: 2, col: 4, dy: 0 } }]);
     const atGone = SheetVersionSchema.parse((await api.get(`/api/v1/sheets/${s.id}/versions/${gone.data.version}`)).json());
     assert.deepEqual(atGone.charts?.[0].range, null);
     // Rows inserted where it was do not bring it back.
@@ -142,9 +150,9 @@ describe('charts on a sheet', () => {
     await a.next('ack');
     assert.deepEqual((await chartsNow(s.id))[0].range, null);
     // An editor may still move it (range null kept), then give it a new range.
-    const moved = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, { ...options({ box: { x: 500, y: 20, width: 480, height: 300 } }), range: null });
+    const moved = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, { ...options({ box: { row: 0, col: 5, dx: 20, dy: 0, width: 480, height: 300 } }), range: null });
     assert.equal(moved.statusCode, 200, moved.body);
-    assert.deepEqual((await chartsNow(s.id))[0], { ...chart!, range: null, box: { x: 500, y: 20, width: 480, height: 300 } });
+    assert.deepEqual((await chartsNow(s.id))[0], { ...chart!, range: null, box: { row: 0, col: 5, dx: 20, dy: 0, width: 480, height: 300 } });
     const fresh = { start_row: 0, start_col: 0, end_row: 1, end_col: 1 };
     const revived = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, options({ range: fresh }));
     assert.equal(revived.statusCode, 200, revived.body);
@@ -166,10 +174,11 @@ describe('charts on a sheet', () => {
     assert.deepEqual((await chartsNow(s.id))[0].range, moved);
 
     // The author, not yet told, drags the chart: the PUT carries the range it saw, on its version; the range is not put back.
-    const drag = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, box: { x: 300, y: 20, width: 480, height: 300 } }), base_version: seen });
+    // Its box dropped on D2 (row 1, column 3) of that view is on the same cell now: 2 rows down, 1 column right.
+    const drag = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, { ...options({ range: made.chart!.range!, box: { row: 1, col: 3, dx: 8, dy: 2, width: 480, height: 300 } }), base_version: seen });
     assert.equal(drag.statusCode, 200, drag.body);
     assert.deepEqual((await chartsNow(s.id))[0].range, moved);
-    assert.deepEqual((await chartsNow(s.id))[0].box, { x: 300, y: 20, width: 480, height: 300 });
+    assert.deepEqual((await chartsNow(s.id))[0].box, { row: 3, col: 4, dx: 8, dy: 2, width: 480, height: 300 });
     // A new chart drawn on that old view (rows 1–2, columns A–B) charts the same cells: moved, in the answer and stored.
     const added = await api.post(`/api/v1/sheets/${s.id}/charts`, { ...options({ range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } }), base_version: seen });
     assert.equal(added.statusCode, 201, added.body);
@@ -216,14 +225,76 @@ describe('charts on a sheet', () => {
     assert.equal((await read(s.id)).version, before.version);
   });
 
-  it('another user on the sheet gets the chart live (the sheet’s sync carries it)', async () => {
+  it('another user on the sheet gets each chart change as a chart frame (the chart itself, never a sync of the sheet); a reconnect replays them', async () => {
     const s = await sheet();
     const other = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version });
     open.push(other);
     const made = await addChart(s.id);
-    const sync = await other.next('sync');
-    assert.equal(sync.data.version, made.version);
-    assert.deepEqual(chartsOf(sync.data.metadata as Record<string, unknown>), [made.chart]);
+    const added = await other.next('chart');
+    assert.deepEqual(added.data, { ...added.data, sheet_id: s.id, version: made.version, chart_id: made.chart!.id, chart: made.chart, user_id: admin.userId });
+
+    const changed = await api.put(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`, options({ type: 'line', box: { row: 0, col: 6, dx: 0, dy: 12, width: 400, height: 250 } }));
+    assert.equal(changed.statusCode, 200, changed.body);
+    const moved = await other.next('chart', (f) => f.data.version === made.version + 1);
+    assert.deepEqual(moved.data.chart, { ...made.chart!, type: 'line', box: { row: 0, col: 6, dx: 0, dy: 12, width: 400, height: 250 } });
+
+    // An edit made on the version before those chart changes is taken as it is: a chart moves no cell.
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'late-cell', type: 'cell_update', position: { row: 0, column: 1 }, value: 11, base_version: s.version } });
+    const ack = await other.next('ack');
+    assert.equal(ack.data.version, made.version + 2);
+    assert.deepEqual((await read(s.id)).data[0], ['North', 11]);
+
+    const deleted = await api.delete(`/api/v1/sheets/${s.id}/charts/${made.chart!.id}`);
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    const gone = await other.next('chart', (f) => f.data.version === made.version + 3);
+    assert.deepEqual([gone.data.chart_id, gone.data.chart], [made.chart!.id, null]);
+    assert.deepEqual(
+      other.frames.filter((f) => f.type === 'sync'),
+      [],
+      'nobody was sent the whole sheet for a chart',
+    );
+
+    // A client that was away since before the chart was made gets the three changes (and the cell), not the sheet.
+    const back = await LiveClient.join(base, s.id, admin.accessToken, { since: s.version });
+    open.push(back);
+    const replayed = await back.waitFor((frames) => {
+      const charts = frames.filter((f) => f.type === 'chart');
+      return charts.length === 3 ? charts : undefined;
+    }, 'three chart frames');
+    assert.deepEqual(
+      replayed.map((f) => [f.data.version, f.data.chart_id, f.data.chart?.type ?? null]),
+      [
+        [made.version, made.chart!.id, 'column'],
+        [made.version + 1, made.chart!.id, 'line'],
+        [made.version + 3, made.chart!.id, null],
+      ],
+    );
+    await back.next('operation', (f) => f.data.version === made.version + 2);
+    assert.equal(back.frames.filter((f) => f.type === 'sync').length, 0);
+  });
+
+  it('a chart stored with a box in pixels (before boxes were anchored) is read anchored to the cell under it, and moves with it from then on', async () => {
+    const s = await sheet();
+    const { chart } = await addChart(s.id);
+    // As an older api stored it: pixels from the grid's top left (314, 76: 24 px into C3 on the nominal grid).
+    const legacy = { ...chart!, box: { x: 314, y: 76, width: 480, height: 300 } };
+    const row = await t.app.db.selectFrom('sheets').select('extra').where('id', '=', s.id).executeTakeFirstOrThrow();
+    await t.app.db
+      .updateTable('sheets')
+      .set({ extra: JSON.stringify({ ...(row.extra as object), charts: [legacy] }) })
+      .where('id', '=', s.id)
+      .execute();
+    const anchored = { row: 2, col: 2, dx: 24, dy: 0, width: 480, height: 300 };
+    assert.deepEqual((await chartsNow(s.id))[0].box, anchored);
+    const a = await LiveClient.join(base, s.id, admin.accessToken, { since: (await read(s.id)).version });
+    open.push(a);
+    a.send({ type: 'operation', sheet_id: s.id, operation: { id: 'up', type: 'rows_insert', index: 1, count: 3 } });
+    await a.next('ack');
+    assert.deepEqual((await chartsNow(s.id))[0].box, { ...anchored, row: 5 });
+    // An older client's write in pixels is read the same way.
+    const old = await api.put(`/api/v1/sheets/${s.id}/charts/${chart!.id}`, { ...options(), box: { x: 50, y: 30, width: 480, height: 300 } });
+    assert.equal(old.statusCode, 200, old.body);
+    assert.deepEqual((await chartsNow(s.id))[0].box, { row: 0, col: 0, dx: 0, dy: 0, width: 480, height: 300 });
   });
 
   it('a viewer sees the charts but cannot add, change or delete one (403, nothing changed)', async () => {

@@ -36,7 +36,7 @@ async function firstAgainstSecond(frame: Locator): Promise<string> {
   return a < b ? 'lower' : a > b ? 'higher' : 'equal';
 }
 
-async function storedCharts(request: APIRequestContext): Promise<{ id: string; type: string; title: string; box: { x: number; y: number } }[]> {
+async function storedCharts(request: APIRequestContext): Promise<{ id: string; type: string; title: string; box: { row: number; col: number; dx: number; dy: number } }[]> {
   const res = await request.get(`/api/v1/sheets/${ids.sheet}`, { headers: { Authorization: `Bearer ${await adminToken(request)}` } });
   expect(res.ok()).toBe(true);
   return (await res.json()).metadata.charts ?? [];
@@ -208,7 +208,7 @@ test.describe.serial('charts: from a range, live with the sheet, versioned with 
     const { id, ...definition } = stored as unknown as Record<string, unknown> & { id: string };
     const res = await request.put(`/api/v1/sheets/${ids.sheet}/charts/${id}`, {
       headers: { Authorization: `Bearer ${login.access_token}` },
-      data: { ...definition, box: { ...stored.box, x: stored.box.x + 200 } },
+      data: { ...definition, box: { ...stored.box, dx: stored.box.dx + 200 } },
     });
     expect(res.status()).toBe(403);
     expect((await storedCharts(request))[0]!.box).toEqual(stored.box);

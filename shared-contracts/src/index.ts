@@ -68,3 +68,4 @@ export * from './trash/trash.schema.js';
 export * from './activity/activity.schema.js';
 export * from './charts/chart.schema.js';
 export * from './charts/chart-range.js';
+export * from './charts/ai-chart.schema.js';

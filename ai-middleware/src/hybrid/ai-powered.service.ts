@@ -13,7 +13,8 @@ import {
 } from '@tessera/contracts';
 import { parseSheetRequest } from '../providers/builtin/sheet-request.parser.js';
 import { writePandas, writePandasChart } from '../providers/builtin/pandas-writer.js';
-import { describeRequest, writePython } from '../providers/builtin/python-writer.js';
+import { aggregateLabel, describeRequest, writePython } from '../providers/builtin/python-writer.js';
+import { extractChartRequest, wholeGrid } from './ai-chart.js';
 import { chartNeedsMatplotlib } from '../providers/builtin/sheet-request.js';
 import { type AiProvider, type ChatMessage, ProviderError, complete } from '../providers/provider.js';
 import { type CodeRunner, runnerUnavailableReason } from '../runner/code-runner.js';
@@ -126,7 +127,13 @@ export async function runAiPowered(
     if (run.error === undefined) {
       attempts.push({ code });
       stagesAfterRun(onStage, run);
-      return { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+      // A ```chart-json block beside the program: a Tessera chart (made on the sheet by the route, or on the result's sheet by the panel).
+      const chart = extractChartRequest(reply, run.grid);
+      const response: HybridResponse = { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+      if (chart === null) return response;
+      if ('error' in chart) return { ...response, message: `${response.message}\n${chart.error}` };
+      if (chart.target === 'result' && !run.grid) return { ...response, message: `${response.message}\nThe chart over the result was not made: the code returned no table` };
+      return { ...response, chart: { request: chart } };
     }
     attempts.push({ code, error: run.error });
     // A runner that cannot run code at all is not the code's fault: no fix would help.
@@ -183,7 +190,14 @@ async function runBuiltin(job: {
   const run = await runCodeUnlessStopped(runner, code, { headers, rows }, sheetName, signal);
   stagesAfterRun(onStage, run);
   const attempts: HybridAttempt[] = [run.error === undefined ? { code } : { code, error: run.error }];
-  return { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+  const response: HybridResponse = { ...toHybridResponse(run), mode: 'agent-ai', code, attempts, ...who };
+  // Beside the Matplotlib figure, a Tessera column chart over the result table (the new sheet the panel makes of it).
+  if (request.kind === 'chart' && run.error === undefined && run.grid && run.grid.rows.length > 0) {
+    const label = aggregateLabel(request.fn, request.value);
+    const chart = { target: 'result' as const, type: 'column' as const, range: wholeGrid(run.grid), categories: 'first_column' as const };
+    return { ...response, chart: { request: { ...chart, title: `${label} by ${request.by}`, x_axis_title: request.by, y_axis_title: label } } };
+  }
+  return response;
 }
 
 function stagesAfterRun(onStage: StageListener, run: CodeRunResult): void {

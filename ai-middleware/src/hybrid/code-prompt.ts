@@ -32,9 +32,19 @@ export function codeSystemPrompt(engine?: RunnerEngine): string {
     '- or a single value (a number or a text)',
     ...(gvisor ? ['For a chart, draw it with matplotlib (or seaborn) and call plt.show(): each figure is shown to the user as an image, in order'] : []),
     'What the program prints is shown to the user: print a short explanation of the answer.',
-    'Reply with the whole program in one ```python code block, and nothing else.',
+    ...CHART_JSON_PROMPT,
+    'Reply with the whole program in one ```python code block, and nothing else (but that optional ```chart-json block).',
   ].join('\n');
 }
+
+/**
+ * How a model asks for a Tessera chart (issue 20; hybrid/ai-chart.ts reads the block): a chart in
+ * the sheet that users move, edit and see update live, on either engine (it needs no Matplotlib).
+ */
+export const CHART_JSON_PROMPT = [
+  'When the user asks for a chart (or one would show the answer best), you may also add a chart to their sheets, which they can move and edit: after the program, a ```chart-json block with one JSON object:',
+  '{"target": "result" (over the table the program returns: it becomes a new sheet) or "sheet" (over cells of this sheet), "type": "column" | "bar" | "line" | "area" | "pie" | "scatter" | "combo", "range": "A1:B10" (A1 is the first row under the headers; leave it out with "result" to chart the whole table), "categories": "first_column" (default) or "header_row", "title": "...", "x_axis_title": "...", "y_axis_title": "..."}',
+];
 
 /** The contract for the Pyodide engine (and before an engine is chosen). */
 export const CODE_SYSTEM_PROMPT = codeSystemPrompt();

@@ -9,6 +9,7 @@ import type { GitFileText } from './git-files.js';
 import { HybridStream } from './hybrid-stream.js';
 import { ClientGoneError, StreamTimeoutError, requestAbort } from './request-abort.js';
 import { withSnapshot } from './merge-timeline.js';
+import { withChart } from './ai-chart.js';
 import { hybridConversation, recordHybridTurn } from '../sessions/hybrid-turns.js';
 import type { SessionService } from '../sessions/session.service.js';
 import { describeIssues } from '../http/validate-input.js';
@@ -70,9 +71,8 @@ export function registerHybridRoutes(app: FastifyInstance, getRunner: () => Code
     // merge_timeline, then the session's record, once the response is known (merge-timeline.ts, sessions/hybrid-turns.ts).
     const settle = async (response: HybridResponse): Promise<HybridResponse> => {
       // A schedule's grid (Doctor ID, Doctor Name, 1..N, totals) is a new sheet, never the active sheet's next version.
-      const done = response.schedule
-        ? response
-        : await withSnapshot(response, { apiUrl: options.apiUrl, authorization: request.headers.authorization ?? '', body });
+      const call = { apiUrl: options.apiUrl, authorization: request.headers.authorization ?? '', body };
+      const done = response.schedule ? response : await withChart(await withSnapshot(response, call), call);
       await recordHybridTurn(options.sessions, userId, body, done, 'hybrid/forward').catch((err: unknown) => {
         request.log.error({ err }, 'hybrid: the turn could not be stored in its session');
       });

@@ -32,11 +32,13 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     const result = await sheets.writeCharts(
       id,
       currentUser(request).id,
-      (charts, anchor) => {
+      chart.id,
+      (charts, anchor, anchorBox) => {
         // A new chart of cells removed since its author saw them would show nothing: refused.
         const range = anchor(options.range);
         if (range === null) throw new HttpError(409, ERROR_CODES.conflict, CHART_TEXTS.rangeGone);
         chart.range = range;
+        chart.box = anchorBox(options.box);
         return [...charts, chart];
       },
       base_version,
@@ -50,10 +52,11 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.writeCharts(
       id,
       currentUser(request).id,
-      (charts, anchor) => {
+      chartId,
+      (charts, anchor, anchorBox) => {
         if (!charts.some((c) => c.id === chartId)) throw chartNotFound();
-        // Cells removed since (or before: range null) leave the chart with no range, as the op did to it.
-        const changed = { ...options, range: options.range === null ? null : anchor(options.range), id: chartId };
+        // Cells removed since (or before: range null) leave the chart with no range, as the op did to it; the box follows its cell.
+        const changed = { ...options, range: options.range === null ? null : anchor(options.range), box: anchorBox(options.box), id: chartId };
         return charts.map((c) => (c.id === chartId ? changed : c));
       },
       base_version,
@@ -62,7 +65,7 @@ export const chartsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
 
   app.delete('/:id/charts/:chartId', withDoc({ summary: 'Delete a chart', tag: 'Charts', params: ChartParamsSchema, responses: { 200: ChartsResultSchema } }, onSheet('edit')), async (request): Promise<ChartsResult> => {
     const { id, chartId } = validate(ChartParamsSchema, request.params);
-    return sheets.writeCharts(id, currentUser(request).id, (charts) => {
+    return sheets.writeCharts(id, currentUser(request).id, chartId, (charts) => {
       if (!charts.some((c) => c.id === chartId)) throw chartNotFound();
       return charts.filter((c) => c.id !== chartId);
     });

@@ -1,12 +1,12 @@
-import type { AppliedOperation, LiveServerFrame } from '@tessera/contracts';
+import type { AppliedOperation, ChartDefinition, LiveServerFrame } from '@tessera/contracts';
 import type { SheetChange } from '../sheets/sheet-changes.js';
 import type { LoggedOp } from './sheet-ops.repository.js';
 
 /**
  * The operation frames of missed versions, oldest first, for a reconnecting client; null when one
  * of them cannot be replayed as an operation (a whole-grid save, a rename or other metadata, a
- * restore): the client then gets a `sync`. Cell ops and structural ops (rows / columns inserted
- * or removed, kept in the op log with their index and count) are replayed, with the id the
+ * restore): the client then gets a `sync`. Cell ops, structural ops (rows / columns inserted
+ * or removed, kept in the op log with their index and count) and chart changes are replayed, with the id the
  * sending client gave them, so that a client whose ack was lost recognises its own operation.
  */
 export function replayFrames(sheetId: string, missed: LoggedOp[]): LiveServerFrame[] | null {
@@ -18,6 +18,9 @@ export function replayFrames(sheetId: string, missed: LoggedOp[]): LiveServerFra
       operation = { ...base, type: 'cells_update', changes: op.changes.map((d) => ({ row: d.row, col: d.col, value: d.new })) };
     } else if (op.structure !== null) {
       operation = { ...base, type: op.structure.type, index: op.structure.index, count: op.structure.count };
+    } else if (op.kind === 'chart' && op.chart) {
+      frames.push(chartFrame(sheetId, op.version, op.chart.id, op.chart.chart, base.user_id, base.timestamp));
+      continue;
     } else {
       return null;
     }
@@ -28,7 +31,8 @@ export function replayFrames(sheetId: string, missed: LoggedOp[]): LiveServerFra
 
 /**
  * The frame a committed change that did not come through the live socket (`liveOrigin`) gives
- * the open sockets of the sheet: an operation for cells and structural changes, new_proposal and
+ * the open sockets of the sheet: an operation for cells and structural changes, a chart frame for a
+ * chart change, new_proposal and
  * live_update_accepted for versions. Undefined for the changes the hub treats itself (a whole
  * sheet: sync; deleted: close) and for its own operations (broadcast already).
  */
@@ -42,6 +46,8 @@ export function changeFrame(change: SheetChange, liveOrigin: string): LiveServer
         change.kind === 'cells' ? { ...base, type: 'cells_update', changes: change.changes } : { ...base, ...change.operation };
       return { type: 'operation', data: { sheet_id: change.sheetId, version: change.version, operation } };
     }
+    case 'chart':
+      return chartFrame(change.sheetId, change.version, change.chartId, change.chart, change.userId, change.updatedAt);
     case 'proposal':
       return { type: 'new_proposal', data: { sheet_id: change.sheetId, version_id: change.versionId, author: change.author } };
     case 'accepted':
@@ -50,3 +56,11 @@ export function changeFrame(change: SheetChange, liveOrigin: string): LiveServer
       return undefined;
   }
 }
+
+/** A chart change (issue 20) as its version's frame: the chart as stored, or null when deleted. */
+export function chartFrame(sheetId: string, version: number, chartId: string, chart: ChartDefinition | null, userId: string, timestamp: string): LiveServerFrame {
+  return { type: 'chart', data: { sheet_id: sheetId, version, chart_id: chartId, chart, user_id: userId, timestamp } };
+}
+
+/** The version a replayed frame brings (-1: none). */
+export const frameVersion = (frame: LiveServerFrame): number => (frame.type === 'operation' || frame.type === 'chart' ? frame.data.version : -1);

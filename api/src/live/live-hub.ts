@@ -25,7 +25,7 @@ import { HttpError } from '../http/http-error.js';
 import type { SheetChange } from '../sheets/sheet-changes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
-import { changeFrame, replayFrames } from './live-frames.js';
+import { changeFrame, frameVersion, replayFrames } from './live-frames.js';
 import { cellChangesOf, commitCellGroup, commitOperation, type OperationOutcome } from './live-operation.js';
 import { OperationBatcher } from './operation-batcher.js';
 import { FrameOutbox, sendBounded } from './frame-outbox.js';
@@ -292,7 +292,8 @@ export class LiveHub {
     // Cells, rows / columns, proposals (see live-frames.ts); the hub's own operations are published by #apply.
     const frame = changeFrame(change, LIVE_ORIGIN);
     if (!frame) return;
-    if (frame.type === 'operation') this.#publish(change.sheetId, { kind: 'operation', version: frame.data.version, frame });
+    // A chart change has its version too: delivered in version order like an operation.
+    if (frame.type === 'operation' || frame.type === 'chart') this.#publish(change.sheetId, { kind: 'operation', version: frame.data.version, frame });
     else this.#publish(change.sheetId, { kind: 'frame', frame });
   }
 
@@ -397,7 +398,7 @@ export class LiveHub {
     if (since === current) return current;
     if (since < current && current - since <= LIVE_REPLAY_MAX_VERSIONS) {
       const frames = replayFrames(conn.sheetId, await this.deps.ops.after(conn.sheetId, since, LIVE_REPLAY_MAX_VERSIONS));
-      const versions = (frames ?? []).map((f) => (f.type === 'operation' ? f.data.version : -1));
+      const versions = (frames ?? []).map(frameVersion);
       // Replayable and without a hole up to the current version: send the ops.
       if (frames !== null && versions.every((v, i) => v === since + 1 + i) && since + versions.length >= current) {
         for (const frame of frames) this.#send(conn, frame);
@@ -433,7 +434,7 @@ export class LiveHub {
       readSync: () => this.#syncFrame(sheetId),
       readOps: async (after, upTo) => {
         const frames = replayFrames(sheetId, await this.deps.ops.after(sheetId, after, upTo - after));
-        return frames?.map((frame) => ({ version: frame.type === 'operation' ? frame.data.version : -1, frame }));
+        return frames?.map((frame) => ({ version: frameVersion(frame), frame }));
       },
       onError: (err) => this.#failed(err, 'delivery'),
       onGapRead: (versions) => this.deps.onGapRead?.(versions),

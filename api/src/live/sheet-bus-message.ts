@@ -10,8 +10,8 @@ export const sheetScope = (sheetId: string) => `${SHEET_SCOPE_PREFIX}${sheetId}`
 /**
  * What api processes tell each other about a sheet (validated on receipt: with Redis it crossed
  * the network).
- * - `operation`: version `version` was committed; every socket gets the frame in version order
- *   (see sheet-room.ts), the sender's socket its ack instead.
+ * - `operation`: version `version` was committed; every socket gets the frame (an operation, or a
+ *   chart change) in version order (see sheet-room.ts), the sender's socket its ack instead.
  * - `sync`: everyone gets the whole sheet — at `version` (a PUT, a restore: in version order),
  *   or without one (reload_request: at once).
  * - `frame`: a frame without a version (presence, selection, proposals) to every socket but

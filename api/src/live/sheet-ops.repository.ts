@@ -1,3 +1,4 @@
+import { type ChartDefinition, chartsOf } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { CellDelta } from '../sheets/cell-grid.js';
@@ -14,6 +15,8 @@ export interface LoggedOp {
   opId: string | null;
   /** Rows or columns inserted or removed. */
   structure: StoredStructureOp | null;
+  /** A chart change ('chart'): the chart it changed as stored at that version (null: deleted); absent when it cannot be told. */
+  chart?: { id: string; chart: ChartDefinition | null };
 }
 
 /** Reads of the op log (sheet_ops) for reconnecting clients. */
@@ -36,7 +39,7 @@ export class SheetOpsRepository {
       .orderBy('version')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
+    const ops: LoggedOp[] = rows.map((r) => ({
       version: r.version,
       kind: r.kind,
       userId: r.user_id,
@@ -45,5 +48,35 @@ export class SheetOpsRepository {
       opId: r.op_id,
       structure: r.op === null ? null : (JSON.parse(r.op) as StoredStructureOp),
     }));
+    const chartOps = ops.filter((op) => op.kind === 'chart');
+    if (chartOps.length > 0) await this.#chartChanges(sheetId, chartOps);
+    return ops;
+  }
+
+  /**
+   * Which chart each chart op changed: the charts recorded at its version against the latest ones
+   * recorded before it (every chart op records its version's charts; one op changes one chart).
+   * An op whose lists differ in no chart or in several is left without (it is then synced).
+   */
+  async #chartChanges(sheetId: string, chartOps: LoggedOp[]): Promise<void> {
+    const first = chartOps[0].version;
+    const last = chartOps[chartOps.length - 1].version;
+    const { rows } = await sql<{ version: number; charts: unknown }>`SELECT version, charts FROM sheet_version_charts
+      WHERE sheet_id = ${sheetId}::uuid AND version <= ${last}::int AND version >= coalesce(
+        (SELECT max(version) FROM sheet_version_charts WHERE sheet_id = ${sheetId}::uuid AND version < ${first}::int), 0)
+      ORDER BY version`.execute(this.db);
+    const lists = rows.map((r) => ({ version: r.version, charts: chartsOf({ charts: r.charts }) }));
+    for (const op of chartOps) {
+      const at = lists.findIndex((l) => l.version === op.version);
+      if (at < 0) continue;
+      const before = at > 0 ? lists[at - 1].charts : [];
+      const after = lists[at].charts;
+      const key = (c: ChartDefinition) => JSON.stringify(c);
+      const was = new Map(before.map((c) => [c.id, key(c)]));
+      const changed = new Set([...after.filter((c) => was.get(c.id) !== key(c)).map((c) => c.id), ...before.filter((c) => !after.some((a) => a.id === c.id)).map((c) => c.id)]);
+      if (changed.size !== 1) continue;
+      const [id] = changed;
+      op.chart = { id, chart: after.find((c) => c.id === id) ?? null };
+    }
   }
 }

@@ -1,8 +1,10 @@
 import {
   type CellChange,
+  type ChartBox,
   type ChartRange,
   EDIT_DROPPED_TEXT,
   ERROR_CODES,
+  moveChartBox,
   moveChartRange,
   SHEET_REPLACED_TEXT,
   STRUCTURE_DROPPED_TEXT,
@@ -22,7 +24,7 @@ import type { StoredStructureOp } from './sheet-ops.tables.js';
  * one the operation is committed after. The transform itself is the contracts' one
  * (transform-position.ts), the client's too.
  *
- * In the op log, cell changes ('cells'), metadata ('meta') and a whole-grid save that changed
+ * In the op log, cell changes ('cells'), metadata ('meta'), chart changes ('chart') and a whole-grid save that changed
  * no cell move nothing; structural ops carry their {type, index, count} in `op`. Anything else
  * after the base — a whole grid written (PUT with data: a restore, a checkout, an accepted
  * proposal, a save from a client), or made anew — replaced rows wholesale: positions cannot be
@@ -47,7 +49,7 @@ export async function structureSince(db: Kysely<Database> | Transaction<Database
   const { rows } = await sql<{ version: number; op: string | null; neutral: boolean }>`
     SELECT version, op::text AS op, (kind = 'save' AND coalesce(json_array_length(changes), 1) = 0) AS neutral
     FROM sheet_ops
-    WHERE sheet_id = ${sheetId}::uuid AND version > ${base}::int AND kind NOT IN ('cells', 'meta')
+    WHERE sheet_id = ${sheetId}::uuid AND version > ${base}::int AND kind NOT IN ('cells', 'meta', 'chart')
     ORDER BY version`.execute(db);
   const steps: StructureHistory['steps'] = [];
   let replacedAt: number | null = null;
@@ -88,7 +90,7 @@ export class StructureLog {
     private readonly query: (db: Db, sheetId: string, base: number, current: number) => Promise<StructureHistory> = structureSince,
   ) {
     feed.subscribe((change) => {
-      if (change.kind === 'cells') this.#advance(change.sheetId, change.version, null);
+      if (change.kind === 'cells' || change.kind === 'chart') this.#advance(change.sheetId, change.version, null);
       else if (change.kind === 'structure') this.#advance(change.sheetId, change.version, change.operation);
       else if (change.kind === 'sheet') this.#keep(change.sheetId, { from: change.version, upTo: change.version, steps: [], replacedAt: null });
       else if (change.kind === 'deleted') this.#known.delete(change.sheetId);
@@ -179,5 +181,16 @@ export function moveChartRangeTo(range: ChartRange, base: number | undefined, cu
     moved = moveChartRange(moved, step);
     if (moved === null) return null;
   }
+  return moved;
+}
+
+/**
+ * A chart's box as its author placed it at `base` (anchored to a cell), moved to the sheet at
+ * `current` through the row and column ops since, with its cell (the base was checked with the range).
+ */
+export function moveChartBoxTo(box: ChartBox, base: number | undefined, history: StructureHistory): ChartBox {
+  if (base === undefined) return box;
+  let moved = box;
+  for (const step of stepsAfter(history, base)) moved = moveChartBox(moved, step);
   return moved;
 }

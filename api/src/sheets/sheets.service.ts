@@ -5,6 +5,7 @@ import {
   type CellPatchResult,
   type CellValue,
   CHART_TEXTS,
+  type ChartBox,
   type ChartRange,
   type ChartDefinition,
   type ChartsResult,
@@ -38,7 +39,7 @@ import { GridCache, LayoutCache } from './grid-cache.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
-import { moveCells, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { spliceColumnsText } from './column-text.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
@@ -711,13 +712,15 @@ export class SheetsService {
    * A change of the sheet's charts (issue 20) as one new version: `change` gets the charts as
    * stored and returns them changed (or throws an HttpError, and nothing is written). The result
    * is checked against the contract (at most SHEET_MAX_CHARTS), kept in the sheet's metadata and
-   * recorded for the version; open clients get the sheet's sync. `anchor` moves a range its author
-   * drew on `baseVersion` to the sheet as it is (null when its cells are gone since).
+   * recorded for the version; open clients get that chart (`chartId`: the one chart it changes) in a
+   * `chart` frame, not the whole sheet. `anchor` moves a range its author drew on `baseVersion` to
+   * the sheet as it is (null when its cells are gone since).
    */
   async writeCharts(
     id: string,
     userId: string,
-    change: (charts: ChartDefinition[], anchor: (range: ChartRange) => ChartRange | null) => ChartDefinition[],
+    chartId: string,
+    change: (charts: ChartDefinition[], anchor: (range: ChartRange) => ChartRange | null, anchorBox: (box: ChartBox) => ChartBox) => ChartDefinition[],
     baseVersion?: number,
   ): Promise<ChartsResult> {
     const result = await this.db.transaction().execute(async (trx) => {
@@ -730,22 +733,26 @@ export class SheetsService {
         if (moved instanceof HttpError) throw moved;
         return moved;
       };
-      const charts = change(storedCharts(row.extra), anchor);
+      // The box, anchored to a cell, moves with that cell the same way.
+      const anchorBox = (box: ChartBox): ChartBox => (history ? moveChartBoxTo(box, baseVersion, history) : box);
+      const charts = change(storedCharts(row.extra), anchor, anchorBox);
       if (charts.length > SHEET_MAX_CHARTS) throw HttpError.badRequest(CHART_TEXTS.tooMany);
       const version = row.version + 1;
-      await trx
+      const updated = await trx
         .updateTable('sheets')
         .set({ version, extra: JSON.stringify({ ...row.extra, charts }), updated_at: sql`now()` })
         .where('id', '=', id)
-        .execute();
-      await appendOp(trx, { sheetId: id, version, kind: 'meta', userId, changes: [] });
+        .returning('updated_at')
+        .executeTakeFirstOrThrow();
+      await appendOp(trx, { sheetId: id, version, kind: 'chart', userId, changes: [] });
       await recordCharts(trx, id, version, charts);
-      return { version, charts };
+      return { version, charts, updatedAt: updated.updated_at.toISOString() };
     });
     // The grid is the previous version's.
     this.cache.patch(id, result.version, new Map());
-    this.changes.emit({ sheetId: id, version: result.version, kind: 'sheet', userId });
-    return result;
+    const chart = result.charts.find((c) => c.id === chartId) ?? null;
+    this.changes.emit({ sheetId: id, version: result.version, kind: 'chart', chartId, chart, userId, updatedAt: result.updatedAt });
+    return { version: result.version, charts: result.charts };
   }
 
   async toggleFavorite(id: string, userId: string): Promise<boolean> {

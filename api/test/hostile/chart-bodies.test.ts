@@ -22,7 +22,7 @@ const good: ChartOptions = {
   y_axis_title: '',
   legend: 'none',
   stacked: false,
-  box: { x: 0, y: 0, width: 300, height: 200 },
+  box: { row: 0, col: 0, dx: 0, dy: 0, width: 300, height: 200 },
 };
 
 async function healthy(app: FastifyInstance): Promise<void> {
@@ -64,7 +64,10 @@ describe('hostile: chart bodies', () => {
       ['a fractional row', { ...good, range: { ...good.range, start_row: 0.5 } }],
       ['a huge title', { ...good, title: 'x'.repeat(100_000) }],
       ['a box of 10⁹ pixels', { ...good, box: { ...good.box, width: 1e9 } }],
-      ['a script in a number', { ...good, box: { ...good.box, x: '<script>' } }],
+      ['a script in a number', { ...good, box: { ...good.box, dx: '<script>' } }],
+      ['a box anchored past the last row', { ...good, box: { ...good.box, row: 2_000_000 } }],
+      ['a box in both forms (pixels and a cell)', { ...good, box: { ...good.box, x: 10, y: 10 } }],
+      ['a box in pixels with a script in it', { ...good, box: { x: '<script>', y: 0, width: 300, height: 200 } }],
       ['an extra key (the server picks the id)', { ...good, id: chartId }],
       ['a prototype key', JSON.parse(`{"__proto__": {"polluted": true}, "type": "column"}`)],
       ['stacked as a string', { ...good, stacked: 'yes' }],

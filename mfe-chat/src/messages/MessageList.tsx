@@ -1,5 +1,5 @@
 import { Box, Button, HStack, Spinner, Text, VStack } from '@chakra-ui/react';
-import { type GitHistoryLink, type ShellContext, figuresNotKeptText } from '@tessera/contracts';
+import { AI_CHART_TEXTS, type GitHistoryLink, type ShellContext, figuresNotKeptText } from '@tessera/contracts';
 import { FigureList } from '@tessera/ui-kit';
 import { useEffect, useRef } from 'react';
 import type { ChatMessage } from './chat-message.js';
@@ -73,6 +73,23 @@ export function MessageList({ messages, shell }: MessageListProps) {
             {m.metadata?.createdSheet && (
               <Button mt="1" size="xs" variant="outline" onClick={() => shell.sheet.open(m.metadata!.createdSheet!.id)}>
                 Open {m.metadata.createdSheet.name}
+              </Button>
+            )}
+            {m.metadata?.chart && (
+              <Button
+                mt="1"
+                ml={m.metadata.createdSheet ? '1' : undefined}
+                size="xs"
+                variant="outline"
+                data-testid="show-chart"
+                onClick={() => {
+                  // The chart's sheet opens (if another is shown), then its Workspace scrolls to the chart and outlines it.
+                  const { sheetId, chartId } = m.metadata!.chart!;
+                  if (shell.sheet.id !== sheetId) shell.sheet.open(sheetId);
+                  shell.bus.emit('chart-focus', { sheetId, chartId });
+                }}
+              >
+                {AI_CHART_TEXTS.show(m.metadata.chart.title)}
               </Button>
             )}
             {m.metadata?.gitLinks && (

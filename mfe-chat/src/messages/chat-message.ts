@@ -6,6 +6,13 @@ export interface CreatedSheetRef {
   name: string;
 }
 
+/** A chart the AI made (issue 20), which the message links to. */
+export interface ChartRef {
+  sheetId: string;
+  chartId: string;
+  title: string;
+}
+
 /** Chat message (spec 02 §3) as the panel holds it. */
 export interface ChatMessage {
   id: string;
@@ -22,6 +29,8 @@ export interface ChatMessage {
     /** Git files or commits the reply named (frontend_panels.git_history): links to the git tab. */
     gitLinks?: GitHistoryLink[];
     createdSheet?: CreatedSheetRef;
+    /** The chart the AI made: 'Show chart' opens its sheet and shows it. */
+    chart?: ChartRef;
     /** An error message, shown in the error colour. */
     error?: boolean;
     /** The whole printed output when the message shows only its start (spec 02 §9): 'Show all' opens it. */

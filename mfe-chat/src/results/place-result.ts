@@ -1,5 +1,9 @@
 import {
   ACCESS_TEXTS,
+  AI_CHART_TEXTS,
+  type AiChart,
+  ChartsResultSchema,
+  aiChartOptions,
   SharingStateSchema,
   VersionTransitionResultSchema,
   meetsAccess,
@@ -18,13 +22,15 @@ import {
   type ShellContext,
 } from '@tessera/contracts';
 import { editingMode, isEditing, proposeEdit, stageEdit } from '../editing-mode/editing-mode.store.js';
-import type { CreatedSheetRef } from '../messages/chat-message.js';
+import type { ChartRef, CreatedSheetRef } from '../messages/chat-message.js';
 import { recordSheetBefore } from '../solver/solver.store.js';
 
 /** What became of a reply's result, told under the reply. */
 export interface PlacedResult {
   note: string | null;
   createdSheet?: CreatedSheetRef;
+  /** The chart the AI made (on the sheet, or on the result's new sheet). */
+  chart?: ChartRef;
   error?: boolean;
 }
 
@@ -43,6 +49,34 @@ const versionsPath = (sheetId: string, versionId: string) =>
  * again: its proposal is accepted (or staged), and the sheet's live frames bring it.
  */
 export async function placeResult(shell: ShellContext, reply: HybridReply): Promise<PlacedResult> {
+  const placed = await placeGrid(shell, reply);
+  return reply.chart ? placeChart(shell, reply.chart, placed) : placed;
+}
+
+/**
+ * The chart of a reply (issue 20): one over the active sheet was made by the ai-middleware (or
+ * refused, with the api's text); one over the result is made now on the sheet just created of it,
+ * through the api's chart route (the user owns that sheet). The message links to the chart.
+ */
+async function placeChart(shell: ShellContext, chart: AiChart, placed: PlacedResult): Promise<PlacedResult> {
+  const notMade = (reason: string): PlacedResult => ({ ...placed, note: [placed.note, AI_CHART_TEXTS.notMade(reason)].filter(Boolean).join(' ') });
+  if (chart.error) return notMade(chart.error);
+  const title = chart.request.title || AI_CHART_TEXTS.untitled;
+  if (chart.request.target === 'sheet') {
+    return chart.sheet_id && chart.chart_id ? { ...placed, chart: { sheetId: chart.sheet_id, chartId: chart.chart_id, title } } : placed;
+  }
+  const sheet = placed.createdSheet;
+  if (!sheet) return placed;
+  try {
+    const { data } = await shell.api.post<unknown>(`/api/v1/sheets/${encodeURIComponent(sheet.id)}/charts`, aiChartOptions(chart.request));
+    const made = ChartsResultSchema.parse(data);
+    return made.chart ? { ...placed, chart: { sheetId: sheet.id, chartId: made.chart.id, title } } : placed;
+  } catch (error) {
+    return notMade(describeError(error));
+  }
+}
+
+async function placeGrid(shell: ShellContext, reply: HybridReply): Promise<PlacedResult> {
   const sheetId = shell.sheet.id;
   const sheetName = shell.sheet.name ?? 'the sheet';
   const found = hybridReplyGrid(reply);

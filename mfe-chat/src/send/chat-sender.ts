@@ -203,6 +203,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
           metadata: {
             ...(gitLinks?.length ? { gitLinks } : {}),
             ...(placed.createdSheet ? { createdSheet: placed.createdSheet } : {}),
+            ...(placed.chart ? { chart: placed.chart } : {}),
             ...(outcome !== 'complete' || placed.error ? { error: true } : {}),
             ...fullOutputOf(reply),
             ...(reply.figures?.length ? { figures: reply.figures } : {}),

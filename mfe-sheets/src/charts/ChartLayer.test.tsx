@@ -16,6 +16,7 @@ import { EDIT_CHART_TEXTS, parseRangeLabel, rangeLabel } from './chart-labels.js
 import { InsertChartDialog } from './InsertChartDialog.js';
 import { testChart } from './testing-chart.js';
 import { newChartBox, selectionRange } from './use-sheet-charts.js';
+import { anchorAt, boxPosition, type ChartGeometry, NOMINAL_GEOMETRY } from './chart-geometry.js';
 
 jest.setTimeout(30_000);
 
@@ -69,7 +70,9 @@ describe('the chart layer', () => {
       window.dispatchEvent(new MouseEvent('pointermove', { clientX: 150, clientY: 130 }));
       window.dispatchEvent(new MouseEvent('pointerup', { clientX: 150, clientY: 130 }));
     });
-    expect(onMove).toHaveBeenCalledWith(chart, { ...chart.box, x: 60, y: 40 });
+    // Drawn at D1 + (10, 10) on the nominal grid (420, 40); dropped 50 px right, 30 px down (470, 70): 60 px into D, 17 px into row 2.
+    expect(screen.getByTestId('chart-frame')).toHaveStyle({ left: '420px', top: '40px' });
+    expect(onMove).toHaveBeenCalledWith(chart, { ...chart.box, row: 1, col: 3, dx: 60, dy: 17 });
     expect(screen.getByTestId('chart-resize')).toBeInTheDocument();
 
     const viewerMove = jest.fn();
@@ -141,7 +144,7 @@ describe('the Insert chart dialog', () => {
 describe('the same dialog, changing a chart on the sheet', () => {
   test("starts from the chart's options; a new type, title and range are saved, the box stays where the chart is", async () => {
     const onInsert = jest.fn();
-    const placed = { ...chart, title: 'Old title', legend: 'top' as const, box: { x: 600, y: 40, width: 420, height: 260 } };
+    const placed = { ...chart, title: 'Old title', legend: 'top' as const, box: { row: 1, col: 5, dx: 0, dy: 17, width: 420, height: 260 } };
     renderInShell(<InsertChartDialog range={placed.range} box={chart.box} chart={placed} onInsert={onInsert} onCancel={jest.fn()} />);
     const dialog = await screen.findByTestId('insert-chart-dialog');
     expect(within(dialog).getByText(EDIT_CHART_TEXTS.title)).toBeInTheDocument();
@@ -200,13 +203,33 @@ describe('a grid selection as a chart range', () => {
 });
 
 describe('where a new chart goes', () => {
-  test('beside its range, level with its first row, so the cells it charts stay visible; each next one a step further', () => {
+  test('anchored beside its range, level with its first row, so the cells it charts stay visible; each next one a step further', () => {
     const range = { start_row: 4, start_col: 0, end_row: 9, end_col: 1 };
     const first = newChartBox(0, range);
-    expect(first.x).toBeGreaterThan(2 * 120);
-    expect(first.y).toBeGreaterThan(4 * 20);
+    expect(first).toEqual({ row: 4, col: 2, dx: 24, dy: 0, width: 480, height: 300 });
     const second = newChartBox(1, range);
-    expect(second.x).toBeGreaterThan(first.x);
-    expect(second.y).toBeGreaterThan(first.y);
+    expect([second.row, second.col]).toEqual([4, 2]);
+    expect(second.dx).toBeGreaterThan(first.dx);
+    expect(second.dy).toBeGreaterThan(first.dy);
+  });
+});
+
+describe('a box anchored to a cell, on the grid', () => {
+  // Columns 100 px and rows 20 px, after a 40 px row-number column and a 25 px header line; row 2 is 60 px high.
+  const geometry: ChartGeometry = {
+    left: (col) => 40 + 100 * col,
+    top: (row) => 25 + 20 * row + (row > 2 ? 40 : 0),
+  };
+  test('is drawn at its cell’s corner plus its offset, and a drop anchors it to the cell under its corner', () => {
+    const box = { row: 3, col: 2, dx: 7, dy: 5, width: 400, height: 300 };
+    expect(boxPosition(box, geometry)).toEqual({ x: 247, y: 130 });
+    expect(anchorAt(247, 130, geometry)).toEqual({ row: 3, col: 2, dx: 7, dy: 5 });
+    // Inside the tall row 2 (65..125).
+    expect(anchorAt(41, 100, geometry)).toEqual({ row: 2, col: 0, dx: 1, dy: 35 });
+    // Over the headers: on the first cell's edge.
+    expect(anchorAt(3, 4, geometry)).toEqual({ row: 0, col: 0, dx: 0, dy: 0 });
+  });
+  test('the nominal grid is the one a box stored in pixels is read on', () => {
+    expect(boxPosition({ row: 2, col: 2, dx: 24, dy: 0, width: 480, height: 300 }, NOMINAL_GEOMETRY)).toEqual({ x: 314, y: 76 });
   });
 });

@@ -2,6 +2,7 @@ import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/r
 import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
 import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { type ComputedValue, extractChartData } from './chart-data.js';
+import { anchorAt, boxPosition, type ChartGeometry, NOMINAL_GEOMETRY } from './chart-geometry.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
@@ -24,6 +25,10 @@ export interface ChartLayerProps {
    * without formulas.
    */
   computed?: ComputedValue | null;
+  /** Where the grid's cells are: a box is drawn at its anchor cell and dropped onto the cell under it. */
+  geometry?: ChartGeometry;
+  /** The chart a chat message's 'Show chart' asked for: outlined. */
+  focusedId?: string | null;
   /** Editors move, resize and delete; viewers (and a version preview) only look and download. */
   canEdit: boolean;
   onMove(chart: ChartDefinition, box: ChartBox): void;
@@ -33,9 +38,10 @@ export interface ChartLayerProps {
 }
 
 /**
- * The charts over the grid (issue 20): each in a frame placed by its box, drawn lazily. The boxes
- * are in the sheet's own pixels (from its top-left cell), so the charts stay on their cells: the
- * ref is the layer the grid's scroll moves (`scrollChartLayer`), clipped to the grid's area.
+ * The charts over the grid (issue 20): each in a frame placed by its box, drawn lazily. A box is
+ * anchored to a cell (its top-left corner an offset into that cell), so the charts stay on their
+ * cells, also when rows or columns are inserted above them: the ref is the layer the grid's scroll
+ * moves (`scrollChartLayer`), clipped to the grid's area.
  */
 export const ChartLayer = forwardRef<HTMLDivElement, ChartLayerProps>(function ChartLayer({ charts, ...rest }, ref) {
   if (charts.length === 0) return null;
@@ -57,6 +63,14 @@ export function scrollChartLayer(layer: HTMLDivElement | null, left: number, top
 }
 
 const clamp = (n: number, min: number, max: number) => Math.round(Math.min(max, Math.max(min, n)));
+
+/** A frame's place in the layer's pixels while it is drawn or dragged. */
+interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** Widest side strip (it takes at most half a narrow sheet's area), and the height of each chart in it. */
 export const CHART_STRIP_MAX_WIDTH = 340;
@@ -93,16 +107,19 @@ function ChartFrame({
   headers,
   dataTick,
   computed = null,
+  geometry = NOMINAL_GEOMETRY,
+  focusedId = null,
   canEdit: canEditOptions,
   onMove,
   onDelete,
   onEdit,
   strip = null,
 }: Omit<ChartLayerProps, 'charts'> & { chart: ChartDefinition; /** In the side strip: the width a chart has there. */ strip?: number | null }) {
-  // While dragging or resizing: the box as the pointer has it; sent to the server on release.
-  const [moving, setMoving] = useState<ChartBox | null>(null);
+  // While dragging or resizing: the frame as the pointer has it, in pixels; anchored and sent to the server on release.
+  const [moving, setMoving] = useState<PixelBox | null>(null);
+  const placed = (): PixelBox => ({ ...boxPosition(chart.box, geometry), width: chart.box.width, height: chart.box.height });
   // In the strip: the strip's width (less its padding), a fixed height, in the flow.
-  const box = strip !== null ? { x: 0, y: 0, width: strip, height: STRIP_CHART_HEIGHT } : (moving ?? chart.box);
+  const box = strip !== null ? { x: 0, y: 0, width: strip, height: STRIP_CHART_HEIGHT } : (moving ?? placed());
   const canMove = canEditOptions && strip === null;
   const canEdit = canEditOptions;
   const frameRef = useRef<HTMLDivElement>(null);
@@ -117,7 +134,7 @@ function ChartFrame({
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
     if (!canMove || event.button !== 0) return;
     event.preventDefault();
-    const start = { x: event.clientX, y: event.clientY, box: chart.box };
+    const start = { x: event.clientX, y: event.clientY, box: placed() };
     let last = start.box;
     const follow = (e: PointerEvent) => {
       const dx = e.clientX - start.x;
@@ -132,7 +149,8 @@ function ChartFrame({
       window.removeEventListener('pointermove', follow);
       window.removeEventListener('pointerup', release);
       setMoving(null);
-      if (last !== start.box) onMove(chart, last);
+      // Dropped: anchored to the cell under its top-left corner.
+      if (last !== start.box) onMove(chart, { ...anchorAt(last.x, last.y, geometry), width: last.width, height: last.height });
     };
     window.addEventListener('pointermove', follow);
     window.addEventListener('pointerup', release);
@@ -167,8 +185,11 @@ function ChartFrame({
       borderRadius="md"
       boxShadow="md"
       overflow="hidden"
+      outline={focusedId === chart.id ? '3px solid' : undefined}
+      outlineColor={focusedId === chart.id ? 'blue.500' : undefined}
       data-testid="chart-frame"
       data-chart-id={chart.id}
+      data-focused={focusedId === chart.id ? 'true' : undefined}
     >
       <Flex
         h={`${HEADER}px`}

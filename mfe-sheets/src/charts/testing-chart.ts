@@ -11,7 +11,7 @@ export function testChart(overrides: Partial<ChartDefinition> & Pick<ChartDefini
     y_axis_title: '',
     legend: 'none',
     stacked: false,
-    box: { x: 10, y: 10, width: 400, height: 300 },
+    box: { row: 0, col: 3, dx: 10, dy: 10, width: 400, height: 300 },
     ...overrides,
   };
 }

@@ -1,6 +1,5 @@
-import { CHART_MAX_OFFSET, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type SheetSize, type ShellContext, type UpdateChartBody } from '@tessera/contracts';
+import { CHART_MAX_OFFSET, SHEET_MAX_COLUMNS, type ChartBox, type ChartDefinition, type ChartOptions, type ChartRange, type SheetSize, type ShellContext, type UpdateChartBody } from '@tessera/contracts';
 import { useMemo, useRef, useState } from 'react';
-import { COLUMN_WIDTH } from '../workspace/grid/SheetGrid.js';
 import { type ChartResult, createChartService } from './chart.service.js';
 
 export interface SheetChartsHost {
@@ -16,19 +15,21 @@ export interface SheetChartsHost {
   pending(): boolean;
 }
 
-/** About the grid's row-number column and one row, in pixels (the box is placed near the range, not on it). */
-const ROW_HEADER_WIDTH = 50;
-const ROW_HEIGHT = 23;
-
 /**
- * Where a new chart's box goes: beside its range (to the right of its last column, level with its
- * first row), so it does not hide the cells it charts; each further chart a little lower and right.
+ * Where a new chart's box goes: beside its range (anchored to the cell right of its last column,
+ * level with its first row), so it does not hide the cells it charts; each further chart a little
+ * lower and right. Anchored, it moves with those cells.
  */
 export function newChartBox(count: number, range: ChartRange | null): ChartBox {
   const step = 24 * (count % 10);
-  const x = ROW_HEADER_WIDTH + ((range?.end_col ?? 0) + 1) * COLUMN_WIDTH + 24 + step;
-  const y = 30 + (range?.start_row ?? 0) * ROW_HEIGHT + step;
-  return { x: Math.min(x, CHART_MAX_OFFSET), y: Math.min(y, CHART_MAX_OFFSET), width: 480, height: 300 };
+  return {
+    row: range?.start_row ?? 0,
+    col: Math.min((range?.end_col ?? -1) + 1, SHEET_MAX_COLUMNS - 1),
+    dx: Math.min(24 + step, CHART_MAX_OFFSET),
+    dy: Math.min(step, CHART_MAX_OFFSET),
+    width: 480,
+    height: 300,
+  };
 }
 
 /**

@@ -105,3 +105,28 @@ test('a narrow sheet shows its charts in a strip beside the grid (stacked, not d
   await waitFor(() => expect(screen.queryByTestId('chart-strip')).toBeNull());
   expect(screen.getByTestId('chart-layer')).toContainElement(screen.getByTestId('chart-frame'));
 });
+
+test("a chat message's 'Show chart' (chart-focus) scrolls the grid to the chart's cell and outlines that chart; one for another sheet does nothing", async () => {
+  const far = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a09', title: 'Far down', box: { row: 60, col: 0, dx: 0, dy: 0, width: 300, height: 200 } });
+  const rows = Array.from({ length: 80 }, (_, i) => [`R${i + 1}`, i]);
+  const base = makeSheet('Long', rows, ['Name', 'Value']);
+  const sheet: Sheet = { ...base, metadata: { ...base.metadata, charts: [chart, far] } as Sheet['metadata'] };
+  api = await startSheetApi([sheet]);
+  const shell = liveShellFor(api.url, sheet.id, 'alice', { tab: 'data' });
+  renderInShell(<Workspace shell={shell} />);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(2));
+  const scrolled: unknown[] = [];
+  const hot = currentGrid();
+  const scroll = hot.scrollViewportTo.bind(hot);
+  hot.scrollViewportTo = ((options: Parameters<typeof hot.scrollViewportTo>[0]) => {
+    scrolled.push(options);
+    return scroll(options);
+  }) as typeof hot.scrollViewportTo;
+
+  act(() => shell.bus.emit('chart-focus', { sheetId: 'another-sheet', chartId: far.id }));
+  expect(document.querySelector('[data-focused="true"]')).toBeNull();
+  act(() => shell.bus.emit('chart-focus', { sheetId: sheet.id, chartId: far.id }));
+  await waitFor(() => expect(document.querySelector('[data-focused="true"]')?.getAttribute('data-chart-id')).toBe(far.id));
+  expect(scrolled).toEqual([{ row: 60, col: 0 }]);
+});

@@ -17,6 +17,7 @@ import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
+import { anchorAt, chartGeometry } from '../charts/chart-geometry.js';
 import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
@@ -312,20 +313,26 @@ test("other users' selected cells are outlined in their colour, named by their t
   expect(cellOf(1, 1)!.style.boxShadow).toBe('');
 });
 
-test('a chart dragged after someone else inserted rows above it: sent with the range as moved here, on the version shown (base_version)', async () => {
+test('rows inserted above a chart by someone else move its box down with its cells; dragged then, it is sent with the range and box as moved here, on the version shown (base_version)', async () => {
   const chart = testChart({
     id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a03',
     range: { start_row: 0, start_col: 0, end_row: 1, end_col: 1 },
     title: 'Costs',
-    box: { x: 300, y: 10, width: 400, height: 300 },
+    box: { row: 0, col: 2, dx: 12, dy: 6, width: 400, height: 300 },
   });
   const sheet: Sheet = { ...budget, metadata: { ...budget.metadata, charts: [chart] } as Sheet['metadata'] };
   api.sheets.set(sheet.id, sheet);
   await aliceOpens(sheet);
   await screen.findByTestId('chart-frame');
   const bob = await bobJoins(sheet);
+  const geometry = chartGeometry(currentGrid());
+  const frame = screen.getByTestId('chart-frame');
+  expect(frame).toHaveStyle({ left: `${geometry.left(2) + 12}px`, top: `${geometry.top(0) + 6}px` });
   await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
   await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols'));
+  // Anchored to C1, now C3: two rows lower on the screen, not where its pixels were.
+  await waitFor(() => expect(frame).toHaveStyle({ top: `${geometry.top(2) + 6}px` }));
+  expect(geometry.top(2)).toBeGreaterThan(geometry.top(0));
 
   const moved = { start_row: 2, start_col: 0, end_row: 3, end_col: 1 };
   const puts: unknown[] = [];
@@ -341,5 +348,42 @@ test('a chart dragged after someone else inserted rows above it: sent with the r
   window.dispatchEvent(new MouseEvent('pointermove', { clientX: 150, clientY: 130 }));
   window.dispatchEvent(new MouseEvent('pointerup', { clientX: 150, clientY: 130 }));
   await waitFor(() => expect(puts).toHaveLength(1));
-  expect(puts[0]).toEqual({ ...chart, id: undefined, range: moved, box: { ...chart.box, x: 350, y: 40 }, base_version: 2 });
+  // Dropped 50 px right and 30 px down of where it was drawn (C3 + 12, 6): anchored to the cell under that corner.
+  const dropped = anchorAt(geometry.left(2) + 12 + 50, geometry.top(2) + 6 + 30, geometry);
+  expect(dropped.row).toBeGreaterThanOrEqual(2);
+  expect(puts[0]).toEqual({ ...chart, id: undefined, range: moved, box: { ...chart.box, ...dropped }, base_version: 2 });
+});
+
+test('a chart added, changed or deleted by someone else arrives as that chart alone: shown in place, the grid untouched, no sheet reloaded; later ops follow in version order', async () => {
+  const first = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a04', title: 'Costs', box: { row: 0, col: 3, dx: 0, dy: 0, width: 400, height: 300 } });
+  const sheet: Sheet = { ...budget, metadata: { ...budget.metadata, charts: [first] } as Sheet['metadata'] };
+  api.sheets.set(sheet.id, sheet);
+  const { shell } = await aliceOpens(sheet);
+  await screen.findByTestId('chart-frame');
+  const loads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`).length;
+  const loadsBefore = loads();
+  // Someone else's chart changes, each one version, as the api sends them.
+  const chartFrame = (chartId: string, chart: ChartDefinition | null): LiveServerFrame => {
+    const stored = api.sheets.get(sheet.id)!;
+    stored.version += 1;
+    return { type: 'chart', data: { sheet_id: sheet.id, version: stored.version, chart_id: chartId, chart, user_id: 'bob', timestamp: new Date().toISOString() } };
+  };
+  const second = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a05', title: 'Rent only', range: { start_row: 0, start_col: 0, end_row: 0, end_col: 1 }, box: { row: 12, col: 0, dx: 0, dy: 0, width: 300, height: 200 } });
+  api.live.broadcast(sheet.id, chartFrame(second.id, second));
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(2));
+  await waitFor(() => expect(shell.sheet.version).toBe(2));
+  api.live.broadcast(sheet.id, chartFrame(first.id, { ...first, title: 'Monthly costs', box: { ...first.box, col: 5, dx: 20 } }));
+  await waitFor(() => expect(screen.getAllByTestId('chart-title-text').map((t) => t.textContent)).toEqual(['Monthly costs', 'Rent only']));
+  const moved = screen.getAllByTestId('chart-frame').find((f) => f.dataset.chartId === first.id)!;
+  expect(moved).toHaveStyle({ left: `${chartGeometry(currentGrid()).left(5) + 20}px` });
+  api.live.broadcast(sheet.id, chartFrame(first.id, null));
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame').map((f) => f.dataset.chartId)).toEqual([second.id]));
+  await waitFor(() => expect(shell.sheet.version).toBe(4));
+  // A later row inserted above moves the new chart as it moves its cells.
+  const bob = await bobJoins(sheet);
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(shell.sheet.version).toBe(5));
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
+  expect(loads()).toBe(loadsBefore);
+  expect(currentGrid().getDataAtCell(1, 1)).toBe(1200);
 });

@@ -1,10 +1,11 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
 import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
 import { ConfirmDialog } from '@tessera/ui-kit';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
 import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
+import { linkedGeometry } from '../charts/chart-geometry.js';
 import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
@@ -95,6 +96,22 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
+  // Where the shown grid's cells are: a chart's box is anchored to a cell.
+  const geometry = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  // A chat message's 'Show chart' (a chart the AI made): once its sheet is shown here, the grid
+  // scrolls to the chart's cell (once per request) and the chart is outlined.
+  const [chartFocus, setChartFocus] = useState<{ sheetId: string; chartId: string } | null>(null);
+  useEffect(() => shell.bus.on('chart-focus', (focus) => setChartFocus({ ...focus })), [shell.bus]);
+  const focusedChartId = chartFocus && sheet && chartFocus.sheetId === sheet.id && !previewed ? chartFocus.chartId : null;
+  const scrolledTo = useRef<typeof chartFocus>(null);
+  useEffect(() => {
+    if (!focusedChartId || !sheet || scrolledTo.current === chartFocus) return;
+    const chart = session.state.charts.find((c) => c.id === focusedChartId);
+    const hot = gridLink(sheet.data).hot;
+    if (!chart || !hot || hot.isDestroyed) return;
+    scrolledTo.current = chartFocus;
+    hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
+  }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.
@@ -128,6 +145,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           headers: previewed ? previewed.headers : sheet.headers.current,
           dataTick: session.state.dataTick,
           computed,
+          geometry,
+          focusedId: focusedChartId,
           canEdit: !locked,
           onMove: (chart: ChartDefinition, box: ChartBox) => void charts.move(chart, box),
           onDelete: (chart: ChartDefinition) => void charts.remove(chart),

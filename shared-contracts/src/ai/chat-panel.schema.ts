@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AiChartSchema } from '../charts/ai-chart.schema.js';
 import { CellValueSchema } from '../sheets/sheet.schema.js';
 import { CodeRunResultSchema } from './code-run.schema.js';
 import { HYBRID_STREAM_STAGES, HybridAttemptSchema } from './hybrid.schema.js';
@@ -60,6 +61,8 @@ export const HybridReplySchema = z.looseObject({
   handsontable_data: z.object({ spreadsheet_data: ReplyGridSchema.optional() }).optional(),
   langchain_result: z.object({ status: z.string().optional(), message: z.string().optional() }).optional(),
   snapshot: HybridSnapshotSchema.nullable().optional(),
+  /** A Tessera chart the AI asked for (issue 20): the message links to it. */
+  chart: AiChartSchema.optional(),
   langgraph_data: z
     .object({
       frontend_panels: z

@@ -1,3 +1,4 @@
+import { AiChartSchema } from '../charts/ai-chart.schema.js';
 import { z } from 'zod';
 import { CELL_MAX_LENGTH, type GridData, SHEET_MAX_COLUMNS, isGridData } from '../sheets/sheet.schema.js';
 import { CODE_RUN_GRID_SOURCES, CODE_RUN_MAX_CODE_LENGTH, CodeRunResultSchema, GridDiscardSchema, JsonValueSchema } from './code-run.schema.js';
@@ -172,6 +173,8 @@ export const HybridResponseSchema = z.object({
   echo_prompt: z.string().optional(),
   /** merge_timeline: the proposal the result grid became, or why none was made (merge-timeline.schema.ts). */
   snapshot: MergeTimelineSnapshotSchema.optional(),
+  /** A Tessera chart the AI asked for (issue 20), and where it was made or why not (ai-chart.schema.ts). */
+  chart: AiChartSchema.optional(),
   /** /hybrid/backward: where the grid the given code produces differs from the edited grid sent (grid-diff.schema.ts). */
   differences: GridDiffSchema.optional(),
   /** A schedule solve (spec 02 §3): HiGHS's result and the formatted schedule. */

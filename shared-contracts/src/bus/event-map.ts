@@ -11,6 +11,8 @@ export interface EventMap {
   'sheet-snapshot-merged': { sheetId: string; version: number };
   'sheet-snapshot-merge-error': { sheetId: string; error: string };
   'sheet-proposal': { sheetId: string; versionId: string };
+  /** Show this chart (a chat message's link to a chart the AI made): the Workspace on that sheet scrolls to it and outlines it. */
+  'chart-focus': { sheetId: string; chartId: string };
   /**
    * Asks the Workspace to preview a version of a sheet (the git tab's Preview; AI Editing Mode's
    * staged edit, `staged`: its Commit / Discard decide, the preview offers no Apply); null ends it.

@@ -1,8 +1,9 @@
 import type { StructureStep } from '../live/transform-position.js';
 import { SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
-import { moveChartRange, moveCharts } from './chart-range.js';
+import { applyChartChange, moveChartBox, moveChartRange, moveCharts } from './chart-range.js';
 import {
   type ChartDefinition,
+  ChartBoxSchema,
   ChartDefinitionSchema,
   ChartOptionsSchema,
   chartsOf,
@@ -31,7 +32,7 @@ const options = {
   y_axis_title: 'Amount',
   legend: 'bottom' as const,
   stacked: false,
-  box: { x: 10, y: 20, width: 480, height: 300 },
+  box: { row: 0, col: 5, dx: 10, dy: 4, width: 480, height: 300 },
 };
 const chart = (id: string, r = range): ChartDefinition => ({ ...options, id, range: r });
 
@@ -117,7 +118,7 @@ describe('the charts of a sheet through a structure op', () => {
     expect(rowsOf(charts[1].range)).toEqual([16, 26]);
     // And stays so through later ops: rows inserted where it was do not bring it back.
     const later = moveCharts(charts, rowsInsert(0, 3));
-    expect(later.charts[0]).toBe(charts[0]);
+    expect(later.charts[0].range).toBeNull();
     expect(ChartDefinitionSchema.parse(charts[0]).range).toBeNull();
   });
   test('nothing touched: not changed', () => {
@@ -150,5 +151,59 @@ describe('the chart contract', () => {
     expect(chartsOf({ charts: [one, { nonsense: true }] })).toEqual([ChartDefinitionSchema.parse(one)]);
     expect(chartsOf({})).toEqual([]);
     expect(chartsOf(undefined)).toEqual([]);
+  });
+});
+
+describe('a chart change as a live frame brings it', () => {
+  const a = chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01');
+  const b = chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a02');
+  test('a new chart is added after the others; a changed one replaced in place; null removes it', () => {
+    expect(applyChartChange([a], b.id, b)).toEqual([a, b]);
+    expect(applyChartChange([a, b], a.id, { ...a, title: 'New' })).toEqual([{ ...a, title: 'New' }, b]);
+    expect(applyChartChange([a, b], a.id, null)).toEqual([b]);
+    expect(applyChartChange([b], a.id, null)).toEqual([b]);
+  });
+});
+
+describe('a chart box anchored to its top-left cell', () => {
+  /** Top-left corner 10 px into C5 (row 4, column 2). */
+  const box = { row: 4, col: 2, dx: 10, dy: 6, width: 480, height: 300 };
+  test('rows inserted above (or at) its cell move it down with the cell; below it, nothing', () => {
+    expect(moveChartBox(box, rowsInsert(0, 3))).toEqual({ ...box, row: 7 });
+    expect(moveChartBox(box, rowsInsert(4, 1))).toEqual({ ...box, row: 5 });
+    expect(moveChartBox(box, rowsInsert(5, 10))).toBe(box);
+  });
+  test('rows removed above move it up; its own row removed puts it at the edge of the row that takes its place', () => {
+    expect(moveChartBox(box, rowsRemove(0, 2))).toEqual({ ...box, row: 2 });
+    expect(moveChartBox(box, rowsRemove(3, 4))).toEqual({ ...box, row: 3, dy: 0 });
+    expect(moveChartBox(box, rowsRemove(5, 4))).toBe(box);
+  });
+  test('columns the same way, left of it; its size never changes', () => {
+    expect(moveChartBox(box, colsInsert(1, 2))).toEqual({ ...box, col: 4 });
+    expect(moveChartBox(box, colsRemove(0, 1))).toEqual({ ...box, col: 1 });
+    expect(moveChartBox(box, colsRemove(2, 1))).toEqual({ ...box, col: 2, dx: 0 });
+    expect(moveChartBox(box, colsInsert(3, 1))).toBe(box);
+  });
+  test('pushed past the last row it stays on the last one', () => {
+    expect(moveChartBox({ ...box, row: SHEET_MAX_ROWS - 2 }, rowsInsert(0, 5)).row).toBe(SHEET_MAX_ROWS - 1);
+  });
+  test('moveCharts moves the box with the range, and a chart with no range still moves its box', () => {
+    const c = { ...chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01'), box };
+    const moved = moveCharts([c, { ...c, range: null }], rowsInsert(0, 2));
+    expect(moved.changed).toBe(true);
+    expect(moved.charts.map((m) => [m.range?.start_row ?? null, m.box.row])).toEqual([
+      [4, 6],
+      [null, 6],
+    ]);
+  });
+  test('a box stored in pixels before boxes were anchored is read as the cell under its top-left corner, on the nominal grid', () => {
+    // 314 px from the left edge: past the 50 px row numbers, 264 px = column C (2 × 120) + 24; 76 px down: 30 px header, 46 = row 3 (2 × 23) + 0.
+    expect(ChartBoxSchema.parse({ x: 314, y: 76, width: 480, height: 300 })).toEqual({ row: 2, col: 2, dx: 24, dy: 0, width: 480, height: 300 });
+    expect(ChartBoxSchema.parse({ x: 0, y: 0, width: 480, height: 300 })).toEqual({ row: 0, col: 0, dx: 0, dy: 0, width: 480, height: 300 });
+    const stored = { ...chart('7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01'), box: { x: 10, y: 20, width: 480, height: 300 } };
+    expect(chartsOf({ charts: [stored] })[0].box).toEqual({ row: 0, col: 0, dx: 0, dy: 0, width: 480, height: 300 });
+    // Neither form: refused.
+    expect(ChartBoxSchema.safeParse({ x: 10, row: 1, width: 480, height: 300 }).success).toBe(false);
+    expect(ChartBoxSchema.safeParse({ x: 'a', y: 1, width: 480, height: 300 }).success).toBe(false);
   });
 });

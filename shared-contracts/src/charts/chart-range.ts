@@ -1,6 +1,6 @@
 import type { StructureStep } from '../live/transform-position.js';
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
-import type { ChartDefinition, ChartRange } from './chart.schema.js';
+import type { ChartBox, ChartDefinition, ChartRange } from './chart.schema.js';
 
 /**
  * A chart's range anchored to its cells through rows and columns inserted or removed (one
@@ -43,11 +43,52 @@ export function moveChartRange(range: ChartRange, step: StructureStep): ChartRan
 export function moveCharts(charts: readonly ChartDefinition[], step: StructureStep): { charts: ChartDefinition[]; changed: boolean } {
   let changed = false;
   const next = charts.map((chart) => {
-    if (chart.range === null) return chart;
-    const range = moveChartRange(chart.range, step);
-    if (range === chart.range) return chart;
-    changed = true;
-    return { ...chart, range };
+    const moved = moveChart(chart, step);
+    if (moved !== chart) changed = true;
+    return moved;
   });
   return { charts: changed ? next : [...charts], changed };
+}
+
+/** One chart through one structure op: its range and its box (the same object when nothing of it moved). */
+export function moveChart(chart: ChartDefinition, step: StructureStep): ChartDefinition {
+  const range = chart.range === null ? null : moveChartRange(chart.range, step);
+  const box = moveChartBox(chart.box, step);
+  return range === chart.range && box === chart.box ? chart : { ...chart, range, box };
+}
+
+/**
+ * A chart's box through one structure op, anchored to its top-left cell (as Excel's "move but
+ * don't size with cells"): rows (columns) inserted at or above (left of) that cell move it down
+ * (right); removed above it, up; when its own row (column) is removed it goes to the row (column)
+ * that takes that place, at the cell's edge. Its size never changes.
+ */
+export function moveChartBox(box: ChartBox, step: StructureStep): ChartBox {
+  const rows = step.type === 'rows_insert' || step.type === 'rows_remove';
+  const insert = step.type === 'rows_insert' || step.type === 'columns_insert';
+  const at = rows ? box.row : box.col;
+  const limit = rows ? SHEET_MAX_ROWS : SHEET_MAX_COLUMNS;
+  let next = at;
+  let edge = false;
+  if (insert) {
+    if (step.index <= at) next = Math.min(limit - 1, at + step.count);
+  } else if (at >= step.index + step.count) {
+    next = at - step.count;
+  } else if (at >= step.index) {
+    next = Math.min(step.index, limit - 1);
+    edge = true;
+  }
+  if (next === at && !edge) return box;
+  return rows ? { ...box, row: next, ...(edge ? { dy: 0 } : {}) } : { ...box, col: next, ...(edge ? { dx: 0 } : {}) };
+}
+
+/**
+ * The charts after one chart change (a live `chart` frame): `chart` replaces the chart of that id
+ * (or is added after the others), null removes it. The same list the server stored.
+ */
+export function applyChartChange(charts: readonly ChartDefinition[], chartId: string, chart: ChartDefinition | null): ChartDefinition[] {
+  const at = charts.findIndex((c) => c.id === chartId);
+  if (chart === null) return at < 0 ? [...charts] : charts.filter((c) => c.id !== chartId);
+  if (at < 0) return [...charts, chart];
+  return charts.map((c, i) => (i === at ? chart : c));
 }

@@ -43,13 +43,48 @@ export const ChartRangeSchema = z
   .refine((r) => r.end_row >= r.start_row && r.end_col >= r.start_col, { error: 'A chart range ends at or after its start' });
 export type ChartRange = z.infer<typeof ChartRangeSchema>;
 
-/** The chart's box over the grid (pixels from the grid's top left). */
-export const ChartBoxSchema = z.strictObject({
-  x: z.number().int().min(0).max(CHART_MAX_OFFSET),
-  y: z.number().int().min(0).max(CHART_MAX_OFFSET),
-  width: z.number().int().min(CHART_MIN_SIZE).max(CHART_MAX_SIZE),
-  height: z.number().int().min(CHART_MIN_SIZE).max(CHART_MAX_SIZE),
-});
+/**
+ * The nominal grid the Sheets remote draws (a row-number column 50 px wide, a header line 30 px
+ * high, columns 120 px wide, rows 23 px high): how a chart box stored in pixels before boxes were
+ * anchored to cells is read (legacyChartBox), and where a client without a laid-out grid places one.
+ */
+export const CHART_NOMINAL_GRID = { rowHeaderWidth: 50, columnHeaderHeight: 30, columnWidth: 120, rowHeight: 23 } as const;
+
+/**
+ * A box stored before boxes were anchored (`{x, y, width, height}`: pixels from the grid's top
+ * left, headers included) as the cell under its top-left corner and the offset into it, on the
+ * nominal grid: it shows where it showed, and moves with its cells from then on. Anything else is
+ * returned as it came (the anchored schema judges it).
+ */
+export function legacyChartBox(box: unknown): unknown {
+  if (typeof box !== 'object' || box === null || !('x' in box) || !('y' in box) || 'row' in box || 'col' in box) return box;
+  const { x, y, ...rest } = box as { x: unknown; y: unknown };
+  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) return box;
+  const g = CHART_NOMINAL_GRID;
+  const left = Math.max(0, Math.round(x) - g.rowHeaderWidth);
+  const top = Math.max(0, Math.round(y) - g.columnHeaderHeight);
+  const col = Math.min(SHEET_MAX_COLUMNS - 1, Math.floor(left / g.columnWidth));
+  const row = Math.min(SHEET_MAX_ROWS - 1, Math.floor(top / g.rowHeight));
+  return { ...rest, row, col, dx: Math.min(CHART_MAX_OFFSET, left - col * g.columnWidth), dy: Math.min(CHART_MAX_OFFSET, top - row * g.rowHeight) };
+}
+
+/**
+ * The chart's box over the grid, anchored to a cell as in Excel and Sheets: its top-left corner is
+ * `dx`, `dy` pixels into the cell (`row`, `col`), so rows or columns inserted above or left of it
+ * move it with its cells (chart-range.ts); its size is in pixels. A box in the older pixel form
+ * (`x`, `y`) is read as the cell under it (legacyChartBox).
+ */
+export const ChartBoxSchema = z.preprocess(
+  legacyChartBox,
+  z.strictObject({
+    row: Row,
+    col: Col,
+    dx: z.number().int().min(0).max(CHART_MAX_OFFSET),
+    dy: z.number().int().min(0).max(CHART_MAX_OFFSET),
+    width: z.number().int().min(CHART_MIN_SIZE).max(CHART_MAX_SIZE),
+    height: z.number().int().min(CHART_MIN_SIZE).max(CHART_MAX_SIZE),
+  }),
+);
 export type ChartBox = z.infer<typeof ChartBoxSchema>;
 
 /** What a user chooses in the Insert chart dialog (and may change later). */

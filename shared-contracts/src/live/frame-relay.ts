@@ -102,6 +102,8 @@ export class LiveFrameRelay {
       this.#sent.delete(frame.data.operation.id);
       this.#record(frame.data.version, frame.data.operation);
     }
+    // A chart change moves no cell: a version an echo moves through without a step.
+    if (frame.type === 'chart') this.#record(frame.data.version, { type: 'chart' });
     if (frame.type === 'sync') this.#versions.clear();
     if (frame.type !== 'ack') return null;
     const sent = this.#sent.get(frame.data.operation_id);

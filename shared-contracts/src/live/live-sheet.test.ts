@@ -286,3 +286,46 @@ describe('own pending operations through remote rows and columns', () => {
     expect(b.sent[1]).toEqual(expect.objectContaining({ id: 'b2', base_version: 1, position: { row: 2, column: 0 } }));
   });
 });
+
+test('a chart frame is applied once, at its version, moved through an own row insert still in flight; a chart needs no sync', () => {
+  const charts: string[] = [];
+  const live = new LiveSheet({
+    version: 1,
+    send: () => {},
+    applyCells: () => {},
+    applyStructure: () => {},
+    applyChart: (id, chart) => charts.push(`${id} ${chart ? `${chart.range?.start_row}-${chart.range?.end_row}` : 'deleted'}`),
+    replace: () => charts.push('replace'),
+    onVersion: () => {},
+    onPending: () => {},
+    onError: () => {},
+    fetch: async () => null,
+  });
+  const chart = {
+    id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a01',
+    type: 'column' as const,
+    range: { start_row: 2, start_col: 0, end_row: 4, end_col: 1 },
+    categories: 'first_column' as const,
+    title: '',
+    x_axis_title: '',
+    y_axis_title: '',
+    legend: 'none' as const,
+    stacked: false,
+    box: { row: 0, col: 3, dx: 0, dy: 0, width: 400, height: 300 },
+  };
+  const frame = (version: number, c: typeof chart | null): LiveServerFrame => ({
+    type: 'chart',
+    data: { sheet_id: SHEET, version, chart_id: chart.id, chart: c, user_id: 'bob', timestamp: 't' },
+  });
+  live.receive(frame(2, chart));
+  live.receive(frame(3, null));
+  // Already held: not applied again.
+  live.receive(frame(2, chart));
+  expect(charts).toEqual([`${chart.id} 2-4`, `${chart.id} deleted`]);
+  expect(live.version).toBe(3);
+  // An own insert of 2 rows above it is on its way: the chart committed before it is shown below those rows.
+  live.send([{ id: 'ins', type: 'rows_insert', index: 0, count: 2 }]);
+  live.receive(frame(4, chart));
+  expect(charts.at(-1)).toBe(`${chart.id} 4-6`);
+  expect(charts).not.toContain('replace');
+});

@@ -1,3 +1,5 @@
+import { moveChart } from '../charts/chart-range.js';
+import type { ChartDefinition } from '../charts/chart.schema.js';
 import type { CellChange } from '../sheets/sheet.schema.js';
 import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
 import { EDIT_DROPPED_TEXT, isStructureType, STRUCTURE_DROPPED_TEXT, type StructureStep, transformCell, transformOperation } from './transform-position.js';
@@ -14,6 +16,12 @@ export interface LiveSheetOptions {
   applyCells(changes: CellChange[]): void;
   /** Someone else's rows or columns inserted or removed, to show. */
   applyStructure(operation: StructureOperation): void;
+  /**
+   * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
+   * in the grid's terms (moved through own row/column operations still pending). Without it a
+   * chart frame only advances the version.
+   */
+  applyChart?(chartId: string, chart: ChartDefinition | null): void;
   /** The server's whole sheet replaces what is shown. */
   replace(sync: SyncData): void;
   /** The version held changed; `at` is the commit time when an own operation was acknowledged. */
@@ -26,7 +34,10 @@ export interface LiveSheetOptions {
   fetch(): Promise<SyncData | null>;
 }
 
-type Entry = { kind: 'ack'; id: string; at: string } | { kind: 'op'; operation: AppliedOperation };
+type Entry =
+  | { kind: 'ack'; id: string; at: string }
+  | { kind: 'op'; operation: AppliedOperation }
+  | { kind: 'chart'; chartId: string; chart: ChartDefinition | null };
 
 /** An own operation not settled by the server yet. */
 interface Own {
@@ -126,6 +137,9 @@ export class LiveSheet {
         else this.queue(version, { kind: 'op', operation });
         return;
       }
+      case 'chart':
+        this.queue(frame.data.version, { kind: 'chart', chartId: frame.data.chart_id, chart: frame.data.chart });
+        return;
       case 'sync':
         this.sync(frame.data);
         return;
@@ -243,6 +257,8 @@ export class LiveSheet {
         savedAt = entry.at;
         // Applied: what was held back behind it goes now, on this version.
         this.sendReady();
+      } else if (entry.kind === 'chart') {
+        this.applyChart(entry.chartId, entry.chart);
       } else {
         this.apply(entry.operation);
       }
@@ -279,6 +295,16 @@ export class LiveSheet {
     const mine = this.cellsHeld();
     const shown = mine.size === 0 ? changes : changes.filter((c) => !mine.has(cellKey(c.row, c.col)));
     if (shown.length > 0) this.options.applyCells(shown);
+  }
+
+  /** A chart as the server stored it, moved through the own row/column operations it was committed before. */
+  private applyChart(chartId: string, chart: ChartDefinition | null): void {
+    let shown = chart;
+    for (const entry of this.own.values()) {
+      const structure = structureOf(entry.operation);
+      if (shown !== null && structure !== null) shown = moveChart(shown, structure);
+    }
+    this.options.applyChart?.(chartId, shown);
   }
 
   /** The cells own pending operations hold in the grid shown: each moved through the own structure changes after it. */

@@ -44,7 +44,7 @@ export function createSheetLiveClient(options: CommonOptions): SheetLiveClient {
       return [];
     },
     versionOf(frame) {
-      if (frame.type === 'operation' || frame.type === 'ack' || frame.type === 'sync') return frame.data.version;
+      if (frame.type === 'operation' || frame.type === 'ack' || frame.type === 'sync' || frame.type === 'chart') return frame.data.version;
       return undefined;
     },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccessLevelSchema } from '../access/access.schema.js';
+import { ChartDefinitionSchema } from '../charts/chart.schema.js';
 import {
   CELL_PATCH_MAX_CHANGES,
   CellChangeSchema,
@@ -290,6 +291,22 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('access'),
     data: z.object({ sheet_id: z.string(), access: AccessLevelSchema.exclude(['none']) }),
+  }),
+  /**
+   * A chart was added, changed (moved, resized, edited) or deleted (issue 20): version `version`,
+   * applied in version order like an operation. `chart` is the chart as stored now (its range and
+   * box as the server anchored them), null when it was deleted. Nobody reloads the sheet for it.
+   */
+  z.object({
+    type: z.literal('chart'),
+    data: z.object({
+      sheet_id: z.string(),
+      version: z.number().int(),
+      chart_id: z.string(),
+      chart: ChartDefinitionSchema.nullable(),
+      user_id: z.string(),
+      timestamp: z.string(),
+    }),
   }),
   /** A proposed version was accepted and is live now; a `sync` with its content follows. */
   z.object({

@@ -2,6 +2,7 @@ import {
   ACCESS_TEXTS,
   type AccessLevel,
   LiveSheet,
+  applyChartChange,
   chartsOf,
   moveCharts,
   type ChartDefinition,
@@ -150,6 +151,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           if (moved.changed) store.setState({ charts: moved.charts });
           touched();
         },
+        // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
+        applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
           // Measured before the grid pads the rows to its spare columns.
           const syncSize = storedSize(sync.data, sync.metadata.rows, sync.metadata.columns);
