@@ -19,7 +19,9 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { useMemo } from 'react';
 import type { ChartData } from './chart-data.js';
+import { pointsForWidth } from './chart-downsample.js';
 
 /** Series colours, in order (Chakra tokens: the chart follows the theme, light or dark). */
 const PALETTE = ['teal.solid', 'purple.solid', 'orange.solid', 'blue.solid', 'pink.solid', 'green.solid', 'red.solid', 'cyan.solid', 'yellow.solid'];
@@ -43,8 +45,14 @@ export interface ChartViewProps {
  * an edit must show at once.
  */
 export default function ChartView({ chart, data, width, height }: ChartViewProps) {
+  // A line or area longer than the chart is wide is drawn from the points that set its pixels.
+  const drawsLine = chart.type === 'line' || chart.type === 'area';
+  const points = useMemo(
+    () => (drawsLine ? pointsForWidth(data.points, data.series.map((s) => s.key), width) : data.points),
+    [drawsLine, data, width],
+  );
   const view = useChart({
-    data: data.points,
+    data: points,
     series: data.series.map((s, i) => ({ name: s.key, label: s.name, color: PALETTE[i % PALETTE.length], stackId: chart.stacked ? 'stack' : undefined })),
   });
   const size = { width, height, data: view.data, margin: { top: 8, right: 16, bottom: chart.x_axis_title ? 24 : 8, left: chart.y_axis_title ? 16 : 0 } };
@@ -61,10 +69,10 @@ export default function ChartView({ chart, data, width, height }: ChartViewProps
   const yTitle = chart.y_axis_title ? { value: chart.y_axis_title, angle: -90, position: 'insideLeft' as const } : undefined;
   const grid = <CartesianGrid stroke={view.color('border.muted')} vertical={false} />;
   const tooltip = <Tooltip animationDuration={0} content={<Chart.Tooltip />} />;
-  const interval = data.points.length > MEASURED_TICKS_UP_TO ? Math.ceil(data.points.length / TICKS_SHOWN) - 1 : 'preserveEnd';
+  const interval = points.length > MEASURED_TICKS_UP_TO ? Math.ceil(points.length / TICKS_SHOWN) - 1 : 'preserveEnd';
   const categoryAxis = <XAxis dataKey={view.key('category')} label={xTitle} stroke={view.color('border')} interval={interval} />;
   const valueAxis = <YAxis label={yTitle} stroke={view.color('border')} />;
-  const dots = data.points.length <= DOTS_UP_TO;
+  const dots = points.length <= DOTS_UP_TO;
 
   let drawing: React.ReactElement;
   switch (chart.type) {
