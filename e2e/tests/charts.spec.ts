@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { ask, lastReply, openChat } from '../support/chat-panel';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
 
 /**
@@ -264,5 +265,31 @@ test.describe.serial('charts: from a range, live with the sheet, versioned with 
     };
     await expect.poll(drift).toBe('with its cells');
     expect((await frame.boundingBox())!.y).toBeLessThan(chartBefore.y);
+  });
+  test("'chart of Amount by Region' to the built-in assistant: a column chart over its totals, on the result's new sheet, shown from the reply", async ({ page, request }) => {
+    await signIn(page);
+    await openSheet(page, ids.sheet, sheetName);
+    const panel = await openChat(page);
+    const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/sheets');
+    await ask(panel, 'Agent • AI Powered', 'chart of Amount by Region');
+    const result = await (await created).json();
+    const reply = await lastReply(panel);
+    const show = reply.getByRole('button', { name: /^Show chart: / });
+    await expect(show).toBeVisible();
+
+    // The chart is stored on the new sheet (a column chart over its totals), not on the one asked about.
+    const auth = { Authorization: `Bearer ${await adminToken(request)}` };
+    await expect
+      .poll(async () => ((await (await request.get(`/api/v1/sheets/${result.id}`, { headers: auth })).json()).metadata.charts ?? []).map((c: { type: string }) => c.type))
+      .toEqual(['column']);
+    expect(await storedCharts(request)).toHaveLength(1);
+
+    // 'Show chart' opens that sheet with the chart on it: a bar per region.
+    await show.click();
+    await expect(page.getByTestId('sheet-name')).toHaveText(result.name);
+    const frame = page.getByTestId('chart-frame');
+    await expect(frame).toHaveCount(1);
+    await expect(frame.getByTestId('chart-view')).toHaveAttribute('data-chart-type', 'column');
+    await expect(frame.locator('path.recharts-rectangle')).toHaveCount(3);
   });
 });
