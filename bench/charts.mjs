@@ -161,27 +161,27 @@ try {
   for (const [i, row] of free.entries()) {
     await cell(row).click();
     await page.keyboard.type(String(5000 + i * 700));
-    const watch = page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const line = document.querySelector('[data-testid="chart-frame"] .recharts-line-curve');
-          const d = line.getAttribute('d');
-          let pressed = 0;
-          // A chart that never follows the edit fails the run instead of hanging it.
-          setTimeout(() => resolve(null), 30_000);
-          window.addEventListener('keydown', (e) => e.key === 'Enter' && (pressed = performance.now()), { capture: true, once: true });
-          const obs = new MutationObserver(() => {
-            const now = document.querySelector('[data-testid="chart-frame"] .recharts-line-curve');
-            if (pressed && now && now.getAttribute('d') !== d) {
-              obs.disconnect();
-              resolve(performance.now() - pressed);
-            }
-          });
-          obs.observe(document.querySelector('[data-testid="chart-frame"]'), { subtree: true, childList: true, attributes: true, attributeFilter: ['d'] });
-        }),
-    );
+    // The watch is in place in the page before the Enter (an evaluate not awaited may start after it).
+    await page.evaluate(() => {
+      window.__chartUpdate = new Promise((resolve) => {
+        const line = document.querySelector('[data-testid="chart-frame"] .recharts-line-curve');
+        const d = line.getAttribute('d');
+        let pressed = 0;
+        // A chart that never follows the edit fails the run instead of hanging it.
+        setTimeout(() => resolve(null), 30_000);
+        window.addEventListener('keydown', (e) => e.key === 'Enter' && (pressed = performance.now()), { capture: true, once: true });
+        const obs = new MutationObserver(() => {
+          const now = document.querySelector('[data-testid="chart-frame"] .recharts-line-curve');
+          if (pressed && now && now.getAttribute('d') !== d) {
+            obs.disconnect();
+            resolve(performance.now() - pressed);
+          }
+        });
+        obs.observe(document.querySelector('[data-testid="chart-frame"]'), { subtree: true, childList: true, attributes: true, attributeFilter: ['d'] });
+      });
+    });
     await page.keyboard.press('Enter');
-    const took = await watch;
+    const took = await page.evaluate(() => window.__chartUpdate);
     if (took === null) {
       // Told, not hidden: the figure below counts only the edits the chart followed.
       await page.screenshot({ path: path.join(os.tmpdir(), 'tessera-charts-bench-update.png') });
