@@ -197,6 +197,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
     const metrics = installHttpMetrics(app, 'api');
+    columnCompactor.instrument(metrics);
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs, services.apiTokenGate);
     installAccessGuard(app, services.access);

@@ -80,11 +80,14 @@ describe('columns inserted and removed without rewriting the chunks', () => {
     cells[col] = value;
     return next;
   };
-  /** A rebuilt version's rows are padded with '' to the version's width where the rebuild parsed them (version-rebuild.ts). */
+  /**
+   * A rebuilt version's rows are padded with '' to the version's width where the rebuild parsed them
+   * (version-rebuild.ts), and a cell written past a row's end comes back as null when undone: empty either way.
+   */
   const unpadded = (grid: GridData) =>
     grid.map((row) => {
       let end = row.length;
-      while (end > 0 && row[end - 1] === '') end--;
+      while (end > 0 && (row[end - 1] === '' || row[end - 1] === null)) end--;
       return row.slice(0, end);
     });
   /** Every version as the model says, read back: the live sheet and the chunks' text exactly, each version rebuilt. */
@@ -142,6 +145,32 @@ describe('columns inserted and removed without rewriting the chunks', () => {
     // A snapshot taken after the catch-up (a row op) still rebuilds every version.
     await step({ type: 'rows_insert', index: 0, count: 1 });
     await checkAll(id, versions, edit.version + 1, 'after a row op');
+  });
+
+  it('cells written while chunks are caught up: every write lands, none waits on the other for good (PostgreSQL: one lock order)', async () => {
+    let model = labelled(2_300);
+    const id = await create(model);
+    let live = 1;
+    let cols = COLS;
+    for (let round = 0; round < 4; round++) {
+      const op: StoredStructureOp = { type: 'columns_insert', index: round % 2, count: 1 };
+      live = (await sheets.applyStructure(id, op, userId)).version;
+      model = apply(model, cols, op);
+      cols++;
+      const ids = (await chunksBehind(db, id)).map((c) => c.chunk);
+      // One catch-up per chunk, all at once, and a stream of cell writes into every chunk meanwhile.
+      const edits = (async () => {
+        for (let k = 0; k < 10; k++) {
+          const row = (k * 487 + round) % model.length;
+          live = (await sheets.patchCells(id, { base_version: live, changes: [{ row, col: 0, value: `w${round}.${k}` }] }, userId)).version;
+          model = setCell(model, row, 0, `w${round}.${k}`);
+        }
+      })();
+      await Promise.all([edits, ...ids.map((chunk) => catchUpChunks(db, id, [chunk]))]);
+    }
+    assert.deepEqual((await sheets.readGrid(id)).data, model);
+    await catchUpAll(id);
+    assert.equal(Number((await sheetRow(id)).byte_size), await bytesOf(id, model), 'the size, caught up');
   });
 
   const cellValue = fc.constantFrom<CellValue>('x', 'a,b', '[y]', '"q"', 'back\\slash', '', 7, -1.5, true, null);

@@ -1,10 +1,11 @@
 import { type Kysely, sql } from 'kysely';
+import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/schema.js';
 import type { SheetChangeFeed } from './sheet-changes.js';
 import { catchUpChunks, chunksBehind } from './sheet-store.js';
 
 /** Stored bytes of chunk text rewritten per statement: on PGlite (one connection) a statement holds every other query back while it runs. */
-export const CATCH_UP_BATCH_BYTES = 1_000_000;
+export const CATCH_UP_BATCH_BYTES = 400_000;
 /** Wait after a column op before rewriting, so that several column ops in a row are written once. */
 export const CATCH_UP_DELAY_MS = 250;
 
@@ -26,6 +27,8 @@ export class ColumnCompactor {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #sweep = false;
+  /** The sheet being caught up now. */
+  #current: string | undefined;
   #closed = false;
   readonly #unsubscribe: () => void;
 
@@ -37,6 +40,24 @@ export class ColumnCompactor {
   ) {
     this.#unsubscribe = changes.subscribe((c) => {
       if (c.kind === 'structure' && (c.operation.type === 'columns_insert' || c.operation.type === 'columns_remove')) this.schedule(c.sheetId);
+    });
+  }
+
+  /** Sheets waiting to be caught up or being caught up in this process. */
+  get pending(): number {
+    return this.#queue.size + (this.#current === undefined ? 0 : 1);
+  }
+
+  /** The `sheet_column_catch_up_pending` gauge on /metrics (the structure-edits benchmark waits on it). */
+  instrument(metrics: Registry): void {
+    const compactor = this;
+    new Gauge({
+      name: 'sheet_column_catch_up_pending',
+      help: 'Sheets whose chunks wait for or are being rewritten with inserted or removed columns, in this process',
+      registers: [metrics],
+      collect() {
+        this.set(compactor.pending);
+      },
     });
   }
 
@@ -104,11 +125,14 @@ export class ColumnCompactor {
     while (this.#queue.size > 0 && !this.#closed) {
       const sheetId = this.#queue.values().next().value!;
       this.#queue.delete(sheetId);
+      this.#current = sheetId;
       try {
         await this.#catchUp(sheetId);
       } catch (err) {
         // Reads stay right without it; the next column op or start tries again.
         this.log.warn({ err, sheetId }, 'could not write column operations into the chunks');
+      } finally {
+        this.#current = undefined;
       }
     }
   }

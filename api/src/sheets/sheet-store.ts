@@ -399,28 +399,33 @@ export async function chunksBehind(db: Db, sheetId: string): Promise<{ chunk: nu
  * These chunks rewritten with their pending column ops applied, as of the newest op applied: the
  * content stays what every read gave, so the version they get is the one that content is the text
  * of, not a new one (snapshots taken since need no new copy). A chunk written meanwhile (another
- * version) is left alone. Returns how many were rewritten. Needs no row lock: each statement is
- * atomic and the update re-checks the version it read.
+ * version) is left alone. Under the sheet's row lock, taken first as every writer does (the size
+ * trigger of migration 0011 updates the sheet row after each chunk: a chunk locked before the sheet
+ * would deadlock with a cell write). Returns how many were rewritten.
  */
-export async function catchUpChunks(db: Db, sheetId: string, ids: number[]): Promise<number> {
+export async function catchUpChunks(db: Kysely<Database>, sheetId: string, ids: number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const stale = await db
-    .selectFrom('sheet_chunks')
-    .select(['chunk', 'version', sql<string>`rows::text`.as('rows'), pendingOfChunk().as('pending')])
-    .where('sheet_id', '=', sheetId)
-    .where('chunk', 'in', ids)
-    .execute();
-  const values = stale.flatMap((c) => {
-    const ops = parsePendingOps(c.pending);
-    if (ops.length === 0) return [];
-    const text = applyColumnOps(c.rows, ops.map((o) => o.op));
-    return [sql`(${c.chunk}::int, ${c.version}::int, ${ops[ops.length - 1].version}::int, ${text}::text)`];
+  return db.transaction().execute(async (trx) => {
+    const sheet = await trx.selectFrom('sheets').select('id').where('id', '=', sheetId).forUpdate().executeTakeFirst();
+    if (!sheet) return 0;
+    const stale = await trx
+      .selectFrom('sheet_chunks')
+      .select(['chunk', 'version', sql<string>`rows::text`.as('rows'), pendingOfChunk().as('pending')])
+      .where('sheet_id', '=', sheetId)
+      .where('chunk', 'in', ids)
+      .execute();
+    const values = stale.flatMap((c) => {
+      const ops = parsePendingOps(c.pending);
+      if (ops.length === 0) return [];
+      const text = applyColumnOps(c.rows, ops.map((o) => o.op));
+      return [sql`(${c.chunk}::int, ${c.version}::int, ${ops[ops.length - 1].version}::int, ${text}::text)`];
+    });
+    if (values.length === 0) return 0;
+    const { numAffectedRows } = await sql`UPDATE sheet_chunks c SET rows = v.rows::json, version = v.to_version
+      FROM (VALUES ${sql.join(values)}) AS v(chunk, from_version, to_version, rows)
+      WHERE c.sheet_id = ${sheetId}::uuid AND c.chunk = v.chunk AND c.version = v.from_version`.execute(trx);
+    return Number(numAffectedRows ?? 0);
   });
-  if (values.length === 0) return 0;
-  const { numAffectedRows } = await sql`UPDATE sheet_chunks c SET rows = v.rows::json, version = v.to_version
-    FROM (VALUES ${sql.join(values)}) AS v(chunk, from_version, to_version, rows)
-    WHERE c.sheet_id = ${sheetId}::uuid AND c.chunk = v.chunk AND c.version = v.from_version`.execute(db);
-  return Number(numAffectedRows ?? 0);
 }
 
 /**
