@@ -24,6 +24,7 @@ import type { AppServices } from './services.js';
 import { usersRoute } from './users/users.route.js';
 import { UsersRepository } from './users/users.repository.js';
 import { SheetsService } from './sheets/sheets.service.js';
+import { ColumnCompactor } from './sheets/column-compactor.js';
 import { GroupsService } from './groups/groups.service.js';
 import { sheetsRoutes } from './sheets/sheets.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
@@ -59,6 +60,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's database, closed with the app. */
     db: Kysely<Database>;
+    /** Writes column inserts and removals into the chunks in the background (tests await it with settle()). */
+    columnCompactor: ColumnCompactor;
   }
 }
 
@@ -137,6 +140,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     recheckMs: config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS,
   });
   const sheets = new SheetsService(db, config.sheetMaxCells);
+  const columnCompactor = new ColumnCompactor(db, sheets.changes, liveLog);
   const groups = new GroupsService(db);
   const access = new AccessService(db, config.workspaceDefaultAccess ?? DEFAULT_WORKSPACE_ACCESS);
   const activity = new ActivityLog(db);
@@ -179,11 +183,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   options.instrument?.(app);
   app.decorate('db', db);
+  app.decorate('columnCompactor', columnCompactor);
   app.decorate('trash', services.trash);
   app.addHook('onClose', async () => {
     await socketSessions.stop();
     await loginRateLimit.close();
     await live.close();
+    await columnCompactor.close();
     await db.destroy();
   });
 
@@ -191,6 +197,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installErrorHandling(app, BODY_LIMIT_BYTES);
     installJsonParser(app);
     const metrics = installHttpMetrics(app, 'api');
+    columnCompactor.instrument(metrics);
     echoRequestId(app);
     installAuthGuard(app, services.accessTokens, services.tokenEpochs, services.apiTokenGate);
     installAccessGuard(app, services.access);
@@ -218,7 +225,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.register(liveRoutes, { services, metrics });
     app.register(workspaceRoutes, { services });
     await app.ready();
+    columnCompactor.start();
   } catch (err) {
+    await columnCompactor.close();
     await app.close().catch(() => {});
     await loginRateLimit.close().catch(() => {});
     await live.close().catch(() => {}); // a no-op when onClose already did it

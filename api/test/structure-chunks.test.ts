@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GridData, SheetSchema } from '@tessera/contracts';
 import { MAX_CHUNK_ROWS } from '../src/sheets/cell-grid.js';
+import { joinChunkTexts } from '../src/sheets/sheet-store.js';
 import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
 import { restructure } from '../src/sheets/structure-op.js';
 import { LiveClient } from './live-client.js';
@@ -172,6 +173,53 @@ describe('rows inserted and removed in a multi-chunk sheet', () => {
     const widened = await server(s.id);
     assert.deepEqual(widened.data[2_200].slice(0, 3), ['r700c0', '', typed]);
     assert.deepEqual(widened.data[0].slice(0, 4), ['r0c0', '', 'r0c1', 'r0c2']);
+  });
+
+  it('columns inserted and removed are caught up in the chunks in the background while cells are typed: the sheet, export, every version and the size read back exactly', async () => {
+    const COLUMNS = 3;
+    let model = labelled(2_300);
+    let width = COLUMNS;
+    const s = await create(model);
+    const c = await join(s.id, s.version);
+    const versions = new Map<number, GridData>([[s.version, model]]);
+    const sizeOf = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json()).metadata.size;
+    const steps: StoredStructureOp[] = [
+      { type: 'columns_insert', index: 1, count: 2 },
+      { type: 'columns_remove', index: 0, count: 1 },
+      { type: 'columns_insert', index: 4, count: 1 }, // at the end
+    ];
+    let typed = 0;
+    for (const op of steps) {
+      const v = await structure(c, s.id, op);
+      model = restructure(structuredClone(model), [], width, op).grid;
+      width += op.type === 'columns_insert' ? op.count : -op.count;
+      versions.set(v, model);
+      assert.deepEqual((await server(s.id)).data, model, `${op.type} at ${op.index}: the sheet as read back`);
+      // Cells typed in every chunk while the chunks are caught up (or not yet).
+      for (const row of [0, 600, 1_200, 1_800, 2_299]) {
+        const id = `typed-${++typed}`;
+        c.send({ type: 'operation', sheet_id: s.id, operation: { id, type: 'cell_update', position: { row, column: typed % width }, value: id } });
+        const ack = await c.next('ack', (f) => f.data.operation_id === id);
+        model = structuredClone(model);
+        model[row][typed % width] = id;
+        versions.set(ack.data.version, model);
+      }
+    }
+    await t.app.columnCompactor.settle();
+    const chunks = await t.app.db.selectFrom('sheet_chunks').select(['rows']).where('sheet_id', '=', s.id).orderBy('ord').execute();
+    const texts = chunks.map((chunk) => (typeof chunk.rows === 'string' ? chunk.rows : JSON.stringify(chunk.rows)));
+    assert.deepEqual(JSON.parse(joinChunkTexts(texts)), model, 'the chunks hold the columns now');
+    assert.equal(await sizeOf(s.id), texts.reduce((n, text) => n + Buffer.byteLength(text), 0), 'the size is exact');
+    assert.deepEqual((await server(s.id)).data, model);
+    assert.equal(await exported(s.id), ['A,B,C,D,E', ...model.map((row) => row.slice(0, width).join(','))].join('\n'), 'the CSV export (a row is written with the cells it has)');
+    for (const [at, grid] of versions) {
+      const rebuilt = await version(s.id, at);
+      assert.deepEqual(
+        rebuilt.map((row) => row.join('|').replace(/\|+$/, '')),
+        grid.map((row) => row.join('|').replace(/\|+$/, '')),
+        `version ${at}`,
+      );
+    }
   });
 
   it('removing every row, then inserting rows into the empty sheet', async () => {

@@ -1,5 +1,7 @@
+import type { CellValue } from '@tessera/contracts';
 import type { StoredStructureOp } from './sheet-ops.tables.js';
 import { closingQuote } from './json-text.js';
+import { restructure } from './structure-op.js';
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
@@ -65,4 +67,17 @@ export function spliceColumnsText(text: string, op: StoredStructureOp): string |
   }
   parts.push(text.slice(from));
   return parts.join('');
+}
+
+/**
+ * A chunk's text with column operations applied in order (the ones inserted or removed after the
+ * chunk was written: they are not rewritten into every chunk at once, see sheet-store.ts
+ * `pendingColumnOps`). Scans the text; parses only a chunk holding a non-scalar cell.
+ */
+export function applyColumnOps(text: string, ops: readonly StoredStructureOp[]): string {
+  for (const op of ops) {
+    // restructure's grid change does not depend on the headers or width it is given (any width the op fits).
+    text = spliceColumnsText(text, op) ?? JSON.stringify(restructure(JSON.parse(text) as CellValue[][], [], op.index + op.count, op).grid);
+  }
+  return text;
 }

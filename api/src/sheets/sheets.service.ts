@@ -41,13 +41,13 @@ import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
-import { spliceColumnsText } from './column-text.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
   appendOp,
   applyCellChangeSets,
+  copyChunks,
   applyCellChanges,
   joinChunkTexts,
   insertRows,
@@ -58,7 +58,6 @@ import {
   readLayout,
   removeRows,
   replaceGrid,
-  rewriteEveryChunk,
   rowsToLoad,
   type RowsWrite,
   writeNewGrid,
@@ -609,18 +608,15 @@ export class SheetsService {
         const version = row.version + 1;
         const layout = await this.layoutOf(trx, id, row.version);
         // Only the restructured rows' chunks are rewritten: a row op touches the chunk(s) it falls
-        // in (rows below keep their chunks), a column op every chunk (every row has cells after it).
+        // in (rows below keep their chunks); a column op none: the op log holds it and every read
+        // applies it until the column compactor has rewritten the chunks (sheet-store.ts pendingColumnOps).
         const next = restructure([], row.headers, row.col_count, op);
         let rows: RowsWrite | undefined;
-        let texts: string[] | undefined;
         if (op.type === 'rows_insert') {
           const blank = Array.from({ length: op.count }, () => Array<CellValue>(row.col_count).fill(''));
           rows = await insertRows(trx, id, layout, op.index, blank, version);
         } else if (op.type === 'rows_remove') {
           rows = await removeRows(trx, id, layout, op.index, op.count, version);
-        } else {
-          const change = (text: string) => spliceColumnsText(text, op) ?? JSON.stringify(restructure(JSON.parse(text) as GridData, row.headers, row.col_count, op).grid);
-          texts = await rewriteEveryChunk(trx, id, layout, change, version);
         }
         next.rowCount = rows ? rows.layout.rowCount : row.row_count;
         // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
@@ -640,18 +636,17 @@ export class SheetsService {
           .executeTakeFirstOrThrow();
         await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
         if (charts.changed) await recordCharts(trx, id, version, charts.charts);
-        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows, texts } as LiveWriteResult & {
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows } as LiveWriteResult & {
           operation: StoredStructureOp;
           layout?: ChunkLayout;
           rows?: RowsWrite;
-          texts?: string[];
         };
       });
       if (result.duplicate) return result;
-      const { layout, rows, texts, ...written } = result;
+      const { layout, rows, ...written } = result;
       this.layouts.set(id, written.version, layout!);
       if (rows) this.cache.splice(id, written.version, rows.splice.from, rows.splice.deleteCount, rows.splice.texts);
-      else this.cache.set(id, written.version, texts!);
+      else this.cache.delete(id);
       this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
       return written;
     } catch (err) {
@@ -696,8 +691,8 @@ export class SheetsService {
           created_by: userId,
         })
         .execute();
-      // The cells are copied inside the database, chunk for chunk.
-      await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version) SELECT ${copyId}::uuid, chunk, ord, n, rows, 1 FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(trx);
+      // The cells are copied inside the database, chunk for chunk (those with column ops pending brought up to date).
+      await copyChunks(trx, id, copyId, 1);
       await appendOp(trx, { sheetId: copyId, version: 1, kind: 'duplicate', userId, changes: null });
       const charts = storedCharts(source.extra);
       if (charts.length > 0) await recordCharts(trx, copyId, 1, charts);

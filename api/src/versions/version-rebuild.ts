@@ -1,7 +1,7 @@
 import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
 import { type CellDelta, CHUNK_ROWS, segmentHolding } from '../sheets/cell-grid.js';
-import { joinChunkTexts, readChunks } from '../sheets/sheet-store.js';
+import { currentText, joinChunkTexts, pendingColumnOps, readChunks } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
 import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
@@ -43,15 +43,20 @@ interface StoredChunks {
   sizes: number[];
 }
 
-/** A full snapshot's chunks: for each chunk of its layout, the newest copy of that chunk id up to its version. */
+/**
+ * A full snapshot's chunks: for each chunk of its layout, the newest copy of that chunk id up to its
+ * version, with the column ops between the version its text is of (`written`; before migration 0013
+ * the copy's own) and the snapshot's applied.
+ */
 async function snapshotChunks(db: AnyDb, sheetId: string, version: number): Promise<StoredChunks> {
-  const { rows } = await sql<{ rows: string; n: number }>`SELECT sc.rows, (l.e->>1)::int AS n FROM sheet_snapshots s
+  const { rows } = await sql<{ rows: string; n: number; pending: string | null }>`SELECT sc.rows, (l.e->>1)::int AS n,
+      ${pendingColumnOps(sql.ref('s.sheet_id'), sql.ref('sc.written'), sql.ref('s.version'))} AS pending FROM sheet_snapshots s
     CROSS JOIN LATERAL json_array_elements(s.layout) WITH ORDINALITY AS l(e, i)
-    CROSS JOIN LATERAL (SELECT c.rows::text AS rows FROM sheet_snapshot_chunks c
+    CROSS JOIN LATERAL (SELECT c.rows::text AS rows, coalesce(c.written, c.version) AS written FROM sheet_snapshot_chunks c
       WHERE c.sheet_id = s.sheet_id AND c.chunk = (l.e->>0)::int AND c.version <= s.version
       ORDER BY c.version DESC LIMIT 1) sc
     WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY l.i`.execute(db);
-  return { texts: rows.map((r) => r.rows), sizes: rows.map((r) => r.n) };
+  return { texts: rows.map((r) => currentText(r.rows, r.pending)), sizes: rows.map((r) => r.n) };
 }
 
 async function liveChunks(db: AnyDb, sheetId: string): Promise<StoredChunks> {

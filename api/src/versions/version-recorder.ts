@@ -82,8 +82,9 @@ export async function captureSnapshot(db: AnyDb, sheetId: string, version: numbe
   const prev = await sql<{ version: number }>`SELECT version FROM sheet_snapshots
     WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int ORDER BY version DESC LIMIT 1`.execute(db);
   const since = prev.rows[0]?.version ?? 0;
-  await sql`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows)
-    SELECT c.sheet_id, c.chunk, ${version}::int, c.rows FROM sheet_chunks c
+  // `written`: the version the text is of (column ops after it still apply: sheet-store.ts pendingColumnOps).
+  await sql`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows, written)
+    SELECT c.sheet_id, c.chunk, ${version}::int, c.rows, c.version FROM sheet_chunks c
     WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int`.execute(db);
   await sql`INSERT INTO sheet_snapshots (sheet_id, version, chunk_count, layout)
     SELECT ${sheetId}::uuid, ${version}::int, count(*)::int, coalesce(json_agg(json_build_array(chunk, n) ORDER BY ord), '[]'::json)

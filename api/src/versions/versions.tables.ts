@@ -10,7 +10,14 @@ export type VersionTables = {
   /** A full snapshot of the grid at this version: its chunks are the newest sheet_snapshot_chunks rows ≤ version. */
   sheet_snapshots: { sheet_id: string; version: number; chunk_count: number; layout: ColumnType<[number, number][], string, string> };
   /** A chunk's rows (by its stable id) as of `version`, written only when it was written since the previous snapshot. */
-  sheet_snapshot_chunks: { sheet_id: string; chunk: number; version: number; rows: ColumnType<string, string, string> };
+  sheet_snapshot_chunks: {
+    sheet_id: string;
+    chunk: number;
+    version: number;
+    rows: ColumnType<string, string, string>;
+    /** The version `rows` is the text of (column ops after it apply: sheet-store.ts pendingColumnOps); null: `version` (copies older than migration 0013). */
+    written: ColumnType<number | null, number | null | undefined, number | null>;
+  };
   /** The cells changed in (from_version, version], one [row, col, old, new] per cell (migration 0006). */
   sheet_snapshot_deltas: { sheet_id: string; version: number; from_version: number; cells: number; changes: ColumnType<string, string, string> };
   /** Names (never pruned) and discards (hidden from the history, kept in the op log) of committed versions. */

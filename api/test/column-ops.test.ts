@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { CellValue, GridData } from '@tessera/contracts';
+import fc from 'fast-check';
+import { type Kysely, sql } from 'kysely';
+import { openDatabase } from '../src/db/database.js';
+import type { Database } from '../src/db/schema.js';
+import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import { catchUpChunks, chunksBehind, joinChunkTexts, readChunkTexts } from '../src/sheets/sheet-store.js';
+import { SheetsService } from '../src/sheets/sheets.service.js';
+import { restructure } from '../src/sheets/structure-op.js';
+import { rebuildChunks } from '../src/versions/version-rebuild.js';
+import { pgliteTemplate } from './support/pglite-template.js';
+import { createPgDatabase } from './support/test-app.js';
+
+/**
+ * Issue 23: a column inserted or removed writes no chunk (the op log holds it; every read applies it
+ * until the chunks are caught up in the background). Whatever the order of cell edits, row and
+ * column ops, whole-grid saves and catch-ups, the sheet, every version, a duplicate and the size
+ * must read exactly what a model applying the same steps to a plain grid says.
+ */
+describe('columns inserted and removed without rewriting the chunks', () => {
+  let db: Kysely<Database>;
+  let sheets: SheetsService;
+  let cleanup: () => Promise<void>;
+  const userId = crypto.randomUUID();
+  const snapshotEvery = process.env.VERSION_SNAPSHOT_EVERY;
+
+  before(async () => {
+    // Delta snapshots every 3 versions, so rebuilds go through full snapshots, delta ones and the op log.
+    process.env.VERSION_SNAPSHOT_EVERY = '3';
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-api-column-ops-'));
+    const pgDb = process.env.TEST_PG_URL ? await createPgDatabase(process.env.TEST_PG_URL) : undefined;
+    if (!pgDb) await fs.cp(await pgliteTemplate(), path.join(dataDir, 'api'), { recursive: true });
+    db = await openDatabase({ databaseUrl: pgDb?.url, pgliteDir: path.join(dataDir, 'api') });
+    sheets = new SheetsService(db);
+    await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'columns', 'x', 'admin')`.execute(db);
+    cleanup = async () => {
+      await db.destroy();
+      await pgDb?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      if (snapshotEvery === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
+      else process.env.VERSION_SNAPSHOT_EVERY = snapshotEvery;
+    };
+  });
+  after(() => cleanup());
+
+  const COLS = 3;
+  /** 1,200 rows: chunks of 500, 500 and 200 rows. */
+  const labelled = (rows: number): GridData => Array.from({ length: rows }, (_, r) => Array.from({ length: COLS }, (_, c) => `r${r}c${c}`));
+  const create = async (data: GridData) => (await sheets.create({ name: `Columns ${crypto.randomUUID().slice(0, 8)}`, data }, userId)).id;
+  const stored = async (id: string) =>
+    (await sql<{ chunk: number; version: number; rows: string }>`SELECT chunk, version, rows::text AS rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid ORDER BY chunk`.execute(db))
+      .rows;
+  const sheetRow = async (id: string) => db.selectFrom('sheets').select(['version', 'col_count', 'byte_size']).where('id', '=', id).executeTakeFirstOrThrow();
+  const rebuilt = async (id: string, version: number, live: number) => JSON.parse(joinChunkTexts((await rebuildChunks(db, id, version, live)).chunks)) as GridData;
+  /** The size a sheet holding `grid` in chunks of these row counts has: its chunks' JSON text in UTF-8 bytes. */
+  const bytesOf = async (id: string, grid: GridData) => {
+    const sizes = (await db.selectFrom('sheet_chunks').select('n').where('sheet_id', '=', id).orderBy('ord').execute()).map((c) => c.n);
+    let at = 0;
+    let bytes = 0;
+    for (const n of sizes) {
+      bytes += Buffer.byteLength(JSON.stringify(grid.slice(at, at + n)));
+      at += n;
+    }
+    return bytes;
+  };
+  const catchUpAll = async (id: string) => catchUpChunks(db, id, (await chunksBehind(db, id)).map((c) => c.chunk));
+  /** Rows and columns as the store applies them (structure-op.ts). */
+  const apply = (grid: GridData, cols: number, op: StoredStructureOp) => restructure(structuredClone(grid), [], cols, op).grid;
+  /** A cell written as patchCells writes it: the row padded with '' up to it. */
+  const setCell = (grid: GridData, row: number, col: number, value: CellValue) => {
+    const next = structuredClone(grid);
+    const cells = next[row];
+    while (cells.length < col) cells.push('');
+    cells[col] = value;
+    return next;
+  };
+  /**
+   * A rebuilt version's rows are padded with '' to the version's width where the rebuild parsed them
+   * (version-rebuild.ts), and a cell written past a row's end comes back as null when undone: empty either way.
+   */
+  const unpadded = (grid: GridData) =>
+    grid.map((row) => {
+      let end = row.length;
+      while (end > 0 && (row[end - 1] === '' || row[end - 1] === null)) end--;
+      return row.slice(0, end);
+    });
+  /** Every version as the model says, read back: the live sheet and the chunks' text exactly, each version rebuilt. */
+  const checkAll = async (id: string, versions: Map<number, GridData>, live: number, label: string) => {
+    const model = versions.get(live)!;
+    assert.deepEqual((await sheets.readGrid(id)).data, model, `${label}: the sheet`);
+    assert.deepEqual(JSON.parse(joinChunkTexts(await readChunkTexts(db, id))), model, `${label}: the chunks' text (GET, export)`);
+    for (const [v, grid] of versions) assert.deepEqual(unpadded(await rebuilt(id, v, live)), unpadded(grid), `${label}: version ${v}`);
+  };
+
+  it('a column insert and a removal write no chunk; the sheet, every version and a duplicate read back exactly; caught up, the chunks hold the new columns and the size is exact', async () => {
+    const start = labelled(1_200);
+    const id = await create(start);
+    const versions = new Map<number, GridData>([[1, start]]);
+    let model = start;
+    let cols = COLS;
+
+    const before = await stored(id);
+    const step = async (op: StoredStructureOp) => {
+      const r = await sheets.applyStructure(id, op, userId);
+      model = apply(model, cols, op);
+      cols += op.type === 'columns_insert' ? op.count : -op.count;
+      versions.set(r.version, model);
+      return r.version;
+    };
+    await step({ type: 'columns_insert', index: 1, count: 2 });
+    await step({ type: 'columns_remove', index: 0, count: 1 });
+    assert.deepEqual(await stored(id), before, 'no chunk was written by the column ops');
+    assert.deepEqual(model[0], ['', '', 'r0c1', 'r0c2']);
+    await checkAll(id, versions, 3, 'before the catch-up');
+
+    // A cell written in a chunk behind: that chunk is written as of its version (with the new columns).
+    const edit = await sheets.patchCells(id, { base_version: 3, changes: [{ row: 700, col: 0, value: 'typed' }] }, userId);
+    model = setCell(model, 700, 0, 'typed');
+    versions.set(edit.version, model);
+    assert.equal((await chunksBehind(db, id)).length, 2, 'the chunk written by the edit is no longer behind');
+    await checkAll(id, versions, edit.version, 'after an edit');
+
+    const copy = await sheets.duplicate(id, userId, null);
+    assert.deepEqual((await sheets.readGrid(copy.id)).data, model, 'the duplicate');
+    assert.equal((await chunksBehind(db, copy.id)).length, 0, 'a duplicate has no column ops to apply');
+    assert.equal(Number((await sheetRow(copy.id)).byte_size), await bytesOf(copy.id, model), 'the duplicate says its size');
+
+    assert.equal(await catchUpAll(id), 2);
+    assert.equal((await chunksBehind(db, id)).length, 0);
+    const caughtUp = await stored(id);
+    assert.deepEqual(JSON.parse(joinChunkTexts(caughtUp.map((c) => c.rows))), model, 'the stored text is the sheet');
+    // The content of a caught-up chunk is that of the column op's version, not a new one.
+    assert.deepEqual(
+      caughtUp.map((c) => c.version),
+      [3, 4, 3],
+    );
+    assert.equal(Number((await sheetRow(id)).byte_size), await bytesOf(id, model), 'the size is exact again');
+    await checkAll(id, versions, edit.version, 'after the catch-up');
+    // A snapshot taken after the catch-up (a row op) still rebuilds every version.
+    await step({ type: 'rows_insert', index: 0, count: 1 });
+    await checkAll(id, versions, edit.version + 1, 'after a row op');
+  });
+
+  it('cells written while chunks are caught up: every write lands, none waits on the other for good (PostgreSQL: one lock order)', async () => {
+    let model = labelled(2_300);
+    const id = await create(model);
+    let live = 1;
+    let cols = COLS;
+    for (let round = 0; round < 4; round++) {
+      const op: StoredStructureOp = { type: 'columns_insert', index: round % 2, count: 1 };
+      live = (await sheets.applyStructure(id, op, userId)).version;
+      model = apply(model, cols, op);
+      cols++;
+      const ids = (await chunksBehind(db, id)).map((c) => c.chunk);
+      // One catch-up per chunk, all at once, and a stream of cell writes into every chunk meanwhile.
+      const edits = (async () => {
+        for (let k = 0; k < 10; k++) {
+          const row = (k * 487 + round) % model.length;
+          live = (await sheets.patchCells(id, { base_version: live, changes: [{ row, col: 0, value: `w${round}.${k}` }] }, userId)).version;
+          model = setCell(model, row, 0, `w${round}.${k}`);
+        }
+      })();
+      await Promise.all([edits, ...ids.map((chunk) => catchUpChunks(db, id, [chunk]))]);
+    }
+    assert.deepEqual((await sheets.readGrid(id)).data, model);
+    await catchUpAll(id);
+    assert.equal(Number((await sheetRow(id)).byte_size), await bytesOf(id, model), 'the size, caught up');
+  });
+
+  const cellValue = fc.constantFrom<CellValue>('x', 'a,b', '[y]', '"q"', 'back\\slash', '', 7, -1.5, true, null);
+  type Step =
+    | { kind: 'cell'; row: number; col: number; value: CellValue }
+    | { kind: 'structure'; type: StoredStructureOp['type']; at: number; count: number }
+    | { kind: 'save'; row: number; col: number; value: CellValue }
+    | { kind: 'catchUp'; share: number };
+  const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant('cell' as const), row: fc.nat(), col: fc.nat(6), value: cellValue }),
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('structure' as const),
+        type: fc.constantFrom('rows_insert' as const, 'rows_remove' as const, 'columns_insert' as const, 'columns_remove' as const),
+        at: fc.nat(),
+        count: fc.integer({ min: 1, max: 3 }),
+      }),
+      weight: 3,
+    },
+    // A save's cells are what a client holds: text and numbers.
+    fc.record({ kind: fc.constant('save' as const), row: fc.nat(), col: fc.nat(4), value: fc.constantFrom<CellValue>('saved', 'a,b', '[z]', 3) }),
+    fc.record({ kind: fc.constant('catchUp' as const), share: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  );
+
+  it('any mix of cell edits, rows and columns, whole-grid saves and partial catch-ups: the sheet and every version read back exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 3, maxLength: 9 }), async (steps) => {
+        const start = labelled(1_200);
+        const id = await create(start);
+        const versions = new Map<number, GridData>([[1, start]]);
+        let model = start;
+        let cols = COLS;
+        let live = 1;
+        for (const s of steps) {
+          const rows = model.length;
+          if (s.kind === 'catchUp') {
+            const behind = await chunksBehind(db, id);
+            await catchUpChunks(db, id, behind.slice(0, Math.ceil(behind.length * s.share)).map((c) => c.chunk));
+            continue;
+          }
+          if (s.kind === 'cell') {
+            if (rows === 0) continue;
+            const row = s.row % rows;
+            live = (await sheets.patchCells(id, { base_version: live, changes: [{ row, col: s.col, value: s.value }] }, userId)).version;
+            model = setCell(model, row, s.col, s.value);
+            cols = (await sheetRow(id)).col_count;
+          } else if (s.kind === 'save') {
+            if (rows === 0) continue;
+            const next = setCell(model, s.row % rows, s.col, s.value);
+            live = (await sheets.update(id, { data: next, base_version: live }, userId)).version;
+            model = next;
+            cols = (await sheetRow(id)).col_count;
+          } else {
+            const columns = s.type.startsWith('columns');
+            const size = columns ? cols : rows;
+            const remove = s.type.endsWith('remove');
+            if (remove && size === 0) continue;
+            const index = s.at % (remove ? size : size + 1);
+            const count = remove ? Math.min(s.count, size - index) : s.count;
+            const op = { type: s.type, index, count };
+            live = (await sheets.applyStructure(id, op, userId)).version;
+            model = apply(model, cols, op);
+            if (columns) cols += remove ? -count : count;
+          }
+          versions.set(live, model);
+          assert.equal((await sheetRow(id)).col_count, cols, 'the width');
+        }
+        await checkAll(id, versions, live, 'mixed steps');
+        await catchUpAll(id);
+        assert.equal((await chunksBehind(db, id)).length, 0);
+        assert.equal(Number((await sheetRow(id)).byte_size), await bytesOf(id, model), 'the size, caught up');
+        await checkAll(id, versions, live, 'mixed steps, caught up');
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
