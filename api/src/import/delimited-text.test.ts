@@ -90,7 +90,7 @@ describe('the fast scanner reads what papaparse reads', () => {
         const cap = maxCells === 0 ? undefined : maxCells;
         const fast = new TableBuilder(cap);
         let viaScanner: ReturnType<typeof outcome> | undefined;
-        if (scanRows(text, delimiter, guessNewline(text), fast)) {
+        if (scanRows(Buffer.from(text), 0, delimiter, guessNewline(text), fast)) {
           scanned++;
           viaScanner = outcome(() => fast.finish());
         }
@@ -107,7 +107,7 @@ describe('the fast scanner reads what papaparse reads', () => {
   it('reads well-formed CSV of quoted fields, doubled quotes, CRLF and blank lines itself', () => {
     const text = 'id,"name, full",note\r\n1,"Ann ""A""",x\r\n\r\n2,"multi\r\nline",\r\n3,,"end"\r\n';
     const fast = new TableBuilder();
-    assert.equal(scanRows(text, ',', guessNewline(text), fast), true);
+    assert.equal(scanRows(Buffer.from(text), 0, ',', guessNewline(text), fast), true);
     const table = fast.finish();
     assert.deepEqual(table.headers, ['id', 'name, full', 'note']);
     assert.deepEqual(gridOf(table), [

@@ -1,4 +1,5 @@
 import { type CellValue, type GridData, sheetSizeError } from '@tessera/contracts';
+import { isUtf8 } from 'node:buffer';
 import Papa from 'papaparse';
 import { CHUNK_ROWS } from '../sheets/cell-grid.js';
 import { sheetTooLarge } from '../sheets/sheet-size.js';
@@ -181,15 +182,33 @@ export function toTable(rows: CellValue[][], maxCells?: number): ParsedTable {
   return table.finish();
 }
 
+/** Bytes of the head decoded to find the delimiter and line break: at least the first 1,048,576 UTF-16 units papaparse looks at. */
+const HEAD_BYTES = 3 * 1024 * 1024 + 4;
+
 /** CSV / TSV / pipe-separated text into a table, counted against the cap while parsed; quoting errors are refused with papaparse's reason. */
 export function parseDelimited(bytes: Uint8Array, maxCells?: number): ParsedTable {
   if (bytes.length === 0) throw new ParseError('The file is empty');
-  const text = decodeUtf8(bytes);
-  if (text.trim() === '') throw new ParseError('The file is empty');
-  const delimiter = detectDelimiter(text);
+  if (!isUtf8(bytes)) decodeUtf8(bytes); // throws with the decoder's reason
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let whole = bytes.length <= HEAD_BYTES;
+  let head = decodeUtf8(whole ? bytes : bytes.subarray(0, utf8Boundary(bytes, HEAD_BYTES)));
+  // A blank head, or a first line longer than the head: the whole text decides (rare).
+  if (!whole && (head.trim() === '' || firstRecord(head).length === head.length)) {
+    head = decodeUtf8(bytes);
+    whole = true;
+  }
+  if (whole && head.trim() === '') throw new ParseError('The file is empty');
+  const delimiter = detectDelimiter(head);
   const fast = new TableBuilder(maxCells);
-  if (scanRows(text, delimiter, guessNewline(text), fast)) return fast.finish();
-  return parseWithPapa(text, delimiter, maxCells);
+  if (scanRows(bytes, start, delimiter, guessNewline(head), fast)) return fast.finish();
+  return parseWithPapa(decodeUtf8(bytes), delimiter, maxCells);
+}
+
+/** The largest index ≤ at that starts a UTF-8 character (never cuts one in two). */
+function utf8Boundary(bytes: Uint8Array, at: number): number {
+  let i = at;
+  while (i > 0 && (bytes[i] & 0xc0) === 0x80) i--;
+  return i;
 }
 
 /** The reference reading: papaparse row by row (files the fast scanner leaves to it, and its tests). */
@@ -215,104 +234,151 @@ export function parseWithPapa(text: string, delimiter: string, maxCells?: number
   return table.finish();
 }
 
-const QUOTE = 34;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const HEX = '0123456789abcdef';
 
 /**
  * The fast reading of delimited text, cell for cell what papaparse (5.7, no dynamic typing, the
- * same delimiter and line break) reads, without its cell arrays: a run of unquoted fields becomes
- * its JSON text in one string replacement, a quoted field is unquoted and escaped on its own.
- * Returns false, having stopped early, at anything it does not read exactly like papaparse
- * (a quote inside an unquoted field, a closing quote followed by anything but a delimiter, a line
- * break or the end, an unterminated quote): the caller then reads the file with papaparse, which
- * also words the error. `delimited-text.test.ts` checks both readings agree on random text.
+ * same delimiter and line break) reads, straight from the upload's UTF-8 bytes to each row's JSON
+ * text: no cell strings or arrays, one string per row. Returns false, having stopped early, at
+ * anything it does not read exactly like papaparse (a quote inside an unquoted field, a closing
+ * quote followed by anything but a delimiter, a line break or the end, an unterminated quote):
+ * the caller then reads the file with papaparse, which also words the error.
+ * `delimited-text.test.ts` checks both readings agree on random text. `bytes` is valid UTF-8
+ * (delimiters, quotes and line breaks are ASCII, so a byte of one is never inside a character).
  */
-export function scanRows(text: string, delimiter: string, newline: string, table: TableBuilder): boolean {
-  const end = text.length;
-  const d = delimiter;
-  // JSON needs these escaped; in a tab-separated file a tab is a delimiter, never inside a run.
-  const needsEscape = d === '\t' ? /[\\\u0000-\u0008\u000a-\u001f]/ : /[\\\u0000-\u001f]/;
-  const rendered = (run: string) =>
-    needsEscape.test(run) ? run.split(d).map((f) => JSON.stringify(f)).join(',') : `"${run.replaceAll(d, '","')}"`;
-  const code = d.charCodeAt(0);
-  const count = (run: string) => {
-    let n = 0;
-    for (let i = 0; i < run.length; i++) if (run.charCodeAt(i) === code) n++;
-    return n;
-  };
-  let nextQuote = text.indexOf('"');
-  if (nextQuote === -1) nextQuote = end;
-  let at = 0;
+export function scanRows(bytes: Uint8Array, start: number, delimiter: string, newline: string, table: TableBuilder): boolean {
+  const n = bytes.length;
+  const d = delimiter.charCodeAt(0);
+  const nl = newline.charCodeAt(0);
+  const crlf = newline === '\r\n';
+  const nlLength = newline.length;
+  // Locals only in the loops below (no closure shares them): the row's JSON is written to `out`,
+  // which grows when a write would come within SLACK bytes of its end.
+  let out: Buffer = Buffer.allocUnsafe(64 * 1024);
+  let limit = out.length - SLACK;
+  let i = start;
   for (;;) {
-    let lineEnd = text.indexOf(newline, at);
-    if (lineEnd === -1) lineEnd = end;
-    if (nextQuote >= lineEnd) {
-      // A line without quotes: its fields are the text between delimiters.
-      const run = text.slice(at, lineEnd);
-      const delimiters = count(run);
-      const length = delimiters + 1;
-      table.addRow(rendered(run), length, run.length === delimiters, () => run.split(d));
-    } else {
-      // A row with quoted fields (which may hold delimiters and line breaks).
-      const parts: string[] = [];
-      let length = 0;
-      let empty = true;
-      let p = at;
-      let rowEnd = -1;
-      // The next line break at or after p, found once per row part (a row of many quoted fields must not search again each time).
-      let nextBreak = lineEnd;
-      while (rowEnd === -1) {
-        if (text.charCodeAt(p) === QUOTE) {
-          let close = text.indexOf('"', p + 1);
-          while (close !== -1 && text.charCodeAt(close + 1) === QUOTE && close + 1 < end) close = text.indexOf('"', close + 2);
-          if (close === -1) return false;
-          const value = text.slice(p + 1, close).replaceAll('""', '"');
-          parts.push(JSON.stringify(value));
-          length++;
-          if (value !== '') empty = false;
-          p = close + 1;
-          if (p === end) rowEnd = end;
-          else if (text.charCodeAt(p) === code) p++;
-          else if (text.startsWith(newline, p)) rowEnd = p;
-          else return false;
-          if (rowEnd === -1 && p === end) {
-            // A delimiter at the very end: one more empty field.
-            parts.push('""');
-            length++;
-            rowEnd = end;
-          }
-          nextQuote = text.indexOf('"', p);
-          if (nextQuote === -1) nextQuote = end;
-          continue;
-        }
-        if (nextBreak < p) {
-          nextBreak = text.indexOf(newline, p);
-          if (nextBreak === -1) nextBreak = end;
-        }
-        let stop = nextBreak;
-        if (nextQuote < stop) {
-          // Unquoted fields up to a quote, which must open a field (right after a delimiter).
-          if (nextQuote === p || text.charCodeAt(nextQuote - 1) !== code) return false;
-          stop = nextQuote - 1;
-          const run = text.slice(p, stop);
-          const delimiters = count(run);
-          parts.push(rendered(run));
-          length += delimiters + 1;
-          if (run.length !== delimiters) empty = false;
-          p = nextQuote;
-          continue;
-        }
-        const run = text.slice(p, stop);
-        const delimiters = count(run);
-        parts.push(rendered(run));
-        length += delimiters + 1;
-        if (run.length !== delimiters) empty = false;
-        rowEnd = stop;
+    let o = 0;
+    let length = 0;
+    let empty = true;
+    let atEnd = false;
+    for (;;) {
+      // One field from i: quoted, or up to the next delimiter or line break.
+      if (o > limit) {
+        out = grown(out, o);
+        limit = out.length - SLACK;
       }
-      const inner = parts.join(',');
-      table.addRow(inner, length, empty, () => JSON.parse(`[${inner}]`) as CellValue[]);
-      lineEnd = rowEnd;
+      if (length > 0) out[o++] = 0x2c;
+      length++;
+      out[o++] = QUOTE;
+      if (i < n && bytes[i] === QUOTE) {
+        i++;
+        for (;;) {
+          if (i >= n) return false;
+          if (o > limit) {
+            out = grown(out, o);
+            limit = out.length - SLACK;
+          }
+          const c = bytes[i];
+          if (c === QUOTE) {
+            if (i + 1 < n && bytes[i + 1] === QUOTE) {
+              out[o++] = BACKSLASH;
+              out[o++] = QUOTE;
+              empty = false;
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (c < 0x20 || c === BACKSLASH) o = escaped(out, o, c);
+          else out[o++] = c;
+          empty = false;
+          i++;
+        }
+        out[o++] = QUOTE;
+        if (i >= n) {
+          atEnd = true;
+          break;
+        }
+        const c = bytes[i];
+        if (c === d) {
+          i++;
+          continue;
+        }
+        if (c === nl && (!crlf || bytes[i + 1] === 10)) {
+          i += nlLength;
+          break;
+        }
+        return false;
+      }
+      let ended = false;
+      for (;;) {
+        if (i >= n) {
+          atEnd = true;
+          ended = true;
+          break;
+        }
+        if (o > limit) {
+          out = grown(out, o);
+          limit = out.length - SLACK;
+        }
+        const c = bytes[i];
+        if (c >= 0x20 && c !== d && c !== QUOTE && c !== BACKSLASH) {
+          out[o++] = c;
+          empty = false;
+          i++;
+          continue;
+        }
+        if (c === d) {
+          i++;
+          break;
+        }
+        if (c === nl && (!crlf || bytes[i + 1] === 10)) {
+          i += nlLength;
+          ended = true;
+          break;
+        }
+        if (c === QUOTE) return false;
+        o = escaped(out, o, c);
+        empty = false;
+        i++;
+      }
+      out[o++] = QUOTE;
+      if (ended) break;
     }
-    if (lineEnd >= end) return true;
-    at = lineEnd + newline.length;
+    const inner = out.toString('utf8', 0, o);
+    table.addRow(inner, length, empty, () => JSON.parse(`[${inner}]`) as CellValue[]);
+    if (atEnd) return true;
   }
+}
+
+/** Free bytes `out` keeps past a write position: room for one field's opening (3) or one escape (6). */
+const SLACK = 8;
+
+function grown(out: Buffer, used: number): Buffer {
+  const bigger = Buffer.allocUnsafe(out.length * 2);
+  out.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/** Writes JSON.stringify's escape of an ASCII byte it escapes (backslash, control characters); returns the new end. */
+function escaped(out: Buffer, o: number, c: number): number {
+  out[o++] = BACKSLASH;
+  if (c === BACKSLASH) out[o++] = c;
+  else if (c === 8) out[o++] = 0x62;
+  else if (c === 9) out[o++] = 0x74;
+  else if (c === 10) out[o++] = 0x6e;
+  else if (c === 12) out[o++] = 0x66;
+  else if (c === 13) out[o++] = 0x72;
+  else {
+    out[o++] = 0x75;
+    out[o++] = 0x30;
+    out[o++] = 0x30;
+    out[o++] = HEX.charCodeAt(c >> 4);
+    out[o++] = HEX.charCodeAt(c & 15);
+  }
+  return o;
 }
