@@ -10,6 +10,7 @@ import { oidcMigration } from '../oidc/oidc.migration.js';
 import { byteSizeMigration } from '../sheets/byte-size.migration.js';
 import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 import { columnOpsMigration } from '../sheets/column-ops.migration.js';
+import { chunkStorageMigration } from '../sheets/chunk-storage.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application (exported for the migration tests). */
 export const migrations: Record<string, Migration> = {
@@ -133,6 +134,7 @@ export const migrations: Record<string, Migration> = {
   '0011_sheet_byte_size': byteSizeMigration,
   '0012_sheet_chunk_layout': chunkLayoutMigration,
   '0013_sheet_column_ops': columnOpsMigration,
+  '0014_sheet_chunk_storage': chunkStorageMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectDelimiter, parseDelimited, ParseError } from './delimited-text.js';
+import fc from 'fast-check';
+import { detectDelimiter, gridOf, guessNewline, parseDelimited, ParseError, parseWithPapa, scanRows, TableBuilder } from './delimited-text.js';
+
+/** A parsed table as headers and cells (its chunks parsed back). */
+const read = (bytes: Uint8Array, maxCells?: number) => {
+  const table = parseDelimited(bytes, maxCells);
+  return { headers: table.headers, data: gridOf(table) };
+};
 
 describe('delimited text', () => {
   it('detects tab, pipe or comma from the first line, ignoring quoted text', () => {
@@ -12,7 +19,7 @@ describe('delimited text', () => {
   });
 
   it('a header of fewer than 2 columns is no header', () => {
-    assert.deepEqual(parseDelimited(Buffer.from('one\ntwo\n')), { headers: [], data: [['one'], ['two']] });
+    assert.deepEqual(read(Buffer.from('one\ntwo\n')), { headers: [], data: [['one'], ['two']] });
   });
 
   it('drops a UTF-8 BOM and refuses other encodings', () => {
@@ -41,7 +48,7 @@ describe('counting against the cell cap while parsing', () => {
 
   it('rows past the cap are refused with the exact size; a table exactly at the cap is kept', () => {
     const rows = (n: number) => `a,b\n${'1,2\n'.repeat(n)}`;
-    assert.equal(parseDelimited(Buffer.from(rows(500)), 1000).data.length, 500);
+    assert.equal(read(Buffer.from(rows(500)), 1000).data.length, 500);
     assert.deepEqual(refusal(() => parseDelimited(Buffer.from(rows(501)), 1000)), {
       status: 413,
       message: 'A sheet can hold at most 1,000 cells (this would be 1,002)',
@@ -49,7 +56,7 @@ describe('counting against the cell cap while parsing', () => {
   });
 
   it('keeps §5 rules: rows padded or trimmed to the header, blank lines inside kept, trailing ones dropped', () => {
-    assert.deepEqual(parseDelimited(Buffer.from('a,b,c\n1\n\n1,2,3,4\n\n\n')), {
+    assert.deepEqual(read(Buffer.from('a,b,c\n1\n\n1,2,3,4\n\n\n')), {
       headers: ['a', 'b', 'c'],
       data: [
         ['1', '', ''],
@@ -59,5 +66,64 @@ describe('counting against the cell cap while parsing', () => {
     });
     assert.throws(() => parseDelimited(Buffer.from(',,\n\n')), /The file contains no data/);
     assert.throws(() => parseDelimited(Buffer.from('a,b\n"open,1\n')), /Quoted field unterminated \(row 2\)/);
+  });
+});
+
+describe('the fast scanner reads what papaparse reads', () => {
+  /** A reading of a text: the table (headers, size, cells) or the error's text. */
+  const outcome = (fn: () => ReturnType<typeof parseWithPapa>) => {
+    try {
+      const t = fn();
+      return { headers: t.headers, rows: t.rows, columns: t.columns, data: gridOf(t) };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  };
+
+  it('agrees with papaparse on random delimited text, quotes and line breaks included', () => {
+    let scanned = 0;
+    const char = fc.constantFrom('a', 'b', ' ', ',', ';', '|', '\t', '"', '\n', '\r', '\\', 'é', '\u2028', '\u0001');
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 60 }).map((cs) => cs.join('')), fc.integer({ min: 0, max: 50 }), (text, maxCells) => {
+        if (text.trim() === '') return;
+        const delimiter = detectDelimiter(text);
+        const cap = maxCells === 0 ? undefined : maxCells;
+        const fast = new TableBuilder(cap);
+        let viaScanner: ReturnType<typeof outcome> | undefined;
+        if (scanRows(Buffer.from(text), 0, delimiter, guessNewline(text), fast)) {
+          scanned++;
+          viaScanner = outcome(() => fast.finish());
+        }
+        const viaPapa = outcome(() => parseWithPapa(text, delimiter, cap));
+        if (viaScanner) assert.deepEqual(viaScanner, viaPapa);
+        assert.deepEqual(outcome(() => parseDelimited(Buffer.from(text), cap)), viaPapa);
+      }),
+      { numRuns: 5000, seed: 23 },
+    );
+    // Most random texts are read by the scanner itself (not all left to papaparse).
+    assert.ok(scanned > 2500, `scanned ${scanned}`);
+  });
+
+  it('reads well-formed CSV of quoted fields, doubled quotes, CRLF and blank lines itself', () => {
+    const text = 'id,"name, full",note\r\n1,"Ann ""A""",x\r\n\r\n2,"multi\r\nline",\r\n3,,"end"\r\n';
+    const fast = new TableBuilder();
+    assert.equal(scanRows(Buffer.from(text), 0, ',', guessNewline(text), fast), true);
+    const table = fast.finish();
+    assert.deepEqual(table.headers, ['id', 'name, full', 'note']);
+    assert.deepEqual(gridOf(table), [
+      ['1', 'Ann "A"', 'x'],
+      ['', '', ''],
+      ['2', 'multi\r\nline', ''],
+      ['3', '', 'end'],
+    ]);
+    assert.deepEqual(outcome(() => table), outcome(() => parseWithPapa(text, ',')));
+  });
+
+  it('keeps rows in chunks of 500, in order', () => {
+    const text = `a,b\n${Array.from({ length: 1201 }, (_, i) => `${i},"v ${i}"`).join('\n')}\n`;
+    const table = parseDelimited(Buffer.from(text));
+    assert.equal(table.rows, 1201);
+    assert.deepEqual(table.chunks.map((c) => (JSON.parse(c) as unknown[]).length), [500, 500, 201]);
+    assert.deepEqual(gridOf(table)[1200], ['1200', 'v 1200']);
   });
 });

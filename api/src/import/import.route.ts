@@ -4,6 +4,7 @@ import {
   ERROR_CODES,
   IMPORT_MAX_BYTES,
   IMPORT_TOO_LARGE_MESSAGE,
+  ImportQuerySchema,
   type ImportResult,
   ImportResultSchema,
   SheetNameSchema,
@@ -18,6 +19,7 @@ import { ParseError, parseDelimited } from './delimited-text.js';
 import { cleanName, extensionOf } from './upload-name.js';
 import { parseWorkbook } from './workbook.js';
 import { withDoc } from '../openapi/route-doc.js';
+import { ImportProgress } from './import-progress.js';
 
 /** The upload's parts, for the reference (the handler reads the multipart stream itself, below). */
 const ImportUploadSchema = z.object({
@@ -29,15 +31,18 @@ const tooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, IMPORT_TO
 
 /**
  * POST /api/v1/import (multipart: file, name): parsed on the server, every worksheet a new
- * sheet, all in one transaction; a workbook of several worksheets goes into a new group.
+ * sheet, all in one transaction; a workbook of several worksheets goes into a new group. With
+ * `?progress=<uuid>`, the importing user's workspace sockets hear the rows stored so far
+ * (`import_progress` frames, import-progress.ts) while the rows are written.
  */
 export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   // Registered here only: no other route accepts multipart.
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
 
-  app.post('/', withDoc({ summary: 'Import a CSV or workbook: every worksheet a new sheet', tag: 'Import', body: ImportUploadSchema, bodyType: 'multipart/form-data', responses: { 201: ImportResultSchema } }), async (request, reply): Promise<ImportResult> => {
+  app.post('/', withDoc({ summary: 'Import a CSV or workbook: every worksheet a new sheet', description: "With progress=<uuid>, the caller's workspace socket (/live) gets import_progress frames (rows stored so far, of all) while the rows are written.", tag: 'Import', query: ImportQuerySchema, body: ImportUploadSchema, bodyType: 'multipart/form-data', responses: { 201: ImportResultSchema } }), async (request, reply): Promise<ImportResult> => {
     const user = currentUser(request);
     const userId = user.id;
+    const { progress: importId } = validate(ImportQuerySchema, request.query);
     // Imports land at root: refused before anything is read when the member may not add items there.
     await services.access.requirePlace(user, null);
     if (!request.isMultipart()) throw HttpError.badRequest('Expected a multipart/form-data upload with a file');
@@ -80,22 +85,29 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
       throw err;
     }
 
+    const total = tables.reduce((sum, t) => sum + t.rows, 0);
+    const progress = importId ? new ImportProgress(services.live.bus, userId, importId, total, request.log) : null;
+    progress?.report(0);
     const { group, result } = await services.db.transaction().execute(async (trx) => {
       const several = tables.length > 1;
       const group = several ? await services.groups.insert(trx, { name }, userId) : null;
       const made: { id: string; name: string }[] = [];
+      let before = 0;
       for (const table of tables) {
+        const offset = before;
         made.push(
           await services.sheets.insert(trx, {
             name: several ? (cleanName(table.name) ?? name) : name,
             groupId: group?.id ?? null,
             headers: table.headers,
-            data: table.data,
+            data: [],
+            text: { chunks: table.chunks, rows: table.rows, columns: table.columns, onStored: (rows) => progress?.report(offset + rows) },
             extra: { origin: 'import', sourceFile: file.filename },
             userId,
             kind: 'import',
           }),
         );
+        before += table.rows;
       }
       return { group, result: { updated_sheets: made.length, new_categories: group ? 1 : 0, sheets: made, group_id: group?.id ?? null } };
     });

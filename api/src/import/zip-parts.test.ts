@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import * as XLSX from 'xlsx';
 import { buildZip, deflatedZeros, workbookParts } from '../../test/support/zip-builder.js';
 import { ParseError } from './delimited-text.js';
+import { gridOf } from './delimited-text.js';
 import { parseWorkbook } from './workbook.js';
 import { inflateZip } from './zip-parts.js';
 
@@ -45,7 +46,7 @@ describe('zip parts under a budget', () => {
 describe('worksheets against the cell cap', () => {
   it('a <dimension> that claims the whole grid costs only the cells it holds', () => {
     const [sheet] = parseWorkbook(workbook(sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>', 'A1:XFD1048576')), 'xlsx');
-    assert.deepEqual(sheet.data, [['x']]);
+    assert.deepEqual(gridOf(sheet), [['x']]);
   });
 
   it('a far cell is refused by the cap before any row is made; a worksheet at the cap is read', () => {
@@ -56,7 +57,7 @@ describe('worksheets against the cell cap', () => {
     );
     // Header row + 100 data rows × 10 columns = 1,000 cells: exactly at a cap of 1,000.
     const rows = Array.from({ length: 101 }, (_, r) => `<row r="${r + 1}">${Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r + 1}"><v>${r}</v></c>`).join('')}</row>`).join('');
-    assert.equal(parseWorkbook(workbook(sheetXml(rows)), 'xlsx', { maxCells: 1000 })[0].data.length, 100);
+    assert.equal(parseWorkbook(workbook(sheetXml(rows)), 'xlsx', { maxCells: 1000 })[0].rows, 100);
     const more = rows + `<row r="102"><c r="A102"><v>1</v></c></row>`;
     assert.throws(() => parseWorkbook(workbook(sheetXml(more)), 'xlsx', { maxCells: 1000 }), /A sheet can hold at most 1,000 cells \(this would be 1,010\)/);
   });

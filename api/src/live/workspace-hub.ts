@@ -12,7 +12,7 @@ import type { WebSocket } from '@fastify/websocket';
 import { z } from 'zod';
 import type { NavigationChange } from '../sheets/sheet-changes.js';
 import type { LiveBackend } from './live-backend.js';
-import type { LiveBusUnsubscribe } from './live-bus.js';
+import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
 import type { PresenceRenewal } from './presence-store.js';
 import { sendBounded } from './frame-outbox.js';
 import { closeSocket } from './socket-close.js';
@@ -29,8 +29,19 @@ export const WORKSPACE_SCOPE = 'workspace';
 const WorkspaceBusMessageSchema = z.object({
   frame: WorkspaceServerFrameSchema,
   except: z.object({ process: z.string(), conn: z.string() }).optional(),
+  /** Only this user's sockets get the frame (an import's progress). */
+  to: z.string().optional(),
 });
 type WorkspaceBusMessage = z.infer<typeof WorkspaceBusMessageSchema>;
+
+/**
+ * Sends a frame to one user's workspace sockets, in every api process (an import's progress:
+ * import/import.route.ts). Nobody else's socket gets it.
+ */
+export function publishToUser(bus: LiveBus, userId: string, frame: WorkspaceServerFrame): Promise<void> {
+  const message: WorkspaceBusMessage = { frame, to: userId };
+  return bus.publish(WORKSPACE_CHANNEL, message);
+}
 
 /** One authenticated workspace socket (one tab). */
 export interface WorkspaceConnection {
@@ -161,9 +172,13 @@ export class WorkspaceHub {
       this.deps.log.error({ issues: parsed.error.issues.slice(0, 3) }, 'invalid workspace bus message');
       return;
     }
-    const { frame, except } = parsed.data;
+    const { frame, except, to } = parsed.data;
     const skip = except?.process === this.deps.live.processId ? except.conn : undefined;
     const text = JSON.stringify(frame);
+    if (to !== undefined) {
+      for (const conn of this.#conns.values()) if (conn.user.id === to) this.#inOrder(conn, () => this.#sendText(conn, text));
+      return;
+    }
     const canSee = this.deps.canSee;
     if (!canSee || !SEEN_ONLY_BY_ITS_MEMBERS.has(frame.type)) {
       for (const conn of this.#conns.values()) if (conn.id !== skip) this.#inOrder(conn, () => this.#sendText(conn, text));

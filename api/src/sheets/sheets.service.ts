@@ -41,6 +41,7 @@ import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
+import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
@@ -105,6 +106,8 @@ export interface NewSheet {
   position?: number;
   headers?: string[];
   data: GridData;
+  /** Instead of `data` (an import): the rows as the JSON text of their chunks, written as it is; `onStored` hears the rows stored so far. */
+  text?: GridText & { columns: number; onStored?: (rows: number) => void };
   /** The sheet's width when wider than its data and headers (an empty sheet sized by metadata stores its rows as []). */
   columns?: number;
   description?: string;
@@ -209,8 +212,9 @@ export class SheetsService {
     if (sheet.groupId) await this.requireGroup(trx, sheet.groupId);
     const name = await freeSheetName(trx, sheet.name);
     const id = crypto.randomUUID();
-    const columns = Math.max(widthOf(sheet.data), sheet.headers?.length ?? 0, sheet.columns ?? 0);
-    requireSheetSize(sheet.data.length, columns, this.maxCells);
+    const rows = sheet.text ? sheet.text.rows : sheet.data.length;
+    const columns = Math.max(sheet.text ? sheet.text.columns : widthOf(sheet.data), sheet.headers?.length ?? 0, sheet.columns ?? 0);
+    requireSheetSize(rows, columns, this.maxCells);
     const position = sheet.position ?? (await this.nextPosition(trx, sheet.groupId));
     await trx
       .insertInto('sheets')
@@ -220,7 +224,7 @@ export class SheetsService {
         group_id: sheet.groupId,
         position,
         version: 1,
-        row_count: sheet.data.length,
+        row_count: rows,
         col_count: columns,
         headers: JSON.stringify(normalizeHeaders(sheet.headers ?? [], columns)),
         description: sheet.description ?? '',
@@ -229,7 +233,8 @@ export class SheetsService {
         created_by: sheet.userId,
       })
       .execute();
-    await writeNewGrid(trx, id, sheet.data, 1);
+    if (sheet.text) await writeGridText(trx, id, sheet.text, 1, sheet.text.onStored);
+    else await writeNewGrid(trx, id, sheet.data, 1);
     await appendOp(trx, { sheetId: id, version: 1, kind: sheet.kind, userId: sheet.userId, changes: null });
     await grantCreator(trx, { type: 'sheet', id }, sheet.userId);
     return { id, name };

@@ -22,3 +22,9 @@ test('an error is an alert with a Dismiss button', async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
   expect(dismissed).toEqual(['x']);
 });
+
+test("the server's phase shows the rows stored so far, of all", () => {
+  renderInShell(<ImportStatus progress={{ phase: 'storing', stored: 120_000, total: 500_000 }} error={null} onDismissError={() => {}} />);
+  expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '24');
+  expect(screen.getByText('Storing rows: 120,000 of 500,000')).toBeInTheDocument();
+});

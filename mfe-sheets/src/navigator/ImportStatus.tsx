@@ -8,7 +8,12 @@ export interface ImportStatusProps {
   onDismissError(): void;
 }
 
-/** Under the buttons: the upload's progress, then 'Processing...' until the server replies, or the failure's alert. */
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * Under the buttons: the upload's progress, then 'Processing...' until the server tells the rows
+ * it stored so far ('Storing rows: 120,000 of 500,000'), until it replies; or the failure's alert.
+ */
 export function ImportStatus({ progress, error, onDismissError }: ImportStatusProps) {
   return (
     <>
@@ -16,6 +21,17 @@ export function ImportStatus({ progress, error, onDismissError }: ImportStatusPr
         <Progress.Root size="xs" value={progress.percent} mb="2" aria-label="Import upload">
           <HStack justify="space-between">
             <Progress.Label fontSize="xs">Uploading...</Progress.Label>
+            <Progress.ValueText fontSize="xs" />
+          </HStack>
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      )}
+      {progress.phase === 'storing' && (
+        <Progress.Root size="xs" value={progress.total > 0 ? Math.round((progress.stored / progress.total) * 100) : 0} mb="2" aria-label="Import storing">
+          <HStack justify="space-between">
+            <Progress.Label fontSize="xs">{`Storing rows: ${count.format(progress.stored)} of ${count.format(progress.total)}`}</Progress.Label>
             <Progress.ValueText fontSize="xs" />
           </HStack>
           <Progress.Track>

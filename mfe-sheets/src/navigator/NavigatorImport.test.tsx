@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IMPORT_MAX_BYTES, type GroupTree, type ImportResult } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
@@ -15,13 +15,14 @@ afterEach(async () => {
   await open?.close();
 });
 
-type ImportHandler = (res: ServerResponse, body: string) => void;
+type ImportHandler = (res: ServerResponse, body: string, url: URL) => void;
 
 /** An api with one root sheet whose POST /api/v1/import is answered by `onImport` (given the multipart body as text). */
 async function renderWithImport(tree: GroupTree, onImport: ImportHandler) {
   api = await startApi((req, res, body) => {
     if (req.method === 'GET' && req.url === '/api/v1/groups/tree') return json(res, 200, tree);
-    if (req.method === 'POST' && req.url === '/api/v1/import') return onImport(res, String(body));
+    const url = new URL(req.url ?? '/', 'http://api');
+    if (req.method === 'POST' && url.pathname === '/api/v1/import') return onImport(res, String(body), url);
     apiError(res, 404, 'not_found', 'Not found');
   });
   const shell = testShell(api.url);
@@ -29,7 +30,7 @@ async function renderWithImport(tree: GroupTree, onImport: ImportHandler) {
   shell.bus.on('sheet-created', (e) => created.push(e));
   renderInShell(<Navigator shell={shell} />);
   await screen.findByTestId('navigator-footer');
-  return { calls: api.calls, created };
+  return { calls: api.calls, created, bus: shell.bus };
 }
 
 const csv = (name: string, text = 'a,b\n1,2\n') => new File([text], name, { type: 'text/csv' });
@@ -76,6 +77,36 @@ test('a CSV is uploaded with its name, shows its progress until the answer, then
   expect(within(footer).getByTestId('import-counts')).toHaveTextContent('Updated sheets: 1 • New categories: 0');
   expect(created).toEqual([{ sheetId: made.id, name: 'Sales 2026' }]);
   expect(calls.filter((c) => c.startsWith('GET'))).toHaveLength(2);
+});
+
+test("while the server stores the rows, its progress for this import (by the id sent with it) shows as 'Storing rows: n of m'", async () => {
+  const tree: GroupTree = { groups: [], sheets: [] };
+  let reply: ServerResponse | undefined;
+  let progressId: string | null = null;
+  const { bus } = await renderWithImport(tree, (res, _text, url) => {
+    progressId = url.searchParams.get('progress');
+    reply = res;
+  });
+  await userEvent.upload(input(), csv('Big.csv', 'a,b\n1,2\n'));
+  await waitFor(() => expect(reply).toBeDefined());
+  expect(progressId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // Another import's progress (another tab of the same user) is not this one's.
+  act(() => bus.emit('import-progress', { importId: '00000000-0000-4000-8000-000000000000', rowsStored: 10, rowsTotal: 20 }));
+  expect(screen.queryByText(/Storing rows/)).not.toBeInTheDocument();
+  act(() => bus.emit('import-progress', { importId: progressId!, rowsStored: 1500, rowsTotal: 4000 }));
+  expect(await screen.findByText('Storing rows: 1,500 of 4,000')).toBeInTheDocument();
+  expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '38');
+  act(() => bus.emit('import-progress', { importId: progressId!, rowsStored: 4000, rowsTotal: 4000 }));
+  expect(await screen.findByText('Storing rows: 4,000 of 4,000')).toBeInTheDocument();
+
+  const made = sheet({ name: 'Big' }, 4000, 2);
+  tree.sheets.push(made);
+  json(reply as ServerResponse, 201, { updated_sheets: 1, new_categories: 0, sheets: [{ id: made.id, name: made.name }], group_id: null });
+  expect(await screen.findByText('Big')).toBeInTheDocument();
+  expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  // After the answer, a late frame changes nothing.
+  act(() => bus.emit('import-progress', { importId: progressId!, rowsStored: 4000, rowsTotal: 4000 }));
+  expect(screen.queryByText(/Storing rows/)).not.toBeInTheDocument();
 });
 
 test('a workbook of two worksheets: both sheets announced, one reload, a new category counted', async () => {

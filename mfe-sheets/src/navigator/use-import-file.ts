@@ -1,13 +1,18 @@
 import { ErrorBodySchema, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE, type ShellContext } from '@tessera/contracts';
 import { useState } from 'react';
-import { importFile } from './import.service.js';
+import { importFile, importProgressId } from './import.service.js';
 
 /** Spec 01 §8: the server refused the file ('Import failed: {server text}'). */
 export const importFailed = (serverText: string) => `Import failed: ${serverText}`;
 /** Spec 01 §8: the import did not reach a server answer ('Import error: ' plus the message). */
 export const importError = (message: string) => `Import error: ${message}`;
 
-export type ImportProgress = { phase: 'idle' } | { phase: 'uploading'; percent: number } | { phase: 'processing' };
+/** Uploading (share sent), then processing on the server: storing once it tells the rows stored so far. */
+export type ImportProgress =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; percent: number }
+  | { phase: 'processing' }
+  | { phase: 'storing'; stored: number; total: number };
 
 export interface ImportCounts {
   updatedSheets: number;
@@ -49,15 +54,21 @@ export function useImportFile(shell: ShellContext) {
       return;
     }
     setProgress({ phase: 'uploading', percent: 0 });
+    const progressId = importProgressId();
+    // The server's phase: rows stored so far, told on the workspace socket (only to this user).
+    const stopListening = shell.bus.on('import-progress', (e) => {
+      if (e.importId === progressId) setProgress({ phase: 'storing', stored: e.rowsStored, total: e.rowsTotal });
+    });
     try {
-      const result = await importFile(shell.api, file, (share) =>
-        setProgress(share >= 1 ? { phase: 'processing' } : { phase: 'uploading', percent: Math.round(share * 100) }),
+      const result = await importFile(shell.api, file, progressId, (share) =>
+        setProgress((now) => (now.phase === 'storing' ? now : share >= 1 ? { phase: 'processing' } : { phase: 'uploading', percent: Math.round(share * 100) })),
       );
       setCounts({ updatedSheets: result.updated_sheets, newCategories: result.new_categories });
       for (const sheet of result.sheets) shell.bus.emit('sheet-created', { sheetId: sheet.id, name: sheet.name });
     } catch (err) {
       setError(failureText(err));
     } finally {
+      stopListening();
       setProgress({ phase: 'idle' });
     }
   };

@@ -28,6 +28,11 @@ export interface EventMap {
    * sheet's or group's id and `userId` who made the change, when the frame says.
    */
   'navigation-changed': { type: string; id: string | null; userId: string | null };
+  /**
+   * The server's phase of one of this user's imports (the workspace socket's `import_progress`):
+   * `importId` is the id its client sent with the upload.
+   */
+  'import-progress': { importId: string; rowsStored: number; rowsTotal: number };
   'create-sheet-from-chat': {
     name: string;
     headers: string[];

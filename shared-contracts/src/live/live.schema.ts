@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AccessLevelSchema } from '../access/access.schema.js';
 import { ChartDefinitionSchema } from '../charts/chart.schema.js';
+import { ImportProgressSchema } from '../sheets/import-export.schema.js';
 import {
   CELL_PATCH_MAX_CHANGES,
   CellChangeSchema,
@@ -356,6 +357,8 @@ export const WorkspaceServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('group_created'), data: NavigationEventDataSchema }),
   z.object({ type: z.literal('group_updated'), data: NavigationEventDataSchema }),
   z.object({ type: z.literal('group_deleted'), data: NavigationEventDataSchema }),
+  /** Only to the importing user's sockets: how far the server is with storing an import's rows (POST /api/v1/import?progress=<id>). */
+  z.object({ type: z.literal('import_progress'), data: ImportProgressSchema }),
 ]);
 export type WorkspaceServerFrame = z.infer<typeof WorkspaceServerFrameSchema>;
 

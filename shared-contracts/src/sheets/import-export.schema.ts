@@ -12,6 +12,25 @@ export const ImportResultSchema = z.object({
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
+/**
+ * POST /api/v1/import?progress=<id>: an id the client picks (a UUID) for the import, so that the
+ * workspace socket's `import_progress` frames (sent to the importing user only) can be told apart
+ * from another tab's import. Optional: without it, no frames.
+ */
+export const IMPORT_PROGRESS_ID_MESSAGE = 'progress must be a UUID (the id the client picked for this import)';
+export const ImportQuerySchema = z.object({
+  progress: z.uuid({ error: IMPORT_PROGRESS_ID_MESSAGE }).optional(),
+});
+export type ImportQuery = z.infer<typeof ImportQuerySchema>;
+
+/** The server's phase of an import, as the workspace socket tells the importing user: rows stored so far, of all. */
+export const ImportProgressSchema = z.object({
+  import_id: z.uuid(),
+  rows_stored: z.number().int().nonnegative(),
+  rows_total: z.number().int().nonnegative(),
+});
+export type ImportProgress = z.infer<typeof ImportProgressSchema>;
+
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 export const IMPORT_EXTENSIONS = ['csv', 'xlsx', 'xls'] as const;
 export const IMPORT_TOO_LARGE_MESSAGE = 'File is too large (limit 50 MB)';

@@ -73,7 +73,7 @@ const INITIAL: LiveSessionState = { sheetId: null, state: 'disconnected', pendin
 /**
  * The shell's live side (DESIGN.md § Live collaboration): the open sheet's socket
  * `/sheets/{id}`, switched with the route, and the workspace socket `/live`; presence of the
- * sheet and of the workspace, join and leave toasts, and navigation changes on the bus.
+ * sheet and of the workspace, join and leave toasts, and navigation changes and import progress on the bus.
  *
  * A sheet left with operations not acknowledged yet keeps its socket until they are (nothing
  * typed is lost by switching sheets); its frames no longer reach the page.
@@ -167,6 +167,12 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
       workspace = client;
       client.subscribe((frame) => {
         if (workspace !== client) return;
+        // An import of this user's (the server sends them to no one else): the navigator that started it shows it.
+        if (frame.type === 'import_progress') {
+          const { import_id: importId, rows_stored: rowsStored, rows_total: rowsTotal } = frame.data;
+          deps.bus.emit('import-progress', { importId, rowsStored, rowsTotal });
+          return;
+        }
         const online = nextOnline(store.getState().online, frame);
         if (online !== store.getState().online) store.setState({ online });
       });

@@ -29,6 +29,7 @@ function WorkspaceProbe({ shell }: RemoteProps) {
     [shell.live],
   );
   useEffect(() => shell.bus.on('navigation-changed', (e) => setNavigation((all) => [...all, `${e.type}:${e.id}:${e.userId}`])), [shell.bus]);
+  useEffect(() => shell.bus.on('import-progress', (e) => setNavigation((all) => [...all, `import ${e.importId} ${e.rowsStored}/${e.rowsTotal}`])), [shell.bus]);
   return (
     <div>
       <output data-testid="live">{`${shell.live.state}|pending ${shell.live.pending}`}</output>
@@ -292,6 +293,15 @@ test('the workspace socket fills presence.online and tells navigation changes on
   await waitFor(() =>
     expect(screen.getByTestId('navigation')).toHaveTextContent('sheet_created:s9:u2,group_deleted:g1:u5,mapping_updated:m1:null'),
   );
+});
+
+test("the workspace socket's import_progress frames reach the remotes on the bus", async () => {
+  renderMain('/sheets/s1');
+  const live = await peerOf(workspacePeer);
+  await screen.findByTestId('online');
+  const id = '6f1c1a52-6b1e-4c44-9d55-0d1f0c6e2b11';
+  await send(live, { type: 'import_progress', data: { import_id: id, rows_stored: 1500, rows_total: 4000 } });
+  await waitFor(() => expect(screen.getByTestId('navigation')).toHaveTextContent(`import ${id} 1500/4000`));
 });
 
 test('a sheet left with unacknowledged edits keeps its socket until they are acknowledged', async () => {

@@ -1,0 +1,44 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ChunkLayout, CHUNK_ROWS } from './cell-grid.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A new sheet's rows as the JSON text of its chunks (CHUNK_ROWS rows each, the last one
+ * shorter), as an import builds them (import/delimited-text.ts): written as they are, never
+ * parsed or serialised again.
+ */
+export interface GridText {
+  chunks: string[];
+  rows: number;
+}
+
+/** Chunks per INSERT, and the text one INSERT carries at most: a few statements for a big import, none of them huge. */
+const MAX_CHUNKS_PER_INSERT = 100;
+const MAX_CHARS_PER_INSERT = 4 * 1024 * 1024;
+
+/**
+ * Writes the chunks of a sheet that has none yet (its layout is ChunkLayout.fresh), in a few
+ * multi-row INSERTs; `onStored(rows)` is told the rows stored so far after each one.
+ */
+export async function writeGridText(db: Db, sheetId: string, grid: GridText, version: number, onStored?: (rows: number) => void): Promise<ChunkLayout> {
+  const layout = ChunkLayout.fresh(grid.rows);
+  if (layout.length !== grid.chunks.length) throw new Error(`${grid.chunks.length} chunks for ${grid.rows} rows`);
+  let stored = 0;
+  for (let from = 0; from < grid.chunks.length; ) {
+    let to = from;
+    let chars = 0;
+    while (to < grid.chunks.length && to - from < MAX_CHUNKS_PER_INSERT && (to === from || chars + grid.chunks[to].length <= MAX_CHARS_PER_INSERT)) {
+      chars += grid.chunks[to].length;
+      to++;
+    }
+    const values = [];
+    for (let p = from; p < to; p++) values.push({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: grid.chunks[p], version });
+    await db.insertInto('sheet_chunks').values(values).execute();
+    stored += (to - from) * CHUNK_ROWS;
+    onStored?.(Math.min(stored, grid.rows));
+    from = to;
+  }
+  return layout;
+}
