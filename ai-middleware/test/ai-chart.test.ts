@@ -130,26 +130,7 @@ describe(`the AI's chart through the real api (${backend})`, () => {
   });
 
   test("a viewer's request is refused with the chart route's own text; nothing is stored", async () => {
-    const created = await fetch(`${api.base}/api/v1/users`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'viewer-bob', password: 'a long enough password 1', role: 'user' }),
-    });
-    assert.equal(created.status, 201, await created.clone().text());
-    const bobId = ((await created.json()) as { id: string }).id;
-    const me = (await (await fetch(`${api.base}/api/v1/auth/session`, { headers: auth })).json()) as { id: string };
-    const shared = await fetch(`${api.base}/api/v1/sheets/${sheetId}/access`, {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ entries: [{ user_id: me.id, level: 'owner' }, { user_id: bobId, level: 'viewer' }] }),
-    });
-    assert.equal(shared.status, 200, await shared.clone().text());
-    const login = await fetch(`${api.base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'viewer-bob', password: 'a long enough password 1' }),
-    });
-    const bob = `Bearer ${((await login.json()) as { access_token: string }).access_token}`;
+    const bob = await api.viewerOf(auth, sheetId, 'viewer-bob');
     const before = await sheetNow();
     fake.reply(reply({ target: 'sheet', range: 'A1:B3', title: 'Mine' }));
     const response = await forward(bob);

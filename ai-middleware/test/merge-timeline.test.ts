@@ -128,26 +128,7 @@ describe(`merge_timeline: a result grid becomes a proposed version through the r
   });
 
   test('a viewer of the sheet gets no proposal (the result is left to the panel as a new sheet); the sheet and its history are unchanged', async () => {
-    const created = await fetch(`${api.base}/api/v1/users`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'viewer-bob', password: 'a long enough password 1', role: 'user' }),
-    });
-    assert.equal(created.status, 201, await created.clone().text());
-    const bobId = ((await created.json()) as { id: string }).id;
-    const me = (await (await fetch(`${api.base}/api/v1/auth/session`, { headers: auth })).json()) as { id: string };
-    const shared = await fetch(`${api.base}/api/v1/sheets/${sheetId}/access`, {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ entries: [{ user_id: me.id, level: 'owner' }, { user_id: bobId, level: 'viewer' }] }),
-    });
-    assert.equal(shared.status, 200, await shared.clone().text());
-    const login = await fetch(`${api.base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'viewer-bob', password: 'a long enough password 1' }),
-    });
-    const bob = `Bearer ${((await login.json()) as { access_token: string }).access_token}`;
+    const bob = await api.viewerOf(auth, sheetId, 'viewer-bob');
     const before = await history();
     const snapshot = await mergeTimeline({ apiUrl: api.base, authorization: bob, body: request(), grid: { headers: HEADERS, rows: [...ROWS].reverse() } });
     assert.equal(snapshot, undefined);

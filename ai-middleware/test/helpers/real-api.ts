@@ -17,6 +17,11 @@ export interface RealApi {
   base: string;
   /** Signs up the first user (the administrator) and returns its Authorization header. */
   signup(username: string): Promise<Record<string, string>>;
+  /**
+   * A new member `username` made by the administrator (`auth`), given view-only access to the
+   * sheet (the administrator stays its owner), signed in: its Authorization header value.
+   */
+  viewerOf(auth: Record<string, string>, sheetId: string, username: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,22 @@ export async function startRealApi(): Promise<RealApi> {
       if (res.status !== 201 && res.status !== 200) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
       const { access_token: token } = (await res.json()) as { access_token: string };
       return { authorization: `Bearer ${token}` };
+    },
+    async viewerOf(auth, sheetId, username) {
+      const password = 'a long enough password 1';
+      const json = { ...auth, 'content-type': 'application/json' };
+      const created = await fetch(`${base}/api/v1/users`, { method: 'POST', headers: json, body: JSON.stringify({ username, password, role: 'user' }) });
+      if (created.status !== 201) throw new Error(`user not made: ${created.status} ${await created.text()}`);
+      const { id } = (await created.json()) as { id: string };
+      const me = (await (await fetch(`${base}/api/v1/auth/session`, { headers: auth })).json()) as { id: string };
+      const shared = await fetch(`${base}/api/v1/sheets/${sheetId}/access`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ entries: [{ user_id: me.id, level: 'owner' }, { user_id: id, level: 'viewer' }] }),
+      });
+      if (shared.status !== 200) throw new Error(`sheet not shared: ${shared.status} ${await shared.text()}`);
+      const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+      return `Bearer ${((await login.json()) as { access_token: string }).access_token}`;
     },
     close,
   };
