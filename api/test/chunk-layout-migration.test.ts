@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openKysely } from '@tessera/server-kit';
-import { type Kysely, Migrator, sql } from 'kysely';
-import { migrateToLatest, migrations } from '../src/db/migrations.js';
+import { type Kysely, sql } from 'kysely';
+import { migrateToLatest } from '../src/db/migrations.js';
 import type { Database } from '../src/db/schema.js';
 import { joinChunkTexts } from '../src/sheets/sheet-store.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { rebuildChunks } from '../src/versions/version-rebuild.js';
-import { createPgDatabase } from './support/test-app.js';
+import { databaseMigratedTo } from './support/migrated-database.js';
 
 /**
  * Migration 0012 (chunks of any size, issue 23) on a database holding sheets and history written
@@ -33,16 +29,7 @@ describe('migration 0012_sheet_chunk_layout on existing sheets', () => {
   const chunksOf = (g: string[][]) => [0, 1, 2].map((i) => JSON.stringify(g.slice(i * 500, (i + 1) * 500)));
 
   before(async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-api-migration-'));
-    const pgDb = process.env.TEST_PG_URL ? await createPgDatabase(process.env.TEST_PG_URL) : undefined;
-    db = await openKysely<Database>({ databaseUrl: pgDb?.url, pgliteDir: path.join(dataDir, 'api') });
-    cleanup = async () => {
-      await db.destroy();
-      await pgDb?.drop();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    };
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo('0010_oidc_identities');
-    assert.equal(error, undefined);
+    ({ db, cleanup } = await databaseMigratedTo('0010_oidc_identities'));
     await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'old', 'x', 'admin')`.execute(db);
     // A sheet as the code before 0012 stored it: version 3 live, a full snapshot at version 1, two cell versions.
     await sql`INSERT INTO sheets (id, name, version, row_count, col_count, headers, tags, extra) VALUES
