@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ChunkLayout, CHUNK_ROWS } from './cell-grid.js';
+import { chunkRowsAt } from './sheet-store.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -33,9 +34,8 @@ export async function writeGridText(db: Db, sheetId: string, grid: GridText, ver
       chars += grid.chunks[to].length;
       to++;
     }
-    const values = [];
-    for (let p = from; p < to; p++) values.push({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: grid.chunks[p], version });
-    await db.insertInto('sheet_chunks').values(values).execute();
+    const positions = Array.from({ length: to - from }, (_, i) => from + i);
+    await db.insertInto('sheet_chunks').values(chunkRowsAt(sheetId, layout, positions, version, (p) => grid.chunks[p])).execute();
     stored += (to - from) * CHUNK_ROWS;
     onStored?.(Math.min(stored, grid.rows));
     from = to;

@@ -132,7 +132,7 @@ async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
 }
 
 /** The chunks at these positions of `layout`, with `textOf(position)` as their rows, written by `version`. */
-function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string): ChunkRow[] {
+export function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string): ChunkRow[] {
   return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version }));
 }
 
