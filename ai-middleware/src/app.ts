@@ -56,6 +56,9 @@ export async function buildApp(config: AiConfig, overrides: AppOverrides = {}): 
     genReqId,
     // 1 MB is plenty for the JSON this service takes; larger bodies get 413.
     bodyLimit: 1024 * 1024,
+    // Every plugin is local; on a busy 2-core host one can take longer than avvio's 10 s to
+    // register (seen under load), and a slow start beats a crash at start.
+    pluginTimeout: 60_000,
   });
   app.decorate('db', db);
   app.decorate('registeredRoutes', [] as RouteSummary[]);

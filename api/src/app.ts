@@ -178,6 +178,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Whose X-Forwarded-For/-Proto/-Host is believed (TRUST_PROXY): by default the shell server
     // on the same host. request.ip is then the client that proxy names (sign-in throttling).
     trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
+    // Every plugin is local; on a busy 2-core host one can take longer than avvio's 10 s to
+    // register (seen under load), and a slow start beats a crash at start.
+    pluginTimeout: 60_000,
   });
   appLog = app.log;
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is access on the live sockets.
 // Issue 18 on the live sockets: a viewer's operations are refused with an error frame naming
 // them, no access is no sheet, and a sharing change reaches sockets already open.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is each route's access gate.
 // Issue 18: owner / editor / viewer / no access × every route on a sheet or a group, enumerated
 // from the routes the app registers (as the auth sweep is), so that a new route cannot escape.
 import assert from 'node:assert/strict';

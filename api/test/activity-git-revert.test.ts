@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the activity log's git revert entries.
 // Issue 18: git reverts in the activity log. The repository lives in the ai-middleware, which
 // records each revert here with the reverting member's token (ai-middleware/test/git-revert-activity.test.ts
 // drives the whole path); the entry names that member, whatever the body says.

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the activity log's member entries.
 // Issue 18: the member-side entries of the activity log (create, role change, password reset,
 // delete), with who did it, to whom (username at the time) and from which address.
 import assert from 'node:assert/strict';

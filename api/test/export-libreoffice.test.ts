@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the exported files as LibreOffice reads them.
 // Issue 17 §4, checked by an outside reader: the exported files are opened by LibreOffice
 // (Debian's libreoffice-calc-nogui, headless) and converted to CSV; every value read back must
 // be what the sheet shows, and no cell an attacker wrote may run as a formula.

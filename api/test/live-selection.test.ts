@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is live selections.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SheetSchema } from '@tessera/contracts';

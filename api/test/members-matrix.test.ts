@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is who may manage whom.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Role } from '@tessera/contracts';

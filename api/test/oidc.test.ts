@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is single sign-on.
 // Issue 21, single sign-on: the authorization code flow (PKCE, state, nonce) against a real
 // OpenID provider (oidc-provider) started here, driven over HTTP through its login and consent pages.
 import assert from 'node:assert/strict';

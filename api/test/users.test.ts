@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the user routes' rules.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { UserListSchema } from '@tessera/contracts';

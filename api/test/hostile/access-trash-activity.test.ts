@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is access to sharing, trash and activity routes.
 // Issue 18: hostile input on the sharing, trash and activity routes — malformed bodies, wrong
 // types, unknown ids, an `entries` array past its cap, a body past the api's limit. Each is
 // refused with its status and text, nothing is stored or changed, and /health still answers.

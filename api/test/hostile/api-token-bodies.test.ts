@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of bad token bodies.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { API_TOKEN_MAX_DAYS, API_TOKEN_MAX_PER_USER, API_TOKEN_NAME_MAX_LENGTH, API_TOKEN_TEXTS, API_TOKENS_PATH } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged tokens.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { API_TOKEN_TEXTS, API_TOKENS_PATH, CreatedApiTokenSchema, LIVE_CLOSE, SheetSchema } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of bad chart bodies.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CHART_TEXTS, type ChartOptions, chartsOf, ERROR_CODES, SHEET_MAX_CHARTS, SheetSchema } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is formula injection through exports.
 // Issue 17 §4: exported files cannot attack their reader. CSV cells a spreadsheet would run
 // are written as text behind an apostrophe (unless formulas=keep); in XLSX only formulas the
 // grid evaluates and that stay inside the file are formulas, with the grid's values.

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is sparse exports.
 // Issue 17 §1: a far cell costs what it holds. A 10 × 10 sheet with one cell written far
 // away (within the cell cap) exports without padding every row out to the sheet's width:
 // empty rows are empty lines (CSV) or absent (XLSX), and the far value sits in its row and column.

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged import progress ids.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES, IMPORT_PROGRESS_ID_MESSAGE } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is sign-in throttling.
 // Issue 17 §5: sign-in throttling slows guessing but never locks out a correct password from a
 // clean address; X-Forwarded-For is believed only from TRUST_PROXY.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is member powers over higher ranks.
 // Issue 17 §6: an admin cannot take over a host's or a superadmin's account (reset its password,
 // edit its info) nor delete a superadmin; a host cannot do so to a superadmin.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the reload_request bound.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LIVE_RELOAD_MIN_INTERVAL_MS, SheetSchema, type Sheet } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the live sockets' bounds.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import net from 'node:net';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the single sign-on callback.
 // Issue 21, single sign-on: what a hostile browser can send to the callback — an oversized or
 // malformed body, a forged pending-sign-in cookie, a reply for someone else's sign-in — gets a
 // clear 4xx, creates nobody, starts no session, and the api keeps answering.
