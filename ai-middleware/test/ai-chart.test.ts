@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the AI's charts through the real api.
 // Issue 20: the AI makes Tessera charts. A model's ```chart-json block over the active sheet
 // becomes a chart through the REAL api's chart route (its build, on PGlite or PostgreSQL) with
 // the user's own token — a viewer's is refused with the route's own text and nothing is stored;

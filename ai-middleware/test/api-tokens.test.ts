@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is personal API tokens.
 // Issue 21: personal API tokens (`tsr_…`) work on the ai-middleware too. They are opaque, so the
 // middleware asks the real api (its build, PGlite or PostgreSQL) through GET /auth/session, cached
 // briefly; a read token's writes are refused here as on the api.

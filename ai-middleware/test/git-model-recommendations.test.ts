@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the model's recommendations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GitRecommendationsSchema } from '@tessera/contracts';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is git reverts' activity entries.
 // Issue 18: a git revert is in the api's activity log. The ai-middleware keeps the repository and
 // records each revert through the real api (its build, PGlite or PostgreSQL) with the member's token.
 import assert from 'node:assert/strict';

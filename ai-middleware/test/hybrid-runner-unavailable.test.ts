@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the answer when no runner is available.
 // A code runner that cannot run code (it refuses to run unconfined) stops only what needs it:
 // Direct Exec and /hybrid/backward answer 503 with its reason; a schedule (typed in AI Powered
 // or given as parameters.optimization) is still solved; AI Powered code fails with the reason,

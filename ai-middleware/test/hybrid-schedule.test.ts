@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the schedules solved.
 // Schedule requests on POST /hybrid/forward over a real loopback server with the real HiGHS
 // solver: the builtin assistant's phrases (P1–P3 of the agreed requests), a staff list on the
 // sheet, JSON parameters (parameters.optimization, also 'Retry with Simpler Requirements'),

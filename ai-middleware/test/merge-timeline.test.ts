@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is a result grid made a proposed version (the api's own tests run on both databases).
 // merge_timeline against the real api (its build in its own process, on PGlite or PostgreSQL):
 // a hybrid result grid becomes a proposed version of the sheet, made with the user's token.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the gVisor engine's figures.
 // Issue 19: Matplotlib (and seaborn) figures and printed DataFrames, with real code in the REAL
 // gVisor engine (runsc, Debian's CPython with matplotlib), seen from the runner and from
 // POST /hybrid/forward (Agent • Direct Exec) as the chat and the Code tab read it.

@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the Vertex provider's routes.
 // POST /vertex/chat, /vertex/stream and /vertex/enhanced-conversation (spec 02 §7) over a real
 // loopback server: with the builtin provider (no model), and with the openai provider against
 // the fake OpenAI-compatible server (test/support/fake-openai.ts), which records what the

@@ -58,8 +58,11 @@ test.describe.serial('deploys: ops swap the chat remote while the product runs',
   test.beforeAll(async ({ browser, request }) => {
     // Two production builds of the chat remote, then the stack.
     test.setTimeout(600_000);
-    await releaseCopy('mfe-chat', '1.0.0');
-    await releaseCopy('mfe-chat', '1.1.0', [{ file: 'src/composer/Composer.tsx', from: `'${LABEL_1_0}'`, to: `'${LABEL_1_1}'` }]);
+    // Side by side: each copy builds in its own folder into its own release folder.
+    await Promise.all([
+      releaseCopy('mfe-chat', '1.0.0'),
+      releaseCopy('mfe-chat', '1.1.0', [{ file: 'src/composer/Composer.tsx', from: `'${LABEL_1_0}'`, to: `'${LABEL_1_1}'` }]),
+    ]);
     pids = (await startDeployStack()).map((p) => p.pid);
 
     const signup = await request.post(`${shellOrigin}/api/v1/auth/signup`, { data: admin });

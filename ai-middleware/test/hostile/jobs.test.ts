@@ -1,3 +1,4 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the job queue (in memory) and its refusals.
 // Issue 17 §1, Python jobs and solves: a user's jobs past JOBS_PER_USER queue and stream their
 // place; a full queue is a 429 with the exact text and runs nothing; a client that leaves while
 // its job waits leaves the queue, and one that leaves while it runs gets its child killed. On the
