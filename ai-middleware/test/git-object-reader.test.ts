@@ -54,6 +54,13 @@ describe('git: object reader and file times against git', () => {
       assert.equal(object.type, type);
       assert.ok(execFileSync('git', ['-C', repoDir, 'cat-file', type, oid]).equals(object.content), `${type} ${oid}`);
     }
+    // Sizes from the headers alone (a delta's result size, not its base's), on a fresh reader: nothing read whole before.
+    const sizes = new ObjectReader(repoDir);
+    const expected = git('cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objectsize)').trim().split('\n');
+    for (const line of expected) {
+      const [oid, size] = line.split(' ');
+      assert.equal(sizes.size(oid), Number(size), oid);
+    }
   });
 
   test('commits and trees parse as git shows them', async () => {

@@ -42,7 +42,11 @@ export function applyListingRules<T extends { path: string }>(files: T[], cap: n
   const strict = kept.filter((f) => EXTENSIONS.has(extensionOf(f.path)));
   const relaxed = strict.length === 0 && kept.length > 0;
   const matched = relaxed ? kept : strict;
-  const sorted = [...matched].sort((a, b) => compareListed(a.path, b.path));
+  // The order of compareListed, with each path's key worked out once rather than at every comparison.
+  const sorted = matched
+    .map((f) => ({ f, py: extensionOf(f.path) === 'py' ? 0 : 1 }))
+    .sort((a, b) => a.py - b.py || (a.f.path < b.f.path ? -1 : a.f.path > b.f.path ? 1 : 0))
+    .map((k) => k.f);
   return { listed: sorted.slice(0, cap), matched: matched.length, relaxed, truncated: sorted.length > cap };
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -25,6 +25,8 @@ interface Pack {
   count: number;
   data: Buffer;
   id: string;
+  /** Inflated objects of this pack by offset (a number key: no string built per read). */
+  cache: Map<number, RawObject>;
 }
 
 /**
@@ -39,7 +41,6 @@ interface Pack {
 export class ObjectReader {
   private packs: Pack[] | null = null;
   private packDirStamp = -1;
-  private readonly cache = new Map<string, RawObject>();
   private cacheBytes = 0;
 
   constructor(private readonly gitdir: string) {}
@@ -47,6 +48,69 @@ export class ObjectReader {
   read(oid: string): RawObject | null {
     // Packs first: a lookup in memory; a loose miss costs a failed file open.
     return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true);
+  }
+
+  /**
+   * The size of an object's content without reading it whole: from the pack
+   * entry's header, or for a delta the result size at the head of the delta
+   * (its base is not read); for a loose object, from the first inflated bytes.
+   * Null when the object is not found here.
+   */
+  size(oid: string): number | null {
+    return this.sizePacked(oid, false) ?? this.sizeLoose(oid) ?? this.sizePacked(oid, true);
+  }
+
+  private sizePacked(oid: string, rescan: boolean): number | null {
+    if (rescan && !this.packDirChanged()) return null;
+    const name = Buffer.from(oid, 'hex');
+    if (name.length !== 20) return null;
+    for (const pack of this.loadPacks(rescan)) {
+      const index = findName(pack, name);
+      if (index < 0) continue;
+      const offset = packOffset(pack, index);
+      const cached = pack.cache.get(offset);
+      if (cached) return cached.content.length;
+      const { data } = pack;
+      let p = offset;
+      let c = data[p++];
+      const kind = (c >> 4) & 7;
+      let size = c & 15;
+      let shift = 16;
+      while (c & 0x80) {
+        c = data[p++];
+        size += (c & 0x7f) * shift;
+        shift *= 128;
+      }
+      if (kind === OFS_DELTA) {
+        while (data[p++] & 0x80);
+      } else if (kind === REF_DELTA) {
+        p += 20;
+      } else {
+        return size;
+      }
+      // The delta's first bytes: its base's size, then the result's (two varints).
+      const delta = inflateSync(data.subarray(p), { chunkSize: size + 64 });
+      let q = 0;
+      while (delta[q++] & 0x80);
+      return readVarint(delta, q);
+    }
+    return null;
+  }
+
+  private sizeLoose(oid: string): number | null {
+    let file: Buffer;
+    try {
+      file = readFileSync(path.join(this.gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
+    } catch {
+      return null;
+    }
+    // `<type> <size>\0` leads the object: the first bytes, inflated without the end of the stream, hold it.
+    const head = inflateSync(file.subarray(0, 256), { finishFlush: constants.Z_SYNC_FLUSH });
+    const space = head.indexOf(0x20);
+    const nul = head.indexOf(0, space);
+    if (space < 0 || nul < 0) return null;
+    const size = Number(head.toString('latin1', space + 1, nul));
+    return Number.isSafeInteger(size) ? size : null;
   }
 
   private readLoose(oid: string): RawObject | null {
@@ -106,8 +170,7 @@ export class ObjectReader {
   }
 
   private readAt(pack: Pack, offset: number): RawObject | null {
-    const key = `${pack.id}:${offset}`;
-    const hit = this.cache.get(key);
+    const hit = pack.cache.get(offset);
     if (hit) return hit;
     const { data } = pack;
     let p = offset;
@@ -140,17 +203,18 @@ export class ObjectReader {
       const type = TYPES[kind];
       object = type ? { type, content: inflate(p) } : null;
     }
-    if (object) this.remember(key, object);
+    if (object) this.remember(pack, offset, object);
     return object;
   }
 
-  private remember(key: string, object: RawObject): void {
+  private remember(pack: Pack, offset: number, object: RawObject): void {
     if (object.content.length > CACHE_BUDGET / 16) return;
     if (this.cacheBytes + object.content.length > CACHE_BUDGET) {
-      this.cache.clear();
+      for (const p of this.packs ?? []) p.cache.clear();
+      pack.cache.clear();
       this.cacheBytes = 0;
     }
-    this.cache.set(key, object);
+    pack.cache.set(offset, object);
     this.cacheBytes += object.content.length;
   }
 }
@@ -175,6 +239,7 @@ function openPack(dir: string, id: string): Pack | null {
     largeOffsets: idx.subarray(largeAt),
     data: readFileSync(packFile),
     id,
+    cache: new Map(),
   };
 }
 
@@ -205,6 +270,20 @@ function packOffset(pack: Pack, index: number): number {
   const small = pack.offsets.readUInt32BE(index * 4);
   if (!(small & 0x80000000)) return small;
   return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
+}
+
+/** A little-endian base-128 number (git's delta header), from `at`. */
+function readVarint(buf: Buffer, at: number): number {
+  let value = 0;
+  let shift = 1;
+  let p = at;
+  let c: number;
+  do {
+    c = buf[p++];
+    value += (c & 0x7f) * shift;
+    shift *= 128;
+  } while (c & 0x80);
+  return value;
 }
 
 /** Git's delta format: source and target sizes, then copy (from the base) and insert instructions. */

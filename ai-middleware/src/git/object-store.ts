@@ -80,8 +80,17 @@ export class ObjectStore {
     return blob;
   }
 
+  /** A blob's size in bytes; read from the object's header when the fast reader can, not by reading the blob. */
   async blobSize(oid: string): Promise<number> {
-    return this.sizes.get(oid) ?? (await this.blob(oid)).byteLength;
+    const known = this.sizes.get(oid);
+    if (known !== undefined) return known;
+    let size: number | null = null;
+    try {
+      size = this.reader.size(oid);
+    } catch {
+      // Unreadable here: isomorphic-git reads it below.
+    }
+    return size !== null ? this.remember(this.sizes, oid, size) : (await this.blob(oid)).byteLength;
   }
 
   writeBlob(blob: Uint8Array): Promise<string> {

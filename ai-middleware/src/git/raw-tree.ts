@@ -33,6 +33,21 @@ export function findRawEntry(tree: Buffer, name: Uint8Array): { at: number; fold
   return null;
 }
 
+/** How many leading bytes two buffers share, by halving with native comparisons. */
+function commonPrefix(a: Buffer, b: Buffer): number {
+  let lo = 0;
+  let hi = Math.min(a.length, b.length);
+  if (a.compare(b, 0, hi, 0, hi) === 0) return hi;
+  // Invariant: the first `lo` bytes match, the first `hi` do not.
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1;
+    if (a.compare(b, lo, mid, lo, mid) === 0) lo = mid;
+    else hi = mid;
+  }
+  while (lo < hi && a[lo] === b[lo]) lo += 1;
+  return lo;
+}
+
 /** An entry of a tree that differs from the other tree's: its name, its id's offset, and the other tree's entry of that name. */
 export interface ChangedEntry {
   name: string;
@@ -50,12 +65,21 @@ export interface ChangedEntry {
  */
 export function changedRawEntries(before: Buffer | null, after: Buffer): ChangedEntry[] {
   const changed: ChangedEntry[] = [];
+  // Bytes the same from the start in both trees are the same entries at the same places: only
+  // their ends are looked for, with no comparison (one native search finds where they part).
+  const common = before ? commonPrefix(before, after) : 0;
   let pa = 0;
   let pb = 0;
   while (pb < after.length) {
     const space = indexOfByte(after, 0x20, pb);
     const nul = indexOfByte(after, 0, space);
     const end = nul + 21;
+    if (end <= common) {
+      pa = pb = end;
+      continue;
+    }
+    // Once the two walks are in step again, the same remaining bytes are the same remaining entries.
+    if (before && before.length - pa === after.length - pb && before.compare(after, pb, after.length, pa, before.length) === 0) break;
     if (before && pa < before.length && end - pb <= before.length - pa && sameBytes(before, pa, after, pb, end - pb)) {
       pa += end - pb;
       pb = end;

@@ -15,7 +15,7 @@ import { conflictError, GitRequestError } from './git-errors.js';
 import { FileTimes } from './file-times.js';
 import { ObjectStore } from './object-store.js';
 import { encodeFileContent, validateRepoPath } from './path-rules.js';
-import { applyListingRules } from './listing-rules.js';
+import { applyListingRules, type Listing } from './listing-rules.js';
 import { pathChanged } from './raw-tree.js';
 import { SerialQueue } from './serial-queue.js';
 import { applyChanges, diffTrees, findEntry, listFiles, type RepoFile, type TreeChange } from './tree-ops.js';
@@ -42,6 +42,7 @@ export class GitRepository {
   readonly fileTimes: FileTimes;
   private readonly writes = new SerialQueue();
   private opening: Promise<void> | null = null;
+  private listed: { head: string | null; pending: Promise<{ files: RepoFile[]; listing: Listing<RepoFile> }> } | null = null;
 
   constructor(readonly dir: string) {
     this.store = new ObjectStore(dir);
@@ -85,8 +86,24 @@ export class GitRepository {
     if (!exists) return;
     const head = await this.head();
     if (!head) return;
-    const listed = applyListingRules(await this.files(head)).listed;
-    await this.fileTimes.at(head, listed.map((f) => f.path));
+    const { listing } = await this.listing(head);
+    await this.fileTimes.at(head, listing.listed.map((f) => f.path));
+  }
+
+  /**
+   * The head's files and their listing (spec 02 §5), kept for the last head
+   * asked: the warm-up and the first GET /git/tree ask for the same one.
+   */
+  listing(head: string | null): Promise<{ files: RepoFile[]; listing: Listing<RepoFile> }> {
+    if (this.listed?.head !== head) {
+      const pending = this.files(head).then((files) => ({ files, listing: applyListingRules(files) }));
+      this.listed = { head, pending };
+      // A failed read is not kept: the next request reads again.
+      pending.catch(() => {
+        if (this.listed?.pending === pending) this.listed = null;
+      });
+    }
+    return this.listed.pending;
   }
 
   /** The commit main points at, or null while the repository is empty. */
