@@ -143,7 +143,9 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           charts: previewed ? (previewed.charts ?? []) : session.state.charts,
           grid: previewed ? previewed.rows : sheet.data,
           headers: previewed ? previewed.headers : sheet.headers.current,
-          dataTick: session.state.dataTick,
+          // A previewed version's rows do not change: the live sheet's edits are not theirs.
+          dataTick: previewed ? 0 : session.state.dataTick,
+          changedCells: previewed ? undefined : session.changedCells,
           computed,
           geometry,
           focusedId: focusedChartId,

@@ -25,6 +25,7 @@ import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, sh
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
 import { cellOperations, structureOperation } from './live-ops.js';
+import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState } from './sheet-session.store.js';
 
 export interface SheetSession {
@@ -47,6 +48,8 @@ export interface SheetSession {
   currentVersion(): number;
   /** Own edits are on their way to the server. */
   hasPending(): boolean;
+  /** The cells changed after data tick `since` up to `until` (null: unknown, or anything may have): the charts read only those again. */
+  changedCells(since: number, until: number): ChangedCellRef[] | null;
 }
 
 /**
@@ -58,6 +61,14 @@ export interface SheetSession {
  */
 export function useSheetSession(shell: ShellContext, service: SheetService): SheetSession {
   const [store] = useState(createSheetSessionStore);
+  // What each data tick changed: cells, or null (anything may have).
+  const [changeLog] = useState(() => new CellChangeLog());
+  /** The cells changed (null: anything may have): recorded, then dataTick raised (with `more` of the state). */
+  const dataChanged = (cells: readonly ChangedCellRef[] | null, more: (s: SheetSessionState) => Partial<SheetSessionState> = () => ({})) => {
+    const tick = store.getState().dataTick + 1;
+    changeLog.record(tick, cells);
+    store.setState((s) => ({ ...more(s), dataTick: tick }));
+  };
   const state = useStore(store);
   const id = shell.sheet.id;
   // The latest shell, for callbacks and effects that must not re-run when its object changes
@@ -129,7 +140,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
       };
 
-      const touched = () => store.setState((s) => ({ dataTick: s.dataTick + 1 }));
+      const touched = (cells: readonly ChangedCellRef[] | null) => dataChanged(cells);
       live = new LiveSheet({
         version: sheet.version,
         send: (operation) => shellRef.current.live.send(operation),
@@ -137,7 +148,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           applyRemoteCells(loaded.data, changes);
           resize(sizeAfterEdits(sizeNow(), changes));
           engageFormulas(changes);
-          touched();
+          touched(changes);
         },
         applyStructure: ({ type, index, count }) => {
           applyRemoteStructure(loaded.data, type, index, count);
@@ -149,7 +160,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           // Charts are anchored to their cells: moved here as the server moved them.
           const moved = moveCharts(store.getState().charts, { type, index, count });
           if (moved.changed) store.setState({ charts: moved.charts });
-          touched();
+          touched(null);
         },
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
@@ -163,7 +174,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           refreshHeaders(loaded.data);
           if (!store.getState().formulaEngine && hasFormula(sync.data)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
           store.setState({ charts: chartsOf(sync.metadata) });
-          touched();
+          touched(null);
         },
         onVersion: (version, savedAt) => {
           const before = store.getState();
@@ -275,14 +286,14 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (grown.rows !== size.rows || grown.cols !== size.cols) store.setState({ size: grown });
         liveRef.current?.send(cellOperations(changes, userId()));
         engageFormulas(changes);
-        store.setState((s) => ({ dataTick: s.dataTick + 1 }));
+        dataChanged(changes);
       },
       onStructureChanged(change) {
         const held = store.getState().sheet;
         // In the stored grid's terms, before the change moves them.
         const operation = structureOperation(change, store.getState().size, userId());
         if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
-        store.setState((s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount), dataTick: s.dataTick + 1 }));
+        dataChanged(null, (s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount) }));
         if (operation && operation.type !== 'cell_update' && operation.type !== 'cells_update' && 'index' in operation) {
           const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });
           if (moved.changed) store.setState({ charts: moved.charts });
@@ -357,6 +368,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       currentVersion() {
         return liveRef.current?.version ?? store.getState().version;
+      },
+      changedCells(since, until) {
+        return changeLog.since(since, until);
       },
       hasPending() {
         return store.getState().pending;
