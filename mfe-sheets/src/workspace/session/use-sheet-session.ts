@@ -17,6 +17,7 @@ import {
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { downloadFile, exportFileName } from '../export-file-name.js';
 import { loadFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, type PresenceMark } from '../grid/grid-link.js';
@@ -26,10 +27,21 @@ import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
 import { cellOperations, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
-import { createSheetSessionStore, type LoadedSheet, type SheetSessionState } from './sheet-session.store.js';
+import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
+
+/**
+ * What the Workspace renders from: the state less the data tick and the pending edits, which
+ * change with every edit. The charts and the save status follow those themselves (through
+ * `store`), so an edit does not render the whole Workspace again.
+ */
+export type SheetSessionView = Omit<SheetSessionState, 'dataTick' | 'pending'>;
+
+const sessionView = ({ dataTick: _tick, pending: _pending, ...view }: SheetSessionState): SheetSessionView => view;
 
 export interface SheetSession {
-  state: SheetSessionState;
+  state: SheetSessionView;
+  /** The whole state, for the few parts that follow every edit (WithDataTick, LiveSaveStatus). */
+  store: SheetSessionStore;
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
@@ -69,7 +81,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     changeLog.record(tick, cells);
     store.setState((s) => ({ ...more(s), dataTick: tick }));
   };
-  const state = useStore(store);
+  const state = useStore(store, useShallow(sessionView));
   const id = shell.sheet.id;
   // The latest shell, for callbacks and effects that must not re-run when its object changes
   // (it changes with every report and selection).
@@ -280,6 +292,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
 
     return {
       state,
+      store,
       onCellsChanged(changes) {
         const { size } = store.getState();
         const grown = sizeAfterEdits(size, changes);
