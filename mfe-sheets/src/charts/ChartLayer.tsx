@@ -1,7 +1,18 @@
 import { Box, Flex, IconButton, Menu, Portal, Spinner, Text } from '@chakra-ui/react';
-import { CHART_MAX_OFFSET, CHART_MAX_SIZE, CHART_MIN_SIZE, CHART_TEXTS, type CellValue, type ChartBox, type ChartDefinition } from '@tessera/contracts';
+import {
+  CHART_MAX_OFFSET,
+  CHART_MAX_SIZE,
+  CHART_MIN_SIZE,
+  CHART_TEXTS,
+  type CellValue,
+  type ChartBox,
+  type ChartCategorySource,
+  type ChartDefinition,
+  type ChartRange,
+} from '@tessera/contracts';
 import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
-import { type ComputedValue, extractChartData } from './chart-data.js';
+import type { ChartData, ComputedValue } from './chart-data.js';
+import { type ChangedCell, ChartDataCache } from './chart-data-cache.js';
 import { anchorAt, boxPosition, type ChartGeometry, NOMINAL_GEOMETRY } from './chart-geometry.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
@@ -19,6 +30,11 @@ export interface ChartLayerProps {
   headers: readonly string[];
   /** Raised on every change of the cells: the charts read them again. */
   dataTick: number;
+  /**
+   * The cells changed after a data tick up to another (null: unknown, or anything may have): a
+   * chart reads only those again. Without it every tick reads the whole range.
+   */
+  changedCells?(since: number, until: number): readonly ChangedCell[] | null;
   /**
    * Formula cells' computed values (the grid's formula engine), so a formula is charted by its
    * value; a new function when the engine (or the grid it lives in) changes. Null on a sheet
@@ -101,11 +117,43 @@ export function ChartStrip({ charts, width, ...rest }: ChartLayerProps & { width
   );
 }
 
+/** A frame's chart data and the data tick it has read up to. */
+interface HeldData {
+  cache: ChartDataCache;
+  tick: number;
+}
+
+const sameRange = (a: ChartRange, b: ChartRange) => a.start_row === b.start_row && a.end_row === b.end_row && a.start_col === b.start_col && a.end_col === b.end_col;
+
+/**
+ * The chart's data at `dataTick`: the held data brought up to it by the cells changed since (the
+ * same object when none of them is in the range: nothing redraws), or read whole when the grid,
+ * the headers, the range, the categories or the formula values are others.
+ */
+function chartData(
+  held: { current: HeldData | null },
+  now: { grid: ChartLayerProps['grid']; headers: readonly string[]; range: ChartRange; categories: ChartCategorySource; computed: ComputedValue | null; dataTick: number },
+  changedCells: ChartLayerProps['changedCells'],
+): ChartData {
+  const h = held.current;
+  const { cache } = h ?? {};
+  if (h && cache && cache.grid === now.grid && cache.headers === now.headers && cache.computed === now.computed && cache.source.categories === now.categories && sameRange(cache.source.range, now.range)) {
+    if (h.tick === now.dataTick) return cache.data;
+    const cells = changedCells ? changedCells(h.tick, now.dataTick) : null;
+    h.tick = now.dataTick;
+    return cache.update(cells);
+  }
+  const fresh = new ChartDataCache(now.grid, now.headers, { range: now.range, categories: now.categories }, now.computed);
+  held.current = { cache: fresh, tick: now.dataTick };
+  return fresh.data;
+}
+
 function ChartFrame({
   chart,
   grid,
   headers,
   dataTick,
+  changedCells,
   computed = null,
   geometry = NOMINAL_GEOMETRY,
   focusedId = null,
@@ -123,9 +171,13 @@ function ChartFrame({
   const canMove = canEditOptions && strip === null;
   const canEdit = canEditOptions;
   const frameRef = useRef<HTMLDivElement>(null);
+  // The chart's data kept across ticks: an edit reads only its cells again (chart-data-cache.ts).
+  const held = useRef<HeldData | null>(null);
+  const changes = useRef(changedCells);
+  changes.current = changedCells;
   const data = useMemo(
     // No range: its cells were deleted, nothing to read.
-    () => (chart.range ? extractChartData(grid, headers, { range: chart.range, categories: chart.categories }, computed) : null),
+    () => (chart.range ? chartData(held, { grid, headers, range: chart.range, categories: chart.categories, computed, dataTick }, changes.current) : null),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [grid, headers, chart.range, chart.categories, dataTick, computed],

@@ -19,7 +19,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { ChartData } from './chart-data.js';
 import { pointsForWidth } from './chart-downsample.js';
 
@@ -31,6 +31,9 @@ const DOTS_UP_TO = 100;
 /** Past this many categories the axis labels every nth at a fixed step: Recharts' default measures every label's text to choose. */
 const MEASURED_TICKS_UP_TO = 100;
 const TICKS_SHOWN = 10;
+/** Recharts' value axis width (its default), and the chart's right margin: the plot is this much narrower than the chart. */
+const VALUE_AXIS_WIDTH = 60;
+const RIGHT_MARGIN = 16;
 
 export interface ChartViewProps {
   chart: ChartDefinition;
@@ -42,20 +45,24 @@ export interface ChartViewProps {
 /**
  * One chart drawn with Chakra UI's charts (Recharts inside): loaded lazily by the chart layer, so
  * a sheet without charts never loads this module. No animation: a chart follows every edit, and
- * an edit must show at once.
+ * an edit must show at once. Memoized: the Workspace renders again for a save status or a version
+ * number, and Recharts redoes a whole chart (every point) whenever it renders.
  */
-export default function ChartView({ chart, data, width, height }: ChartViewProps) {
-  // A line or area longer than the chart is wide is drawn from the points that set its pixels.
+export default memo(function ChartView({ chart, data, width, height }: ChartViewProps) {
+  // A line or area longer than the plot is wide is drawn from the points that set its pixels
+  // (the plot: the chart less the value axis and the margins; a legend beside it only narrows it further).
   const drawsLine = chart.type === 'line' || chart.type === 'area';
+  const leftMargin = chart.y_axis_title ? 16 : 0;
+  const plotWidth = width - VALUE_AXIS_WIDTH - RIGHT_MARGIN - leftMargin;
   const points = useMemo(
-    () => (drawsLine ? pointsForWidth(data.points, data.series.map((s) => s.key), width) : data.points),
-    [drawsLine, data, width],
+    () => (drawsLine ? pointsForWidth(data.points, data.series.map((s) => s.key), plotWidth) : data.points),
+    [drawsLine, data, plotWidth],
   );
   const view = useChart({
     data: points,
     series: data.series.map((s, i) => ({ name: s.key, label: s.name, color: PALETTE[i % PALETTE.length], stackId: chart.stacked ? 'stack' : undefined })),
   });
-  const size = { width, height, data: view.data, margin: { top: 8, right: 16, bottom: chart.x_axis_title ? 24 : 8, left: chart.y_axis_title ? 16 : 0 } };
+  const size = { width, height, data: view.data, margin: { top: 8, right: RIGHT_MARGIN, bottom: chart.x_axis_title ? 24 : 8, left: leftMargin } };
   const legend =
     chart.legend === 'none' ? null : (
       <Legend
@@ -195,4 +202,4 @@ export default function ChartView({ chart, data, width, height }: ChartViewProps
       {drawing}
     </Chart.Root>
   );
-}
+});

@@ -71,20 +71,43 @@ export interface ChartSource {
   categories: ChartCategorySource;
 }
 
+/** One line of a range as read: its point (x already set), the text cells it left out, what its category is. */
+export interface ChartLine {
+  point: ChartPoint;
+  skipped: number;
+  /** 'none': no category; else the category's kind. */
+  label: 'none' | 'date' | 'number' | 'text';
+}
+
 /**
- * The series and points of a chart's range in `grid` (rows of cells; missing cells are blank).
+ * How a chart reads its range, line by line, so a whole read (extractChartData) and a read of a
+ * few edited lines (chart-data-cache.ts) are the same code and cannot disagree.
+ */
+export interface ChartReader {
+  series: ChartSeries[];
+  /** Lines before this one name the series (header_row with several rows): not points. */
+  firstLine: number;
+  lineCount: number;
+  /** The line's point, or null for a wholly blank line (not a point). */
+  readLine(line: number): ChartLine | null;
+  /** The line a cell belongs to; -1 outside the range; 'names' for a cell that names a series. */
+  lineOf(row: number, col: number): number | 'names';
+}
+
+/**
+ * The reader of a chart's range in `grid` (rows of cells; missing cells are blank).
  * first_column: a point per row, its category the first cell, a series per other column, named by
  * the sheet's header. header_row: read across — the range's first row holds the categories, each
  * other row is a series named by its first cell. A one-column (one-row) range is a single series
  * whose categories are the row numbers (column letters). Formula cells are read through `computed`
  * (without it they are gaps: their text is not a value).
  */
-export function extractChartData(
+export function chartReader(
   grid: readonly (readonly CellValue[])[],
   headers: readonly string[],
   source: ChartSource,
   computed: ComputedValue | null = null,
-): ChartData {
+): ChartReader {
   const { range } = source;
   const at = (r: number, c: number): CellValue | undefined => {
     const raw = grid[r]?.[c];
@@ -107,45 +130,84 @@ export function extractChartData(
       : headers[range.start_col + lane] || columnLabel(range.start_col + lane);
     series.push({ key: `s${series.length}`, name });
   }
+  const readLine = (line: number): ChartLine | null => {
+    const rawCategory = single ? undefined : value(line, 0);
+    const category = single ? (across ? columnLabel(range.start_col + line) : String(range.start_row + line + 1)) : cellText(rawCategory);
+    const point: ChartPoint = { category, x: null };
+    let any = category !== '';
+    let skipped = 0;
+    for (const [i, s] of series.entries()) {
+      const n = cellNumber(value(line, firstLane + i));
+      if (n === undefined) skipped++;
+      else if (n !== null) any = true;
+      point[s.key] = n ?? null;
+    }
+    // Blank lines (a whole-column selection's empty tail) are not points.
+    if (!any) return null;
+    let label: ChartLine['label'] = 'none';
+    if (category !== '') {
+      label = 'text';
+      const date = single ? null : cellDate(rawCategory);
+      const n = single ? Number(category) : cellNumber(rawCategory);
+      if (date !== null) {
+        label = 'date';
+        point.x = date;
+      } else if (typeof n === 'number') {
+        label = 'number';
+        point.x = n;
+      }
+    }
+    return { point, skipped, label };
+  };
+  const lineOf = (row: number, col: number): number | 'names' => {
+    if (row < range.start_row || row > range.end_row || col < range.start_col || col > range.end_col) return -1;
+    const line = across ? col - range.start_col : row - range.start_row;
+    // Read across, the first column's cells name the series.
+    return line < firstLine ? 'names' : line;
+  };
+  return { series, firstLine, lineCount, readLine, lineOf };
+}
+
+/** The chart's data from its lines as read (null: a blank line): the first CHART_MAX_POINTS points, and the counts. */
+export function assembleChartData(series: ChartSeries[], lines: readonly (ChartLine | null)[]): ChartData {
   const points: ChartPoint[] = [];
   let skipped = 0;
   let truncated = 0;
   let dates = 0;
   let numbers = 0;
   let labelled = 0;
-  for (let line = firstLine; line < lineCount; line++) {
-    const rawCategory = single ? undefined : value(line, 0);
-    const category = single ? (across ? columnLabel(range.start_col + line) : String(range.start_row + line + 1)) : cellText(rawCategory);
-    const point: ChartPoint = { category, x: null };
-    let any = category !== '';
-    let pointSkipped = 0;
-    for (const [i, s] of series.entries()) {
-      const n = cellNumber(value(line, firstLane + i));
-      if (n === undefined) pointSkipped++;
-      else if (n !== null) any = true;
-      point[s.key] = n ?? null;
-    }
-    // Blank lines (a whole-column selection's empty tail) are not points.
-    if (!any) continue;
+  for (const line of lines) {
+    if (!line) continue;
     if (points.length >= CHART_MAX_POINTS) {
       truncated++;
       continue;
     }
-    skipped += pointSkipped;
-    if (category !== '') {
+    skipped += line.skipped;
+    if (line.label !== 'none') {
       labelled++;
-      const date = single ? null : cellDate(rawCategory);
-      const n = single ? Number(category) : cellNumber(rawCategory);
-      if (date !== null) {
-        dates++;
-        point.x = date;
-      } else if (typeof n === 'number') {
-        numbers++;
-        point.x = n;
-      }
+      if (line.label === 'date') dates++;
+      else if (line.label === 'number') numbers++;
     }
-    points.push(point);
+    points.push(line.point);
   }
   const categoryKind = labelled > 0 && dates === labelled ? 'date' : labelled > 0 && numbers === labelled ? 'number' : 'text';
   return { series, points, categoryKind, skipped, truncated };
+}
+
+/** Every line of the range as read (null: blank), the lines before `firstLine` left out. */
+export function readLines(reader: ChartReader): (ChartLine | null)[] {
+  const lines: (ChartLine | null)[] = [];
+  for (let line = reader.firstLine; line < reader.lineCount; line++) lines.push(reader.readLine(line));
+  return lines;
+}
+
+/** The series and points of a chart's range in `grid`: every line read (see chartReader). */
+export function extractChartData(
+  grid: readonly (readonly CellValue[])[],
+  headers: readonly string[],
+  source: ChartSource,
+  computed: ComputedValue | null = null,
+): ChartData {
+  const reader = chartReader(grid, headers, source, computed);
+  return assembleChartData(reader.series, readLines(reader));
 }

@@ -19,11 +19,12 @@ import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
 import { createVersionService } from './preview/version.service.js';
-import { saveStatus } from './session/save-status.js';
 import { useSheetSession } from './session/use-sheet-session.js';
+import { WithDataTick } from './session/WithDataTick.js';
 import { createSheetService } from './sheet.service.js';
 import { TimelineMenu } from './timeline/TimelineMenu.js';
 import { createTimelineService } from './timeline/timeline.service.js';
+import { LiveSaveStatus } from './toolbar/LiveSaveStatus.js';
 import { SheetToolbar, type WorkspaceView } from './toolbar/SheetToolbar.js';
 
 export interface WorkspaceProps extends RemoteProps {
@@ -143,7 +144,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           charts: previewed ? (previewed.charts ?? []) : session.state.charts,
           grid: previewed ? previewed.rows : sheet.data,
           headers: previewed ? previewed.headers : sheet.headers.current,
-          dataTick: session.state.dataTick,
+          changedCells: previewed ? undefined : session.changedCells,
           computed,
           geometry,
           focusedId: focusedChartId,
@@ -164,7 +165,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   return (
     <Flex direction="column" h="full" minH="0" data-testid="workspace" ref={strip.ref}>
       <SheetToolbar
-        sheet={phase === 'ready' ? { name, size, status: saveStatus(session.state) } : null}
+        sheet={phase === 'ready' ? { name, size, status: <LiveSaveStatus store={session.store} /> } : null}
         view={view}
         onViewChange={setView}
         onSave={() => void session.save()}
@@ -250,10 +251,12 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           ) : null}
           {chartLayerProps && !strip.narrow && (
             // A version preview shows that version's charts over its cells; nobody moves them there.
-            <ChartLayer ref={chartLayerRef} {...chartLayerProps} />
+            <WithDataTick store={session.store}>{(tick) => <ChartLayer ref={chartLayerRef} {...chartLayerProps} dataTick={previewed ? 0 : tick} />}</WithDataTick>
           )}
         </Box>
-        {chartLayerProps && strip.narrow && <ChartStrip {...chartLayerProps} width={strip.width} />}
+        {chartLayerProps && strip.narrow && (
+          <WithDataTick store={session.store}>{(tick) => <ChartStrip {...chartLayerProps} dataTick={previewed ? 0 : tick} width={strip.width} />}</WithDataTick>
+        )}
       </Flex>
       <InsertChartDialog
         range={charts.dialogRange}

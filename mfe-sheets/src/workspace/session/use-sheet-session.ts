@@ -17,6 +17,7 @@ import {
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { downloadFile, exportFileName } from '../export-file-name.js';
 import { loadFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, type PresenceMark } from '../grid/grid-link.js';
@@ -25,10 +26,22 @@ import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, sh
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
 import { cellOperations, structureOperation } from './live-ops.js';
-import { createSheetSessionStore, type LoadedSheet, type SheetSessionState } from './sheet-session.store.js';
+import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
+import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
+
+/**
+ * What the Workspace renders from: the state less the data tick and the pending edits, which
+ * change with every edit. The charts and the save status follow those themselves (through
+ * `store`), so an edit does not render the whole Workspace again.
+ */
+export type SheetSessionView = Omit<SheetSessionState, 'dataTick' | 'pending'>;
+
+const sessionView = ({ dataTick: _tick, pending: _pending, ...view }: SheetSessionState): SheetSessionView => view;
 
 export interface SheetSession {
-  state: SheetSessionState;
+  state: SheetSessionView;
+  /** The whole state, for the few parts that follow every edit (WithDataTick, LiveSaveStatus). */
+  store: SheetSessionStore;
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
@@ -47,6 +60,8 @@ export interface SheetSession {
   currentVersion(): number;
   /** Own edits are on their way to the server. */
   hasPending(): boolean;
+  /** The cells changed after data tick `since` up to `until` (null: unknown, or anything may have): the charts read only those again. */
+  changedCells(since: number, until: number): ChangedCellRef[] | null;
 }
 
 /**
@@ -58,7 +73,15 @@ export interface SheetSession {
  */
 export function useSheetSession(shell: ShellContext, service: SheetService): SheetSession {
   const [store] = useState(createSheetSessionStore);
-  const state = useStore(store);
+  // What each data tick changed: cells, or null (anything may have).
+  const [changeLog] = useState(() => new CellChangeLog());
+  /** The cells changed (null: anything may have): recorded, then dataTick raised (with `more` of the state). */
+  const dataChanged = (cells: readonly ChangedCellRef[] | null, more: (s: SheetSessionState) => Partial<SheetSessionState> = () => ({})) => {
+    const tick = store.getState().dataTick + 1;
+    changeLog.record(tick, cells);
+    store.setState((s) => ({ ...more(s), dataTick: tick }));
+  };
+  const state = useStore(store, useShallow(sessionView));
   const id = shell.sheet.id;
   // The latest shell, for callbacks and effects that must not re-run when its object changes
   // (it changes with every report and selection).
@@ -129,7 +152,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
       };
 
-      const touched = () => store.setState((s) => ({ dataTick: s.dataTick + 1 }));
+      const touched = (cells: readonly ChangedCellRef[] | null) => dataChanged(cells);
       live = new LiveSheet({
         version: sheet.version,
         send: (operation) => shellRef.current.live.send(operation),
@@ -137,7 +160,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           applyRemoteCells(loaded.data, changes);
           resize(sizeAfterEdits(sizeNow(), changes));
           engageFormulas(changes);
-          touched();
+          touched(changes);
         },
         applyStructure: ({ type, index, count }) => {
           applyRemoteStructure(loaded.data, type, index, count);
@@ -149,7 +172,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           // Charts are anchored to their cells: moved here as the server moved them.
           const moved = moveCharts(store.getState().charts, { type, index, count });
           if (moved.changed) store.setState({ charts: moved.charts });
-          touched();
+          touched(null);
         },
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
@@ -163,7 +186,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           refreshHeaders(loaded.data);
           if (!store.getState().formulaEngine && hasFormula(sync.data)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
           store.setState({ charts: chartsOf(sync.metadata) });
-          touched();
+          touched(null);
         },
         onVersion: (version, savedAt) => {
           const before = store.getState();
@@ -269,20 +292,21 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
 
     return {
       state,
+      store,
       onCellsChanged(changes) {
         const { size } = store.getState();
         const grown = sizeAfterEdits(size, changes);
         if (grown.rows !== size.rows || grown.cols !== size.cols) store.setState({ size: grown });
         liveRef.current?.send(cellOperations(changes, userId()));
         engageFormulas(changes);
-        store.setState((s) => ({ dataTick: s.dataTick + 1 }));
+        dataChanged(changes);
       },
       onStructureChanged(change) {
         const held = store.getState().sheet;
         // In the stored grid's terms, before the change moves them.
         const operation = structureOperation(change, store.getState().size, userId());
         if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
-        store.setState((s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount), dataTick: s.dataTick + 1 }));
+        dataChanged(null, (s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount) }));
         if (operation && operation.type !== 'cell_update' && operation.type !== 'cells_update' && 'index' in operation) {
           const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });
           if (moved.changed) store.setState({ charts: moved.charts });
@@ -357,6 +381,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       currentVersion() {
         return liveRef.current?.version ?? store.getState().version;
+      },
+      changedCells(since, until) {
+        return changeLog.since(since, until);
       },
       hasPending() {
         return store.getState().pending;

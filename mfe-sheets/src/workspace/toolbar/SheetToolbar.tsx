@@ -1,14 +1,17 @@
 import { Badge, Button, ButtonGroup, Flex, Text } from '@chakra-ui/react';
 import { MESSAGES, SAVE_STATUS_LABELS, type ExportFormat, type SheetSize } from '@tessera/contracts';
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import type { SaveStatus } from '../session/save-status.js';
 import { FileMenu } from './FileMenu.js';
 
 export type WorkspaceView = 'sheet' | 'code';
 
 export interface SheetToolbarProps {
-  /** Null: no sheet, the toolbar only says how to get one. */
-  sheet: { name: string; size: SheetSize; status: SaveStatus } | null;
+  /**
+   * Null: no sheet, the toolbar only says how to get one. The status: a save status shown as its
+   * badge, or the element that shows it (the Workspace's follows the edits itself: LiveSaveStatus).
+   */
+  sheet: { name: string; size: SheetSize; status: SaveStatus | ReactElement } | null;
   view: WorkspaceView;
   onViewChange(view: WorkspaceView): void;
   onSave(): void;
@@ -34,6 +37,15 @@ export const VIEW_ONLY_LABEL = 'View only';
 /** 'N rows × M cols' */
 export const sizeLabel = (size: SheetSize) => `${size.rows} rows × ${size.cols} cols`;
 
+/** The save status's badge. */
+export function SaveStatusBadge({ status }: { status: SaveStatus }) {
+  return (
+    <Badge colorPalette={STATUS_PALETTE[status]} data-testid="save-status">
+      {SAVE_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
 /**
  * The sheet toolbar (spec 01 §2): save status, the size, the File menu, the Sheet / Code
  * switch, and the Timeline menu next to the File menu.
@@ -53,9 +65,7 @@ export function SheetToolbar({ sheet, view, onViewChange, readOnly, viewOnly = f
       <Text fontWeight="semibold" fontSize="sm" truncate maxW="20rem" data-testid="sheet-name">
         {sheet.name}
       </Text>
-      <Badge colorPalette={STATUS_PALETTE[sheet.status]} data-testid="save-status">
-        {SAVE_STATUS_LABELS[sheet.status]}
-      </Badge>
+      {typeof sheet.status === 'string' ? <SaveStatusBadge status={sheet.status} /> : sheet.status}
       {viewOnly && (
         <Badge colorPalette="gray" variant="outline" data-testid="view-only">
           {VIEW_ONLY_LABEL}

@@ -1,0 +1,28 @@
+import { CellChangeLog } from './cell-change-log.js';
+
+describe('the cells changed since a data tick', () => {
+  test('the cells of every tick after it, in order; none when nothing changed since', () => {
+    const log = new CellChangeLog();
+    log.record(1, [{ row: 0, col: 1 }]);
+    log.record(2, [{ row: 5, col: 1 }, { row: 6, col: 1 }]);
+    log.record(3, [{ row: 9, col: 0 }]);
+    expect(log.since(1, 3)).toEqual([{ row: 5, col: 1 }, { row: 6, col: 1 }, { row: 9, col: 0 }]);
+    expect(log.since(0, 1)).toEqual([{ row: 0, col: 1 }]);
+    expect(log.since(3, 3)).toEqual([]);
+  });
+
+  test('unknown (null) across a tick where anything may have changed, a tick not recorded, or one forgotten', () => {
+    const log = new CellChangeLog();
+    log.record(1, [{ row: 0, col: 0 }]);
+    log.record(2, null);
+    log.record(3, [{ row: 1, col: 0 }]);
+    log.record(5, [{ row: 2, col: 0 }]);
+    expect(log.since(0, 3)).toBeNull();
+    expect(log.since(2, 3)).toEqual([{ row: 1, col: 0 }]);
+    expect(log.since(3, 5)).toBeNull();
+    expect(log.since(3, 6)).toBeNull();
+    for (let tick = 6; tick < 600; tick++) log.record(tick, [{ row: tick, col: 0 }]);
+    expect(log.since(5, 599)).toBeNull();
+    expect(log.since(597, 599)).toEqual([{ row: 598, col: 0 }, { row: 599, col: 0 }]);
+  });
+});
