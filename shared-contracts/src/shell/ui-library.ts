@@ -5,7 +5,8 @@
  * library (~300 KB gz) used to load with the main screen. The shell now provides only this
  * set, and each remote declares in its mf-manifest.json (`metaData.tessera.chakraExports`)
  * what it uses; the shell refuses a release that needs a name missing here, the way it refuses
- * another contracts major, and falls back to the previous release.
+ * another contracts major, and falls back to the previous release. The names count wherever
+ * they are imported in a remote's build, libraries included (@chakra-ui/charts takes several).
  *
  * Append only: a remote released earlier may use any name listed once. A remote that needs a
  * new component adds it here (a contracts minor), and the shell carrying it is deployed before
@@ -54,6 +55,14 @@ export const CHAKRA_EXPORTS = [
   'Wrap',
   'chakra',
   'defaultSystem',
+  // Imported by @chakra-ui/charts (mfe-sheets' charts) from the shared Chakra.
+  'AbsoluteCenter',
+  'ColorSwatch',
+  'FormatNumber',
+  'Show',
+  'defineStyle',
+  'useChakraContext',
+  'useLocaleContext',
   // Layout primitives without behaviour of their own: a few hundred bytes each.
   'Container',
   'Grid',
