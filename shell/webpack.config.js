@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { baseConfig, precompress, sharedModules } from '@tessera/webpack-remote';
+import { baseConfig, ChakraExportsPlugin, chakraExportsOf, precompress, sharedModules } from '@tessera/webpack-remote';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 // Build tools are dependencies of the shared tooling package; resolve them from there.
@@ -26,6 +26,8 @@ export default (_env, argv) => {
         dts: false,
         manifest: false,
       }),
+      // The shell provides only CHAKRA_EXPORTS (sharedModules()); its own code must stay inside them.
+      new ChakraExportsPlugin({ provided: chakraExportsOf(dir) }),
       new HtmlWebpackPlugin({ template: path.join(dir, 'public/index.html'), chunks: ['main'], hash: production }),
       ...(production ? precompress() : []),
     ],

@@ -26,6 +26,7 @@ export * from './bus/event-map.js';
 export * from './bus/event-bus.js';
 export * from './shell/remotes.js';
 export * from './shell/contracts-version.js';
+export * from './shell/ui-library.js';
 export * from './shell/shell-context.js';
 export * from './client/auth-session.js';
 export * from './client/http-client.js';

@@ -5,9 +5,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { CHAKRA, ChakraExportsPlugin, chakraExportsOf, writeChakraSubset } from './chakra-share.js';
 import { packageIdentity, ReleasePlugin } from './release.js';
 
 export { packageIdentity, publishRelease, releasesRoot, ReleasePlugin } from './release.js';
+export { ChakraExportsPlugin, chakraExportsOf } from './chakra-share.js';
 
 const require = createRequire(import.meta.url);
 const CompressionPlugin = require('compression-webpack-plugin');
@@ -67,6 +69,8 @@ function dependsOn(name, dir) {
 /**
  * The MF `shared` config: every package with the version range the package in
  * `dir` was built against. The UI libraries are singletons (one React per page).
+ * Chakra is provided (and falls back) as the subset of CHAKRA_EXPORTS (chakra-share.js),
+ * under its own share key and version, so hosts and remotes built before or after agree on it.
  * `@tessera/contracts` is shared but NOT a singleton: a remote built against
  * contracts 1.3 that runs beside a shell built against 1.1 must not get the
  * shell's older copy (its newer schemas and texts would be undefined), so it
@@ -76,14 +80,17 @@ function dependsOn(name, dir) {
  * shared the same way (each remote gets a kit at least as new as the one it was built with),
  * where the package depends on it.
  * @param {string} [dir] the package whose installed versions to use (default: cwd)
- * @returns {Record<string, { singleton: boolean, requiredVersion: string }>}
+ * @returns {Record<string, { singleton: boolean, requiredVersion: string, version?: string, import?: string }>}
  */
 export function sharedModules(dir = process.cwd()) {
-  /** @type {Record<string, { singleton: boolean, requiredVersion: string }>} */
+  /** @type {Record<string, { singleton: boolean, requiredVersion: string, version?: string, import?: string }>} */
   const shared = {};
   for (const name of SINGLETON_PACKAGES) {
     shared[name] = { singleton: true, requiredVersion: `^${installedVersion(name, dir)}` };
   }
+  // The version is Chakra's own: the generated module sits in the building package.
+  const chakraVersion = installedVersion(CHAKRA, dir);
+  shared[CHAKRA] = { ...shared[CHAKRA], version: chakraVersion, import: writeChakraSubset(dir, chakraExportsOf(dir)) };
   for (const name of VERSIONED_PACKAGES) {
     // The UI kit only where the package uses it (the shell does not).
     if (name !== '@tessera/contracts' && !dependsOn(name, dir)) continue;
@@ -246,6 +253,7 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
     const release = Boolean(env && typeof env === 'object' && /** @type {Record<string, unknown>} */ (env).release);
     if (release && !production) throw new Error('--env release needs --mode production');
     const info = buildInfo(dir);
+    const chakra = new ChakraExportsPlugin({ provided: chakraExportsOf(dir) });
     return {
       // publicPath 'auto': the same build works under any /<version>/ path.
       ...baseConfig({ dir, entry: './src/dev/index.ts', publicPath: 'auto', uniqueName: name, production }),
@@ -256,8 +264,9 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
           exposes,
           shared: sharedModules(dir),
           manifest: {
+            // The Chakra names it uses: the shell refuses this release if it lacks one.
             additionalData: async ({ stats }) => {
-              stats.metaData = { ...stats.metaData, tessera: info };
+              stats.metaData = { ...stats.metaData, tessera: { ...info, chakraExports: [...chakra.used].sort() } };
               return stats;
             },
           },
@@ -266,6 +275,7 @@ export function remoteConfig({ name, dir, exposes, port, allowedExposes, title }
           // runtime's remote-loading, snapshot and Node code out of remoteEntry.js.
           experiments: { optimization: { disableSnapshot: true, disableRemote: true, target: 'web' } },
         }),
+        chakra,
         new HtmlWebpackPlugin({ title: title ?? `${name} (standalone)`, chunks: ['main'], hash: production }),
         ...(production ? precompress() : []),
         ...(release ? [new ReleasePlugin({ dir, contractsMajor: info.contractsMajor })] : []),

@@ -1,35 +1,23 @@
-import { Box, Code } from '@chakra-ui/react';
-import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { Box } from '@chakra-ui/react';
+import { lazy, Suspense } from 'react';
 
-/** Code blocks scroll sideways instead of widening the panel; inline code stays inline. */
-const components: Components = {
-  pre: ({ children }) => (
-    <Box as="pre" my="2" p="2" borderRadius="md" bg="bg.muted" fontSize="xs" overflowX="auto" whiteSpace="pre">
-      {children}
-    </Box>
-  ),
-  code: ({ children, className }) =>
-    className ? <code className={className}>{children}</code> : <Code size="sm">{children}</Code>,
-  table: ({ children }) => (
-    <Box overflowX="auto" my="2">
-      <table>{children}</table>
-    </Box>
-  ),
-  p: ({ children }) => (
-    <Box as="p" my="1">
-      {children}
-    </Box>
-  ),
-};
+// Loaded with the first message drawn, not with the panel: an empty chat needs no Markdown.
+const MarkdownText = lazy(() => import('./MarkdownText.js'));
 
-/** A message's text as Markdown with GitHub's tables and fenced code blocks (spec 02 §2 message list). */
+/**
+ * A message's text as Markdown (MarkdownText). Until its renderer arrives (once per page) the
+ * text shows as written, so a reply is never blank while it loads.
+ */
 export function MessageContent({ text }: { text: string }) {
   return (
-    <Box fontSize="sm" css={{ '& table': { fontSize: 'xs', borderCollapse: 'collapse' }, '& td, & th': { border: '1px solid', borderColor: 'border', px: '1' } }}>
-      <Markdown remarkPlugins={[remarkGfm]} components={components}>
-        {text}
-      </Markdown>
-    </Box>
+    <Suspense
+      fallback={
+        <Box fontSize="sm" whiteSpace="pre-wrap">
+          {text}
+        </Box>
+      }
+    >
+      <MarkdownText text={text} />
+    </Suspense>
   );
 }

@@ -54,12 +54,15 @@ export type RemotesManifest = z.infer<typeof RemotesManifestSchema>;
 
 /**
  * What a remote's build declares in its `mf-manifest.json` (`metaData.tessera`):
- * which remote and version it is and the contracts major it was built against.
+ * which remote and version it is, the contracts major it was built against, and the
+ * Chakra UI exports it uses (checked against the shell's CHAKRA_EXPORTS; absent in
+ * releases built before contracts 2.1).
  */
 export const RemoteBuildInfoSchema = z.object({
   remote: z.enum(Object.keys(REMOTES) as [RemoteName, ...RemoteName[]]),
   version: RemoteVersionSchema,
   contractsMajor: z.number().int().nonnegative(),
+  chakraExports: z.array(z.string().min(1).max(100)).max(2000).optional(),
 });
 export type RemoteBuildInfo = z.infer<typeof RemoteBuildInfoSchema>;
 

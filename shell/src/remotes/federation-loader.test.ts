@@ -42,7 +42,9 @@ function fakeRuntime(down: Set<string>) {
 }
 
 /** A remote's origin on loopback: /<version>/mf-manifest.json declaring what `builds` says. */
-async function startOrigin(builds: Record<string, { remote?: RemoteName; contractsMajor?: number; publicPath?: string } | 'bare'>) {
+async function startOrigin(
+  builds: Record<string, { remote?: RemoteName; contractsMajor?: number; publicPath?: string; chakraExports?: string[] } | 'bare'>,
+) {
   // The loader fetches over node:http (below), not the page's XHR: no CORS.
   const server = await startLoopbackServer(
     (req, res) => {
@@ -55,7 +57,12 @@ async function startOrigin(builds: Record<string, { remote?: RemoteName; contrac
           : {
               name: 'mfe_chat',
               ...(build.publicPath ? { publicPath: build.publicPath } : {}),
-              tessera: { remote: build.remote ?? 'mfe-chat', version: match[1], contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR },
+              tessera: {
+                remote: build.remote ?? 'mfe-chat',
+                version: match[1],
+                contractsMajor: build.contractsMajor ?? CONTRACTS_MAJOR,
+                ...(build.chakraExports ? { chakraExports: build.chakraExports } : {}),
+              },
             };
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
       res.end(JSON.stringify({ id: 'mfe_chat', metaData }));
@@ -98,6 +105,8 @@ beforeAll(async () => {
     '0.8.0': { remote: 'mfe-git' },
     '0.0.1': 'bare',
     '0.4.0': { publicPath: 'http://scripts.example/mfe-chat/0.4.0/' },
+    '0.5.0': { chakraExports: ['Box', 'Button', 'Dialog'] },
+    '0.6.0': { chakraExports: ['Box', 'Slider', 'Accordion'] },
   });
   // An origin that is down: a port that was just free.
   const gone = await startOrigin({});
@@ -177,6 +186,18 @@ describe('federation loader', () => {
       `built against contracts major ${CONTRACTS_MAJOR + 1}; this shell runs major ${CONTRACTS_MAJOR}`,
     );
     expect(only.statuses['mfe-chat']).toMatchObject({ status: 'failed' });
+  });
+
+  it('refuses a release that uses a Chakra UI export this shell does not provide, and takes one that uses only provided ones', async () => {
+    const { loader, registrations, statuses } = setup(chat({ live: origin.release('0.6.0'), previous: origin.release('0.5.0') }));
+    expect(await loader.load('mfe-chat', './ChatPanel')).toBe(Panel);
+    expect(registrations.map((r) => r.entry)).toEqual([`${origin.base}/0.5.0/mf-manifest.json`]);
+    expect(statuses['mfe-chat']).toMatchObject({ status: 'running', release: 'previous', version: '0.5.0' });
+
+    const only = setup(chat({ live: origin.release('0.6.0') }));
+    await expect(only.loader.load('mfe-chat', './ChatPanel')).rejects.toThrow(
+      'mfe-chat 0.6.0 uses Chakra UI exports this shell does not provide: Accordion, Slider',
+    );
   });
 
   it('accepts a build that declares no build info (made before releases declared one)', async () => {

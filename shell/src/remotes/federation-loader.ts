@@ -1,7 +1,9 @@
 import {
   CONTRACTS_MAJOR,
+  CHAKRA_EXPORTS,
   inCanary,
   insecureRemoteRefusal,
+  missingChakraExports,
   REMOTES,
   RemoteManifestFileSchema,
   type RemoteName,
@@ -36,6 +38,8 @@ export interface FederationLoaderOptions {
   fetchFn?: typeof fetch;
   /** The contracts major this shell runs; a release declaring another one is refused. */
   contractsMajor?: number;
+  /** The Chakra UI exports this shell provides; a release declaring one outside them is refused. */
+  chakraExports?: readonly string[];
   /** Where the running release of each remote is reported (the About view's store by default). */
   report?: (remote: RemoteName, status: RemoteStatus) => void;
   /** The page's scheme ('https:' refuses releases served over http); the page's own by default. */
@@ -85,7 +89,8 @@ const messageOf = (error: unknown) => String((error as Error | undefined)?.messa
  * manifest (DESIGN.md § Remote versions). Per remote, the releases are tried
  * in order: the canary when this user is in it, the live release, the previous
  * one. A release is used only if its mf-manifest.json loads and does not
- * declare another contracts major than the shell's; one whose code then fails
+ * declare another contracts major than the shell's, nor a Chakra UI export the
+ * shell does not provide (CHAKRA_EXPORTS); one whose code then fails
  * to load is left for the next (runtime plugin, at the onLoad lifecycle only: a
  * fallback returned at afterResolve breaks the runtime, FACTS.md RUNTIME-013).
  * When none is left the error reaches the place's boundary (the card with Retry).
@@ -102,6 +107,7 @@ export function createFederationLoader(
   {
     fetchFn = (input, init) => fetch(input, init),
     contractsMajor = CONTRACTS_MAJOR,
+    chakraExports = CHAKRA_EXPORTS,
     report = recordRemoteStatus,
     shellProtocol = globalThis.location?.protocol ?? 'http:',
   }: FederationLoaderOptions = {},
@@ -154,6 +160,11 @@ export function createFederationLoader(
       throw new Error(
         `${remote} ${info.version} was built against contracts major ${info.contractsMajor}; this shell runs major ${contractsMajor}`,
       );
+    }
+    // Chakra is shared as the subset this shell provides: a name outside it would be undefined.
+    const missing = missingChakraExports(info.chakraExports, chakraExports);
+    if (missing.length > 0) {
+      throw new Error(`${remote} ${info.version} uses Chakra UI exports this shell does not provide: ${missing.join(', ')}`);
     }
     return info.version;
   };
