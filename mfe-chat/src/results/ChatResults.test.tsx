@@ -52,7 +52,8 @@ test('a result with the sheet’s headers updates the active sheet through live 
   const sorted = { headers: budget.headers, rows: [['East', 7], ['North', 10], ['South', 5]] };
   const { sent, services, reloads } = await panelReplying(() => hybridReply(sorted));
   await run('result = sorted(rows)');
-  expect(await within(messages()).findByText(/: 6 cells changed\./)).toHaveTextContent('Updated Budget: 6 cells changed.');
+  // The reply's text shows at once and its Markdown once the renderer has loaded: wait for the drawn line.
+  await waitFor(() => expect(within(messages()).getByText(/: 6 cells changed\./)).toHaveTextContent('Updated Budget: 6 cells changed.'));
   // On the version the result was computed on (the sheet's, 3): the server moves it through rows inserted since.
   expect(sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: expect.arrayContaining([{ row: 0, col: 0, value: 'East' }]), source: 'ai', base_version: 3 }]);
   expect(services.server.calls()).not.toContain('POST /api/v1/sheets');
