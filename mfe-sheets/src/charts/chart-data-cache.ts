@@ -1,11 +1,9 @@
 import type { CellValue } from '@tessera/contracts';
+import type { ChangedCellRef } from '../workspace/session/cell-change-log.js';
 import { assembleChartData, type ChartData, type ChartLine, chartReader, type ChartReader, type ChartSource, type ComputedValue, readLines } from './chart-data.js';
 
 /** A cell that changed (its value is read again from the grid, never taken from the change). */
-export interface ChangedCell {
-  row: number;
-  col: number;
-}
+export type ChangedCell = ChangedCellRef;
 
 /**
  * A chart's data kept across edits: after an edit of a few cells only their lines are read
