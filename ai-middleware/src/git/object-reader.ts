@@ -71,16 +71,8 @@ export class ObjectReader {
       const cached = pack.cache.get(offset);
       if (cached) return cached.content.length;
       const { data } = pack;
-      let p = offset;
-      let c = data[p++];
-      const kind = (c >> 4) & 7;
-      let size = c & 15;
-      let shift = 16;
-      while (c & 0x80) {
-        c = data[p++];
-        size += (c & 0x7f) * shift;
-        shift *= 128;
-      }
+      const { kind, size, next } = entryHeader(data, offset);
+      let p = next;
       if (kind === OFS_DELTA) {
         while (data[p++] & 0x80);
       } else if (kind === REF_DELTA) {
@@ -173,17 +165,10 @@ export class ObjectReader {
     const hit = pack.cache.get(offset);
     if (hit) return hit;
     const { data } = pack;
-    let p = offset;
-    let c = data[p++];
-    const kind = (c >> 4) & 7;
     // The inflated size: zlib's default 16 KB output chunks cost more than the inflate itself.
-    let size = c & 15;
-    let shift = 16;
-    while (c & 0x80) {
-      c = data[p++];
-      size += (c & 0x7f) * shift;
-      shift *= 128;
-    }
+    const { kind, size, next } = entryHeader(data, offset);
+    let p = next;
+    let c: number;
     // A little over the size: zlib then ends in one output chunk, with no second chunk to join.
     const inflate = (at: number) => inflateSync(data.subarray(at), { chunkSize: size + 64 });
     let object: RawObject | null;
@@ -273,6 +258,21 @@ function packOffset(pack: Pack, index: number): number {
 }
 
 /** A little-endian base-128 number (git's delta header), from `at`. */
+/** A pack entry's header: its kind, its inflated size, and where the rest of the entry starts. */
+function entryHeader(data: Buffer, offset: number): { kind: number; size: number; next: number } {
+  let p = offset;
+  let c = data[p++]!;
+  const kind = (c >> 4) & 7;
+  let size = c & 15;
+  let shift = 16;
+  while (c & 0x80) {
+    c = data[p++]!;
+    size += (c & 0x7f) * shift;
+    shift *= 128;
+  }
+  return { kind, size, next: p };
+}
+
 function readVarint(buf: Buffer, at: number): number {
   let value = 0;
   let shift = 1;
