@@ -6,7 +6,12 @@ import { z } from 'zod';
  * untrusted code that can write there too, so every line is validated like any input
  * from outside; a forged line can only change its own job's outcome.
  */
-export const ChildReadySchema = z.object({ tessera: z.literal(1), type: z.literal('ready') });
+export const ChildReadySchema = z.object({
+  tessera: z.literal(1),
+  type: z.literal('ready'),
+  /** How Pyodide started: from the service's snapshot or loaded fresh (the gVisor engine says nothing). */
+  boot: z.enum(['snapshot', 'fresh']).optional(),
+});
 
 export const ChildDoneSchema = z.object({
   tessera: z.literal(1),

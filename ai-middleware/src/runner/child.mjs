@@ -7,7 +7,7 @@
 // access to this file and the Pyodide folder only, so no loader (tsx) can run here.
 //
 // Protocol: every message is one line of JSON on stdout with `"tessera": 1`;
-//   {tessera, type: 'ready'}                       once Pyodide is loaded
+//   {tessera, type: 'ready', boot}                 once Pyodide is loaded (boot: 'snapshot' | 'fresh')
 //   {tessera, type: 'done', output, truncated, result?, error?}   after the job
 // stdin carries one line: {code, headers, rows, sheet_name}.
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 const pyodideDir = process.argv[2];
 const outputCap = Number(process.argv[3]);
+const snapshotFile = process.argv[4];
 
 // Pyodide asks for process.binding("constants") at load, which the permission model
 // refuses; hand out that one name and keep refusing every other one (FACTS.md).
@@ -127,7 +128,20 @@ async function readJob() {
 }
 
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, 'pyodide.mjs')).href);
-const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/`, stdout: () => {}, stderr: () => {} });
+const options = { indexURL: `${pyodideDir}/`, stdout: () => {}, stderr: () => {} };
+// From the service's snapshot of a freshly loaded Pyodide when it names one (a quarter of the
+// CPU of a load), else, or if it cannot be restored, a fresh load.
+let boot = 'fresh';
+let pyodide;
+if (snapshotFile) {
+  try {
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: fs.readFileSync(snapshotFile) });
+    boot = 'snapshot';
+  } catch {
+    pyodide = undefined;
+  }
+}
+pyodide ??= await loadPyodide(options);
 pyodide.setStdout({ write: collect });
 pyodide.setStderr({ write: collect });
 pyodide.runPython(DRIVER);
@@ -136,7 +150,7 @@ const run = pyodide.globals.get('_tessera_run');
 // on a fresh child took 140–320 ms instead of about 10 ms (measured; bench/code-runner.mjs).
 await run('result = sum(r[0] for r in rows)', JSON.stringify({ name: null, headers: ['a'], rows: [[1]] }));
 output = '';
-send({ type: 'ready' });
+send({ type: 'ready', boot });
 
 // A denied call kills that Pyodide instance (a "fatal error") and may surface as an
 // unhandled rejection from the job's coroutine: it still ends the job with its message.

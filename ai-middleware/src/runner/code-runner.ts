@@ -6,10 +6,11 @@ import {
   type CodeRunResult,
 } from '@tessera/contracts';
 import { RUNNER_DEFAULTS, type RunnerConfig } from '../config.js';
-import { type ChildCommand, confinedChildCommand } from './confinement.js';
+import { type ChildCommand, childFiles, confinedChildCommand } from './confinement.js';
 import { checkedFigures } from './figures.js';
 import { gridOfRun } from './grid-extractor.js';
 import { gvisorHost, gvisorSelfTest, gvisorSpawner } from './gvisor/gvisor-engine.js';
+import { madePyodideSnapshot, pyodideSnapshot } from './pyodide-snapshot.js';
 import { type ChildOutcome, RunnerChild } from './runner-child.js';
 import type { RunnerWorker } from './runner-worker.js';
 
@@ -36,6 +37,8 @@ export interface CodeRunnerStatus {
   queued: number;
   /** The live engine; absent while RUNNER_ENGINE=auto's self-test runs. */
   engine?: RunnerEngine;
+  /** Pyodide children started so far, by how: from the snapshot of a loaded Pyodide, or loaded fresh. */
+  pyodideStarts: { snapshot: number; fresh: number };
 }
 
 /** The typed service behind "Agent • Direct Exec" (issue 7); the HTTP route stays thin. */
@@ -89,17 +92,29 @@ export interface CodeRunnerOptions {
   command?: ChildCommand | { refused: string };
   /** Whether printed output is parsed into a grid when the code assigns no result (the enhanced table parsing flag); default true. */
   parsePrintedOutput?: boolean;
+  /** false: every Pyodide child loads Pyodide fresh (for tests comparing both); default: from a snapshot once made. */
+  pyodideSnapshot?: false;
 }
 
 /** How the pool makes a worker of the chosen engine, or why it cannot. */
 type Spawner = { engine: RunnerEngine; spawn: () => RunnerWorker } | { refused: string };
 
 function pyodideSpawner(config: RunnerConfig, options: CodeRunnerOptions, readyTimeoutMs: number, fallbackReason?: string): Spawner {
-  const command = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
-  if ('refused' in command) return command;
+  const fresh = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
+  if ('refused' in fresh) return fresh;
+  const pyodide = !options.command && options.pyodideSnapshot !== false ? childFiles().pyodide : undefined;
+  if (pyodide) void pyodideSnapshot(pyodide);
+  // Children load Pyodide fresh until the snapshot is there, then start from it.
+  let fromSnapshot: ChildCommand | undefined;
+  const command = (): ChildCommand => {
+    const snapshot = pyodide && !fromSnapshot ? madePyodideSnapshot(pyodide) : undefined;
+    const withSnapshot = snapshot && confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs, undefined, snapshot);
+    if (withSnapshot && !('refused' in withSnapshot)) fromSnapshot = withSnapshot;
+    return fromSnapshot ?? fresh;
+  };
   return {
     engine: { name: 'pyodide', packages: {}, ...(fallbackReason ? { fallbackReason } : {}) },
-    spawn: () => new RunnerChild(command, { memoryMb: config.memoryMb, readyTimeoutMs }),
+    spawn: () => new RunnerChild(command(), { memoryMb: config.memoryMb, readyTimeoutMs }),
   };
 }
 
@@ -139,6 +154,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
   let state: CodeRunnerStatus['state'] = spawner && 'refused' in spawner ? 'refused' : 'starting';
   let reason = spawner && 'refused' in spawner ? spawner.refused : undefined;
   let startFailures = 0;
+  const pyodideStarts = { snapshot: 0, fresh: 0 };
   let respawnTimer: NodeJS.Timeout | undefined;
   const chosen: Promise<void> = spawner
     ? Promise.resolve()
@@ -180,6 +196,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     child.ready.then(
       () => {
         warming.delete(child);
+        if (child.boot) pyodideStarts[child.boot] += 1;
         if (state === 'closed') return child.kill();
         startFailures = 0;
         state = 'ready';
@@ -285,6 +302,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
       running: busy.size,
       queued: waiters.length,
       ...(spawner && 'engine' in spawner ? { engine: spawner.engine } : {}),
+      pyodideStarts: { ...pyodideStarts },
     };
   }
 

@@ -65,12 +65,13 @@ function childRootDir(): string {
   return rootDir;
 }
 
-/** What a child's root holds: /usr (with Node when it is Debian's), Node's own folder otherwise, Pyodide and the script's folder. */
-function childRootPaths(node: string, pyodide: string, script: string): string[] {
+/** What a child's root holds: /usr (with Node when it is Debian's), Node's own folder otherwise, Pyodide, the script's folder and the snapshot file. */
+function childRootPaths(node: string, pyodide: string, script: string, snapshot: string | undefined): string[] {
   const paths = new Set(['/usr', '/etc/ld.so.cache']);
   if (!node.startsWith('/usr/')) paths.add(path.dirname(node));
   paths.add(pyodide);
   if (!script.startsWith(`${pyodide}/`)) paths.add(path.dirname(script));
+  if (snapshot) paths.add(snapshot);
   return [...paths];
 }
 
@@ -151,6 +152,8 @@ export function confinedChildCommand(
     uid: process.getuid?.(),
     path: process.env.PATH,
   },
+  /** A Pyodide memory snapshot to start from (pyodide-snapshot.ts), read-only inside the child's root. */
+  snapshot?: string,
 ): ChildCommand | { refused: string } {
   if (host.platform !== 'linux') return { refused: `${CONFINEMENT_REQUIREMENTS} This is ${host.platform}, not Linux.` };
   if (host.uid !== 0) return { refused: `${CONFINEMENT_REQUIREMENTS} This process runs as uid ${host.uid}.` };
@@ -172,7 +175,7 @@ export function confinedChildCommand(
       // with it: an endless loop must not outlive the parent that would have killed it.
       tools.setpriv, '--pdeathsig=KILL',
       tools.unshare, '--net', '--pid', '--mount', '--propagation=private', '--fork', '--kill-child',
-      tools.sh, '-c', ROOT_SCRIPT, 'sh', tools.chroot, tools.mount, tools.mkdir, tools.touch, tools.ln, childRootDir(), ...childRootPaths(node, pyodide, script), '--',
+      tools.sh, '-c', ROOT_SCRIPT, 'sh', tools.chroot, tools.mount, tools.mkdir, tools.touch, tools.ln, childRootDir(), ...childRootPaths(node, pyodide, script, snapshot), '--',
       // Changing the user clears --kill-child's parent-death signal: set it again after.
       inside(tools.setpriv), `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--pdeathsig=KILL',
       // CPU seconds: a backstop only (the parent's wall-clock kill comes first); loading
@@ -180,9 +183,9 @@ export function confinedChildCommand(
       inside(tools.prlimit), `--as=${ADDRESS_SPACE_LIMIT_BYTES}`, `--cpu=${Math.ceil(timeoutMs / 1000) + CPU_MARGIN_SECONDS}`,
       node, '--no-warnings', '--experimental-permission',
       // One flag per path: Node 20 refuses a comma list.
-      `--allow-fs-read=${pyodide}`, `--allow-fs-read=${script}`,
+      `--allow-fs-read=${pyodide}`, `--allow-fs-read=${script}`, ...(snapshot ? [`--allow-fs-read=${snapshot}`] : []),
       '--disable-wasm-trap-handler',
-      script, pyodide, String(outputCapChars),
+      script, pyodide, String(outputCapChars), ...(snapshot ? [snapshot] : []),
     ],
     // Nothing of the service's environment (keys, database URLs) reaches user code.
     env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' },

@@ -51,6 +51,8 @@ export class RunnerChild {
   private resolveReady!: () => void;
   private rejectReady!: (err: Error) => void;
   private isReady = false;
+  /** How Pyodide started in this child, once it is ready. */
+  boot: 'snapshot' | 'fresh' | undefined;
 
   constructor(command: ChildCommand, private readonly options: RunnerChildOptions) {
     this.ready = new Promise<void>((resolve, reject) => {
@@ -154,6 +156,8 @@ export class RunnerChild {
     const message = ChildMessageSchema.safeParse(parsed);
     if (!message.success) return;
     if (message.data.type === 'ready') {
+      // Only the first line counts: later ones may come from user code.
+      if (!this.isReady) this.boot = message.data.boot;
       this.isReady = true;
       this.resolveReady();
     } else if (this.onOutcome) {

@@ -10,6 +10,8 @@ export interface RunnerWorker {
   readonly ready: Promise<void>;
   /** Resolves when the worker and everything it started are gone. */
   readonly exited: Promise<void>;
+  /** Once ready, a Pyodide child says how it started: from the service's snapshot or fresh (gVisor: undefined). */
+  readonly boot?: 'snapshot' | 'fresh';
   /** Sends the job and resolves with how it ended; the worker is killed afterwards in every case. */
   run(job: CodeRunRequest, timeoutMs: number): Promise<ChildOutcome>;
   kill(reason?: ChildOutcome): void;
