@@ -4,6 +4,7 @@
 // of one child, a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th
 // of 5 concurrent jobs waits with the default pool of 2. Real sandboxes and confined children
 // (needs root, and runsc for the gVisor part); needs ai-middleware built (`npm run build`).
+// BENCH_RUNNER_ONLY=pyodide leaves gVisor out.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +68,9 @@ const untilReady = async (runner, n = 1) => {
 };
 
 const gvHost = gvisorHost();
-if ('refused' in gvHost) {
+if (process.env.BENCH_RUNNER_ONLY === 'pyodide') {
+  console.log('gVisor: not measured (BENCH_RUNNER_ONLY=pyodide)');
+} else if ('refused' in gvHost) {
   console.log(`gVisor: not measured (${gvHost.refused})`);
 } else {
   // G1. One sandbox alone, from `runsc run` to pandas imported, three times; its memory when warm.
@@ -141,24 +144,40 @@ if ('refused' in gvHost) {
   }
 }
 
-// 1. One child alone, from spawn to Pyodide loaded, three times in a row; then a small
-//    job on it while nothing else starts (the pool below refills while a job runs).
-const spawnTimes = [];
-const bare = [];
-for (let i = 0; i < 3; i++) {
-  const t0 = performance.now();
-  const child = new RunnerChild(command, { memoryMb: 256, readyTimeoutMs: 60_000 });
-  await child.ready;
-  spawnTimes.push(ms(t0));
-  const t1 = performance.now();
-  const outcome = await child.run({ code: 'result = sum(r[1] for r in rows)', headers: ['a', 'b'], rows: [['x', 1], ['y', 2]] }, 30_000);
-  bare.push(ms(t1));
-  if (outcome.kind !== 'done' || outcome.message.result !== 3) throw new Error(`bare job: ${JSON.stringify(outcome)}`);
-  child.kill();
-  await child.exited;
+// 1. One child alone, from spawn to Pyodide loaded, three times in a row, loading Pyodide fresh and
+//    then from the runner's snapshot; then a small job on it while nothing else starts (the pool
+//    below refills while a job runs).
+async function oneChildAlone(childCommand) {
+  const spawnTimes = [];
+  const bare = [];
+  const boots = new Set();
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const child = new RunnerChild(childCommand, { memoryMb: 256, readyTimeoutMs: 60_000 });
+    await child.ready;
+    spawnTimes.push(ms(t0));
+    boots.add(child.boot);
+    const t1 = performance.now();
+    const outcome = await child.run({ code: 'result = sum(r[1] for r in rows)', headers: ['a', 'b'], rows: [['x', 1], ['y', 2]] }, 30_000);
+    bare.push(ms(t1));
+    if (outcome.kind !== 'done' || outcome.message.result !== 3) throw new Error(`bare job: ${JSON.stringify(outcome)}`);
+    child.kill();
+    await child.exited;
+  }
+  return { spawnTimes, bare, boots: [...boots].join(', ') };
 }
-console.log(`spawn to ready, one child:            ${fmt(spawnTimes)}`);
-console.log(`small job, one child, no refill:      ${fmt(bare)}`);
+const { pyodideSnapshot } = await load('pyodide-snapshot.js');
+const { childFiles } = await load('confinement.js');
+const tSnapshot = performance.now();
+const snapshot = await pyodideSnapshot(childFiles().pyodide);
+console.log(`Pyodide snapshot made once per process: ${snapshot ? `${ms(tSnapshot)} ms` : 'FAILED'}`);
+const freshChild = await oneChildAlone(command);
+console.log(`spawn to ready, one child, fresh load:  ${fmt(freshChild.spawnTimes)} (boot: ${freshChild.boots})`);
+if (snapshot) {
+  const fromSnapshot = await oneChildAlone(confinedChildCommand(100 * 1024, 30_000, undefined, snapshot));
+  console.log(`spawn to ready, one child, snapshot:    ${fmt(fromSnapshot.spawnTimes)} (boot: ${fromSnapshot.boots})`);
+}
+console.log(`small job, one child, no refill:      ${fmt(freshChild.bare)}`);
 
 // Waits until the pool has a child ready, so the next job measures the job only.
 async function whenReady(runner) {
