@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findOnPath } from './confinement.js';
 
 /** The maker script: the same path from src/runner (tsx) and dist/runner (built), as for child.mjs. */
 const MAKER_SCRIPT = fileURLToPath(new URL('../../src/runner/snapshot-maker.mjs', import.meta.url));
@@ -41,10 +42,13 @@ function makeSnapshot(pyodideDir: string): Promise<string | undefined> {
   chmodSync(dir, 0o755);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const target = path.join(realpathSync(dir), 'pyodide.snapshot');
+  // setpriv is one of the runner's required tools: a service killed meanwhile takes the maker with it.
+  const setpriv = findOnPath('setpriv', process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin');
+  if (!setpriv) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      ['--no-warnings', MAKER_SCRIPT, pyodideDir, target],
+      setpriv,
+      ['--pdeathsig=KILL', process.execPath, '--no-warnings', MAKER_SCRIPT, pyodideDir, target],
       // Nothing of the service's environment is needed to load Pyodide.
       { env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' }, timeout: MAKE_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 },
       (err) => resolve(err ? undefined : target),
