@@ -11,6 +11,8 @@ import {
   ERROR_CODES,
   type FavoriteToggleResult,
   SheetListQuerySchema,
+  SheetRowsQuerySchema,
+  SheetRowsSchema,
   UpdateSheetBodySchema,
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
@@ -51,6 +53,11 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     const { id } = validate(SheetIdParamsSchema, request.params);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined));
+  });
+
+  app.get('/:id/rows', withDoc({ summary: 'A window of a sheet\'s rows, with its version and size', description: 'Rows [start, start + count) of the grid (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for a client that loads a large sheet a window at a time. Only the stored chunks overlapping the window are read.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetRowsQuerySchema, responses: { 200: SheetRowsSchema } }, onSheet('view')), async (request) => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    return sheets.rowWindow(id, validate(SheetRowsQuerySchema, request.query));
   });
 
   app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request) => {

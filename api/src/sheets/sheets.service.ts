@@ -22,6 +22,8 @@ import {
   type SheetConflictDetails,
   type SheetList,
   type SheetListQuery,
+  type SheetRows,
+  type SheetRowsQuery,
   type SheetSummary,
   type UpdateSheetBody,
   duplicateSheetName,
@@ -36,6 +38,7 @@ import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } fro
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache, LayoutCache } from './grid-cache.js';
+import { readRowWindow } from './row-window.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
@@ -162,6 +165,20 @@ export class SheetsService {
         this.cache.set(id, summary.version, chunks);
       }
       return `${JSON.stringify(summary).slice(0, -1)},"data":${joinChunkTexts(chunks)}}`;
+    });
+  }
+
+  /**
+   * Rows [start, start + count) of a sheet with its version and size, for a client that shows a
+   * large sheet a window at a time: only the chunks overlapping the window are read.
+   */
+  async rowWindow(id: string, query: SheetRowsQuery): Promise<SheetRows> {
+    // One snapshot for the version, the size and the rows, so they always go together.
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const sheet = await trx.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
+      if (!sheet) throw notFound(SHEET_NOT_FOUND);
+      const data = query.start >= sheet.row_count ? [] : await readRowWindow(trx, id, query.start, Math.min(query.count, sheet.row_count - query.start));
+      return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data };
     });
   }
 

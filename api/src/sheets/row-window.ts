@@ -1,0 +1,33 @@
+import type { GridData } from '@tessera/contracts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { currentText, pendingColumnOps } from './sheet-store.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Rows [start, start + count) of a sheet, reading the text of only the chunks that overlap them.
+ * A chunk's first row is the sum of the sizes of the chunks before it (in `ord` order), computed
+ * in the database over the chunks' (id, ord, n) — the index, never the rows' text, which PostgreSQL
+ * keeps out of line (TOAST) and reads only for the chunks selected. Each selected chunk's text is
+ * brought to the sheet's version (its pending column ops applied, as every read of chunk text is).
+ * Call it in the same snapshot as the version read that goes with the answer.
+ */
+export async function readRowWindow(db: Db, sheetId: string, start: number, count: number): Promise<GridData> {
+  const end = start + count;
+  const { rows: chunks } = await sql<{ first: number; rows: string; pending: string | null }>`
+    WITH placed AS (
+      SELECT chunk, n, (sum(n) OVER (ORDER BY ord) - n)::int AS first FROM sheet_chunks WHERE sheet_id = ${sheetId}
+    )
+    SELECT p.first, c.rows::text AS rows, ${pendingColumnOps(sql.ref('c.sheet_id'), sql.ref('c.version'))} AS pending
+    FROM placed p JOIN sheet_chunks c ON c.sheet_id = ${sheetId} AND c.chunk = p.chunk
+    WHERE p.first < ${end} AND p.first + p.n > ${start}
+    ORDER BY p.first`.execute(db);
+  const out: GridData = [];
+  for (const chunk of chunks) {
+    const rows = JSON.parse(currentText(chunk.rows, chunk.pending)) as GridData;
+    const first = Number(chunk.first);
+    out.push(...rows.slice(Math.max(0, start - first), Math.min(rows.length, end - first)));
+  }
+  return out;
+}

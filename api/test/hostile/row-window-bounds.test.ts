@@ -1,0 +1,77 @@
+// npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged windows.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ERROR_CODES, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema } from '@tessera/contracts';
+import { SheetsService } from '../../src/sheets/sheets.service.js';
+import { type ApiClient, apiClient } from '../support/api-client.js';
+import { signupAdmin } from '../support/auth-helpers.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * The window of GET /api/v1/sheets/:id/rows (issue 23) as a client would forge it: anything but a
+ * whole number in range for `start` and `count` is a 400 naming the parameter and its range,
+ * before any row is read, and /health still answers.
+ */
+describe('hostile: row windows', () => {
+  let t: TestApp;
+  let api: ApiClient;
+  let id: string;
+  /** Window reads started (the service's rowWindow), counted around the calls below. */
+  let reads = 0;
+  const rowWindow = SheetsService.prototype.rowWindow;
+  before(async () => {
+    t = await createTestApp();
+    api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
+    const res = await api.post('/api/v1/sheets', { name: 'Bounds', data: [['a', 1], ['b', 2]] });
+    assert.equal(res.statusCode, 201, res.body);
+    id = res.json().id;
+    SheetsService.prototype.rowWindow = function (...args) {
+      reads++;
+      return rowWindow.apply(this, args);
+    };
+  });
+  after(async () => {
+    SheetsService.prototype.rowWindow = rowWindow;
+    await t.close();
+  });
+
+  const START = 'start must be a whole number from 0 to 1048576';
+  const COUNT = `count must be a whole number from 1 to ${SHEET_ROWS_WINDOW_MAX}`;
+
+  it('refuses a start or count that is not a whole number in range, reading nothing', async () => {
+    const forged: [string, string][] = [
+      ['start=-1', START],
+      ['start=abc', START],
+      ['start=', START],
+      ['start=1.5', START],
+      ['start=1e3', START],
+      ['start=0x10', START],
+      ['start=%201', START],
+      ['start=1048577', START],
+      ['start=99999999999999999999999', START],
+      ['start=0&start=1', START],
+      ['count=0', COUNT],
+      ['count=-5', COUNT],
+      ['count=abc', COUNT],
+      ['count=', COUNT],
+      [`count=${SHEET_ROWS_WINDOW_MAX + 1}`, COUNT],
+      ['count=1000000000', COUNT],
+      ['count=Infinity', COUNT],
+      ['count=NaN', COUNT],
+      ['start=0&count=10&count=20', COUNT],
+    ];
+    for (const [query, message] of forged) {
+      const res = await api.get(`/api/v1/sheets/${id}/rows?${query}`);
+      assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+      assert.deepEqual(res.json().error.code, ERROR_CODES.validation, query);
+      assert.equal(res.json().error.message, message, query);
+    }
+    assert.equal(reads, 0, 'no refused window was read');
+    const ok = await api.get(`/api/v1/sheets/${id}/rows?start=1&count=${SHEET_ROWS_WINDOW_MAX}`);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(SheetRowsSchema.parse(ok.json()).data, [['b', 2]]);
+    assert.equal(reads, 1);
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, health.body);
+  });
+});

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type GridData, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema } from '@tessera/contracts';
+import { type Kysely, sql } from 'kysely';
+import { openDatabase } from '../src/db/database.js';
+import type { Database } from '../src/db/schema.js';
+import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import { SheetsService } from '../src/sheets/sheets.service.js';
+import { restructure } from '../src/sheets/structure-op.js';
+import { apiClient } from './support/api-client.js';
+import { signupAdmin } from './support/auth-helpers.js';
+import { pgliteTemplate } from './support/pglite-template.js';
+import { createPgDatabase, createTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * Issue 23 (million-row sheets): a window of a sheet's rows (GET /sheets/:id/rows) is exactly the
+ * same rows of the whole sheet (GET /sheets/:id), wherever it falls against the stored 500-row
+ * chunks, after rows were inserted or removed (chunks of any size) and after a column insert whose
+ * op is still pending on the chunks; and it reads only the chunks it overlaps.
+ */
+const COLS = 3;
+/** Rows that say where they started: "r12c1" ... */
+const labelled = (rows: number): GridData => Array.from({ length: rows }, (_, r) => Array.from({ length: COLS }, (_, c) => `r${r}c${c}`));
+
+describe('a window of rows, read from the chunks it overlaps', () => {
+  let db: Kysely<Database>;
+  let sheets: SheetsService;
+  let cleanup: () => Promise<void>;
+  const userId = crypto.randomUUID();
+  before(async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-api-rows-'));
+    const pgDb = process.env.TEST_PG_URL ? await createPgDatabase(process.env.TEST_PG_URL) : undefined;
+    if (!pgDb) await fs.cp(await pgliteTemplate(), path.join(dataDir, 'api'), { recursive: true });
+    db = await openDatabase({ databaseUrl: pgDb?.url, pgliteDir: path.join(dataDir, 'api') });
+    // No column compactor here: column ops stay pending on the chunks, as between two catch-ups.
+    sheets = new SheetsService(db);
+    await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'rows', 'x', 'admin')`.execute(db);
+    cleanup = async () => {
+      await db.destroy();
+      await pgDb?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    };
+  });
+  after(() => cleanup());
+
+  const create = async (data: GridData) => (await sheets.create({ name: `Rows ${crypto.randomUUID().slice(0, 8)}`, data }, userId)).id;
+  /** Every window of `windows` equals the same rows of the whole sheet, with the sheet's size and version. */
+  const checkWindows = async (id: string, model: GridData, columns: number, windows: [number, number][], label: string) => {
+    const whole = await sheets.readGrid(id);
+    assert.deepEqual(whole.data, model, `${label}: the whole sheet`);
+    for (const [start, count] of windows) {
+      const w = await sheets.rowWindow(id, { start, count });
+      const at = `${label}: rows ${start}..${start + count - 1}`;
+      assert.deepEqual(w.data, model.slice(start, start + count), at);
+      assert.deepEqual(
+        { id: w.id, version: w.version, row_count: w.row_count, column_count: w.column_count, start: w.start },
+        { id, version: whole.summary.version, row_count: model.length, column_count: columns, start },
+        at,
+      );
+    }
+  };
+  const chunkSizes = async (id: string) => (await db.selectFrom('sheet_chunks').select('n').where('sheet_id', '=', id).orderBy('ord').execute()).map((c) => c.n);
+
+  it('at chunk boundaries, across chunks and past the end: the same rows as the whole sheet', async () => {
+    // 2,300 rows: chunks of 500, 500, 500, 500 and 300 rows.
+    const model = labelled(2_300);
+    const id = await create(model);
+    assert.deepEqual(await chunkSizes(id), [500, 500, 500, 500, 300]);
+    await checkWindows(
+      id,
+      model,
+      COLS,
+      [
+        [0, 1], [0, 500], [500, 500], [499, 2], [1, 499], [450, 1_100], [0, 2_300], [0, SHEET_ROWS_WINDOW_MAX],
+        [1_999, 1], [2_000, 300], [2_200, 500], [2_299, 1], [2_300, 10], [5_000, 1],
+      ],
+      'fresh chunks',
+    );
+  });
+
+  it('after rows inserted and removed (chunks of any size) and a column inserted (pending on the chunks): the same rows as the whole sheet', async () => {
+    let model = labelled(1_700);
+    let columns = COLS;
+    const id = await create(model);
+    const step = async (op: StoredStructureOp) => {
+      await sheets.applyStructure(id, op, userId);
+      model = restructure(structuredClone(model), [], columns, op).grid;
+      if (op.type === 'columns_insert') columns += op.count;
+    };
+    await step({ type: 'rows_insert', index: 0, count: 3 });
+    await step({ type: 'rows_remove', index: 600, count: 120 });
+    await step({ type: 'rows_insert', index: 1_000, count: 40 });
+    const sizes = await chunkSizes(id);
+    assert.notDeepEqual(sizes, [500, 500, 500, 200], 'the row ops left chunks of other sizes');
+    // Each chunk's first row, and the rows either side of it.
+    const edges = sizes.reduce<number[]>((starts, n) => [...starts, starts.at(-1)! + n], [0]);
+    const windows: [number, number][] = [[0, model.length], [model.length - 1, 5], ...edges.flatMap((e): [number, number][] => [[Math.max(0, e - 1), 2], [e, 1], [Math.max(0, e - 3), 700]])];
+    await checkWindows(id, model, columns, windows, 'after row ops');
+
+    const stored = await sql<{ rows: string }>`SELECT rows::text AS rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid ORDER BY ord`.execute(db);
+    await step({ type: 'columns_insert', index: 1, count: 2 });
+    const after = await sql<{ rows: string }>`SELECT rows::text AS rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid ORDER BY ord`.execute(db);
+    assert.deepEqual(after.rows, stored.rows, 'the column insert is pending on the chunks (none rewritten)');
+    assert.deepEqual(model[3].slice(0, 3), ['r0c0', '', '']);
+    await checkWindows(id, model, columns, windows, 'after a column insert');
+  });
+
+  it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
+    const model = labelled(1_500);
+    const id = await create(model);
+    // The last chunk's text made into something no read could use as rows.
+    await sql`UPDATE sheet_chunks SET rows = '{"not": "rows"}' WHERE sheet_id = ${id}::uuid AND ord = (SELECT max(ord) FROM sheet_chunks WHERE sheet_id = ${id}::uuid)`.execute(db);
+    assert.deepEqual((await sheets.rowWindow(id, { start: 100, count: 900 })).data, model.slice(100, 1_000));
+    await assert.rejects(sheets.rowWindow(id, { start: 999, count: 2 }), 'the window that overlaps it does read it');
+  });
+});
+
+describe('GET /api/v1/sheets/:id/rows', () => {
+  let t: TestApp;
+  before(async () => (t = await createTestApp()));
+  after(() => t.close());
+
+  it('answers the same rows as GET /sheets/:id, with its version and size; the default window is the first rows', async () => {
+    const admin = await signupAdmin(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const model = labelled(6_100);
+    const created = await api.post('/api/v1/sheets', { name: 'Window', data: model });
+    assert.equal(created.statusCode, 201, created.body);
+    const sheet = SheetSchema.parse((await api.get(`/api/v1/sheets/${created.json().id}`)).json());
+    for (const [start, count] of [[0, 10], [495, 10], [6_000, 500], [6_100, 1]]) {
+      const res = await api.get(`/api/v1/sheets/${sheet.id}/rows?start=${start}&count=${count}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(SheetRowsSchema.parse(res.json()), {
+        id: sheet.id,
+        version: sheet.version,
+        row_count: 6_100,
+        column_count: COLS,
+        start,
+        data: sheet.data.slice(start, start + count),
+      });
+    }
+    const first = SheetRowsSchema.parse((await api.get(`/api/v1/sheets/${sheet.id}/rows`)).json());
+    assert.equal(first.start, 0);
+    assert.deepEqual(first.data, sheet.data.slice(0, SHEET_ROWS_WINDOW_MAX));
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+});
