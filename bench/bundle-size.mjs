@@ -1,15 +1,13 @@
 // Figures: JS transferred (gzip) for the sign-in screen and for the main screen
 // with all remotes shown, broken down by chunk. Starts its own stack on
 // ports +200 with a fresh data folder, drives Debian's Chromium.
-import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fromRoot } from '../scripts/lib/paths.mjs';
 import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { launchChromium } from './support/chromium.mjs';
 
-const { chromium } = createRequire(fromRoot('e2e', 'package.json'))('@playwright/test');
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + 200]));
 const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-bundle-'));
 const dataDir = path.join(work, 'data');
@@ -18,10 +16,7 @@ const remotesFile = path.join(dataDir, 'remotes.json');
 writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
 const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: remotesFile } });
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   let scripts = [];

@@ -6,14 +6,13 @@
 // Starts its own stack on the default ports + 760 (argument 1 to change it; argument 2: the points,
 // 10,000 unless given) with a fresh data folder.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fromRoot } from '../scripts/lib/paths.mjs';
+import { productApi } from './support/product-api.mjs';
 import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { launchChromium } from './support/chromium.mjs';
 
-const { chromium } = createRequire(fromRoot('e2e', 'package.json'))('@playwright/test');
 const offset = Number(process.argv[2] ?? 760);
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset]));
 const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-charts-bench-'));
@@ -29,20 +28,9 @@ const fmt = (x) => `${x.toFixed(1)} ms`;
 const base = `http://localhost:${ports.shell}`;
 const user = { username: 'bench-charts', password: 'bench-charts-password' };
 
-async function api(pathname, { method = 'GET', token, body } = {}) {
-  const res = await fetch(`${base}/api/v1${pathname}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const api = productApi(base);
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   await api('/auth/signup', { method: 'POST', body: user });
   const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });

@@ -11,13 +11,12 @@
 // change it; argument 2: the largest sheet, in rows) with a fresh data folder, and stops it afterwards. The load average is printed with
 // the figures: other processes on a shared machine slow every wall-clock figure.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fromRoot } from '../scripts/lib/paths.mjs';
+import { productApi } from './support/product-api.mjs';
 import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { launchChromium } from './support/chromium.mjs';
 
-const { chromium } = createRequire(fromRoot('e2e', 'package.json'))('@playwright/test');
 const offset = Number(process.argv[2] ?? 800);
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset]));
 const base = `http://localhost:${ports.shell}`;
@@ -43,15 +42,7 @@ function csv(tag, rows) {
   return parts.join('');
 }
 
-async function api(pathname, { method = 'GET', token, body } = {}) {
-  const res = await fetch(`${base}/api/v1${pathname}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const api = productApi(base);
 
 async function importSheet(token, name, text) {
   const form = new FormData();
@@ -110,10 +101,7 @@ const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs')
 const apiPid = stack.processes.find((p) => p.name === 'api').pid;
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
   await api('/auth/signup', { method: 'POST', body: user });
   const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });
   const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a'], data: [['s0']] } });

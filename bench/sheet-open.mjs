@@ -4,14 +4,13 @@
 // (from the Enter key to the new value on screen). Runs the whole built product (`npm start`'s
 // processes) on ports +500, with its own data folder, and stops it afterwards.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { launchChromium } from './support/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { chromium } = createRequire(path.join(root, 'e2e/package.json'))('@playwright/test');
 
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + 500]));
 const base = `http://localhost:${ports.shell}`;
@@ -63,10 +62,7 @@ const dataDir = path.join(work, 'data');
 mkdirSync(dataDir, { recursive: true });
 writeFileSync(path.join(dataDir, 'remotes.json'), JSON.stringify(await remotesManifest(ports), null, 2));
 const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: path.join(dataDir, 'remotes.json') } });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const token = await signUp();
   const sheets = {
