@@ -123,8 +123,8 @@ export class LiveHub {
    * Every frame to a socket goes through here: those of one event-loop turn leave as one message
    * (an array). A socket that holds more unread bytes than the bound is closed (backpressure).
    */
-  readonly #outbox = new FrameOutbox<LiveConnection>((conn, text) => {
-    if (sendBounded(conn.socket, text, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') this.#tooFarBehind(conn);
+  readonly #outbox = new FrameOutbox<LiveConnection>((conn, data) => {
+    if (sendBounded(conn.socket, data, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') this.#tooFarBehind(conn);
   });
 
   constructor(private readonly deps: LiveHubDeps) {
