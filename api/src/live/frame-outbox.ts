@@ -30,33 +30,43 @@ export class FrameOutbox<C> {
   flush(only?: C): void {
     if (only === undefined) this.#scheduled = false;
     const conns = only === undefined ? [...this.#queued.keys()] : this.#queued.has(only) ? [only] : [];
-    // Per flush: each distinct frame encoded once (by its number here), each distinct sequence of frames built once.
-    const numbers = new Map<string, number>();
-    const encoded: Buffer[] = [];
-    const messages = new Map<string, Buffer>();
+    // Per flush: each distinct frame encoded once; a socket whose frames are those of the message
+    // most sockets got (or of the last one built) gets that very message. The frames a room
+    // delivers are the same strings for every socket, so the check is mostly pointer compares.
+    const encoded = new Map<string, Buffer>();
+    const encode = (text: string) => {
+      let data = encoded.get(text);
+      if (!data) encoded.set(text, (data = Buffer.from(text, 'utf8')));
+      return data;
+    };
+    let last: Built | undefined;
+    let common: Built | undefined;
     for (const conn of conns) {
       const texts = this.#queued.get(conn)!;
       this.#queued.delete(conn);
-      let key = '';
-      const ns: number[] = [];
-      for (const text of texts) {
-        let n = numbers.get(text);
-        if (n === undefined) {
-          n = encoded.length;
-          numbers.set(text, n);
-          encoded.push(Buffer.from(text, 'utf8'));
-        }
-        key += `${n},`;
-        ns.push(n);
-      }
-      let message = messages.get(key);
+      let message = common && sameFrames(common.texts, texts) ? common : last && sameFrames(last.texts, texts) ? last : undefined;
       if (!message) {
-        message = ns.length === 1 ? encoded[ns[0]] : arrayMessage(ns.map((n) => encoded[n]));
-        messages.set(key, message);
+        message = { texts, data: texts.length === 1 ? encode(texts[0]) : arrayMessage(texts.map(encode)), uses: 0 };
+        last = message;
       }
-      this.write(conn, message);
+      message.uses += 1;
+      if (message !== common && message.uses > (common?.uses ?? 0)) common = message;
+      this.write(conn, message.data);
     }
   }
+}
+
+interface Built {
+  texts: string[];
+  data: Buffer;
+  /** Sockets it was written to in this flush. */
+  uses: number;
+}
+
+function sameFrames(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const OPEN_BRACKET = Buffer.from('[');
