@@ -99,6 +99,8 @@ export interface LiveHubDeps {
   onGapRead?(versions: number): void;
   /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
   outboundMaxBytes?: number;
+  /** How often a sheet's groups may start (GROUP_WINDOW_MS; LIVE_GROUP_WINDOW_MS). */
+  groupWindowMs?: number;
   /** Operations waiting per sheet (LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); tests lower them. */
   queueMaxOps?: number;
   queueMaxBytes?: number;
@@ -135,6 +137,7 @@ export class LiveHub {
       undefined,
       undefined,
       { maxItems: deps.queueMaxOps ?? LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: deps.queueMaxBytes ?? LIVE_SHEET_QUEUE_MAX_BYTES, bytes: (q) => q.bytes },
+      deps.groupWindowMs,
     );
   }
 
