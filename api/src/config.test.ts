@@ -97,6 +97,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes LIVE_GROUP_WINDOW_MS (default 25) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).liveGroupWindowMs, 25);
+    assert.equal(loadConfig({ LIVE_GROUP_WINDOW_MS: '0' }).liveGroupWindowMs, 0);
+    assert.throws(() => loadConfig({ LIVE_GROUP_WINDOW_MS: '1001' }), /LIVE_GROUP_WINDOW_MS must be a whole number from 0 to 1000, got "1001"/);
+  });
+
   it('takes LIVE_OUTBOUND_MAX_BYTES (default 8 MiB) and refuses one out of range', () => {
     assert.equal(loadConfig({}).liveOutboundMaxBytes, 8 * 1024 * 1024);
     assert.equal(loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1048576' }).liveOutboundMaxBytes, 1_048_576);

@@ -99,6 +99,8 @@ export interface LiveHubDeps {
   onGapRead?(versions: number): void;
   /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
   outboundMaxBytes?: number;
+  /** How often a sheet's groups may start (GROUP_WINDOW_MS; LIVE_GROUP_WINDOW_MS). */
+  groupWindowMs?: number;
   /** Operations waiting per sheet (LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); tests lower them. */
   queueMaxOps?: number;
   queueMaxBytes?: number;
@@ -123,8 +125,8 @@ export class LiveHub {
    * Every frame to a socket goes through here: those of one event-loop turn leave as one message
    * (an array). A socket that holds more unread bytes than the bound is closed (backpressure).
    */
-  readonly #outbox = new FrameOutbox<LiveConnection>((conn, text) => {
-    if (sendBounded(conn.socket, text, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') this.#tooFarBehind(conn);
+  readonly #outbox = new FrameOutbox<LiveConnection>((conn, data) => {
+    if (sendBounded(conn.socket, data, this.deps.outboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES) === 'behind') this.#tooFarBehind(conn);
   });
 
   constructor(private readonly deps: LiveHubDeps) {
@@ -135,6 +137,7 @@ export class LiveHub {
       undefined,
       undefined,
       { maxItems: deps.queueMaxOps ?? LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: deps.queueMaxBytes ?? LIVE_SHEET_QUEUE_MAX_BYTES, bytes: (q) => q.bytes },
+      deps.groupWindowMs,
     );
   }
 

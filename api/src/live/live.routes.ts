@@ -50,6 +50,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
     },
     onGapRead: (versions) => gaps.inc(versions),
     outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
+    groupWindowMs: services.config.liveGroupWindowMs,
     queueMaxOps: services.config.liveSheetQueueMaxOps,
     queueMaxBytes: services.config.liveSheetQueueMaxBytes,
   });

@@ -57,6 +57,42 @@ describe('OperationBatcher', () => {
   });
 });
 
+describe('OperationBatcher window', () => {
+  it('commits a lone item on a quiet sheet at once; items that follow within the window of the last group go together when it ends', async () => {
+    const groups: string[][] = [];
+    let committed!: () => void;
+    const second = new Promise<void>((r) => (committed = r));
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+    };
+    // A window far longer than the few event-loop turns below.
+    const batcher = new OperationBatcher<string>(
+      async (_key, group) => {
+        groups.push(group);
+        if (groups.length === 3) committed();
+      },
+      () => 1,
+      (err) => assert.fail(String(err)),
+      500,
+      10_000,
+      undefined,
+      1_000,
+    );
+    batcher.submit('s', 'a');
+    assert.deepEqual(groups, [['a']], 'the first item of a quiet sheet goes without waiting');
+    await turns(3);
+    batcher.submit('s', 'b');
+    await turns(3);
+    batcher.submit('s', 'c');
+    assert.deepEqual(groups, [['a']], 'b and c wait for the window of the group of a');
+    batcher.submit('t', 'other');
+    assert.deepEqual(groups, [['a'], ['other']], 'another sheet has its own window');
+    await second;
+    await turns(3);
+    assert.deepEqual(groups, [['a'], ['other'], ['b', 'c']]);
+  });
+});
+
 describe('OperationBatcher queue bounds', () => {
   it('refuses an item past the count or byte bound of its key, keeps nothing of it, and takes items again once the queue drained', async () => {
     let release!: () => void;

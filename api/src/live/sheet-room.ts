@@ -234,9 +234,9 @@ export class SheetRoom<C> {
   #deliver(version: number, text: string): void {
     const ack = this.#acks.get(version);
     this.#acks.delete(version);
-    for (const [conn, state] of this.#conns) {
-      this.#sendHeld(conn, state, { version, sync: false, text, ...(ack?.conn === conn ? { ackText: ack.text } : {}) });
-    }
+    // One record for every socket (a joining one keeps it in its backlog); the sender's has its ack.
+    const held: Held = { version, sync: false, text };
+    for (const [conn, state] of this.#conns) this.#sendHeld(conn, state, ack?.conn === conn ? { ...held, ackText: ack.text } : held);
     this.#delivered = version;
     this.#sendAfter(version);
   }
