@@ -92,8 +92,6 @@ export interface CodeRunnerOptions {
   command?: ChildCommand | { refused: string };
   /** Whether printed output is parsed into a grid when the code assigns no result (the enhanced table parsing flag); default true. */
   parsePrintedOutput?: boolean;
-  /** false: every Pyodide child loads Pyodide fresh (for tests comparing both); default: from a snapshot once made. */
-  pyodideSnapshot?: false;
 }
 
 /** How the pool makes a worker of the chosen engine, or why it cannot. */
@@ -102,7 +100,7 @@ type Spawner = { engine: RunnerEngine; spawn: () => RunnerWorker } | { refused: 
 function pyodideSpawner(config: RunnerConfig, options: CodeRunnerOptions, readyTimeoutMs: number, fallbackReason?: string): Spawner {
   const fresh = options.command ?? confinedChildCommand(CODE_RUN_OUTPUT_CAP_CHARS, config.timeoutMs);
   if ('refused' in fresh) return fresh;
-  const pyodide = !options.command && options.pyodideSnapshot !== false ? childFiles().pyodide : undefined;
+  const pyodide = options.command ? undefined : childFiles().pyodide;
   if (pyodide) void pyodideSnapshot(pyodide);
   // Children load Pyodide fresh until the snapshot is there, then start from it.
   let fromSnapshot: ChildCommand | undefined;

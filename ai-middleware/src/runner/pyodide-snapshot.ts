@@ -38,13 +38,13 @@ export function madePyodideSnapshot(pyodideDir: string): string | undefined {
 }
 
 function makeSnapshot(pyodideDir: string): Promise<string | undefined> {
+  // setpriv is one of the runner's required tools: a service killed meanwhile takes the maker with it.
+  const setpriv = findOnPath('setpriv', process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin');
+  if (!setpriv) return Promise.resolve(undefined);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-pyodide-snapshot-'));
   chmodSync(dir, 0o755);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const target = path.join(realpathSync(dir), 'pyodide.snapshot');
-  // setpriv is one of the runner's required tools: a service killed meanwhile takes the maker with it.
-  const setpriv = findOnPath('setpriv', process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin');
-  if (!setpriv) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     execFile(
       setpriv,
