@@ -1,20 +1,13 @@
 // Figures: JS transferred (gzip) for the sign-in screen and for the main screen
 // with all remotes shown, broken down by chunk. Starts its own stack on
 // ports +200 with a fresh data folder, drives Debian's Chromium.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { DEFAULT_PORTS } from '../scripts/lib/stack.mjs';
+import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
 
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + 200]));
-const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-bundle-'));
-const dataDir = path.join(work, 'data');
-mkdirSync(dataDir, { recursive: true });
-const remotesFile = path.join(dataDir, 'remotes.json');
-writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
-const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: remotesFile } });
+const stack = await startProductStack(ports, 'tessera-bundle-');
 
 const browser = await launchChromium();
 try {
@@ -63,5 +56,4 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-  rmSync(work, { recursive: true, force: true });
 }

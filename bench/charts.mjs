@@ -5,22 +5,17 @@
 // - the chart's update after a cell edit (from the Enter key to the line redrawn).
 // Starts its own stack on the default ports + 760 (argument 1 to change it; argument 2: the points,
 // 10,000 unless given) with a fresh data folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { productApi } from './support/product-api.mjs';
-import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { DEFAULT_PORTS } from '../scripts/lib/stack.mjs';
+import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
 
 const offset = Number(process.argv[2] ?? 760);
 const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset]));
-const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-charts-bench-'));
-const dataDir = path.join(work, 'data');
-mkdirSync(dataDir, { recursive: true });
-const remotesFile = path.join(dataDir, 'remotes.json');
-writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
-const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: remotesFile } });
+const stack = await startProductStack(ports, 'tessera-charts-bench-');
 
 const POINTS = Number(process.argv[3] ?? 10_000);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -186,5 +181,4 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-  rmSync(work, { recursive: true, force: true });
 }

@@ -10,11 +10,11 @@
 // Runs the whole built product (`npm start`'s processes) on the default ports + 800 (argument 1 to
 // change it; argument 2: the largest sheet, in rows) with a fresh data folder, and stops it afterwards. The load average is printed with
 // the figures: other processes on a shared machine slow every wall-clock figure.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { productApi } from './support/product-api.mjs';
-import { DEFAULT_PORTS, remotesManifest, startStack } from '../scripts/lib/stack.mjs';
+import { DEFAULT_PORTS } from '../scripts/lib/stack.mjs';
+import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
@@ -92,12 +92,7 @@ function rendererRss(rootPid) {
   return total;
 }
 
-const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-million-'));
-const dataDir = path.join(work, 'data');
-mkdirSync(dataDir, { recursive: true });
-const remotesFile = path.join(dataDir, 'remotes.json');
-writeFileSync(remotesFile, JSON.stringify(await remotesManifest(ports)));
-const stack = await startStack({ ports, dataDir, logDir: path.join(work, 'logs'), env: { REMOTES_MANIFEST: remotesFile } });
+const stack = await startProductStack(ports, 'tessera-bench-million-');
 const apiPid = stack.processes.find((p) => p.name === 'api').pid;
 let browser;
 try {
@@ -238,5 +233,4 @@ try {
 } finally {
   await browser?.close();
   await stack.stop();
-  rmSync(work, { recursive: true, force: true });
 }
