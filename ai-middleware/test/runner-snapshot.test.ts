@@ -54,6 +54,19 @@ test("children start from the snapshot; what one job does to its Python does not
   assert.ok(starts.snapshot >= 2, `children started from the snapshot: ${starts.snapshot}`);
 });
 
+test("children from the same snapshot draw different random numbers (and uuid4s)", async () => {
+  const draws = [];
+  for (let i = 0; i < 3; i++) {
+    const out = await runner.run({ headers: [], rows: [], code: 'import random, uuid\nresult = [random.random(), random.randint(0, 10**9), str(uuid.uuid4())]' });
+    assert.equal(out.error, undefined);
+    draws.push(out.result as unknown[]);
+  }
+  assert.ok(runner.status().pyodideStarts.snapshot >= 3);
+  for (const column of [0, 1, 2]) {
+    assert.equal(new Set(draws.map((d) => d[column])).size, 3, `column ${column}: ${JSON.stringify(draws)}`);
+  }
+});
+
 test('user code can read the snapshot file but not change it', async () => {
   const before = readFileSync(snapshot);
   const out = await runner.run({

@@ -142,6 +142,9 @@ if (snapshotFile) {
   }
 }
 pyodide ??= await loadPyodide(options);
+// A snapshot carries the state `random` was seeded with when it was made: every child started
+// from it would draw the same numbers. Seeded again here from the OS (crypto.getRandomValues).
+pyodide.runPython('import random\nrandom.seed()');
 pyodide.setStdout({ write: collect });
 pyodide.setStderr({ write: collect });
 pyodide.runPython(DRIVER);
