@@ -166,11 +166,14 @@ async function oneChildAlone(childCommand) {
   }
   return { spawnTimes, bare, boots: [...boots].join(', ') };
 }
-const { pyodideSnapshot } = await load('pyodide-snapshot.js');
+const { pyodideSnapshot, SHARED_SNAPSHOT_FOLDER } = await load('pyodide-snapshot.js');
 const { childFiles } = await load('confinement.js');
+// Kept across processes (a restart, the next test file): made here only when no earlier process made it.
+const sharedFolder = path.join(os.tmpdir(), SHARED_SNAPSHOT_FOLDER);
+const wasKept = existsSync(sharedFolder) && readdirSync(sharedFolder).some((f) => f.endsWith('.snapshot'));
 const tSnapshot = performance.now();
 const snapshot = await pyodideSnapshot(childFiles().pyodide);
-console.log(`Pyodide snapshot made once per process: ${snapshot ? `${ms(tSnapshot)} ms` : 'FAILED'}`);
+console.log(`Pyodide snapshot: ${snapshot ? `${wasKept ? 'kept by an earlier process, found' : 'made'} in ${ms(tSnapshot)} ms` : 'FAILED'}`);
 const freshChild = await oneChildAlone(command);
 console.log(`spawn to ready, one child, fresh load:  ${fmt(freshChild.spawnTimes)} (boot: ${freshChild.boots})`);
 if (snapshot) {

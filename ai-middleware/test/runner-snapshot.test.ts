@@ -3,14 +3,15 @@
 // give the same answers, nothing one job does to its interpreter reaches the next, user code
 // cannot change the snapshot, and a snapshot that cannot be restored costs only the speed.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CODE_RUN_OUTPUT_CAP_CHARS } from '@tessera/contracts';
 import { type CodeRunner, createCodeRunner } from '../src/runner/code-runner.js';
 import { childFiles, confinedChildCommand } from '../src/runner/confinement.js';
-import { pyodideSnapshot } from '../src/runner/pyodide-snapshot.js';
+import { SHARED_SNAPSHOT_FOLDER, pyodideSnapshot } from '../src/runner/pyodide-snapshot.js';
 
 const CONFIG = { engine: 'pyodide' as const, timeoutMs: 8000, memoryMb: 256, poolSize: 2 };
 let snapshot: string;
@@ -92,6 +93,55 @@ test('user code can read the snapshot file but not change it', async () => {
   assert.equal(out.error, undefined);
   assert.deepEqual(out.result, { write: 'denied', rename: 'denied' });
   assert.ok(readFileSync(snapshot).equals(before), 'the snapshot is unchanged');
+});
+
+interface ProcessReport {
+  result: unknown;
+  snapshot: string | null;
+  starts: { snapshot: number; fresh: number };
+}
+
+/** Another service process (test/support/snapshot-process.ts) with TMPDIR set: one job, and what its children started from. */
+function serviceProcess(tmpdir = os.tmpdir()): Promise<ProcessReport> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'snapshot-process.ts')],
+      { env: { ...process.env, TMPDIR: tmpdir }, timeout: 120_000 },
+      (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProcessReport)),
+    );
+  });
+}
+
+test("the snapshot is kept for the service's next process: its first child starts from it, nothing is made again", async () => {
+  assert.equal(path.dirname(snapshot), path.join(os.tmpdir(), SHARED_SNAPSHOT_FOLDER));
+  const folder = statSync(path.dirname(snapshot));
+  assert.equal(folder.mode & 0o777, 0o755);
+  assert.equal(folder.uid, process.getuid?.());
+  const madeAt = statSync(snapshot).mtimeMs;
+  const next = await serviceProcess();
+  assert.equal(next.result, 3);
+  assert.equal(next.snapshot, snapshot);
+  assert.deepEqual(next.starts, { snapshot: 1, fresh: 0 });
+  assert.equal(statSync(snapshot).mtimeMs, madeAt, 'not made again');
+});
+
+test('a shared folder that others can write is not used: the process keeps a private snapshot', async () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'tessera-unsafe-tmp-'));
+  try {
+    const unsafe = path.join(tmp, SHARED_SNAPSHOT_FOLDER);
+    mkdirSync(unsafe);
+    chmodSync(unsafe, 0o777);
+    // What someone else left there for the service to load: never read.
+    writeFileSync(path.join(unsafe, path.basename(snapshot)), 'planted', { mode: 0o644 });
+    const report = await serviceProcess(tmp);
+    assert.equal(report.result, 3);
+    assert.ok(report.snapshot, 'a snapshot was made');
+    assert.ok(!report.snapshot.startsWith(unsafe), report.snapshot);
+    assert.equal(readFileSync(path.join(unsafe, path.basename(snapshot)), 'utf8'), 'planted');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('a snapshot that cannot be restored: the child loads Pyodide fresh and the job runs', async () => {

@@ -14,6 +14,7 @@ const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, 'pyodid
 const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/`, stdout: () => {}, stderr: () => {}, _makeSnapshot: true });
 const snapshot = pyodide.makeMemorySnapshot();
 // Written whole, then renamed: a child never reads half a snapshot.
-const partial = `${target}.partial`;
+// The name says which maker: two services making the same snapshot at once never write one file.
+const partial = `${target}.${process.pid}.partial`;
 fs.writeFileSync(partial, snapshot, { mode: 0o644 });
 fs.renameSync(partial, target);
