@@ -312,8 +312,11 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       for (let i = 0; i < 4; i += 1) if (op & (1 << i)) offset += delta[p++] * 2 ** (8 * i);
       for (let i = 0; i < 3; i += 1) if (op & (0x10 << i)) size += delta[p++] << (8 * i);
       if (size === 0) size = 0x10000;
+      // A corrupt delta is an error here, not a truncated copy found later by the size check.
+      if (offset + size > base.length || o + size > out.length) throw new Error('git delta: copy out of bounds');
       o += base.copy(out, o, offset, offset + size);
     } else if (op) {
+      if (p + op > delta.length || o + op > out.length) throw new Error('git delta: insert out of bounds');
       o += delta.copy(out, o, p, p + op);
       p += op;
     } else {
