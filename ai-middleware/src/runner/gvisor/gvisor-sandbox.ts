@@ -73,6 +73,7 @@ export class GvisorSandbox implements RunnerWorker {
   private stderrTail = '';
   private gone = false;
   private killedFor: ChildOutcome | undefined;
+  private killRequested = false;
   private outOfMemory = false;
   /** The job's answer arrived: the sandbox's Python exits right after it. */
   private answered = false;
@@ -133,8 +134,8 @@ export class GvisorSandbox implements RunnerWorker {
         this.checkMemory();
         clearInterval(this.memoryPoll);
         const detail = this.describeExit(code, signal);
-        // Killed while restoring (the pool closed) says nothing about the image.
-        if (options.image && !this.isReady && this.killedFor?.kind !== 'closed') options.onRestoreFailed?.();
+        // A restore that ended or hung before ready, not one the service killed meanwhile (the pool closed).
+        if (options.image && !this.isReady && (!this.killRequested || this.killedFor?.kind === 'died')) options.onRestoreFailed?.();
         this.rejectReady(new Error(detail));
         // The host's OOM killer ended the sandbox: its cgroup limit (several processes' memory) was hit.
         this.finish(this.killedFor ?? (this.outOfMemory ? { kind: 'memory' } : { kind: 'died', detail }));
@@ -172,6 +173,7 @@ export class GvisorSandbox implements RunnerWorker {
    * its answer the sandbox is exiting by itself: it gets a moment first, which saves a `runsc delete`.
    */
   kill(reason?: ChildOutcome): void {
+    this.killRequested = true;
     if (reason && !this.killedFor) this.killedFor = reason;
     if (this.gone) return;
     if (!reason && this.answered && !this.killedFor) {
