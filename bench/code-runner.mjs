@@ -2,9 +2,11 @@
 // memory of a warm one, a small job from a warm pool end to end, a pandas groupby over a
 // 100,000 × 10 sheet end to end, a Matplotlib chart to PNG, and the pool's refill rate. Pyodide (issue 7): spawn-to-ready
 // of one child, a small job on a ready child, jobs with a 10,000 × 10 sheet, and what the 5th
-// of 5 concurrent jobs waits with the default pool of 2. Real sandboxes and confined children
+// of 5 concurrent jobs waits with the default pool of 2. For gVisor starts, the sandbox's own CPU
+// (its cgroup's) is printed beside the wall time: it does not depend on what else loads the machine.
+// Real sandboxes and confined children
 // (needs root, and runsc for the gVisor part); needs ai-middleware built (`npm run build`).
-// BENCH_RUNNER_ONLY=pyodide leaves gVisor out.
+// BENCH_RUNNER_ONLY=pyodide leaves gVisor out, BENCH_RUNNER_ONLY=gvisor Pyodide.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +24,8 @@ const { RunnerChild } = await load('runner-child.js');
 const { confinedChildCommand } = await load('confinement.js');
 const { gvisorHost } = await load('gvisor/gvisor-engine.js');
 const { GvisorSandbox } = await load('gvisor/gvisor-sandbox.js');
+// Absent from builds before checkpoint/restore (then only cold starts are measured).
+const { gvisorImage } = existsSync(path.join(dist, 'gvisor/gvisor-image.js')) ? await load('gvisor/gvisor-image.js') : {};
 
 const command = confinedChildCommand(100 * 1024, 30_000);
 if ('refused' in command) {
@@ -63,6 +67,19 @@ const namingPids = (text) =>
       return false;
     }
   });
+/** CPU a sandbox's cgroup has used so far, in ms (cgroup v1 cpuacct, or v2). */
+function sandboxCpuMs(id) {
+  try {
+    return Math.round(Number(readFileSync(`/sys/fs/cgroup/cpuacct/${id}/cpuacct.usage`, 'utf8')) / 1e6);
+  } catch {
+    try {
+      return Math.round(Number(/^usage_usec (\d+)/m.exec(readFileSync(`/sys/fs/cgroup/${id}/cpu.stat`, 'utf8'))?.[1]) / 1e3);
+    } catch {
+      return NaN;
+    }
+  }
+}
+const load1 = () => os.loadavg()[0].toFixed(1);
 const untilReady = async (runner, n = 1) => {
   while (runner.status().ready < n) await new Promise((r) => setTimeout(r, 20));
 };
@@ -74,19 +91,33 @@ if (process.env.BENCH_RUNNER_ONLY === 'pyodide') {
   console.log(`gVisor: not measured (${gvHost.refused})`);
 } else {
   // G1. One sandbox alone, from `runsc run` to pandas imported, three times; its memory when warm.
-  const cold = [];
-  const memory = [];
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
-    const sandbox = new GvisorSandbox(gvHost, { memoryMb: 512, readyTimeoutMs: 120_000, outputCapChars: 100 * 1024 });
-    await sandbox.ready;
-    cold.push(ms(t0));
-    memory.push(treePssMb(namingPids(path.join(gvHost.bundlesDir, sandbox.id))));
-    sandbox.kill();
-    await sandbox.exited;
-  }
-  console.log(`gVisor cold start of one sandbox:     ${fmt(cold)}`);
+  //     Then the image made once per process (a cold start and `runsc checkpoint`), and three
+  //     sandboxes restored from it, each alone, to ready.
+  const startsOf = async (label, options) => {
+    const wall = [];
+    const cpu = [];
+    const memory = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const sandbox = new GvisorSandbox(gvHost, { memoryMb: 512, readyTimeoutMs: 120_000, outputCapChars: 100 * 1024, ...options });
+      await sandbox.ready;
+      wall.push(ms(t0));
+      cpu.push(sandboxCpuMs(sandbox.id));
+      memory.push(treePssMb(namingPids(path.join(gvHost.bundlesDir, sandbox.id))));
+      sandbox.kill();
+      await sandbox.exited;
+    }
+    console.log(`gVisor ${label}: wall ${fmt(wall)}; sandbox CPU ${fmt(cpu)} (load ${load1()})`);
+    return memory;
+  };
+  const memory = await startsOf('cold start of one sandbox        ', {});
   console.log(`gVisor memory per warm sandbox (Pss): median ${median(memory)} MB (${memory.join(', ')})`);
+  if (gvisorImage) {
+    const t0 = performance.now();
+    const image = await gvisorImage(gvHost, 512, 120_000);
+    console.log(`gVisor image made once per process:  ${image ? `${ms(t0)} ms (load ${load1()})` : 'FAILED'}`);
+    if (image) await startsOf('restore of one sandbox from image', { image });
+  }
 
   const gv = createCodeRunner({ engine: 'gvisor', timeoutMs: 60_000, memoryMb: 1024, poolSize: 2 });
   try {
@@ -138,11 +169,14 @@ if (process.env.BENCH_RUNNER_ONLY === 'pyodide') {
     const t0 = performance.now();
     await untilReady(gv, 2);
     const refill = ms(t0);
-    console.log(`gVisor pool refill, 2 sandboxes:      ${refill} ms (${(2000 / refill).toFixed(2)} sandboxes/s on ${os.cpus().length} cores)`);
+    console.log(`gVisor pool refill, 2 sandboxes:      ${refill} ms (${(2000 / refill).toFixed(2)} sandboxes/s on ${os.cpus().length} cores, load ${load1()})`);
+    if (gv.status().gvisorStarts) console.log(`gVisor pool starts: ${JSON.stringify(gv.status().gvisorStarts)}`);
   } finally {
     await gv.close();
   }
 }
+
+if (process.env.BENCH_RUNNER_ONLY === 'gvisor') process.exit(0);
 
 // 1. One child alone, from spawn to Pyodide loaded, three times in a row, loading Pyodide fresh and
 //    then from the runner's snapshot; then a small job on it while nothing else starts (the pool

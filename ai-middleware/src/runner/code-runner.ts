@@ -39,6 +39,8 @@ export interface CodeRunnerStatus {
   engine?: RunnerEngine;
   /** Pyodide children started so far, by how: from the snapshot of a loaded Pyodide, or loaded fresh. */
   pyodideStarts: { snapshot: number; fresh: number };
+  /** gVisor sandboxes started so far, by how: restored from the image of a ready sandbox (snapshot), or cold (fresh). */
+  gvisorStarts: { snapshot: number; fresh: number };
 }
 
 /** The typed service behind "Agent • Direct Exec" (issue 7); the HTTP route stays thin. */
@@ -153,6 +155,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
   let reason = spawner && 'refused' in spawner ? spawner.refused : undefined;
   let startFailures = 0;
   const pyodideStarts = { snapshot: 0, fresh: 0 };
+  const gvisorStarts = { snapshot: 0, fresh: 0 };
   let respawnTimer: NodeJS.Timeout | undefined;
   const chosen: Promise<void> = spawner
     ? Promise.resolve()
@@ -194,7 +197,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     child.ready.then(
       () => {
         warming.delete(child);
-        if (child.boot) pyodideStarts[child.boot] += 1;
+        if (child.boot) (spawner && 'engine' in spawner && spawner.engine.name === 'gvisor' ? gvisorStarts : pyodideStarts)[child.boot] += 1;
         if (state === 'closed') return child.kill();
         startFailures = 0;
         state = 'ready';
@@ -301,6 +304,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
       queued: waiters.length,
       ...(spawner && 'engine' in spawner ? { engine: spawner.engine } : {}),
       pyodideStarts: { ...pyodideStarts },
+      gvisorStarts: { ...gvisorStarts },
     };
   }
 

@@ -10,7 +10,7 @@ export interface RunnerWorker {
   readonly ready: Promise<void>;
   /** Resolves when the worker and everything it started are gone. */
   readonly exited: Promise<void>;
-  /** Once ready, a Pyodide child says how it started: from the service's snapshot or fresh (gVisor: undefined). */
+  /** How it starts: from the service's snapshot (Pyodide's memory, a gVisor checkpoint) or fresh. */
   readonly boot?: 'snapshot' | 'fresh';
   /** Sends the job and resolves with how it ended; the worker is killed afterwards in every case. */
   run(job: CodeRunRequest, timeoutMs: number): Promise<ChildOutcome>;

@@ -7,7 +7,9 @@
 # result?, error?, figures?, figures_omitted?} after the job. stdin carries one line:
 # {code, headers, rows, sheet_name}, or {code, headers, columns} when the code names no row variable. argv: the output cap in characters, then the figures'
 # count cap, bytes cap and longest side in pixels (the parent checks each figure again).
-import ast, base64, builtins, datetime, decimal, fractions, gc, io, json, linecache, math, os, re, sys, traceback
+# A sandbox restored from the service's image (gvisor-image.ts: this Python checkpointed right
+# after its 'ready') first gets the line {"wake":1} and says ready again, now that it runs.
+import ast, base64, builtins, datetime, decimal, fractions, gc, io, json, linecache, math, os, random, re, sys, traceback
 
 import numpy as np
 import pandas as pd
@@ -270,6 +272,20 @@ def run(job):
     return value if value is not None or not printed else printed[0]
 
 
+WAKE = b'{"wake":1}\n'
+
+
+def reseed():
+    """Fresh seeds from the OS for the generators user code reaches without seeding them itself: a
+    sandbox restored from the image would otherwise draw what every other one restored from it
+    draws (the image holds their state). str hashes keep the image's seed: it is fixed at start."""
+    random.seed()
+    np.random.seed()
+    tempfile = sys.modules.get('tempfile')
+    if tempfile is not None:
+        tempfile._name_sequence = None  # its own Random, made at first use, reseeded only on a new PID
+
+
 def main():
     import matplotlib
 
@@ -292,6 +308,10 @@ def main():
     os.dup2(devnull, 2)
     send({'type': 'ready'})
     line = sys.stdin.buffer.readline()
+    if line == WAKE:
+        send({'type': 'ready'})
+        line = sys.stdin.buffer.readline()
+    reseed()
     collector = Collector()
     sys.stdout = sys.stderr = collector
     figures = Figures(plt, matplotlib.figure.Figure)

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CODE_RUN_OUTPUT_CAP_CHARS } from '@tessera/contracts';
 import { findOnPath } from '../confinement.js';
 import type { RunnerWorker } from '../runner-worker.js';
+import { gvisorImage, gvisorImageFailed, madeGvisorImage } from './gvisor-image.js';
 import { type SweepReport, gvisorDirPrefix, sweepGvisorLeftovers } from './gvisor-leftovers.js';
 import { type GvisorHost, GvisorSandbox } from './gvisor-sandbox.js';
 
@@ -45,17 +46,34 @@ export function gvisorHost(
     chmodSync(dir, 0o755);
     const stateDir = path.join(dir, 'state');
     const bundlesDir = path.join(dir, 'bundles');
-    host = { runsc, setpriv, stateDir, bundlesDir };
+    const imagesDir = path.join(dir, 'images');
+    host = { runsc, setpriv, stateDir, bundlesDir, imagesDir };
     mkdirSync(stateDir, { mode: 0o700 });
     mkdirSync(bundlesDir, { mode: 0o755 });
+    // runsc (root) reads the images; the sandboxes (host user nobody) never do.
+    mkdirSync(imagesDir, { mode: 0o700 });
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return host;
 }
 
-/** A factory of sandboxes for the pool. */
+/**
+ * A factory of sandboxes for the pool: restored from this process's image (gvisor-image.ts) once it
+ * is made, started cold until then, and from the first failed restore on.
+ */
 export function gvisorSpawner(gvHost: GvisorHost, memoryMb: number, readyTimeoutMs: number): () => RunnerWorker {
-  return () => new GvisorSandbox(gvHost, { memoryMb, readyTimeoutMs, outputCapChars: CODE_RUN_OUTPUT_CAP_CHARS });
+  void gvisorImage(gvHost, memoryMb, readyTimeoutMs);
+  return () => restoredOrCold(gvHost, memoryMb, readyTimeoutMs);
+}
+
+function restoredOrCold(gvHost: GvisorHost, memoryMb: number, readyTimeoutMs: number): GvisorSandbox {
+  const image = madeGvisorImage(memoryMb);
+  return new GvisorSandbox(gvHost, {
+    memoryMb,
+    readyTimeoutMs,
+    outputCapChars: CODE_RUN_OUTPUT_CAP_CHARS,
+    ...(image ? { image, onRestoreFailed: () => gvisorImageFailed(memoryMb) } : {}),
+  });
 }
 
 export type SelfTest = { ok: true; packages: Record<string, string> } | { ok: false; reason: string };
@@ -80,15 +98,27 @@ export function sweepOnce(): Promise<SweepReport> {
 
 /**
  * Whether a sandbox starts here and imports pandas, and which package versions it has. Run once
- * per process (the answer depends on the host only).
+ * per process (the answer depends on the host only). It makes the image the pool's sandboxes are
+ * restored from first, and runs in a sandbox restored from it: a restore that fails here leaves
+ * the pool starting sandboxes cold, and the self-test runs in a cold one.
  */
 export function gvisorSelfTest(memoryMb: number, readyTimeoutMs = 60_000): Promise<SelfTest> {
   selfTestResult ??= (async (): Promise<SelfTest> => {
     const gvHost = gvisorHost();
     if ('refused' in gvHost) return { ok: false, reason: gvHost.refused };
     await sweepOnce();
-    const sandbox = new GvisorSandbox(gvHost, { memoryMb, readyTimeoutMs, outputCapChars: 10_000 });
+    await gvisorImage(gvHost, memoryMb, readyTimeoutMs);
+    let sandbox = restoredOrCold(gvHost, memoryMb, readyTimeoutMs);
     try {
+      try {
+        await sandbox.ready;
+      } catch {
+        // A failed restore marked the image broken: the retry starts cold, as the pool's sandboxes will.
+        if (sandbox.boot === 'snapshot') {
+          await sandbox.exited;
+          sandbox = restoredOrCold(gvHost, memoryMb, readyTimeoutMs);
+        }
+      }
       try {
         await sandbox.ready;
       } catch (err) {

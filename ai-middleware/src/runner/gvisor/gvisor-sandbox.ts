@@ -29,6 +29,8 @@ export interface GvisorHost {
   stateDir: string;
   /** Where each sandbox's bundle is written, and removed after. */
   bundlesDir: string;
+  /** Where the images sandboxes are restored from are kept (gvisor-image.ts), only root may enter. */
+  imagesDir: string;
 }
 
 export interface GvisorSandboxOptions {
@@ -36,7 +38,17 @@ export interface GvisorSandboxOptions {
   /** How long the sandbox may take to import pandas (several start at once on 2 cores). */
   readyTimeoutMs: number;
   outputCapChars: number;
+  /**
+   * A checkpoint (gvisor-image.ts) to restore instead of starting Python cold: made from a sandbox of
+   * the same options that had said ready and run no job.
+   */
+  image?: string;
+  /** Called when the restore of `image` failed (not when the sandbox was killed meanwhile). */
+  onRestoreFailed?: () => void;
 }
+
+/** The bootstrap's first line for a restored sandbox: it says ready again (bootstrap.py). */
+const WAKE_LINE = '{"wake":1}\n';
 
 let counter = 0;
 
@@ -52,6 +64,8 @@ export class GvisorSandbox implements RunnerWorker {
   readonly exited: Promise<void>;
   /** The sandbox's name for runsc, and its cgroup's. */
   readonly id = `tessera-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
+  /** How it starts: restored from the service's image (snapshot), or Python started cold (fresh). */
+  readonly boot: 'snapshot' | 'fresh';
   private readonly bundle: string;
   private readonly proc: ChildProcess;
   private stdout: string[] = [];
@@ -59,6 +73,7 @@ export class GvisorSandbox implements RunnerWorker {
   private stderrTail = '';
   private gone = false;
   private killedFor: ChildOutcome | undefined;
+  private killRequested = false;
   private outOfMemory = false;
   /** The job's answer arrived: the sandbox's Python exits right after it. */
   private answered = false;
@@ -86,20 +101,27 @@ export class GvisorSandbox implements RunnerWorker {
       ],
       memoryMb: options.memoryMb,
     });
+    this.boot = options.image ? 'snapshot' : 'fresh';
+    // A restore takes the new bundle's mounts, network and cgroup (limits), and the image's processes.
+    const start = options.image ? ['restore', '--image-path', options.image] : ['run'];
     // setpriv --pdeathsig: if the service dies, runsc dies, and its attached sandbox with it.
     this.proc = spawn(
       host.setpriv,
-      ['--pdeathsig=KILL', host.runsc, '--root', host.stateDir, '--network=none', '--platform=ptrace', 'run', '--bundle', this.bundle, this.id],
+      ['--pdeathsig=KILL', host.runsc, '--root', host.stateDir, '--network=none', '--platform=ptrace', ...start, '--bundle', this.bundle, this.id],
       { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     this.proc.stdin?.on('error', () => {}); // EPIPE when the sandbox is already gone: its exit says why
+    if (options.image) this.proc.stdin?.write(WAKE_LINE);
     this.proc.stdout?.setEncoding('utf8');
     this.proc.stdout?.on('data', (chunk: string) => this.onStdout(chunk));
     this.proc.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     const readyTimer = setTimeout(() => {
-      if (!this.isReady) this.kill({ kind: 'died', detail: `did not import pandas within ${options.readyTimeoutMs} ms` });
+      if (!this.isReady) {
+        const what = options.image ? 'was not restored' : 'did not import pandas';
+        this.kill({ kind: 'died', detail: `${what} within ${options.readyTimeoutMs} ms` });
+      }
     }, options.readyTimeoutMs);
     this.memoryPoll = setInterval(() => this.checkMemory(), MEMORY_POLL_MS);
     this.exited = new Promise<void>((resolve) => {
@@ -112,6 +134,8 @@ export class GvisorSandbox implements RunnerWorker {
         this.checkMemory();
         clearInterval(this.memoryPoll);
         const detail = this.describeExit(code, signal);
+        // A restore that ended or hung before ready, not one the service killed meanwhile (the pool closed).
+        if (options.image && !this.isReady && (!this.killRequested || this.killedFor?.kind === 'died')) options.onRestoreFailed?.();
         this.rejectReady(new Error(detail));
         // The host's OOM killer ended the sandbox: its cgroup limit (several processes' memory) was hit.
         this.finish(this.killedFor ?? (this.outOfMemory ? { kind: 'memory' } : { kind: 'died', detail }));
@@ -149,6 +173,7 @@ export class GvisorSandbox implements RunnerWorker {
    * its answer the sandbox is exiting by itself: it gets a moment first, which saves a `runsc delete`.
    */
   kill(reason?: ChildOutcome): void {
+    this.killRequested = true;
     if (reason && !this.killedFor) this.killedFor = reason;
     if (this.gone) return;
     if (!reason && this.answered && !this.killedFor) {
