@@ -74,6 +74,12 @@ const firstWord = (text: string) => /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase
 
 /** How many prepared statements the session keeps (the least recently used one is closed beyond). */
 export const PREPARED_STATEMENTS_MAX = 256;
+/**
+ * Statements with more parameters than this are not kept: a multi-row insert's text differs with
+ * its row count and its kept plan grows with it (memory of the wasm heap), while its parse is
+ * already shared by its many rows.
+ */
+export const PREPARED_PARAMETERS_MAX = 64;
 
 /**
  * Named prepared statements of the PGlite session, by SQL text. PGlite's own `query` sends six
@@ -139,7 +145,7 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const word = firstWord(query.sql);
-    if (!PREPARABLE.has(word)) {
+    if (!PREPARABLE.has(word) || query.parameters.length > PREPARED_PARAMETERS_MAX) {
       if (!HARMLESS.has(word)) {
         this.statements.forgetAll();
         const closing = this.statements.takeClosing();
