@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { adminToken, openSheet, signIn } from '../support/session';
 import { readXlsx } from '../support/xlsx-reader';
+import { runId } from '../support/run-id';
 
 // Names of this run: the database is shared with the other spec files (and kept between tests).
-const run = Date.now().toString(36);
+const run = runId();
 const groupName = `Planning ${run}`;
 const sheetName = `Quarterly Budget ${run}`;
 const importName = `Imported Stock ${run}`;
