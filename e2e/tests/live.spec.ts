@@ -1,7 +1,8 @@
 import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
+import { runId } from '../support/run-id';
 
-const run = Date.now().toString(36);
+const run = runId();
 const member = { username: `live-${run}`, password: 'live member password', nickname: `Lia ${run}` };
 const sheetName = `Live Budget ${run}`;
 
