@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { ask, lastReply, openChat } from '../support/chat-panel';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
 /**
  * Issue 20 as users live it: a column chart made from a selected range; a cell edit changes a
@@ -10,7 +9,7 @@ import { runId } from '../support/run-id';
  * sees it but cannot move it; an editor changes it with the same dialog; it stays on its cells
  * when the grid scrolls.
  */
-const run = runId();
+const run = Date.now().toString(36);
 const editor = { username: `chart-ed-${run}`, password: 'chart editor password' };
 const viewer = { username: `chart-view-${run}`, password: 'chart viewer password' };
 const sheetName = `Sales by Region ${run}`;

@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ask, lastReply, openChat } from '../support/chat-panel';
 import { adminToken, openSheet, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
 // Names of this run: the database is shared with the other spec files.
-const run = runId();
+const run = Date.now().toString(36);
 const importName = `Regional Sales ${run}`;
 const ids = { sheet: '' };
 

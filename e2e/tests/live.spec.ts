@@ -1,8 +1,7 @@
 import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
-const run = runId();
+const run = Date.now().toString(36);
 const member = { username: `live-${run}`, password: 'live member password', nickname: `Lia ${run}` };
 const sheetName = `Live Budget ${run}`;
 

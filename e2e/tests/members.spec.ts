@@ -1,9 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { adminToken, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
 const member = {
-  username: `member-${runId()}`,
+  username: `member-${Date.now().toString(36)}`,
   password: 'member password 1',
   newPassword: 'member password 2',
   nickname: 'Mo',

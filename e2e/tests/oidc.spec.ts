@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminToken } from '../support/session.js';
 import { OIDC_ADMIN_LOGIN_PREFIX, OIDC_NAME } from '../support/stack';
-import { runId } from '../support/run-id.js';
 
 /**
  * Issue 21, single sign-on: the stack's api trusts a real OpenID provider (oidc-provider, started
@@ -10,7 +9,7 @@ import { runId } from '../support/run-id.js';
  * role claim mapping; a tampered state or nonce is refused on the sign-in page.
  */
 const SSO_BUTTON = `Sign in with ${OIDC_NAME}`;
-const run = runId();
+const run = Date.now().toString(36);
 
 /** The provider's development pages: any login, then consent. */
 async function signInAtProvider(page: Page, login: string) {

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { ask, lastReply, openChat } from '../support/chat-panel';
 import { adminToken, openSheet, signIn } from '../support/session';
 import { E2E_PORTS } from '../support/stack';
-import { runId } from '../support/run-id';
 
 // Issue 19: Python with pandas and Matplotlib, run in gVisor. Names of this run: the database is
 // shared with the other spec files.
-const run = runId();
+const run = Date.now().toString(36);
 const importName = `Orders ${run}`;
 const ids = { sheet: '' };
 

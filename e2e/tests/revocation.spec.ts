@@ -1,6 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session.js';
-import { runId } from '../support/run-id.js';
 
 /**
  * Issue 17 §3: a member deleted while their tab is open on a sheet is signed out there at once
@@ -8,9 +7,8 @@ import { runId } from '../support/run-id.js';
  * the admin working on the same sheet keeps every edit.
  */
 const SESSION_ENDED = 'Your session has ended. Sign in again.';
-const run = runId();
-const member = { username: `gone-${run}`, password: 'member password 1', nickname: 'Soon Gone' };
-const sheetName = `Revocation ${run}`;
+const member = { username: `gone-${Date.now().toString(36)}`, password: 'member password 1', nickname: 'Soon Gone' };
+const sheetName = `Revocation ${Date.now().toString(36)}`;
 
 /** The main grid's cell (row and column from 0). */
 function gridCell(page: Page, row: number, col: number): Locator {

@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ask, lastReply, openChat } from '../support/chat-panel';
 import { adminToken, createSheet, openSheet, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
 // The agreed requests of the built-in assistant (no model): P1 solves, P2 cannot be solved
 // (2 doctors a night for 28 nights needs 56 doctor-nights; 3 doctors × at most 8 nights = 24).
@@ -159,7 +158,7 @@ test.describe.serial('schedule: a new user asks the built-in assistant for a sta
     request,
   }) => {
     test.setTimeout(180_000);
-    const name = `Night cover ${runId()}`;
+    const name = `Night cover ${Date.now().toString(36)}`;
     const id = await createSheet(request, { name, headers: ['Name', 'Hours'], data: [['Ana', 10], ['Ben', 20]] });
     await signIn(page);
     await openSheet(page, id, name);

@@ -1,6 +1,5 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { adminToken, openSheet, signIn } from '../support/session.js';
-import { runId } from '../support/run-id.js';
 
 /**
  * Issue 18 as users live it: an owner shares a sheet view-only with a member, who sees 'View
@@ -9,7 +8,7 @@ import { runId } from '../support/run-id.js';
  * leaves the member's navigator at once; the owner deletes a sheet and brings it back from the
  * Trash with its history; an admin finds all of it in Activity.
  */
-const stamp = runId();
+const stamp = Date.now().toString(36);
 const owner = { username: `owner-${stamp}`, password: 'owner password 1' };
 const member = { username: `reader-${stamp}`, password: 'reader password 1' };
 const sheetName = `Budget ${stamp}`;

@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { adminToken, openSheet, signIn } from '../support/session';
 import { readXlsx } from '../support/xlsx-reader';
-import { runId } from '../support/run-id';
 
 // Names of this run: the database is shared with the other spec files (and kept between tests).
-const run = runId();
+const run = Date.now().toString(36);
 const groupName = `Planning ${run}`;
 const sheetName = `Quarterly Budget ${run}`;
 const importName = `Imported Stock ${run}`;
@@ -43,8 +42,8 @@ async function chooseFilter(navigator: Locator, page: Page, label: 'All Sheets' 
   await expect(navigator.getByRole('button', { name: `Filter: ${label}` })).toBeVisible();
 }
 
-// The sheets and groups of the specs that ran before are in the tree too: a tall window keeps both
-// ends of a drag on screen, as HTML5 drag and drop needs.
+// The whole run's sheets and groups are in one tree by the time this spec runs (other specs made
+// them): a tall window keeps both ends of a drag on screen, as HTML5 drag and drop needs.
 test.use({ viewport: { width: 1280, height: 2400 } });
 
 test.describe.serial('sheets: a new user organises, edits, imports and exports sheets', () => {

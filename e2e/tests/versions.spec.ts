@@ -1,9 +1,8 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { admin, adminToken, createSheet, openSheet, signIn } from '../support/session';
-import { runId } from '../support/run-id';
 
 // Names of this run: the database is shared with the other spec files.
-const run = runId();
+const run = Date.now().toString(36);
 const sheetName = `Versioned Budget ${run}`;
 const ids = { sheet: '' };
 
