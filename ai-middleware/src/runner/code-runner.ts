@@ -154,6 +154,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
   let state: CodeRunnerStatus['state'] = spawner && 'refused' in spawner ? 'refused' : 'starting';
   let reason = spawner && 'refused' in spawner ? spawner.refused : undefined;
   let startFailures = 0;
+  const alive = new Set<RunnerWorker>();
   const pyodideStarts = { snapshot: 0, fresh: 0 };
   const gvisorStarts = { snapshot: 0, fresh: 0 };
   let respawnTimer: NodeJS.Timeout | undefined;
@@ -194,6 +195,10 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
       return;
     }
     warming.add(child);
+    // Until its exit (its sandbox deleted, cgroup and bundle removed): close() waits for every one,
+    // also those already leaving the pool (a failed start, a finished job).
+    alive.add(child);
+    void child.exited.then(() => alive.delete(child));
     child.ready.then(
       () => {
         warming.delete(child);
@@ -315,7 +320,7 @@ export function createCodeRunner(config: RunnerConfig = RUNNER_DEFAULTS, options
     const all = [...ready.splice(0), ...warming, ...busy];
     warming.clear();
     for (const child of all) child.kill({ kind: 'closed' });
-    await Promise.all(all.map((child) => child.exited));
+    await Promise.all([...all, ...alive].map((child) => child.exited));
     await chosen; // a self-test still running ends (and removes its sandbox) before close resolves
   }
 
