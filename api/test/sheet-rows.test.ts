@@ -146,6 +146,15 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const first = SheetRowsSchema.parse((await api.get(`/api/v1/sheets/${sheet.id}/rows`)).json());
     assert.equal(first.start, 0);
     assert.deepEqual(first.data, sheet.data.slice(0, SHEET_ROWS_WINDOW_MAX));
+    assert.equal(first.sheet, undefined, 'no summary unless asked for');
+    // summary=1: what a windowed grid opens with, the same summary GET /sheets/:id carries.
+    const withSummary = SheetRowsSchema.parse((await api.get(`/api/v1/sheets/${sheet.id}/rows?start=0&count=1&summary=1`)).json());
+    const { data: _cells, ...summary } = sheet;
+    assert.deepEqual(withSummary.sheet, summary);
+    assert.deepEqual(withSummary.data, sheet.data.slice(0, 1));
+    const refused = await api.get(`/api/v1/sheets/${sheet.id}/rows?summary=yes`);
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(refused.json().error.message, 'summary must be 1');
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 });

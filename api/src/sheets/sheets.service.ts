@@ -172,13 +172,15 @@ export class SheetsService {
    * Rows [start, start + count) of a sheet with its version and size, for a client that shows a
    * large sheet a window at a time: only the chunks overlapping the window are read.
    */
-  async rowWindow(id: string, query: SheetRowsQuery): Promise<SheetRows> {
+  async rowWindow(id: string, query: SheetRowsQuery, userId = '00000000-0000-0000-0000-000000000000', access?: AccessLevel): Promise<SheetRows> {
     // One snapshot for the version, the size and the rows, so they always go together.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       const sheet = await trx.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
       const data = query.start >= sheet.row_count ? [] : await readRowWindow(trx, id, query.start, Math.min(query.count, sheet.row_count - query.start));
-      return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data };
+      // The summary a windowed grid opens with (its name, headers, charts, the caller's level), at the window's version.
+      const summary = query.summary ? { sheet: await this.summary(trx, id, userId, access) } : {};
+      return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data, ...summary };
     });
   }
 

@@ -24,6 +24,7 @@ import { WithDataTick } from './session/WithDataTick.js';
 import { createSheetService } from './sheet.service.js';
 import { TimelineMenu } from './timeline/TimelineMenu.js';
 import { createTimelineService } from './timeline/timeline.service.js';
+import { WindowedGrid } from './windowed/WindowedGrid.js';
 import { LiveSaveStatus } from './toolbar/LiveSaveStatus.js';
 import { SheetToolbar, type WorkspaceView } from './toolbar/SheetToolbar.js';
 
@@ -139,7 +140,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }
 
   const chartLayerProps =
-    view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data'
+    // A windowed sheet (issue 23) opens only without charts, and gets none (the charts read the whole grid).
+    view === 'sheet' && phase === 'ready' && sheet && !sheet.windowed && shell.tab === 'data'
       ? {
           charts: previewed ? (previewed.charts ?? []) : session.state.charts,
           grid: previewed ? previewed.rows : sheet.data,
@@ -195,6 +197,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
         charts={
           sheet &&
+          !sheet.windowed &&
           !locked && (
             <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.selection} title={charts.selection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
               {CHART_TEXTS.insert}
@@ -231,6 +234,17 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelect={noop}
               onScroll={onGridScroll}
               onLinked={onGridLinked}
+            />
+          ) : phase === 'ready' && sheet?.windowed && shell.tab === 'data' ? (
+            // A sheet too large to load whole (issue 23): a window of its rows at a time.
+            <WindowedGrid
+              key={sheet.loadKey}
+              sheet={sheet.windowed}
+              headers={sheet.headers}
+              readOnly={locked}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={session.onCellsChanged}
+              onSelect={session.onSelect}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
             // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.

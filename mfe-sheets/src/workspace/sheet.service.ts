@@ -3,6 +3,7 @@ import {
   ErrorBodySchema,
   MESSAGES,
   SheetConflictDetailsSchema,
+  SheetRowsSchema,
   SheetSummarySchema,
   failedToDeleteSheet,
   failedToLoadSheet,
@@ -13,6 +14,7 @@ import {
   type GridData,
   type Sheet,
   type SheetConflictDetails,
+  type SheetRows,
   type SheetSummary,
   type ShellContext,
   type UpdateSheetBody,
@@ -75,6 +77,17 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
         const { data } = await call(() => api.get<unknown>(sheetPath(id)));
         // parseSheet: SheetSchema's checks, in milliseconds instead of seconds on a 100k-row grid.
         return { success: true, data: parseSheet(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
+      }
+    },
+
+    /** Rows [start, start + count) with the sheet's version and size (issue 23); `summary`: with the sheet's summary. */
+    async rows(id: string, start: number, count: number, summary = false): Promise<SheetResult<SheetRows>> {
+      try {
+        const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
+        const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/rows`, { params }));
+        return { success: true, data: SheetRowsSchema.parse(data) };
       } catch (error) {
         return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
       }

@@ -87,8 +87,12 @@ export interface SheetReport {
   headers: string[];
   size: SheetSize;
   version: number;
-  /** The grid's cells now (stored size, formulas as text), read when asked: copying 100k rows on every edit would cost. */
-  getData(): GridData;
+  /**
+   * The grid's cells now (stored size, formulas as text), read when asked: copying 100k rows on
+   * every edit would cost. null for a sheet shown a window at a time (issue 23): its cells are
+   * not all in the browser.
+   */
+  getData(): GridData | null;
 }
 
 /**

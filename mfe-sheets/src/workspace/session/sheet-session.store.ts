@@ -1,6 +1,7 @@
 import type { AccessLevel, ChartDefinition, GridData, SheetSize } from '@tessera/contracts';
 import { createStore } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
+import type { WindowedSheet } from '../windowed/windowed-sheet.js';
 
 /** The sheet as the Workspace holds it once loaded (spec 01 §3 Loaded sheet). */
 export interface LoadedSheet {
@@ -11,6 +12,11 @@ export interface LoadedSheet {
   headers: { current: string[] };
   /** Raised on each (re)load: the grid is built anew. */
   loadKey: number;
+  /**
+   * A sheet too large to load whole (issue 23): its rows are read a window at a time and `data`
+   * stays empty; null for a sheet loaded whole.
+   */
+  windowed: WindowedSheet | null;
 }
 
 export interface SheetSessionState {

@@ -14,6 +14,9 @@ import {
   type ExportFormat,
   type LiveServerFrame,
   type ShellContext,
+  type SheetRows,
+  type SheetSummary,
+  WINDOWED_SHEET_MIN_ROWS,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -28,6 +31,7 @@ import type { SheetService } from '../sheet.service.js';
 import { cellOperations, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
+import { WindowedSheet } from '../windowed/windowed-sheet.js';
 
 /**
  * What the Workspace renders from: the state less the data tick and the pending edits, which
@@ -124,7 +128,102 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       else early.push(frame);
     });
 
+    /**
+     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts (they plot cells from the
+     * whole grid), is read a window at a time (issue 23): the session holds its size and the
+     * windows read, and follows it live the same way.
+     */
+    const startWindowed = (first: SheetRows, summary: SheetSummary) => {
+      const windowed = new WindowedSheet(first, async (start, count) => {
+        const reply = await service.rows(id, start, count);
+        return reply.success ? reply.data : null;
+      });
+      const loaded: LoadedSheet = { id, data: [], headers: { current: [...summary.metadata.headers] }, loadKey: ++loadCount.current, windowed };
+      const sizeNow = () => store.getState().size;
+      const resize = (next: { rows: number; cols: number }) => {
+        const before = sizeNow();
+        if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
+      };
+      let announcedSize = { rows: first.row_count, cols: first.column_count };
+      const touched = (cells: readonly ChangedCellRef[] | null) => dataChanged(cells);
+      const sheetLive: LiveSheet = new LiveSheet({
+        version: first.version,
+        send: (operation) => shellRef.current.live.send(operation),
+        applyCells: (changes) => {
+          windowed.remoteCells(sheetLive.version, changes);
+          resize(sizeAfterEdits(sizeNow(), changes));
+          touched(changes);
+        },
+        applyStructure: ({ type, index, count }) => {
+          if (type === 'columns_insert' || type === 'columns_remove') shiftHeaders(loaded, index, type === 'columns_insert' ? count : -count);
+          windowed.remoteStructure(sheetLive.version, type, count);
+          resize({ rows: windowed.rowCount, cols: windowed.colCount });
+          touched(null);
+        },
+        applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
+        replace: (sync) => {
+          loaded.headers.current = [...sync.metadata.headers];
+          store.setState({ name: sync.name, charts: chartsOf(sync.metadata) });
+          windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
+          resize({ rows: sync.metadata.rows, cols: sync.metadata.columns });
+          touched(null);
+        },
+        onVersion: (version, savedAt) => {
+          windowed.advance(version);
+          const before = store.getState();
+          if (savedAt === null) {
+            store.setState({ version });
+            return;
+          }
+          store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
+          const now = sizeNow();
+          if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
+            announcedSize = now;
+            shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
+          }
+        },
+        onPending: (count) => {
+          if (count === 0) windowed.ownSaved();
+          store.setState({ pending: count > 0 });
+        },
+        onError: (message) => store.setState({ saveError: message, error: message, ...(message === ACCESS_TEXTS.viewOnly ? { access: 'viewer' as const } : {}) }),
+        // The server's sheet, without its cells: the windows shown are read again at its version.
+        fetch: async () => {
+          const reply = await service.rows(id, 0, 1, true);
+          if (!reply.success || !reply.data.sheet) return null;
+          const { name, metadata, updated_at } = reply.data.sheet;
+          return { sheet_id: id, data: [], version: reply.data.version, name, metadata: { ...metadata, rows: reply.data.row_count, columns: reply.data.column_count }, timestamp: updated_at };
+        },
+      });
+      live = sheetLive;
+      liveRef.current = sheetLive;
+      stopSession = () => {
+        sheetLive.stop();
+        windowed.stop();
+      };
+      store.setState({
+        phase: 'ready',
+        sheet: loaded,
+        name: summary.name,
+        size: { rows: first.row_count, cols: first.column_count },
+        version: first.version,
+        formulaEngine: null,
+        lastSavedAt: summary.updated_at,
+        access: toldAccess ?? summary.access ?? null,
+        charts: [],
+      });
+      for (const frame of early.splice(0)) sheetLive.receive(frame);
+      loadedTimer = setTimeout(() => shellRef.current.bus.emit('sheet-loaded', { sheetId: id }), SHEET_LOADED_EVENT_DELAY_MS);
+    };
+
     void (async () => {
+      // The sheet's size and summary first (one row): a large sheet is not read whole.
+      const probe = await service.rows(id, 0, 1, true);
+      if (!current) return;
+      if (probe.success && probe.data.sheet && opensWindowed(probe.data, probe.data.sheet)) {
+        startWindowed(probe.data, probe.data.sheet);
+        return;
+      }
       const result = await service.load(id);
       if (!current) return;
       if (!result.success) {
@@ -142,7 +241,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (!current) return;
       }
       const size = storedSize(sheet.data, sheet.metadata.rows, sheet.metadata.columns);
-      const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current };
+      const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
       // The navigator shows each sheet's size: tell it when typing beyond the grid grew it.
       let announcedSize = size;
       const sizeNow = () => store.getState().size;
@@ -267,7 +366,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       headers: normalizeHeaders(sheet.headers.current, size.cols),
       size,
       version,
-      getData: () => storedCells(sheet.data, store.getState().size),
+      // A windowed sheet's cells are not all in the browser: null, as before a sheet is loaded (issue 23).
+      getData: () => (sheet.windowed ? null : storedCells(sheet.data, store.getState().size)),
     });
   }, [phase, sheet, name, size, version, store]);
   useEffect(() => () => shellRef.current.sheet.report(null), [id]);
@@ -297,8 +397,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         const { size } = store.getState();
         const grown = sizeAfterEdits(size, changes);
         if (grown.rows !== size.rows || grown.cols !== size.cols) store.setState({ size: grown });
+        const windowed = store.getState().sheet?.windowed;
+        // A windowed sheet's rows are edited in place by the grid; the windows remember the edit
+        // for a copy of its window read before the server had it.
+        windowed?.ownEdits(changes);
         liveRef.current?.send(cellOperations(changes, userId()));
-        engageFormulas(changes);
+        // The formula engine needs the whole grid: a windowed sheet shows formulas as text.
+        if (!windowed) engageFormulas(changes);
         dataChanged(changes);
       },
       onStructureChanged(change) {
@@ -323,6 +428,14 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // The edits go first; then the whole grid, based on the version that holds them. The
         // server answers everyone on the sheet with a sync of what it stored.
         await live.whenSaved();
+        if (loaded.windowed) {
+          // Every edit of a windowed sheet is saved as it is made (a live operation): Save waits
+          // for them; the whole grid is not in the browser to be sent.
+          if (liveRef.current !== live) return;
+          const before = store.getState();
+          if (before.saveError === null) shellRef.current.bus.emit('sheet-updated', { sheetId: loaded.id, name: before.name, version: live.version });
+          return;
+        }
         const result = await service.save({
           id: loaded.id,
           headers: loaded.headers.current,
@@ -415,6 +528,11 @@ export function accessChange(state: SheetSessionState, access: AccessLevel): Par
     ...(viewOnly(state.error) ? { error: null } : {}),
     ...(viewOnly(state.saveError) ? { saveError: null } : {}),
   };
+}
+
+/** Opened a window at a time (issue 23): large, and without charts (a chart reads cells from the whole grid). */
+export function opensWindowed(rows: SheetRows, summary: SheetSummary): boolean {
+  return rows.row_count >= WINDOWED_SHEET_MIN_ROWS && chartsOf(summary.metadata).length === 0;
 }
 
 /** A frame about another sheet (a late one from the socket of the sheet shown before) is not this sheet's. */

@@ -5,7 +5,7 @@ import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
 
 /**
  * Test support: a loopback server (tooling/jest-react) that answers the Workspace's sheet calls as
- * the api does (GET/PUT/DELETE a sheet, duplicate, export),
+ * the api does (GET/PUT/DELETE a sheet, a window of its rows, duplicate, export),
  * holding the sheets in memory, and the live socket `/sheets/{id}` over the same sheets
  * (`live`). `fault` lets a test answer a request itself first.
  */
@@ -72,13 +72,21 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     requests.push({ method: request.method, path: request.url, body });
     if (api.fault?.(req, res, url.pathname)) return;
 
-    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export)?$/.exec(url.pathname);
+    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export|\/rows)?$/.exec(url.pathname);
     const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
     if (!match) return apiError(res, 404, 'not_found', 'Not found');
     if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
     const route = `${req.method} ${match[2] ?? ''}`;
 
     if (route === 'GET ') return send(res, 200, sheet);
+    if (route === 'GET /rows') {
+      // A window of rows (issue 23), with the summary when asked for.
+      const start = Number(url.searchParams.get('start') ?? 0);
+      const count = Number(url.searchParams.get('count') ?? 5000);
+      const columns = sheet.data.reduce((w, r) => Math.max(w, r.length), 0);
+      const rows = { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: columns, start, data: sheet.data.slice(start, start + count) };
+      return send(res, 200, url.searchParams.get('summary') === '1' ? { ...rows, sheet: summary(sheet) } : rows);
+    }
     if (route === 'DELETE ') {
       sheets.delete(sheet.id);
       return send(res, 200, { status: 'deleted', id: sheet.id });

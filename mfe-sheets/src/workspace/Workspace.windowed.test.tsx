@@ -1,0 +1,124 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { WINDOWED_SHEET_MIN_ROWS, createSheetLiveClient, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import { currentGrid } from './testing/grid-instances.js';
+import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { SLAB } from './windowed/WindowedGrid.js';
+import Workspace from './Workspace.js';
+
+jest.setTimeout(60_000);
+
+/**
+ * Issue 23: a sheet past WINDOWED_SHEET_MIN_ROWS rows opens a window of rows at a time
+ * (GET /sheets/:id/rows), never whole; its own scroll bar reaches any row; edits go out at
+ * absolute rows and others' edits land in the rows read.
+ */
+const ROWS = WINDOWED_SHEET_MIN_ROWS + 20_000;
+let api: SheetTestApi;
+let big: Sheet;
+const bobs: ReturnType<typeof createSheetLiveClient>[] = [];
+
+beforeAll(() => {
+  // jsdom has no layout: Handsontable draws every row it holds. A slab of a few hundred rows keeps
+  // the test quick; what is checked (windows read, the slab moved, absolute rows) is the same.
+  Object.assign(SLAB, { rows: 300, edge: 50, readAhead: 20 });
+  big = makeSheet('Big', Array.from({ length: ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
+});
+beforeEach(async () => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+  api = await startSheetApi([big]);
+});
+afterEach(async () => {
+  closeLiveShells();
+  for (const bob of bobs.splice(0)) bob.close();
+  await api.close();
+});
+
+const rowReads = () => api.requests.filter((r) => r.path.startsWith(`/api/v1/sheets/${big.id}/rows`)).map((r) => new URL(r.path, 'http://x').searchParams);
+const wholeReads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${big.id}`);
+
+async function opens() {
+  const shell = liveShellFor(api.url, big.id, 'alice');
+  renderInShell(<Workspace shell={shell} />);
+  const grid = await screen.findByTestId('sheet-grid');
+  expect(grid).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  return shell;
+}
+
+/** The sheet-wide scroll bar dragged to `fraction` of its length (jsdom has no layout: its sizes are given). */
+function dragBar(fraction: number) {
+  const bar = screen.getByTestId('row-scrollbar');
+  Object.defineProperty(bar, 'scrollHeight', { configurable: true, value: 1_000_000 });
+  Object.defineProperty(bar, 'clientHeight', { configurable: true, value: 1_000 });
+  Object.defineProperty(bar, 'scrollTop', { configurable: true, writable: true, value: fraction * 999_000 });
+  fireEvent.scroll(bar);
+}
+
+async function bobJoins() {
+  const frames: LiveServerFrame[] = [];
+  const client = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bobs.push(client);
+  client.subscribe((frame) => frames.push(frame));
+  client.connect(liveSocketUrl(api.url, sheetSocketPath(big.id)));
+  await waitFor(() => expect(client.state).toBe('connected'));
+  const send = (op: Record<string, unknown>) => {
+    const operation = { id: `bob-${frames.length}-${Math.random()}`, ...op } as LiveOperation;
+    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: big.id });
+    return operation.id;
+  };
+  const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
+  return { send, acked };
+}
+
+test('opens reading windows of rows only, never the whole sheet; size and name as the server has them', async () => {
+  const shell = await opens();
+  expect(wholeReads()).toEqual([]);
+  const reads = rowReads();
+  // The summary with one row, then the first window(s), each at most 5,000 rows.
+  expect(reads[0].get('summary')).toBe('1');
+  expect(reads[0].get('count')).toBe('1');
+  expect(reads.slice(1).map((q) => q.get('start'))).toContain('0');
+  for (const q of reads) expect(Number(q.get('count'))).toBeLessThanOrEqual(5_000);
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent(/rows × 2 cols/);
+  expect(shell.sheet.size).toEqual({ rows: ROWS, cols: 2 });
+  // The grid holds a slab, not the sheet; a row not read yet is empty and read-only.
+  const hot = currentGrid();
+  expect(hot.countRows()).toBeLessThan(ROWS);
+  expect(hot.getRowHeader(0)).toBe('1');
+  expect(hot.getCellMeta(hot.countRows() - 1, 0).readOnly).toBe(true);
+  // The AI and code read getData(): not a part of the sheet passed off as all of it.
+  expect(shell.sheet.getData()).toBeNull();
+});
+
+test('the scroll bar dragged to the end shows the last rows (their window read), an edit there goes out at its absolute row', async () => {
+  await opens();
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS));
+  const lastWindow = String(Math.floor((ROWS - 1) / 5_000) * 5_000);
+  expect(rowReads().map((q) => q.get('start'))).toContain(lastWindow);
+  expect(wholeReads()).toEqual([]);
+
+  act(() => hot.setDataAtCell(hot.countRows() - 1, 1, 'edited'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, 'edited']));
+  const sent = api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation').map((r) => (r.frame as { operation: LiveOperation }).operation);
+  expect(sent).toEqual([expect.objectContaining({ type: 'cell_update', position: { row: ROWS - 1, column: 1 }, value: 'edited' })]);
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+});
+
+test("another user's edit lands in the rows read; one in rows not read shows once they are", async () => {
+  await opens();
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 3, column: 1 }, value: 'from bob' }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(3, 1)).toBe('from bob'));
+  // Far from the rows read: stored by the server, shown when the user gets there.
+  const far = ROWS - 10;
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: far, column: 0 }, value: 'far edit' }));
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 10, 0)).toBe('far edit'));
+});

@@ -1,0 +1,226 @@
+import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
+import { HANDSONTABLE_LICENSE_KEY, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { contextMenu } from '../grid/context-menu.js';
+import { LIVE_SOURCE } from '../grid/grid-link.js';
+import { registerGridModules } from '../grid/grid-modules.js';
+import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
+import { COLUMN_WIDTH } from '../grid/SheetGrid.js';
+import type { WindowedSheet } from './windowed-sheet.js';
+
+registerGridModules();
+
+/**
+ * Rows the grid holds at once (the slab), from an absolute row `base`: Handsontable scrolls the
+ * browser's own box, whose height tops out near 8M px in Chromium (1,000,000 rows × 29 px is
+ * 29M px), so it holds a slab and this component's scroll bar spans the sheet.
+ */
+export const SLAB = {
+  rows: 20_000,
+  /** The slab moves when the rows shown come this close to its edge (or jump out of it). */
+  edge: 3_000,
+  /** Rows read beyond those shown, either side: a short scroll finds them there. */
+  readAhead: 1_000,
+};
+/** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
+const BAR_HEIGHT_PX = 4_000_000;
+
+export interface WindowedGridProps {
+  sheet: WindowedSheet;
+  headers: { current: string[] };
+  readOnly: boolean;
+  /** Own edits, at absolute rows. */
+  onCellsChanged(changes: CellChange[]): void;
+  onSelect(row: number, col: number): void;
+  onCellHistory?(row: number, col: number): void;
+}
+
+const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
+
+/**
+ * The grid of a sheet too large to load whole (issue 23): Handsontable shows a slab of
+ * SLAB.rows rows from `base` (row headers say the absolute row), filled from the windows the
+ * session has read; rows whose window has not arrived are empty and read-only until it does.
+ * Scrolling near the slab's edge, or the sheet-wide scroll bar, moves the slab. Edits are sent
+ * at absolute rows. Rows and columns are not inserted or removed here (absent from the menu).
+ */
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, ...handlers }: WindowedGridProps) {
+  const ref = useRef<HotTableRef>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  const on = useRef(handlers);
+  on.current = handlers;
+  const base = useRef(0);
+  // Rows not read yet: placeholders, read-only.
+  const placeholders = useRef(new WeakSet<CellValue[]>());
+  const slabOf = (from: number): GridData => {
+    const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
+    const rows: GridData = new Array(length);
+    for (let i = 0; i < length; i++) {
+      const row = sheet.rowAt(from + i);
+      if (row) rows[i] = row;
+      else {
+        const empty: CellValue[] = [];
+        placeholders.current.add(empty);
+        rows[i] = empty;
+      }
+    }
+    return rows;
+  };
+  // The grid is keyed by the load: one sheet for its life.
+  const slab = useRef<GridData>(null as unknown as GridData);
+  slab.current ??= slabOf(0);
+  // The bar's scroll set from the grid's: not a user's scroll of the bar.
+  const barSet = useRef(false);
+
+  const hot = (): Handsontable | null => {
+    const h = ref.current?.hotInstance ?? null;
+    return h && !h.isDestroyed ? h : null;
+  };
+  const visibleRange = (h: Handsontable) => {
+    const first = h.view.getFirstFullyVisibleRow() ?? h.view.getFirstRenderedVisibleRow() ?? 0;
+    const last = h.view.getLastFullyVisibleRow() ?? first + 30;
+    return { first: Math.max(0, first), last: Math.max(first, last) };
+  };
+
+  /** The slab from `from` (the grid shows its row `top` at the top). */
+  const rebase = (from: number, top: number) => {
+    const h = hot();
+    if (!h) return;
+    base.current = from;
+    slab.current = slabOf(from);
+    h.deselectCell();
+    h.updateData(slab.current, 'updateData');
+    h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
+    h.render();
+  };
+  /** The slab centred on the rows shown (`rows` of them from `top`). */
+  const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), sheet.rowCount - SLAB.rows));
+
+  /** The rows shown moved: read their windows, move the slab near its edge, and keep the bar in step. */
+  const followGrid = () => {
+    const h = hot();
+    if (!h) return;
+    const { first, last } = visibleRange(h);
+    const top = base.current + first;
+    sheet.show(top - SLAB.readAhead, base.current + last + SLAB.readAhead);
+    const length = slab.current.length;
+    const nearStart = first < SLAB.edge && base.current > 0;
+    const nearEnd = length - last < SLAB.edge && base.current + length < sheet.rowCount;
+    if (nearStart || nearEnd) {
+      const from = slabAround(top, last - first + 1);
+      if (from !== base.current) rebase(from, top);
+    }
+    const b = bar.current;
+    if (b) {
+      const span = Math.max(1, sheet.rowCount - (last - first + 1));
+      const target = Math.round((top / span) * (b.scrollHeight - b.clientHeight));
+      if (Math.abs(b.scrollTop - target) > 1) {
+        barSet.current = true;
+        b.scrollTop = target;
+      }
+    }
+  };
+
+  /** The sheet-wide bar moved: show the row it points at, moving the slab when it is outside. */
+  const followBar = () => {
+    if (barSet.current) {
+      barSet.current = false;
+      return;
+    }
+    const b = bar.current;
+    const h = hot();
+    if (!b || !h) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const ratio = Math.min(1, Math.max(0, b.scrollTop / Math.max(1, b.scrollHeight - b.clientHeight)));
+    const top = Math.round(ratio * Math.max(0, sheet.rowCount - rows));
+    sheet.show(top - SLAB.readAhead, top + rows + SLAB.readAhead);
+    const inside = top >= base.current + SLAB.edge / 3 && top + rows <= base.current + slab.current.length - SLAB.edge / 3;
+    const atEnds = (top < SLAB.edge && base.current === 0) || top + rows >= sheet.rowCount;
+    if (inside || (atEnds && slabAround(top, rows) === base.current)) h.scrollViewportTo({ row: top - base.current, verticalSnap: 'top' });
+    else rebase(slabAround(top, rows), top);
+  };
+
+  // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
+  useEffect(() => {
+    const refill = (reset: boolean) => {
+      const h = hot();
+      if (!h) return;
+      if (reset) {
+        const top = base.current + visibleRange(h).first;
+        rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
+        return;
+      }
+      let changed = false;
+      const rows = slab.current;
+      for (let i = 0; i < rows.length; i++) {
+        const row = sheet.rowAt(base.current + i);
+        if (row && rows[i] !== row) {
+          rows[i] = row;
+          changed = true;
+        }
+      }
+      // Remote cells change the rows in place: drawn again either way.
+      if (changed || !reset) h.render();
+    };
+    const stop = sheet.subscribe(refill);
+    sheet.show(0, SLAB.rows / 4);
+    return stop;
+  }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const menu = useMemo(
+    () => contextMenu(true, on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null),
+    [],
+  );
+
+  return (
+    <div data-testid="sheet-grid" data-windowed="on" data-formulas="off" style={{ position: 'absolute', inset: 0, overflow: 'hidden', display: 'flex' }}>
+      <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
+        <HotTable
+          ref={ref}
+          // The slab held now: a re-render (read-only mode changed) loads the same rows again.
+          data={slab.current}
+          themeName="ht-theme-main"
+          licenseKey={HANDSONTABLE_LICENSE_KEY}
+          rowHeaders={(index: number) => String(base.current + index + 1)}
+          rowHeaderWidth={80}
+          colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
+          colWidths={COLUMN_WIDTH}
+          minCols={Math.max(1, sheet.colCount)}
+          maxRows={SLAB.rows}
+          contextMenu={menu}
+          cells={(row: number) => (readOnly || placeholders.current.has(slab.current[row]) ? { readOnly: true } : {})}
+          manualColumnResize
+          stretchH="all"
+          height="100%"
+          width="100%"
+          readOnly={readOnly}
+          outsideClickDeselects={false}
+          beforeChange={(changes, source) => {
+            if (NOT_EDITS.has(source)) return;
+            for (const change of changes) if (change) change[3] = typedValue(change[3]);
+          }}
+          afterChange={(changes, source) => {
+            if (!changes || NOT_EDITS.has(source)) return;
+            const cells: CellChange[] = [];
+            for (const [row, prop, before, after] of changes) {
+              if (typeof prop !== 'number' || before === after) continue;
+              cells.push({ row: base.current + row, col: prop, value: toCellValue(after) });
+            }
+            if (cells.length > 0) on.current.onCellsChanged(cells);
+          }}
+          afterScrollVertically={followGrid}
+          afterSelectionEnd={(row, col) => {
+            if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
+          }}
+        />
+      </div>
+      <div ref={bar} data-testid="row-scrollbar" aria-label="Rows" onScroll={followBar} style={{ width: 16, flex: 'none', overflowY: 'scroll', overflowX: 'hidden' }}>
+        <div style={{ height: BAR_HEIGHT_PX, width: 1 }} />
+      </div>
+    </div>
+  );
+},
+// The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly);

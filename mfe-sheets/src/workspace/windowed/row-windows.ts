@@ -1,0 +1,169 @@
+import { SHEET_ROWS_WINDOW_MAX, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+
+/** Rows per window: the most one GET /sheets/:id/rows answers. */
+export const ROW_WINDOW_SIZE = SHEET_ROWS_WINDOW_MAX;
+/** Windows kept (least recently used dropped first): 40 × 5,000 rows of 10 columns is a few tens of MB. */
+export const ROW_WINDOW_CAPACITY = 40;
+/** Cell changes remembered to bring a window read at an older version up to date (beyond: read it again). */
+const LOG_MAX_ENTRIES = 5_000;
+
+/** What became of a window that arrived. */
+export type WindowArrival = 'stored' | 'held' | 'stale';
+
+interface LogEntry {
+  /** A remote change: the version it made. An own edit: the version held when it was made. */
+  version: number;
+  own: boolean;
+  /** An own edit: the version by which the server had it (known once no own edit is pending); null while pending. */
+  savedBy: number | null;
+  changes: readonly CellChange[];
+}
+
+/**
+ * The rows of a windowed sheet that the client holds (issue 23): absolute row → fixed windows of
+ * ROW_WINDOW_SIZE rows, each exactly the rows of the session's version. A window that arrives was
+ * read at some version w while the session is at v:
+ * - w = v: stored as it is;
+ * - w > v: held until the session reaches w (the live frames between are on their way);
+ * - w < v: brought up to v with the cell changes logged since w (others' changes after w, own edits
+ *   the server may not have had at w); 'stale' when the log does not reach back to w or a row or
+ *   column was inserted or removed since (the caller reads it again).
+ * Own edits change the row arrays in place (the grid edits them); others' changes are applied here.
+ */
+export class RowWindows {
+  private readonly windows = new Map<number, GridData>();
+  private readonly held = new Map<number, { version: number; rows: GridData }>();
+  private log: LogEntry[] = [];
+  /** Every remote change after this version is in the log. */
+  private loggedFrom: number;
+  private current: number;
+
+  constructor(
+    version: number,
+    readonly capacity = ROW_WINDOW_CAPACITY,
+    readonly size = ROW_WINDOW_SIZE,
+  ) {
+    this.current = version;
+    this.loggedFrom = version;
+  }
+
+  get version(): number {
+    return this.current;
+  }
+
+  indexOf(row: number): number {
+    return Math.floor(row / this.size);
+  }
+
+  /** The window's rows at the session's version, if held (and marked recently used). */
+  get(index: number): GridData | undefined {
+    const rows = this.windows.get(index);
+    if (rows) {
+      this.windows.delete(index);
+      this.windows.set(index, rows);
+    }
+    return rows;
+  }
+
+  has(index: number): boolean {
+    return this.windows.has(index) || this.held.has(index);
+  }
+
+  /** The window indexes covering rows [first, last] that are neither stored nor held. */
+  missing(first: number, last: number): number[] {
+    const out: number[] = [];
+    for (let i = this.indexOf(Math.max(0, first)); i <= this.indexOf(Math.max(0, last)); i++) if (!this.has(i)) out.push(i);
+    return out;
+  }
+
+  /** A window read at `version`; `keep`: windows that must stay however old (the ones shown). */
+  arrived(index: number, version: number, rows: GridData, keep: ReadonlySet<number> = new Set()): WindowArrival {
+    if (version > this.current) {
+      this.held.set(index, { version, rows });
+      return 'held';
+    }
+    if (version < this.current) {
+      if (version < this.loggedFrom) return 'stale';
+      this.replay(index, rows, version);
+    }
+    this.held.delete(index);
+    this.windows.set(index, rows);
+    this.evict(keep);
+    return 'stored';
+  }
+
+  /** Others' cells at `version` (the session's version now). */
+  applyRemote(version: number, changes: readonly CellChange[]): void {
+    this.record({ version, own: false, savedBy: null, changes });
+    this.write(changes, this.windows);
+    this.advance(version);
+  }
+
+  /** Own edits, already in the row arrays the grid shows (made at the version held now). */
+  applyOwn(changes: readonly CellChange[]): void {
+    this.record({ version: this.current, own: true, savedBy: null, changes });
+  }
+
+  /** The session is at `version` (an own edit acknowledged, a chart changed...): windows held for it are stored. */
+  advance(version: number, keep: ReadonlySet<number> = new Set()): void {
+    if (version <= this.current) return;
+    this.current = version;
+    for (const [index, { version: at, rows }] of [...this.held]) {
+      if (at <= version) {
+        this.held.delete(index);
+        this.arrived(index, at, rows, keep);
+      }
+    }
+  }
+
+  /** No own edit is pending any more: each was saved by this version at the latest. */
+  ownSaved(): void {
+    for (const entry of this.log) if (entry.own && entry.savedBy === null) entry.savedBy = this.current;
+  }
+
+  /** Rows or columns inserted or removed, a sync: every window is read again, at `version`. */
+  reset(version: number): void {
+    this.windows.clear();
+    this.held.clear();
+    this.log = [];
+    this.current = version;
+    this.loggedFrom = version;
+  }
+
+  private record(entry: LogEntry): void {
+    this.log.push(entry);
+    if (this.log.length <= LOG_MAX_ENTRIES) return;
+    const dropped = this.log.splice(0, this.log.length - LOG_MAX_ENTRIES);
+    for (const d of dropped) if (!d.own) this.loggedFrom = Math.max(this.loggedFrom, d.version);
+  }
+
+  /** A window read at `at`: others' changes after it, and own edits the server may not have had then, in the order seen. */
+  private replay(index: number, rows: GridData, at: number): void {
+    for (const entry of this.log) {
+      const missed = entry.own ? entry.savedBy === null || entry.savedBy > at : entry.version > at;
+      if (missed) this.write(entry.changes, new Map([[index, rows]]));
+    }
+  }
+
+  private write(changes: readonly CellChange[], windows: Map<number, GridData>): void {
+    for (const { row, col, value } of changes) {
+      const rows = windows.get(this.indexOf(row));
+      if (!rows) continue;
+      const at = row - this.indexOf(row) * this.size;
+      while (rows.length <= at) rows.push([]);
+      setCell(rows[at], col, value);
+    }
+  }
+
+  private evict(keep: ReadonlySet<number>): void {
+    for (const index of this.windows.keys()) {
+      if (this.windows.size <= this.capacity) return;
+      if (!keep.has(index)) this.windows.delete(index);
+    }
+  }
+}
+
+function setCell(cells: CellValue[], col: number, value: CellValue): void {
+  while (cells.length < col) cells.push(null);
+  cells[col] = value;
+}

@@ -1,0 +1,132 @@
+import type { CellChange, CellValue, SheetRows, StructureOperationType } from '@tessera/contracts';
+import { RowWindows } from './row-windows.js';
+
+/** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
+export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
+
+/** A read that failed is tried again after this long while its rows are still shown. */
+const RETRY_MS = 2_000;
+
+/**
+ * A sheet too large to load whole (issue 23), as the session holds it: its size, the windows of
+ * rows read so far (RowWindows), and the reads of the windows the grid shows. Others' changes go
+ * to the windows; the grid follows through `subscribe`.
+ */
+export class WindowedSheet {
+  readonly windows: RowWindows;
+  rowCount: number;
+  colCount: number;
+  /** Windows the grid shows now: read when missing, never dropped. */
+  private shown = new Set<number>();
+  private readonly reading = new Set<number>();
+  private readonly listeners = new Set<(reset: boolean) => void>();
+  private stopped = false;
+
+  constructor(
+    first: SheetRows,
+    private readonly read: ReadRows,
+  ) {
+    this.rowCount = first.row_count;
+    this.colCount = first.column_count;
+    this.windows = new RowWindows(first.version);
+    if (first.start === 0 && (first.data.length === this.windows.size || first.data.length === this.rowCount)) this.windows.arrived(0, first.version, first.data);
+  }
+
+  /** Called with `reset` true when rows or columns moved (every row shown is read again). */
+  subscribe(listener: (reset: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Row `row`'s cells when its window is held, else undefined (the grid shows a placeholder). */
+  rowAt(row: number): CellValue[] | undefined {
+    const index = this.windows.indexOf(row);
+    return this.windows.get(index)?.[row - index * this.windows.size];
+  }
+
+  /** The grid shows rows [first, last]: their windows are read if missing. */
+  show(first: number, last: number): void {
+    const lastRow = Math.min(last, Math.max(0, this.rowCount - 1));
+    const shown = new Set<number>();
+    for (let i = this.windows.indexOf(Math.max(0, first)); i <= this.windows.indexOf(lastRow); i++) shown.add(i);
+    this.shown = shown;
+    for (const index of this.windows.missing(first, lastRow)) void this.load(index);
+  }
+
+  /** Own edits (already in the rows the grid edits in place). */
+  ownEdits(changes: readonly CellChange[]): void {
+    this.windows.applyOwn(changes);
+  }
+
+  ownSaved(): void {
+    this.windows.ownSaved();
+  }
+
+  /** Others' cells, at `version`. */
+  remoteCells(version: number, changes: readonly CellChange[]): void {
+    this.windows.applyRemote(version, changes);
+    this.notify(false);
+  }
+
+  /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
+  remoteStructure(version: number, type: StructureOperationType, count: number): void {
+    if (type === 'rows_insert') this.rowCount += count;
+    else if (type === 'rows_remove') this.rowCount = Math.max(0, this.rowCount - count);
+    else if (type === 'columns_insert') this.colCount += count;
+    else this.colCount = Math.max(0, this.colCount - count);
+    this.reload(version);
+  }
+
+  /** The server's sheet replaces what is shown (a sync): read again from `version`, of `rowCount` rows. */
+  replace(version: number, rowCount: number, colCount: number): void {
+    this.rowCount = rowCount;
+    this.colCount = colCount;
+    this.reload(version);
+  }
+
+  /** The session's version moved (an own edit acknowledged, a chart): windows read ahead of it are shown now. */
+  advance(version: number): void {
+    const before = this.windows.version;
+    this.windows.advance(version, this.shown);
+    if (this.windows.version !== before) this.notify(false);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.listeners.clear();
+  }
+
+  private reload(version: number): void {
+    this.windows.reset(version);
+    this.notify(true);
+    for (const index of this.shown) void this.load(index);
+  }
+
+  private async load(index: number): Promise<void> {
+    if (this.reading.has(index) || this.stopped) return;
+    this.reading.add(index);
+    const size = this.windows.size;
+    let answer: SheetRows | null = null;
+    try {
+      answer = await this.read(index * size, size);
+    } finally {
+      this.reading.delete(index);
+    }
+    if (this.stopped) return;
+    if (!answer) {
+      setTimeout(() => this.shown.has(index) && !this.windows.has(index) && void this.load(index), RETRY_MS);
+      return;
+    }
+    const arrival = this.windows.arrived(index, answer.version, answer.data, this.shown);
+    if (arrival === 'stale') {
+      // Read before rows moved: read again at the version held now.
+      if (this.shown.has(index)) void this.load(index);
+      return;
+    }
+    if (arrival === 'stored') this.notify(false);
+  }
+
+  private notify(reset: boolean): void {
+    for (const listener of this.listeners) listener(reset);
+  }
+}
