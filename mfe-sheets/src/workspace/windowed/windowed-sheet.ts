@@ -44,13 +44,20 @@ export class WindowedSheet {
     return this.windows.get(index)?.[row - index * this.windows.size];
   }
 
-  /** The grid shows rows [first, last]: their windows are read if missing. */
-  show(first: number, last: number): void {
-    const lastRow = Math.min(last, Math.max(0, this.rowCount - 1));
+  /**
+   * The grid shows rows [first, last] and may soon show `ahead` rows either side: the windows
+   * missing are read, those of the rows shown first (the api answers one read after another).
+   */
+  show(first: number, last: number, ahead = 0): void {
+    const end = Math.max(0, this.rowCount - 1);
+    const from = Math.max(0, first - ahead);
+    const to = Math.min(last + ahead, end);
     const shown = new Set<number>();
-    for (let i = this.windows.indexOf(Math.max(0, first)); i <= this.windows.indexOf(lastRow); i++) shown.add(i);
+    for (let i = this.windows.indexOf(from); i <= this.windows.indexOf(to); i++) shown.add(i);
     this.shown = shown;
-    for (const index of this.windows.missing(first, lastRow)) void this.load(index);
+    const now = this.windows.missing(Math.max(0, first), Math.min(last, end));
+    for (const index of now) void this.load(index);
+    for (const index of this.windows.missing(from, to)) if (!now.includes(index)) void this.load(index);
   }
 
   /** Own edits (already in the rows the grid edits in place). */
