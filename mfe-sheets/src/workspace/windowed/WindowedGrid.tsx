@@ -17,8 +17,9 @@ registerGridModules();
  * 29M px), so it holds a slab and this component's scroll bar spans the sheet.
  */
 export const SLAB = {
-  // Moving the slab costs Handsontable's updateData over all of it (about 100 ms for 20,000 rows
-  // on the loaded 2-core machine): 10,000 keeps a jump's share small and a wheel's moves rare.
+  // A move rewrites the slab's rows (and Handsontable's updateData over all of it when its length
+  // changes, about 100 ms for 20,000 rows on the loaded 2-core machine): 10,000 keeps it small and
+  // a wheel's moves rare.
   rows: 10_000,
   /** The slab moves when the rows shown come this close to its edge (or jump out of it). */
   edge: 2_000,
@@ -92,9 +93,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return;
     base.current = from;
-    slab.current = slabOf(from);
+    const rows = slabOf(from);
     h.deselectCell();
-    h.updateData(slab.current, 'updateData');
+    // Undo steps name slab rows: after the move they would undo other rows.
+    h.getPlugin('undoRedo')?.clear();
+    if (rows.length === slab.current.length) {
+      // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
+      for (let i = 0; i < rows.length; i++) slab.current[i] = rows[i];
+    } else {
+      slab.current = rows;
+      h.updateData(slab.current, 'updateData');
+    }
     h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
     h.render();
   };
