@@ -41,9 +41,14 @@ function record(label, { passed = 0, failed = 0, skipped = 0 }, code) {
  */
 const JEST_WORKERS = Math.max(2, os.availableParallelism() - 1);
 
-async function jestSuite(pkg, dir) {
-  const out = path.join(workDir, `${dir.replace(/\W/g, '_')}-jest.json`);
-  const r = await run(pnpm, ['--filter', pkg, 'exec', 'jest', '--ci', `--maxWorkers=${JEST_WORKERS}`, '--json', `--outputFile=${out}`]);
+/**
+ * Every package's jest tests in one run (jest's projects): one pool of workers over all files
+ * instead of a pool per package, each of which idles a core while its last file runs and boots
+ * jest again (7 runs one after another took 352 s, one run 273 s, same machine and load).
+ */
+async function jestSuites(dirs) {
+  const out = path.join(workDir, 'jest.json');
+  const r = await run(pnpm, ['exec', 'jest', '--ci', `--maxWorkers=${JEST_WORKERS}`, '--json', `--outputFile=${out}`, '--projects', ...dirs.map((d) => fromRoot(d))]);
   let stats = {};
   try {
     const j = JSON.parse(readFileSync(out, 'utf8'));
@@ -51,7 +56,7 @@ async function jestSuite(pkg, dir) {
   } catch {
     /* the runner died before writing its report */
   }
-  record(`unit ${pkg}`, stats, r.code);
+  record(`unit tests (jest: ${dirs.join(', ')})`, stats, r.code);
 }
 
 /** node:test's spec reporter closes with `ℹ pass N` / `ℹ fail N` lines. */
@@ -110,17 +115,7 @@ stageBegan = Date.now();
 }
 
 // 2. Unit tests beside the code
-for (const [pkg, dir] of [
-  ['@tessera/contracts', 'shared-contracts'],
-  ['@tessera/ui-kit', 'ui-kit'],
-  ['@tessera/shell', 'shell'],
-  ['@tessera/mfe-sheets', 'mfe-sheets'],
-  ['@tessera/mfe-chat', 'mfe-chat'],
-  ['@tessera/mfe-git', 'mfe-git'],
-  ['@tessera/mfe-members', 'mfe-members'],
-]) {
-  await jestSuite(pkg, dir);
-}
+await jestSuites(['shared-contracts', 'ui-kit', 'shell', 'mfe-sheets', 'mfe-chat', 'mfe-git', 'mfe-members']);
 await nodeSuite('shell server', '@tessera/shell', 'test:server', {});
 await nodeSuite('remote origin', '@tessera/remote-origin', 'test', {});
 await nodeSuite('remotes command', '@tessera/remotes-cli', 'test', {});
