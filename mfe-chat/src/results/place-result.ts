@@ -17,6 +17,8 @@ import {
   hasSheetHeaders,
   looksLikeSchedule,
   sendOperations,
+  sheetCells,
+  type GridData,
   type HybridReply,
   type ResultGrid,
   type ShellContext,
@@ -139,7 +141,15 @@ async function placeGrid(shell: ShellContext, reply: HybridReply): Promise<Place
     // The grid read now is at the version held now: the operations go with it as their base_version,
     // so rows someone inserts or removes before the server takes them do not shift the result.
     const baseVersion = shell.sheet.version;
-    const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
+    // The sheet's real cells, a windowed one's read through the api (issue 23): an empty grid
+    // would make every cell of the result a change.
+    let current: GridData;
+    try {
+      current = (await sheetCells(shell.sheet)) ?? [];
+    } catch (error) {
+      return { note: `Error: ${describeError(error)}`, error: true };
+    }
+    const ops = gridToOperations(current, grid.rows, grid.headers.length);
     if (ops.length > 0) recordBefore();
     // The shell tells this tab's Workspace each acknowledged operation: no reload needed.
     void sendOperations(shell.live, ops, baseVersion);

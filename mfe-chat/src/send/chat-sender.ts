@@ -153,7 +153,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
           {
             message: request.prompt,
             sessionId: context.sessionId,
-            workspaceContext: buildWorkspaceContext(shell.sheet, context.gitFiles, context.functions),
+            workspaceContext: await buildWorkspaceContext(shell.sheet, context.gitFiles, context.functions),
             conversation,
             streaming: context.streaming,
             enhanced: shell.flags.enhancedChat,
@@ -166,7 +166,7 @@ export function createChatSender(getShell: () => ShellContext, store: ChatStore,
         state().setStream({ status: 'completed', progress: 100, outcome: 'complete' });
       } else {
         const { optimization } = request;
-        const body = buildHybridRequest(shell.sheet, {
+        const body = await buildHybridRequest(shell.sheet, {
           prompt: request.prompt,
           code: request.mode === 'agent-direct' && !optimization ? await directExecCode(shell, request.prompt, context.gitFiles) : undefined,
           aiGeneration: request.mode === 'agent-ai' && !optimization,

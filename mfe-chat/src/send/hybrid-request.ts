@@ -1,4 +1,4 @@
-import type { HybridForwardRequest, ScheduleOptimization, ShellContext } from '@tessera/contracts';
+import { hybridSheetRows, type HybridForwardRequest, type ScheduleOptimization, type ShellContext } from '@tessera/contracts';
 
 export interface HybridRequestInput {
   prompt: string;
@@ -16,11 +16,12 @@ export interface HybridRequestInput {
 
 /**
  * The body of POST /hybrid/forward (spec 02 §7) from the open sheet as the shell reports it:
- * its id, name, headers, size, version and cells (getData()), the selected cell and the
- * git files of the context area.
+ * its id, name, headers, size, version and cells (a windowed sheet's read through the api,
+ * issue 23), the selected cell and the git files of the context area. Rejects, before reading,
+ * a sheet past the route's cell limit (HYBRID_MAX_CELLS), with the route's text.
  */
-export function buildHybridRequest(sheet: ShellContext['sheet'], input: HybridRequestInput): HybridForwardRequest & { sheet_context?: { selected_cells?: { row: number; col: number }[] } } {
-  const rows = sheet.getData() ?? [];
+export async function buildHybridRequest(sheet: ShellContext['sheet'], input: HybridRequestInput): Promise<HybridForwardRequest & { sheet_context?: { selected_cells?: { row: number; col: number }[] } }> {
+  const rows = await hybridSheetRows(sheet);
   const sheetId = sheet.id ?? undefined;
   return {
     problem: input.prompt,

@@ -5,6 +5,7 @@ import {
   type ChatSession,
   type LiveOperationInput,
   type LiveServerFrame,
+  type RowRange,
   type SheetVersionEntry,
   type ShellContext,
 } from '@tessera/contracts';
@@ -243,13 +244,29 @@ export interface TestShell {
   reloads(): number;
   /** Whether live sync is paused (AI Editing Mode). */
   paused(): boolean;
+  /** The rows asked of the report's loadData() (undefined: the whole sheet), in order. */
+  loads: (RowRange | undefined)[];
+}
+
+/** The open sheet of a test shell. */
+export interface TestSheet {
+  id: string;
+  name: string;
+  headers: string[];
+  rows: (string | number | null)[][];
+  version?: number;
+  /**
+   * Reported as a windowed sheet is (issue 23): getData() null, the cells through loadData();
+   * `rows` may then be a part of the sheet, its size given by `size`.
+   */
+  windowed?: { size?: { rows: number; cols: number } };
 }
 
 /**
  * A shell context reaching the fake services, with the open sheet reported as the Workspace
  * reports it. shell.live records what is sent: the shell's socket is another package's.
  */
-export function testShell(server: LoopbackServer, sheet?: { id: string; name: string; headers: string[]; rows: (string | number | null)[][]; version?: number }): TestShell {
+export function testShell(server: LoopbackServer, sheet?: TestSheet): TestShell {
   const shell = createDevShellContext({ apiBaseURL: server.url, aiBaseURL: server.url, sheetId: sheet?.id ?? null, onAction: () => {} });
   const sent: LiveOperationInput[] = [];
   const listeners = new Set<(frame: LiveServerFrame) => void>();
@@ -278,17 +295,30 @@ export function testShell(server: LoopbackServer, sheet?: { id: string; name: st
       paused = false;
     },
   };
+  const loads: (RowRange | undefined)[] = [];
   if (sheet) {
-    shell.sheet.report({
+    const report = {
       id: sheet.id,
       name: sheet.name,
       headers: sheet.headers,
-      size: { rows: sheet.rows.length, cols: sheet.headers.length },
+      size: sheet.windowed?.size ?? { rows: sheet.rows.length, cols: sheet.headers.length },
       version: sheet.version ?? 3,
-      getData: () => sheet.rows,
-    });
+    };
+    if (sheet.windowed) {
+      shell.sheet.report({
+        ...report,
+        getData: () => null,
+        loadData: async (rows) => {
+          loads.push(rows);
+          return rows ? sheet.rows.slice(rows.start, rows.start + rows.count) : sheet.rows;
+        },
+      });
+    } else {
+      // As an mfe-sheets built before loadData reports the sheet.
+      shell.sheet.report({ ...report, getData: () => sheet.rows });
+    }
   }
-  return { shell, sent, reloads: () => reloads, paused: () => paused };
+  return { shell, sent, reloads: () => reloads, paused: () => paused, loads };
 }
 
 /** A committed version as the api's history lists it. */

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HybridForwardRequestSchema, createDevShellContext, type HybridResponse, type ShellContext } from '@tessera/contracts';
+import { HYBRID_MAX_CELLS, HybridForwardRequestSchema, createDevShellContext, type HybridResponse, type ShellContext } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { json, startLoopbackServer, type LoopbackServer } from '@tessera/jest-react/loopback';
 import { EditorLoaderContext, type EditorLoader } from '../editor/editor-loader.js';
@@ -187,4 +187,61 @@ test('enabled with a sheet and a .py file open; disabled when a non-.py file is 
   await userEvent.click(within(screen.getByRole('tree', { name: 'Repository files' })).getByRole('button', { name: 'README.md' }));
   await screen.findByText('# r');
   expect(screen.getByRole('button', { name: 'Run on sheet' })).toBeDisabled();
+});
+
+/** The Budget sheet as a windowed sheet is reported (issue 23): getData() null, its cells through loadData(). */
+function windowedShell(size = { rows: 2, cols: 2 }): { shell: ShellContext; loads: unknown[] } {
+  const shell = createDevShellContext({ aiBaseURL: git.url, apiBaseURL: sheetsApi.url, sheetId: 's-1' });
+  const loads: unknown[] = [];
+  shell.sheet.report({
+    id: 's-1',
+    name: 'Budget',
+    headers: ['Item', 'Cost'],
+    size,
+    version: 7,
+    getData: () => null,
+    loadData: async (rows) => {
+      loads.push(rows);
+      return SHEET_ROWS.map((r) => [...r]);
+    },
+  });
+  return { shell: { ...shell, live }, loads };
+}
+
+/** An older shell: the report is forwarded without loadData(). */
+function olderShell(): ShellContext {
+  const shell = shellWith(true);
+  const { loadData: _dropped, ...sheet } = shell.sheet;
+  return { ...shell, sheet: sheet as ShellContext['sheet'] };
+}
+
+test.each([
+  ['a windowed sheet (loadData)', () => windowedShell().shell],
+  ['an older shell (getData only)', olderShell],
+])('on %s, Run on sheet sends the sheet\'s rows and a same-shaped result changes only the cells that differ', async (_name, makeShell) => {
+  const bodies: unknown[] = [];
+  git.hybridForward = (body) => {
+    bodies.push(body);
+    return { status: 200, body: gridReply(['Item', 'Cost'], [['Rent', 2400], ['Food', 300]]) };
+  };
+  const { button } = await openCodeTab(makeShell());
+  await userEvent.click(button);
+  await waitFor(() => expect(screen.getByTestId('run-status')).toHaveTextContent('Updated the sheet: 1 cell changed'));
+  expect(HybridForwardRequestSchema.parse(bodies[0]).handsontable_data).toEqual({ spreadsheet_data: { headers: ['Item', 'Cost'], rows: SHEET_ROWS } });
+  // Diffed against the real cells, not an empty grid (which would make all four cells changes).
+  expect(live.sent).toEqual([{ id: expect.any(String), type: 'cells_update', changes: [{ row: 0, col: 1, value: 2400 }], source: 'ai', base_version: 7 }]);
+});
+
+test('a windowed sheet past the cells a job may carry is refused with the route\'s text, before its rows are read', async () => {
+  const bodies: unknown[] = [];
+  git.hybridForward = (body) => {
+    bodies.push(body);
+    return { status: 200, body: reply({}) };
+  };
+  const { shell, loads } = windowedShell({ rows: 1_000_000, cols: 10 });
+  const { button } = await openCodeTab(shell);
+  await userEvent.click(button);
+  expect(await screen.findByText(`the sheet has 10000000 cells (rows × columns); at most ${HYBRID_MAX_CELLS} can be sent`, { exact: false })).toBeInTheDocument();
+  expect(bodies).toEqual([]);
+  expect(loads).toEqual([]);
 });

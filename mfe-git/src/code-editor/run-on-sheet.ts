@@ -5,8 +5,11 @@ import {
   createResultSheet,
   describeError,
   gridToOperations,
+  hybridSheetRows,
   normalizeHeaders,
   sendOperations,
+  sheetCells,
+  type GridData,
   type HybridForwardRequest,
   type HybridResponse,
   type ResultGrid,
@@ -37,9 +40,13 @@ const DIRECT_EXEC_INSTRUCTION = 'Execute the code directly';
 /** Run on sheet can run: a sheet is loaded and the open file is Python. */
 export const canRunOnSheet = (shell: ShellContext, path: string | null) => shell.sheet.id !== null && shell.sheet.name !== null && !!path?.endsWith('.py');
 
-/** The Direct Exec request (ai-middleware README): the code, on the current sheet's headers and rows. */
-export function directExecRequest(shell: ShellContext, code: string): HybridForwardRequest {
-  const rows = shell.sheet.getData() ?? [];
+/**
+ * The Direct Exec request (ai-middleware README): the code, on the current sheet's headers and
+ * rows (a windowed sheet's read through the api, issue 23; one past the route's cell limit is
+ * refused before it is read).
+ */
+export async function directExecRequest(shell: ShellContext, code: string): Promise<HybridForwardRequest> {
+  const rows = await hybridSheetRows(shell.sheet);
   const headers = normalizeHeaders(shell.sheet.headers, shell.sheet.size.cols);
   return {
     problem: DIRECT_EXEC_INSTRUCTION,
@@ -80,7 +87,7 @@ const sameHeaders = (a: string[], b: string[]) => a.length === b.length && a.eve
 export async function runOnSheet(shell: ShellContext, code: string): Promise<RunOutcome> {
   let reply: HybridResponse;
   try {
-    const { data } = await shell.ai.post<unknown>('/hybrid/forward', directExecRequest(shell, code));
+    const { data } = await shell.ai.post<unknown>('/hybrid/forward', await directExecRequest(shell, code));
     reply = HybridResponseSchema.parse(data);
   } catch (error) {
     return { kind: 'failed', output: '', error: describeError(error) };
@@ -96,7 +103,14 @@ export async function runOnSheet(shell: ShellContext, code: string): Promise<Run
     // The grid read now is at the version held now: the operations carry it as their base_version
     // (rows inserted or removed meanwhile by others do not shift the result).
     const baseVersion = shell.sheet.version;
-    const ops = gridToOperations(shell.sheet.getData() ?? [], grid.rows, grid.headers.length);
+    let current: GridData;
+    try {
+      // The sheet's real cells, a windowed one's read through the api (issue 23).
+      current = (await sheetCells(shell.sheet)) ?? [];
+    } catch (error) {
+      return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'not-placed', reason: describeError(error) } };
+    }
+    const ops = gridToOperations(current, grid.rows, grid.headers.length);
     // The shell tells this tab's Workspace each acknowledged operation: the grid shows the result.
     const sent = sendOperations(shell.live, ops, baseVersion).then(() => undefined);
     return { kind: 'done', output: reply.execution_output, figures, placed: { kind: 'sheet', cells: changedCells(ops), sent } };

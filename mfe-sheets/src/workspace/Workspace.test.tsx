@@ -72,6 +72,11 @@ test("'Loading sheet...', then the grid, the toolbar, sheet-loaded with the id, 
   await waitFor(() => expect(shell.sheet.version).toBe(1));
   expect(shell.sheet).toMatchObject({ name: 'Budget', headers: ['Item', 'Cost'], size: { rows: 2, cols: 2 } });
   expect(shell.sheet.getData()).toEqual([['Rent', 1200], ['Food', 300]]);
+  // loadData() of a sheet loaded whole: the grid held, no request.
+  const requests = api.requests.length;
+  expect(await shell.sheet.loadData!()).toEqual([['Rent', 1200], ['Food', 300]]);
+  expect(await shell.sheet.loadData!({ start: 1, count: 5 })).toEqual([['Food', 300]]);
+  expect(api.requests.length).toBe(requests);
 });
 
 test('an edit goes to the server as a cell_update operation; the status goes Unsaved then Saved and the version rises', async () => {

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, createSheetLiveClient, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_SHEET_MIN_ROWS, changedCells, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
@@ -121,4 +121,27 @@ test("another user's edit lands in the rows read; one in rows not read shows onc
   act(() => dragBar(1));
   const hot = currentGrid();
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 10, 0)).toBe('far edit'));
+});
+
+test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
+  const shell = await opens();
+  const hot = currentGrid();
+  act(() => hot.setDataAtCell(5, 1, 'mine'));
+  // Asked at once: the edit may not be on the server yet, it is in the answer.
+  const cells = (await shell.sheet.loadData!())!;
+  expect(cells).toHaveLength(ROWS);
+  expect(cells[5]).toEqual(['r5', 'mine']);
+  expect(cells[110_000]).toEqual(['r110000', 110_000]);
+  // Every row as the server has it once the edit is stored (earlier tests edited rows of it too).
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 'mine']));
+  expect(cells).toEqual(api.sheets.get(big.id)!.data);
+  // Read a window at a time (never the whole sheet), and not kept: the grid holds what it did.
+  expect(wholeReads()).toEqual([]);
+  for (const q of rowReads()) expect(Number(q.get('count'))).toBeLessThanOrEqual(5_000);
+  expect(shell.sheet.getData()).toBeNull();
+  // A result that changes one cell is one change, not the whole sheet (as against an empty grid).
+  const result = cells.map((row, r) => (r === 110_000 ? [row[0], 'ai'] : row));
+  expect(changedCells(gridToOperations(cells, result, 2))).toBe(1);
+  // Only the rows asked for.
+  expect(await shell.sheet.loadData!({ start: 110_000, count: 2 })).toEqual([['r110000', 110_000], ['r110001', 110_001]]);
 });

@@ -93,14 +93,14 @@ export const HybridForwardBodySchema = HybridForwardRequestSchema.superRefine((b
   const { headers, rows } = hybridRequestSheet(body);
   let cells = 0;
   for (const row of rows) cells += Math.max(row.length, headers.length);
-  if (cells > HYBRID_MAX_CELLS) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['handsontable_data', 'spreadsheet_data'],
-      message: `the sheet has ${cells} cells (rows × columns); at most ${HYBRID_MAX_CELLS} can be sent`,
-    });
-  }
+  const refusal = hybridCellsRefusal(cells);
+  if (refusal) ctx.addIssue({ code: 'custom', path: ['handsontable_data', 'spreadsheet_data'], message: refusal });
 });
+
+/** Why a sheet of `cells` cells (rows × columns) cannot go with a job; null when it can. */
+export function hybridCellsRefusal(cells: number): string | null {
+  return cells > HYBRID_MAX_CELLS ? `the sheet has ${cells} cells (rows × columns); at most ${HYBRID_MAX_CELLS} can be sent` : null;
+}
 
 export const HYBRID_STAGES = ['analysis', 'code_generation', 'frontend_panels', 'handsontable_updates', 'final_response'] as const;
 export type HybridStage = (typeof HYBRID_STAGES)[number];

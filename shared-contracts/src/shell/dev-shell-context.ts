@@ -7,6 +7,7 @@ import { LiveFrameRelay } from '../live/frame-relay.js';
 import {
   DEFAULT_FLAGS,
   nextCellSelection,
+  type SheetReport,
   type ShellContext,
   type ShellLive,
   type ShellRemotes,
@@ -14,6 +15,7 @@ import {
   type ShellTab,
   type ShellUser,
 } from './shell-context.js';
+import { loadReported } from './sheet-cells.js';
 
 export interface DevShellOptions {
   user?: ShellUser;
@@ -100,7 +102,7 @@ function devLive(sheetId: string | null, userId: string, options: DevShellOption
  * page reads it when it needs it).
  */
 function devSheet(id: string | null, onAction: (action: string) => void): ShellSheet {
-  let getData: (() => ReturnType<ShellSheet['getData']>) | null = null;
+  let held: SheetReport | null = null;
   const sheet: ShellSheet = {
     id,
     open: (next) => onAction(`open sheet ${next ?? '(none)'}`),
@@ -109,14 +111,15 @@ function devSheet(id: string | null, onAction: (action: string) => void): ShellS
     size: { rows: 0, cols: 0 },
     selection: null,
     version: null,
-    getData: () => (getData ? getData() : null),
+    getData: () => (held ? held.getData() : null),
+    loadData: (rows) => loadReported(held, rows),
     report(report) {
       if (report !== null && report.id !== sheet.id) return;
       sheet.name = report?.name ?? null;
       sheet.headers = report?.headers ?? [];
       sheet.size = report?.size ?? { rows: 0, cols: 0 };
       sheet.version = report?.version ?? null;
-      getData = report ? report.getData : null;
+      held = report;
     },
     select(row, col) {
       const outcome = nextCellSelection(sheet.selection, row, col);

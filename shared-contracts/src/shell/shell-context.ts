@@ -90,14 +90,29 @@ export interface SheetReport {
   /**
    * The grid's cells now (stored size, formulas as text), read when asked: copying 100k rows on
    * every edit would cost. null for a sheet shown a window at a time (issue 23): its cells are
-   * not all in the browser.
+   * not all in the browser (loadData() reads them).
    */
   getData(): GridData | null;
+  /**
+   * The sheet's cells now (stored size, formulas as text), for any sheet (issue 23): a sheet
+   * loaded whole answers from its grid; a windowed one reads the rows it does not hold through
+   * the api and brings them to the version reported (others' changes and own edits since each
+   * read), so the cells and `version` go together. `rows`: only rows [start, start + count).
+   * Rejects with the reason when the rows cannot be read. Optional: an mfe-sheets built before
+   * it reports getData() only (sheetCells() falls back to it).
+   */
+  loadData?(rows?: RowRange): Promise<GridData>;
+}
+
+/** Rows [start, start + count) of a sheet. */
+export interface RowRange {
+  start: number;
+  count: number;
 }
 
 /**
  * The sheet the route points at, and what the Workspace reported about it (spec 01 §4):
- * the chat and git remotes read name, headers, size, selection, version and getData().
+ * the chat and git remotes read name, headers, size, selection, version and the cells (sheetCells()).
  * Until a report arrives (loading, load error, no Workspace mounted) name and version are
  * null, headers empty, size 0 × 0 and getData() null.
  */
@@ -110,6 +125,11 @@ export interface ShellSheet {
   selection: CellSelection | null;
   version: number | null;
   getData(): GridData | null;
+  /**
+   * The report's loadData() (getData() when the Workspace reports none); null until a report
+   * arrives. Optional: a shell built before it has none — read the cells with sheetCells().
+   */
+  loadData?(rows?: RowRange): Promise<GridData | null>;
   /** The Workspace reports the loaded sheet (null: it shows none any more). */
   report(report: SheetReport | null): void;
   /**

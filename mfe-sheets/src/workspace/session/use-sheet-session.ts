@@ -12,9 +12,12 @@ import {
   normalizeHeaders,
   type CellChange,
   type ExportFormat,
+  type GridData,
   type LiveServerFrame,
+  type RowRange,
   type ShellContext,
   type SheetRows,
+  type SheetSize,
   type SheetSummary,
   WINDOWED_SHEET_MIN_ROWS,
 } from '@tessera/contracts';
@@ -72,8 +75,8 @@ export interface SheetSession {
  * The Workspace's sheet: loads the route's sheet (spec 01 §4: loading flag, dismissible error,
  * sheet-loaded 200 ms later), keeps it live on the shell's socket (own edits shown at once and
  * sent as operations, others' applied as they come, see LiveSheet), shows others' selected
- * cells, runs the File menu's commands, and reports name, headers, size, version and
- * getData() to the shell.
+ * cells, runs the File menu's commands, and reports name, headers, size, version, getData()
+ * and loadData() to the shell.
  */
 export function useSheetSession(shell: ShellContext, service: SheetService): SheetSession {
   const [store] = useState(createSheetSessionStore);
@@ -368,6 +371,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       version,
       // A windowed sheet's cells are not all in the browser: null, as before a sheet is loaded (issue 23).
       getData: () => (sheet.windowed ? null : storedCells(sheet.data, store.getState().size)),
+      // Any sheet's cells: a windowed one's rows are read through the api (the chat, Run on sheet).
+      loadData: async (rows) => (sheet.windowed ? sheet.windowed.cells(rows) : heldCells(sheet.data, store.getState().size, rows)),
     });
   }, [phase, sheet, name, size, version, store]);
   useEffect(() => () => shellRef.current.sheet.report(null), [id]);
@@ -528,6 +533,14 @@ export function accessChange(state: SheetSessionState, access: AccessLevel): Par
     ...(viewOnly(state.error) ? { error: null } : {}),
     ...(viewOnly(state.saveError) ? { saveError: null } : {}),
   };
+}
+
+/** Rows [start, start + count) (all by default) of a sheet loaded whole, as getData() gives them. */
+function heldCells(data: GridData, size: SheetSize, rows?: RowRange): GridData {
+  if (!rows) return storedCells(data, size);
+  const start = Math.min(Math.max(0, rows.start), size.rows);
+  const end = Math.min(size.rows, start + Math.max(0, rows.count));
+  return storedCells(data.slice(start, end), { rows: end - start, cols: size.cols });
 }
 
 /** Opened a window at a time (issue 23): large, and without charts (a chart reads cells from the whole grid). */

@@ -10,6 +10,12 @@ const LOG_MAX_ENTRIES = 5_000;
 /** What became of a window that arrived. */
 export type WindowArrival = 'stored' | 'held' | 'stale';
 
+/** Copies of windows kept at the session's version by every change after they were taken (see follow()). */
+interface Follower {
+  windows: Map<number, GridData>;
+  onReset(): void;
+}
+
 interface LogEntry {
   /** A remote change: the version it made. An own edit: the version held when it was made. */
   version: number;
@@ -34,6 +40,7 @@ export class RowWindows {
   private readonly windows = new Map<number, GridData>();
   private readonly held = new Map<number, { version: number; rows: GridData }>();
   private log: LogEntry[] = [];
+  private readonly followers = new Set<Follower>();
   /** Every remote change after this version is in the log. */
   private loggedFrom: number;
   private current: number;
@@ -63,6 +70,36 @@ export class RowWindows {
       this.windows.set(index, rows);
     }
     return rows;
+  }
+
+  /** The window's rows at the session's version, if held, without marking it used (a copy is being taken). */
+  peek(index: number): GridData | undefined {
+    return this.windows.get(index);
+  }
+
+  /**
+   * A window read at `version`, brought to the session's version like arrived() does but not
+   * stored (the whole sheet read for the chat would push the windows shown out): its rows, or
+   * 'ahead' (read at a version the session has not reached) or 'stale' (read it again).
+   */
+  catchUp(index: number, version: number, rows: GridData): GridData | 'ahead' | 'stale' {
+    if (version > this.current) return 'ahead';
+    if (version < this.current) {
+      if (version < this.loggedFrom) return 'stale';
+      this.replay(index, rows, version);
+    }
+    return rows;
+  }
+
+  /**
+   * `windows` (copies taken at the session's version) receive every cell change from now on, own
+   * and others', so they stay at the session's version; `onReset` when rows or columns moved (the
+   * copies are no longer the sheet's rows). Returns the function that stops it.
+   */
+  follow(windows: Map<number, GridData>, onReset: () => void): () => void {
+    const follower = { windows, onReset };
+    this.followers.add(follower);
+    return () => this.followers.delete(follower);
   }
 
   has(index: number): boolean {
@@ -96,12 +133,14 @@ export class RowWindows {
   applyRemote(version: number, changes: readonly CellChange[]): void {
     this.record({ version, own: false, savedBy: null, changes });
     this.write(changes, this.windows);
+    for (const follower of this.followers) this.write(changes, follower.windows);
     this.advance(version);
   }
 
   /** Own edits, already in the row arrays the grid shows (made at the version held now). */
   applyOwn(changes: readonly CellChange[]): void {
     this.record({ version: this.current, own: true, savedBy: null, changes });
+    for (const follower of this.followers) this.write(changes, follower.windows);
   }
 
   /** The session is at `version` (an own edit acknowledged, a chart changed...): windows held for it are stored. */
@@ -128,6 +167,7 @@ export class RowWindows {
     this.log = [];
     this.current = version;
     this.loggedFrom = version;
+    for (const follower of [...this.followers]) follower.onReset();
   }
 
   private record(entry: LogEntry): void {

@@ -62,3 +62,91 @@ test('rows inserted by someone: the size follows, a window read before it is rea
   await settle();
   expect(sheet.rowAt(3)).toEqual(['r3']);
 });
+
+/** Answers every read as it comes (the server's rows at its version), until stopped. */
+function answering(api: ReturnType<typeof server>) {
+  let answered = 0;
+  let on = true;
+  const tick = async () => {
+    while (on) {
+      while (answered < api.reads.length) api.reads[answered++].answer();
+      await settle();
+    }
+  };
+  void tick();
+  return () => (on = false);
+}
+
+test('cells(): every row of the sheet, the windows held copied and the others read without being kept', async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  const stop = answering(api);
+  const cells = await sheet.cells();
+  stop();
+  expect(cells).toHaveLength(ROWS);
+  expect(cells[0]).toEqual(['r0']);
+  expect(cells[ROWS - 1]).toEqual([`r${ROWS - 1}`]);
+  // Window 0 was held: read once, when shown; the others once each for cells(), and not stored.
+  expect(api.reads.map((r) => r.start)).toEqual(Array.from({ length: ROWS / ROW_WINDOW_SIZE }, (_, i) => i * ROW_WINDOW_SIZE));
+  expect(sheet.rowAt(ROW_WINDOW_SIZE)).toBeUndefined();
+  // A range reads only its windows.
+  const some = api.reads.length;
+  const stopAgain = answering(api);
+  expect(await sheet.cells({ start: 12_000, count: 3 })).toEqual([['r12000'], ['r12001'], ['r12002']]);
+  stopAgain();
+  expect(api.reads.slice(some).map((r) => r.start)).toEqual([2 * ROW_WINDOW_SIZE]);
+});
+
+test('cells(): own edits and others\' changes made while the windows are read are in the answer, at the version held then', async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  const reading = sheet.cells();
+  await settle();
+  // Window 0 is held (copied at once); windows 1 and 2 are being read (two at a time). Window 1
+  // arrives at version 1; then someone changes a row of windows 0, 1 and 2 (version 2) and the
+  // user edits a row of window 0.
+  expect(api.reads.map((r) => r.start)).toEqual([0, ROW_WINDOW_SIZE, 2 * ROW_WINDOW_SIZE]);
+  api.reads[1].answer();
+  await settle();
+  sheet.remoteCells(2, [
+    { row: 1, col: 0, value: 'bob 0' },
+    { row: ROW_WINDOW_SIZE + 1, col: 0, value: 'bob 1' },
+    { row: 2 * ROW_WINDOW_SIZE + 1, col: 0, value: 'bob 2' },
+  ]);
+  sheet.rowAt(3)![0] = 'mine';
+  sheet.ownEdits([{ row: 3, col: 0, value: 'mine' }]);
+  // Window 2 answers as read before bob's change (version 1): brought up to version 2.
+  api.reads[2].answer(1);
+  api.state.version = 2;
+  const stop = answering(api);
+  const cells = await reading;
+  stop();
+  expect([cells[1], cells[3], cells[ROW_WINDOW_SIZE + 1], cells[2 * ROW_WINDOW_SIZE + 1]]).toEqual([['bob 0'], ['mine'], ['bob 1'], ['bob 2']]);
+  expect(cells[2 * ROW_WINDOW_SIZE + 2]).toEqual([`r${2 * ROW_WINDOW_SIZE + 2}`]);
+  expect(cells).toHaveLength(ROWS);
+});
+
+test('cells(): rows inserted meanwhile start the read again, at the new size', async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  const reading = sheet.cells();
+  await settle();
+  sheet.remoteStructure(2, 'rows_insert', 5);
+  api.state.version = 2;
+  api.state.rows = ROWS + 5;
+  const stop = answering(api);
+  const cells = await reading;
+  stop();
+  expect(cells).toHaveLength(ROWS + 5);
+});
+
+test('cells(): a read that fails rejects', async () => {
+  const sheet = new WindowedSheet(first(), async () => null);
+  await expect(sheet.cells()).rejects.toThrow("The sheet's rows could not be read");
+});

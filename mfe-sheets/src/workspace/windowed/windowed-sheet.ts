@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, SheetRows, StructureOperationType } from '@tessera/contracts';
+import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { RowWindows } from './row-windows.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
@@ -6,6 +6,18 @@ export type ReadRows = (start: number, count: number) => Promise<SheetRows | nul
 
 /** A read that failed is tried again after this long while its rows are still shown. */
 const RETRY_MS = 2_000;
+/**
+ * Windows read at once for cells(): two keep the api busy while the last answer is parsed, and
+ * only one window's reply is in flight per reader (the copies are the memory cells() needs).
+ */
+const CELLS_READERS = 2;
+/** cells() starts again when rows or columns move while it reads; this many times at most. */
+const CELLS_ATTEMPTS = 3;
+/** A window read ahead of the session waits this long for the live frames between, then is read again. */
+const AHEAD_WAIT_MS = 5_000;
+
+/** Why cells() gave up. */
+export const CELLS_UNREADABLE = 'The sheet\'s rows could not be read';
 
 /**
  * A sheet too large to load whole (issue 23), as the session holds it: its size, the windows of
@@ -58,6 +70,93 @@ export class WindowedSheet {
     const now = this.windows.missing(Math.max(0, first), Math.min(last, end));
     for (const index of now) void this.load(index);
     for (const index of this.windows.missing(from, to)) if (!now.includes(index)) void this.load(index);
+  }
+
+  /**
+   * The sheet's cells now, rows [start, start + count) (all by default), for the chat and the Code
+   * tab (SheetReport.loadData): the windows held are copied, the others read (not stored: they
+   * would push out the windows shown) and brought to the session's version; every change made
+   * while the others are read reaches the copies too, so the whole answer is at the version
+   * held when it resolves, own edits included. Rows trimmed to the sheet's columns, as getData().
+   */
+  async cells(range?: RowRange): Promise<GridData> {
+    const start = Math.max(0, range?.start ?? 0);
+    for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
+      const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
+      if (end <= start) return [];
+      const copies = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1));
+      if (!copies) continue;
+      const out: GridData = new Array(end - start);
+      const cols = this.colCount;
+      for (let row = start; row < end; row++) {
+        const index = this.windows.indexOf(row);
+        const cells = copies.get(index)?.[row - index * this.windows.size] ?? [];
+        out[row - start] = cells.length > cols ? cells.slice(0, cols) : cells;
+      }
+      return out;
+    }
+    throw new Error(CELLS_UNREADABLE);
+  }
+
+  /** Windows first..last at the session's version, kept there until they are all in; null when rows or columns moved meanwhile. */
+  private async copies(first: number, last: number): Promise<Map<number, GridData> | null> {
+    const copies = new Map<number, GridData>();
+    let moved = false;
+    const stop = this.windows.follow(copies, () => {
+      moved = true;
+    });
+    try {
+      const toRead: number[] = [];
+      for (let index = first; index <= last; index++) {
+        const held = this.windows.peek(index);
+        if (held) copies.set(index, held.map((row) => row.slice()));
+        else toRead.push(index);
+      }
+      const reader = async () => {
+        for (let index = toRead.shift(); index !== undefined && !moved; index = toRead.shift()) {
+          const rows = await this.readNow(index, () => moved);
+          if (rows && !moved) copies.set(index, rows);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CELLS_READERS, toRead.length) }, reader));
+      return moved ? null : copies;
+    } finally {
+      stop();
+    }
+  }
+
+  /** Window `index` read and brought to the session's version (null: rows moved meanwhile). */
+  private async readNow(index: number, moved: () => boolean): Promise<GridData | null> {
+    const size = this.windows.size;
+    for (let tries = 0; tries < CELLS_ATTEMPTS; tries++) {
+      if (this.stopped) break;
+      const answer = await this.read(index * size, size);
+      if (!answer) throw new Error(CELLS_UNREADABLE);
+      if (moved()) return null;
+      let rows = this.windows.catchUp(index, answer.version, answer.data);
+      if (rows === 'ahead') {
+        await this.reached(answer.version);
+        if (moved()) return null;
+        rows = this.windows.catchUp(index, answer.version, answer.data);
+      }
+      if (rows !== 'ahead' && rows !== 'stale') return rows;
+    }
+    throw new Error(CELLS_UNREADABLE);
+  }
+
+  /** Resolves once the session is at `version` (the live frames between arrived), or after AHEAD_WAIT_MS. */
+  private reached(version: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, AHEAD_WAIT_MS);
+      const unsubscribe = this.subscribe(() => {
+        if (this.windows.version >= version) done();
+      });
+    });
   }
 
   /** Own edits (already in the rows the grid edits in place). */

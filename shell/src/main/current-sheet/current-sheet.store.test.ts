@@ -33,6 +33,26 @@ test('before a report the sheet has only its id; a report fills name, headers, s
   expect(sheetOf(store, 's1').name).toBeNull();
 });
 
+test("loadData() forwards the report's (a windowed sheet's cells, issue 23); a report without one (an older mfe-sheets) is read through getData()", async () => {
+  const store = createCurrentSheetStore();
+  expect(await sheetOf(store, 's1').loadData!()).toBeNull();
+  const asked: unknown[] = [];
+  sheetOf(store, 's1').report({
+    ...report('s1'),
+    getData: () => null,
+    loadData: async (rows) => {
+      asked.push(rows);
+      return [[5, 6]];
+    },
+  });
+  expect(await sheetOf(store, 's1').loadData!({ start: 7, count: 1 })).toEqual([[5, 6]]);
+  expect(asked).toEqual([{ start: 7, count: 1 }]);
+
+  sheetOf(store, 's1').report(report('s1'));
+  expect(await sheetOf(store, 's1').loadData!()).toEqual([[1, 2], [3, 4]]);
+  expect(await sheetOf(store, 's1').loadData!({ start: 1, count: 5 })).toEqual([[3, 4]]);
+});
+
 test('a report or a selection for another sheet than the current one does not count', () => {
   const store = createCurrentSheetStore();
   sheetOf(store, 's1').report(report('s2'));

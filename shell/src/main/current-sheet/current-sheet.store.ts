@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand';
-import { nextCellSelection, type CellSelection, type SheetReport, type ShellSheet } from '@tessera/contracts';
+import { loadReported, nextCellSelection, type CellSelection, type SheetReport, type ShellSheet } from '@tessera/contracts';
 
 /** What the shell knows of the current sheet beyond its id: the Workspace's last report and the selection. */
 export interface CurrentSheetState {
@@ -36,6 +36,8 @@ export function currentSheet(
     selection: selected ? { row: selected.row, col: selected.col } : null,
     version: report?.version ?? null,
     getData: () => (report ? report.getData() : null),
+    // Forwarded too: the chat and the Code tab read a windowed sheet's cells with it (issue 23).
+    loadData: (rows) => loadReported(report, rows),
     report(next) {
       if (next === null) {
         // Only the sheet's own Workspace clears its report.
