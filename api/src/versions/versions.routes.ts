@@ -7,6 +7,7 @@ import {
   DiscardResultSchema,
   PruneResultSchema,
   SheetHistorySchema,
+  SheetRowsQuerySchema,
   SheetVersionEntrySchema,
   SheetVersionSchema,
   SnapshotDetailSchema,
@@ -19,6 +20,7 @@ import {
   SnapshotListQuerySchema,
   VersionIdSchema,
   VersionLabelBodySchema,
+  VersionRowsSchema,
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -87,6 +89,11 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     const { id, versionId } = validate(VersionParams, request.params);
     // Sent as text: untouched chunks go out as stored, without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await versions.versionJson(id, versionId));
+  });
+
+  app.get('/:id/versions/:versionId/rows', withDoc({ summary: 'A window of a version\'s rows, with its size', description: 'Rows [start, start + count) of a version or proposal (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for the preview of a sheet shown a window at a time (issue 23). With summary=1 the answer also carries the version without its rows (entry, headers, changed cells, charts), as GET /sheets/{id}/versions/{versionId} gives it. A committed version is rebuilt once and kept; each read checks that it still exists.', tag: 'Versions', params: VersionParams, query: SheetRowsQuerySchema, responses: { 200: VersionRowsSchema } }, onSheet('view')), async (request) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query));
   });
 
   app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request, reply) => {

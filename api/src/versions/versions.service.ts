@@ -5,12 +5,15 @@ import {
   type CellValue,
   type CreateProposalBody,
   type HistoryQuery,
+  type GridData,
   type SheetHistory,
+  type SheetRowsQuery,
   type SheetVersion,
   type SheetVersionEntry,
   type Snapshot,
   type SnapshotDetail,
   type SnapshotList,
+  type VersionRows,
   type VersionStatus,
   type VersionTransitionResult,
   ERROR_CODES,
@@ -28,6 +31,7 @@ import { joinChunkTexts } from '../sheets/sheet-store.js';
 import { applyDeltas, rebuildChunks, rebuildVersion, type RebuiltVersion } from './version-rebuild.js';
 import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
+import { rowsOfChunks, VersionRowsCache } from './version-rows.js';
 import { type AnyDb, type VersionsDb, withVersionTables } from './versions.tables.js';
 
 export const VERSION_NOT_FOUND = 'Version not found';
@@ -65,6 +69,7 @@ interface OpRow {
  */
 export class VersionsService {
   private readonly db: VersionsDb;
+  private readonly rowsCache = new VersionRowsCache();
 
   constructor(
     db: Kysely<Database>,
@@ -195,6 +200,47 @@ export class VersionsService {
         charts: await chartsAt(db, sheetId, version),
       };
       return `${JSON.stringify(head).slice(0, -1)},"rows":${joinChunkTexts(content.chunks)}}`;
+    });
+  }
+
+  /**
+   * Rows [start, start + count) of a version (issue 23: the preview of a sheet shown a window at a
+   * time), with its size; `summary`: with the version without its rows, as GET .../versions/{id}
+   * answers it. A committed version is rebuilt once and its chunks kept (VersionRowsCache); that
+   * it still exists is checked at each read.
+   */
+  async versionRows(sheetId: string, versionId: string, query: SheetRowsQuery): Promise<VersionRows> {
+    return this.readOnly(async (db) => {
+      const { start, count } = query;
+      if (isProposalId(versionId)) {
+        await this.liveVersion(db, sheetId);
+        const p = await this.proposals(db, sheetId).where('p.id', '=', versionId).select(['p.headers', sql<string>`p.rows::text`.as('rows_text')]).executeTakeFirst();
+        if (!p) throw notFound(VERSION_NOT_FOUND);
+        const rows = JSON.parse(p.rows_text) as GridData;
+        const summary = query.summary ? { version: { ...this.proposalEntry(p), headers: p.headers, changes: null, charts: await chartsAt(db, sheetId, p.base_version) } } : {};
+        return { version_id: versionId, row_count: rows.length, column_count: Math.max(p.headers.length, widthOf(rows)), start, data: rows.slice(start, start + count), ...summary };
+      }
+      const version = Number(versionId);
+      const { live } = await this.committedStatus(db, sheetId, version);
+      const [op] = await this.opRows(db, sheetId, sql`o.version = ${version}::int`, 1, 0);
+      if (!op) throw notFound(VERSION_NOT_FOUND);
+      const content = await this.rowsCache.get(sheetId, version, () => rebuildChunks(db, sheetId, version, live));
+      const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start));
+      let summary = {};
+      if (query.summary) {
+        const { rows: changes } = await sql<{ changes: string | null }>`SELECT changes::text AS changes FROM sheet_ops
+          WHERE sheet_id = ${sheetId}::uuid AND version = ${version}::int`.execute(db);
+        const text = changes[0]?.changes ?? null;
+        summary = {
+          version: {
+            ...this.committedEntry(op, live),
+            headers: content.headers,
+            changes: text === null ? null : (JSON.parse(text) as CellDelta[]),
+            charts: await chartsAt(db, sheetId, version),
+          },
+        };
+      }
+      return { version_id: versionId, row_count: content.rowCount, column_count: content.colCount, start, data, ...summary };
     });
   }
 

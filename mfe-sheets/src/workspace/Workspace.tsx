@@ -52,6 +52,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     sheetId: phase === 'ready' && sheet ? sheet.id : null,
     liveGrid: () => shell.sheet.getData(),
     liveVersion: session.state.version,
+    windowedLive: phase === 'ready' && sheet ? sheet.windowed : null,
     beforeApply: session.flush,
     onApplied: session.reload,
   });
@@ -219,6 +220,18 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               <Spinner size="sm" />
               <Text>{MESSAGES.loadingSheet}</Text>
             </Center>
+          ) : phase === 'ready' && sheet && shell.tab === 'data' && preview.state.phase === 'ready' && preview.state.windowed && previewHeaders ? (
+            // A windowed sheet's version (issue 23): a window at a time, the differences of the rows shown highlighted.
+            <WindowedGrid
+              key={`preview-${preview.state.version.version_id}`}
+              sheet={preview.state.windowed.sheet}
+              headers={previewHeaders}
+              readOnly
+              highlight={preview.state.windowed}
+              onCellHistory={(row, col) => setHistoryCell({ row, col })}
+              onCellsChanged={noop}
+              onSelect={noop}
+            />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
             // The previewed version, read-only, its differences from the live grid highlighted.
             <SheetGrid

@@ -155,3 +155,20 @@ export const PRUNE_TEXTS = {
 export const PRUNE_DEFAULTS = { recent: 50, daily: 30 } as const;
 
 export * from './version-preview.js';
+
+/**
+ * GET /sheets/{id}/versions/{versionId}/rows (issue 23): rows [start, start + count) of a version,
+ * for the preview of a sheet shown a window at a time (the query is SheetRowsQuerySchema's:
+ * start, count up to SHEET_ROWS_WINDOW_MAX, summary=1). A version never changes: its rows are
+ * the same at every read.
+ */
+export const VersionRowsSchema = z.object({
+  version_id: z.string(),
+  row_count: z.number().int(),
+  column_count: z.number().int(),
+  start: z.number().int(),
+  data: GridDataSchema,
+  /** With `summary=1`: the version without its rows (entry, headers, changed cells, charts). */
+  version: SheetVersionSchema.omit({ rows: true }).optional(),
+});
+export type VersionRows = z.infer<typeof VersionRowsSchema>;

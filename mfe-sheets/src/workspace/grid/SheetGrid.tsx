@@ -52,7 +52,7 @@ const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
 /** The class of a highlighted cell (its style is in HIGHLIGHT_STYLE). */
 export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
 // !important: read-only cells get their background from Handsontable's `.htDimmed` rule, itself !important.
-const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
+export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
 
 /**
  * The Handsontable grid. It re-renders only when the data, engine or read-only mode change:

@@ -1,14 +1,24 @@
-import type { GridData, SheetVersion, ShellContext } from '@tessera/contracts';
+import { type GridData, MESSAGES, type SheetVersion, type ShellContext } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { loadFormulaEngine, type FormulaEngine } from '../grid/formula-engine.js';
 import { hasFormula } from '../grid/grid-shape.js';
 import { diffGrids, type GridDiff } from './grid-diff.js';
 import type { VersionService } from './version.service.js';
+import type { WindowedSheet } from '../windowed/windowed-sheet.js';
+import { WindowedVersion } from './windowed-version.js';
 
 export type PreviewState =
   | { phase: 'off' }
   | { phase: 'loading'; versionId: string }
-  | { phase: 'ready'; version: SheetVersion; applying: boolean; formulaEngine: FormulaEngine | null }
+  | {
+      phase: 'ready';
+      /** The version; its `rows` empty when it is read a window at a time (`windowed`). */
+      version: SheetVersion;
+      applying: boolean;
+      formulaEngine: FormulaEngine | null;
+      /** The version of a windowed sheet (issue 23): its rows a window at a time, the differences for the rows shown. */
+      windowed?: WindowedVersion;
+    }
   | { phase: 'failed'; versionId: string; error: string };
 
 export interface VersionPreviewOptions {
@@ -18,6 +28,8 @@ export interface VersionPreviewOptions {
   liveGrid(): GridData | null;
   /** The live version: when it moves (an edit, a remote change) the highlights are computed again. */
   liveVersion: number;
+  /** The live sheet when it is shown a window at a time (issue 23): its versions are previewed the same way. */
+  windowedLive?: WindowedSheet | null;
   /** Sends the edits still on their way before Apply replaces the sheet. */
   beforeApply(): Promise<void>;
   /** Apply made `version` the live one: the Workspace reloads the sheet. */
@@ -47,6 +59,24 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
       setStaged(asStaged);
       const call = ++latest.current;
       setState({ phase: 'loading', versionId });
+      const live = optionsRef.current.windowedLive;
+      if (live) {
+        // A windowed sheet's version is not read whole either: its summary with one row first.
+        void service.rows(sheetId, versionId, 0, 1, true).then((result) => {
+          if (call !== latest.current) return;
+          if (!result.success || !result.data.version) {
+            setState({ phase: 'failed', versionId, error: result.success ? MESSAGES.unknownError : result.error });
+            return;
+          }
+          const windowed = new WindowedVersion(
+            { ...result.data, version: result.data.version },
+            (start, count) => service.rows(sheetId, versionId, start, count).then((r) => (r.success ? r.data : null)),
+            (start, count) => live.cells({ start, count }),
+          );
+          setState({ phase: 'ready', version: windowed.version, applying: false, formulaEngine: null, windowed });
+        });
+        return;
+      }
       void service.get(sheetId, versionId).then(async (result) => {
         // Only the newest request counts: a slow older one must not replace it.
         if (call !== latest.current) return;
@@ -119,6 +149,11 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
   useEffect(() => {
     if (sheetId) shellRef.current.bus.emit('sheet-version-previewing', { sheetId, versionId: previewed });
   }, [sheetId, previewed]);
+
+  // A windowed version stops reading when it is no longer shown, and compares again when the live sheet changes.
+  const windowed = state.phase === 'ready' ? (state.windowed ?? null) : null;
+  useEffect(() => (windowed ? () => windowed.stop() : undefined), [windowed]);
+  useEffect(() => windowed?.liveChanged(), [windowed, liveVersion]);
 
   const version = state.phase === 'ready' ? state.version : null;
   const diff = useMemo<GridDiff | null>(() => {

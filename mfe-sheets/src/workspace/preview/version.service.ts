@@ -1,11 +1,13 @@
 import {
   SheetVersionSchema,
+  VersionRowsSchema,
   VersionTransitionResultSchema,
   applyAction,
   failedToLoadVersion,
   failedVersionAction,
   type SheetVersion,
   type ShellContext,
+  type VersionRows,
   type VersionStatus,
   type VersionTransitionResult,
 } from '@tessera/contracts';
@@ -27,6 +29,20 @@ export function createVersionService(api: ShellContext['api'], retry: RetryOptio
         // column count from the first row, so every row gets the version's full width.
         padRows(version.rows, storedSize(version.rows, version.rows.length, version.headers.length).cols);
         return { success: true, data: version };
+      } catch (error) {
+        return failure(error, failedToLoadVersion, 'preview');
+      }
+    },
+
+    /**
+     * Rows [start, start + count) of a version (issue 23: the preview of a windowed sheet);
+     * `summary`: with the version without its rows. Retried: a read.
+     */
+    async rows(sheetId: string, versionId: string, start: number, count: number, summary = false): Promise<ServiceResult<VersionRows>> {
+      try {
+        const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
+        const { data } = await withRetry(() => api.get<unknown>(`${versionPath(sheetId, versionId)}/rows`, { params }), retry);
+        return { success: true, data: VersionRowsSchema.parse(data) };
       } catch (error) {
         return failure(error, failedToLoadVersion, 'preview');
       }

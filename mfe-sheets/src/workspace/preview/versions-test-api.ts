@@ -6,6 +6,7 @@ import { send, type SheetTestApi } from '../testing/workspace-test-api.js';
  * test server. GET .../versions/{id} answers the version held in `versions`; POST
  * .../versions/{id}/accept (a proposal) and /checkout (an archived version) make its rows the
  * sheet's content as a new live version, with the api's refusals (409) for other statuses;
+ * GET .../versions/{id}/rows a window of its rows (issue 23);
  * GET .../cells/{row}/{col}/history answers `cellHistory`. `next` answers the next call instead.
  */
 export interface VersionsTestApi {
@@ -40,7 +41,7 @@ export function serveVersions(api: SheetTestApi): VersionsTestApi {
   const store: VersionsTestApi = { versions: new Map(), cellHistory: new Map(), next: null };
   const previous = api.fault;
   api.fault = (req, res, path) => {
-    const version = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)(?:\/(accept|checkout))?$/.exec(path);
+    const version = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)(?:\/(accept|checkout|rows))?$/.exec(path);
     const cell = /^\/api\/v1\/sheets\/([^/]+)\/cells\/(\d+)\/(\d+)\/history$/.exec(path);
     if (!version && !cell) return previous?.(req, res, path) ?? false;
     if (store.next) {
@@ -68,7 +69,17 @@ export function serveVersions(api: SheetTestApi): VersionsTestApi {
       send(res, 200, entry);
       return true;
     }
-    if (req.method === 'POST' && action !== undefined) {
+    if (req.method === 'GET' && action === 'rows') {
+      // A window of the version's rows (issue 23), with the version without its rows on summary=1.
+      const query = new URL(req.url ?? '', 'http://x').searchParams;
+      const start = Number(query.get('start') ?? 0);
+      const count = Number(query.get('count') ?? 5_000);
+      const { rows, ...head } = entry;
+      const columns = rows.reduce((w, r) => Math.max(w, r.length), entry.headers.length);
+      send(res, 200, { version_id: entry.version_id, row_count: rows.length, column_count: columns, start, data: rows.slice(start, start + count), ...(query.get('summary') === '1' ? { version: head } : {}) });
+      return true;
+    }
+    if (req.method === 'POST' && action !== undefined && action !== 'rows') {
       const allowed = action === 'accept' ? entry.status === 'proposed' : entry.status === 'archived';
       if (!allowed) {
         send(res, 409, { error: { code: 'conflict', message: `Cannot ${action} a ${entry.status} version` } });

@@ -6,7 +6,8 @@ import { contextMenu } from '../grid/context-menu.js';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
-import { COLUMN_WIDTH } from '../grid/SheetGrid.js';
+import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE } from '../grid/SheetGrid.js';
+import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 registerGridModules();
@@ -37,6 +38,8 @@ export interface WindowedGridProps {
   onCellsChanged(changes: CellChange[]): void;
   onSelect(row: number, col: number): void;
   onCellHistory?(row: number, col: number): void;
+  /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
+  highlight?: RowHighlight | null;
 }
 
 const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
@@ -48,7 +51,7 @@ const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
  * Scrolling near the slab's edge, or the sheet-wide scroll bar, moves the slab. Edits are sent
  * at absolute rows. Rows and columns are not inserted or removed here (absent from the menu).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
@@ -187,6 +190,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // More differences known (a window compared): drawn again.
+  useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const menu = useMemo(
     () => contextMenu(true, on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null),
     [],
@@ -195,6 +201,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   return (
     <div data-testid="sheet-grid" data-windowed="on" data-formulas="off" style={{ position: 'absolute', inset: 0, overflow: 'hidden', display: 'flex' }}>
       <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
+        {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         <HotTable
           ref={ref}
           // The slab held now: a re-render (read-only mode changed) loads the same rows again.
@@ -208,7 +215,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           minCols={Math.max(1, sheet.colCount)}
           maxRows={SLAB.rows}
           contextMenu={menu}
-          cells={(row: number) => (readOnly || placeholders.current.has(slab.current[row]) ? { readOnly: true } : {})}
+          cells={(row: number, col: number) => {
+            const meta = readOnly || placeholders.current.has(slab.current[row]) ? { readOnly: true } : {};
+            return highlight?.has(base.current + row, col) ? { ...meta, className: HIGHLIGHT_CLASS } : meta;
+          }}
           manualColumnResize
           stretchH="all"
           height="100%"
@@ -241,4 +251,4 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   );
 },
 // The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
-(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly);
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight);

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type GridData, SHEET_ROWS_WINDOW_MAX, SheetSchema, SheetVersionSchema, VersionRowsSchema } from '@tessera/contracts';
+import { signupAdmin } from './support/auth-helpers.js';
+import { type ApiClient, apiClient } from './support/api-client.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * Issue 23: GET /sheets/:id/versions/:versionId/rows, the rows of a version a window at a time
+ * (the preview of a sheet shown a window at a time): each window is exactly the same rows of
+ * the whole version (GET .../versions/:versionId), across chunks and after a save moved rows; summary=1
+ * carries the version without its rows; a discarded version is gone however often it was read.
+ */
+describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql' : 'pglite'})`, () => {
+  let t: TestApp;
+  let api: ApiClient;
+  before(async () => {
+    t = await createTestApp();
+    api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
+  });
+  after(() => t.close());
+
+  const labelled = (rows: number): GridData => Array.from({ length: rows }, (_, r) => [`r${r}`, r]);
+  const whole = async (id: string, v: string | number) => {
+    const res = await api.get(`/api/v1/sheets/${id}/versions/${v}`);
+    assert.equal(res.statusCode, 200, res.body);
+    return SheetVersionSchema.parse(res.json());
+  };
+  const window = async (id: string, v: string | number, query: string) => {
+    const res = await api.get(`/api/v1/sheets/${id}/versions/${v}/rows?${query}`);
+    assert.equal(res.statusCode, 200, res.body);
+    return VersionRowsSchema.parse(res.json());
+  };
+
+  it('every window is the same rows as the whole version, for old versions and the live one after a save moved rows', async () => {
+    const created = await api.post('/api/v1/sheets', { name: 'Versions big', data: labelled(2_300) });
+    assert.equal(created.statusCode, 201, created.body);
+    const s = SheetSchema.parse(created.json());
+    const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 1_800, col: 1, value: 'changed' }] })).json().version as number;
+    // A whole-grid save of three more rows, the first ten kept: rows moved against the chunks.
+    const grown = labelled(2_303).map((row, r) => (r < 10 ? row : [`r${r - 3}`, r - 3]));
+    grown[1_803] = ['r1800', 'changed'];
+    const saved = await api.put(`/api/v1/sheets/${s.id}`, { base_version: v2, data: grown });
+    assert.equal(saved.statusCode, 200, saved.body);
+    const live = saved.json().version as number;
+    for (const v of [1, v2, live]) {
+      const all = await whole(s.id, v);
+      for (const [start, count] of [[0, 1], [0, 500], [499, 2], [1_790, 20], [2_000, SHEET_ROWS_WINDOW_MAX], [2_302, 10], [9_000, 5]]) {
+        const w = await window(s.id, v, `start=${start}&count=${count}`);
+        assert.deepEqual(w.data, all.rows.slice(start, start + count), `version ${v}, rows ${start}+${count}`);
+        assert.deepEqual({ row_count: w.row_count, column_count: w.column_count, start: w.start, version_id: w.version_id }, { row_count: all.rows.length, column_count: 2, start, version_id: String(v) });
+        assert.equal(w.version, undefined);
+      }
+    }
+    assert.deepEqual((await window(s.id, 1, 'start=1800&count=1')).data, [['r1800', 1_800]]);
+    assert.deepEqual((await window(s.id, v2, 'start=1800&count=1')).data, [['r1800', 'changed']]);
+    assert.equal((await window(s.id, live, 'start=0&count=1')).row_count, 2_303);
+  });
+
+  it('summary=1 carries the version without its rows, as the whole read gives it; a proposal is read the same way', async () => {
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions summary', data: [['a', 1], ['b', 2]], headers: ['Name', 'N'] })).json());
+    const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 0, col: 1, value: 5 }] })).json().version as number;
+    const { rows: _rows, ...head } = await whole(s.id, v2);
+    const w = await window(s.id, v2, 'start=0&count=1&summary=1');
+    assert.deepEqual(w.version, head);
+    assert.deepEqual(w.data, [['a', 5]]);
+
+    const proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { data: [['p', 1], ['q', 2], ['r', 3]], base_version: v2 });
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    const id = proposal.json().version_id as string;
+    const { rows: proposed, ...proposalHead } = await whole(s.id, id);
+    const pw = await window(s.id, id, 'start=1&count=5&summary=1');
+    assert.deepEqual(pw.data, proposed.slice(1));
+    assert.deepEqual(pw.version, proposalHead);
+    assert.equal(pw.row_count, 3);
+  });
+
+  it('a version discarded after it was read is not found; an unknown version or sheet neither', async () => {
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions gone', data: [['a']] })).json());
+    const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'b' }] })).json().version as number;
+    assert.deepEqual((await window(s.id, 1, 'start=0&count=1')).data, [['a']]);
+    assert.equal((await api.post(`/api/v1/sheets/${s.id}/versions/1/discard`)).statusCode, 200);
+    const gone = await api.get(`/api/v1/sheets/${s.id}/versions/1/rows?start=0&count=1`);
+    assert.equal(gone.statusCode, 404, gone.body);
+    assert.equal(gone.json().error.message, 'Version not found');
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/${v2 + 5}/rows`)).statusCode, 404);
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/00000000-0000-4000-8000-000000000009/rows`)).statusCode, 404);
+    assert.equal((await api.get(`/api/v1/sheets/00000000-0000-4000-8000-000000000009/versions/1/rows`)).statusCode, 404);
+    // Each access level on it: the access matrix (access-matrix.test.ts) enumerates this route too.
+  });
+});

@@ -1,0 +1,103 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { WINDOWED_SHEET_MIN_ROWS, type GridData, type Sheet } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import { HIGHLIGHT_CLASS } from '../grid/SheetGrid.js';
+import { currentGrid } from '../testing/grid-instances.js';
+import { closeLiveShells, liveShellFor } from '../testing/live-shell.js';
+import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspace-test-api.js';
+import { SLAB } from '../windowed/WindowedGrid.js';
+import Workspace from '../Workspace.js';
+import { serveVersions, versionOf } from './versions-test-api.js';
+
+jest.setTimeout(60_000);
+
+/**
+ * Issue 23: the preview of a version of a sheet shown a window at a time is shown the same way —
+ * the version's rows read a window at a time (GET .../versions/:id/rows), never whole — with the
+ * cells that differ from the live sheet highlighted for the rows shown; Apply restores as before.
+ */
+const ROWS = WINDOWED_SHEET_MIN_ROWS + 20_000;
+const FAR = 110_000;
+let api: SheetTestApi;
+let big: Sheet;
+let old: GridData;
+
+beforeAll(() => {
+  // jsdom has no layout: a slab of a few hundred rows keeps the test quick (as Workspace.windowed.test).
+  Object.assign(SLAB, { rows: 300, edge: 50, readAhead: 20 });
+});
+beforeEach(async () => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+  big = makeSheet('Big', Array.from({ length: ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
+  big.version = 2;
+  // Version 1: row 110,000 held other values.
+  old = big.data.map((row, r) => (r === FAR ? ['r110000', 'was here'] : [...row]));
+  api = await startSheetApi([big]);
+  const versions = serveVersions(api);
+  versions.versions.set(big.id, new Map([['1', versionOf('1', 'archived', ['Name', 'N'], old)]]));
+});
+afterEach(async () => {
+  closeLiveShells();
+  await api.close();
+});
+
+const versionReads = () => api.requests.filter((r) => r.path.startsWith(`/api/v1/sheets/${big.id}/versions/1`)).map((r) => new URL(r.path, 'http://x'));
+
+/** The slab's index of absolute row `row`, once the grid holds it. */
+const slabRow = (row: number) => {
+  const hot = currentGrid();
+  for (let i = 0; i < hot.countRows(); i++) if (hot.getRowHeader(i) === String(row + 1)) return i;
+  return -1;
+};
+
+function dragBarTo(row: number) {
+  const bar = screen.getByTestId('row-scrollbar');
+  Object.defineProperty(bar, 'scrollHeight', { configurable: true, value: 1_000_000 });
+  Object.defineProperty(bar, 'clientHeight', { configurable: true, value: 1_000 });
+  Object.defineProperty(bar, 'scrollTop', { configurable: true, writable: true, value: (row / ROWS) * 999_000 });
+  fireEvent.scroll(bar);
+}
+
+test('a version of a 120,000-row sheet previews a window at a time: row 110,000 shows its old values, highlighted; Apply checks it out', async () => {
+  const shell = liveShellFor(api.url, big.id, 'alice');
+  renderInShell(<Workspace shell={shell} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: big.id, versionId: '1' }));
+  const banner = await screen.findByTestId('preview-banner');
+  expect(within(banner).getByText('Previewing version #1')).toBeInTheDocument();
+  // The version's grid once its summary is read: read-only, windowed, its first rows read.
+  await waitFor(() => expect(within(banner).getByRole('button', { name: 'Apply' })).toBeEnabled());
+  expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  expect(currentGrid().getSettings().readOnly).toBe(true);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+
+  act(() => dragBarTo(FAR - 10));
+  await waitFor(() => expect(slabRow(FAR)).toBeGreaterThanOrEqual(0));
+  await waitFor(() => expect(currentGrid().getDataAtCell(slabRow(FAR), 1)).toBe('was here'));
+  const at = slabRow(FAR);
+  expect(currentGrid().getDataAtCell(at, 0)).toBe('r110000');
+  // The cell that differs from the live sheet (110000 there) is highlighted once its live rows are compared; its neighbours are not.
+  await waitFor(() => expect(currentGrid().getCellMeta(at, 1).className).toBe(HIGHLIGHT_CLASS));
+  expect(currentGrid().getCellMeta(at, 0).className).toBeUndefined();
+  expect(currentGrid().getCellMeta(at + 1, 1).className).toBeUndefined();
+  await waitFor(() => expect(screen.getByTestId('sheet-grid').querySelectorAll(`td.${HIGHLIGHT_CLASS}`)).toHaveLength(1));
+
+  // Never read whole: the version nor the live sheet; each version read is a window of at most 5,000 rows.
+  const reads = versionReads();
+  expect(reads.every((u) => u.pathname.endsWith('/rows'))).toBe(true);
+  for (const u of reads) expect(Number(u.searchParams.get('count'))).toBeLessThanOrEqual(5_000);
+  expect(reads.map((u) => u.searchParams.get('start'))).toContain(String(Math.floor(FAR / 5_000) * 5_000));
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${big.id}`)).toEqual([]);
+
+  // Apply: checked out as before; the sheet opens again, windowed, at the version made.
+  await userEvent.click(within(banner).getByRole('button', { name: 'Apply' }));
+  await waitFor(() => expect(screen.queryByTestId('preview-banner')).not.toBeInTheDocument());
+  expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([`/api/v1/sheets/${big.id}/versions/1/checkout`]);
+  await waitFor(() => expect(shell.sheet.version).toBe(3));
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  expect(currentGrid().getSettings().readOnly).toBe(false);
+  expect(await shell.sheet.loadData!({ start: FAR, count: 1 })).toEqual([['r110000', 'was here']]);
+});
