@@ -41,7 +41,8 @@ export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
   }
-  const port = 18_000 + Math.floor(Math.random() * 4000);
+  // BENCH_API_PORT: that port instead (a machine that gives each run its own port range).
+  const port = process.env.BENCH_API_PORT ? Number(process.env.BENCH_API_PORT) : 18_000 + Math.floor(Math.random() * 4000);
   const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'info' };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;

@@ -3,13 +3,13 @@ import {
   ErrorBodySchema,
   MESSAGES,
   SheetConflictDetailsSchema,
-  SheetRowsSchema,
   SheetSummarySchema,
   failedToDeleteSheet,
   failedToLoadSheet,
   failedToSaveSheet,
   normalizeHeaders,
   parseSheet,
+  parseSheetRows,
   type ExportFormat,
   type GridData,
   type Sheet,
@@ -87,7 +87,7 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
       try {
         const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
         const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/rows`, { params }));
-        return { success: true, data: SheetRowsSchema.parse(data) };
+        return { success: true, data: parseSheetRows(data) };
       } catch (error) {
         return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
       }

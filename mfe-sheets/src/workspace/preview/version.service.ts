@@ -1,10 +1,10 @@
 import {
   SheetVersionSchema,
-  VersionRowsSchema,
   VersionTransitionResultSchema,
   applyAction,
   failedToLoadVersion,
   failedVersionAction,
+  parseVersionRows,
   type SheetVersion,
   type ShellContext,
   type VersionRows,
@@ -42,7 +42,7 @@ export function createVersionService(api: ShellContext['api'], retry: RetryOptio
       try {
         const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
         const { data } = await withRetry(() => api.get<unknown>(`${versionPath(sheetId, versionId)}/rows`, { params }), retry);
-        return { success: true, data: VersionRowsSchema.parse(data) };
+        return { success: true, data: parseVersionRows(data) };
       } catch (error) {
         return failure(error, failedToLoadVersion, 'preview');
       }
