@@ -9,6 +9,9 @@ export interface RowHighlight {
   subscribe(listener: () => void): () => void;
 }
 
+/** Others' edits in a burst compare the windows again once, this long after the last. */
+const LIVE_SETTLE_MS = 300;
+
 /** Reads rows [start, start + count) of the version previewed; null when the read failed. */
 export type ReadVersionRows = (start: number, count: number) => Promise<VersionRows | null>;
 /** Rows [start, start + count) of the live sheet now (the Workspace's windowed sheet's cells()). */
@@ -29,6 +32,9 @@ export class WindowedVersion implements RowHighlight {
   private readonly diffs = new Map<number, GridDiff>();
   private readonly versionRows = new Map<number, GridData>();
   private readonly listeners = new Set<() => void>();
+  /** Windows compared before the live sheet last changed: compared again when next drawn. */
+  private readonly stale = new Set<number>();
+  private settle: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
 
   constructor(first: VersionRows & { version: Omit<SheetVersion, 'rows'> }, read: ReadVersionRows, private readonly live: ReadLiveRows) {
@@ -45,6 +51,10 @@ export class WindowedVersion implements RowHighlight {
 
   has(row: number, col: number): boolean {
     const index = this.sheet.windows.indexOf(row);
+    if (this.settle === undefined && this.stale.delete(index)) {
+      const rows = this.versionRows.get(index);
+      if (rows) void this.compare(index, rows);
+    }
     return this.diffs.get(index)?.has(row - index * this.sheet.windows.size, col) ?? false;
   }
 
@@ -53,13 +63,22 @@ export class WindowedVersion implements RowHighlight {
     return () => this.listeners.delete(listener);
   }
 
-  /** The live sheet changed: the windows compared are compared again. */
+  /**
+   * The live sheet changed: the windows compared are compared again — only those drawn (has()
+   * asks for them), once the burst of changes settles; until then the last differences show.
+   */
   liveChanged(): void {
-    for (const [index, rows] of this.versionRows) void this.compare(index, rows);
+    for (const index of this.versionRows.keys()) this.stale.add(index);
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => {
+      this.settle = undefined;
+      this.notify();
+    }, LIVE_SETTLE_MS);
   }
 
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.settle);
     this.sheet.stop();
     this.listeners.clear();
   }
@@ -83,6 +102,10 @@ export class WindowedVersion implements RowHighlight {
     }
     if (this.stopped || this.versionRows.get(index) !== rows) return;
     this.diffs.set(index, diffGrids(live, rows));
+    this.notify();
+  }
+
+  private notify(): void {
     for (const listener of this.listeners) listener();
   }
 }
