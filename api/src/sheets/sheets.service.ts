@@ -10,6 +10,7 @@ import {
   type ChartDefinition,
   type ChartsResult,
   type CreateSheetBody,
+  hasFormula,
   DEFAULT_SHEET_NAME,
   ERROR_CODES,
   type GridData,
@@ -390,6 +391,8 @@ export class SheetsService {
         changes = diffGrids(current, next);
         layout = await replaceGrid(trx, id, next, await this.layoutOf(trx, id, row.version), changes.map((c) => c.row), version);
         columns = widthOf(next);
+        // The whole grid is known here: the only write that can clear the fact (migration 0015's trigger sets it).
+        set.may_have_formulas = hasFormula(next);
         set.row_count = next.length;
         set.col_count = columns;
       }

@@ -110,6 +110,20 @@ test('the scroll bar dragged to the end shows the last rows (their window read),
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
 });
 
+test('a sheet as large with a formula loads whole (the formula engine reads the whole grid)', async () => {
+  const data = Array.from({ length: ROWS }, (_, r) => [`r${r}`, r]);
+  data[0] = ['=B2+B3', 0];
+  const sheet = makeSheet('Formulas', data, ['Name', 'N']);
+  api.sheets.set(sheet.id, sheet);
+  // Shown on another tab: jsdom has no layout, and a grid of 120,000 rows drawn whole takes minutes
+  // there. That a sheet loaded whole computes its formulas: Workspace.test.tsx.
+  const shell = liveShellFor(api.url, sheet.id, 'alice', { tab: 'git' });
+  renderInShell(<Workspace shell={shell} />);
+  await waitFor(() => expect(shell.sheet.getData()).toHaveLength(ROWS), { timeout: 30_000 });
+  expect(shell.sheet.getData()?.[0]).toEqual(['=B2+B3', 0]);
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toHaveLength(1);
+});
+
 test("another user's edit lands in the rows read; one in rows not read shows once they are", async () => {
   await opens();
   const bob = await bobJoins();

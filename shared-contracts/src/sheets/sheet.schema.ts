@@ -45,6 +45,12 @@ export const SheetSummarySchema = z.object({
   is_favorite: z.boolean(),
   /** The caller's level on it (absent from servers before issue 18). */
   access: AccessLevelSchema.optional(),
+  /**
+   * False only when no cell holds a formula (issue 23): set by every write that may store one,
+   * cleared only when the whole grid is written without any. Conservative (true may be stale);
+   * absent from servers before it, which a client takes as true.
+   */
+  may_have_formulas: z.boolean().optional(),
 });
 export type SheetSummary = z.infer<typeof SheetSummarySchema>;
 

@@ -16,7 +16,7 @@ import {
   type ShellContext,
   type SheetRows,
   type SheetSummary,
-  WINDOWED_SHEET_MIN_ROWS,
+  opensWindowed,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -129,8 +129,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     });
 
     /**
-     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts (they plot cells from the
-     * whole grid), is read a window at a time (issue 23): the session holds its size and the
+     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas (they read the
+     * whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
      * windows read, and follows it live the same way.
      */
     const startWindowed = (first: SheetRows, summary: SheetSummary) => {
@@ -220,7 +220,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       // The sheet's size and summary first (one row): a large sheet is not read whole.
       const probe = await service.rows(id, 0, 1, true);
       if (!current) return;
-      if (probe.success && probe.data.sheet && opensWindowed(probe.data, probe.data.sheet)) {
+      if (probe.success && probe.data.sheet && opensWindowed(probe.data.sheet)) {
         startWindowed(probe.data, probe.data.sheet);
         return;
       }
@@ -528,11 +528,6 @@ export function accessChange(state: SheetSessionState, access: AccessLevel): Par
     ...(viewOnly(state.error) ? { error: null } : {}),
     ...(viewOnly(state.saveError) ? { saveError: null } : {}),
   };
-}
-
-/** Opened a window at a time (issue 23): large, and without charts (a chart reads cells from the whole grid). */
-export function opensWindowed(rows: SheetRows, summary: SheetSummary): boolean {
-  return rows.row_count >= WINDOWED_SHEET_MIN_ROWS && chartsOf(summary.metadata).length === 0;
 }
 
 /** A frame about another sheet (a late one from the socket of the sheet shown before) is not this sheet's. */
