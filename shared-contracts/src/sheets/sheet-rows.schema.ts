@@ -48,6 +48,16 @@ export const SheetRowsQuerySchema = z.object({
 export type SheetRowsQuery = z.output<typeof SheetRowsQuerySchema>;
 
 /**
+ * GET /sheets/:id's query. `window=N`: a client that would show the sheet a window at a time
+ * (opensWindowed) gets its summary and first N rows only, in the same one request that brings a
+ * smaller sheet whole — opening either costs one round trip.
+ */
+export const SheetOpenQuerySchema = z.object({
+  window: wholeNumberParam('window', 1, SHEET_ROWS_WINDOW_MAX).optional(),
+});
+export type SheetOpenQuery = z.output<typeof SheetOpenQuerySchema>;
+
+/**
  * One window of a sheet's rows, with what a client needs to place it: the sheet's version (the
  * window is exactly the rows of that version) and its size. `data` is shorter than `count` past the
  * end of the sheet (empty when `start` is at or past `row_count`); a row may be shorter than

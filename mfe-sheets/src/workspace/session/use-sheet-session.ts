@@ -16,7 +16,6 @@ import {
   type ShellContext,
   type SheetRows,
   type SheetSummary,
-  opensWindowed,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -32,6 +31,7 @@ import { cellOperations, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
+import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
 
 /**
  * What the Workspace renders from: the state less the data tick and the pending edits, which
@@ -217,17 +217,17 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
 
     void (async () => {
-      // The sheet's size and summary first (one row): a large sheet is not read whole.
-      const probe = await service.rows(id, 0, 1, true);
-      if (!current) return;
-      if (probe.success && probe.data.sheet && opensWindowed(probe.data.sheet)) {
-        startWindowed(probe.data, probe.data.sheet);
-        return;
-      }
-      const result = await service.load(id);
+      // One request either way: a sheet shown a window at a time comes with its first window only
+      // (the server decides by the same opensWindowed), any other whole.
+      const result = await service.load(id, ROW_WINDOW_SIZE);
       if (!current) return;
       if (!result.success) {
         store.setState({ phase: 'failed', error: result.error });
+        return;
+      }
+      if (result.data.windowed) {
+        const { data, windowed: _windowed, ...summary } = result.data;
+        startWindowed({ id, version: summary.version, row_count: summary.metadata.rows, column_count: summary.metadata.columns, start: 0, data }, summary);
         return;
       }
       const sheet = result.data;

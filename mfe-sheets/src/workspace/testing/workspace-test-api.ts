@@ -1,4 +1,4 @@
-import { hasFormula, normalizeHeaders, type GridData, type Sheet } from '@tessera/contracts';
+import { hasFormula, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
@@ -79,7 +79,13 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
     const route = `${req.method} ${match[2] ?? ''}`;
 
-    if (route === 'GET ') return send(res, 200, { ...summary(sheet), data: sheet.data });
+    if (route === 'GET ') {
+      // As the api: with window=N, a sheet shown a window at a time comes with its first N rows.
+      const window = url.searchParams.get('window');
+      const head = summary(sheet);
+      if (window !== null && opensWindowed(head)) return send(res, 200, { ...head, windowed: true, data: sheet.data.slice(0, Number(window)) });
+      return send(res, 200, { ...head, data: sheet.data });
+    }
     if (route === 'GET /rows') {
       // A window of rows (issue 23), with the summary when asked for.
       const start = Number(url.searchParams.get('start') ?? 0);
