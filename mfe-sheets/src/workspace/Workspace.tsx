@@ -244,6 +244,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               readOnly={locked}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
+              onStructureChanged={session.onStructureChanged}
               onSelect={session.onSelect}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (

@@ -138,3 +138,47 @@ test("another user's edit lands in the rows read; one in rows not read shows onc
   const hot = currentGrid();
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 10, 0)).toBe('far edit'));
 });
+
+/** The grid's row holding absolute row `row` (after a jump to the end, the slab holds it). */
+const slabRow = (row: number) => {
+  const hot = currentGrid();
+  for (let i = 0; i < hot.countRows(); i++) if (hot.getRowHeader(i) === String(row + 1)) return i;
+  throw new Error(`row ${row} is not in the grid`);
+};
+const ownOps = () => api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation').map((r) => (r.frame as { operation: LiveOperation }).operation);
+
+test("the menu's Insert row above at row 119,000 goes out at that absolute row; the rows shown move once the server has it; then Remove row", async () => {
+  const shell = await opens();
+  const at = 119_000;
+  // The scroll bar dragged near the end, to row 119,001.
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  // The same entries as the whole grid's menu, with Handsontable's texts.
+  const items = (hot.getSettings().contextMenu as { items: Record<string, unknown> }).items;
+  for (const key of ['row_above', 'row_below', 'col_left', 'col_right', 'remove_row', 'remove_col']) expect(items).toHaveProperty(key);
+
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('row_above');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'rows_insert', index: at, count: 1 })]));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([]));
+  expect(api.sheets.get(big.id)!.data[at + 1]).toEqual([`r${at}`, at]);
+  // What the user sees: an empty row 119,001, the old row 119,001 now the next one; one more row.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at + 1), 0)).toBe(`r${at}`));
+  expect(hot.getDataAtCell(slabRow(at), 0)).toBeNull();
+  expect(shell.sheet.size.rows).toBe(ROWS + 1);
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  // Two rows selected (the empty one and the next), removed.
+  act(() => {
+    hot.selectCell(slabRow(at), 0, slabRow(at + 1), 1);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_remove', index: at, count: 2 })));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at + 1}`, at + 1]));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at + 1}`));
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 1);
+  await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS - 1));
+});

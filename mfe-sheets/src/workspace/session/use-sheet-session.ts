@@ -416,6 +416,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });
           if (moved.changed) store.setState({ charts: moved.charts });
         }
+        // A windowed sheet (issue 23): its size moves now, the rows held once the server has the op.
+        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.count);
         if (operation) liveRef.current?.send([operation]);
       },
       onSelect(row, col) {
