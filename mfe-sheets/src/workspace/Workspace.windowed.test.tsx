@@ -100,6 +100,8 @@ test('the scroll bar dragged to the end shows the last rows (their window read),
   const hot = currentGrid();
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
   expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS));
+  // Its row was a read-only placeholder until its window came: editable now.
+  expect(hot.getCellMeta(hot.countRows() - 1, 1).readOnly).toBe(false);
   const lastWindow = String(Math.floor((ROWS - 1) / 5_000) * 5_000);
   expect(rowReads().map((q) => q.get('start'))).toContain(lastWindow);
   expect(wholeReads()).toEqual([]);

@@ -217,7 +217,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           minCols={Math.max(1, sheet.colCount)}
           maxRows={SLAB.rows}
           contextMenu={menu}
-          cells={(row: number) => (readOnly || placeholders.current.has(slab.current[row]) ? { readOnly: true } : {})}
+          // Said either way: Handsontable keeps a cell's meta, so a placeholder's readOnly would outlive its row's arrival.
+          cells={(row: number) => ({ readOnly: readOnly || placeholders.current.has(slab.current[row]) })}
           manualColumnResize
           stretchH="all"
           height="100%"
