@@ -153,24 +153,36 @@ try {
     page.on('pageerror', (err) => fail(`page error: ${err.message.slice(0, 200)}`));
     page.on('console', (msg) => { if (msg.type() === 'error') fail(`console error: ${msg.text().slice(0, 200)}`); });
     page.on('requestfailed', (req) => fail(`request failed: ${req.method()} ${new URL(req.url()).pathname} ${req.failure()?.errorText ?? ''}`));
+    // The round trips an open costs: the requests for the sheet (GET /sheets/:id, its /rows) until its first rows show.
+    const sheetRequests = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (req.method() === 'GET' && /^\/api\/v1\/sheets\/[^/]+(\/rows)?$/.test(url.pathname)) sheetRequests.push(`${url.pathname.split('/').slice(4).join('/').replace(/^[^/]+/, ':id')}${url.search}`);
+    });
+    const requestsOf = (from) => sheetRequests.slice(from).join(', ');
     await page.goto(`${base}/login`);
     await page.getByLabel(/^username/i).fill(user.username);
     await page.getByLabel(/^password/i).fill(user.password);
     await page.getByRole('button', { name: /^sign in$/i }).click();
     const grid = page.getByTestId('sheet-grid');
     // Open the small sheet first: the Workspace's code is then loaded and not part of the figure.
+    const smallFrom = sheetRequests.length;
     await page.getByTestId(`sheet-${small.id}`).getByRole('button').first().click();
     await grid.locator('td', { hasText: /^s0$/ }).first().waitFor({ timeout: 60_000 });
+    const smallRequests = requestsOf(smallFrom);
 
     const cdp = await context.newCDPSession(page);
     watching = true;
     const apiCpu0 = cpuMs(apiPid);
     const t0 = Date.now();
     let openMs = null;
+    const openFrom = sheetRequests.length;
+    let openRequests = '';
     try {
       await page.getByTestId(`sheet-${size.id}`).getByRole('button').first().click();
       await grid.locator('td', { hasText: new RegExp(`^${size.tag}0$`) }).first().waitFor({ timeout: OPEN_TIMEOUT_MS });
       openMs = Date.now() - t0;
+      openRequests = requestsOf(openFrom);
     } catch (err) {
       failures.push(`no first rows after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
     }
@@ -225,7 +237,7 @@ try {
     }
     results.push({
       label: size.label,
-      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  scroll to the last row: ${scroll}`,
+      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}`,
       failures,
     });
     await context.close();

@@ -19,7 +19,8 @@ export default defineConfig({
     { name: 'product', testIgnore: /foundation\.spec\.ts$/, dependencies: ['first-run'] },
   ],
   use: {
-    baseURL: `http://localhost:${3000 + Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100)}`,
+    // The shell's port (support/stack.ts E2E_PORTS: the first of TESSERA_E2E_PORT_BASE when set).
+    baseURL: `http://localhost:${process.env.TESSERA_E2E_PORT_BASE ? Number(process.env.TESSERA_E2E_PORT_BASE) : 3000 + Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100)}`,
     // A trace records a screencast of every test, kept or not: that more than doubled Chromium's
     // CPU on 2 cores (the whole suite: ~12 → ~9 min). Off unless asked for (E2E_TRACE=1 keeps a failed test's trace).
     trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type GridData, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema } from '@tessera/contracts';
+import { type CellValue, type GridData, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
@@ -12,7 +12,7 @@ import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { restructure } from '../src/sheets/structure-op.js';
 import { apiClient } from './support/api-client.js';
-import { signupAdmin } from './support/auth-helpers.js';
+import { login, signupAdmin } from './support/auth-helpers.js';
 import { pgliteTemplate } from './support/pglite-template.js';
 import { createPgDatabase, createTestApp, type TestApp } from './support/test-app.js';
 
@@ -155,6 +155,34 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const refused = await api.get(`/api/v1/sheets/${sheet.id}/rows?summary=yes`);
     assert.equal(refused.statusCode, 400, refused.body);
     assert.equal(refused.json().error.message, 'summary must be 1');
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+
+  it('GET /sheets/:id?window=N: a sheet shown a window at a time comes with its first N rows in the same request; any other whole', async () => {
+    const admin = await login(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const open = async (data: GridData, query: string) => {
+      const created = await api.post('/api/v1/sheets', { name: `Open ${crypto.randomUUID().slice(0, 8)}`, data });
+      assert.equal(created.statusCode, 201, created.body);
+      const res = await api.get(`/api/v1/sheets/${created.json().id}${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as { windowed?: boolean; data: GridData; metadata: { rows: number }; may_have_formulas: boolean };
+    };
+    const big = Array.from({ length: WINDOWED_SHEET_MIN_ROWS }, (_, r): CellValue[] => [r]);
+    const windowed = await open(big, '?window=300');
+    assert.equal(windowed.windowed, true);
+    assert.deepEqual(windowed.data, big.slice(0, 300));
+    assert.equal(windowed.metadata.rows, WINDOWED_SHEET_MIN_ROWS);
+    // Without the parameter, with a formula, or smaller: whole, as before.
+    assert.equal((await open(big, '')).data.length, WINDOWED_SHEET_MIN_ROWS);
+    const withFormula = big.map((r) => [...r]);
+    withFormula[7] = ['=A1'];
+    const whole = await open(withFormula, '?window=300');
+    assert.equal(whole.windowed, undefined);
+    assert.equal(whole.data.length, WINDOWED_SHEET_MIN_ROWS);
+    const small = await open(labelled(40), '?window=300');
+    assert.equal(small.windowed, undefined);
+    assert.deepEqual(small.data, labelled(40));
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 });

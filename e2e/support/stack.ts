@@ -10,8 +10,13 @@ import { DEFAULT_PORTS, processSpecs, startProcess } from '../../scripts/lib/sta
  * different offsets can share a machine.
  */
 export const E2E_PORT_OFFSET = Number(process.env.TESSERA_E2E_PORT_OFFSET ?? 100);
+/**
+ * TESSERA_E2E_PORT_BASE: the processes on consecutive ports from it instead, the OIDC provider on
+ * base + 20 (a machine that gives each run a narrow port range; bench/ has BENCH_PORT_BASE).
+ */
+export const E2E_PORT_BASE = process.env.TESSERA_E2E_PORT_BASE ? Number(process.env.TESSERA_E2E_PORT_BASE) : null;
 export const E2E_PORTS: Record<string, number> = Object.fromEntries(
-  Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v]) => [k, v + E2E_PORT_OFFSET]),
+  Object.entries(DEFAULT_PORTS as Record<string, number>).map(([k, v], i) => [k, E2E_PORT_BASE === null ? v + E2E_PORT_OFFSET : E2E_PORT_BASE + i]),
 );
 
 /**
@@ -19,7 +24,7 @@ export const E2E_PORTS: Record<string, number> = Object.fromEntries(
  * the global setup in the runner's process) that the api trusts. Any login name signs in there;
  * names starting with OIDC_ADMIN_LOGIN_PREFIX carry groups ['tessera-admins'], mapped to admin.
  */
-export const OIDC_PROVIDER_PORT = 9000 + E2E_PORT_OFFSET;
+export const OIDC_PROVIDER_PORT = E2E_PORT_BASE === null ? 9000 + E2E_PORT_OFFSET : E2E_PORT_BASE + 20;
 export const OIDC_NAME = 'Tessera ID';
 export const OIDC_ADMIN_LOGIN_PREFIX = 'boss-';
 /** The shell's sign-in page as the browser sees it (playwright.config.ts's baseURL): the redirect URI. */
@@ -35,7 +40,7 @@ export const OIDC_ENV = {
 };
 
 export const workDir = path.resolve(
-  process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL(`../../.tessera-test/e2e-${E2E_PORT_OFFSET}`, import.meta.url)),
+  process.env.TESSERA_E2E_WORKDIR ?? fileURLToPath(new URL(`../../.tessera-test/e2e-${E2E_PORT_BASE === null ? E2E_PORT_OFFSET : `base-${E2E_PORT_BASE}`}`, import.meta.url)),
 );
 export const dataDir = path.join(workDir, 'data');
 export const logDir = path.join(workDir, 'logs');

@@ -11,6 +11,7 @@ import { byteSizeMigration } from '../sheets/byte-size.migration.js';
 import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 import { columnOpsMigration } from '../sheets/column-ops.migration.js';
 import { chunkStorageMigration } from '../sheets/chunk-storage.migration.js';
+import { formulaFlagMigration } from '../sheets/formula-flag.migration.js';
 
 /** Migrations live in code (no files to locate at run time); names sort in order of application (exported for the migration tests). */
 export const migrations: Record<string, Migration> = {
@@ -135,6 +136,7 @@ export const migrations: Record<string, Migration> = {
   '0012_sheet_chunk_layout': chunkLayoutMigration,
   '0013_sheet_column_ops': columnOpsMigration,
   '0014_sheet_chunk_storage': chunkStorageMigration,
+  '0015_sheet_formula_flag': formulaFlagMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -69,6 +69,8 @@ export interface SheetsTable {
   trashed_in: ColumnType<string | null, string | null | undefined, string | null>;
   /** The JSON text of its cells, in bytes: kept by the database (migration 0011's triggers); int8 may come as text. */
   byte_size: ColumnType<number | string, never, never>;
+  /** Some cell may hold a formula: set by the database when a chunk with one is stored, cleared by a whole-grid save without any (migration 0015). */
+  may_have_formulas: ColumnType<boolean, never, boolean>;
 }
 
 /**

@@ -16,6 +16,7 @@ export function toSheetSummary(row: SheetRow, isFavorite: boolean, access?: Acce
     group_id: row.group_id,
     position: row.position,
     is_favorite: isFavorite,
+    may_have_formulas: row.may_have_formulas,
     metadata: {
       ...row.extra,
       headers: normalizeHeaders(row.headers, row.col_count),

@@ -11,6 +11,7 @@ import {
   ERROR_CODES,
   type FavoriteToggleResult,
   SheetListQuerySchema,
+  SheetOpenQuerySchema,
   SheetRowsQuerySchema,
   SheetRowsSchema,
   UpdateSheetBodySchema,
@@ -49,10 +50,11 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.list(validate(SheetListQuerySchema, request.query), user.id, await access.visibility(user));
   });
 
-  app.get('/:id', withDoc({ summary: 'A sheet with its grid', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
+  app.get('/:id', withDoc({ summary: 'A sheet with its grid', description: 'With window=N (1 to SHEET_ROWS_WINDOW_MAX, 5,000), a sheet a client shows a window at a time (at least WINDOWED_SHEET_MIN_ROWS rows, no charts, no formulas) comes with only its first N rows and windowed: true; any other sheet comes whole.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetOpenQuerySchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
+    const { window } = validate(SheetOpenQuerySchema, request.query);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.
-    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined));
+    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined, window));
   });
 
   app.get('/:id/rows', withDoc({ summary: 'A window of a sheet\'s rows, with its version and size', description: 'Rows [start, start + count) of the grid (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for a client that loads a large sheet a window at a time. Only the stored chunks overlapping the window are read. With summary=1 the answer also carries the sheet\'s summary (name, metadata, access) at the same version.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetRowsQuerySchema, responses: { 200: SheetRowsSchema } }, onSheet('view')), async (request) => {

@@ -10,6 +10,8 @@ import {
   type ChartDefinition,
   type ChartsResult,
   type CreateSheetBody,
+  hasFormula,
+  opensWindowed,
   DEFAULT_SHEET_NAME,
   ERROR_CODES,
   type GridData,
@@ -154,11 +156,19 @@ export class SheetsService {
     return toSheetSummary(row, row.fav, access);
   }
 
-  /** The sheet as JSON text: its summary (with the caller's access level) and the grid's stored text spliced in unparsed. */
-  async getJson(id: string, userId: string, access?: AccessLevel): Promise<string> {
+  /**
+   * The sheet as JSON text: its summary (with the caller's access level) and the grid's stored text
+   * spliced in unparsed. With `window` (GET /sheets/:id?window=N), a sheet the client shows a
+   * window at a time (opensWindowed) comes with its first `window` rows only, marked windowed.
+   */
+  async getJson(id: string, userId: string, access?: AccessLevel, window?: number): Promise<string> {
     // One snapshot for the version and the cells, so the pair is always consistent.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       const summary = await this.summary(trx, id, userId, access);
+      if (window !== undefined && opensWindowed(summary)) {
+        const data = await readRowWindow(trx, id, 0, Math.min(window, summary.metadata.rows));
+        return JSON.stringify({ ...summary, windowed: true, data });
+      }
       let chunks = this.cache.get(id, summary.version);
       if (!chunks) {
         chunks = await readChunkTexts(trx, id);
@@ -390,6 +400,8 @@ export class SheetsService {
         changes = diffGrids(current, next);
         layout = await replaceGrid(trx, id, next, await this.layoutOf(trx, id, row.version), changes.map((c) => c.row), version);
         columns = widthOf(next);
+        // The whole grid is known here: the only write that can clear the fact (migration 0015's trigger sets it).
+        set.may_have_formulas = hasFormula(next);
         set.row_count = next.length;
         set.col_count = columns;
       }

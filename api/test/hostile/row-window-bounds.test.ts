@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * The window of GET /api/v1/sheets/:id/rows (issue 23) as a client would forge it: anything but a
- * whole number in range for `start` and `count` is a 400 naming the parameter and its range,
+ * whole number in range for `start` and `count` (and GET /sheets/:id's `window`) is a 400 naming the parameter and its range,
  * before any row is read, and /health still answers.
  */
 describe('hostile: row windows', () => {
@@ -71,6 +71,14 @@ describe('hostile: row windows', () => {
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(SheetRowsSchema.parse(ok.json()).data, [['b', 2]]);
     assert.equal(reads, 1);
+    // GET /sheets/:id's window (the first rows a windowed open comes with): the same refusals.
+    const WINDOW = `window must be a whole number from 1 to ${SHEET_ROWS_WINDOW_MAX}`;
+    for (const query of ['window=0', 'window=-1', 'window=abc', 'window=', 'window=1.5', `window=${SHEET_ROWS_WINDOW_MAX + 1}`, 'window=1&window=2']) {
+      const res = await api.get(`/api/v1/sheets/${id}?${query}`);
+      assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+      assert.equal(res.json().error.message, WINDOW, query);
+    }
+    assert.equal(reads, 1, 'no refused window was read');
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });

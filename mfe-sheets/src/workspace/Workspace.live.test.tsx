@@ -360,7 +360,7 @@ test('a chart added, changed or deleted by someone else arrives as that chart al
   api.sheets.set(sheet.id, sheet);
   const { shell } = await aliceOpens(sheet);
   await screen.findByTestId('chart-frame');
-  const loads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`).length;
+  const loads = () => api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${sheet.id}`).length;
   const loadsBefore = loads();
   // Someone else's chart changes, each one version, as the api sends them.
   const chartFrame = (chartId: string, chart: ChartDefinition | null): LiveServerFrame => {

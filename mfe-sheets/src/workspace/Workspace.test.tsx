@@ -160,7 +160,7 @@ test('a Save refused as a conflict (409) shows the server text in the box, reloa
   expect(box).toHaveTextContent(`Failed to save sheet: ${message}`);
   // Reloaded: the box stays until dismissed.
   // Each load reads the sheet whole after its one-row probe (issue 23: it is small).
-  await waitFor(() => expect(requestsOf('GET').filter((r) => r.path === `/api/v1/sheets/${budget.id}`)).toHaveLength(2));
+  await waitFor(() => expect(requestsOf('GET').filter((r) => r.path.split('?')[0] === `/api/v1/sheets/${budget.id}`)).toHaveLength(2));
   await screen.findByTestId('sheet-grid');
   expect(screen.getByTestId('save-status')).toHaveTextContent('Error');
   await userEvent.click(within(screen.getByTestId('sheet-error')).getByRole('button', { name: 'Dismiss' }));

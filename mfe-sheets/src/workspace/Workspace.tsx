@@ -230,6 +230,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               highlight={preview.state.windowed}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={noop}
+              onStructureChanged={noop}
               onSelect={noop}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
@@ -257,6 +258,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               readOnly={locked}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
+              onStructureChanged={session.onStructureChanged}
               onSelect={session.onSelect}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (

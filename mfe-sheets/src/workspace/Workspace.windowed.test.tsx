@@ -37,6 +37,8 @@ afterEach(async () => {
 
 const rowReads = () => api.requests.filter((r) => r.path.startsWith(`/api/v1/sheets/${big.id}/rows`)).map((r) => new URL(r.path, 'http://x').searchParams);
 const wholeReads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${big.id}`);
+/** The queries of the sheet's opening reads (GET /sheets/:id with or without a query). */
+const openReads = () => api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${big.id}`).map((r) => r.path.split('?')[1] ?? '');
 
 async function opens() {
   const shell = liveShellFor(api.url, big.id, 'alice');
@@ -76,19 +78,18 @@ async function bobJoins() {
 test('opens reading windows of rows only, never the whole sheet; size and name as the server has them', async () => {
   const shell = await opens();
   expect(wholeReads()).toEqual([]);
-  const reads = rowReads();
-  // The summary with one row, then the first window(s), each at most 5,000 rows.
-  expect(reads[0].get('summary')).toBe('1');
-  expect(reads[0].get('count')).toBe('1');
-  expect(reads.slice(1).map((q) => q.get('start'))).toContain('0');
-  for (const q of reads) expect(Number(q.get('count'))).toBeLessThanOrEqual(5_000);
+  // One request opened it, and brought the first window (5,000 rows) with the summary: no read of
+  // rows before the first rows show, and none whole.
+  expect(openReads()).toEqual(['window=5000']);
+  expect(rowReads()).toEqual([]);
   expect(screen.getByTestId('sheet-size')).toHaveTextContent(/rows × 2 cols/);
   expect(shell.sheet.size).toEqual({ rows: ROWS, cols: 2 });
-  // The grid holds a slab, not the sheet; a row not read yet is empty and read-only.
+  // The grid holds a slab, not the sheet; the slab's rows came with the open (the first window).
   const hot = currentGrid();
   expect(hot.countRows()).toBeLessThan(ROWS);
   expect(hot.getRowHeader(0)).toBe('1');
-  expect(hot.getCellMeta(hot.countRows() - 1, 0).readOnly).toBe(true);
+  expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${hot.countRows() - 1}`);
+  expect(hot.getCellMeta(hot.countRows() - 1, 0).readOnly).toBeFalsy();
   // The AI and code read getData(): not a part of the sheet passed off as all of it.
   expect(shell.sheet.getData()).toBeNull();
 });
@@ -99,6 +100,8 @@ test('the scroll bar dragged to the end shows the last rows (their window read),
   const hot = currentGrid();
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
   expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS));
+  // Its row was a read-only placeholder until its window came: editable now.
+  expect(hot.getCellMeta(hot.countRows() - 1, 1).readOnly).toBe(false);
   const lastWindow = String(Math.floor((ROWS - 1) / 5_000) * 5_000);
   expect(rowReads().map((q) => q.get('start'))).toContain(lastWindow);
   expect(wholeReads()).toEqual([]);
@@ -108,6 +111,21 @@ test('the scroll bar dragged to the end shows the last rows (their window read),
   const sent = api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation').map((r) => (r.frame as { operation: LiveOperation }).operation);
   expect(sent).toEqual([expect.objectContaining({ type: 'cell_update', position: { row: ROWS - 1, column: 1 }, value: 'edited' })]);
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+});
+
+test('a sheet as large with a formula loads whole (the formula engine reads the whole grid)', async () => {
+  const data = Array.from({ length: ROWS }, (_, r) => [`r${r}`, r]);
+  data[0] = ['=B2+B3', 0];
+  const sheet = makeSheet('Formulas', data, ['Name', 'N']);
+  api.sheets.set(sheet.id, sheet);
+  // Shown on another tab: jsdom has no layout, and a grid of 120,000 rows drawn whole takes minutes
+  // there. That a sheet loaded whole computes its formulas: Workspace.test.tsx.
+  const shell = liveShellFor(api.url, sheet.id, 'alice', { tab: 'git' });
+  renderInShell(<Workspace shell={shell} />);
+  await waitFor(() => expect(shell.sheet.getData()).toHaveLength(ROWS), { timeout: 30_000 });
+  expect(shell.sheet.getData()?.[0]).toEqual(['=B2+B3', 0]);
+  // One request, whole (the api answers a window only for a sheet opensWindowed).
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${sheet.id}`)).toHaveLength(1);
 });
 
 test("another user's edit lands in the rows read; one in rows not read shows once they are", async () => {
@@ -144,4 +162,48 @@ test("loadData() gives the chat and the Code tab every row, through windows of r
   expect(changedCells(gridToOperations(cells, result, 2))).toBe(1);
   // Only the rows asked for.
   expect(await shell.sheet.loadData!({ start: 110_000, count: 2 })).toEqual([['r110000', 110_000], ['r110001', 110_001]]);
+});
+
+/** The grid's row holding absolute row `row` (after a jump to the end, the slab holds it). */
+const slabRow = (row: number) => {
+  const hot = currentGrid();
+  for (let i = 0; i < hot.countRows(); i++) if (hot.getRowHeader(i) === String(row + 1)) return i;
+  throw new Error(`row ${row} is not in the grid`);
+};
+const ownOps = () => api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation').map((r) => (r.frame as { operation: LiveOperation }).operation);
+
+test("the menu's Insert row above at row 119,000 goes out at that absolute row; the rows shown move once the server has it; then Remove row", async () => {
+  const shell = await opens();
+  const at = 119_000;
+  // The scroll bar dragged near the end, to row 119,001.
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  // The same entries as the whole grid's menu, with Handsontable's texts.
+  const items = (hot.getSettings().contextMenu as { items: Record<string, unknown> }).items;
+  for (const key of ['row_above', 'row_below', 'col_left', 'col_right', 'remove_row', 'remove_col']) expect(items).toHaveProperty(key);
+
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('row_above');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'rows_insert', index: at, count: 1 })]));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([]));
+  expect(api.sheets.get(big.id)!.data[at + 1]).toEqual([`r${at}`, at]);
+  // What the user sees: an empty row 119,001, the old row 119,001 now the next one; one more row.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at + 1), 0)).toBe(`r${at}`));
+  expect(hot.getDataAtCell(slabRow(at), 0)).toBeNull();
+  expect(shell.sheet.size.rows).toBe(ROWS + 1);
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  // Two rows selected (the empty one and the next), removed.
+  act(() => {
+    hot.selectCell(slabRow(at), 0, slabRow(at + 1), 1);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_remove', index: at, count: 2 })));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at + 1}`, at + 1]));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at + 1}`));
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 1);
+  await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS - 1));
 });

@@ -72,9 +72,10 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
   const call = <T>(request: () => Promise<T>) => withRetry(request, retry);
 
   return {
-    async load(id: string): Promise<SheetResult<Sheet>> {
+    /** `window`: a sheet shown a window at a time comes with its first `window` rows only (`windowed`). */
+    async load(id: string, window?: number): Promise<SheetResult<Sheet>> {
       try {
-        const { data } = await call(() => api.get<unknown>(sheetPath(id)));
+        const { data } = await call(() => api.get<unknown>(sheetPath(id), window === undefined ? undefined : { params: { window: String(window) } }));
         // parseSheet: SheetSchema's checks, in milliseconds instead of seconds on a 100k-row grid.
         return { success: true, data: parseSheet(data) };
       } catch (error) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GridDataSchema, SHEET_MAX_ROWS, SheetSummarySchema } from './sheet.schema.js';
+import { chartsOf } from '../charts/chart.schema.js';
+import { GridDataSchema, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
 
 /**
  * Most rows one windowed read (GET /sheets/:id/rows) returns: a few screens' worth, so that a
@@ -13,6 +14,15 @@ export const SHEET_ROWS_WINDOW_MAX = 5_000;
  * every whole-grid feature.
  */
 export const WINDOWED_SHEET_MIN_ROWS = 100_000;
+
+/**
+ * Is a sheet shown a window at a time? Only when large, without charts (a chart plots cells of the
+ * whole grid) and without formulas (the formula engine reads the whole grid): a sheet whose server
+ * does not say (`may_have_formulas` absent) may have some. The client and the api both decide by it.
+ */
+export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_formulas'>): boolean {
+  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && sheet.may_have_formulas === false && chartsOf(sheet.metadata).length === 0;
+}
 
 /**
  * A query parameter holding a whole number in [min, max], as text (a query string has no numbers):
@@ -36,6 +46,16 @@ export const SheetRowsQuerySchema = z.object({
   summary: z.literal('1', { error: 'summary must be 1' }).optional(),
 });
 export type SheetRowsQuery = z.output<typeof SheetRowsQuerySchema>;
+
+/**
+ * GET /sheets/:id's query. `window=N`: a client that would show the sheet a window at a time
+ * (opensWindowed) gets its summary and first N rows only, in the same one request that brings a
+ * smaller sheet whole — opening either costs one round trip.
+ */
+export const SheetOpenQuerySchema = z.object({
+  window: wholeNumberParam('window', 1, SHEET_ROWS_WINDOW_MAX).optional(),
+});
+export type SheetOpenQuery = z.output<typeof SheetOpenQuerySchema>;
 
 /**
  * One window of a sheet's rows, with what a client needs to place it: the sheet's version (the

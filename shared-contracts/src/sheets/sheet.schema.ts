@@ -45,11 +45,24 @@ export const SheetSummarySchema = z.object({
   is_favorite: z.boolean(),
   /** The caller's level on it (absent from servers before issue 18). */
   access: AccessLevelSchema.optional(),
+  /**
+   * False only when no cell holds a formula (issue 23): set by every write that may store one,
+   * cleared only when the whole grid is written without any. Conservative (true may be stale);
+   * absent from servers before it, which a client takes as true.
+   */
+  may_have_formulas: z.boolean().optional(),
 });
 export type SheetSummary = z.infer<typeof SheetSummarySchema>;
 
 /** A sheet as the server has it (§3), with its cells. */
-export const SheetSchema = SheetSummarySchema.extend({ data: GridDataSchema });
+export const SheetSchema = SheetSummarySchema.extend({
+  data: GridDataSchema,
+  /**
+   * Asked with `window=N` (GET /sheets/:id, issue 23) of a sheet shown a window at a time
+   * (opensWindowed): `data` holds only its first N rows. Absent: `data` is the whole grid.
+   */
+  windowed: z.literal(true).optional(),
+});
 export type Sheet = z.infer<typeof SheetSchema>;
 
 export const SheetListSchema = z.object({ sheets: z.array(SheetSummarySchema), count: z.number().int() });
@@ -169,8 +182,8 @@ export function isGridData(value: unknown): value is GridData {
  */
 export function parseSheet(value: unknown): Sheet {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { data, ...summary } = value as Record<string, unknown>;
-    if (isGridData(data)) return { ...SheetSummarySchema.parse(summary), data };
+    const { data, windowed, ...summary } = value as Record<string, unknown>;
+    if (isGridData(data) && (windowed === undefined || windowed === true)) return { ...SheetSummarySchema.parse(summary), data, ...(windowed ? { windowed } : {}) };
   }
   return SheetSchema.parse(value);
 }

@@ -1,15 +1,7 @@
 import { columnLabel, type CellValue, type GridData, type SheetSize } from '@tessera/contracts';
 
-/** A cell holds a formula when its text starts with '='. */
-export const isFormula = (value: unknown): boolean => typeof value === 'string' && value.startsWith('=');
-
-/** Does any cell hold a formula? Only then is the formula engine loaded (it costs seconds on large plain sheets). */
-export function hasFormula(data: GridData): boolean {
-  for (const row of data) {
-    for (const cell of row) if (isFormula(cell)) return true;
-  }
-  return false;
-}
+/** The contracts' definition of a formula cell (shared with the api); the engine is loaded only when a cell holds one (it costs seconds on large plain sheets). */
+export { hasFormula, isFormula } from '@tessera/contracts';
 
 /** The label of column `index`: the sheet's header, else the letter label (A..Z, AA...). */
 export const headerLabel = (headers: readonly string[], index: number): string => headers[index] || columnLabel(index);

@@ -19,7 +19,6 @@ import {
   type SheetRows,
   type SheetSize,
   type SheetSummary,
-  WINDOWED_SHEET_MIN_ROWS,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -35,6 +34,7 @@ import { cellOperations, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
+import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
 
 /**
  * What the Workspace renders from: the state less the data tick and the pending edits, which
@@ -132,8 +132,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     });
 
     /**
-     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts (they plot cells from the
-     * whole grid), is read a window at a time (issue 23): the session holds its size and the
+     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas (they read the
+     * whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
      * windows read, and follows it live the same way.
      */
     const startWindowed = (first: SheetRows, summary: SheetSummary) => {
@@ -220,17 +220,17 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
 
     void (async () => {
-      // The sheet's size and summary first (one row): a large sheet is not read whole.
-      const probe = await service.rows(id, 0, 1, true);
-      if (!current) return;
-      if (probe.success && probe.data.sheet && opensWindowed(probe.data, probe.data.sheet)) {
-        startWindowed(probe.data, probe.data.sheet);
-        return;
-      }
-      const result = await service.load(id);
+      // One request either way: a sheet shown a window at a time comes with its first window only
+      // (the server decides by the same opensWindowed), any other whole.
+      const result = await service.load(id, ROW_WINDOW_SIZE);
       if (!current) return;
       if (!result.success) {
         store.setState({ phase: 'failed', error: result.error });
+        return;
+      }
+      if (result.data.windowed) {
+        const { data, windowed: _windowed, ...summary } = result.data;
+        startWindowed({ id, version: summary.version, row_count: summary.metadata.rows, column_count: summary.metadata.columns, start: 0, data }, summary);
         return;
       }
       const sheet = result.data;
@@ -421,6 +421,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });
           if (moved.changed) store.setState({ charts: moved.charts });
         }
+        // A windowed sheet (issue 23): its size moves now, the rows held once the server has the op.
+        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.count);
         if (operation) liveRef.current?.send([operation]);
       },
       onSelect(row, col) {
@@ -541,11 +543,6 @@ function heldCells(data: GridData, size: SheetSize, rows?: RowRange): GridData {
   const start = Math.min(Math.max(0, rows.start), size.rows);
   const end = Math.min(size.rows, start + Math.max(0, rows.count));
   return storedCells(data.slice(start, end), { rows: end - start, cols: size.cols });
-}
-
-/** Opened a window at a time (issue 23): large, and without charts (a chart reads cells from the whole grid). */
-export function opensWindowed(rows: SheetRows, summary: SheetSummary): boolean {
-  return rows.row_count >= WINDOWED_SHEET_MIN_ROWS && chartsOf(summary.metadata).length === 0;
 }
 
 /** A frame about another sheet (a late one from the socket of the sheet shown before) is not this sheet's. */

@@ -1,4 +1,4 @@
-import { normalizeHeaders, type GridData, type Sheet } from '@tessera/contracts';
+import { hasFormula, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
@@ -53,7 +53,8 @@ export const send = (res: ServerResponse, status: number, body: unknown, type = 
   res.end(typeof body === 'string' || body instanceof Buffer ? body : JSON.stringify(body));
 };
 
-const summary = ({ data: _data, ...rest }: Sheet) => rest;
+/** As the api: the sheet without its cells, saying whether a cell may hold a formula. */
+const summary = ({ data, ...rest }: Sheet) => ({ ...rest, may_have_formulas: hasFormula(data) });
 
 export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi> {
   const sheets = new Map(initial.map((s) => [s.id, s]));
@@ -78,7 +79,13 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
     const route = `${req.method} ${match[2] ?? ''}`;
 
-    if (route === 'GET ') return send(res, 200, sheet);
+    if (route === 'GET ') {
+      // As the api: with window=N, a sheet shown a window at a time comes with its first N rows.
+      const window = url.searchParams.get('window');
+      const head = summary(sheet);
+      if (window !== null && opensWindowed(head)) return send(res, 200, { ...head, windowed: true, data: sheet.data.slice(0, Number(window)) });
+      return send(res, 200, { ...head, data: sheet.data });
+    }
     if (route === 'GET /rows') {
       // A window of rows (issue 23), with the summary when asked for.
       const start = Number(url.searchParams.get('start') ?? 0);

@@ -104,7 +104,7 @@ test('Restore asks first; Cancel sends nothing; confirming restores, reloads the
   await userEvent.click(screen.getByTestId('timeline-menu'));
   await userEvent.click(await screen.findByRole('button', { name: 'Restore #1' }));
   dialog = await screen.findByRole('alertdialog');
-  const gets = api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${budget.id}`).length;
+  const gets = api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${budget.id}`).length;
   await userEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
 
   await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
@@ -113,7 +113,7 @@ test('Restore asks first; Cancel sends nothing; confirming restores, reloads the
   await waitFor(() => expect(shell.sheet.version).toBe(4));
   await screen.findByTestId('sheet-grid');
   expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1200);
-  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${budget.id}`)).toHaveLength(gets + 1);
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${budget.id}`)).toHaveLength(gets + 1);
   expect(updated).toEqual([{ sheetId: budget.id, version: 4 }]);
   // A restore is a checkout: everyone on the sheet is asked to reload it (reload_request).
   expect(reloads).toBe(1);

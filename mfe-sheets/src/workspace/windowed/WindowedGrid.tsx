@@ -6,7 +6,7 @@ import { contextMenu } from '../grid/context-menu.js';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
-import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE } from '../grid/SheetGrid.js';
+import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -36,6 +36,8 @@ export interface WindowedGridProps {
   readOnly: boolean;
   /** Own edits, at absolute rows. */
   onCellsChanged(changes: CellChange[]): void;
+  /** Own rows or columns inserted or removed from the menu, at absolute rows. */
+  onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
   onCellHistory?(row: number, col: number): void;
   /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
@@ -49,7 +51,8 @@ const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
  * SLAB.rows rows from `base` (row headers say the absolute row), filled from the windows the
  * session has read; rows whose window has not arrived are empty and read-only until it does.
  * Scrolling near the slab's edge, or the sheet-wide scroll bar, moves the slab. Edits are sent
- * at absolute rows. Rows and columns are not inserted or removed here (absent from the menu).
+ * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
+ * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
 export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
@@ -194,8 +197,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const menu = useMemo(
-    () => contextMenu(true, on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null),
-    [],
+    () =>
+      contextMenu(
+        readOnly,
+        on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
+        // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
+        (change) => on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change),
+      ),
+    [readOnly],
   );
 
   return (
@@ -215,10 +224,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           minCols={Math.max(1, sheet.colCount)}
           maxRows={SLAB.rows}
           contextMenu={menu}
-          cells={(row: number, col: number) => {
-            const meta = readOnly || placeholders.current.has(slab.current[row]) ? { readOnly: true } : {};
-            return highlight?.has(base.current + row, col) ? { ...meta, className: HIGHLIGHT_CLASS } : meta;
-          }}
+          // Said either way: Handsontable keeps a cell's meta, so a placeholder's readOnly (or a
+          // highlight) would outlive its row's arrival (or the slab's move).
+          cells={(row: number, col: number) => ({
+            readOnly: readOnly || placeholders.current.has(slab.current[row]),
+            className: highlight?.has(base.current + row, col) ? HIGHLIGHT_CLASS : '',
+          })}
           manualColumnResize
           stretchH="all"
           height="100%"

@@ -150,3 +150,33 @@ test('cells(): a read that fails rejects', async () => {
   const sheet = new WindowedSheet(first(), async () => null);
   await expect(sheet.cells()).rejects.toThrow("The sheet's rows could not be read");
 });
+
+test('own rows removed: the size follows at once; the rows held are read again once the server has the op', async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  expect(sheet.rowAt(10)).toEqual(['r10']);
+  const updates: boolean[] = [];
+  sheet.subscribe((reset) => updates.push(reset));
+  sheet.ownStructure('rows_remove', 3);
+  expect(sheet.rowCount).toBe(ROWS - 3);
+  // Not yet acknowledged: the rows held stay, nothing is read.
+  expect(updates).toEqual([]);
+  expect(api.reads).toHaveLength(1);
+  // Acknowledged (the session's version is the op's): the windows shown are read again.
+  sheet.advance(2);
+  sheet.ownSaved();
+  // The version moved (drawn again), then the rows moved (the grid rebuilt).
+  expect(updates).toEqual([false, true]);
+  expect(sheet.rowAt(10)).toBeUndefined();
+  expect(api.reads.map((r) => r.start)).toEqual([0, 0]);
+  api.state.version = 2;
+  api.reads[1].answer();
+  await settle();
+  expect(sheet.rowAt(10)).toEqual(['r10']);
+  // A later save with no row op pending reads nothing again.
+  sheet.ownSaved();
+  expect(api.reads).toHaveLength(2);
+});

@@ -33,6 +33,8 @@ export class WindowedSheet {
   private readonly reading = new Set<number>();
   private readonly listeners = new Set<(reset: boolean) => void>();
   private stopped = false;
+  /** An own row or column op not yet acknowledged: the windows are read again once it is. */
+  private ownStructurePending = false;
 
   constructor(
     first: SheetRows,
@@ -164,8 +166,23 @@ export class WindowedSheet {
     this.windows.applyOwn(changes);
   }
 
+  /** Every own edit acknowledged: windows read before an own row or column op are read again. */
   ownSaved(): void {
     this.windows.ownSaved();
+    if (this.ownStructurePending) {
+      this.ownStructurePending = false;
+      this.reload(this.windows.version);
+    }
+  }
+
+  /**
+   * Own rows or columns inserted or removed (sent): the size changes now; the rows held move once
+   * the server has the op (ownSaved): a read answered after it has them moved, and is held until
+   * the session reaches its version.
+   */
+  ownStructure(type: StructureOperationType, count: number): void {
+    this.resize(type, count);
+    this.ownStructurePending = true;
   }
 
   /** Others' cells, at `version`. */
@@ -176,11 +193,15 @@ export class WindowedSheet {
 
   /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
   remoteStructure(version: number, type: StructureOperationType, count: number): void {
+    this.resize(type, count);
+    this.reload(version);
+  }
+
+  private resize(type: StructureOperationType, count: number): void {
     if (type === 'rows_insert') this.rowCount += count;
     else if (type === 'rows_remove') this.rowCount = Math.max(0, this.rowCount - count);
     else if (type === 'columns_insert') this.colCount += count;
     else this.colCount = Math.max(0, this.colCount - count);
-    this.reload(version);
   }
 
   /** The server's sheet replaces what is shown (a sync): read again from `version`, of `rowCount` rows. */

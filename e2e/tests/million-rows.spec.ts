@@ -1,0 +1,61 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { adminToken, openSheet, signIn } from '../support/session';
+
+/**
+ * Issue 23: a sheet of 120,000 rows without formulas opens a window of rows at a time (the grid
+ * says data-windowed="on"); its own scroll bar reaches the last row; an edit there is stored at
+ * that row and is there after a reload.
+ */
+const ROWS = 120_000;
+const run = Date.now().toString(36);
+const name = `Big ${run}`;
+
+/** The grid's row whose header says `row` (1-based, as the user reads it). */
+function rowHeaded(page: Page, row: number): Locator {
+  return page.getByTestId('sheet-grid').locator('.ht_master .htCore tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${row}$`) }) });
+}
+
+/** Drags the sheet-wide scroll bar to its end, as a user would to reach the last rows. */
+async function jumpToEnd(page: Page) {
+  await page.getByTestId('row-scrollbar').evaluate((bar) => {
+    bar.scrollTop = bar.scrollHeight;
+  });
+  await expect(rowHeaded(page, ROWS)).toBeVisible();
+}
+
+test('a 120,000-row sheet without formulas: opened windowed, the last row edited, the edit there after a reload', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const token = await adminToken(request);
+  const data = Array.from({ length: ROWS }, (_, r) => [`row ${r + 1}`, r % 97, 'plain']);
+  const res = await request.post('/api/v1/sheets', { headers: { Authorization: `Bearer ${token}` }, data: { name, headers: ['Name', 'N', 'Note'], data } });
+  expect(res.status()).toBe(201);
+  const id: string = (await res.json()).id;
+
+  await signIn(page);
+  await openSheet(page, id, name);
+  await expect(page.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await expect(rowHeaded(page, 1).locator('td').first()).toHaveText('row 1');
+
+  await jumpToEnd(page);
+  const last = rowHeaded(page, ROWS).locator('td').nth(2);
+  await expect(rowHeaded(page, ROWS).locator('td').first()).toHaveText(`row ${ROWS}`);
+  // Typing into a selected cell replaces its text, as in sheets.spec.ts.
+  await last.click();
+  await page.keyboard.type('edited at the end');
+  await page.keyboard.press('Enter');
+  await expect(last).toHaveText('edited at the end');
+  await expect(page.getByTestId('save-status')).toHaveText('Saved');
+  // Stored at that row (the api's window of the last rows).
+  await expect
+    .poll(async () => {
+      const rows = await request.get(`/api/v1/sheets/${id}/rows?start=${ROWS - 1}&count=1`, { headers: { Authorization: `Bearer ${token}` } });
+      return (await rows.json()).data[0];
+    })
+    .toEqual([`row ${ROWS}`, (ROWS - 1) % 97, 'edited at the end']);
+
+  await page.reload();
+  await expect(page.getByTestId('sheet-name')).toHaveText(name);
+  await expect(page.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await jumpToEnd(page);
+  await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveText('edited at the end');
+});
