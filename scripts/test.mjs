@@ -9,6 +9,7 @@ import { fromRoot } from './lib/paths.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { redisAvailable, startRedis } from './lib/redis.mjs';
 import { run } from './lib/run.mjs';
+import { compileServiceTests, compiledName } from './lib/compiled-tests.mjs';
 import { databaseTestFiles, serviceTestFiles } from './lib/service-tests.mjs';
 import { ensureSystemDeps } from './lib/system-deps.mjs';
 
@@ -73,10 +74,13 @@ async function nodeSuite(label, pkg, script, env) {
  */
 const SERVICE_TEST_CONCURRENCY = Math.max(2, os.availableParallelism() - 1);
 
-/** A service's node:test files (relative to `dir`), run from its folder with the package's tsx. */
+/**
+ * A service's node:test files (relative to `dir`), compiled once (scripts/lib/compiled-tests.mjs),
+ * run from the package's folder in the compiled checkout.
+ */
 async function serviceSuite(label, dir, files, env) {
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${SERVICE_TEST_CONCURRENCY}`, '--test-reporter=spec', ...files];
-  recordNodeTest(label, await run(process.execPath, args, { cwd: fromRoot(dir), env, capture: true }));
+  const args = ['--enable-source-maps', '--test', `--test-concurrency=${SERVICE_TEST_CONCURRENCY}`, '--test-reporter=spec', ...files.map(compiledName)];
+  recordNodeTest(label, await run(process.execPath, args, { cwd: path.join(compiled, dir), env, capture: true }));
 }
 
 /** A node:test file outside the packages (deploy/). */
@@ -149,10 +153,18 @@ if (redisAvailable()) {
 } else {
   console.log('[test] redis-server is not installed (apt-get install -y redis-server): the api tests across two processes skip');
 }
+const services = [['@tessera/api', 'api'], ['@tessera/ai-middleware', 'ai-middleware']];
+let compiled;
+try {
+  compiled = await compileServiceTests(path.join(workDir, 'compiled'), services.map(([, dir]) => dir));
+} catch (e) {
+  console.error(e.message);
+  record('service tests compile', {}, 1);
+}
 try {
   // Every test file once (on PostgreSQL when it is there); then, on PGlite, only the files
   // that touch the database (scripts/lib/service-tests.mjs).
-  for (const [pkg, dir] of [['@tessera/api', 'api'], ['@tessera/ai-middleware', 'ai-middleware']]) {
+  for (const [pkg, dir] of compiled ? services : []) {
     const env = pkg === '@tessera/api' && redis ? { TEST_REDIS_URL: redis.url } : {};
     const all = serviceTestFiles(fromRoot(dir));
     const db = databaseTestFiles(fromRoot(dir), all);
