@@ -10,9 +10,12 @@ import type { RebuiltChunks } from './version-rebuild.js';
  */
 export class VersionRowsCache {
   private readonly entries = new Map<string, { content: RebuiltChunks; size: number }>();
+  /** Rebuilds under way: a preview reads two windows at once, and both wait for one rebuild. */
+  private readonly building = new Map<string, Promise<RebuiltChunks>>();
   private size = 0;
 
-  constructor(private readonly maxChars = 128 * 1024 * 1024) {}
+  /** 64M characters (one-byte strings: ~64 MB): a 1,000,000 × 10 version is ~40–60M. */
+  constructor(private readonly maxChars = 64 * 1024 * 1024) {}
 
   async get(sheetId: string, version: number, rebuild: () => Promise<RebuiltChunks>): Promise<RebuiltChunks> {
     const key = `${sheetId}/${version}`;
@@ -23,7 +26,11 @@ export class VersionRowsCache {
       this.entries.set(key, held);
       return held.content;
     }
-    const content = await rebuild();
+    const pending = this.building.get(key);
+    if (pending) return pending;
+    const building = rebuild().finally(() => this.building.delete(key));
+    this.building.set(key, building);
+    const content = await building;
     const size = content.chunks.reduce((n, c) => n + c.length, 0);
     if (size > this.maxChars) return content;
     this.entries.set(key, { content, size });

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RebuiltChunks } from './version-rebuild.js';
+import { rowsOfChunks, VersionRowsCache } from './version-rows.js';
+
+/** A version of `rows` one-cell rows in chunks of `chunk` rows, as rebuildChunks gives it. */
+function version(rows: number, chunk: number, tag = 'r'): RebuiltChunks {
+  const chunks: string[] = [];
+  const sizes: number[] = [];
+  for (let first = 0; first < rows; first += chunk) {
+    const n = Math.min(chunk, rows - first);
+    chunks.push(JSON.stringify(Array.from({ length: n }, (_, i) => [`${tag}${first + i}`])));
+    sizes.push(n);
+  }
+  return { headers: ['A'], rowCount: rows, colCount: 1, chunks, sizes };
+}
+
+test('a window of rows across chunk borders, and past the end', () => {
+  const v = version(10, 4);
+  assert.deepEqual(rowsOfChunks(v, 3, 3), [['r3'], ['r4'], ['r5']]);
+  assert.deepEqual(rowsOfChunks(v, 8, 5), [['r8'], ['r9']]);
+  assert.deepEqual(rowsOfChunks(v, 10, 5), []);
+});
+
+test('two windows asked at once rebuild the version once; a later ask rebuilds nothing', async () => {
+  const cache = new VersionRowsCache();
+  let rebuilds = 0;
+  const rebuild = async () => {
+    rebuilds++;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return version(10, 4);
+  };
+  const [a, b] = await Promise.all([cache.get('s', 3, rebuild), cache.get('s', 3, rebuild)]);
+  assert.equal(a, b);
+  await cache.get('s', 3, rebuild);
+  assert.equal(rebuilds, 1);
+  // A failed rebuild is not kept: the next ask tries again.
+  await assert.rejects(cache.get('s', 4, async () => Promise.reject(new Error('gone'))));
+  assert.equal((await cache.get('s', 4, async () => version(2, 4))).rowCount, 2);
+});
+
+test('over its size the least recently used version goes first; one larger than the whole bound is not kept', async () => {
+  const one = version(10, 4);
+  const chars = one.chunks.reduce((n, c) => n + c.length, 0);
+  const cache = new VersionRowsCache(chars * 2);
+  const asked: string[] = [];
+  const get = (v: number, content = one) => cache.get('s', v, async () => (asked.push(`v${v}`), content));
+  await get(1);
+  await get(2);
+  await get(1); // 1 is now the most recent
+  await get(3); // over the bound: 2 goes
+  await get(1);
+  await get(2);
+  assert.deepEqual(asked, ['v1', 'v2', 'v3', 'v2']);
+  const huge = version(100, 4);
+  await get(9, huge);
+  await get(9, huge);
+  assert.deepEqual(asked.slice(-2), ['v9', 'v9']);
+});
