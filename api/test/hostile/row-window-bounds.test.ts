@@ -1,37 +1,36 @@
 // npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged windows.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { ERROR_CODES, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema } from '@tessera/contracts';
+import { after, before, describe, it, mock } from 'node:test';
+import { ERROR_CODES, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, VersionRowsSchema } from '@tessera/contracts';
 import { SheetsService } from '../../src/sheets/sheets.service.js';
+import { VersionsService } from '../../src/versions/versions.service.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
 import { signupAdmin } from '../support/auth-helpers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * The window of GET /api/v1/sheets/:id/rows (issue 23) as a client would forge it: anything but a
- * whole number in range for `start` and `count` (and GET /sheets/:id's `window`) is a 400 naming the parameter and its range,
- * before any row is read, and /health still answers.
+ * The windows of GET /api/v1/sheets/:id/rows and of GET /api/v1/sheets/:id/versions/:versionId/rows
+ * (issue 23) as a client would forge them: anything but a whole number in range for `start` and
+ * `count` (and GET /sheets/:id's `window`), a version id that is neither a version number nor a
+ * uuid, a sheet id that is no uuid, is a 400 naming what is wrong, before any row is read or any
+ * version rebuilt, and /health still answers.
  */
 describe('hostile: row windows', () => {
   let t: TestApp;
   let api: ApiClient;
   let id: string;
-  /** Window reads started (the service's rowWindow), counted around the calls below. */
-  let reads = 0;
-  const rowWindow = SheetsService.prototype.rowWindow;
+  /** Window reads started (the services' rowWindow and versionRows), counted around the calls below. */
+  const reads = mock.method(SheetsService.prototype, 'rowWindow');
+  const versionReads = mock.method(VersionsService.prototype, 'versionRows');
   before(async () => {
     t = await createTestApp();
     api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
     const res = await api.post('/api/v1/sheets', { name: 'Bounds', data: [['a', 1], ['b', 2]] });
     assert.equal(res.statusCode, 201, res.body);
     id = res.json().id;
-    SheetsService.prototype.rowWindow = function (...args) {
-      reads++;
-      return rowWindow.apply(this, args);
-    };
   });
   after(async () => {
-    SheetsService.prototype.rowWindow = rowWindow;
+    mock.restoreAll();
     await t.close();
   });
 
@@ -66,11 +65,11 @@ describe('hostile: row windows', () => {
       assert.deepEqual(res.json().error.code, ERROR_CODES.validation, query);
       assert.equal(res.json().error.message, message, query);
     }
-    assert.equal(reads, 0, 'no refused window was read');
+    assert.equal(reads.mock.callCount(), 0, 'no refused window was read');
     const ok = await api.get(`/api/v1/sheets/${id}/rows?start=1&count=${SHEET_ROWS_WINDOW_MAX}`);
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(SheetRowsSchema.parse(ok.json()).data, [['b', 2]]);
-    assert.equal(reads, 1);
+    assert.equal(reads.mock.callCount(), 1);
     // GET /sheets/:id's window (the first rows a windowed open comes with): the same refusals.
     const WINDOW = `window must be a whole number from 1 to ${SHEET_ROWS_WINDOW_MAX}`;
     for (const query of ['window=0', 'window=-1', 'window=abc', 'window=', 'window=1.5', `window=${SHEET_ROWS_WINDOW_MAX + 1}`, 'window=1&window=2']) {
@@ -78,7 +77,41 @@ describe('hostile: row windows', () => {
       assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
       assert.equal(res.json().error.message, WINDOW, query);
     }
-    assert.equal(reads, 1, 'no refused window was read');
+    assert.equal(reads.mock.callCount(), 1, 'no refused window was read');
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, health.body);
+  });
+
+  it('refuses a forged window, version id or sheet id, reading nothing', async () => {
+    const forged: [string, string][] = [
+      [`${id}/versions/1/rows?start=-1`, START],
+      [`${id}/versions/1/rows?start=1.5`, START],
+      [`${id}/versions/1/rows?start=1e3`, START],
+      [`${id}/versions/1/rows?start=99999999999999999999999`, START],
+      [`${id}/versions/1/rows?start=0&start=1`, START],
+      [`${id}/versions/1/rows?count=0`, COUNT],
+      [`${id}/versions/1/rows?count=${SHEET_ROWS_WINDOW_MAX + 1}`, COUNT],
+      [`${id}/versions/1/rows?count=Infinity`, COUNT],
+      [`${id}/versions/1/rows?count=1&count=2`, COUNT],
+      [`${id}/versions/1/rows?summary=yes`, 'summary must be 1'],
+      [`${id}/versions/0/rows`, 'Invalid version id'],
+      [`${id}/versions/-1/rows`, 'Invalid version id'],
+      [`${id}/versions/99999999999/rows`, 'Invalid version id'],
+      [`${id}/versions/1'%3B--/rows`, 'Invalid version id'],
+      [`${id}/versions/..%2F..%2Fhealth/rows`, 'Invalid version id'],
+      ['not-a-uuid/versions/1/rows', 'Invalid sheet id'],
+    ];
+    for (const [path, message] of forged) {
+      const res = await api.get(`/api/v1/sheets/${path}`);
+      assert.equal(res.statusCode, 400, `${path}: ${res.body}`);
+      assert.equal(res.json().error.code, ERROR_CODES.validation, path);
+      assert.match(res.json().error.message, new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), path);
+    }
+    assert.equal(versionReads.mock.callCount(), 0, 'no refused version window was read');
+    const ok = await api.get(`/api/v1/sheets/${id}/versions/1/rows?start=1&count=${SHEET_ROWS_WINDOW_MAX}`);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(VersionRowsSchema.parse(ok.json()).data, [['b', 2]]);
+    assert.equal(versionReads.mock.callCount(), 1);
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });

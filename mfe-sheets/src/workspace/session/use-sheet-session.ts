@@ -132,6 +132,28 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     });
 
     /**
+     * The live link's onVersion, for a sheet loaded whole or windowed: the version held; an own
+     * edit in the database is saved, and a save error of before is over. The navigator shows each
+     * sheet's size: it is told when an edit (typing beyond the grid, a row op) changed it.
+     */
+    const versionHandler = (size: SheetSize) => {
+      let announcedSize = size;
+      return (version: number, savedAt: string | null) => {
+        const before = store.getState();
+        if (savedAt === null) {
+          store.setState({ version });
+          return;
+        }
+        store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
+        const now = store.getState().size;
+        if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
+          announcedSize = now;
+          shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
+        }
+      };
+    };
+
+    /**
      * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas (they read the
      * whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
      * windows read, and follows it live the same way.
@@ -147,7 +169,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         const before = sizeNow();
         if (next.rows !== before.rows || next.cols !== before.cols) store.setState({ size: next });
       };
-      let announcedSize = { rows: first.row_count, cols: first.column_count };
+      const versionHeld = versionHandler({ rows: first.row_count, cols: first.column_count });
       const touched = (cells: readonly ChangedCellRef[] | null) => dataChanged(cells);
       const sheetLive: LiveSheet = new LiveSheet({
         version: first.version,
@@ -173,17 +195,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         onVersion: (version, savedAt) => {
           windowed.advance(version);
-          const before = store.getState();
-          if (savedAt === null) {
-            store.setState({ version });
-            return;
-          }
-          store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
-          const now = sizeNow();
-          if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
-            announcedSize = now;
-            shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
-          }
+          versionHeld(version, savedAt);
         },
         onPending: (count) => {
           if (count === 0) windowed.ownSaved();
@@ -245,8 +257,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       }
       const size = storedSize(sheet.data, sheet.metadata.rows, sheet.metadata.columns);
       const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
-      // The navigator shows each sheet's size: tell it when typing beyond the grid grew it.
-      let announcedSize = size;
+      const versionHeld = versionHandler(size);
       const sizeNow = () => store.getState().size;
       const resize = (next: { rows: number; cols: number }) => {
         const before = sizeNow();
@@ -290,20 +301,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           store.setState({ charts: chartsOf(sync.metadata) });
           touched(null);
         },
-        onVersion: (version, savedAt) => {
-          const before = store.getState();
-          if (savedAt === null) {
-            store.setState({ version });
-            return;
-          }
-          // An own edit is in the database: saved, and a save error of before is over.
-          store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
-          const now = sizeNow();
-          if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
-            announcedSize = now;
-            shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
-          }
-        },
+        onVersion: versionHeld,
         onPending: (count) => store.setState({ pending: count > 0 }),
         // A refusal naming view-only means the sheet was made view-only for us since it loaded: lock the grid.
         onError: (message) => store.setState({ saveError: message, error: message, ...(message === ACCESS_TEXTS.viewOnly ? { access: 'viewer' as const } : {}) }),
