@@ -162,7 +162,9 @@ try {
         await page.evaluate(([before, col]) => {
           const e = (window.__edit = { enter: null, shown: null, text: null });
           document.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' && e.enter === null) e.enter = performance.now(); }, { capture: true });
-          const poll = (now) => {
+          // Read the clock in the callback: the frame's own timestamp (its argument) may precede the Enter handled in it.
+          const poll = () => {
+            const now = performance.now();
             const t = document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[0]?.querySelectorAll('td')[col]?.textContent;
             if (e.enter !== null && t !== String(before)) {
               e.shown = now;
