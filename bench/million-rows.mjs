@@ -13,14 +13,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { productApi } from './support/product-api.mjs';
-import { DEFAULT_PORTS } from '../scripts/lib/stack.mjs';
 import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
+import { benchPorts } from './support/bench-ports.mjs';
+import { importCsv } from './support/import-csv.mjs';
+import { signInPage } from './support/sign-in-page.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
-// BENCH_PORT_BASE: the processes on consecutive ports from it instead (a machine that gives each run a narrow port range).
-const portBase = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : null;
-const ports = Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v], i) => [k, portBase === null ? v + offset : portBase + i]));
+// BENCH_PORT_BASE: the processes on consecutive ports from it instead (bench/support/bench-ports.mjs).
+const ports = benchPorts(offset);
 const base = `http://localhost:${ports.shell}`;
 const user = { username: 'bench-million', password: 'bench million password' };
 /** How long one open may take before it counts as failed. */
@@ -46,16 +47,7 @@ function csv(tag, rows) {
 
 const api = productApi(base);
 
-async function importSheet(token, name, text) {
-  const form = new FormData();
-  form.append('file', new Blob([text], { type: 'text/csv' }), `${name}.csv`);
-  form.append('name', name);
-  const t0 = performance.now();
-  const res = await fetch(`${base}/api/v1/import`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`import ${name}: ${res.status} ${await res.text()}`);
-  const body = await res.json();
-  return { id: body.sheets[0].id, ms: performance.now() - t0 };
-}
+const importSheet = (token, name, text) => importCsv(base, token, name, text);
 
 /** utime + stime of a process, in ms (Linux /proc; clock ticks are 100 Hz there). */
 function cpuMs(pid) {
@@ -160,10 +152,7 @@ try {
       if (req.method() === 'GET' && /^\/api\/v1\/sheets\/[^/]+(\/rows)?$/.test(url.pathname)) sheetRequests.push(`${url.pathname.split('/').slice(4).join('/').replace(/^[^/]+/, ':id')}${url.search}`);
     });
     const requestsOf = (from) => sheetRequests.slice(from).join(', ');
-    await page.goto(`${base}/login`);
-    await page.getByLabel(/^username/i).fill(user.username);
-    await page.getByLabel(/^password/i).fill(user.password);
-    await page.getByRole('button', { name: /^sign in$/i }).click();
+    await signInPage(page, base, user);
     const grid = page.getByTestId('sheet-grid');
     // Open the small sheet first: the Workspace's code is then loaded and not part of the figure.
     const smallFrom = sheetRequests.length;

@@ -1,0 +1,219 @@
+// Issue 23: "report what sizes keep formulas interactive". A sheet that may hold formulas is loaded
+// whole (the server's may_have_formulas flag) and its formulas run in HyperFormula on the page's
+// main thread (mfe-sheets workspace/grid/SheetGrid.tsx, Handsontable's Formulas plugin). This bench
+// imports sheets of 10,000 / 50,000 / 100,000 / 200,000 rows × 11 columns through POST /api/v1/import
+// (a CSV written here, as a user's upload): column C of every row holds =A{r}*2+D{r} and the first
+// row's C holds =SUM(A1:A{n}) (the grid's row 1 is the first data row, under the header; column C
+// so that the SUM is on screen without scrolling: the grid draws only the columns in view). Each is
+// opened in Debian's Chromium from a click in the navigator, in a fresh tab, RUNS times (2 unless
+// told: the machine is shared). For each open it prints: click → first rows shown; click → the SUM
+// cell showing its value; the longest main-thread block from the click until 1 s after the SUM
+// showed (PerformanceObserver 'longtask', and the longest gap between requestAnimationFrame
+// callbacks); an edit of A2 (a cell the SUM reads) from its Enter to the SUM cell showing the new
+// total, with the longest block in that time; the JS heap; whether the tab survived. The load
+// average goes with every figure: other processes on the machine slow every wall-clock figure.
+// Before the timed open each tab opens a 1-row sheet with a formula: the Workspace's code and the
+// formula engine's chunk are then loaded and not part of the figure.
+// Usage: node bench/formula-sizes.mjs [port offset, default 900] [largest size in rows, default 200000]
+// (BENCH_PORT_BASE: consecutive ports from it instead; RUNS: opens per size). Starts the built
+// product (`npm start`'s processes) with a fresh data folder and stops it afterwards.
+import os from 'node:os';
+import { productApi } from './support/product-api.mjs';
+import { startProductStack } from './support/product-stack.mjs';
+import { launchChromium } from './support/chromium.mjs';
+import { benchPorts } from './support/bench-ports.mjs';
+import { importCsv } from './support/import-csv.mjs';
+import { signInPage } from './support/sign-in-page.mjs';
+
+const ports = benchPorts(Number(process.argv[2] ?? 900));
+const largest = Number(process.argv[3] ?? 200_000);
+const RUNS = Number(process.env.RUNS ?? 2);
+const base = `http://localhost:${ports.shell}`;
+const user = { username: 'bench-formulas', password: 'bench formulas password' };
+/** How long one open (or one edit) may take before it counts as failed. */
+const OPEN_TIMEOUT_MS = 120_000;
+/** The quiet time watched after the SUM showed: work the open leaves for later still counts. */
+const SETTLE_MS = 1_000;
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const s = (x) => `${(x / 1000).toFixed(2)} s`;
+const ms = (x) => (x === null || x === undefined ? '?' : `${Math.round(x)} ms`);
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const api = productApi(base);
+/** The SUM's column (C): on screen without scrolling. */
+const SUM_COL = 2;
+
+/** Column A holds the grid row (1…n), B the marker `{tag}{r}` (unique to the sheet), C the formulas, D–K small numbers. */
+function csv(tag, rows) {
+  const parts = ['a,b,c,d,e,f,g,h,i,j,k\n'];
+  for (let r = 0; r < rows; r++) {
+    const g = r + 1;
+    const m = r % 100;
+    const formula = r === 0 ? `=SUM(A1:A${rows})` : `=A${g}*2+D${g}`;
+    parts.push(`${g},${tag}${r},${formula},${m},${(m + 1) % 100},${(m + 2) % 100},${(m + 3) % 100},${(m + 4) % 100},${(m + 5) % 100},${(m + 6) % 100},${(m + 7) % 100}\n`);
+  }
+  return parts.join('');
+}
+
+/**
+ * Installed in every page before its scripts: the long tasks (PerformanceObserver 'longtask') and
+ * the gaps between requestAnimationFrame callbacks over 50 ms, each with its start time, so the
+ * bench can ask for the longest one in a span of time.
+ */
+function watchMainThread() {
+  const w = (window.__mainThread = { longtasks: [], gaps: [] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    w.unsupported = true;
+  }
+  let last = performance.now();
+  const frame = (now) => {
+    if (now - last > 50) w.gaps.push({ start: last, duration: now - last });
+    last = now;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+/** The longest long task and rAF gap that began at or after `from` (page time), and the task count. */
+function longestSince(from) {
+  const w = window.__mainThread;
+  const inSpan = (xs) => xs.filter((x) => x.start + x.duration >= from);
+  const max = (xs) => xs.reduce((a, x) => Math.max(a, x.duration), 0);
+  return { longtask: w.unsupported ? null : max(inSpan(w.longtasks)), tasks: inSpan(w.longtasks).length, gap: max(inSpan(w.gaps)) };
+}
+
+/** The text of the main grid's cell (row and column from 0); the overlays hold copies of the edges. */
+const cellText = ([row, col]) => document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[row]?.querySelectorAll('td')[col]?.textContent ?? null;
+
+const stack = await startProductStack(ports, 'tessera-bench-formulas-');
+let browser;
+try {
+  browser = await launchChromium();
+  await api('/auth/signup', { method: 'POST', body: user });
+  const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });
+  const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a', 'b'], data: [['s0', '=1+1']] } });
+  const sizes = [10_000, 50_000, 100_000, 200_000]
+    .filter((rows) => rows <= largest)
+    .map((rows, i) => ({ rows, label: `${rows.toLocaleString('en')} × 11`, tag: `f${i}x` }));
+  for (const size of sizes) {
+    const text = csv(size.tag, size.rows);
+    Object.assign(size, await importCsv(base, token, size.label, text));
+    const { sheet: stored } = await api(`/sheets/${size.id}/rows?start=0&count=1&summary=1`, { token });
+    console.log(`imported ${size.label} (${mb(Buffer.byteLength(text))} CSV) in ${s(size.ms)}; may_have_formulas ${stored.may_have_formulas}  load ${load()}`);
+  }
+
+  const results = [];
+  for (const size of sizes) {
+    for (let run = 1; run <= RUNS; run++) {
+      // A fresh tab per open: the heap is this sheet's, not the one before.
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      await context.addInitScript(watchMainThread);
+      const page = await context.newPage();
+      const r = { label: size.label, run, failures: [], crashed: false };
+      results.push(r);
+      let watching = false;
+      const fail = (text) => watching && r.failures.push(text);
+      page.on('crash', () => { r.crashed = true; r.failures.push('the tab crashed'); });
+      page.on('pageerror', (err) => fail(`page error: ${err.message.slice(0, 200)}`));
+      page.on('console', (msg) => { if (msg.type() === 'error') fail(`console error: ${msg.text().slice(0, 200)}`); });
+      try {
+        await signInPage(page, base, user);
+        const grid = page.getByTestId('sheet-grid');
+        await page.getByTestId(`sheet-${small.id}`).getByRole('button').first().click();
+        await grid.locator('td', { hasText: /^s0$/ }).first().waitFor({ timeout: 60_000 });
+        // The small sheet's formula computed: HyperFormula's chunk is loaded.
+        await page.waitForFunction((args) => document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[args[0]]?.querySelectorAll('td')[args[1]]?.textContent === '2', [0, 1], { timeout: 60_000 });
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        watching = true;
+
+        // The open: click → first rows; click → the SUM's value; the main thread over that span + SETTLE_MS.
+        const pageT0 = await page.evaluate(() => performance.now());
+        const t0 = Date.now();
+        await page.getByTestId(`sheet-${size.id}`).getByRole('button').first().click();
+        await grid.locator('td', { hasText: new RegExp(`^${size.tag}0$`) }).first().waitFor({ timeout: OPEN_TIMEOUT_MS });
+        r.openMs = Date.now() - t0;
+        await page.waitForFunction((col) => {
+          const t = document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[0]?.querySelectorAll('td')[col]?.textContent;
+          return !!t && !t.startsWith('=') && Number.isFinite(Number(t));
+        }, SUM_COL, { timeout: OPEN_TIMEOUT_MS, polling: 50 });
+        r.sumMs = Date.now() - t0;
+        r.openLoad = load();
+        r.mode = await page.evaluate(() => {
+          const root = document.querySelector('[data-testid="sheet-grid"]');
+          return `${root.querySelector('[data-testid="row-scrollbar"]') ? 'windowed' : 'whole'}, formulas ${root.dataset.formulas}`;
+        });
+        const sumBefore = Number(await page.evaluate(cellText, [0, SUM_COL]));
+        const expectedSum = (size.rows * (size.rows + 1)) / 2;
+        // A2 is changed by each run (the edit is saved), so the first run alone knows the untouched total.
+        if (run === 1 && sumBefore !== expectedSum) r.failures.push(`the SUM shows ${sumBefore}, not ${expectedSum}`);
+        await page.waitForTimeout(SETTLE_MS);
+        r.open = await page.evaluate(longestSince, pageT0);
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        r.heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+
+        // The edit: A2 (a cell the SUM reads) gets a new number; from its Enter (seen by a capturing
+        // listener, before the grid's) to the frame that shows the SUM's new total.
+        const a2 = Number(await page.evaluate(cellText, [1, 0]));
+        const next = a2 + 1000;
+        await page.evaluate(([before, col]) => {
+          const e = (window.__edit = { enter: null, shown: null, text: null });
+          document.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' && e.enter === null) e.enter = performance.now(); }, { capture: true });
+          // Read the clock in the callback: the frame's own timestamp (its argument) may precede the Enter handled in it.
+          const poll = () => {
+            const now = performance.now();
+            const t = document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[0]?.querySelectorAll('td')[col]?.textContent;
+            if (e.enter !== null && t !== String(before)) {
+              e.shown = now;
+              e.text = t;
+              return;
+            }
+            requestAnimationFrame(poll);
+          };
+          requestAnimationFrame(poll);
+        }, [sumBefore, SUM_COL]);
+        await page.locator('[data-testid="sheet-grid"] .ht_master .htCore tbody tr').nth(1).locator('td').nth(0).click();
+        await page.keyboard.type(String(next));
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => window.__edit.shown !== null, null, { timeout: OPEN_TIMEOUT_MS, polling: 50 });
+        const edit = await page.evaluate(() => window.__edit);
+        r.editMs = edit.shown - edit.enter;
+        r.editLoad = load();
+        if (Number(edit.text) !== sumBefore - a2 + next) r.failures.push(`after the edit the SUM shows ${edit.text}, not ${sumBefore - a2 + next}`);
+        await page.waitForTimeout(SETTLE_MS);
+        r.edit = await page.evaluate(longestSince, edit.enter);
+        const after = await cdp.send('Performance.getMetrics');
+        r.heapAfterEdit = after.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+      } catch (err) {
+        r.failures.push(`stopped: ${err.message.split('\n')[0]}`);
+        // What the grid showed then: its first two rows, as seen.
+        const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')].slice(0, 2).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join(','))).catch(() => null);
+        r.failures.push(`the grid's first rows then: ${JSON.stringify(rows)}`);
+      }
+      // Survived: not crashed and still answering.
+      r.survived = !r.crashed && (await Promise.race([page.evaluate(() => true).catch(() => false), new Promise((res) => setTimeout(() => res(false), 10_000))]));
+      r.endLoad = load();
+      console.log(
+        `${r.label} run ${run}: ${r.mode ?? '?'}; click → first rows ${r.openMs === undefined ? 'FAILED' : s(r.openMs)}, → SUM shown ${r.sumMs === undefined ? 'FAILED' : s(r.sumMs)} (load ${r.openLoad ?? r.endLoad}); ` +
+          `open's longest long task ${ms(r.open?.longtask)} (${r.open?.tasks ?? '?'} tasks), longest rAF gap ${ms(r.open?.gap)}; ` +
+          `edit A2 → SUM ${ms(r.editMs)}, its longest long task ${ms(r.edit?.longtask)} (load ${r.editLoad ?? r.endLoad}); ` +
+          `JS heap ${r.heap ? mb(r.heap) : '?'} (after the edit ${r.heapAfterEdit ? mb(r.heapAfterEdit) : '?'}); tab ${r.survived ? 'survived' : 'DID NOT SURVIVE'}; failures: ${r.failures.length ? r.failures.join(' | ') : 'none'}`,
+      );
+      await context.close().catch(() => {});
+    }
+  }
+
+  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | edit → SUM | longest long task (edit) | JS heap | survived | load (open / edit)`);
+  for (const r of results) {
+    console.log(
+      [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.editMs), ms(r.edit?.longtask), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
+    );
+  }
+  console.log(`interactive = an edit → recompute under ~200 ms and no main-thread block over ~1 s while opening`);
+} finally {
+  await browser?.close().catch(() => {});
+  await stack.stop();
+}
