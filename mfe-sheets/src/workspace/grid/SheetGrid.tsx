@@ -7,11 +7,12 @@ import {
   type GridData,
 } from '@tessera/contracts';
 import { memo, useEffect, useMemo, useRef } from 'react';
+import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
-import { escapeHtml, headerLabel, toCellValue, typedValue } from './grid-shape.js';
+import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
 
 registerGridModules();
@@ -44,8 +45,6 @@ export interface SheetGridProps {
   onLinked?(): void;
 }
 
-// Sources of changes that are not the user's: (re)loading the data, and other users' changes.
-const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
 const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
 
@@ -122,18 +121,9 @@ export const SheetGrid = memo(
           outsideClickDeselects={false}
           formulas={formulas}
           {...live}
-          beforeChange={(changes, source) => {
-            if (NOT_EDITS.has(source)) return;
-            // Typed and pasted numbers are stored as numbers, in the grid and on the server alike.
-            for (const change of changes) if (change) change[3] = typedValue(change[3]);
-          }}
+          beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
-            if (!changes || NOT_EDITS.has(source)) return;
-            const cells: CellChange[] = [];
-            for (const [row, prop, before, after] of changes) {
-              if (typeof prop !== 'number' || before === after) continue;
-              cells.push({ row, col: prop, value: toCellValue(after) });
-            }
+            const cells = cellEdits(changes, source);
             if (cells.length === 0) return;
             dropDeferredCells(data, cells);
             on.current.onCellsChanged(cells);

@@ -3,9 +3,9 @@ import { HANDSONTABLE_LICENSE_KEY, type CellChange, type CellValue, type GridDat
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { contextMenu } from '../grid/context-menu.js';
-import { LIVE_SOURCE } from '../grid/grid-link.js';
+import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { registerGridModules } from '../grid/grid-modules.js';
-import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
+import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -43,8 +43,6 @@ export interface WindowedGridProps {
   /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
   highlight?: RowHighlight | null;
 }
-
-const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
 
 /**
  * The grid of a sheet too large to load whole (issue 23): Handsontable shows a slab of
@@ -236,17 +234,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           width="100%"
           readOnly={readOnly}
           outsideClickDeselects={false}
-          beforeChange={(changes, source) => {
-            if (NOT_EDITS.has(source)) return;
-            for (const change of changes) if (change) change[3] = typedValue(change[3]);
-          }}
+          beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
-            if (!changes || NOT_EDITS.has(source)) return;
-            const cells: CellChange[] = [];
-            for (const [row, prop, before, after] of changes) {
-              if (typeof prop !== 'number' || before === after) continue;
-              cells.push({ row: base.current + row, col: prop, value: toCellValue(after) });
-            }
+            const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
           afterScrollVertically={followGrid}
