@@ -9,7 +9,10 @@ type RetriableConfig = InternalAxiosRequestConfig & { _tesseraRetried?: boolean 
  * once; when the refresh fails or the 401 persists, the session signs out.
  */
 export function createHttpClient(session: AuthSession, baseURL: string): AxiosInstance {
-  const client = axios.create({ baseURL, withCredentials: true });
+  // withXSRFToken false: the api authenticates with bearer tokens, not an XSRF cookie — and axios,
+  // when it may send one, first asks the browser's cookie store asynchronously, so every request left
+  // only after the main thread was free again (a windowed grid's row read waited for the grid's redraw).
+  const client = axios.create({ baseURL, withCredentials: true, withXSRFToken: false });
 
   client.interceptors.request.use((config) => {
     const token = session.token();
