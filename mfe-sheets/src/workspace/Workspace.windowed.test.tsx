@@ -27,7 +27,8 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
-  api = await startSheetApi([big]);
+  // A copy: the test api changes the sheets it holds (rows inserted in one test must not reach the next).
+  api = await startSheetApi([{ ...big, data: big.data.map((row) => [...row]) }]);
 });
 afterEach(async () => {
   closeLiveShells();
@@ -206,4 +207,41 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at + 1}`));
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 1);
   await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS - 1));
+});
+
+test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column", async () => {
+  const shell = await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+
+  // A column inserted left of N.
+  act(() => {
+    hot.selectCell(slabRow(at), 1);
+    hot.getPlugin('contextMenu').executeCommand('col_left');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'columns_insert', index: 1, count: 1 })]));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, null, at]));
+  // What the user sees: N one column to the right, under its own header; the new column named by its letter.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 2)).toBe(at));
+  expect(hot.getDataAtCell(slabRow(at), 1)).toBeNull();
+  await waitFor(() => expect(shell.sheet.headers).toEqual(['Name', 'B', 'N']));
+  expect(hot.getColHeader(2)).toBe('N');
+  expect(shell.sheet.size.cols).toBe(3);
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  // The new column removed again.
+  act(() => {
+    hot.selectCell(slabRow(at), 1);
+    hot.getPlugin('contextMenu').executeCommand('remove_col');
+  });
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'columns_remove', index: 1, count: 1 })));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, at]));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+  await waitFor(() => expect(shell.sheet.headers).toEqual(['Name', 'N']));
+  expect(hot.getColHeader(1)).toBe('N');
+  expect(hot.countCols()).toBe(2);
+  expect(shell.sheet.size.cols).toBe(2);
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
 });

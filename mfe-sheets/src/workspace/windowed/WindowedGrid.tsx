@@ -98,18 +98,25 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (!h) return;
     base.current = from;
     const rows = slabOf(from);
-    h.deselectCell();
-    // Undo steps name slab rows: after the move they would undo other rows.
-    h.getPlugin('undoRedo')?.clear();
-    if (rows.length === slab.current.length) {
-      // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
-      for (let i = 0; i < rows.length; i++) slab.current[i] = rows[i];
-    } else {
-      slab.current = rows;
-      h.updateData(slab.current, 'updateData');
-    }
-    h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
-    h.render();
+    // Columns inserted or removed: Handsontable counts them again only from new settings and data.
+    const cols = Math.max(1, sheet.colCount);
+    const colsChanged = h.countCols() !== cols;
+    // One batch: the deselection, the scroll and the new rows drawn once (each alone lays the grid out again).
+    h.batch(() => {
+      h.deselectCell();
+      // Undo steps name slab rows: after the move they would undo other rows.
+      h.getPlugin('undoRedo')?.clear();
+      if (colsChanged) h.updateSettings({ minCols: cols });
+      if (rows.length === slab.current.length && !colsChanged) {
+        // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
+        for (let i = 0; i < rows.length; i++) slab.current[i] = rows[i];
+      } else {
+        slab.current = rows;
+        h.updateData(slab.current, 'updateData');
+      }
+      h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
+      h.render();
+    });
   };
   /** The slab centred on the rows shown (`rows` of them from `top`). */
   const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), sheet.rowCount - SLAB.rows));
@@ -175,16 +182,22 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         return;
       }
       let changed = false;
+      let shownChanged = false;
+      // Rows that arrive outside the rows drawn are drawn when scrolled to: no redraw for them (a read-ahead window).
+      const firstDrawn = h.view.getFirstRenderedVisibleRow();
+      const lastDrawn = h.view.getLastRenderedVisibleRow();
+      const drawn = (i: number) => firstDrawn === null || lastDrawn === null || (i >= firstDrawn && i <= lastDrawn);
       const rows = slab.current;
       for (let i = 0; i < rows.length; i++) {
         const row = sheet.rowAt(base.current + i);
         if (row && rows[i] !== row) {
           rows[i] = row;
           changed = true;
+          if (drawn(i)) shownChanged = true;
         }
       }
-      // Remote cells change the rows in place: drawn again either way.
-      if (changed || !reset) h.render();
+      // Remote cells change the rows in place (no row replaced): drawn again.
+      if (!changed || shownChanged) h.render();
     };
     const stop = sheet.subscribe(refill);
     sheet.show(0, 100, SLAB.readAhead);
