@@ -254,6 +254,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             <WindowedGrid
               key={sheet.loadKey}
               sheet={sheet.windowed}
+              link={sheet.data}
               headers={sheet.headers}
               readOnly={locked}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}

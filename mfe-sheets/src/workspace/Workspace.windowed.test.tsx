@@ -1,5 +1,6 @@
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, changedCells, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_SHEET_MIN_ROWS, changedCells, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
@@ -244,4 +245,28 @@ test("the menu's Insert column left goes out as a column op; the rows shown and 
   expect(hot.countCols()).toBe(2);
   expect(shell.sheet.size.cols).toBe(2);
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+});
+
+test("another user's selected cell is outlined at its absolute row once that row is shown, and follows them", async () => {
+  const shell = liveShellFor(api.url, big.id, 'alice');
+  const at = 119_000;
+  const withBob = (row: number): ShellContext => ({
+    ...shell,
+    presence: { online: ['alice', 'bob'], onSheet: [{ userId: 'bob', joinedAt: '', displayName: 'Bob', selection: { row, col: 1 }, color: presenceColor('bob') }] },
+  });
+  const view = renderInShell(<Workspace shell={withBob(at)} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  // Nothing outlined at the top: the slab's row of the same index is another row.
+  expect(document.querySelector('[data-presence]')).toBeNull();
+
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  await waitFor(() => expect(hot.getCell(slabRow(at), 1)).toHaveAttribute('data-presence', 'Bob'));
+  expect(hot.getCell(slabRow(at), 1)!.style.boxShadow).toContain('inset 0 0 0 2px');
+
+  view.rerender(<ChakraProvider value={defaultSystem}><Workspace shell={withBob(at - 3)} /></ChakraProvider>);
+  await waitFor(() => expect(hot.getCell(slabRow(at - 3), 1)).toHaveAttribute('data-presence', 'Bob'));
+  expect(hot.getCell(slabRow(at), 1)).not.toHaveAttribute('data-presence');
 });

@@ -129,8 +129,8 @@ export function showPresence(data: GridData, marks: Map<string, PresenceMark>): 
   mounted(data)?.render();
 }
 
-/** A cell another user selected: an inset outline in their colour, their name as its title. */
-function drawPresence(data: GridData, td: HTMLTableCellElement, row: number, col: number): void {
+/** A cell another user selected: an inset outline in their colour, their name as its title (`row` as the session counts it). */
+export function drawPresence(data: GridData, td: HTMLTableCellElement, row: number, col: number): void {
   const mark = gridLink(data).presence.get(cellKey(row, col));
   if (mark) {
     td.style.boxShadow = `inset 0 0 0 2px ${mark.color}`;

@@ -4,6 +4,8 @@ import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { contextMenu } from '../grid/context-menu.js';
 import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
+import { gridLink } from '../grid/grid-link.js';
+import { drawPresence } from '../grid/live-grid.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
@@ -42,6 +44,11 @@ export interface WindowedGridProps {
   onCellHistory?(row: number, col: number): void;
   /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
   highlight?: RowHighlight | null;
+  /**
+   * The loaded sheet's rows array, the key the session shares with the grid (gridLink): other
+   * users' selected cells, drawn at absolute rows, and redrawn as they move. A preview has none.
+   */
+  link?: GridData;
 }
 
 /**
@@ -52,7 +59,7 @@ export interface WindowedGridProps {
  * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
  * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, link, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
@@ -204,6 +211,18 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The session draws others' selections through this grid while it is mounted (showPresence).
+  useEffect(() => {
+    if (!link) return;
+    const shared = gridLink(link);
+    const h = hot();
+    shared.hot = h;
+    return () => {
+      if (shared.hot === h) shared.hot = null;
+    };
+  }, [link]); // eslint-disable-line react-hooks/exhaustive-deps
+  const presence = useMemo(() => (link ? (td: HTMLTableCellElement, row: number, col: number) => drawPresence(link, td, base.current + row, col) : undefined), [link]);
+
   // More differences known (a window compared): drawn again.
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -252,6 +271,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
+          afterRenderer={presence}
           afterScrollVertically={followGrid}
           afterSelectionEnd={(row, col) => {
             if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
