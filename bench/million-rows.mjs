@@ -47,6 +47,32 @@ function csv(tag, rows) {
 
 const api = productApi(base);
 
+/** Where the jumps go, as fractions of the sheet (one after another; the end is timed above). */
+const JUMP_FRACTIONS = [0.5, 0.25, 0.75, 0.1, 0.9, 0.6];
+/**
+ * In the page: set the windowed grid's row scroll bar to `fraction` and resolve with the ms until a
+ * frame draws a cell of column B holding `{tag}{n}` with n within 50 rows of `target`.
+ */
+function jumpInPage({ fraction, target, tag }) {
+  const root = document.querySelector('[data-testid="sheet-grid"]');
+  const bar = root.querySelector('[data-testid="row-scrollbar"]');
+  const pattern = new RegExp(`^${tag}(\\d+)$`);
+  const near = () => [...root.querySelectorAll('.ht_master td')].some((td) => {
+    const m = pattern.exec(td.textContent ?? '');
+    return m !== null && Math.abs(Number(m[1]) - target) <= 50;
+  });
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    bar.scrollTop = fraction * (bar.scrollHeight - bar.clientHeight);
+    const frame = () => {
+      if (near()) resolve(performance.now() - t0);
+      else if (performance.now() - t0 > 30_000) reject(new Error('not drawn within 30 s'));
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 const importSheet = (token, name, text) => importCsv(base, token, name, text);
 
 /** utime + stime of a process, in ms (Linux /proc; clock ticks are 100 Hz there). */
@@ -190,13 +216,15 @@ try {
     // cell is drawn, whether it is inside the grid's box, and how far its row header is from it
     // (Handsontable documents that past the browser's largest scroll height rows misalign).
     let scroll = 'not tried';
+    let jumps = 'not tried';
     if (openMs !== null) {
       const last = `${size.tag}${size.rows - 1}`;
+      let windowed = false;
       try {
         // The scroll bar dragged to its end: the grid's scrolling box scrolled to the bottom.
         const t1 = Date.now();
         // A windowed grid (issue 23) has its own scroll bar spanning the sheet (the grid's box holds a slab of rows): that one.
-        const windowed = await page.evaluate(() => {
+        windowed = await page.evaluate(() => {
           const bar = document.querySelector('[data-testid="sheet-grid"] [data-testid="row-scrollbar"]');
           const holder = bar ?? document.querySelector('[data-testid="sheet-grid"] .ht_master .wtHolder');
           holder.scrollTop = holder.scrollHeight;
@@ -223,10 +251,26 @@ try {
         scroll = 'FAILED';
         failures.push(`the last row was not drawn after scrolling to the bottom: ${err.message.split('\n')[0]}`);
       }
+      // Jumps to rows inside the sheet, timed in the page: from the scroll bar set to the frame that
+      // draws a row near the target (performance.now() in that frame's callback: a frame's own
+      // timestamp can precede the scroll). A Date.now() on this side would add the round trips to the page.
+      if (windowed) {
+        const times = [];
+        for (const fraction of JUMP_FRACTIONS) {
+          const target = Math.round(fraction * (size.rows - 1));
+          try {
+            times.push(await page.evaluate(jumpInPage, { fraction, target, tag: size.tag }));
+          } catch (err) {
+            failures.push(`no row near ${target} after a jump: ${err.message.split('\n')[0]}`);
+          }
+        }
+        const sorted = [...times].sort((a, b) => a - b);
+        jumps = times.length ? `${times.map(ms).join(', ')} (median ${ms(sorted[Math.floor(sorted.length / 2)])}, worst ${ms(sorted.at(-1))})` : 'FAILED';
+      }
     }
     results.push({
       label: size.label,
-      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}`,
+      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
       failures,
     });
     await context.close();
