@@ -420,7 +420,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           if (moved.changed) store.setState({ charts: moved.charts });
         }
         // A windowed sheet (issue 23): its size moves now, the rows held once the server has the op.
-        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.count);
+        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.index, operation.count);
         if (operation) liveRef.current?.send([operation]);
       },
       onSelect(row, col) {

@@ -65,7 +65,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const on = useRef(handlers);
   on.current = handlers;
   const base = useRef(0);
-  // Rows not read yet: placeholders, read-only.
+  // Rows not read yet (empty, or as before an own row or column op): placeholders, read-only.
   const placeholders = useRef(new WeakSet<CellValue[]>());
   const slabOf = (from: number): GridData => {
     const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
@@ -74,9 +74,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       const row = sheet.rowAt(from + i);
       if (row) rows[i] = row;
       else {
-        const empty: CellValue[] = [];
-        placeholders.current.add(empty);
-        rows[i] = empty;
+        // Not read (again) yet: as it was before the user's own row or column op, moved as it moved, or empty.
+        const stale = sheet.staleRowAt(from + i) ?? [];
+        placeholders.current.add(stale);
+        rows[i] = stale;
       }
     }
     return rows;

@@ -155,6 +155,11 @@ export class RowWindows {
     }
   }
 
+  /** The windows at the current version, by index (a copy of the map; the rows are the held ones). */
+  atVersion(): Map<number, GridData> {
+    return new Map(this.windows);
+  }
+
   /** No own edit is pending any more: each was saved by this version at the latest. */
   ownSaved(): void {
     for (const entry of this.log) if (entry.own && entry.savedBy === null) entry.savedBy = this.current;

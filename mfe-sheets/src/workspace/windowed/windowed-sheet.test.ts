@@ -160,7 +160,7 @@ test('own rows removed: the size follows at once; the rows held are read again o
   expect(sheet.rowAt(10)).toEqual(['r10']);
   const updates: boolean[] = [];
   sheet.subscribe((reset) => updates.push(reset));
-  sheet.ownStructure('rows_remove', 3);
+  sheet.ownStructure('rows_remove', 0, 3);
   expect(sheet.rowCount).toBe(ROWS - 3);
   // Not yet acknowledged: the rows held stay, nothing is read.
   expect(updates).toEqual([]);
@@ -171,6 +171,8 @@ test('own rows removed: the size follows at once; the rows held are read again o
   // The version moved (drawn again), then the rows moved (the grid rebuilt).
   expect(updates).toEqual([false, true]);
   expect(sheet.rowAt(10)).toBeUndefined();
+  // Until read again, the grid shows the rows held before, moved as the op moved them (not a blank grid).
+  expect(sheet.staleRowAt(10)).toEqual(['r13']);
   expect(api.reads.map((r) => r.start)).toEqual([0, 0]);
   api.state.version = 2;
   api.reads[1].answer();
@@ -179,4 +181,20 @@ test('own rows removed: the size follows at once; the rows held are read again o
   // A later save with no row op pending reads nothing again.
   sheet.ownSaved();
   expect(api.reads).toHaveLength(2);
+});
+
+test("rows moved by someone else while an own row op waits: the rows held before are not shown moved", async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  sheet.ownStructure('rows_insert', 5, 1);
+  sheet.remoteStructure(2, 'rows_insert', 2);
+  expect(sheet.staleRowAt(10)).toBeUndefined();
+  sheet.advance(3);
+  sheet.ownSaved();
+  // Where the rows held went depends on both ops: shown empty until read again.
+  expect(sheet.staleRowAt(10)).toBeUndefined();
+  expect(sheet.rowAt(10)).toBeUndefined();
 });

@@ -1,4 +1,5 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
+import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
@@ -33,8 +34,12 @@ export class WindowedSheet {
   private readonly reading = new Set<number>();
   private readonly listeners = new Set<(reset: boolean) => void>();
   private stopped = false;
-  /** An own row or column op not yet acknowledged: the windows are read again once it is. */
-  private ownStructurePending = false;
+  /** Own row or column ops not yet acknowledged: the windows are read again once they are. */
+  private ownMoves: StructureMove[] = [];
+  /** Someone else moved rows or columns meanwhile: the rows held cannot be moved as the own ops say. */
+  private movesUnknown = false;
+  /** The rows held before the own ops, at their new places: shown read-only until read again. */
+  private moved: ((row: number) => CellValue[] | undefined) | null = null;
 
   constructor(
     first: SheetRows,
@@ -50,6 +55,11 @@ export class WindowedSheet {
   subscribe(listener: (reset: boolean) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Row `row` as it was before the user's own row or column op (not read again yet), if known: shown read-only. */
+  staleRowAt(row: number): CellValue[] | undefined {
+    return this.moved?.(row);
   }
 
   /** Row `row`'s cells when its window is held, else undefined (the grid shows a placeholder). */
@@ -169,8 +179,10 @@ export class WindowedSheet {
   /** Every own edit acknowledged: windows read before an own row or column op are read again. */
   ownSaved(): void {
     this.windows.ownSaved();
-    if (this.ownStructurePending) {
-      this.ownStructurePending = false;
+    if (this.ownMoves.length > 0) {
+      this.moved = this.movesUnknown ? null : movedRows(this.windows.atVersion(), this.windows.size, this.ownMoves);
+      this.ownMoves = [];
+      this.movesUnknown = false;
       this.reload(this.windows.version);
     }
   }
@@ -180,9 +192,9 @@ export class WindowedSheet {
    * the server has the op (ownSaved): a read answered after it has them moved, and is held until
    * the session reaches its version.
    */
-  ownStructure(type: StructureOperationType, count: number): void {
+  ownStructure(type: StructureOperationType, index: number, count: number): void {
     this.resize(type, count);
-    this.ownStructurePending = true;
+    this.ownMoves.push({ type, index, count });
   }
 
   /** Others' cells, at `version`. */
@@ -194,7 +206,14 @@ export class WindowedSheet {
   /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
   remoteStructure(version: number, type: StructureOperationType, count: number): void {
     this.resize(type, count);
+    this.othersMoved();
     this.reload(version);
+  }
+
+  /** Rows moved other than by the user's own ops: what was held is not shown any more. */
+  private othersMoved(): void {
+    this.moved = null;
+    if (this.ownMoves.length > 0) this.movesUnknown = true;
   }
 
   private resize(type: StructureOperationType, count: number): void {
@@ -208,6 +227,7 @@ export class WindowedSheet {
   replace(version: number, rowCount: number, colCount: number): void {
     this.rowCount = rowCount;
     this.colCount = colCount;
+    this.othersMoved();
     this.reload(version);
   }
 
@@ -220,6 +240,7 @@ export class WindowedSheet {
 
   stop(): void {
     this.stopped = true;
+    this.moved = null;
     this.listeners.clear();
   }
 
