@@ -14,9 +14,17 @@
 // average goes with every figure: other processes on the machine slow every wall-clock figure.
 // Before the timed open each tab opens a 1-row sheet with a formula: the Workspace's code and the
 // formula engine's chunk are then loaded and not part of the figure.
+// KINDS=plain builds the same sheets without formulas (column C holds the numbers the formulas would
+// compute, row 1's C the total), KINDS=both builds each size both ways and prints them side by side:
+// what the open costs without HyperFormula (a plain sheet of 100,000 rows or more opens windowed).
+// Without formulas the edit is timed to the edited cell showing its new value.
+// PROFILE=<file.cpuprofile>: a Chromium CPU profile of the first run's open of the first size with
+// formulas (click → SUM shown + the settle time), written there and summed up: self time per script
+// and the functions with the most self time (open the file in Chromium's DevTools for the rest).
 // Usage: node bench/formula-sizes.mjs [port offset, default 900] [largest size in rows, default 200000]
 // (BENCH_PORT_BASE: consecutive ports from it instead; RUNS: opens per size). Starts the built
 // product (`npm start`'s processes) with a fresh data folder and stops it afterwards.
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
@@ -24,10 +32,14 @@ import { launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
+import { summarizeCpuProfile } from './support/cpu-profile.mjs';
 
 const ports = benchPorts(Number(process.argv[2] ?? 900));
 const largest = Number(process.argv[3] ?? 200_000);
 const RUNS = Number(process.env.RUNS ?? 2);
+const KINDS = { formulas: ['formulas'], plain: ['plain'], both: ['formulas', 'plain'] }[process.env.KINDS ?? 'formulas'];
+if (!KINDS) throw new Error(`KINDS is formulas, plain or both, not ${process.env.KINDS}`);
+const PROFILE = process.env.PROFILE ?? null;
 const base = `http://localhost:${ports.shell}`;
 const user = { username: 'bench-formulas', password: 'bench formulas password' };
 /** How long one open (or one edit) may take before it counts as failed. */
@@ -42,13 +54,16 @@ const api = productApi(base);
 /** The SUM's column (C): on screen without scrolling. */
 const SUM_COL = 2;
 
-/** Column A holds the grid row (1…n), B the marker `{tag}{r}` (unique to the sheet), C the formulas, D–K small numbers. */
-function csv(tag, rows) {
+/**
+ * Column A holds the grid row (1…n), B the marker `{tag}{r}` (unique to the sheet), C the formulas
+ * (plain: the numbers they compute), D–K small numbers.
+ */
+function csv(tag, rows, plain) {
   const parts = ['a,b,c,d,e,f,g,h,i,j,k\n'];
   for (let r = 0; r < rows; r++) {
     const g = r + 1;
     const m = r % 100;
-    const formula = r === 0 ? `=SUM(A1:A${rows})` : `=A${g}*2+D${g}`;
+    const formula = plain ? (r === 0 ? (rows * (rows + 1)) / 2 : g * 2 + m) : r === 0 ? `=SUM(A1:A${rows})` : `=A${g}*2+D${g}`;
     parts.push(`${g},${tag}${r},${formula},${m},${(m + 1) % 100},${(m + 2) % 100},${(m + 3) % 100},${(m + 4) % 100},${(m + 5) % 100},${(m + 6) % 100},${(m + 7) % 100}\n`);
   }
   return parts.join('');
@@ -97,9 +112,11 @@ try {
   const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a', 'b'], data: [['s0', '=1+1']] } });
   const sizes = [10_000, 50_000, 100_000, 200_000]
     .filter((rows) => rows <= largest)
-    .map((rows, i) => ({ rows, label: `${rows.toLocaleString('en')} × 11`, tag: `f${i}x` }));
+    .flatMap((rows, i) =>
+      KINDS.map((kind) => ({ rows, kind, plain: kind === 'plain', label: `${rows.toLocaleString('en')} × 11 ${kind}`, tag: `${kind[0]}${i}x` })),
+    );
   for (const size of sizes) {
-    const text = csv(size.tag, size.rows);
+    const text = csv(size.tag, size.rows, size.plain);
     Object.assign(size, await importCsv(base, token, size.label, text));
     const { sheet: stored } = await api(`/sheets/${size.id}/rows?start=0&count=1&summary=1`, { token });
     console.log(`imported ${size.label} (${mb(Buffer.byteLength(text))} CSV) in ${s(size.ms)}; may_have_formulas ${stored.may_have_formulas}  load ${load()}`);
@@ -113,6 +130,7 @@ try {
       await context.addInitScript(watchMainThread);
       const page = await context.newPage();
       const r = { label: size.label, run, failures: [], crashed: false };
+      const profiling = PROFILE && !size.plain && run === 1 && size === sizes.find((x) => !x.plain);
       results.push(r);
       let watching = false;
       const fail = (text) => watching && r.failures.push(text);
@@ -128,6 +146,12 @@ try {
         await page.waitForFunction((args) => document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[args[0]]?.querySelectorAll('td')[args[1]]?.textContent === '2', [0, 1], { timeout: 60_000 });
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
+        if (profiling) {
+          await cdp.send('Profiler.enable');
+          // 200 µs between samples: fine enough for a task of seconds, light enough not to add to it much.
+          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+          await cdp.send('Profiler.start');
+        }
         watching = true;
 
         // The open: click → first rows; click → the SUM's value; the main thread over that span + SETTLE_MS.
@@ -152,20 +176,26 @@ try {
         if (run === 1 && sumBefore !== expectedSum) r.failures.push(`the SUM shows ${sumBefore}, not ${expectedSum}`);
         await page.waitForTimeout(SETTLE_MS);
         r.open = await page.evaluate(longestSince, pageT0);
+        if (profiling) {
+          const { profile } = await cdp.send('Profiler.stop');
+          writeFileSync(PROFILE, JSON.stringify(profile));
+          console.log(`CPU profile of ${size.label}'s open written to ${PROFILE}\n${summarizeCpuProfile(profile)}`);
+        }
         const { metrics } = await cdp.send('Performance.getMetrics');
         r.heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
 
         // The edit: A2 (a cell the SUM reads) gets a new number; from its Enter (seen by a capturing
-        // listener, before the grid's) to the frame that shows the SUM's new total.
+        // listener, before the grid's) to the frame that shows the SUM's new total (plain: A2's new value).
         const a2 = Number(await page.evaluate(cellText, [1, 0]));
         const next = a2 + 1000;
-        await page.evaluate(([before, col]) => {
+        const watched = size.plain ? [1, 0] : [0, SUM_COL];
+        await page.evaluate(([before, row, col]) => {
           const e = (window.__edit = { enter: null, shown: null, text: null });
           document.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' && e.enter === null) e.enter = performance.now(); }, { capture: true });
           // Read the clock in the callback: the frame's own timestamp (its argument) may precede the Enter handled in it.
           const poll = () => {
             const now = performance.now();
-            const t = document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[0]?.querySelectorAll('td')[col]?.textContent;
+            const t = document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[row]?.querySelectorAll('td')[col]?.textContent;
             if (e.enter !== null && t !== String(before)) {
               e.shown = now;
               e.text = t;
@@ -174,7 +204,7 @@ try {
             requestAnimationFrame(poll);
           };
           requestAnimationFrame(poll);
-        }, [sumBefore, SUM_COL]);
+        }, [size.plain ? a2 : sumBefore, ...watched]);
         await page.locator('[data-testid="sheet-grid"] .ht_master .htCore tbody tr').nth(1).locator('td').nth(0).click();
         await page.keyboard.type(String(next));
         await page.keyboard.press('Enter');
@@ -182,7 +212,8 @@ try {
         const edit = await page.evaluate(() => window.__edit);
         r.editMs = edit.shown - edit.enter;
         r.editLoad = load();
-        if (Number(edit.text) !== sumBefore - a2 + next) r.failures.push(`after the edit the SUM shows ${edit.text}, not ${sumBefore - a2 + next}`);
+        const expected = size.plain ? next : sumBefore - a2 + next;
+        if (Number(edit.text) !== expected) r.failures.push(`after the edit ${size.plain ? 'A2' : 'the SUM'} shows ${edit.text}, not ${expected}`);
         await page.waitForTimeout(SETTLE_MS);
         r.edit = await page.evaluate(longestSince, edit.enter);
         const after = await cdp.send('Performance.getMetrics');
@@ -206,7 +237,7 @@ try {
     }
   }
 
-  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | edit → SUM | longest long task (edit) | JS heap | survived | load (open / edit)`);
+  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | edit → SUM (plain: → A2) | longest long task (edit) | JS heap | survived | load (open / edit)`);
   for (const r of results) {
     console.log(
       [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.editMs), ms(r.edit?.longtask), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
