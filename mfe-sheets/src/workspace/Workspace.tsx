@@ -83,8 +83,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     },
     [],
   );
-  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its engine computes.
-  // gridLinked: raised when a grid mounts, so the charts read again from the new one.
+  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its worker computes it.
+  // gridLinked: raised when a grid mounts and when its formulas' values arrive, so the charts read again.
   const [gridLinked, setGridLinked] = useState(0);
   const onGridLinked = useMemo(() => () => setGridLinked((n) => n + 1), []);
   const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
@@ -92,10 +92,8 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const computed = useMemo<ComputedValue | null>(() => {
     if (!chartRows || !chartEngine) return null;
     const link = gridLink(chartRows);
-    return (row, col) => {
-      const hot = link.hot;
-      return hot && !hot.isDestroyed ? toCellValue(hot.getDataAtCell(row, col)) : undefined;
-    };
+    // Asked only for formula cells (chart-data reads the others from the rows): undefined until computed.
+    return (row, col) => link.formulas?.value(row, col);
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);

@@ -1,14 +1,11 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import {
-  HANDSONTABLE_LICENSE_KEY,
-  HYPERFORMULA_LICENSE_KEY,
-  NEW_SHEET_EDITOR_DEFAULT,
-  type CellChange,
-  type GridData,
-} from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, NEW_SHEET_EDITOR_DEFAULT, type CellChange, type GridData } from '@tessera/contracts';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
+import type { CellInput } from './formulas/formula-messages.js';
+import { formulaRenderer } from './formulas/formula-renderer.js';
+import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
 import { escapeHtml, headerLabel, toCellValue, typedValue } from './grid-shape.js';
@@ -26,7 +23,7 @@ export interface SheetGridProps {
   data: GridData;
   /** Read at each render of the header row, so renamed or shifted headers show without reloading the grid. */
   headers: { current: string[] };
-  /** HyperFormula when the sheet holds formulas, else null (plain sheets never load it). */
+  /** Starts the formula worker when the sheet holds formulas, else null (plain sheets never load HyperFormula). */
   formulaEngine: FormulaEngine | null;
   readOnly?: boolean;
   /** Cells to highlight (a version preview: the cells that differ from the live version). */
@@ -40,12 +37,17 @@ export interface SheetGridProps {
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
   /** The grid's scroll, in pixels, on every scroll and once the grid is shown (the charts follow their cells). */
   onScroll?(left: number, top: number): void;
-  /** The grid is mounted and linked to its rows (gridLink): what reads through it (the charts' formula values) reads again. */
+  /**
+   * The grid is mounted and linked to its rows (gridLink), or its formulas' values arrived from the
+   * worker: what reads through it (the charts' formula values) reads again.
+   */
   onLinked?(): void;
 }
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
 const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
+// Sources that replace all the rows: the formula worker reads them again rather than cell by cell.
+const RELOADS = new Set(['loadData', 'updateData']);
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
 const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
 
@@ -66,21 +68,34 @@ export const SheetGrid = memo(
     const on = useRef(handlers);
     on.current = handlers;
 
+    // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
-      () => (formulaEngine ? { engine: { hyperformula: formulaEngine, licenseKey: HYPERFORMULA_LICENSE_KEY } } : undefined),
-      [formulaEngine],
+      () =>
+        formulaEngine
+          ? new FormulaValues(formulaEngine, data, () => {
+              const hot = ref.current?.hotInstance;
+              if (hot && !hot.isDestroyed) hot.render();
+              on.current.onLinked?.();
+            })
+          : null,
+      [formulaEngine, data],
     );
+    const renderer = useMemo(() => (formulas ? formulaRenderer(formulas) : undefined), [formulas]);
 
     // The session applies other users' changes through this grid while it is mounted.
     useEffect(() => {
       const link = gridLink(data);
       const hot = ref.current?.hotInstance ?? null;
       link.hot = hot;
+      link.formulas = formulas;
+      formulas?.start();
       on.current.onLinked?.();
       return () => {
+        formulas?.dispose();
         if (link.hot === hot) link.hot = null;
+        if (link.formulas === formulas) link.formulas = null;
       };
-    }, [data]);
+    }, [data, formulas]);
     const live = useMemo(() => liveGridHooks(data), [data]);
 
     // The master table's scrolling box: the one the cells move in.
@@ -94,6 +109,12 @@ export const SheetGrid = memo(
     const withHistory = handlers.onCellHistory !== undefined;
     const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null), [readOnly, withHistory]);
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
+
+    /** Rows or columns inserted or removed: the formulas' references move with them, whoever did it; only the user's are sent. */
+    const structureChanged = (change: StructureChange, source: string | undefined) => {
+      formulas?.structure(change.axis, change.index, change.amount);
+      if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
+    };
 
     // Absolutely placed in the Workspace's positioned box: Handsontable needs a definite height.
     return (
@@ -120,7 +141,8 @@ export const SheetGrid = memo(
           width="100%"
           readOnly={readOnly}
           outsideClickDeselects={false}
-          formulas={formulas}
+          // The native renderer setting (the wrapper's `renderer` prop takes a React component).
+          hotRenderer={renderer}
           {...live}
           beforeChange={(changes, source) => {
             if (NOT_EDITS.has(source)) return;
@@ -128,6 +150,12 @@ export const SheetGrid = memo(
             for (const change of changes) if (change) change[3] = typedValue(change[3]);
           }}
           afterChange={(changes, source) => {
+            if (changes && formulas && !RELOADS.has(source)) {
+              // Every change reaches the formulas, others' too (LIVE_SOURCE): what they show depends on them.
+              const inputs: CellInput[] = [];
+              for (const [row, prop, before, after] of changes) if (typeof prop === 'number' && before !== after) inputs.push([row, prop, toCellValue(after)]);
+              formulas.cells(inputs);
+            }
             if (!changes || NOT_EDITS.has(source)) return;
             const cells: CellChange[] = [];
             for (const [row, prop, before, after] of changes) {
@@ -138,10 +166,13 @@ export const SheetGrid = memo(
             dropDeferredCells(data, cells);
             on.current.onCellsChanged(cells);
           }}
-          afterCreateRow={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount })}
-          afterRemoveRow={(index, amount, _rows, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
-          afterCreateCol={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount })}
-          afterRemoveCol={(index, amount, _cols, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
+          // The rows replaced (a sync): the formulas read them again.
+          afterUpdateData={(_data, firstRun) => !firstRun && formulas?.reload()}
+          afterLoadData={(_data, firstRun) => !firstRun && formulas?.reload()}
+          afterCreateRow={(index, amount, source) => structureChanged({ axis: 'row', index, amount }, source)}
+          afterRemoveRow={(index, amount, _rows, source) => structureChanged({ axis: 'row', index, amount: -amount }, source)}
+          afterCreateCol={(index, amount, source) => structureChanged({ axis: 'col', index, amount }, source)}
+          afterRemoveCol={(index, amount, _cols, source) => structureChanged({ axis: 'col', index, amount: -amount }, source)}
           afterScrollVertically={reportScroll}
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
