@@ -18,9 +18,10 @@
 // compute, row 1's C the total), KINDS=both builds each size both ways and prints them side by side:
 // what the open costs without HyperFormula (a plain sheet of 100,000 rows or more opens windowed).
 // Without formulas the edit is timed to the edited cell showing its new value.
-// PROFILE=<file.cpuprofile>: a Chromium CPU profile of the first run's open of the first size with
-// formulas (click → SUM shown + the settle time), written there and summed up: self time per script
-// and the functions with the most self time (open the file in Chromium's DevTools for the rest).
+// PROFILE=<file.cpuprofile>: Chromium CPU profiles of the first run of the first size with formulas,
+// its open (click → SUM shown + the settle time) written there, its edit (Enter → SUM shown + the
+// settle time) beside it as <file>.edit.cpuprofile, each summed up: self time per script and the
+// functions with the most self time (open the files in Chromium's DevTools for the rest).
 // Usage: node bench/formula-sizes.mjs [port offset, default 900] [largest size in rows, default 200000]
 // (BENCH_PORT_BASE: consecutive ports from it instead; RUNS: opens per size). Starts the built
 // product (`npm start`'s processes) with a fresh data folder and stops it afterwards.
@@ -186,6 +187,7 @@ try {
 
         // The edit: A2 (a cell the SUM reads) gets a new number; from its Enter (seen by a capturing
         // listener, before the grid's) to the frame that shows the SUM's new total (plain: A2's new value).
+        if (profiling) await cdp.send('Profiler.start');
         const a2 = Number(await page.evaluate(cellText, [1, 0]));
         const next = a2 + 1000;
         const watched = size.plain ? [1, 0] : [0, SUM_COL];
@@ -216,6 +218,12 @@ try {
         if (Number(edit.text) !== expected) r.failures.push(`after the edit ${size.plain ? 'A2' : 'the SUM'} shows ${edit.text}, not ${expected}`);
         await page.waitForTimeout(SETTLE_MS);
         r.edit = await page.evaluate(longestSince, edit.enter);
+        if (profiling) {
+          const { profile } = await cdp.send('Profiler.stop');
+          const file = PROFILE.replace(/(\.cpuprofile)?$/, '.edit.cpuprofile');
+          writeFileSync(file, JSON.stringify(profile));
+          console.log(`CPU profile of ${size.label}'s edit written to ${file}\n${summarizeCpuProfile(profile)}`);
+        }
         const after = await cdp.send('Performance.getMetrics');
         r.heapAfterEdit = after.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
       } catch (err) {
