@@ -87,6 +87,11 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // gridLinked: raised when a grid mounts and when its formulas' values arrive, so the charts read again.
   const [gridLinked, setGridLinked] = useState(0);
   const onGridLinked = useMemo(() => () => setGridLinked((n) => n + 1), []);
+  // Values arrive after every edit of a sheet with formulas: without charts to redraw, re-rendering
+  // the Workspace for them would double the main thread's work of an edit (its Chakra tree).
+  const chartsShown = useRef(false);
+  chartsShown.current = (previewed ? (previewed.charts?.length ?? 0) : session.state.charts.length) > 0;
+  const onFormulaValues = useMemo(() => () => chartsShown.current && setGridLinked((n) => n + 1), []);
   const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
   const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
   const computed = useMemo<ComputedValue | null>(() => {
@@ -246,6 +251,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelect={noop}
               onScroll={onGridScroll}
               onLinked={onGridLinked}
+              onFormulaValues={onFormulaValues}
             />
           ) : phase === 'ready' && sheet?.windowed && shell.tab === 'data' ? (
             // A sheet too large to load whole (issue 23): a window of its rows at a time.
@@ -274,6 +280,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}
               onLinked={onGridLinked}
+              onFormulaValues={onFormulaValues}
             />
           ) : null}
           {chartLayerProps && !strip.narrow && (

@@ -1,9 +1,16 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, NEW_SHEET_EDITOR_DEFAULT, type CellChange, type GridData } from '@tessera/contracts';
+import {
+  HANDSONTABLE_LICENSE_KEY,
+  NEW_SHEET_EDITOR_DEFAULT,
+  type CellChange,
+  type CellValue,
+  type GridData,
+} from '@tessera/contracts';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
-import type { CellInput } from './formulas/formula-messages.js';
+import { fillFormulas } from './formulas/fill-formulas.js';
+import { formulaInputs } from './formulas/formula-inputs.js';
 import { formulaRenderer } from './formulas/formula-renderer.js';
 import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
@@ -37,17 +44,14 @@ export interface SheetGridProps {
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
   /** The grid's scroll, in pixels, on every scroll and once the grid is shown (the charts follow their cells). */
   onScroll?(left: number, top: number): void;
-  /**
-   * The grid is mounted and linked to its rows (gridLink), or its formulas' values arrived from the
-   * worker: what reads through it (the charts' formula values) reads again.
-   */
+  /** The grid is mounted and linked to its rows (gridLink): what reads through it (the charts' formula values) reads again. */
   onLinked?(): void;
+  /** Values of its formulas arrived from the worker (gridLink(data).formulas): the charts read them again. */
+  onFormulaValues?(): void;
 }
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
 const NOT_EDITS = new Set(['loadData', 'updateData', LIVE_SOURCE]);
-// Sources that replace all the rows: the formula worker reads them again rather than cell by cell.
-const RELOADS = new Set(['loadData', 'updateData']);
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
 const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
 
@@ -75,7 +79,7 @@ export const SheetGrid = memo(
           ? new FormulaValues(formulaEngine, data, () => {
               const hot = ref.current?.hotInstance;
               if (hot && !hot.isDestroyed) hot.render();
-              on.current.onLinked?.();
+              on.current.onFormulaValues?.();
             })
           : null,
       [formulaEngine, data],
@@ -143,6 +147,8 @@ export const SheetGrid = memo(
           outsideClickDeselects={false}
           // The native renderer setting (the wrapper's `renderer` prop takes a React component).
           hotRenderer={renderer}
+          // A filled formula's references move with it, as the Formulas plugin had HyperFormula move them.
+          beforeAutofill={formulas ? (fill, sourceRange, targetRange) => fillFormulas(fill, sourceRange, targetRange) as CellValue[][] | undefined : undefined}
           {...live}
           beforeChange={(changes, source) => {
             if (NOT_EDITS.has(source)) return;
@@ -150,12 +156,7 @@ export const SheetGrid = memo(
             for (const change of changes) if (change) change[3] = typedValue(change[3]);
           }}
           afterChange={(changes, source) => {
-            if (changes && formulas && !RELOADS.has(source)) {
-              // Every change reaches the formulas, others' too (LIVE_SOURCE): what they show depends on them.
-              const inputs: CellInput[] = [];
-              for (const [row, prop, before, after] of changes) if (typeof prop === 'number' && before !== after) inputs.push([row, prop, toCellValue(after)]);
-              formulas.cells(inputs);
-            }
+            formulas?.cells(formulaInputs(changes, source));
             if (!changes || NOT_EDITS.has(source)) return;
             const cells: CellChange[] = [];
             for (const [row, prop, before, after] of changes) {
