@@ -1,6 +1,7 @@
 // Issue 23: "report what sizes keep formulas interactive". A sheet that may hold formulas is loaded
-// whole (the server's may_have_formulas flag) and its formulas run in HyperFormula on the page's
-// main thread (mfe-sheets workspace/grid/SheetGrid.tsx, Handsontable's Formulas plugin). This bench
+// whole (the server's may_have_formulas flag) and its formulas run in HyperFormula in a Web Worker
+// (mfe-sheets workspace/grid/formulas/; until session 17 on the page's main thread through
+// Handsontable's Formulas plugin: the worker's own times are printed when it ran). This bench
 // imports sheets of 10,000 / 50,000 / 100,000 / 200,000 rows × 11 columns through POST /api/v1/import
 // (a CSV written here, as a user's upload): column C of every row holds =A{r}*2+D{r} and the first
 // row's C holds =SUM(A1:A{n}) (the grid's row 1 is the first data row, under the header; column C
