@@ -147,6 +147,24 @@ test.describe.serial('sheets: a new user organises, edits, imports and exports s
     await gridCell(page, 2, 0).dblclick();
     await expect(page.locator('textarea.handsontableInput')).toHaveValue('=SUM(A1:A2)');
     await page.keyboard.press('Escape');
+
+    // Issue 23: the formulas are computed in a Web Worker (started from a blob: the remote is
+    // served from another origin), not on the page's main thread; an edit is computed there too.
+    expect(page.workers().some((worker) => worker.url().startsWith('blob:'))).toBe(true);
+    await gridCell(page, 0, 0).click();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await expect(gridCell(page, 2, 0)).toHaveText('10');
+    // An error shows as its code (in column B: the export test below reads column A as it was).
+    await gridCell(page, 0, 1).click();
+    await page.keyboard.type('=A1/0');
+    await page.keyboard.press('Enter');
+    await expect(gridCell(page, 0, 1)).toHaveText('#DIV/0!');
+    await gridCell(page, 0, 0).click();
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await expect(gridCell(page, 2, 0)).toHaveText('5');
+    await expect.poll(async () => (await storedSheet(request, ids.sheet)).data[0]?.slice(0, 2)).toEqual([2, '=A1/0']);
   });
 
   test('imports a CSV from disk and sees its counts and its size in the tree', async ({ page }) => {

@@ -83,19 +83,22 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     },
     [],
   );
-  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its engine computes.
-  // gridLinked: raised when a grid mounts, so the charts read again from the new one.
+  // Charts plot a formula by its value: read from the grid shown (live or previewed) once its worker computes it.
+  // gridLinked: raised when a grid mounts and when its formulas' values arrive, so the charts read again.
   const [gridLinked, setGridLinked] = useState(0);
   const onGridLinked = useMemo(() => () => setGridLinked((n) => n + 1), []);
+  // Values arrive after every edit of a sheet with formulas: without charts to redraw, re-rendering
+  // the Workspace for them would double the main thread's work of an edit (its Chakra tree).
+  const chartsShown = useRef(false);
+  chartsShown.current = (previewed ? (previewed.charts?.length ?? 0) : session.state.charts.length) > 0;
+  const onFormulaValues = useMemo(() => () => chartsShown.current && setGridLinked((n) => n + 1), []);
   const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
   const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
   const computed = useMemo<ComputedValue | null>(() => {
     if (!chartRows || !chartEngine) return null;
     const link = gridLink(chartRows);
-    return (row, col) => {
-      const hot = link.hot;
-      return hot && !hot.isDestroyed ? toCellValue(hot.getDataAtCell(row, col)) : undefined;
-    };
+    // Asked only for formula cells (chart-data reads the others from the rows): undefined until computed.
+    return (row, col) => link.formulas?.value(row, col);
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
@@ -248,6 +251,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelect={noop}
               onScroll={onGridScroll}
               onLinked={onGridLinked}
+              onFormulaValues={onFormulaValues}
             />
           ) : phase === 'ready' && sheet?.windowed && shell.tab === 'data' ? (
             // A sheet too large to load whole (issue 23): a window of its rows at a time.
@@ -277,6 +281,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}
               onLinked={onGridLinked}
+              onFormulaValues={onFormulaValues}
             />
           ) : null}
           {chartLayerProps && !strip.narrow && (

@@ -1,15 +1,19 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
 import {
   HANDSONTABLE_LICENSE_KEY,
-  HYPERFORMULA_LICENSE_KEY,
   NEW_SHEET_EDITOR_DEFAULT,
   type CellChange,
+  type CellValue,
   type GridData,
 } from '@tessera/contracts';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
+import { fillFormulas } from './formulas/fill-formulas.js';
+import { formulaInputs } from './formulas/formula-inputs.js';
+import { formulaRenderer } from './formulas/formula-renderer.js';
+import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
 import { escapeHtml, headerLabel } from './grid-shape.js';
@@ -27,7 +31,7 @@ export interface SheetGridProps {
   data: GridData;
   /** Read at each render of the header row, so renamed or shifted headers show without reloading the grid. */
   headers: { current: string[] };
-  /** HyperFormula when the sheet holds formulas, else null (plain sheets never load it). */
+  /** Starts the formula worker when the sheet holds formulas, else null (plain sheets never load HyperFormula). */
   formulaEngine: FormulaEngine | null;
   readOnly?: boolean;
   /** Cells to highlight (a version preview: the cells that differ from the live version). */
@@ -43,6 +47,8 @@ export interface SheetGridProps {
   onScroll?(left: number, top: number): void;
   /** The grid is mounted and linked to its rows (gridLink): what reads through it (the charts' formula values) reads again. */
   onLinked?(): void;
+  /** Values of its formulas arrived from the worker (gridLink(data).formulas): the charts read them again. */
+  onFormulaValues?(): void;
 }
 
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
@@ -65,21 +71,34 @@ export const SheetGrid = memo(
     const on = useRef(handlers);
     on.current = handlers;
 
+    // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
-      () => (formulaEngine ? { engine: { hyperformula: formulaEngine, licenseKey: HYPERFORMULA_LICENSE_KEY } } : undefined),
-      [formulaEngine],
+      () =>
+        formulaEngine
+          ? new FormulaValues(formulaEngine, data, () => {
+              const hot = ref.current?.hotInstance;
+              if (hot && !hot.isDestroyed) hot.render();
+              on.current.onFormulaValues?.();
+            })
+          : null,
+      [formulaEngine, data],
     );
+    const renderer = useMemo(() => (formulas ? formulaRenderer(formulas) : undefined), [formulas]);
 
     // The session applies other users' changes through this grid while it is mounted.
     useEffect(() => {
       const link = gridLink(data);
       const hot = ref.current?.hotInstance ?? null;
       link.hot = hot;
+      link.formulas = formulas;
+      formulas?.start();
       on.current.onLinked?.();
       return () => {
+        formulas?.dispose();
         if (link.hot === hot) link.hot = null;
+        if (link.formulas === formulas) link.formulas = null;
       };
-    }, [data]);
+    }, [data, formulas]);
     const live = useMemo(() => liveGridHooks(data), [data]);
 
     // The master table's scrolling box: the one the cells move in.
@@ -93,6 +112,12 @@ export const SheetGrid = memo(
     const withHistory = handlers.onCellHistory !== undefined;
     const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null), [readOnly, withHistory]);
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
+
+    /** Rows or columns inserted or removed: the formulas' references move with them, whoever did it; only the user's are sent. */
+    const structureChanged = (change: StructureChange, source: string | undefined) => {
+      formulas?.structure(change.axis, change.index, change.amount);
+      if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
+    };
 
     // Absolutely placed in the Workspace's positioned box: Handsontable needs a definite height.
     return (
@@ -119,19 +144,26 @@ export const SheetGrid = memo(
           width="100%"
           readOnly={readOnly}
           outsideClickDeselects={false}
-          formulas={formulas}
+          // The native renderer setting (the wrapper's `renderer` prop takes a React component).
+          hotRenderer={renderer}
+          // A filled formula's references move with it, as the Formulas plugin had HyperFormula move them.
+          beforeAutofill={formulas ? (fill, sourceRange, targetRange) => fillFormulas(fill, sourceRange, targetRange) as CellValue[][] | undefined : undefined}
           {...live}
           beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
+            formulas?.cells(formulaInputs(changes, source));
             const cells = cellEdits(changes, source);
             if (cells.length === 0) return;
             dropDeferredCells(data, cells);
             on.current.onCellsChanged(cells);
           }}
-          afterCreateRow={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount })}
-          afterRemoveRow={(index, amount, _rows, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'row', index, amount: -amount })}
-          afterCreateCol={(index, amount, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount })}
-          afterRemoveCol={(index, amount, _cols, source) => !NOT_STRUCTURE_EDITS.has(source) && on.current.onStructureChanged({ axis: 'col', index, amount: -amount })}
+          // The rows replaced (a sync): the formulas read them again.
+          afterUpdateData={(_data, firstRun) => !firstRun && formulas?.reload()}
+          afterLoadData={(_data, firstRun) => !firstRun && formulas?.reload()}
+          afterCreateRow={(index, amount, source) => structureChanged({ axis: 'row', index, amount }, source)}
+          afterRemoveRow={(index, amount, _rows, source) => structureChanged({ axis: 'row', index, amount: -amount }, source)}
+          afterCreateCol={(index, amount, source) => structureChanged({ axis: 'col', index, amount }, source)}
+          afterRemoveCol={(index, amount, _cols, source) => structureChanged({ axis: 'col', index, amount: -amount }, source)}
           afterScrollVertically={reportScroll}
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {

@@ -1,17 +1,14 @@
-import type { HyperFormula } from 'hyperformula';
+import { startFormulaWorker, type FormulaPort } from './formulas/start-formula-worker.js';
 
-export type FormulaEngine = typeof HyperFormula;
-
-let loading: Promise<FormulaEngine> | null = null;
+/** How a grid starts the worker that computes its formulas (formulas/): one per grid shown. */
+export type FormulaEngine = () => FormulaPort;
 
 /**
- * HyperFormula, fetched on first need through a dynamic import: a sheet without formulas
- * never downloads it (it is most of the grid's weight) nor pays its start-up.
+ * The formula engine for a sheet that holds formulas. HyperFormula is no longer loaded on the
+ * page: each grid starts a worker that loads it (formulas/formula.worker.ts), so a sheet
+ * without formulas still never downloads it. Kept async: its callers wait for it before the
+ * grid is shown with formulas.
  */
 export function loadFormulaEngine(): Promise<FormulaEngine> {
-  loading ??= import('hyperformula').then((m) => m.HyperFormula).catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
+  return Promise.resolve(startFormulaWorker);
 }

@@ -1,5 +1,6 @@
 import type { GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
+import type { FormulaValues } from './formulas/formula-values.js';
 
 /** The change source of what other users did: never sent back, never in the undo stack. */
 export const LIVE_SOURCE = 'live';
@@ -22,6 +23,8 @@ export interface GridLink {
   presence: Map<string, PresenceMark>;
   /** Remote values held back for the cell whose editor is open (its typing is not broken). */
   deferred: Map<string, { row: number; col: number; value: unknown }>;
+  /** The formulas' values computed in the worker, while a grid with formulas is mounted (the charts read them). */
+  formulas: FormulaValues | null;
 }
 
 const links = new WeakMap<GridData, GridLink>();
@@ -29,7 +32,7 @@ const links = new WeakMap<GridData, GridLink>();
 export function gridLink(data: GridData): GridLink {
   let link = links.get(data);
   if (!link) {
-    link = { hot: null, presence: new Map(), deferred: new Map() };
+    link = { hot: null, presence: new Map(), deferred: new Map(), formulas: null };
     links.set(data, link);
   }
   return link;

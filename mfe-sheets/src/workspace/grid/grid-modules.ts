@@ -5,7 +5,6 @@ import {
   ContextMenu,
   CopyPaste,
   DragToScroll,
-  Formulas,
   ManualColumnResize,
   ManualRowResize,
   registerPlugin,
@@ -19,10 +18,11 @@ let registered = false;
 
 /**
  * Only the Handsontable modules the grid uses (the text cell, context menu, resize, copy and
- * paste, fill, undo, stretch, formulas), instead of registerAllModules(): the rest never
+ * paste, fill, undo, stretch), instead of registerAllModules(): the rest never
  * reaches the bundle. AutoColumnSize is registered because the context menu requires it;
  * the fixed colWidths keep it from measuring every row (2.5 s instead of 0.23 s on 100k
- * rows). AutoRowSize, which would measure every row's height, is left out.
+ * rows). AutoRowSize, which would measure every row's height, is left out. Formulas is not
+ * used: HyperFormula runs in a worker (formulas/), the grid shows its values through a renderer.
  */
 export function registerGridModules(): void {
   if (registered) return;
@@ -34,8 +34,7 @@ export function registerGridModules(): void {
     ContextMenu,
     CopyPaste,
     DragToScroll,
-    Formulas,
-    ManualColumnResize,
+      ManualColumnResize,
     ManualRowResize,
     StretchColumns,
     UndoRedo,

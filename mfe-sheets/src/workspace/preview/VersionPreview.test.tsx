@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type Sheet, type ShellContext, type Snapshot } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { HIGHLIGHT_CLASS } from '../grid/SheetGrid.js';
-import { currentGrid } from '../testing/grid-instances.js';
+import { currentGrid, shownText } from '../testing/grid-instances.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspace-test-api.js';
 import { serveTimeline } from '../timeline/timeline-test-api.js';
 import Workspace from '../Workspace.js';
@@ -181,6 +181,6 @@ test('a version that holds formulas previews them computed, on a plain live shee
   expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'off');
   await previewFromTimeline(2);
   await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
-  expect(currentGrid().getDataAtCell(2, 1)).toBe(1600);
+  await waitFor(() => expect(shownText(2, 1)).toBe('1600'));
   expect(currentGrid().getSourceDataAtCell(2, 1)).toBe('=SUM(B1:B2)');
 });

@@ -18,3 +18,8 @@ export function currentGrid(): Handsontable {
   if (!hot) throw new Error('no grid rendered');
   return hot;
 }
+
+/** The text a cell of the current grid shows (a formula cell: its value), or null when it is not drawn. */
+export function shownText(row: number, col: number): string | null {
+  return currentGrid().getCell(row, col)?.textContent ?? null;
+}

@@ -52,3 +52,9 @@ console.warn = (...args: unknown[]) => {
   if (typeof args[0] === 'string' && args[0].includes('theme is enabled, but its stylesheets are missing')) return;
   consoleWarn(...args);
 };
+
+// jsdom has no Worker: grids compute their formulas with the worker's own code, in the page.
+jest.mock('../grid/formulas/start-formula-worker.js', () => ({
+  ...jest.requireActual('../grid/formulas/start-formula-worker.js'),
+  startFormulaWorker: () => (jest.requireActual('./in-page-formula-worker.js') as typeof import('./in-page-formula-worker.js')).inPageFormulaWorker(),
+}));

@@ -1,0 +1,143 @@
+import { type GridData, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
+import type { CellInput, FromFormulaWorker, ShownValue } from './formula-messages.js';
+import type { FormulaPort } from './start-formula-worker.js';
+
+/** Rows per message while the worker reads the sheet: each copy is a short task, not one long one. */
+export const LOAD_SLICE_ROWS = 5_000;
+/**
+ * Most cells the worker is given: the 100,000 × 26 sheet the workspace is built to open (the
+ * hybrid jobs' bound, HYBRID_MAX_CELLS). Past it the formulas show as their text.
+ */
+export const FORMULA_MAX_CELLS = HYBRID_MAX_CELLS;
+
+export type FormulaState = 'computing' | 'ready' | 'off';
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Inserts `amount` empty places at `index` (or removes -amount), without spreading a large array into arguments. */
+function shift<T>(list: T[], index: number, amount: number): T[] {
+  if (index >= list.length) return list;
+  if (amount < 0) {
+    list.splice(index, -amount);
+    return list;
+  }
+  const out = list.slice(0, index);
+  out.length = index + amount;
+  for (let i = index; i < list.length; i++) out[i + amount] = list[i];
+  return out;
+}
+
+/**
+ * The formulas of a sheet loaded whole, computed in the formula worker: this side gives it the
+ * rows (in slices), then every change the grid makes (cells, rows, columns), and keeps the
+ * values it sends back, by the cells' stored positions, for the grid's renderer and the charts.
+ * The grid's rows keep the formulas' text: the editor, the server and the versions see that.
+ */
+export class FormulaValues {
+  state: FormulaState = 'computing';
+  private values: ShownValue[][] = [];
+  private generation = 0;
+  private port: FormulaPort | null = null;
+
+  constructor(
+    private readonly startWorker: () => FormulaPort,
+    private readonly data: GridData,
+    /** New values arrived (or the worker stopped): the grid shows them. */
+    private readonly onChange: () => void,
+  ) {}
+
+  /** Starts the worker and gives it the rows (the grid is mounted). */
+  start(): void {
+    if (this.port) return;
+    this.port = this.startWorker();
+    this.port.onMessage = (message) => this.receive(message);
+    this.state = 'computing';
+    void this.reload();
+  }
+
+  /** Stops the worker (the grid is unmounted); start() begins again. */
+  dispose(): void {
+    if (!this.port) return;
+    this.port.onMessage = null;
+    this.port.terminate();
+    this.port = null;
+    this.generation++;
+    this.values = [];
+    this.state = 'off';
+  }
+
+  /** The value a formula cell shows; undefined while it is being computed. */
+  value(row: number, col: number): ShownValue | undefined {
+    return this.values[row]?.[col];
+  }
+
+  /** (Re)reads the whole sheet: at the start, and when the rows were replaced (a sync). */
+  async reload(): Promise<void> {
+    const port = this.port;
+    if (!port) return;
+    const generation = ++this.generation;
+    this.values = [];
+    let cells = 0;
+    for (const row of this.data) cells += row.length;
+    if (cells > FORMULA_MAX_CELLS) {
+      console.error(`[sheets] ${cells} cells are more than the formula engine takes (${FORMULA_MAX_CELLS}); formulas show as text`);
+      this.stop();
+      return;
+    }
+    this.state = 'computing';
+    port.post({ type: 'begin', generation, licenseKey: HYPERFORMULA_LICENSE_KEY, maxRows: SHEET_MAX_ROWS, maxColumns: SHEET_MAX_COLUMNS });
+    for (let start = 0; start < this.data.length; start += LOAD_SLICE_ROWS) {
+      port.post({ type: 'rows', generation, rows: this.data.slice(start, start + LOAD_SLICE_ROWS) });
+      // Let the page draw and take input between slices; a reload or a structure change meanwhile starts over.
+      if (start + LOAD_SLICE_ROWS < this.data.length) await nextTask();
+      if (generation !== this.generation || this.port !== port) return;
+    }
+    port.post({ type: 'build', generation });
+  }
+
+  /** Cells changed in the grid's rows (any source: typing, paste, undo, other users). */
+  cells(changes: readonly CellInput[]): void {
+    if (!this.port || this.state === 'off' || changes.length === 0) return;
+    this.port.post({ type: 'cells', generation: this.generation, cells: changes as CellInput[] });
+  }
+
+  /** Rows or columns inserted (amount > 0) or removed (amount < 0) at `index` in the grid's rows. */
+  structure(axis: 'row' | 'col', index: number, amount: number): void {
+    if (!this.port || this.state === 'off') return;
+    if (this.state === 'computing') {
+      // Slices already sent no longer match the rows: read them again.
+      void this.reload();
+      return;
+    }
+    // The values move with their cells now; those the change recomputes follow from the worker.
+    if (axis === 'row') this.values = shift(this.values, index, amount);
+    else for (let r = 0; r < this.values.length; r++) if (this.values[r]) this.values[r] = shift(this.values[r], index, amount);
+    this.port.post({ type: 'structure', generation: this.generation, axis, index, amount });
+  }
+
+  private stop(): void {
+    this.state = 'off';
+    this.values = [];
+    this.onChange();
+  }
+
+  private receive(message: FromFormulaWorker | null): void {
+    if (message === null) {
+      // The worker itself is gone (its script failed): nothing more will come from it.
+      this.port?.terminate();
+      this.port = null;
+      this.stop();
+      return;
+    }
+    if (message.generation !== this.generation) return;
+    if (message.type === 'failed') {
+      console.error('[sheets] the formula engine failed; formulas show as text', message.error);
+      this.stop();
+      return;
+    }
+    for (const [row, col, value] of message.cells) (this.values[row] ??= [])[col] = value;
+    if (message.complete) this.state = 'ready';
+    this.onChange();
+  }
+}
+
