@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FORMULA_ENGINE_SETTINGS, HYPERFORMULA_LICENSE_KEY } from '@tessera/contracts';
 import { chunkRows, type ExportSource } from './export-source.js';
 import { isFormulaText, isInsideFormula } from './formula-safety.js';
 
@@ -7,34 +8,8 @@ import { isFormulaText, isInsideFormula } from './formula-safety.js';
 // this resolves to src/export/formula-worker.mjs.
 const FORMULA_WORKER_SCRIPT = fileURLToPath(new URL('../../src/export/formula-worker.mjs', import.meta.url));
 
-/**
- * The engine's settings: those Handsontable's Formulas plugin gives the grid's engine (18.1,
- * plugins/formulas/engine/settings.js), so a file caches the values the grid shows; the
- * licence key of HyperFormula's GPLv3 edition, as the grid passes it.
- */
-const GRID_ENGINE_SETTINGS = {
-  licenseKey: 'gpl-v3',
-  maxRows: Infinity,
-  useArrayArithmetic: true,
-  useColumnIndex: false,
-  useStats: false,
-  evaluateNullToZero: true,
-  precisionEpsilon: 1e-13,
-  precisionRounding: 14,
-  smartRounding: true,
-  leapYear1900: false,
-  nullDate: { year: 1899, month: 12, day: 30 },
-  nullYear: 30,
-  dateFormats: ['YYYY-MM-DD'],
-  timeFormats: ['hh:mm', 'hh:mm:ss', 'hh:mm:ss.sss'],
-  matchWholeCell: true,
-  useRegularExpressions: false,
-  useWildcards: true,
-  functionArgSeparator: ',',
-  thousandSeparator: '',
-  decimalSeparator: '.',
-  language: 'enGB',
-};
+/** The grid's engine settings (so a file caches the values the grid shows), with the licence the grid passes. */
+const GRID_ENGINE_SETTINGS = { ...FORMULA_ENGINE_SETTINGS, licenseKey: HYPERFORMULA_LICENSE_KEY, maxRows: Infinity };
 
 /**
  * Stored cells beyond which a sheet's formulas are written without cached values (LibreOffice

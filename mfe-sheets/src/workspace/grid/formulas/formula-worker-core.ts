@@ -1,4 +1,4 @@
-import type { CellValue } from '@tessera/contracts';
+import { FORMULA_ENGINE_SETTINGS, type CellValue } from '@tessera/contracts';
 import type { HyperFormula, RawCellContent } from 'hyperformula';
 import type { CellResult, FromFormulaWorker, ShownValue, ToFormulaWorker } from './formula-messages.js';
 
@@ -7,34 +7,6 @@ import type { CellResult, FromFormulaWorker, ShownValue, ToFormulaWorker } from 
  * worker's messages, the tests to an in-page port (jsdom has no Worker). HyperFormula is passed
  * in, so this file does not pull it into whatever imports it.
  */
-
-/**
- * HyperFormula's settings as Handsontable's Formulas plugin gave them (handsontable/plugins/
- * formulas/engine/settings DEFAULT_SETTINGS, 18.1.1), so the results show as they did when the
- * plugin computed them on the main thread. maxRows/maxColumns come with each engine (`begin`):
- * HyperFormula's own default is 40,000 rows; the sheet's limits bound it instead.
- */
-export const ENGINE_SETTINGS = {
-  useArrayArithmetic: true,
-  useColumnIndex: false,
-  useStats: false,
-  evaluateNullToZero: true,
-  precisionEpsilon: 1e-13,
-  precisionRounding: 14,
-  smartRounding: true,
-  leapYear1900: false,
-  nullDate: { year: 1899, month: 12, day: 30 },
-  nullYear: 30,
-  dateFormats: ['YYYY-MM-DD'],
-  timeFormats: ['hh:mm', 'hh:mm:ss', 'hh:mm:ss.sss'],
-  matchWholeCell: true,
-  useRegularExpressions: false,
-  useWildcards: true,
-  functionArgSeparator: ',',
-  thousandSeparator: '',
-  decimalSeparator: '.',
-  language: 'enGB',
-} as const;
 
 /** Results are posted in slices of this many cells: each costs the main thread one short copy. */
 export const RESULT_SLICE = 20_000;
@@ -127,7 +99,7 @@ export function formulaWorkerCore(engine: typeof HyperFormula, post: (message: F
   };
 
   const build = () => {
-    hf = engine.buildFromArray(rows as RawCellContent[][], { ...ENGINE_SETTINGS, dateFormats: [...ENGINE_SETTINGS.dateFormats], timeFormats: [...ENGINE_SETTINGS.timeFormats], ...bounds });
+    hf = engine.buildFromArray(rows as RawCellContent[][], { ...FORMULA_ENGINE_SETTINGS, dateFormats: [...FORMULA_ENGINE_SETTINGS.dateFormats], timeFormats: [...FORMULA_ENGINE_SETTINGS.timeFormats], ...bounds });
     const values: CellResult[] = [];
     for (let row = 0; row < rows.length; row++) {
       const cells = rows[row];
