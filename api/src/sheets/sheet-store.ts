@@ -213,8 +213,10 @@ export async function applyCellChangeSets(
   layout: ChunkLayout,
   sets: { row: number; col: number; value: CellValue }[][],
   version: number,
-): Promise<ChunkWrite & { steps: { deltas: CellDelta[]; rowCount: number; width: number }[] }> {
-  const chunks = await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, sets.flat()));
+  /** Chunks known to be as stored now, parsed, by chunk id (LoadedChunkCache): not read again. */
+  known?: Map<number, CellValue[][]>,
+): Promise<ChunkWrite & { steps: { deltas: CellDelta[]; rowCount: number; width: number }[]; chunks: Map<number, CellValue[][]> }> {
+  const chunks = await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, sets.flat()), known);
   const steps = [];
   for (const changes of sets) {
     const step = applyInMemory(chunks, layout, changes);
@@ -222,7 +224,7 @@ export async function applyCellChangeSets(
     steps.push({ deltas: step.deltas, rowCount: layout.rowCount, width: step.width });
   }
   const written = await writeLoaded(db, sheetId, layout, chunks, version);
-  return { steps, layout, written };
+  return { steps, layout, written, chunks };
 }
 
 /** Writes the loaded (and changed) chunks; returns their texts by position, in order. */
@@ -275,14 +277,19 @@ export function rowsToLoad(rowCount: number, changes: { row: number }[]): number
   return rows;
 }
 
-/** The stored chunks holding these rows (each < the layout's row count), parsed, by position. */
-export async function loadChunks(db: Db, sheetId: string, layout: ChunkLayout, rows: number[]): Promise<Map<number, CellValue[][]>> {
+/**
+ * The stored chunks holding these rows (each < the layout's row count), parsed, by position;
+ * those in `known` (by chunk id, as stored now) are taken from it, not read.
+ */
+export async function loadChunks(db: Db, sheetId: string, layout: ChunkLayout, rows: number[], known?: Map<number, CellValue[][]>): Promise<Map<number, CellValue[][]>> {
   const positions = new Map<number, number>();
+  const map = new Map<number, CellValue[][]>();
   for (const row of rows) {
     const p = layout.positionOf(row);
-    positions.set(layout.ids[p], p);
+    const rowsOf = known?.get(layout.ids[p]);
+    if (rowsOf) map.set(p, rowsOf);
+    else positions.set(layout.ids[p], p);
   }
-  const map = new Map<number, CellValue[][]>();
   if (positions.size === 0) return map;
   const found = await db
     .selectFrom('sheet_chunks')
