@@ -513,29 +513,22 @@ export async function appendCellOps(
   ops: { version: number; userId: string; opId: string; changes: CellDelta[]; rowCount: number; colCount: number; headers: string[]; headersChanged: boolean }[],
 ): Promise<void> {
   if (ops.length === 0) return;
+  // One text whatever the number of ops (arrays, not a row of parameters per op): a statement whose
+  // text changes with the group's size is parsed and planned anew each time.
   for (let i = 0; i < ops.length; i += OP_INSERT_BATCH) {
-    await withOpIds(db)
-      .insertInto('sheet_ops')
-      .values(
-        ops.slice(i, i + OP_INSERT_BATCH).map((op) => ({
-          sheet_id: sheetId,
-          version: op.version,
-          kind: 'cells',
-          user_id: op.userId,
-          changes: JSON.stringify(op.changes),
-          op_id: op.opId,
-          op: null,
-        })),
-      )
-      .execute();
+    const batch = ops.slice(i, i + OP_INSERT_BATCH);
+    await sql`INSERT INTO sheet_ops (sheet_id, version, kind, user_id, changes, op_id, op)
+      SELECT ${sheetId}::uuid, t.version, 'cells', t.user_id, t.changes::json, t.op_id, NULL
+      FROM unnest(${batch.map((op) => op.version)}::int[], ${batch.map((op) => op.userId)}::uuid[], ${batch.map((op) => JSON.stringify(op.changes))}::text[], ${batch.map((op) => op.opId)}::text[])
+        AS t(version, user_id, changes, op_id)`.execute(db);
   }
   const before = ops.slice(0, -1);
   const versions = db.withTables<VersionTables>();
   for (let i = 0; i < before.length; i += OP_INSERT_BATCH) {
-    await versions
-      .insertInto('sheet_version_shapes')
-      .values(before.slice(i, i + OP_INSERT_BATCH).map((op) => ({ sheet_id: sheetId, version: op.version, row_count: op.rowCount, col_count: op.colCount })))
-      .execute();
+    const batch = before.slice(i, i + OP_INSERT_BATCH);
+    await sql`INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
+      SELECT ${sheetId}::uuid, t.version, t.row_count, t.col_count
+      FROM unnest(${batch.map((op) => op.version)}::int[], ${batch.map((op) => op.rowCount)}::int[], ${batch.map((op) => op.colCount)}::int[]) AS t(version, row_count, col_count)`.execute(db);
   }
   const headers = before.filter((op) => op.headersChanged);
   if (headers.length > 0) {

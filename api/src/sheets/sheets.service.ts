@@ -484,7 +484,8 @@ export class SheetsService {
           .selectFrom('sheet_ops')
           .select(['op_id', 'version', 'created_at'])
           .where('sheet_id', '=', id)
-          .where('op_id', 'in', ids)
+          // One text whatever the number of ids (an array, not a parameter per id).
+          .where(sql<boolean>`op_id = ANY(${ids}::text[])`)
           .execute();
         for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
       }
