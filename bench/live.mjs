@@ -9,6 +9,7 @@
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
+// BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -22,6 +23,7 @@ const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 const ONLY = process.env.BENCH_LIVE_ONLY;
+const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : 3900;
 const ROWS = 100;
 const COLS = 26;
 /** The drain at the end gives up when no client advanced for this long (a hang guard, not a figure). */
@@ -187,7 +189,7 @@ async function scenario(label, bases, pids) {
 
 /** The same load against the peer (bench/support/hocuspocus-peer.mjs), its figures printed the same way. */
 async function peerScenario() {
-  const peer = await startHocuspocus(3990);
+  const peer = await startHocuspocus(PORT_BASE + 90);
   try {
     const r = await hocuspocusScenario({ url: peer.url, pid: peer.pid, clients: CLIENTS, rate: RATE, seconds: SECONDS, rows: ROWS, cols: COLS, Histogram, cpuSeconds });
     const delivered = r.sent / (r.sendSeconds + r.drainSeconds);
@@ -224,7 +226,7 @@ const results = [];
 if (!ONLY || ONLY === 'one') {
   const db = pgUrl ? await benchDatabase(pgUrl) : undefined;
   await guarded(async () => db?.drop(), async () => {
-    const apis = await startApis({ count: 1, firstPort: 3900, env: { DATABASE_URL: db?.url, REDIS_URL: undefined } });
+    const apis = await startApis({ count: 1, firstPort: PORT_BASE, env: { DATABASE_URL: db?.url, REDIS_URL: undefined } });
     results.push(await guarded(apis.stop, () => scenario(`one api instance (${db ? 'PostgreSQL' : 'PGlite'})`, apis.bases, apis.pids)));
   });
 }
@@ -233,7 +235,7 @@ if (!ONLY || ONLY === 'two') {
     console.log('\ntwo api instances + Redis: skipped (set BENCH_PG_URL: PGlite is one process\'s database)');
   } else {
     let redis = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, stop() {} } : undefined;
-    if (!redis && redisAvailable()) redis = startRedis({ dir: path.join(os.tmpdir(), `tessera-bench-redis-${process.pid}`), port: 6391 });
+    if (!redis && redisAvailable()) redis = startRedis({ dir: path.join(os.tmpdir(), `tessera-bench-redis-${process.pid}`), port: process.env.BENCH_PORT_BASE ? PORT_BASE + 91 : 6391 });
     if (!redis) {
       console.log('\ntwo api instances + Redis: skipped (no BENCH_REDIS_URL and no redis-server)');
     } else {
@@ -241,7 +243,7 @@ if (!ONLY || ONLY === 'two') {
       await guarded(async () => started.stop(), async () => {
         const db = await benchDatabase(pgUrl);
         await guarded(db.drop, async () => {
-          const apis = await startApis({ count: 2, firstPort: 3910, env: { DATABASE_URL: db.url, REDIS_URL: started.url } });
+          const apis = await startApis({ count: 2, firstPort: PORT_BASE + 10, env: { DATABASE_URL: db.url, REDIS_URL: started.url } });
           results.push(await guarded(apis.stop, () => scenario('two api instances + Redis (PostgreSQL); clients alternate between them', apis.bases, apis.pids)));
         });
       });

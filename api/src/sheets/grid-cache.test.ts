@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GridCache } from './grid-cache.js';
+import { GridCache, LOADED_CHUNKS_PER_SHEET, LoadedChunkCache } from './grid-cache.js';
 
 describe('GridCache', () => {
   it('serves an entry only for its exact version', () => {
@@ -31,5 +31,30 @@ describe('GridCache', () => {
     assert.ok(cache.get('c', 1));
     cache.set('huge', 1, ['x'.repeat(11)]);
     assert.equal(cache.get('huge', 1), undefined);
+  });
+});
+
+describe('LoadedChunkCache', () => {
+  it('gives a sheet\'s chunks once, and only at the version that wrote them', () => {
+    const cache = new LoadedChunkCache();
+    const chunks = new Map([[7, [['a', 'b']]]]);
+    cache.set('s', 5, chunks);
+    assert.equal(cache.take('s', 6), undefined);
+    // A miss drops the entry too: that version will not come back.
+    assert.equal(cache.take('s', 5), undefined);
+    cache.set('s', 5, chunks);
+    assert.equal(cache.take('s', 5), chunks);
+    // Taken: the group that took it changes the arrays, and puts them back only once committed.
+    assert.equal(cache.take('s', 5), undefined);
+  });
+
+  it('keeps nothing for a group that wrote more chunks than it keeps per sheet, and forgets the oldest sheet first', () => {
+    const cache = new LoadedChunkCache(2);
+    cache.set('wide', 1, new Map(Array.from({ length: LOADED_CHUNKS_PER_SHEET + 1 }, (_, id) => [id, [[id]]])));
+    assert.equal(cache.take('wide', 1), undefined);
+    for (const id of ['a', 'b', 'c']) cache.set(id, 1, new Map([[0, [[id]]]]));
+    assert.equal(cache.take('a', 1), undefined);
+    assert.ok(cache.take('b', 1));
+    assert.ok(cache.take('c', 1));
   });
 });

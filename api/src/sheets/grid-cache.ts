@@ -1,3 +1,4 @@
+import type { CellValue } from '@tessera/contracts';
 import type { ChunkLayout } from './cell-grid.js';
 
 /**
@@ -100,5 +101,36 @@ export class LayoutCache {
 
   delete(sheetId: string): void {
     this.entries.delete(sheetId);
+  }
+}
+
+/** Chunks a sheet keeps in LoadedChunkCache at most (more: nothing is kept for it). */
+export const LOADED_CHUNKS_PER_SHEET = 8;
+
+/**
+ * The chunks a live group commit of this process wrote, parsed, by sheet and the version it
+ * committed: while the sheet is still at that version (checked under its row lock), they are
+ * exactly what is stored, so the next group neither reads nor parses them again (on a sheet
+ * edited live, every group touches the same few chunks). Any other write makes a new version,
+ * so an entry never outlives the stored chunks it copies. An entry is taken by the group that
+ * uses it (it changes the arrays in place) and put back only after that group committed.
+ */
+export class LoadedChunkCache {
+  private readonly entries = new Map<string, { version: number; chunks: Map<number, CellValue[][]> }>();
+
+  constructor(private readonly maxSheets = 200) {}
+
+  /** The chunks of `sheetId` as stored at `version` (by chunk id), removed from the cache; undefined when not known. */
+  take(sheetId: string, version: number): Map<number, CellValue[][]> | undefined {
+    const entry = this.entries.get(sheetId);
+    this.entries.delete(sheetId);
+    return entry && entry.version === version ? entry.chunks : undefined;
+  }
+
+  set(sheetId: string, version: number, chunks: Map<number, CellValue[][]>): void {
+    this.entries.delete(sheetId);
+    if (chunks.size === 0 || chunks.size > LOADED_CHUNKS_PER_SHEET) return;
+    this.entries.set(sheetId, { version, chunks });
+    if (this.entries.size > this.maxSheets) this.entries.delete(this.entries.keys().next().value!);
   }
 }

@@ -213,8 +213,10 @@ export async function applyCellChangeSets(
   layout: ChunkLayout,
   sets: { row: number; col: number; value: CellValue }[][],
   version: number,
-): Promise<ChunkWrite & { steps: { deltas: CellDelta[]; rowCount: number; width: number }[] }> {
-  const chunks = await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, sets.flat()));
+  /** Chunks known to be as stored now, parsed, by chunk id (LoadedChunkCache): not read again. */
+  known?: Map<number, CellValue[][]>,
+): Promise<ChunkWrite & { steps: { deltas: CellDelta[]; rowCount: number; width: number }[]; chunks: Map<number, CellValue[][]> }> {
+  const chunks = await loadChunks(db, sheetId, layout, rowsToLoad(layout.rowCount, sets.flat()), known);
   const steps = [];
   for (const changes of sets) {
     const step = applyInMemory(chunks, layout, changes);
@@ -222,7 +224,7 @@ export async function applyCellChangeSets(
     steps.push({ deltas: step.deltas, rowCount: layout.rowCount, width: step.width });
   }
   const written = await writeLoaded(db, sheetId, layout, chunks, version);
-  return { steps, layout, written };
+  return { steps, layout, written, chunks };
 }
 
 /** Writes the loaded (and changed) chunks; returns their texts by position, in order. */
@@ -275,14 +277,19 @@ export function rowsToLoad(rowCount: number, changes: { row: number }[]): number
   return rows;
 }
 
-/** The stored chunks holding these rows (each < the layout's row count), parsed, by position. */
-export async function loadChunks(db: Db, sheetId: string, layout: ChunkLayout, rows: number[]): Promise<Map<number, CellValue[][]>> {
+/**
+ * The stored chunks holding these rows (each < the layout's row count), parsed, by position;
+ * those in `known` (by chunk id, as stored now) are taken from it, not read.
+ */
+export async function loadChunks(db: Db, sheetId: string, layout: ChunkLayout, rows: number[], known?: Map<number, CellValue[][]>): Promise<Map<number, CellValue[][]>> {
   const positions = new Map<number, number>();
+  const map = new Map<number, CellValue[][]>();
   for (const row of rows) {
     const p = layout.positionOf(row);
-    positions.set(layout.ids[p], p);
+    const rowsOf = known?.get(layout.ids[p]);
+    if (rowsOf) map.set(p, rowsOf);
+    else positions.set(layout.ids[p], p);
   }
-  const map = new Map<number, CellValue[][]>();
   if (positions.size === 0) return map;
   const found = await db
     .selectFrom('sheet_chunks')
@@ -506,29 +513,22 @@ export async function appendCellOps(
   ops: { version: number; userId: string; opId: string; changes: CellDelta[]; rowCount: number; colCount: number; headers: string[]; headersChanged: boolean }[],
 ): Promise<void> {
   if (ops.length === 0) return;
+  // One text whatever the number of ops (arrays, not a row of parameters per op): a statement whose
+  // text changes with the group's size is parsed and planned anew each time.
   for (let i = 0; i < ops.length; i += OP_INSERT_BATCH) {
-    await withOpIds(db)
-      .insertInto('sheet_ops')
-      .values(
-        ops.slice(i, i + OP_INSERT_BATCH).map((op) => ({
-          sheet_id: sheetId,
-          version: op.version,
-          kind: 'cells',
-          user_id: op.userId,
-          changes: JSON.stringify(op.changes),
-          op_id: op.opId,
-          op: null,
-        })),
-      )
-      .execute();
+    const batch = ops.slice(i, i + OP_INSERT_BATCH);
+    await sql`INSERT INTO sheet_ops (sheet_id, version, kind, user_id, changes, op_id, op)
+      SELECT ${sheetId}::uuid, t.version, 'cells', t.user_id, t.changes::json, t.op_id, NULL
+      FROM unnest(${batch.map((op) => op.version)}::int[], ${batch.map((op) => op.userId)}::uuid[], ${batch.map((op) => JSON.stringify(op.changes))}::text[], ${batch.map((op) => op.opId)}::text[])
+        AS t(version, user_id, changes, op_id)`.execute(db);
   }
   const before = ops.slice(0, -1);
   const versions = db.withTables<VersionTables>();
   for (let i = 0; i < before.length; i += OP_INSERT_BATCH) {
-    await versions
-      .insertInto('sheet_version_shapes')
-      .values(before.slice(i, i + OP_INSERT_BATCH).map((op) => ({ sheet_id: sheetId, version: op.version, row_count: op.rowCount, col_count: op.colCount })))
-      .execute();
+    const batch = before.slice(i, i + OP_INSERT_BATCH);
+    await sql`INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
+      SELECT ${sheetId}::uuid, t.version, t.row_count, t.col_count
+      FROM unnest(${batch.map((op) => op.version)}::int[], ${batch.map((op) => op.rowCount)}::int[], ${batch.map((op) => op.colCount)}::int[]) AS t(version, row_count, col_count)`.execute(db);
   }
   const headers = before.filter((op) => op.headersChanged);
   if (headers.length > 0) {

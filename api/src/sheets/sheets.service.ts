@@ -39,7 +39,7 @@ import { type ChunkLayout, emptyRows, widthOf } from './cell-grid.js';
 import { changesSince, type Conflict, diffGrids, mergeGrid, patchConflicts } from './merge.js';
 import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
-import { GridCache, LayoutCache } from './grid-cache.js';
+import { GridCache, LayoutCache, LoadedChunkCache } from './grid-cache.js';
 import { readRowWindow } from './row-window.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
@@ -140,6 +140,8 @@ export class SheetsService {
 
   /** Chunk layouts by sheet version (cell-grid.ts ChunkLayout): a cell write finds its chunks without reading them all. */
   private readonly layouts = new LayoutCache();
+  /** The chunks the last live group of a sheet wrote, parsed, for its next group (LoadedChunkCache). */
+  private readonly loadedChunks = new LoadedChunkCache();
 
   /** The stored layout of a sheet whose row the caller locked at `version`. */
   private async layoutOf(trx: Transaction<Database>, id: string, version: number): Promise<ChunkLayout> {
@@ -482,18 +484,22 @@ export class SheetsService {
           .selectFrom('sheet_ops')
           .select(['op_id', 'version', 'created_at'])
           .where('sheet_id', '=', id)
-          .where('op_id', 'in', ids)
+          // One text whatever the number of ids (an array, not a parameter per id).
+          .where(sql<boolean>`op_id = ANY(${ids}::text[])`)
           .execute();
         for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
       }
       let fresh: { index: number; item: LiveCellWrite }[] = [];
       let written = new Map<number, string>();
       let layout = await this.layoutOf(trx, id, row.version);
+      /** Chunks as stored now, parsed, by chunk id: those the previous group of this process wrote (still current: the version is the one it made), then those this group wrote. */
+      const storedChunks = this.loadedChunks.take(id, row.version) ?? new Map<number, CellValue[][]>();
       const flush = async () => {
         if (fresh.length === 0) return;
-        const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length);
+        const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length, storedChunks);
         const { steps, written: chunks } = applied;
         layout = applied.layout;
+        for (const [p, rows] of applied.chunks) storedChunks.set(layout.ids[p], rows);
         let columns = row.col_count;
         let headers = row.headers;
         const entries = steps.map((step, k) => {
@@ -550,9 +556,10 @@ export class SheetsService {
         const first = results[firstOf.get(item.opId)!];
         results[index] = 'refused' in first ? first : { ...first, duplicate: true };
       }
-      return { results, written, landed, layout, version: row.version };
+      return { results, written, landed, layout, version: row.version, storedChunks };
     });
     this.layouts.set(id, done.version, done.layout);
+    this.loadedChunks.set(id, done.version, done.storedChunks);
     const outcomes: LiveCellOutcome[] = done.results.map((r, i) => ('refused' in r ? r : { ...r, changes: done.landed[i] }));
     const fresh = outcomes.filter((r): r is LiveWriteResult & { changes: CellPatchBody['changes'] } => !('refused' in r) && !r.duplicate);
     for (const [k, r] of fresh.entries()) this.cache.patch(id, r.version, k === fresh.length - 1 ? done.written : new Map());

@@ -1,0 +1,85 @@
+// CPU per live group commit (SheetsService.patchCellsBatch, what the live hub runs per group), in
+// this process, on PGlite: groups of a fixed size, or of random sizes around a mean (`r25`: 1 to 49
+// ops). bench/live.mjs's CPU per op depends on the group sizes, which depend on how starved the api
+// is (a starved api makes bigger groups, so less CPU per op): on a shared machine it cannot tell a
+// change of 10 % apart. Here the sizes are given, so an A/B of a database-side change (the dialect,
+// a statement, a trigger) holds still: run it alternately on both builds.
+// Runs the built api (`pnpm --filter @tessera/api build`). LIVE_GROUP_SIZES (default 2,25,r25),
+// LIVE_GROUPS (groups measured per size, default 200); LIVE_GROUP_STATEMENTS=1 also prints the time
+// each SQL text took (wall time of PGlite's query/exec, summed).
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { requireFromApi, root } from './support/built-api.mjs';
+
+const SIZES = (process.env.LIVE_GROUP_SIZES ?? '2,25,r25').split(',');
+const GROUPS = Number(process.env.LIVE_GROUPS ?? 200);
+const WARM_UP = 30;
+const sizeOf = (s) => (s.startsWith('r') ? 1 + Math.floor(Math.random() * (2 * Number(s.slice(1)) - 1)) : Number(s));
+
+const { PGlite } = await import(requireFromApi.resolve('@electric-sql/pglite'));
+const { createPGliteDialect } = await import(requireFromApi.resolve('@tessera/server-kit'));
+const { Kysely } = await import(requireFromApi.resolve('kysely'));
+const { migrateToLatest } = await import(path.join(root, 'api/dist/db/migrations.js'));
+const { SheetsService } = await import(path.join(root, 'api/dist/sheets/sheets.service.js'));
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-group-cpu-'));
+const pglite = await PGlite.create({ dataDir: path.join(dir, 'db') });
+const statements = new Map();
+let measuring = false;
+if (process.env.LIVE_GROUP_STATEMENTS === '1') {
+  for (const method of ['query', 'exec']) {
+    const original = pglite[method].bind(pglite);
+    pglite[method] = async (text, ...rest) => {
+      const t0 = performance.now();
+      try {
+        return await original(text, ...rest);
+      } finally {
+        if (measuring) {
+          const key = text.replace(/\s+/g, ' ').slice(0, 110);
+          const s = statements.get(key) ?? { n: 0, ms: 0 };
+          s.n += 1;
+          s.ms += performance.now() - t0;
+          statements.set(key, s);
+        }
+      }
+    };
+  }
+}
+const db = new Kysely({ dialect: createPGliteDialect(pglite) });
+try {
+  await migrateToLatest(db);
+  const userId = crypto.randomUUID();
+  await db.insertInto('users').values({ id: userId, username: 'bench', password_hash: 'x', role: 'admin' }).execute();
+  const sheets = new SheetsService(db);
+  // The live benchmark's sheet (100 × 26), filled: one chunk of about 12 KB.
+  const data = Array.from({ length: 100 }, (_, r) => Array.from({ length: 26 }, (_, c) => r * 26 + c));
+  const sheet = await sheets.create({ name: 'group cpu', data }, userId);
+  let next = 0;
+  const group = (n) =>
+    Array.from({ length: n }, () => ({ userId, opId: `g${next++}`, changes: [{ row: Math.floor(Math.random() * 100), col: Math.floor(Math.random() * 26), value: next }] }));
+  for (const s of SIZES) for (let i = 0; i < WARM_UP; i++) await sheets.patchCellsBatch(sheet.id, group(sizeOf(s)), 'live-socket');
+  measuring = true;
+  const figures = [];
+  for (const s of SIZES) {
+    let ops = 0;
+    const before = process.cpuUsage();
+    for (let i = 0; i < GROUPS; i++) {
+      const n = sizeOf(s);
+      ops += n;
+      await sheets.patchCellsBatch(sheet.id, group(n), 'live-socket');
+    }
+    const cpu = process.cpuUsage(before);
+    const ms = (cpu.user + cpu.system) / 1000;
+    figures.push(`groups of ${s}: ${(ms / GROUPS).toFixed(2)} ms per group, ${(ms / ops).toFixed(3)} ms per op`);
+  }
+  console.log(`${figures.join(' | ')} (CPU of this process; load average ${os.loadavg()[0].toFixed(1)})`);
+  if (statements.size > 0) {
+    for (const [text, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) {
+      console.log(`${s.ms.toFixed(0).padStart(7)} ms ${String(s.n).padStart(6)}× ${((1000 * s.ms) / s.n).toFixed(0).padStart(6)} µs  ${text}`);
+    }
+  }
+} finally {
+  await db.destroy();
+  await fs.rm(dir, { recursive: true, force: true });
+}
