@@ -4,11 +4,8 @@ import { startFormulaWorker, type FormulaPort } from './formulas/start-formula-w
 export type FormulaEngine = () => FormulaPort;
 
 /**
- * The formula engine for a sheet that holds formulas. HyperFormula is no longer loaded on the
- * page: each grid starts a worker that loads it (formulas/formula.worker.ts), so a sheet
- * without formulas still never downloads it. Kept async: its callers wait for it before the
- * grid is shown with formulas.
+ * The formula engine of a sheet that holds formulas: each grid starts a worker that loads
+ * HyperFormula (formulas/formula.worker.ts), so a sheet without formulas never downloads it. A
+ * worker that fails to start is the grid's concern (FormulaValues: formulas then show as text).
  */
-export function loadFormulaEngine(): Promise<FormulaEngine> {
-  return Promise.resolve(startFormulaWorker);
-}
+export const workerFormulaEngine: FormulaEngine = () => startFormulaWorker();

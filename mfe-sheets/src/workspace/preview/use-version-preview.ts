@@ -1,6 +1,6 @@
 import { type GridData, MESSAGES, type SheetVersion, type ShellContext } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { loadFormulaEngine, type FormulaEngine } from '../grid/formula-engine.js';
+import { workerFormulaEngine, type FormulaEngine } from '../grid/formula-engine.js';
 import { hasFormula } from '../grid/grid-shape.js';
 import { diffGrids, type GridDiff } from './grid-diff.js';
 import type { VersionService } from './version.service.js';
@@ -85,12 +85,7 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
           return;
         }
         // A version that holds formulas shows them computed, as the live sheet does.
-        const engine = hasFormula(result.data.rows)
-          ? await loadFormulaEngine().catch((error: unknown) => {
-              console.error('[sheets] the formula engine could not be loaded; formulas show as text', error);
-              return null;
-            })
-          : null;
+        const engine = hasFormula(result.data.rows) ? workerFormulaEngine : null;
         if (call === latest.current) setState({ phase: 'ready', version: result.data, applying: false, formulaEngine: engine });
       });
     },

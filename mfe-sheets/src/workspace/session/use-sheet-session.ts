@@ -24,7 +24,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { downloadFile, exportFileName } from '../export-file-name.js';
-import { loadFormulaEngine } from '../grid/formula-engine.js';
+import { workerFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, type PresenceMark } from '../grid/grid-link.js';
 import { hasFormula, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
 import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
@@ -246,15 +246,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         return;
       }
       const sheet = result.data;
-      let formulaEngine = null;
-      if (hasFormula(sheet.data)) {
-        try {
-          formulaEngine = await loadFormulaEngine();
-        } catch (error) {
-          console.error('[sheets] the formula engine could not be loaded; formulas show as text', error);
-        }
-        if (!current) return;
-      }
+      const formulaEngine = hasFormula(sheet.data) ? workerFormulaEngine : null;
       const size = storedSize(sheet.data, sheet.metadata.rows, sheet.metadata.columns);
       const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
       const versionHeld = versionHandler(size);
@@ -341,10 +333,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   /** The first formula (typed here or by someone else) engages the engine; the grid is rebuilt with it. */
   function engageFormulas(changes: readonly CellChange[]) {
     if (store.getState().formulaEngine || !changes.some((c) => isFormula(c.value))) return;
-    loadFormulaEngine().then(
-      (engine) => store.setState({ formulaEngine: engine }),
-      (error: unknown) => console.error('[sheets] the formula engine could not be loaded', error),
-    );
+    // Once the grid's hook that reported the change has returned: the grid is rebuilt with the engine.
+    queueMicrotask(() => store.setState({ formulaEngine: workerFormulaEngine }));
   }
 
   // A rename in the navigator (sheet-updated with a name) shows here at once.
