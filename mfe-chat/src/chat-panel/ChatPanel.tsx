@@ -1,5 +1,6 @@
 import { Box, Button, Flex, HStack, Text } from '@chakra-ui/react';
 import { MIDDLEWARE_UNAVAILABLE_MESSAGE, type SelectedFunction, type RemoteProps } from '@tessera/contracts';
+import { steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Composer } from '../composer/Composer.js';
@@ -25,7 +26,7 @@ import { serviceLine, streamingSupported, useCapabilities } from './use-capabili
  * with Stop, the message list, the Stream Error box with Reload, Clear, and the composer.
  * Sending needs the ai-middleware's /health to answer.
  */
-export default function ChatPanel({ shell }: RemoteProps) {
+function ChatPanel({ shell }: RemoteProps) {
   const [streamingChoice, setStreamingChoice] = useState(true);
   const [showContext, setShowContext] = useState(false);
   const [gitFiles, setGitFiles] = useState<string[]>([]);
@@ -128,3 +129,20 @@ export default function ChatPanel({ shell }: RemoteProps) {
     </Flex>
   );
 }
+
+/**
+ * What the panel shows from the shell: the sheet's id, name, size and selected cell (the context
+ * lines), the user, the flags. An edit acknowledged (a new version, new headers) does not render
+ * the panel again; what it sends reads the newest context when it sends.
+ */
+export default steadyShell(ChatPanel, ({ sheet, user, flags, ai }) => [
+  sheet.id,
+  sheet.name,
+  sheet.size.rows,
+  sheet.size.cols,
+  sheet.selection?.row,
+  sheet.selection?.col,
+  user,
+  flags,
+  ai,
+]);

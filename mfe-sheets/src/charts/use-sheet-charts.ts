@@ -55,7 +55,10 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
   const service = useMemo(() => createChartService(api), [api]);
   const hostRef = useRef(host);
   hostRef.current = host;
-  const [selection, setSelection] = useState<ChartRange | null>(null);
+  // The selection's range is read when the dialog opens; only whether there is one is shown (Insert
+  // chart enabled), so moving the selection does not render the Workspace again at each move.
+  const selection = useRef<ChartRange | null>(null);
+  const [hasSelection, setHasSelection] = useState(false);
   const [dialogRange, setDialogRange] = useState<ChartRange | null>(null);
   // The chart the dialog changes; null while it inserts a new one.
   const [editing, setEditing] = useState<ChartDefinition | null>(null);
@@ -88,7 +91,7 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
   };
 
   return {
-    selection,
+    hasSelection,
     dialogRange,
     editing,
     busy,
@@ -96,13 +99,14 @@ export function useSheetCharts(api: ShellContext['api'], host: SheetChartsHost) 
     error,
     dismissError: () => setError(null),
     onSelectRange(row: number, col: number, row2: number, col2: number) {
-      setSelection(selectionRange(row, col, row2, col2, hostRef.current.size));
+      selection.current = selectionRange(row, col, row2, col2, hostRef.current.size);
+      setHasSelection(selection.current !== null);
     },
     openDialog() {
       setDialogError(null);
       setEditing(null);
       dialogBase.current = drawnOn();
-      setDialogRange(selection);
+      setDialogRange(selection.current);
     },
     /** The same dialog, for a chart already on the sheet. */
     openEdit(chart: ChartDefinition) {

@@ -1,6 +1,6 @@
 import { Box, Button, EmptyState, Flex, HStack, Heading, Input, Separator, Text, VStack } from '@chakra-ui/react';
 import { MESSAGES, type RemoteProps } from '@tessera/contracts';
-import { ConfirmDialog } from '@tessera/ui-kit';
+import { ConfirmDialog, steadyShell } from '@tessera/ui-kit';
 import { useState } from 'react';
 import { SharingDialog, type SharingTarget } from '../sharing/SharingDialog.js';
 import { TrashDialog } from '../trash/TrashDialog.js';
@@ -57,7 +57,7 @@ function listViewOf(filter: SheetFilter, search: string): SheetListView | null {
  * flat list) with inline rename, the overflow menus and drag and drop, the footer counts and
  * the user menu.
  */
-export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEARCH_DEBOUNCE_MS }: NavigatorProps) {
+function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEARCH_DEBOUNCE_MS }: NavigatorProps) {
   const { status, tree } = useSheetTree();
   const reload = useNavigationTree(shell, retryDelaysMs);
   const creating = useCreateItems(shell, reload);
@@ -205,3 +205,6 @@ export default function Navigator({ shell, retryDelaysMs, searchDebounceMs = SEA
     </Flex>
   );
 }
+
+/** Of the shell the navigator shows only the user (the menu at its foot): a selection moving or an edit acknowledged does not render its tree again. */
+export default steadyShell(Navigator, (shell) => [shell.user]);

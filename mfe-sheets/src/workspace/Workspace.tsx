@@ -1,6 +1,6 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps } from '@tessera/contracts';
-import { ConfirmDialog } from '@tessera/ui-kit';
+import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
+import { ConfirmDialog, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
@@ -37,7 +37,7 @@ export interface WorkspaceProps extends RemoteProps {
  * The data tab (spec 01 §2): the sheet toolbar, the grid (only while the data tab is
  * shown), 'Loading sheet...', the dismissible error box, and the Code tab.
  */
-export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
+function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const service = useMemo(() => createSheetService(shell.api), [shell.api]);
   const timelineService = useMemo(() => createTimelineService(shell.api), [shell.api]);
   const versionService = useMemo(() => createVersionService(shell.api), [shell.api]);
@@ -51,7 +51,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const preview = useVersionPreview(shell, versionService, {
     sheetId: phase === 'ready' && sheet ? sheet.id : null,
     liveGrid: () => shell.sheet.getData(),
-    liveVersion: session.state.version,
+    live: session.store,
     windowedLive: phase === 'ready' && sheet ? sheet.windowed : null,
     beforeApply: session.flush,
     onApplied: session.reload,
@@ -185,7 +185,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           sheet && (
             <TimelineMenu
               sheetId={sheet.id}
-              liveVersion={session.state.version}
+              live={session.store}
               service={timelineService}
               bus={shell.bus}
               beforeRestore={session.flush}
@@ -203,7 +203,7 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
           sheet &&
           !sheet.windowed &&
           !locked && (
-            <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.selection} title={charts.selection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
+            <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.hasSelection} title={charts.hasSelection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
               {CHART_TEXTS.insert}
             </Button>
           )
@@ -316,3 +316,15 @@ export default function Workspace({ shell, readOnly = false }: WorkspaceProps) {
 }
 
 const noop = () => {};
+
+/**
+ * What the Workspace shows from the shell: the sheet and tab of the route, who is on the sheet, the
+ * user; the Code tab's editor is mounted by the shell (shell.remotes) and gets the shell's context
+ * itself. The selection moving and each version reported (its own, twice per edit) do not render it again.
+ */
+export default steadyShell(Workspace, (shell) => [shell.sheet.id, shell.tab, othersOnSheet(shell), shell.user.id, shell.remotes]);
+
+/** The others on the sheet and their selected cells, as one text: the user's own moves come back in presence too. */
+function othersOnSheet({ presence, user }: ShellContext): string {
+  return JSON.stringify(presence.onSheet.filter((u) => u.userId !== user.id).map((u) => [u.userId, u.displayName, u.color, u.selection?.row, u.selection?.col]));
+}

@@ -18,7 +18,11 @@ export type LiveOperationInput = LiveOperation;
  */
 export interface ShellLive {
   state: ConnectionState;
-  /** Operations sent but not acknowledged yet (queued offline ones included). */
+  /**
+   * Operations sent but not acknowledged yet (queued offline ones included). Read when needed (a
+   * handler, a check before leaving): it changes twice per edit, and the shell does not hand out a
+   * new context for it — every remote's tree would render again. Nothing should render from it.
+   */
   pending: number;
   /**
    * Sends an operation on the open sheet (queued while not connected). The Workspace applies

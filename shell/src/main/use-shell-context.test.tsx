@@ -4,6 +4,8 @@ import { MemoryRouter } from 'react-router';
 import { ServicesProvider } from '../services/services.context.js';
 import { servicesFor } from '../test/render-app.js';
 import { gate, startLoopbackServer, type LoopbackServer } from '../test/loopback-server.js';
+import type { ShellContext } from '@tessera/contracts';
+import type { LiveSession } from '../live/live-session.js';
 import { useLiveSession } from '../live/use-live-session.js';
 import { fetchFeatureFlags } from './feature-flags/use-feature-flags.js';
 import { useShellContext } from './use-shell-context.js';
@@ -128,4 +130,40 @@ describe("shell.flags: the ai-middleware's feature flags (GET /ai/config), read 
     // No ai-middleware at all.
     await expect(fetchFeatureFlags(servicesFor('http://127.0.0.1:9').ai)).resolves.toEqual(DEFAULT_FLAGS);
   });
+});
+
+test("an edit's pending count gives the remotes no new context (they re-rendered twice per edit); shell.live.pending reads it when asked", () => {
+  const services = servicesFor('http://127.0.0.1:9');
+  const seen: ShellContext[] = [];
+  let session: LiveSession | null = null;
+  function LiveProbe() {
+    session = useLiveSession('u1');
+    seen.push(useShellContext({ id: 'u1', username: 'alice', role: 'user' }, session));
+    return null;
+  }
+  render(
+    <MemoryRouter initialEntries={['/sheets/s1']}>
+      <ServicesProvider services={services}>
+        <LiveProbe />
+      </ServicesProvider>
+    </MemoryRouter>,
+  );
+  const store = session!.store;
+  act(() => store.setState({ sheetId: 's1', state: 'connected' }));
+  const before = seen.length;
+  const shell = seen.at(-1)!;
+  expect(shell.live).toMatchObject({ state: 'connected', pending: 0 });
+  act(() => store.setState({ pending: 1 }));
+  expect(seen.length).toBe(before);
+  expect(shell.live.pending).toBe(1);
+  act(() => store.setState({ pending: 0 }));
+  expect(seen.length).toBe(before);
+  expect(shell.live.pending).toBe(0);
+  // Another sheet's socket: its count is not this sheet's.
+  act(() => store.setState({ sheetId: 's2', pending: 3 }));
+  expect(seen.at(-1)!.live.pending).toBe(0);
+  // What remotes render from still gives a new context.
+  act(() => store.setState({ sheetId: 's1', state: 'reconnecting' }));
+  expect(seen.at(-1)!.live).toMatchObject({ state: 'reconnecting', pending: 3 });
+  expect(seen.at(-1)).not.toBe(shell);
 });

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import type { AuthUser, ShellContext, ShellPresence } from '@tessera/contracts';
+import type { AuthUser, ShellContext, ShellLive, ShellPresence } from '@tessera/contracts';
 import { logout } from '../auth/auth.api.js';
 import { useAuth } from '../auth/use-auth.js';
 import type { LiveSession } from '../live/live-session.js';
@@ -25,7 +26,12 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
   // What the Workspace reports about the current sheet (name, size, version, getData) and the selection.
   const [sheetStore] = useState(createCurrentSheetStore);
   const sheetState = useStore(sheetStore);
-  const liveState = useStore(liveSession.store);
+  // Not `pending` (nor the toasts): it changes twice an edit, and no remote renders from it — a new
+  // context for it re-rendered every remote's tree twice per edit. ShellContext.live reads it when asked.
+  const liveState = useStore(
+    liveSession.store,
+    useShallow(({ sheetId, state, onSheet, online }) => ({ sheetId, state, onSheet, online })),
+  );
   // The ai-middleware's FEATURE_* flags (GET /ai/config), the defaults until it answers or when it fails.
   const flags = useFeatureFlags(services.ai, user.id);
 
@@ -43,10 +49,9 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
   // Until the effect above switched the socket, what the store holds is the previous sheet's.
   const liveIsThisSheet = liveState.sheetId === sheetId;
   const connection = liveIsThisSheet ? liveState.state : 'disconnected';
-  const pending = liveIsThisSheet ? liveState.pending : 0;
-  // The functions stay the same while the sheet does; state and pending change around them.
+  // The functions stay the same while the sheet does; the state changes around them.
   const channel = useMemo(() => liveSession.channel(sheetId), [liveSession, sheetId]);
-  const live = useMemo(() => ({ ...channel, state: connection, pending }), [channel, connection, pending]);
+  const live = useMemo(() => withPendingCount({ ...channel, state: connection }, liveSession, sheetId), [channel, connection, liveSession, sheetId]);
   const onSheet = liveIsThisSheet ? liveState.onSheet : NOBODY;
   const presence = useMemo<ShellPresence>(() => ({ onSheet, online: liveState.online }), [onSheet, liveState.online]);
 
@@ -59,11 +64,14 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
     [services, user.id],
   );
 
+  // One object while neither changes: a remote that compares it (or memoizes on it) sees no change.
+  const shellUser = useMemo(() => ({ ...user, ...profile }), [user, profile]);
+
   return useMemo<ShellContext>(
     () => ({
       api: services.api,
       ai: services.ai,
-      user: { ...user, ...profile },
+      user: shellUser,
       logout: () => logout(services),
       bus: services.bus,
       live,
@@ -74,6 +82,17 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
       navigate: (to) => navigate(to),
       tab,
     }),
-    [services, user, profile, sheetId, tab, navigate, sheetStore, sheetState, live, presence, flags],
+    [services, shellUser, sheetId, tab, navigate, sheetStore, sheetState, live, presence, flags],
   );
+}
+
+/** `live` with `pending` read from the session when asked: the open sheet's count, 0 before its socket is the open one. */
+function withPendingCount(live: Omit<ShellLive, 'pending'>, liveSession: LiveSession, sheetId: string | null): ShellLive {
+  return Object.defineProperty(live, 'pending', {
+    enumerable: true,
+    get: () => {
+      const now = liveSession.store.getState();
+      return now.sheetId === sheetId ? now.pending : 0;
+    },
+  }) as ShellLive;
 }

@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RemoteName, RemoteProps } from '@tessera/contracts';
-import { fakeShell } from '../test/fake-shell.js';
 import { renderWithLoader } from '../test/render-chakra.js';
 import type { RemoteComponent, RemoteLoader } from './remote-loader.js';
 import { RemotePlace } from './RemotePlace.js';
@@ -35,7 +34,7 @@ describe('remote place', () => {
   it('renders the remote component with the shell context', async () => {
     const { loader, state } = flakyLoader();
     state.up = true;
-    renderWithLoader(<RemotePlace remote="mfe-chat" expose="./ChatPanel" shell={fakeShell()} />, loader);
+    renderWithLoader(<RemotePlace remote="mfe-chat" expose="./ChatPanel" />, loader);
     expect(await screen.findByText('Chat for alice')).toBeInTheDocument();
     expect(screen.getByTestId('remote-mfe-chat-ChatPanel')).toContainElement(screen.getByText('Chat for alice'));
   });
@@ -44,7 +43,7 @@ describe('remote place', () => {
     const { loader, state } = flakyLoader();
     renderWithLoader(
       <>
-        <RemotePlace remote="mfe-chat" expose="./ChatPanel" shell={fakeShell()} />
+        <RemotePlace remote="mfe-chat" expose="./ChatPanel" />
         <p>Rest of the page</p>
       </>,
       loader,
@@ -67,7 +66,7 @@ describe('remote place', () => {
 
   it('a quiet place (header part) renders nothing when it fails', async () => {
     const { loader, state } = flakyLoader();
-    renderWithLoader(<RemotePlace remote="mfe-chat" expose="./HeaderStatus" shell={fakeShell()} quiet />, loader);
+    renderWithLoader(<RemotePlace remote="mfe-chat" expose="./HeaderStatus" quiet />, loader);
     await waitFor(() => expect(state.loads).toBe(1));
     await waitFor(() => expect(console.warn).toHaveBeenCalled());
     expect(screen.getByTestId('remote-mfe-chat-HeaderStatus')).toBeEmptyDOMElement();
@@ -78,8 +77,8 @@ describe('remote place', () => {
     const { loader, state } = flakyLoader();
     renderWithLoader(
       <>
-        <RemotePlace remote="mfe-chat" expose="./ChatPanel" shell={fakeShell()} />
-        <RemotePlace remote="mfe-chat" expose="./HeaderStatus" shell={fakeShell()} quiet />
+        <RemotePlace remote="mfe-chat" expose="./ChatPanel" />
+        <RemotePlace remote="mfe-chat" expose="./HeaderStatus" quiet />
       </>,
       loader,
     );

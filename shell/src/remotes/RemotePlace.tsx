@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Box, Spinner, type BoxProps } from '@chakra-ui/react';
-import type { ExposedModule, RemoteName, ShellContext } from '@tessera/contracts';
+import type { ExposedModule, RemoteName } from '@tessera/contracts';
+import { useCurrentShell } from '../main/current-shell.context.js';
 import { ErrorBoundary } from '../errors/ErrorBoundary.js';
 import { RemoteFallbackCard } from './RemoteFallbackCard.js';
 import { useRemoteGeneration, useRemoteLoader } from './remote-loader.context.js';
@@ -8,7 +9,6 @@ import { useRemoteGeneration, useRemoteLoader } from './remote-loader.context.js
 export interface RemotePlaceProps<R extends RemoteName> extends Omit<BoxProps, 'children'> {
   remote: R;
   expose: ExposedModule<R>;
-  shell: ShellContext;
   /** Decorations (header parts) render nothing when they fail, instead of a card. */
   quiet?: boolean;
 }
@@ -17,11 +17,12 @@ export interface RemotePlaceProps<R extends RemoteName> extends Omit<BoxProps, '
 export const remotePlaceTestId = (remote: RemoteName, expose: string) => `remote-${remote}-${expose.replace(/^\.\//, '')}`;
 
 /**
- * Where one exposed remote module is mounted. Its code is fetched only when
- * the place renders (lazy); a failure to load or a crash stays inside the
- * place, as a card with Retry.
+ * Where one exposed remote module is mounted, with the page's ShellContext (CurrentShell). Its
+ * code is fetched only when the place renders (lazy); a failure to load or a crash stays inside
+ * the place, as a card with Retry.
  */
-export function RemotePlace<R extends RemoteName>({ remote, expose, shell, quiet = false, ...box }: RemotePlaceProps<R>) {
+export function RemotePlace<R extends RemoteName>({ remote, expose, quiet = false, ...box }: RemotePlaceProps<R>) {
+  const shell = useCurrentShell();
   const { loader, retry } = useRemoteLoader();
   // Whose canary applies (read at the first load of the remote on this page).
   const userId = shell.user.id;

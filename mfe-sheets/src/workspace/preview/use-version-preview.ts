@@ -1,5 +1,7 @@
 import { type GridData, MESSAGES, type SheetVersion, type ShellContext } from '@tessera/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import type { LiveVersion } from '../session/sheet-session.store.js';
 import { workerFormulaEngine, type FormulaEngine } from '../grid/formula-engine.js';
 import { hasFormula } from '../grid/grid-shape.js';
 import { diffGrids, type GridDiff } from './grid-diff.js';
@@ -26,8 +28,8 @@ export interface VersionPreviewOptions {
   sheetId: string | null;
   /** The live grid as the Workspace holds it now (the user's own edits included). */
   liveGrid(): GridData | null;
-  /** The live version: when it moves (an edit, a remote change) the highlights are computed again. */
-  liveVersion: number;
+  /** The live version, followed while a version is shown: when it moves (an edit, a remote change) the highlights are computed again. */
+  live: LiveVersion;
   /** The live sheet when it is shown a window at a time (issue 23): its versions are previewed the same way. */
   windowedLive?: WindowedSheet | null;
   /** Sends the edits still on their way before Apply replaces the sheet. */
@@ -43,8 +45,10 @@ export interface VersionPreviewOptions {
  * live grid are computed once per version and live version, not at each render.
  */
 export function useVersionPreview(shell: ShellContext, service: VersionService, options: VersionPreviewOptions) {
-  const { sheetId, liveVersion } = options;
+  const { sheetId } = options;
   const [state, setState] = useState<PreviewState>({ phase: 'off' });
+  // Not followed without a version shown: the Workspace would render again for each acknowledged edit.
+  const liveVersion = useStore(options.live, (s) => (state.phase === 'ready' ? s.version : null));
   // AI Editing Mode's staged edit: its badge's Commit / Discard decide, so Apply is not offered.
   const [staged, setStaged] = useState(false);
   const optionsRef = useRef(options);

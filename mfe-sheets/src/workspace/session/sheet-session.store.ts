@@ -1,5 +1,5 @@
 import type { AccessLevel, ChartDefinition, GridData, SheetSize } from '@tessera/contracts';
-import { createStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
 
@@ -59,3 +59,6 @@ export const createSheetSessionStore = () =>
   }));
 
 export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;
+
+/** The session's version to follow (a SheetSessionStore is one): what the Timeline and an open version preview compare with. */
+export type LiveVersion = Pick<StoreApi<{ version: number }>, 'getState' | 'getInitialState' | 'subscribe'>;

@@ -37,13 +37,14 @@ import { WindowedSheet } from '../windowed/windowed-sheet.js';
 import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
 
 /**
- * What the Workspace renders from: the state less the data tick and the pending edits, which
- * change with every edit. The charts and the save status follow those themselves (through
- * `store`), so an edit does not render the whole Workspace again.
+ * What the Workspace renders from: the state less what changes with every edit — the data tick,
+ * the pending edits, the version and time of the last save (each acknowledged edit). The charts,
+ * the save status, the Timeline's list and an open version preview follow those themselves
+ * (through `store`), so an edit does not render the whole Workspace again.
  */
-export type SheetSessionView = Omit<SheetSessionState, 'dataTick' | 'pending'>;
+export type SheetSessionView = Omit<SheetSessionState, 'dataTick' | 'pending' | 'version' | 'lastSavedAt'>;
 
-const sessionView = ({ dataTick: _tick, pending: _pending, ...view }: SheetSessionState): SheetSessionView => view;
+const sessionView = ({ dataTick: _tick, pending: _pending, version: _version, lastSavedAt: _saved, ...view }: SheetSessionState): SheetSessionView => view;
 
 export interface SheetSession {
   state: SheetSessionView;
@@ -347,22 +348,28 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   );
 
   // Tell the shell what is loaded: the chat and git remotes read it from shell.sheet, and the
-  // shell's socket asks for what it missed since this version when it reconnects.
-  const { phase, sheet, name, size, version } = state;
+  // shell's socket asks for what it missed since this version when it reconnects. Told from the
+  // store (each acknowledged edit moves the version), not from a render of the Workspace.
+  const { phase, sheet } = state;
   useEffect(() => {
     if (phase !== 'ready' || !sheet) return;
-    shellRef.current.sheet.report({
-      id: sheet.id,
-      name,
-      headers: normalizeHeaders(sheet.headers.current, size.cols),
-      size,
-      version,
-      // A windowed sheet's cells are not all in the browser: null, as before a sheet is loaded (issue 23).
-      getData: () => (sheet.windowed ? null : storedCells(sheet.data, store.getState().size)),
-      // Any sheet's cells: a windowed one's rows are read through the api (the chat, Run on sheet).
-      loadData: async (rows) => (sheet.windowed ? sheet.windowed.cells(rows) : heldCells(sheet.data, store.getState().size, rows)),
+    const report = ({ name, size, version }: SheetSessionState) =>
+      shellRef.current.sheet.report({
+        id: sheet.id,
+        name,
+        headers: normalizeHeaders(sheet.headers.current, size.cols),
+        size,
+        version,
+        // A windowed sheet's cells are not all in the browser: null, as before a sheet is loaded (issue 23).
+        getData: () => (sheet.windowed ? null : storedCells(sheet.data, store.getState().size)),
+        // Any sheet's cells: a windowed one's rows are read through the api (the chat, Run on sheet).
+        loadData: async (rows) => (sheet.windowed ? sheet.windowed.cells(rows) : heldCells(sheet.data, store.getState().size, rows)),
+      });
+    report(store.getState());
+    return store.subscribe((now, before) => {
+      if (now.version !== before.version || now.name !== before.name || now.size !== before.size) report(now);
     });
-  }, [phase, sheet, name, size, version, store]);
+  }, [phase, sheet, store]);
   useEffect(() => () => shellRef.current.sheet.report(null), [id]);
 
   // Other users' selected cells, in their colours.

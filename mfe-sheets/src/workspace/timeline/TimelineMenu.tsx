@@ -2,13 +2,15 @@ import { Box, Button, Flex, Popover, Portal, Spinner, Stack, Text } from '@chakr
 import { TIMELINE_TEXTS, VERSION_PREVIEW_TEXTS, confirmRestoreSnapshot, confirmRestoreSnapshotDetail, snapshotDeltaLabel, type EventBus, type EventMap, type Snapshot, type VersionTransitionResult } from '@tessera/contracts';
 import { ConfirmDialog, RelativeTime } from '@tessera/ui-kit';
 import { useState } from 'react';
+import { useStore } from 'zustand';
+import type { LiveVersion } from '../session/sheet-session.store.js';
 import type { TimelineService } from './timeline.service.js';
 import { useSnapshots } from './use-snapshots.js';
 
 export interface TimelineMenuProps {
   sheetId: string;
-  /** The sheet's live version: its entry is what the sheet already shows, so it has no Restore. */
-  liveVersion: number;
+  /** The sheet's live version (read while the menu is open): its entry is what the sheet already shows, so it has no Restore. */
+  live: LiveVersion;
   service: TimelineService;
   bus: EventBus<EventMap>;
   /** Called before the restore is sent: edits still on their way reach the server first. */
@@ -26,8 +28,10 @@ export interface TimelineMenuProps {
  * first) with author, relative time and changed-cell count, a Refresh button, Preview (the
  * version read-only in the grid) and Restore with a confirmation. The list loads each time the menu opens, so a closed menu costs no request.
  */
-export function TimelineMenu({ sheetId, liveVersion, service, bus, beforeRestore, onRestored, onPreview, readOnly = false }: TimelineMenuProps) {
+export function TimelineMenu({ sheetId, live, service, bus, beforeRestore, onRestored, onPreview, readOnly = false }: TimelineMenuProps) {
   const [open, setOpen] = useState(false);
+  // Followed only while open: a closed menu does not render again for each acknowledged edit.
+  const liveVersion = useStore(live, (s) => (open ? s.version : null));
   const { state, refresh } = useSnapshots(service, bus, sheetId, open);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [restoring, setRestoring] = useState(false);

@@ -1,6 +1,7 @@
 import { Box, Flex, Tabs } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router';
-import type { ShellContext, ShellTab } from '@tessera/contracts';
+import { memo } from 'react';
+import type { ShellTab } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { NoSheetPlaceholder } from './NoSheetPlaceholder.js';
 import { RemoteMounts } from './RemoteMounts.js';
@@ -12,11 +13,11 @@ export type MainView = 'sheets' | 'settings';
  * and the git tab (GitPanel remote); the tab lives in the URL (?tab=), so a
  * reload or a link reopens it. /settings shows the account settings instead.
  */
-export function MainArea({ shell, view }: { shell: ShellContext; view: MainView }) {
+export const MainArea = memo(function MainArea({ view, tab, sheetOpen }: { view: MainView; tab: ShellTab; sheetOpen: boolean }) {
   const [, setSearch] = useSearchParams();
 
   if (view === 'settings') {
-    return <RemotePlace remote="mfe-members" expose="./AccountSettings" shell={shell} h="full" overflow="auto" />;
+    return <RemotePlace remote="mfe-members" expose="./AccountSettings" h="full" overflow="auto" />;
   }
 
   const selectTab = (tab: ShellTab) =>
@@ -29,11 +30,11 @@ export function MainArea({ shell, view }: { shell: ShellContext; view: MainView 
   return (
     <Flex direction="column" h="full" minH="0">
       {/* Modules a remote shows inside itself (the Workspace's Code tab), through shell.remotes. */}
-      <RemoteMounts shell={shell} />
-      <RemotePlace remote="mfe-chat" expose="./RecoveryBanner" shell={shell} quiet />
+      <RemoteMounts />
+      <RemotePlace remote="mfe-chat" expose="./RecoveryBanner" quiet />
       {/* lazyMount: a tab's remote code loads only once the tab is shown. */}
       <Tabs.Root
-        value={shell.tab}
+        value={tab}
         onValueChange={(e) => selectTab(e.value as ShellTab)}
         lazyMount
         size="sm"
@@ -51,18 +52,18 @@ export function MainArea({ shell, view }: { shell: ShellContext; view: MainView 
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="data" flex="1" minH="0" p="0" overflow="auto">
-          {shell.sheet.id ? (
-            <RemotePlace remote="mfe-sheets" expose="./Workspace" shell={shell} h="full" />
+          {sheetOpen ? (
+            <RemotePlace remote="mfe-sheets" expose="./Workspace" h="full" />
           ) : (
             <NoSheetPlaceholder />
           )}
         </Tabs.Content>
         <Tabs.Content value="git" flex="1" minH="0" p="0" overflow="auto">
           <Box h="full">
-            <RemotePlace remote="mfe-git" expose="./GitPanel" shell={shell} h="full" />
+            <RemotePlace remote="mfe-git" expose="./GitPanel" h="full" />
           </Box>
         </Tabs.Content>
       </Tabs.Root>
     </Flex>
   );
-}
+});

@@ -2,7 +2,6 @@ import { act, screen } from '@testing-library/react';
 import { useEffect, useRef } from 'react';
 import type { RemoteLoader } from '../../remotes/remote-loader.js';
 import { renderWithLoader } from '../../test/render-chakra.js';
-import { fakeShell } from '../../test/fake-shell.js';
 import { shellRemotes } from './remote-mounts.store.js';
 import { RemoteMounts } from './RemoteMounts.js';
 
@@ -16,11 +15,10 @@ function Host() {
 const loaderWith = (load: RemoteLoader['load']): RemoteLoader => ({ load, retry: async () => {} });
 
 test("a module mounted through shell.remotes renders inside the asker's element, and leaves with it", async () => {
-  const shell = fakeShell();
   const loader = loaderWith(async () => () => <p>the code editor</p>);
   const view = renderWithLoader(
     <>
-      <RemoteMounts shell={shell} />
+      <RemoteMounts />
       <Host />
     </>,
     loader,
@@ -33,13 +31,12 @@ test("a module mounted through shell.remotes renders inside the asker's element,
 
 test("until the other remote exposes the module, the shell's fallback card shows in its place", async () => {
   const error = jest.spyOn(console, 'error').mockImplementation(() => {});
-  const shell = fakeShell();
   const loader = loaderWith(async () => {
     throw new Error('mfe_git/CodeEditor is not exposed');
   });
   renderWithLoader(
     <>
-      <RemoteMounts shell={shell} />
+      <RemoteMounts />
       <Host />
     </>,
     loader,

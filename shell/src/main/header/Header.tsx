@@ -1,5 +1,9 @@
 import { Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
-import type { ShellContext } from '@tessera/contracts';
+import { memo } from 'react';
+import { useNavigate } from 'react-router';
+import type { ConnectionState } from '@tessera/contracts';
+import { logout } from '../../auth/auth.api.js';
+import { useServices } from '../../services/services.context.js';
 import { AboutDialog } from '../../health/AboutDialog.js';
 import { ChatIcon, SidebarIcon } from '../icons.js';
 import { MembersToggle } from '../panels/MembersDock.js';
@@ -7,7 +11,9 @@ import { ConnectionDot } from './ConnectionDot.js';
 import { HeaderParts } from './HeaderParts.js';
 
 export interface HeaderProps {
-  shell: ShellContext;
+  /** The route's sheet, its name once the Workspace reported it. */
+  sheet: { id: string | null; name: string | null };
+  connection: ConnectionState;
   onToggleSidebar(): void;
   chatOpen: boolean;
   onToggleChat(): void;
@@ -21,31 +27,33 @@ export interface HeaderProps {
  * the top right, with the Members button. Header parts that remotes expose join the cluster in later
  * issues, as quiet remote places.
  */
-export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat, membersOpen, onToggleMembers }: HeaderProps) {
+export const Header = memo(function Header({ sheet, connection, onToggleSidebar, chatOpen, onToggleChat, membersOpen, onToggleMembers }: HeaderProps) {
+  const services = useServices();
+  const navigate = useNavigate();
   return (
     <Flex as="header" align="center" gap="2" h="12" px="2" borderBottomWidth="1px" flexShrink={0} bg="bg">
       <IconButton aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)" variant="ghost" size="sm" onClick={onToggleSidebar} data-testid="sidebar-toggle">
         <SidebarIcon />
       </IconButton>
       <HStack role="menubar" aria-label="Sheet" gap="1" minW="0" flex="1" data-testid="sheet-menu-bar">
-        <Button role="menuitem" size="sm" variant="ghost" onClick={() => shell.navigate('/sheets')}>
+        <Button role="menuitem" size="sm" variant="ghost" onClick={() => navigate('/sheets')}>
           Sheets
         </Button>
-        {shell.sheet.id && (
+        {sheet.id && (
           // The sheet's name once the Workspace reported it; nothing but the separator while it loads.
-          <Text fontSize="sm" color="fg.muted" truncate data-testid="current-sheet" title={shell.sheet.name ?? undefined}>
-            / {shell.sheet.name ?? ''}
+          <Text fontSize="sm" color="fg.muted" truncate data-testid="current-sheet" title={sheet.name ?? undefined}>
+            / {sheet.name ?? ''}
           </Text>
         )}
       </HStack>
       <HStack role="toolbar" aria-label="Utilities" gap="2" data-testid="utilities">
         <Box data-testid="header-parts" display="flex" alignItems="center" gap="2">
-          <HeaderParts shell={shell} />
+          <HeaderParts />
         </Box>
-        <ConnectionDot state={shell.live.state} />
+        <ConnectionDot state={connection} />
         <AboutDialog />
         <MembersToggle open={membersOpen} onToggle={onToggleMembers} />
-        <Button size="sm" variant="ghost" onClick={() => void shell.logout()} data-testid="logout-button">
+        <Button size="sm" variant="ghost" onClick={() => void logout(services)} data-testid="logout-button">
           Log out
         </Button>
         <IconButton
@@ -62,4 +70,4 @@ export function Header({ shell, onToggleSidebar, chatOpen, onToggleChat, members
       </HStack>
     </Flex>
   );
-}
+});

@@ -1,4 +1,3 @@
-import type { ShellContext } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 
 /**
@@ -6,11 +5,11 @@ import { RemotePlace } from '../../remotes/RemotePlace.js';
  * solver badges, the members' online indicator. They are decorations: a part
  * that is not there (yet) or fails renders nothing.
  */
-export function HeaderParts({ shell }: { shell: ShellContext }) {
+export function HeaderParts() {
   return (
     <>
-      <RemotePlace remote="mfe-chat" expose="./HeaderStatus" shell={shell} quiet display="flex" alignItems="center" />
-      <RemotePlace remote="mfe-members" expose="./OnlineIndicator" shell={shell} quiet display="flex" alignItems="center" />
+      <RemotePlace remote="mfe-chat" expose="./HeaderStatus" quiet display="flex" alignItems="center" />
+      <RemotePlace remote="mfe-members" expose="./OnlineIndicator" quiet display="flex" alignItems="center" />
     </>
   );
 }

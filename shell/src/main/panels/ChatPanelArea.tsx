@@ -1,6 +1,5 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Box } from '@chakra-ui/react';
-import type { ShellContext } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { readPanelWidth, writePanelWidth } from './chat-panel-width.js';
 import { ChatResizeHandle } from './ChatResizeHandle.js';
@@ -9,7 +8,7 @@ import { ChatResizeHandle } from './ChatResizeHandle.js';
  * The right-hand box of the ChatPanel remote (spec 02 §2). The shell owns its width: one
  * handle on its left edge, remembered across reloads; the remote fills the box.
  */
-export function ChatPanelArea({ shell }: { shell: ShellContext }) {
+export const ChatPanelArea = memo(function ChatPanelArea() {
   const [width, setWidth] = useState<number>(() => readPanelWidth());
   const resize = (next: number) => {
     setWidth(next);
@@ -32,7 +31,7 @@ export function ChatPanelArea({ shell }: { shell: ShellContext }) {
       overflow="hidden"
     >
       <ChatResizeHandle width={width} onResize={resize} />
-      <RemotePlace remote="mfe-chat" expose="./ChatPanel" shell={shell} h="full" overflow="auto" />
+      <RemotePlace remote="mfe-chat" expose="./ChatPanel" h="full" overflow="auto" />
     </Box>
   );
-}
+});

@@ -1,5 +1,4 @@
 import { Box, Button } from '@chakra-ui/react';
-import type { ShellContext } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { MembersIcon } from '../icons.js';
 
@@ -20,7 +19,7 @@ export function MembersToggle({ open, onToggle }: { open: boolean; onToggle(): v
  * placed by its positioned parent. It mounts on every opening, so the users list loads each
  * time it is opened (spec 01 §2), not only the first.
  */
-export function MembersPanelBox({ shell }: { shell: ShellContext }) {
+export function MembersPanelBox() {
   return (
     <Box
       role="dialog"
@@ -38,7 +37,7 @@ export function MembersPanelBox({ shell }: { shell: ShellContext }) {
       boxShadow="lg"
       zIndex="docked"
     >
-      <RemotePlace remote="mfe-members" expose="./MembersPanel" shell={shell} />
+      <RemotePlace remote="mfe-members" expose="./MembersPanel" />
     </Box>
   );
 }

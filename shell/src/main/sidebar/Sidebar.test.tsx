@@ -1,6 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { RemoteLoader } from '../../remotes/remote-loader.js';
-import { fakeShell } from '../../test/fake-shell.js';
 import { renderWithLoader } from '../../test/render-chakra.js';
 import { Sidebar } from './Sidebar.js';
 import { useSidebar } from './use-sidebar.js';
@@ -12,7 +11,7 @@ const loader: RemoteLoader = {
 
 function Harness() {
   const sidebar = useSidebar();
-  return <Sidebar sidebar={sidebar} shell={fakeShell()} />;
+  return <Sidebar sidebar={sidebar} />;
 }
 
 const clearCookie = () => {

@@ -1,5 +1,6 @@
 import { Box, IconButton } from '@chakra-ui/react';
-import { SIDEBAR_ICON_WIDTH, SIDEBAR_MOBILE_WIDTH, SIDEBAR_WIDTH, type ShellContext } from '@tessera/contracts';
+import { memo } from 'react';
+import { SIDEBAR_ICON_WIDTH, SIDEBAR_MOBILE_WIDTH, SIDEBAR_WIDTH } from '@tessera/contracts';
 import { RemotePlace } from '../../remotes/RemotePlace.js';
 import { SheetsIcon } from '../icons.js';
 import type { SidebarState } from './use-sidebar.js';
@@ -8,7 +9,7 @@ import type { SidebarState } from './use-sidebar.js';
  * The left sidebar with the Navigator remote: 16rem, 3rem as icons, and
  * off-canvas (18rem) below 768 px (spec 01 §9).
  */
-export function Sidebar({ sidebar, shell }: { sidebar: SidebarState; shell: ShellContext }) {
+export const Sidebar = memo(function Sidebar({ sidebar }: { sidebar: SidebarState }) {
   const { mobile, expanded, mobileOpen, toggle, closeMobile } = sidebar;
   const showNavigator = mobile ? mobileOpen : expanded;
   const state = showNavigator ? 'expanded' : 'collapsed';
@@ -16,7 +17,7 @@ export function Sidebar({ sidebar, shell }: { sidebar: SidebarState; shell: Shel
   const navigator = (
     // Kept mounted while collapsed, so the tree keeps its state; hidden from view and from tab order.
     <Box display={showNavigator ? 'flex' : 'none'} flexDirection="column" h="full" minH="0" overflow="auto">
-      <RemotePlace remote="mfe-sheets" expose="./Navigator" shell={shell} flex="1" />
+      <RemotePlace remote="mfe-sheets" expose="./Navigator" flex="1" />
     </Box>
   );
 
@@ -75,4 +76,4 @@ export function Sidebar({ sidebar, shell }: { sidebar: SidebarState; shell: Shel
       {navigator}
     </Box>
   );
-}
+});

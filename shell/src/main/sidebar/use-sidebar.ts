@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '@tessera/contracts';
 import { readSidebarCookie, writeSidebarCookie } from './sidebar-cookie.js';
 import { useMediaQuery } from './use-media-query.js';
@@ -47,5 +47,7 @@ export function useSidebar(): SidebarState {
     if (!mobile) setMobileOpen(false);
   }, [mobile]);
 
-  return { mobile, expanded, mobileOpen, toggle, closeMobile: useCallback(() => setMobileOpen(false), []) };
+  const closeMobile = useCallback(() => setMobileOpen(false), []);
+  // One object while nothing in it changes: the sidebar (memo) renders again only then.
+  return useMemo(() => ({ mobile, expanded, mobileOpen, toggle, closeMobile }), [mobile, expanded, mobileOpen, toggle, closeMobile]);
 }
