@@ -153,31 +153,38 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const word = firstWord(query.sql);
-    if (!PREPARABLE.has(word) || query.parameters.length > PREPARED_PARAMETERS_MAX || SIZED_TEXT.test(query.sql)) {
-      if (!HARMLESS.has(word)) {
-        this.statements.forgetAll();
-        const closing = this.statements.takeClosing();
-        if (closing.length > 0) await this.pglite.runExclusive(() => this.#send(concat([...closing, protocol.serialize.sync()]), query));
-      }
-      return this.#resultOf<R>(await this.pglite.query<R>(query.sql, [...query.parameters]));
+    const keep = PREPARABLE.has(word) && query.parameters.length <= PREPARED_PARAMETERS_MAX && !SIZED_TEXT.test(query.sql);
+    const bytes = query.parameters.some((param) => param instanceof Uint8Array);
+    if (!keep && !HARMLESS.has(word)) {
+      this.statements.forgetAll();
+      const closing = this.statements.takeClosing();
+      if (closing.length > 0) await this.pglite.runExclusive(() => this.#send(concat([...closing, protocol.serialize.sync()]), query));
     }
+    if (!keep && !bytes) return this.#resultOf<R>(await this.pglite.query<R>(query.sql, [...query.parameters]));
     return this.pglite.runExclusive(async () => {
-      let statement = this.statements.get(query.sql);
+      let statement = keep ? this.statements.get(query.sql) : undefined;
       if (!statement) {
         // Its parameter types first (Postgres infers them), as PGlite's query does: they choose each value's serializer.
-        const name = this.statements.name();
+        // Not kept: the unnamed statement, which the next Parse replaces.
+        const name = keep ? this.statements.name() : '';
         const { serialize } = protocol;
         const described = await this.#send(
           concat([...this.statements.takeClosing(), serialize.parse({ name, text: query.sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
           query,
         );
         statement = { name, types: parse.parseDescribeStatementResults(described) };
-        this.statements.add(query.sql, statement);
+        if (keep) this.statements.add(query.sql, statement);
       }
-      // The values as PGlite's query serialises them (by the parameter's type, else as text).
+      // The values as PGlite's query serialises them (by the parameter's type, else as text), but
+      // bytes (a Uint8Array, a Buffer) go as they are, in the binary format of their parameter's
+      // type — UTF-8 text for text, varchar and json (not jsonb, whose binary form starts with a
+      // version byte), the bytes themselves for bytea — as node-postgres sends a Buffer: a large
+      // text already encoded (an import's chunks, megabytes) is neither decoded to a string nor
+      // measured and encoded again character by character.
       const { types } = statement;
       const values = query.parameters.map((param, i) => {
         if (param === null || param === undefined) return null;
+        if (param instanceof Uint8Array) return param;
         const serializer = this.pglite.serializers[types[i]];
         return serializer ? serializer(param) : String(param);
       });
