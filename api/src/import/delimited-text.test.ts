@@ -123,7 +123,20 @@ describe('the fast scanner reads what papaparse reads', () => {
     const text = `a,b\n${Array.from({ length: 1201 }, (_, i) => `${i},"v ${i}"`).join('\n')}\n`;
     const table = parseDelimited(Buffer.from(text));
     assert.equal(table.rows, 1201);
-    assert.deepEqual(table.chunks.map((c) => (JSON.parse(c) as unknown[]).length), [500, 500, 201]);
+    assert.deepEqual(table.chunks.map((c) => (JSON.parse(c.toString('utf8')) as unknown[]).length), [500, 500, 201]);
     assert.deepEqual(gridOf(table)[1200], ['1200', 'v 1200']);
+  });
+
+  it('keeps each chunk as the UTF-8 bytes of its JSON text, as the database stores it, from the scanner and from papaparse alike', () => {
+    // The second file has a quote inside an unquoted field: papaparse reads it, row by row.
+    for (const [text, last] of [
+      ['h1,h2\n"é, ""q""",tab\there\nshort\n', 'short'],
+      ['h1,h2\n"é, ""q""",tab\there\nsh"ort\n', 'sh"ort'],
+    ]) {
+      const table = parseDelimited(Buffer.from(text));
+      assert.equal(table.chunks.length, 1);
+      assert.ok(Buffer.isBuffer(table.chunks[0]));
+      assert.deepEqual(table.chunks[0], Buffer.from(JSON.stringify([['é, "q"', 'tab\there'], [last, '']]), 'utf8'));
+    }
   });
 });
