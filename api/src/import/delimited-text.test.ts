@@ -127,6 +127,17 @@ describe('the fast scanner reads what papaparse reads', () => {
     assert.deepEqual(gridOf(table)[1200], ['1200', 'v 1200']);
   });
 
+  it('cuts rows where papaparse does when the first million characters are multi-byte (its line-break guess reads that many)', () => {
+    // About 1.1 MB of 'é' rows broken by CRLF (5 of them), then rows broken by a lone CR (100): within papaparse's first
+    // 1,048,576 characters, the CRs without LF are most, so CR is the line break for the whole file.
+    const wide = 'é'.repeat(110_000);
+    const text = `a,b\r\n${Array.from({ length: 5 }, (_, i) => `${i},${wide}`).join('\r\n')}\r\n${Array.from({ length: 100 }, (_, i) => `${i},x`).join('\r')}\r${Array.from({ length: 50_000 }, (_, i) => `${i},y`).join('\r')}\r`;
+    assert.ok(Buffer.byteLength(text) > 1.1 * 1024 * 1024);
+    assert.equal(guessNewline(text), '\r');
+    const table = parseDelimited(Buffer.from(text));
+    assert.deepEqual(outcome(() => table), outcome(() => parseWithPapa(text, ',')));
+  });
+
   it('keeps each chunk as the UTF-8 bytes of its JSON text, as the database stores it, from the scanner and from papaparse alike', () => {
     // The second file has a quote inside an unquoted field: papaparse reads it, row by row.
     for (const [text, last] of [
