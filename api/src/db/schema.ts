@@ -84,7 +84,8 @@ export interface SheetChunksTable {
   chunk: number;
   ord: ColumnType<number, number, number>;
   n: number;
-  rows: ColumnType<string, string, string>;
+  /** JSON text; written as a string or as its UTF-8 bytes (both drivers send bytes in json's binary form, which is its text). */
+  rows: ColumnType<string, string | Uint8Array, string>;
   /** The size of `rows`, set by the database when they are written (migration 0011). */
   bytes: ColumnType<number, never, never>;
   version: number;

@@ -123,7 +123,31 @@ describe('the fast scanner reads what papaparse reads', () => {
     const text = `a,b\n${Array.from({ length: 1201 }, (_, i) => `${i},"v ${i}"`).join('\n')}\n`;
     const table = parseDelimited(Buffer.from(text));
     assert.equal(table.rows, 1201);
-    assert.deepEqual(table.chunks.map((c) => (JSON.parse(c) as unknown[]).length), [500, 500, 201]);
+    assert.deepEqual(table.chunks.map((c) => (JSON.parse(c.toString('utf8')) as unknown[]).length), [500, 500, 201]);
     assert.deepEqual(gridOf(table)[1200], ['1200', 'v 1200']);
+  });
+
+  it('cuts rows where papaparse does when the first million characters are multi-byte (its line-break guess reads that many)', () => {
+    // About 1.1 MB of 'é' rows broken by CRLF (5 of them), then rows broken by a lone CR (100): within papaparse's first
+    // 1,048,576 characters, the CRs without LF are most, so CR is the line break for the whole file.
+    const wide = 'é'.repeat(110_000);
+    const text = `a,b\r\n${Array.from({ length: 5 }, (_, i) => `${i},${wide}`).join('\r\n')}\r\n${Array.from({ length: 100 }, (_, i) => `${i},x`).join('\r')}\r${Array.from({ length: 50_000 }, (_, i) => `${i},y`).join('\r')}\r`;
+    assert.ok(Buffer.byteLength(text) > 1.1 * 1024 * 1024);
+    assert.equal(guessNewline(text), '\r');
+    const table = parseDelimited(Buffer.from(text));
+    assert.deepEqual(outcome(() => table), outcome(() => parseWithPapa(text, ',')));
+  });
+
+  it('keeps each chunk as the UTF-8 bytes of its JSON text, as the database stores it, from the scanner and from papaparse alike', () => {
+    // The second file has a quote inside an unquoted field: papaparse reads it, row by row.
+    for (const [text, last] of [
+      ['h1,h2\n"é, ""q""",tab\there\nshort\n', 'short'],
+      ['h1,h2\n"é, ""q""",tab\there\nsh"ort\n', 'sh"ort'],
+    ]) {
+      const table = parseDelimited(Buffer.from(text));
+      assert.equal(table.chunks.length, 1);
+      assert.ok(Buffer.isBuffer(table.chunks[0]));
+      assert.deepEqual(table.chunks[0], Buffer.from(JSON.stringify([['é, "q"', 'tab\there'], [last, '']]), 'utf8'));
+    }
   });
 });

@@ -11,13 +11,14 @@ type Db = Kysely<Database> | Transaction<Database>;
  * parsed or serialised again.
  */
 export interface GridText {
-  chunks: string[];
+  /** UTF-8 bytes, sent as they are (no decoding to strings and encoding again). */
+  chunks: Uint8Array[];
   rows: number;
 }
 
 /** Chunks per INSERT, and the text one INSERT carries at most: a few statements for a big import, none of them huge. */
 const MAX_CHUNKS_PER_INSERT = 100;
-const MAX_CHARS_PER_INSERT = 4 * 1024 * 1024;
+const MAX_BYTES_PER_INSERT = 4 * 1024 * 1024;
 
 /**
  * Writes the chunks of a sheet that has none yet (its layout is ChunkLayout.fresh), in a few
@@ -29,9 +30,9 @@ export async function writeGridText(db: Db, sheetId: string, grid: GridText, ver
   let stored = 0;
   for (let from = 0; from < grid.chunks.length; ) {
     let to = from;
-    let chars = 0;
-    while (to < grid.chunks.length && to - from < MAX_CHUNKS_PER_INSERT && (to === from || chars + grid.chunks[to].length <= MAX_CHARS_PER_INSERT)) {
-      chars += grid.chunks[to].length;
+    let bytes = 0;
+    while (to < grid.chunks.length && to - from < MAX_CHUNKS_PER_INSERT && (to === from || bytes + grid.chunks[to].length <= MAX_BYTES_PER_INSERT)) {
+      bytes += grid.chunks[to].length;
       to++;
     }
     const positions = Array.from({ length: to - from }, (_, i) => from + i);

@@ -20,7 +20,8 @@ interface ChunkRow {
   chunk: number;
   ord: number;
   n: number;
-  rows: string;
+  /** JSON text, or its UTF-8 bytes (an import's chunks: sent as they are). */
+  rows: string | Uint8Array;
   version: number;
 }
 
@@ -132,7 +133,7 @@ async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
 }
 
 /** The chunks at these positions of `layout`, with `textOf(position)` as their rows, written by `version`. */
-export function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string): ChunkRow[] {
+export function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string | Uint8Array): ChunkRow[] {
   return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version }));
 }
 

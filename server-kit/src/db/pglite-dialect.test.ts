@@ -99,4 +99,26 @@ describe('the serialised PGlite dialect', () => {
       assert.deepEqual(rows.map((r) => r.id), ids);
     }
   });
+  it('stores bytes given for a text, json or bytea parameter as that text or those bytes, in statements kept prepared or not', async () => {
+    await sql`CREATE TABLE bytes (id int PRIMARY KEY, label text, doc json, raw bytea)`.execute(db);
+    const table = db.withTables<{ bytes: { id: number; label: Uint8Array | string; doc: Uint8Array | string; raw: Uint8Array } }>();
+    const doc = '[["é", "a,b"], ["\\u00e9"]]';
+    const utf8 = (text: string) => Buffer.from(text, 'utf8');
+    const raw = new Uint8Array([0, 255, 10, 34]);
+    // One row: a statement kept prepared; several rows: a multi-row insert, never kept.
+    await table.insertInto('bytes').values({ id: 1, label: utf8('naïve'), doc: utf8(doc), raw }).execute();
+    await table.insertInto('bytes').values([2, 3].map((id) => ({ id, label: utf8(`naïve ${id}`), doc: new Uint8Array(utf8(doc)), raw }))).execute();
+    // Beside text values, nulls and empty ones.
+    await sql`INSERT INTO bytes VALUES (${4}, ${null}, ${'["ü"]'}, ${new Uint8Array(0)})`.execute(db);
+    const rows = await sql<{ id: number; label: string; doc: string; raw: Uint8Array }>`SELECT id, label, doc::text AS doc, raw FROM bytes ORDER BY id`.execute(db);
+    assert.deepEqual(
+      rows.rows.map((r) => [r.id, r.label, r.doc, [...r.raw]]),
+      [
+        [1, 'naïve', doc, [...raw]],
+        [2, 'naïve 2', doc, [...raw]],
+        [3, 'naïve 3', doc, [...raw]],
+        [4, null, '["ü"]', []],
+      ],
+    );
+  });
 });

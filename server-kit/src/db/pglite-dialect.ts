@@ -145,6 +145,44 @@ class PreparedStatements {
 
 const concat = (parts: Uint8Array[]) => Buffer.concat(parts);
 
+/** What follows every Bind: Describe of the unnamed portal, Execute (all rows), Sync. */
+const EXECUTE_TAIL = concat([protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()]);
+
+/**
+ * Bind (unnamed portal, statement `name`, text values as UTF-8 in format 0, bytes as they are in
+ * format 1, results as text) then EXECUTE_TAIL, written once into one buffer. PGlite's own bind
+ * serialiser measures every text value character by character in JS, and copies each value
+ * and the message four or five times (growing buffers, slices, then a concat): for an import's
+ * statements of 4 MB that was more CPU than Postgres spent parsing them.
+ */
+function executeMessage(name: string, values: (string | Uint8Array | null)[]): Buffer {
+  const lengths = values.map((v) => (v === null ? -1 : typeof v === 'string' ? Buffer.byteLength(v) : v.byteLength));
+  const nameLength = Buffer.byteLength(name);
+  let bind = 4 + 1 + nameLength + 1 + 2 + 2 * values.length + 2 + 2;
+  for (const length of lengths) bind += 4 + Math.max(length, 0);
+  const out = Buffer.allocUnsafe(1 + bind + EXECUTE_TAIL.length);
+  let o = 0;
+  out[o++] = 0x42; // 'B'
+  o = out.writeInt32BE(bind, o);
+  out[o++] = 0; // the unnamed portal
+  o += out.write(name, o, 'utf8');
+  out[o++] = 0;
+  o = out.writeInt16BE(values.length, o);
+  for (const v of values) o = out.writeInt16BE(v instanceof Uint8Array ? 1 : 0, o);
+  o = out.writeInt16BE(values.length, o);
+  values.forEach((v, i) => {
+    o = out.writeInt32BE(lengths[i], o);
+    if (typeof v === 'string') o += out.write(v, o, 'utf8');
+    else if (v !== null) {
+      out.set(v, o);
+      o += v.byteLength;
+    }
+  });
+  o = out.writeInt16BE(0, o); // no result format codes: every column as text
+  out.set(EXECUTE_TAIL, o);
+  return out;
+}
+
 class PGliteConnection implements DatabaseConnection {
   constructor(
     private readonly pglite: PGlite,
@@ -153,39 +191,43 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const word = firstWord(query.sql);
-    if (!PREPARABLE.has(word) || query.parameters.length > PREPARED_PARAMETERS_MAX || SIZED_TEXT.test(query.sql)) {
-      if (!HARMLESS.has(word)) {
-        this.statements.forgetAll();
-        const closing = this.statements.takeClosing();
-        if (closing.length > 0) await this.pglite.runExclusive(() => this.#send(concat([...closing, protocol.serialize.sync()]), query));
-      }
-      return this.#resultOf<R>(await this.pglite.query<R>(query.sql, [...query.parameters]));
+    const keep = PREPARABLE.has(word) && query.parameters.length <= PREPARED_PARAMETERS_MAX && !SIZED_TEXT.test(query.sql);
+    const bytes = query.parameters.some((param) => param instanceof Uint8Array);
+    if (!keep && !HARMLESS.has(word)) {
+      this.statements.forgetAll();
+      const closing = this.statements.takeClosing();
+      if (closing.length > 0) await this.pglite.runExclusive(() => this.#send(concat([...closing, protocol.serialize.sync()]), query));
     }
+    if (!keep && !bytes) return this.#resultOf<R>(await this.pglite.query<R>(query.sql, [...query.parameters]));
     return this.pglite.runExclusive(async () => {
-      let statement = this.statements.get(query.sql);
+      let statement = keep ? this.statements.get(query.sql) : undefined;
       if (!statement) {
         // Its parameter types first (Postgres infers them), as PGlite's query does: they choose each value's serializer.
-        const name = this.statements.name();
+        // Not kept: the unnamed statement, which the next Parse replaces.
+        const name = keep ? this.statements.name() : '';
         const { serialize } = protocol;
         const described = await this.#send(
           concat([...this.statements.takeClosing(), serialize.parse({ name, text: query.sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
           query,
         );
         statement = { name, types: parse.parseDescribeStatementResults(described) };
-        this.statements.add(query.sql, statement);
+        if (keep) this.statements.add(query.sql, statement);
       }
-      // The values as PGlite's query serialises them (by the parameter's type, else as text).
+      // The values as PGlite's query serialises them (by the parameter's type, else as text), but
+      // bytes (a Uint8Array, a Buffer) go as they are, in the binary format of their parameter's
+      // type — UTF-8 text for text, varchar and json (not jsonb, whose binary form starts with a
+      // version byte), the bytes themselves for bytea — as node-postgres sends a Buffer: a large
+      // text already encoded (an import's chunks, megabytes) is neither decoded to a string nor
+      // measured and encoded again character by character.
       const { types } = statement;
       const values = query.parameters.map((param, i) => {
         if (param === null || param === undefined) return null;
+        if (param instanceof Uint8Array) return param;
         const serializer = this.pglite.serializers[types[i]];
-        return serializer ? serializer(param) : String(param);
+        const text: unknown = serializer ? serializer(param) : param;
+        return text instanceof Uint8Array ? text : String(text);
       });
-      const { serialize } = protocol;
-      const messages = await this.#send(
-        concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
-        query,
-      );
+      const messages = await this.#send(executeMessage(statement.name, values), query);
       return this.#resultOf<R>(parse.parseResults(messages, this.pglite.parsers)[0] as Results<R>);
     });
   }
