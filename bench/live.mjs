@@ -9,6 +9,7 @@
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
+// BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second).
 // BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +23,7 @@ import { hocuspocusScenario, startHocuspocus } from './support/hocuspocus-peer.m
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
+const IDLE_SECONDS = Number(process.env.BENCH_LIVE_IDLE_SECONDS ?? 0);
 const ONLY = process.env.BENCH_LIVE_ONLY;
 const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : 3900;
 const ROWS = 100;
@@ -128,6 +130,12 @@ async function scenario(label, bases, pids) {
   // In batches, so that the joins do not all queue at once.
   for (let i = 0; i < CLIENTS; i += 20) await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, (_, k) => connect(i + k)));
 
+  if (IDLE_SECONDS > 0) {
+    const idleBefore = pids.map((pid) => cpuSeconds(pid));
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const idle = pids.map((pid, k) => cpuSeconds(pid) - idleBefore[k]);
+    console.log(`  idle (${CLIENTS} clients connected, no ops) for ${IDLE_SECONDS} s: api CPU ${idle.map((s) => `${((s * 1000) / IDLE_SECONDS).toFixed(1)} ms/s`).join(' + ')}`);
+  }
   const cpuBefore = pids.map((pid) => cpuSeconds(pid));
   let sent = 0;
   const started = performance.now();
