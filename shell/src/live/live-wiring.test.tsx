@@ -21,6 +21,8 @@ import { LocationProbe, servicesFor } from '../test/render-app.js';
 function WorkspaceProbe({ shell }: RemoteProps) {
   const [frames, setFrames] = useState<string[]>([]);
   const [navigation, setNavigation] = useState<string[]>([]);
+  // shell.live.pending is read when asked (a new count gives no new context): the 'read live' button reads it.
+  const [pending, setPending] = useState<number | null>(null);
   useEffect(
     () =>
       shell.live.subscribe((f) =>
@@ -32,7 +34,10 @@ function WorkspaceProbe({ shell }: RemoteProps) {
   useEffect(() => shell.bus.on('import-progress', (e) => setNavigation((all) => [...all, `import ${e.importId} ${e.rowsStored}/${e.rowsTotal}`])), [shell.bus]);
   return (
     <div>
-      <output data-testid="live">{`${shell.live.state}|pending ${shell.live.pending}`}</output>
+      <output data-testid="live">{`${shell.live.state}|pending ${pending ?? '?'}`}</output>
+      <button type="button" onClick={() => setPending(shell.live.pending)}>
+        read live
+      </button>
       <output data-testid="on-sheet">
         {shell.presence.onSheet.map((u) => `${u.displayName}${u.selection ? `@${u.selection.row},${u.selection.col}` : ''}`).join(',')}
       </output>
@@ -125,6 +130,12 @@ async function peerOf(find: () => LivePeer | undefined): Promise<LivePeer> {
   return find()!;
 }
 const send = (peer: LivePeer, frame: unknown) => act(() => peer.send(frame));
+/** The probe's connection state and its pending count read now. */
+function liveNow(): HTMLElement {
+  fireEvent.click(screen.getByRole('button', { name: 'read live' }));
+  return screen.getByTestId('live');
+}
+
 /** The whole text: 'connected|pending 0' as a plain string would also match 'disconnected|pending 0'. */
 const exactly = (text: string) => new RegExp(`^${text.replace(/[|]/g, '\\|')}$`);
 
@@ -209,7 +220,7 @@ test('edits go through shell.live with the sheet id (queued while disconnected),
   server.greet = true;
   renderMain('/sheets/s1');
   const first = await peerOf(sheetPeer);
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   server.autoAck = false;
   fireEvent.click(screen.getByRole('button', { name: 'type' }));
   await server.until(() => first.frames.length === 1);
@@ -218,16 +229,16 @@ test('edits go through shell.live with the sheet id (queued while disconnected),
     sheet_id: 's1',
     operation: { type: 'cell_update', position: { row: 1, column: 2 }, value: 'typed' },
   });
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 1')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 1')));
 
   // Offline: the edit waits; on reconnect the unacknowledged and the queued one go, in order.
   act(() => server.dropAll());
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('disconnected|pending 1')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('disconnected|pending 1')));
   fireEvent.click(screen.getByRole('button', { name: 'type' }));
-  expect(screen.getByTestId('live')).toHaveTextContent(exactly('disconnected|pending 2'));
+  expect(liveNow()).toHaveTextContent(exactly('disconnected|pending 2'));
   fireEvent.click(screen.getByRole('button', { name: 'select' }));
   server.autoAck = true;
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')), { timeout: 5000 });
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')), { timeout: 5000 });
   const second = server.peers.filter((p) => p.path === '/sheets/s1')[1];
   const ops = second.frames.filter((f) => f.type === 'operation').map((f) => (f.operation as { id: string }).id);
   expect(ops).toHaveLength(2);
@@ -245,7 +256,7 @@ test('edits go through shell.live with the sheet id (queued while disconnected),
 test('an acknowledged edit is also told to every subscriber as an operation frame: the Workspace shows what another remote wrote', async () => {
   renderMain('/sheets/s1');
   const peer = await peerOf(sheetPeer);
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   fireEvent.click(screen.getByRole('button', { name: 'type' }));
   await waitFor(() => expect(screen.getByTestId('frames')).toHaveTextContent(/^ack,operation v1 by u1$/));
   // Others' operations arrive once, as the server sent them.
@@ -259,7 +270,7 @@ test('an acknowledged edit is also told to every subscriber as an operation fram
 test('paused (AI Editing Mode), frames for the remotes are kept and told in order on resume', async () => {
   renderMain('/sheets/s1');
   const peer = await peerOf(sheetPeer);
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   const op = (version: number) => ({
     type: 'operation',
     data: { sheet_id: 's1', version, operation: { id: `x${version}`, type: 'cell_update', position: { row: 0, column: 0 }, value: version, user_id: 'u2', timestamp: 't' } },
@@ -307,13 +318,13 @@ test("the workspace socket's import_progress frames reach the remotes on the bus
 test('a sheet left with unacknowledged edits keeps its socket until they are acknowledged', async () => {
   renderMain('/sheets/s1');
   const s1 = await peerOf(sheetPeer);
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   server.autoAck = false;
   fireEvent.click(screen.getByRole('button', { name: 'type' }));
   await server.until(() => s1.frames.length === 1);
   fireEvent.click(screen.getByRole('button', { name: 'open s2' }));
   await peerOf(() => sheetPeer('s2'));
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   expect(sheetPeer('s1')).toBe(s1);
 
   const id = (s1.frames[0].operation as { id: string }).id;
@@ -325,7 +336,7 @@ test('a sheet left with unacknowledged edits keeps its socket until they are ack
 test("a sheet socket closed because the session ended (4401), with no fresh token to be had, signs out with the session-ended notice", async () => {
   const { services } = renderMain('/sheets/s1');
   const peer = await peerOf(sheetPeer);
-  await waitFor(() => expect(screen.getByTestId('live')).toHaveTextContent(exactly('connected|pending 0')));
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
   // This server has no refresh endpoint: the refresh fails as for a deleted member.
   act(() => peer.socket.close(LIVE_CLOSE.sessionEnded, LIVE_TEXTS.sessionEnded));
   await waitFor(() => expect(services.auth.getState().phase).toBe('signedOut'));
