@@ -178,7 +178,7 @@ class Figures:
 
     def __init__(self, plt, figure_type):
         self.plt, self.figure_type = plt, figure_type
-        self.pngs, self.omitted, self.seen = [], 0, set()
+        self.pngs, self.omitted = [], 0
 
     def figure_of(self, value):
         """The Figure a value is or belongs to (Axes, seaborn's FacetGrid...), else None."""
@@ -191,9 +191,11 @@ class Figures:
         return fig if isinstance(fig, self.figure_type) else None
 
     def capture(self, fig):
-        if id(fig) in self.seen:
+        # Marked on the figure itself, not remembered by id(): a figure closed by plt.show() may be
+        # freed, and the next one can get its id — it was then skipped, neither drawn nor counted.
+        if getattr(fig, '_tessera_captured', False):
             return
-        self.seen.add(id(fig))
+        fig._tessera_captured = True
         if len(self.pngs) >= MAX_FIGURES:
             self.omitted += 1
             return
