@@ -72,6 +72,13 @@ function cpuSeconds(pid) {
   }
 }
 
+/** The api's live group commits so far (its /metrics counter live_groups_total; NaN before it had one). */
+async function groupCommits(base) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => /^live_groups_total[{ ]/.test(l));
+  return line ? Number(line.split(' ').at(-1)) : NaN;
+}
+
 async function scenario(label, bases, pids) {
   const { auth, json } = await benchSession(bases[0]);
   const token = auth.authorization.slice('Bearer '.length);
@@ -136,6 +143,7 @@ async function scenario(label, bases, pids) {
     const idle = pids.map((pid, k) => cpuSeconds(pid) - idleBefore[k]);
     console.log(`  idle (${CLIENTS} clients connected, no ops) for ${IDLE_SECONDS} s: api CPU ${idle.map((s) => `${((s * 1000) / IDLE_SECONDS).toFixed(1)} ms/s`).join(' + ')}`);
   }
+  const groupsBefore = await Promise.all(bases.map(groupCommits));
   const cpuBefore = pids.map((pid) => cpuSeconds(pid));
   let sent = 0;
   const started = performance.now();
@@ -176,6 +184,7 @@ async function scenario(label, bases, pids) {
   const throughput = sent / (sendSeconds + drainSeconds);
   const cpu = pids.map((pid, k) => cpuSeconds(pid) - cpuBefore[k]);
   const benchCpu = process.cpuUsage();
+  const groups = (await Promise.all(bases.map(groupCommits))).reduce((sum, n, k) => sum + n - groupsBefore[k], 0);
 
   const server = await (await fetch(`${bases[0]}/api/v1/sheets/${sheetId}`, { headers: auth })).json();
   const truth = JSON.stringify(server.data);
@@ -192,6 +201,8 @@ async function scenario(label, bases, pids) {
   console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
   console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
+  // Each group costs about the same whatever its size: the CPU per op follows the ops per group.
+  console.log(`  group commits: ${groups} (${(sent / groups).toFixed(1)} ops per group); api CPU ${(cpuTotal * 1000 / sent).toFixed(2)} ms per op, ${(cpuTotal * 1000 / groups).toFixed(2)} ms per group`);
   return { label, delivered: throughput, p99: perDelivery.percentile(0.99), p99All: untilAll.percentile(0.99), cpuPerOpMs: (cpuTotal * 1000) / sent, lost: sent - acked };
 }
 

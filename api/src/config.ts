@@ -18,7 +18,7 @@ import {
   SSO_NAME_MAX_LENGTH,
 } from '@tessera/contracts';
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy, parseWholeNumber } from '@tessera/server-kit';
-import { GROUP_WINDOW_MS } from './live/operation-batcher.js';
+import { GROUP_MAX_WAIT_MS, GROUP_WINDOW_MS } from './live/operation-batcher.js';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -53,6 +53,8 @@ export interface AppConfig {
   liveOutboundMaxBytes?: number;
   /** How often a sheet's live group commits may start, in ms (GROUP_WINDOW_MS by default; 0: as soon as the previous one is done). */
   liveGroupWindowMs?: number;
+  /** How long past the window a small live group waits for more, counted from the previous group's start (GROUP_MAX_WAIT_MS; up to the window: never). */
+  liveGroupMaxWaitMs?: number;
   /** Operations waiting per sheet (default LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); no env var: tests lower them. */
   liveSheetQueueMaxOps?: number;
   liveSheetQueueMaxBytes?: number;
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     liveOutboundMaxBytes: parseWholeNumber('LIVE_OUTBOUND_MAX_BYTES', env.LIVE_OUTBOUND_MAX_BYTES, LIVE_OUTBOUND_MAX_BYTES, 65_536, 1_073_741_824),
     // At most a second: an operation waits up to this long for its group.
     liveGroupWindowMs: parseWholeNumber('LIVE_GROUP_WINDOW_MS', env.LIVE_GROUP_WINDOW_MS, GROUP_WINDOW_MS, 0, 1000),
+    liveGroupMaxWaitMs: parseWholeNumber('LIVE_GROUP_MAX_WAIT_MS', env.LIVE_GROUP_MAX_WAIT_MS, GROUP_MAX_WAIT_MS, 0, 1000),
     workspaceDefaultAccess: parseWorkspaceDefaultAccess(env.WORKSPACE_DEFAULT_ACCESS),
     // Up to ten years: a team that wants to keep everything says so.
     trashRetentionDays: parseWholeNumber('TRASH_RETENTION_DAYS', env.TRASH_RETENTION_DAYS, DEFAULT_TRASH_RETENTION_DAYS, 1, 3650),

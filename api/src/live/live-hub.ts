@@ -27,7 +27,7 @@ import type { SheetsService } from '../sheets/sheets.service.js';
 import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
 import { changeFrame, frameVersion, replayFrames } from './live-frames.js';
 import { cellChangesOf, commitCellGroup, commitOperation, type OperationOutcome } from './live-operation.js';
-import { OperationBatcher } from './operation-batcher.js';
+import { GROUP_FILL_OPS, GROUP_MAX_WAIT_MS, OperationBatcher } from './operation-batcher.js';
 import { FrameOutbox, sendBounded } from './frame-outbox.js';
 import type { PresenceStore } from './presence-store.js';
 import { SHEET_SCOPE_PREFIX, type SheetBusMessage, SheetBusMessageSchema, sheetChannel, sheetScope } from './sheet-bus-message.js';
@@ -101,6 +101,10 @@ export interface LiveHubDeps {
   outboundMaxBytes?: number;
   /** How often a sheet's groups may start (GROUP_WINDOW_MS; LIVE_GROUP_WINDOW_MS). */
   groupWindowMs?: number;
+  /** How long past the window a small group waits for more (GROUP_MAX_WAIT_MS; LIVE_GROUP_MAX_WAIT_MS). */
+  groupMaxWaitMs?: number;
+  /** Told of each group commit with its operation count (metrics: operations per group). */
+  onGroup?(ops: number): void;
   /** Operations waiting per sheet (LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); tests lower them. */
   queueMaxOps?: number;
   queueMaxBytes?: number;
@@ -138,6 +142,7 @@ export class LiveHub {
       undefined,
       { maxItems: deps.queueMaxOps ?? LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: deps.queueMaxBytes ?? LIVE_SHEET_QUEUE_MAX_BYTES, bytes: (q) => q.bytes },
       deps.groupWindowMs,
+      { items: GROUP_FILL_OPS, maxWaitMs: deps.groupMaxWaitMs ?? GROUP_MAX_WAIT_MS },
     );
   }
 
@@ -340,6 +345,7 @@ export class LiveHub {
    * acknowledged and published in version order.
    */
   async #applyGroup(sheetId: string, group: QueuedOperation[]): Promise<void> {
+    this.deps.onGroup?.(group.length);
     const publishes: Promise<void>[] = [];
     for (let i = 0; i < group.length; ) {
       let end = i;

@@ -36,6 +36,8 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
   const operations = new Counter({ name: 'live_operations_total', help: 'Live operations persisted and acknowledged', registers: [metrics] });
   const cells = new Counter({ name: 'live_operation_cells_total', help: 'Cells changed by live operations', registers: [metrics] });
   // Across api processes (REDIS_URL): versions whose bus message came late or never, read from the op log instead.
+  // Operations per group commit is rate(live_operations_total) / rate(live_groups_total) (GROUP_FILL_OPS).
+  const groups = new Counter({ name: 'live_groups_total', help: 'Live group commits (one transaction and one message per socket each)', registers: [metrics] });
   const gaps = new Counter({ name: 'live_version_gaps_total', help: 'Sheet versions read from the op log because the live bus did not deliver them in time', registers: [metrics] });
   const hub = new LiveHub({
     sheets: services.sheets,
@@ -49,8 +51,10 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
       cells.inc(count);
     },
     onGapRead: (versions) => gaps.inc(versions),
+    onGroup: () => groups.inc(),
     outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
     groupWindowMs: services.config.liveGroupWindowMs,
+    groupMaxWaitMs: services.config.liveGroupMaxWaitMs,
     queueMaxOps: services.config.liveSheetQueueMaxOps,
     queueMaxBytes: services.config.liveSheetQueueMaxBytes,
   });

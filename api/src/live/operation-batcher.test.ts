@@ -93,6 +93,65 @@ describe('OperationBatcher window', () => {
   });
 });
 
+describe('OperationBatcher fill', () => {
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it('a group smaller than the fill waits past the window for more, and goes once it has them', async () => {
+    const groups: string[][] = [];
+    let second!: () => void;
+    const committed = new Promise<void>((r) => (second = r));
+    // No window, a fill of 3 and a wait far longer than the few turns below.
+    const batcher = new OperationBatcher<string>(
+      async (_key, group) => {
+        groups.push(group);
+        if (groups.length === 2) second();
+      },
+      () => 1,
+      (err) => assert.fail(String(err)),
+      500,
+      10_000,
+      undefined,
+      0,
+      { items: 3, maxWaitMs: 60_000 },
+    );
+    batcher.submit('s', 'a');
+    assert.deepEqual(groups, [['a']], 'the first item of a quiet sheet goes without waiting');
+    batcher.submit('s', 'b');
+    await turns(3);
+    batcher.submit('s', 'c');
+    await turns(3);
+    assert.deepEqual(groups, [['a']], 'b and c wait for a third');
+    batcher.submit('s', 'd');
+    await committed;
+    assert.deepEqual(groups, [['a'], ['b', 'c', 'd']]);
+  });
+
+  it('a small group goes alone once the longest wait has passed', async () => {
+    const groups: string[][] = [];
+    let second!: () => void;
+    const committed = new Promise<void>((r) => (second = r));
+    const batcher = new OperationBatcher<string>(
+      async (_key, group) => {
+        groups.push(group);
+        if (groups.length === 2) second();
+      },
+      () => 1,
+      (err) => assert.fail(String(err)),
+      500,
+      10_000,
+      undefined,
+      0,
+      { items: 3, maxWaitMs: 20 },
+    );
+    batcher.submit('s', 'a');
+    batcher.submit('s', 'b');
+    await committed;
+    assert.deepEqual(groups, [['a'], ['b']]);
+  });
+});
+
 describe('OperationBatcher queue bounds', () => {
   it('refuses an item past the count or byte bound of its key, keeps nothing of it, and takes items again once the queue drained', async () => {
     let release!: () => void;
