@@ -163,6 +163,8 @@ describe('live sheet socket /sheets/{id}', () => {
       // Counted on /metrics once acknowledged (operations per second = their rate).
       const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
       assert.ok(Number(/^live_operations_total\{[^}]*\} (\d+)$/m.exec(metrics)?.[1]) >= 1, metrics);
+      // And its group commit (operations per group = the two rates' ratio).
+      assert.ok(Number(/^live_groups_total\{[^}]*\} (\d+)$/m.exec(metrics)?.[1]) >= 1, metrics);
     });
 
     it('keeps frames sent right after open (before the token check ends) and applies them after the join', async () => {
