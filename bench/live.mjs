@@ -9,9 +9,11 @@
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
+// The clients run in BENCH_LIVE_CLIENT_THREADS worker threads (default 2; bench/support/live-clients.worker.mjs).
 // BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second).
 // BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,11 +21,14 @@ import { benchSession, requireFromApi } from './support/built-api.mjs';
 import { benchDatabase, startApis } from './support/api-instances.mjs';
 import { redisAvailable, startRedis } from '../scripts/lib/redis.mjs';
 import { hocuspocusScenario, startHocuspocus } from './support/hocuspocus-peer.mjs';
+import { Histogram } from './support/latency-histogram.mjs';
 
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 const IDLE_SECONDS = Number(process.env.BENCH_LIVE_IDLE_SECONDS ?? 0);
+/** Threads the clients are spread over (each client's own CPU in real life; one thread for all of them queued their receipts). */
+const CLIENT_THREADS = Math.max(1, Number(process.env.BENCH_LIVE_CLIENT_THREADS ?? 2));
 const ONLY = process.env.BENCH_LIVE_ONLY;
 const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : 3900;
 const ROWS = 100;
@@ -33,34 +38,6 @@ const STALL_GUARD_MS = 60_000;
 
 // `ws` as the api has it (through @fastify/websocket).
 const { WebSocket } = createRequire(requireFromApi.resolve('@fastify/websocket'))('ws');
-
-/** Latencies: 0.1 ms buckets up to 10 s, then 10 ms buckets up to 2,000 s. */
-class Histogram {
-  fine = new Uint32Array(100_000);
-  coarse = new Uint32Array(200_000);
-  n = 0;
-  max = 0;
-  add(ms) {
-    if (ms < 10_000) this.fine[Math.max(0, Math.floor(ms * 10))] += 1;
-    else this.coarse[Math.min(this.coarse.length - 1, Math.floor(ms / 10))] += 1;
-    this.n += 1;
-    if (ms > this.max) this.max = ms;
-  }
-  percentile(p) {
-    const target = Math.ceil(this.n * p);
-    let seen = 0;
-    for (let i = 0; i < this.fine.length; i++) if ((seen += this.fine[i]) >= target) return i / 10;
-    for (let i = 0; i < this.coarse.length; i++) if ((seen += this.coarse[i]) >= target) return i * 10;
-    return this.max;
-  }
-}
-
-function applyCell(grid, row, col, value) {
-  while (grid.length <= row) grid.push([]);
-  const r = grid[row];
-  while (r.length < col) r.push('');
-  r[col] = value;
-}
 
 /** CPU seconds (user + system) of a pid, from /proc (clock ticks of 1/100 s). */
 function cpuSeconds(pid) {
@@ -86,56 +63,23 @@ async function scenario(label, bases, pids) {
   const sheetId = created.id;
   const v0 = created.version;
 
-  const perDelivery = new Histogram();
-  const untilAll = new Histogram();
-  const sentAt = new Map(); // op id → send time
-  const seenBy = new Map(); // op id → other clients that got it
-  let outOfOrder = 0;
-  let errors = 0;
-
-  const clients = [];
-  const connect = (i) =>
-    new Promise((resolve, reject) => {
-      const base = bases[i % bases.length].replace(/^http/, 'ws');
-      const ws = new WebSocket(`${base}/sheets/${sheetId}?token=${encodeURIComponent(token)}&since=${v0}`);
-      const c = { i, ws, version: v0, grid: structuredClone(created.data), mine: new Map(), acked: 0 };
-      ws.on('message', (data) => {
-        const now = performance.now();
-        // Frames of one server tick come as one message holding an array of frames.
-        const message = JSON.parse(data);
-        for (const f of Array.isArray(message) ? message : [message]) onFrame(f, now);
-      });
-      const onFrame = (f, now) => {
-        if (f.type === 'presence') return resolve(c);
-        if (f.type === 'error') errors += 1;
-        if (f.type !== 'operation' && f.type !== 'ack') return;
-        if (f.data.version !== c.version + 1) outOfOrder += 1;
-        c.version = f.data.version;
-        if (f.type === 'ack') {
-          const [row, col, value] = c.mine.get(f.data.operation_id);
-          c.mine.delete(f.data.operation_id);
-          applyCell(c.grid, row, col, value);
-          c.acked += 1;
-          return;
-        }
-        const op = f.data.operation;
-        applyCell(c.grid, op.position.row, op.position.column, op.value);
-        const t0 = sentAt.get(op.id);
-        if (t0 === undefined) return;
-        perDelivery.add(now - t0);
-        const seen = (seenBy.get(op.id) ?? 0) + 1;
-        seenBy.set(op.id, seen);
-        if (seen === CLIENTS - 1) {
-          untilAll.add(now - t0);
-          seenBy.delete(op.id);
-          sentAt.delete(op.id);
-        }
-      };
-      ws.once('error', reject);
-      clients.push(c);
-    });
-  // In batches, so that the joins do not all queue at once.
-  for (let i = 0; i < CLIENTS; i += 20) await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, (_, k) => connect(i + k)));
+  const total = RATE * SECONDS;
+  // Shared with the client threads (bench/support/live-clients.worker.mjs), indexed by operation.
+  const sentAt = new Float64Array(new SharedArrayBuffer(8 * total));
+  const seen = new Int32Array(new SharedArrayBuffer(4 * total));
+  const versions = new Int32Array(new SharedArrayBuffer(4 * CLIENTS)).fill(v0);
+  const workerData = { bases, sheetId, token, v0, grid: created.data, clients: CLIENTS, rate: RATE, total, rows: ROWS, cols: COLS, sentAt, seen, versions, wsFrom: requireFromApi.resolve('@fastify/websocket') };
+  const workers = Array.from({ length: CLIENT_THREADS }, (_, w) => new Worker(new URL('./support/live-clients.worker.mjs', import.meta.url), { workerData: { ...workerData, w, threads: CLIENT_THREADS } }));
+  const next = (type) => Promise.all(workers.map((worker) => new Promise((resolve, reject) => {
+    const onMessage = (m) => {
+      if (m.type !== type) return;
+      worker.off('message', onMessage);
+      resolve(m);
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+  })));
+  await next('ready');
 
   if (IDLE_SECONDS > 0) {
     const idleBefore = pids.map((pid) => cpuSeconds(pid));
@@ -145,28 +89,11 @@ async function scenario(label, bases, pids) {
   }
   const groupsBefore = await Promise.all(bases.map(groupCommits));
   const cpuBefore = pids.map((pid) => cpuSeconds(pid));
-  let sent = 0;
   const started = performance.now();
-  await new Promise((resolve) => {
-    const timer = setInterval(() => {
-      const elapsed = performance.now() - started;
-      const due = Math.min(Math.floor((elapsed * RATE) / 1000), RATE * SECONDS);
-      while (sent < due) {
-        const c = clients[sent % CLIENTS];
-        const id = `b${c.i}-${sent}`;
-        const row = Math.floor(Math.random() * ROWS);
-        const col = Math.floor(Math.random() * COLS);
-        c.mine.set(id, [row, col, sent]);
-        sentAt.set(id, performance.now());
-        c.ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id, type: 'cell_update', position: { row, column: col }, value: sent } }));
-        sent += 1;
-      }
-      if (sent >= RATE * SECONDS) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 5);
-  });
+  const allSent = next('sent');
+  for (const worker of workers) worker.postMessage({ type: 'go', at: performance.timeOrigin + started });
+  await allSent;
+  const sent = total;
   const sendSeconds = (performance.now() - started) / 1000;
   // Drain: every op acknowledged, every client at the last version.
   const finalVersion = v0 + sent;
@@ -174,9 +101,9 @@ async function scenario(label, bases, pids) {
   let progress = -1;
   let progressAt = drainStart;
   for (;;) {
-    const total = clients.reduce((sum, c) => sum + c.version, 0);
-    if (total === finalVersion * CLIENTS) break;
-    if (total !== progress) [progress, progressAt] = [total, performance.now()];
+    const reached = versions.reduce((sum, v) => sum + v, 0);
+    if (reached === finalVersion * CLIENTS) break;
+    if (reached !== progress) [progress, progressAt] = [reached, performance.now()];
     else if (performance.now() - progressAt > STALL_GUARD_MS) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -187,19 +114,30 @@ async function scenario(label, bases, pids) {
   const groups = (await Promise.all(bases.map(groupCommits))).reduce((sum, n, k) => sum + n - groupsBefore[k], 0);
 
   const server = await (await fetch(`${bases[0]}/api/v1/sheets/${sheetId}`, { headers: auth })).json();
-  const truth = JSON.stringify(server.data);
-  const identical = clients.filter((c) => JSON.stringify(c.grid) === truth).length;
-  const acked = clients.reduce((s, c) => s + c.acked, 0);
-  const behind = clients.filter((c) => c.version < finalVersion).length;
-  for (const c of clients) c.ws.close();
+  const results = next('result');
+  for (const worker of workers) worker.postMessage({ type: 'finish', truth: JSON.stringify(server.data) });
+  const parts = await results;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  const perDelivery = new Histogram();
+  const untilAll = new Histogram();
+  const firstReceipt = new Histogram();
+  for (const part of parts) {
+    perDelivery.merge(part.perDelivery);
+    untilAll.merge(part.untilAll);
+    firstReceipt.merge(part.firstReceipt);
+  }
+  const sum = (key) => parts.reduce((s, part) => s + part[key], 0);
+  const [identical, acked, outOfOrder, errors] = ['identical', 'acked', 'outOfOrder', 'errors'].map(sum);
+  const behind = versions.filter((v) => v < finalVersion).length;
 
   console.log(`\n${label}`);
   console.log(`  ${CLIENTS} clients, ${sent} cell operations sent in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
   console.log(`  send → receipt by another client: p50 ${perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${perDelivery.percentile(0.99).toFixed(1)} ms, max ${perDelivery.max.toFixed(0)} ms (${perDelivery.n} deliveries)`);
+  console.log(`  send → receipt by the first other client: p50 ${firstReceipt.percentile(0.5).toFixed(1)} ms, p99 ${firstReceipt.percentile(0.99).toFixed(1)} ms (the server's part, less one socket's parsing)`);
   console.log(`  send → receipt by every other client: p50 ${untilAll.percentile(0.5).toFixed(1)} ms, p99 ${untilAll.percentile(0.99).toFixed(1)} ms (${untilAll.n} ops)`);
   console.log(`  ops lost: ${sent - acked} unacknowledged, ${sent * (CLIENTS - 1) - perDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
   console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
-  console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+  console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients in ${CLIENT_THREADS} threads) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
   // Each group costs about the same whatever its size: the CPU per op follows the ops per group.
   console.log(`  group commits: ${groups} (${(sent / groups).toFixed(1)} ops per group); api CPU ${(cpuTotal * 1000 / sent).toFixed(2)} ms per op, ${(cpuTotal * 1000 / groups).toFixed(2)} ms per group`);
