@@ -8,4 +8,4 @@ export { FormDialog, type FormDialogProps } from './form-dialog/FormDialog.js';
 export { Notice, type NoticeProps, type NoticeState } from './notice/Notice.js';
 export { RelativeTime } from './relative-time/RelativeTime.js';
 export { FigureList, type FigureListProps } from './figure-list/FigureList.js';
-export { steadyShell } from './steady-shell/steady-shell.js';
+export { steadyShell, useShellValue } from './steady-shell/steady-shell.js';

@@ -131,17 +131,16 @@ function ChatPanel({ shell }: RemoteProps) {
 }
 
 /**
- * What the panel shows from the shell: the sheet's id, name, size and selected cell (the context
- * lines), the user, the flags. An edit acknowledged (a new version, new headers) does not render
- * the panel again; what it sends reads the newest context when it sends.
+ * What the panel shows from the shell: the sheet's id, name and size (the context lines), the user,
+ * the flags. An edit acknowledged (a new version, new headers) does not render the panel again, nor
+ * does the selection moving (the context line's selected cell follows it alone, useShellValue); what
+ * it sends reads the newest context when it sends.
  */
 export default steadyShell(ChatPanel, ({ sheet, user, flags, ai }) => [
   sheet.id,
   sheet.name,
   sheet.size.rows,
   sheet.size.cols,
-  sheet.selection?.row,
-  sheet.selection?.col,
   user,
   flags,
   ai,

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { renderInShell } from '@tessera/jest-react';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import { hybridReply, startFakeServices, testShell } from '../test/fake-services.js';
@@ -110,5 +111,24 @@ test('the badge shows nothing for another sheet than the one in AI Editing Mode'
     </>,
   );
   await userEvent.click(await screen.findByRole('button', { name: 'AI Editing Mode' }));
+  expect(badge()).not.toBeInTheDocument();
+});
+
+test('the badge follows the sheet the user switches to: shown on the sheet in AI Editing Mode, gone on another', async () => {
+  const services = await startFakeServices();
+  const a = testShell(services.server, budget);
+  const b = testShell(services.server, { ...budget, id: 'sheet-2', name: 'Other' });
+  const both = (header: typeof a) => (
+    <ChakraProvider value={defaultSystem}>
+      <HeaderStatus shell={header.shell} />
+      <ChatPanel shell={a.shell} />
+    </ChakraProvider>
+  );
+  const { rerender } = renderInShell(both(b));
+  await userEvent.click(await screen.findByRole('button', { name: 'AI Editing Mode' }));
+  expect(badge()).not.toBeInTheDocument();
+  rerender(both(a));
+  expect(badge()).toBeInTheDocument();
+  rerender(both(b));
   expect(badge()).not.toBeInTheDocument();
 });

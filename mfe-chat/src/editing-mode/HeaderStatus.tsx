@@ -1,5 +1,6 @@
 import { Badge, Button, HStack, Text } from '@chakra-ui/react';
 import type { RemoteProps } from '@tessera/contracts';
+import { steadyShell } from '@tessera/ui-kit';
 import { useStore } from 'zustand';
 import { SolverBadge } from '../solver/SolverBadge.js';
 import { solverStore } from '../solver/solver.store.js';
@@ -10,7 +11,7 @@ import { commitEditing, discardEditing, editingMode, isEditing } from './editing
  * Commit and Discard (spec 02 §2) while the mode is on for the open sheet, and next to it the
  * solver status badge once a solve has a status; nothing otherwise.
  */
-export default function HeaderStatus({ shell }: RemoteProps) {
+function HeaderStatus({ shell }: RemoteProps) {
   const state = useStore(editingMode);
   const solverStatus = useStore(solverStore, (s) => s.status);
   const editing = isEditing(state, shell.sheet.id);
@@ -44,3 +45,6 @@ export default function HeaderStatus({ shell }: RemoteProps) {
     </HStack>
   );
 }
+
+/** It shows the mode of the open sheet: a new context for an edit or a selection does not render it. */
+export default steadyShell(HeaderStatus, (shell) => [shell.sheet.id]);

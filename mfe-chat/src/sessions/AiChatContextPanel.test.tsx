@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SESSION_TEXTS } from '@tessera/contracts';
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { SESSION_TEXTS, type ShellContext } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import ChatPanel from '../chat-panel/ChatPanel.js';
 import { session, startFakeServices, testShell, type FakeServicesOptions } from '../test/fake-services.js';
@@ -18,10 +19,12 @@ async function openContext(options: FakeServicesOptions = {}) {
   const services = await startFakeServices(options);
   const { shell } = testShell(services.server, sheet);
   shell.sheet.select(0, 1);
-  renderInShell(<ChatPanel shell={shell} />);
+  const { rerender } = renderInShell(<ChatPanel shell={shell} />);
   await screen.findByText(/^AI service: builtin/);
   await userEvent.click(screen.getByRole('button', { name: 'Show Context' }));
-  return { services, panel: screen.getByRole('region', { name: 'AI Chat Context' }) };
+  /** The shell hands the panel a new context, as it does when the selection moves. */
+  const newContext = (next: ShellContext) => rerender(<ChakraProvider value={defaultSystem}><ChatPanel shell={next} /></ChakraProvider>);
+  return { services, shell, newContext, panel: screen.getByRole('region', { name: 'AI Chat Context' }) };
 }
 
 const sessionNames = () =>
@@ -40,6 +43,17 @@ test('the current session card shows the most recently active session; the Switc
   expect(card).toHaveTextContent('finance');
   expect(sessionNames()).toEqual(['Budget review', 'Older']);
   expect(within(panel).getByRole('group', { name: 'Workspace Context' })).toHaveTextContent('Sheet: Budget (1 × 2) • Selected: B1');
+});
+
+test('the Workspace Context follows the selected cell as the selection moves, and says nothing once none is selected', async () => {
+  const { shell, newContext, panel } = await openContext();
+  const context = within(panel).getByRole('group', { name: 'Workspace Context' });
+  expect(context).toHaveTextContent('Selected: B1');
+  newContext({ ...shell, sheet: { ...shell.sheet, selection: { row: 6, col: 0 } } });
+  expect(context).toHaveTextContent('Sheet: Budget (1 × 2) • Selected: A7');
+  newContext({ ...shell, sheet: { ...shell.sheet, selection: null } });
+  expect(context).toHaveTextContent('Sheet: Budget (1 × 2)');
+  expect(context).not.toHaveTextContent('Selected');
 });
 
 test('a reload comes back to the session the user was in, with its messages (its id is kept in local storage)', async () => {

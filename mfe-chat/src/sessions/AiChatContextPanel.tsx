@@ -1,5 +1,6 @@
 import { Badge, Box, Button, CloseButton, HStack, Input, Stack, Text, Wrap } from '@chakra-ui/react';
 import { CONTEXT_FEATURES_UNAVAILABLE, SESSION_TEXTS, columnLabel, relativeTime, type ShellContext } from '@tessera/contracts';
+import { useShellValue } from '@tessera/ui-kit';
 import { useState, type FormEvent } from 'react';
 import type { Sessions } from './use-sessions.js';
 
@@ -150,7 +151,7 @@ export function AiChatContextPanel({ sessions, sheet, gitFiles, messageCount }: 
         </Text>
         <Text fontSize="xs">
           Sheet: {sheet.id ? `${sheet.name ?? sheet.id} (${sheet.size.rows} × ${sheet.size.cols})` : 'none'}
-          {sheet.selection ? ` • Selected: ${columnLabel(sheet.selection.col)}${sheet.selection.row + 1}` : ''}
+          <SelectedCell />
         </Text>
         <Text fontSize="xs">
           Git files: {gitFiles.length} • Messages: {messageCount}
@@ -158,4 +159,10 @@ export function AiChatContextPanel({ sessions, sheet, gitFiles, messageCount }: 
       </Box>
     </Box>
   );
+}
+
+/** ' • Selected: B3' for the selected cell: follows the selection alone (the panel does not render for each move). */
+function SelectedCell() {
+  const cell = useShellValue(({ sheet }) => (sheet.selection ? `${columnLabel(sheet.selection.col)}${sheet.selection.row + 1}` : ''));
+  return cell ? <>{` • Selected: ${cell}`}</> : null;
 }

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import type { RemoteProps, ShellContext } from '@tessera/contracts';
-import { steadyShell } from './steady-shell.js';
+import { steadyShell, useShellValue } from './steady-shell.js';
 
 /** The fields of a ShellContext this test reads; the rest are not touched. */
 const shellWith = (name: string, version: number, selection: { row: number; col: number } | null) =>
@@ -55,4 +55,38 @@ test('its other props still render it when they change, and the shell it gets li
   rerender(<Labelled shell={shell} label="two" />);
   expect(renders).toBe(2);
   expect(screen.getByRole('status')).toHaveTextContent('two sheet,user true');
+});
+
+test('a part that shows a field with useShellValue follows it alone: the component around it does not render again', () => {
+  let cellRenders = 0;
+  function SelectedCell() {
+    cellRenders++;
+    const cell = useShellValue((shell) => (shell.sheet.selection ? `R${shell.sheet.selection.row}C${shell.sheet.selection.col}` : 'none'));
+    return <output>{cell}</output>;
+  }
+  const Panel = steadyShell(({ shell }: RemoteProps) => {
+    renders++;
+    return (
+      <p>
+        {shell.user.username} <SelectedCell />
+      </p>
+    );
+  }, (shell) => [shell.user]);
+  const first = shellWith('alice', 1, null);
+  const { rerender } = render(<Panel shell={first} />);
+  expect(screen.getByRole('status')).toHaveTextContent('none');
+  // The same user: the selection moves, then a new version with the same selection.
+  const moved = (version: number) => ({ ...first, sheet: { id: 's1', version, selection: { row: 3, col: 1 } } }) as ShellContext;
+  rerender(<Panel shell={moved(1)} />);
+  expect(screen.getByRole('status')).toHaveTextContent('R3C1');
+  rerender(<Panel shell={moved(2)} />);
+  expect(screen.getByRole('status')).toHaveTextContent('R3C1');
+  expect(renders).toBe(1);
+  expect(cellRenders).toBe(2);
+});
+
+test('useShellValue outside a steadyShell component says so', () => {
+  const Lone = () => <span>{useShellValue((shell) => shell.sheet.id)}</span>;
+  jest.spyOn(console, 'error').mockImplementation(() => {});
+  expect(() => render(<Lone />)).toThrow('useShellValue is used inside a component wrapped in steadyShell');
 });
