@@ -9,9 +9,13 @@
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
-// The clients run in BENCH_LIVE_CLIENT_THREADS worker threads (default 2; bench/support/live-clients.worker.mjs).
+// The clients run in worker threads (bench/support/live-clients.worker.mjs), on the upper half of the
+// cores and the server under test on the lower half (BENCH_LIVE_PIN=0: not pinned); BENCH_LIVE_CLIENT_THREADS
+// (default: one per client core).
+// BENCH_LIVE_WARMUP_SECONDS (default 3): the load's first seconds, sent, delivered and checked, left out of the figures (printed apart).
 // BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second).
 // BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -27,12 +31,28 @@ const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 const IDLE_SECONDS = Number(process.env.BENCH_LIVE_IDLE_SECONDS ?? 0);
-/** Threads the clients are spread over (each client's own CPU in real life; one thread for all of them queued their receipts). */
-const CLIENT_THREADS = Math.max(1, Number(process.env.BENCH_LIVE_CLIENT_THREADS ?? 2));
+/** The first seconds of the load are sent and checked but left out of the figures: a steady state is measured, not the api's JIT warm-up (its p99 is printed apart). */
+const WARMUP_SECONDS = Number(process.env.BENCH_LIVE_WARMUP_SECONDS ?? 3);
 const ONLY = process.env.BENCH_LIVE_ONLY;
 const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : 3900;
 const ROWS = 100;
 const COLS = 26;
+/**
+ * The load generator on its own CPUs: the clients (this process and its threads) on the upper half of
+ * the cores, the server under test (api, or the peer) on the lower half, as a server and its users
+ * would be on separate machines. Without it the clients (about half a core at 1,000 ops/s) preempted
+ * the api mid-group, and that wait was counted as the server's latency. BENCH_LIVE_PIN=0 leaves
+ * scheduling to the kernel.
+ */
+const CORES = os.cpus().length;
+const PIN = process.env.BENCH_LIVE_PIN !== '0' && CORES >= 2;
+const SERVER_CORES = `0-${Math.floor(CORES / 2) - 1}`;
+const CLIENT_CORES = `${Math.floor(CORES / 2)}-${CORES - 1}`;
+const pin = (pid, cores) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+if (PIN) pin(process.pid, CLIENT_CORES);
+/** Threads the clients are spread over: real clients each have their own CPU; one thread for all of them queued their receipts. */
+const CLIENT_THREADS = Math.max(1, Number(process.env.BENCH_LIVE_CLIENT_THREADS ?? (PIN ? CORES - Math.floor(CORES / 2) : 1)));
+
 /** The drain at the end gives up when no client advanced for this long (a hang guard, not a figure). */
 const STALL_GUARD_MS = 60_000;
 
@@ -57,18 +77,21 @@ async function groupCommits(base) {
 }
 
 async function scenario(label, bases, pids) {
+  if (PIN) for (const pid of pids) pin(pid, SERVER_CORES);
   const { auth, json } = await benchSession(bases[0]);
   const token = auth.authorization.slice('Bearer '.length);
   const created = await (await fetch(`${bases[0]}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Live bench ${label}`, metadata: { rows: ROWS, columns: COLS } }) })).json();
   const sheetId = created.id;
   const v0 = created.version;
 
-  const total = RATE * SECONDS;
+  // The warm-up's operations come first: sent, delivered and checked like the others, left out of the figures.
+  const warm = RATE * WARMUP_SECONDS;
+  const total = warm + RATE * SECONDS;
   // Shared with the client threads (bench/support/live-clients.worker.mjs), indexed by operation.
   const sentAt = new Float64Array(new SharedArrayBuffer(8 * total));
   const seen = new Int32Array(new SharedArrayBuffer(4 * total));
   const versions = new Int32Array(new SharedArrayBuffer(4 * CLIENTS)).fill(v0);
-  const workerData = { bases, sheetId, token, v0, grid: created.data, clients: CLIENTS, rate: RATE, total, rows: ROWS, cols: COLS, sentAt, seen, versions, wsFrom: requireFromApi.resolve('@fastify/websocket') };
+  const workerData = { bases, sheetId, token, v0, grid: created.data, clients: CLIENTS, rate: RATE, total, warm, rows: ROWS, cols: COLS, sentAt, seen, versions, wsFrom: requireFromApi.resolve('@fastify/websocket') };
   const workers = Array.from({ length: CLIENT_THREADS }, (_, w) => new Worker(new URL('./support/live-clients.worker.mjs', import.meta.url), { workerData: { ...workerData, w, threads: CLIENT_THREADS } }));
   const next = (type) => Promise.all(workers.map((worker) => new Promise((resolve, reject) => {
     const onMessage = (m) => {
@@ -87,16 +110,18 @@ async function scenario(label, bases, pids) {
     const idle = pids.map((pid, k) => cpuSeconds(pid) - idleBefore[k]);
     console.log(`  idle (${CLIENTS} clients connected, no ops) for ${IDLE_SECONDS} s: api CPU ${idle.map((s) => `${((s * 1000) / IDLE_SECONDS).toFixed(1)} ms/s`).join(' + ')}`);
   }
-  const groupsBefore = await Promise.all(bases.map(groupCommits));
-  const cpuBefore = pids.map((pid) => cpuSeconds(pid));
   const started = performance.now();
   const allSent = next('sent');
   for (const worker of workers) worker.postMessage({ type: 'go', at: performance.timeOrigin + started });
+  // The figures' CPU and groups from the warm-up's end (by the send schedule: operation `warm` goes then).
+  await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
+  const groupsBefore = await Promise.all(bases.map(groupCommits));
+  const cpuBefore = pids.map((pid) => cpuSeconds(pid));
   await allSent;
-  const sent = total;
+  const sent = total - warm;
   const sendSeconds = (performance.now() - started) / 1000;
   // Drain: every op acknowledged, every client at the last version.
-  const finalVersion = v0 + sent;
+  const finalVersion = v0 + total;
   const drainStart = performance.now();
   let progress = -1;
   let progressAt = drainStart;
@@ -108,7 +133,7 @@ async function scenario(label, bases, pids) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const drainSeconds = (performance.now() - drainStart) / 1000;
-  const throughput = sent / (sendSeconds + drainSeconds);
+  const throughput = total / (sendSeconds + drainSeconds);
   const cpu = pids.map((pid, k) => cpuSeconds(pid) - cpuBefore[k]);
   const benchCpu = process.cpuUsage();
   const groups = (await Promise.all(bases.map(groupCommits))).reduce((sum, n, k) => sum + n - groupsBefore[k], 0);
@@ -121,7 +146,9 @@ async function scenario(label, bases, pids) {
   const perDelivery = new Histogram();
   const untilAll = new Histogram();
   const firstReceipt = new Histogram();
+  const warmDelivery = new Histogram();
   for (const part of parts) {
+    warmDelivery.merge(part.warmDelivery);
     perDelivery.merge(part.perDelivery);
     untilAll.merge(part.untilAll);
     firstReceipt.merge(part.firstReceipt);
@@ -131,30 +158,32 @@ async function scenario(label, bases, pids) {
   const behind = versions.filter((v) => v < finalVersion).length;
 
   console.log(`\n${label}`);
-  console.log(`  ${CLIENTS} clients, ${sent} cell operations sent in ${sendSeconds.toFixed(1)} s (${(sent / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
+  console.log(`  ${CLIENTS} clients, ${total} cell operations sent in ${sendSeconds.toFixed(1)} s (${(total / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
+  if (warm > 0) console.log(`  warm-up: the first ${WARMUP_SECONDS} s (${warm} ops) are left out of the figures below; their p99 to a client ${warmDelivery.percentile(0.99).toFixed(1)} ms, max ${warmDelivery.max.toFixed(0)} ms`);
   console.log(`  send → receipt by another client: p50 ${perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${perDelivery.percentile(0.99).toFixed(1)} ms, max ${perDelivery.max.toFixed(0)} ms (${perDelivery.n} deliveries)`);
   console.log(`  send → receipt by the first other client: p50 ${firstReceipt.percentile(0.5).toFixed(1)} ms, p99 ${firstReceipt.percentile(0.99).toFixed(1)} ms (the server's part, less one socket's parsing)`);
   console.log(`  send → receipt by every other client: p50 ${untilAll.percentile(0.5).toFixed(1)} ms, p99 ${untilAll.percentile(0.99).toFixed(1)} ms (${untilAll.n} ops)`);
-  console.log(`  ops lost: ${sent - acked} unacknowledged, ${sent * (CLIENTS - 1) - perDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
+  console.log(`  ops lost: ${total - acked} unacknowledged, ${total * (CLIENTS - 1) - perDelivery.n - warmDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
   console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
-  console.log(`  api CPU during the run: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients in ${CLIENT_THREADS} threads) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+  console.log(`  api CPU for the ${sent} ops after the warm-up: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients in ${CLIENT_THREADS} threads) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
   // Each group costs about the same whatever its size: the CPU per op follows the ops per group.
   console.log(`  group commits: ${groups} (${(sent / groups).toFixed(1)} ops per group); api CPU ${(cpuTotal * 1000 / sent).toFixed(2)} ms per op, ${(cpuTotal * 1000 / groups).toFixed(2)} ms per group`);
-  return { label, delivered: throughput, p99: perDelivery.percentile(0.99), p99All: untilAll.percentile(0.99), cpuPerOpMs: (cpuTotal * 1000) / sent, lost: sent - acked };
+  return { label, delivered: throughput, p99: perDelivery.percentile(0.99), p99All: untilAll.percentile(0.99), cpuPerOpMs: (cpuTotal * 1000) / sent, lost: total - acked };
 }
 
 /** The same load against the peer (bench/support/hocuspocus-peer.mjs), its figures printed the same way. */
 async function peerScenario() {
   const peer = await startHocuspocus(PORT_BASE + 90);
+  if (PIN) pin(peer.pid, SERVER_CORES);
   try {
-    const r = await hocuspocusScenario({ url: peer.url, pid: peer.pid, clients: CLIENTS, rate: RATE, seconds: SECONDS, rows: ROWS, cols: COLS, Histogram, cpuSeconds });
+    const r = await hocuspocusScenario({ url: peer.url, pid: peer.pid, clients: CLIENTS, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rows: ROWS, cols: COLS, Histogram, cpuSeconds });
     const delivered = r.sent / (r.sendSeconds + r.drainSeconds);
     console.log('\nHocuspocus 3.4.4, in memory (the peer; acknowledges and stores nothing)');
     console.log(`  ${CLIENTS} clients, ${r.sent} cell edits sent in ${r.sendSeconds.toFixed(1)} s; the last reached every client ${r.drainSeconds.toFixed(1)} s after the last send: ${delivered.toFixed(0)} ops/s delivered`);
     console.log(`  send → receipt by another client: p50 ${r.perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${r.perDelivery.percentile(0.99).toFixed(1)} ms, max ${r.perDelivery.max.toFixed(0)} ms; by every other client: p99 ${r.untilAll.percentile(0.99).toFixed(1)} ms`);
-    console.log(`  deliveries missing: ${r.missing}; Hocuspocus CPU during the run: ${r.cpu.toFixed(1)} s (${((r.cpu * 1000) / r.sent).toFixed(2)} ms per edit)`);
-    return { label: 'Hocuspocus 3.4.4 (in memory)', delivered, p99: r.perDelivery.percentile(0.99), p99All: r.untilAll.percentile(0.99), cpuPerOpMs: (r.cpu * 1000) / r.sent, lost: r.missing };
+    console.log(`  deliveries missing: ${r.missing}; Hocuspocus CPU for the ${r.measured} edits after the warm-up: ${r.cpu.toFixed(1)} s (${((r.cpu * 1000) / r.measured).toFixed(2)} ms per edit)`);
+    return { label: 'Hocuspocus 3.4.4 (in memory)', delivered, p99: r.perDelivery.percentile(0.99), p99All: r.untilAll.percentile(0.99), cpuPerOpMs: (r.cpu * 1000) / r.measured, lost: r.missing };
   } finally {
     peer.stop();
   }
@@ -178,7 +207,7 @@ async function guarded(stop, fn) {
 }
 
 const pgUrl = process.env.BENCH_PG_URL;
-console.log(`live benchmark: ${CLIENTS} clients, ${RATE} ops/s for ${SECONDS} s; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+console.log(`live benchmark: ${CLIENTS} clients, ${RATE} ops/s for ${SECONDS} s; ${CORES} cores${PIN ? ` (clients on cores ${CLIENT_CORES} in ${CLIENT_THREADS} threads, the server on ${SERVER_CORES})` : ''}, load average ${os.loadavg()[0].toFixed(1)}`);
 const results = [];
 if (!ONLY || ONLY === 'one') {
   const db = pgUrl ? await benchDatabase(pgUrl) : undefined;

@@ -97,12 +97,19 @@ function connect(url, index, count, onEdit) {
 }
 
 /** The load of live.mjs against Hocuspocus: returns the same figures (deliveries, until all, CPU). */
-export async function hocuspocusScenario({ url, pid, clients: count, rate, seconds, rows, cols, Histogram, cpuSeconds }) {
+export async function hocuspocusScenario({ url, pid, clients: count, rate, seconds, warmupSeconds = 0, rows, cols, Histogram, cpuSeconds }) {
   const perDelivery = new Histogram();
   const untilAll = new Histogram();
   const sentAt = new Map();
   const seenBy = new Map();
+  // The warm-up's edits (as live.mjs's): sent and delivered, left out of the figures.
+  const warm = rate * warmupSeconds;
+  let warmDeliveries = 0;
   const onEdit = (id, now) => {
+    if (id < warm) {
+      warmDeliveries += 1;
+      return;
+    }
     const t0 = sentAt.get(id);
     if (t0 === undefined) return;
     perDelivery.add(now - t0);
@@ -117,14 +124,15 @@ export async function hocuspocusScenario({ url, pid, clients: count, rate, secon
   const clients = [];
   for (let i = 0; i < count; i += 20) clients.push(...(await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, k) => connect(url, i + k, count, onEdit)))));
 
-  const cpuBefore = cpuSeconds(pid);
+  let cpuBefore = cpuSeconds(pid);
   let sent = 0;
-  const total = rate * seconds;
+  const total = warm + rate * seconds;
   const started = performance.now();
   await new Promise((resolve) => {
     const timer = setInterval(() => {
       const due = Math.min(Math.floor(((performance.now() - started) * rate) / 1000), total);
       while (sent < due) {
+        if (sent === warm && warm > 0) cpuBefore = cpuSeconds(pid);
         const row = Math.floor(Math.random() * rows);
         const col = Math.floor(Math.random() * cols);
         sentAt.set(sent, performance.now());
@@ -142,7 +150,7 @@ export async function hocuspocusScenario({ url, pid, clients: count, rate, secon
   const drainStart = performance.now();
   let last = -1;
   let lastAt = drainStart;
-  while (perDelivery.n < sent * (count - 1)) {
+  while (perDelivery.n + warmDeliveries < sent * (count - 1)) {
     if (perDelivery.n !== last) [last, lastAt] = [perDelivery.n, performance.now()];
     else if (performance.now() - lastAt > 60_000) break;
     await new Promise((r) => setTimeout(r, 50));
@@ -150,5 +158,5 @@ export async function hocuspocusScenario({ url, pid, clients: count, rate, secon
   const drainSeconds = (performance.now() - drainStart) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
   for (const c of clients) c.ws.close();
-  return { sent, sendSeconds, drainSeconds, perDelivery, untilAll, missing: sent * (count - 1) - perDelivery.n, cpu };
+  return { sent, measured: sent - warm, sendSeconds, drainSeconds, perDelivery, untilAll, missing: sent * (count - 1) - perDelivery.n - warmDeliveries, cpu };
 }

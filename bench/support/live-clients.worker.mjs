@@ -3,19 +3,21 @@
 // times by the earlier ones' parsing (at 1,000 ops/s the single thread took over half a core and
 // fell behind on a loaded machine, and its delay was counted as the server's).
 // Clients i with i % threads === w live here; operation `seq` is sent by client seq % clients,
-// `value: seq`. Send times and receipt counts are shared with the other threads (SharedArrayBuffers
+// `value: seq`; the first `warm` operations are the warm-up (their deliveries kept apart). Send times and receipt counts are shared with the other threads (SharedArrayBuffers
 // indexed by seq; times from performance.timeOrigin, the same clock in every thread).
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Histogram } from './latency-histogram.mjs';
 
-const { w, threads, bases, sheetId, token, v0, grid, clients: CLIENTS, rate, total, rows, cols, sentAt, seen, versions, wsFrom } = workerData;
+const { w, threads, bases, sheetId, token, v0, grid, clients: CLIENTS, rate, total, warm, rows, cols, sentAt, seen, versions, wsFrom } = workerData;
 const { WebSocket } = createRequire(wsFrom)('ws');
 const now = () => performance.timeOrigin + performance.now();
 
 const perDelivery = new Histogram();
 const untilAll = new Histogram();
 const firstReceipt = new Histogram();
+/** Deliveries of the warm-up's operations (seq < warm): not in the figures. */
+const warmDelivery = new Histogram();
 let outOfOrder = 0;
 let errors = 0;
 
@@ -51,6 +53,10 @@ const connect = (i) =>
       const seq = op.value;
       const t0 = sentAt[seq];
       const latency = at - t0;
+      if (seq < warm) {
+        warmDelivery.add(latency);
+        return;
+      }
       perDelivery.add(latency);
       const count = Atomics.add(seen, seq, 1) + 1;
       if (count === 1) firstReceipt.add(latency);
@@ -97,7 +103,7 @@ parentPort.on('message', async (message) => {
     const identical = mine.filter((c) => JSON.stringify(c.grid) === message.truth).length;
     const acked = mine.reduce((s, c) => s + c.acked, 0);
     for (const c of mine) c.ws.close();
-    parentPort.postMessage({ type: 'result', perDelivery, untilAll, firstReceipt, outOfOrder, errors, identical, acked });
+    parentPort.postMessage({ type: 'result', warmDelivery, perDelivery, untilAll, firstReceipt, outOfOrder, errors, identical, acked });
   }
 });
 parentPort.postMessage({ type: 'ready' });
