@@ -98,11 +98,11 @@ describe('OperationBatcher fill', () => {
     for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
   };
 
-  it('a group smaller than the fill waits past the window for more, and goes once it has them', async () => {
+  /** No window, the given fill; `secondGroup` resolves once two groups were committed. */
+  const fillBatcher = (fill: { items: number; maxWaitMs: number }) => {
     const groups: string[][] = [];
     let second!: () => void;
-    const committed = new Promise<void>((r) => (second = r));
-    // No window, a fill of 3 and a wait far longer than the few turns below.
+    const secondGroup = new Promise<void>((r) => (second = r));
     const batcher = new OperationBatcher<string>(
       async (_key, group) => {
         groups.push(group);
@@ -114,8 +114,14 @@ describe('OperationBatcher fill', () => {
       10_000,
       undefined,
       0,
-      { items: 3, maxWaitMs: 60_000 },
+      fill,
     );
+    return { groups, secondGroup, batcher };
+  };
+
+  it('a group smaller than the fill waits past the window for more, and goes once it has them', async () => {
+    // A fill of 3 and a wait far longer than the few turns below.
+    const { groups, secondGroup, batcher } = fillBatcher({ items: 3, maxWaitMs: 60_000 });
     batcher.submit('s', 'a');
     assert.deepEqual(groups, [['a']], 'the first item of a quiet sheet goes without waiting');
     batcher.submit('s', 'b');
@@ -124,30 +130,15 @@ describe('OperationBatcher fill', () => {
     await turns(3);
     assert.deepEqual(groups, [['a']], 'b and c wait for a third');
     batcher.submit('s', 'd');
-    await committed;
+    await secondGroup;
     assert.deepEqual(groups, [['a'], ['b', 'c', 'd']]);
   });
 
   it('a small group goes alone once the longest wait has passed', async () => {
-    const groups: string[][] = [];
-    let second!: () => void;
-    const committed = new Promise<void>((r) => (second = r));
-    const batcher = new OperationBatcher<string>(
-      async (_key, group) => {
-        groups.push(group);
-        if (groups.length === 2) second();
-      },
-      () => 1,
-      (err) => assert.fail(String(err)),
-      500,
-      10_000,
-      undefined,
-      0,
-      { items: 3, maxWaitMs: 20 },
-    );
+    const { groups, secondGroup, batcher } = fillBatcher({ items: 3, maxWaitMs: 20 });
     batcher.submit('s', 'a');
     batcher.submit('s', 'b');
-    await committed;
+    await secondGroup;
     assert.deepEqual(groups, [['a'], ['b']]);
   });
 });
