@@ -173,8 +173,22 @@ describe('git: hostile pack input is refused, not read', () => {
   test('an entry that inflates to other than its header\'s size is an error, not content', () => {
     for (const size of [hello.length + 5, hello.length - 5]) {
       const { dir } = repoWith([{ name: helloName, bytes: whole(BLOB, hello, size) }]);
-      refused(() => new ObjectReader(dir).read(helloOid), new RegExp(`inflates to ${hello.length} bytes, its header says ${size}`));
+      refused(() => new ObjectReader(dir).read(helloOid), size > hello.length ? new RegExp(`inflates to ${hello.length} bytes, its header says ${size}`) : new RegExp(`inflates to more than the ${size} bytes its header says`));
     }
+  });
+
+  test('one byte changed inside a deflated entry is an error, and the next object still reads', () => {
+    const other = Buffer.from('another file\n');
+    const bad = whole(BLOB, hello);
+    // Inside the deflated bytes (past the 1-byte header and zlib's 2-byte header): a bad code or a failed Adler-32.
+    bad[bad.length - 6] ^= 0x55;
+    const { dir } = repoWith([
+      { name: helloName, bytes: bad },
+      { name: objectName('blob', other), bytes: whole(BLOB, other) },
+    ]);
+    const reader = new ObjectReader(dir);
+    refused(() => reader.read(helloOid), new RegExp(`object ${helloOid} in pack-[0-9a-f]{40}\\.pack is corrupt`));
+    assert.ok(reader.read(objectName('blob', other).toString('hex'))?.content.equals(other));
   });
 
   test('an OFS_DELTA whose base does not lie before it is refused: at distance 0 (itself), or before the pack\'s start', async () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
+import { inflateExact } from './inflate.js';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -328,16 +329,10 @@ function packOffset(pack: Pack, index: number): number {
   return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
 }
 
-/**
- * A pack entry's deflated data from `at`, inflated: `size` bytes, as its header says.
- * zlib's output chunk is a little over the size, so the inflate ends in one chunk with
- * no second to join (its default 16 KB chunks cost more than the inflate itself).
- */
+/** A pack entry's deflated data from `at`, inflated: `size` bytes, as its header says, or an error. */
 function inflateEntry(data: Buffer, at: number, size: number): Buffer {
   checkSize(size, data.length - at);
-  const out = inflateSync(data.subarray(at), { chunkSize: size + 64 });
-  if (out.length !== size) throw new CorruptPackError(`the entry inflates to ${out.length} bytes, its header says ${size}`);
-  return out;
+  return inflateExact(data.subarray(at), size);
 }
 
 /**
