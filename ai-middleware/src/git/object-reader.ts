@@ -400,10 +400,13 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       if (size === 0) size = 0x10000;
       // A corrupt delta is an error here, not a truncated copy found later by the size check.
       if (offset + size > base.length || o + size > out.length) throw new Error('git delta: copy out of bounds');
-      o += base.copy(out, o, offset, offset + size);
+      // A typed-array view and set(): Buffer#copy's checks and conversions cost more than the copy, per instruction.
+      out.set(new Uint8Array(base.buffer, base.byteOffset + offset, size), o);
+      o += size;
     } else if (op) {
       if (p + op > delta.length || o + op > out.length) throw new Error('git delta: insert out of bounds');
-      o += delta.copy(out, o, p, p + op);
+      out.set(new Uint8Array(delta.buffer, delta.byteOffset + p, op), o);
+      o += op;
       p += op;
     } else {
       throw new Error('git delta: reserved instruction 0');
