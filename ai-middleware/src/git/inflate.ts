@@ -59,8 +59,59 @@ export function inflateExact(input: Uint8Array, size: number): Buffer {
   return checked(out.subarray(0, out.length - current.state[0]), size);
 }
 
+/** Bytes enough for a loose object's `<type> <size>\0` (the longest type, 6, and a size of 20 digits). */
+const LOOSE_HEAD_BYTES = 32;
+/** Deflate expands at most about 1,032 to 1: a loose object announcing more is corrupt. */
+const DEFLATE_BOUND = 1032;
+const SPACE = 0x20;
+
+/**
+ * A loose object file inflated: its type and content. Its `<type> <size>\0` header is
+ * inflated first into a few bytes, so the content gets one buffer of the announced size;
+ * the rest of the stream then inflates into it. Null when the file does not start with
+ * such a header; an Error when the stream is damaged or its content has another size.
+ */
+export function inflateLoose(file: Uint8Array): { type: string; content: Buffer } | null {
+  if (engine === undefined) engine = newEngine();
+  if (!engine) return splitLoose(zlib.inflateSync(file));
+  const current = engine;
+  const head = Buffer.allocUnsafe(LOOSE_HEAD_BYTES);
+  current.handle.reset();
+  current.handle.writeSync(zlib.constants.Z_NO_FLUSH, file, 0, file.length, head, 0, head.length);
+  if (current.failure) {
+    engine = undefined;
+    throw current.failure;
+  }
+  const produced = head.length - current.state[0];
+  const consumed = file.length - current.state[1];
+  const space = head.indexOf(SPACE);
+  const nul = space < 0 ? -1 : head.indexOf(0, space);
+  if (nul < 0 || nul >= produced) return null;
+  const size = Number(head.toString('latin1', space + 1, nul));
+  if (!Number.isSafeInteger(size) || size < 0 || size > file.length * DEFLATE_BOUND) return null;
+  const type = head.toString('latin1', 0, space);
+  // The content's first bytes may have come out with the header; then the rest, into the same buffer, one byte over.
+  const out = Buffer.allocUnsafe(size + 1);
+  const early = head.copy(out, 0, nul + 1, produced);
+  current.handle.writeSync(zlib.constants.Z_FINISH, file, consumed, file.length - consumed, out, early, out.length - early);
+  if (current.failure) {
+    engine = undefined;
+    throw current.failure;
+  }
+  const length = out.length - current.state[0];
+  return { type, content: checked(out.subarray(0, length), size) };
+}
+
+/** `<type> <size>\0<content>` as inflateSync gives it whole (the engine's absence only). */
+function splitLoose(raw: Buffer): { type: string; content: Buffer } | null {
+  const space = raw.indexOf(SPACE);
+  const nul = space < 0 ? -1 : raw.indexOf(0, space);
+  if (nul < 0) return null;
+  return { type: raw.toString('latin1', 0, space), content: raw.subarray(nul + 1) };
+}
+
 function checked(out: Buffer, size: number): Buffer {
-  if (out.length > size) throw new Error(`the entry inflates to more than the ${size} bytes its header says`);
-  if (out.length < size) throw new Error(`the entry inflates to ${out.length} bytes, its header says ${size}`);
+  if (out.length > size) throw new Error(`the object inflates to more than the ${size} bytes its header says`);
+  if (out.length < size) throw new Error(`the object inflates to ${out.length} bytes, its header says ${size}`);
   return out;
 }

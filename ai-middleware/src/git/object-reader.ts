@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
-import { inflateExact } from './inflate.js';
+import { inflateExact, inflateLoose } from './inflate.js';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -134,18 +134,18 @@ export class ObjectReader {
     } catch {
       return null;
     }
-    const raw = inflateSync(file);
-    const space = raw.indexOf(0x20);
-    const nul = raw.indexOf(0, space);
-    const type = raw.toString('latin1', 0, space) as RawObject['type'];
-    if (!TYPES.includes(type)) return null;
-    return { type, content: raw.subarray(nul + 1) };
+    const object = inflateLoose(file);
+    const type = object?.type as RawObject['type'] | undefined;
+    if (!object || !type || !TYPES.includes(type)) return null;
+    return { type, content: object.content };
   }
 
   /** Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs). */
   private readPacked(oid: string, rescan: boolean): RawObject | null {
     if (rescan && !this.packDirChanged()) return null;
     const packs = this.loadPacks(rescan);
+    // No packs (a repository written only through isomorphic-git): no id to convert.
+    if (!packs.length) return null;
     const name = Buffer.from(oid, 'hex');
     if (name.length !== 20) return null;
     for (const pack of packs) {
