@@ -7,7 +7,9 @@
 // warm-up walk starts then), with the CPU the process spent meanwhile.
 // Setup writes the 10,000 commits with `git fast-import` (seconds) rather than
 // through the API; the API's own commit rate is measured separately.
-// Needs ai-middleware built (`npm run build`).
+// Needs ai-middleware built (`npm run build`). For A/B runs: GIT_BENCH_DIST=<folder> loads the
+// service from a copy of ai-middleware/dist (put it inside ai-middleware/, so its imports resolve),
+// and GIT_BENCH_TREE_ONLY=1 stops after the first /git/tree's figures.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,14 +20,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mw = path.join(root, 'ai-middleware');
-if (!existsSync(path.join(mw, 'dist/git/git.routes.js'))) {
+const dist = process.env.GIT_BENCH_DIST ? path.resolve(process.env.GIT_BENCH_DIST) : path.join(mw, 'dist');
+const treeOnly = process.env.GIT_BENCH_TREE_ONLY === '1';
+if (!existsSync(path.join(dist, 'git/git.routes.js'))) {
   console.error('git-history: build ai-middleware first (npm run build)');
   process.exit(1);
 }
 const load = (name) => import(pathToFileURL(createRequire(path.join(mw, 'package.json')).resolve(name)).href);
 const { SignJWT, exportJWK, generateKeyPair } = await load('jose');
-const { buildApp } = await import(pathToFileURL(path.join(mw, 'dist/app.js')).href);
-const { PACKAGE_VERSION } = await import(pathToFileURL(path.join(mw, 'dist/config.js')).href);
+const { buildApp } = await import(pathToFileURL(path.join(dist, 'app.js')).href);
+const { PACKAGE_VERSION } = await import(pathToFileURL(path.join(dist, 'config.js')).href);
 
 const COMMITS = 10_000;
 const FILES = 5_000;
@@ -117,7 +121,7 @@ try {
   // A fresh process: the first request also opens the repository and the packfile.
   await measure('first /whoami (token check warm-up)', '/whoami', 1);
   // The tree first: the service started its warm-up walk (file times) at start, and this first call waits for what is left of it.
-  const tree = await measure(`GET /git/tree (${FILES} files, unseen history; target ≤ 300 ms)`, '/git/tree', 20, (res) => {
+  const tree = await measure(`GET /git/tree (${FILES} files, unseen history; target ≤ 300 ms)`, '/git/tree', treeOnly ? 1 : 20, (res) => {
     const cpu = process.cpuUsage(readyCpu);
     console.log(
       `git-history: first /git/tree answered ${(performance.now() - readyAt).toFixed(1)} ms after the service was ready ` +
@@ -126,6 +130,12 @@ try {
     );
   });
   if (tree.metadata.total_files !== FILES) throw new Error(`tree saw ${tree.metadata.total_files} files`);
+  if (treeOnly) {
+    await app.close();
+    keys.close();
+    rmSync(work, { recursive: true, force: true });
+    process.exit(0);
+  }
   const history = await measure(`GET /git/history?limit=50 (${COMMITS} commits; target ≤ 100 ms)`, '/git/history?limit=50');
   if (history.count !== 50) throw new Error('history did not return 50 commits');
   await measure('GET /git/commit-graph?limit=200', '/git/commit-graph?limit=200');

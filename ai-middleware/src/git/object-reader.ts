@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
+import { inflateExact, inflateLoose } from './inflate.js';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -15,6 +16,25 @@ const REF_DELTA = 7;
 const MAX_PACK_BYTES = 512 * 1024 * 1024;
 /** Inflated pack objects kept for delta chains (bytes). */
 const CACHE_BUDGET = 64 * 1024 * 1024;
+/** git refuses a delta chain longer than this (pack.depth's maximum): a longer one here is a loop of REF_DELTAs. */
+const MAX_DELTA_DEPTH = 4095;
+
+/**
+ * A pack entry that cannot be what git wrote. Thrown, never answered with null:
+ * null sends the caller to isomorphic-git, whose pack reader recurses on some of
+ * these (a zero OFS_DELTA distance, a loop of REF_DELTAs), copying the rest of
+ * the pack at each step, until the heap runs out and the process dies.
+ */
+export class CorruptPackError extends Error {
+  override name = 'CorruptPackError';
+  /** `located`: the message already names the object and its pack (a delta's base, read for it). */
+  constructor(
+    message: string,
+    readonly located = false,
+  ) {
+    super(message);
+  }
+}
 
 interface Pack {
   /** The .idx v2 tables. */
@@ -45,6 +65,7 @@ export class ObjectReader {
 
   constructor(private readonly gitdir: string) {}
 
+  /** The object, or null when it is not found here; a CorruptPackError when its pack entry is corrupt. */
   read(oid: string): RawObject | null {
     // Packs first: a lookup in memory; a loose miss costs a failed file open.
     return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true);
@@ -78,10 +99,11 @@ export class ObjectReader {
       } else if (kind === REF_DELTA) {
         p += 20;
       } else {
+        checkSize(size, data.length - p);
         return size;
       }
       // The delta's first bytes: its base's size, then the result's (two varints).
-      const delta = inflateSync(data.subarray(p), { chunkSize: size + 64 });
+      const delta = inflateEntry(data, p, size);
       let q = 0;
       while (delta[q++] & 0x80);
       return readVarint(delta, q);
@@ -112,23 +134,31 @@ export class ObjectReader {
     } catch {
       return null;
     }
-    const raw = inflateSync(file);
-    const space = raw.indexOf(0x20);
-    const nul = raw.indexOf(0, space);
-    const type = raw.toString('latin1', 0, space) as RawObject['type'];
-    if (!TYPES.includes(type)) return null;
-    return { type, content: raw.subarray(nul + 1) };
+    const object = inflateLoose(file);
+    const type = object?.type as RawObject['type'] | undefined;
+    if (!object || !type || !TYPES.includes(type)) return null;
+    return { type, content: object.content };
   }
 
   /** Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs). */
   private readPacked(oid: string, rescan: boolean): RawObject | null {
     if (rescan && !this.packDirChanged()) return null;
     const packs = this.loadPacks(rescan);
+    // No packs (a repository written only through isomorphic-git): no id to convert.
+    if (!packs.length) return null;
     const name = Buffer.from(oid, 'hex');
     if (name.length !== 20) return null;
     for (const pack of packs) {
       const index = findName(pack, name);
-      if (index >= 0) return this.readAt(pack, packOffset(pack, index));
+      if (index < 0) continue;
+      try {
+        return this.readAt(pack, packOffset(pack, index));
+      } catch (err) {
+        // zlib's own refusals (a bad code, the Adler-32) and a bad delta mean the same: this entry is corrupt.
+        if (err instanceof CorruptPackError && err.located) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new CorruptPackError(`git: object ${oid} in ${pack.id}.pack is corrupt: ${reason}`, true);
+      }
     }
     return null;
   }
@@ -161,35 +191,75 @@ export class ObjectReader {
     return packs;
   }
 
+  /**
+   * The object at `offset`. A delta chain is followed down to a whole object (or one
+   * in the cache) in a loop, then its deltas applied back up: no recursion, so a long
+   * chain cannot overflow the stack, and a loop of REF_DELTAs ends at git's depth limit.
+   */
   private readAt(pack: Pack, offset: number): RawObject | null {
-    const hit = pack.cache.get(offset);
-    if (hit) return hit;
-    const { data } = pack;
-    // The inflated size: zlib's default 16 KB output chunks cost more than the inflate itself.
-    const { kind, size, next } = entryHeader(data, offset);
-    let p = next;
-    let c: number;
-    // A little over the size: zlib then ends in one output chunk, with no second chunk to join.
-    const inflate = (at: number) => inflateSync(data.subarray(at), { chunkSize: size + 64 });
+    const chain: { pack: Pack; offset: number; at: number; size: number }[] = [];
+    let current = pack;
+    let at = offset;
     let object: RawObject | null;
-    if (kind === OFS_DELTA) {
-      c = data[p++];
-      let back = c & 0x7f;
-      while (c & 0x80) {
-        c = data[p++];
-        back = (back + 1) * 128 + (c & 0x7f);
+    for (;;) {
+      const hit = current.cache.get(at);
+      if (hit) {
+        object = hit;
+        break;
       }
-      const base = this.readAt(pack, offset - back);
-      object = base && { type: base.type, content: applyDelta(base.content, inflate(p)) };
-    } else if (kind === REF_DELTA) {
-      const base = this.read(data.toString('hex', p, p + 20));
-      object = base && { type: base.type, content: applyDelta(base.content, inflate(p + 20)) };
-    } else {
-      const type = TYPES[kind];
-      object = type ? { type, content: inflate(p) } : null;
+      if (chain.length > MAX_DELTA_DEPTH) throw new CorruptPackError(`a delta chain longer than ${MAX_DELTA_DEPTH} (a loop)`);
+      const { data } = current;
+      // The entries lie between the pack's 12-byte header and its 20-byte checksum.
+      if (!(at >= 12 && at < data.length - 20)) throw new CorruptPackError(`entry offset ${at} outside the pack`);
+      const { kind, size, next } = entryHeader(data, at);
+      let p = next;
+      if (kind === OFS_DELTA) {
+        let c = data[p++];
+        let back = c & 0x7f;
+        while (c & 0x80) {
+          c = data[p++];
+          back = (back + 1) * 128 + (c & 0x7f);
+        }
+        // A base lies before its delta in the pack: anything else is corrupt (a zero distance was a loop).
+        if (!(back > 0 && back <= at - 12)) throw new CorruptPackError(`the delta at ${at} has its base out of bounds (distance ${back})`);
+        chain.push({ pack: current, offset: at, at: p, size });
+        at -= back;
+      } else if (kind === REF_DELTA) {
+        chain.push({ pack: current, offset: at, at: p + 20, size });
+        const name = data.subarray(p, p + 20);
+        const found = this.locate(name);
+        if (found) {
+          current = found.pack;
+          at = found.offset;
+        } else {
+          const oid = name.toString('hex');
+          object = this.readLoose(oid) ?? this.readPacked(oid, true);
+          if (!object) return null;
+          break;
+        }
+      } else {
+        const type = TYPES[kind];
+        if (!type) throw new CorruptPackError(`the entry at ${at} has no object type (${kind})`);
+        object = { type, content: inflateEntry(data, p, size) };
+        this.remember(current, at, object);
+        break;
+      }
     }
-    if (object) this.remember(pack, offset, object);
+    for (let i = chain.length - 1; i >= 0; i -= 1) {
+      const delta = chain[i];
+      object = { type: object.type, content: applyDelta(object.content, inflateEntry(delta.pack.data, delta.at, delta.size)) };
+      this.remember(delta.pack, delta.offset, object);
+    }
     return object;
+  }
+
+  /** A REF_DELTA's base in the packs already open. */
+  private locate(name: Buffer): { pack: Pack; offset: number } | null {
+    for (const pack of this.packs ?? []) {
+      const index = findName(pack, name);
+      if (index >= 0) return { pack, offset: packOffset(pack, index) };
+    }
+    return null;
   }
 
   private remember(pack: Pack, offset: number, object: RawObject): void {
@@ -206,8 +276,8 @@ export class ObjectReader {
 
 function openPack(dir: string, id: string): Pack | null {
   const idx = readFileSync(path.join(dir, `${id}.idx`));
-  // Only the v2 index (git's default since 1.5.2); anything else goes to isomorphic-git.
-  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return null;
+  // Only the v2 index (git's default since 1.5.2); anything else (a file too short for its fan-out, too) goes to isomorphic-git.
+  if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return null;
   const packFile = path.join(dir, `${id}.pack`);
   if (statSync(packFile).size > MAX_PACK_BYTES) return null;
   const fanout = new Uint32Array(256);
@@ -216,6 +286,8 @@ function openPack(dir: string, id: string): Pack | null {
   const namesAt = 8 + 256 * 4;
   const offsetsAt = namesAt + count * 20 + count * 4;
   const largeAt = offsetsAt + count * 4;
+  // The tables, then the pack's and the index's own checksums: a shorter file is not a usable index.
+  if (idx.length < largeAt + 40) return null;
   return {
     fanout,
     count,
@@ -257,7 +329,20 @@ function packOffset(pack: Pack, index: number): number {
   return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
 }
 
-/** A little-endian base-128 number (git's delta header), from `at`. */
+/** A pack entry's deflated data from `at`, inflated: `size` bytes, as its header says, or an error. */
+function inflateEntry(data: Buffer, at: number, size: number): Buffer {
+  checkSize(size, data.length - at);
+  return inflateExact(data.subarray(at), size);
+}
+
+/**
+ * Deflate expands at most about 1,032 to 1: a larger size over the bytes left in the pack
+ * is a corrupt header, refused before zlib allocates anything that size.
+ */
+function checkSize(size: number, available: number): void {
+  if (!(size <= available * 1032 + 64)) throw new CorruptPackError(`the entry header's size ${size} is more than its ${available} bytes can inflate to`);
+}
+
 /** A pack entry's header: its kind, its inflated size, and where the rest of the entry starts. */
 function entryHeader(data: Buffer, offset: number): { kind: number; size: number; next: number } {
   let p = offset;
@@ -273,6 +358,7 @@ function entryHeader(data: Buffer, offset: number): { kind: number; size: number
   return { kind, size, next: p };
 }
 
+/** A little-endian base-128 number (git's delta header), from `at`. */
 function readVarint(buf: Buffer, at: number): number {
   let value = 0;
   let shift = 1;
@@ -314,10 +400,13 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       if (size === 0) size = 0x10000;
       // A corrupt delta is an error here, not a truncated copy found later by the size check.
       if (offset + size > base.length || o + size > out.length) throw new Error('git delta: copy out of bounds');
-      o += base.copy(out, o, offset, offset + size);
+      // A typed-array view and set(): Buffer#copy's checks and conversions cost more than the copy, per instruction.
+      out.set(new Uint8Array(base.buffer, base.byteOffset + offset, size), o);
+      o += size;
     } else if (op) {
       if (p + op > delta.length || o + op > out.length) throw new Error('git delta: insert out of bounds');
-      o += delta.copy(out, o, p, p + op);
+      out.set(new Uint8Array(delta.buffer, delta.byteOffset + p, op), o);
+      o += op;
       p += op;
     } else {
       throw new Error('git delta: reserved instruction 0');

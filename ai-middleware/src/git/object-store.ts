@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
-import { ObjectReader } from './object-reader.js';
+import { CorruptPackError, ObjectReader } from './object-reader.js';
 import { commitLinks, parseCommit, parseTree, type CommitLinks } from './object-parse.js';
 
 const TREE_CACHE_MAX = 50_000;
@@ -29,12 +29,17 @@ export class ObjectStore {
     return value;
   }
 
-  /** The object through the fast reader when it can, with its type checked; null sends the caller to isomorphic-git. */
+  /**
+   * The object through the fast reader when it can, with its type checked; null sends the caller to isomorphic-git.
+   * A corrupt pack entry is an error, not sent there: isomorphic-git would read the same bytes, and on some
+   * (a delta that is its own base) it recurses until the process runs out of memory.
+   */
   private fast(oid: string, type: 'commit' | 'tree' | 'blob'): Buffer | null {
     try {
       const object = this.reader.read(oid);
       return object && object.type === type ? object.content : null;
-    } catch {
+    } catch (err) {
+      if (err instanceof CorruptPackError) throw err;
       return null;
     }
   }
