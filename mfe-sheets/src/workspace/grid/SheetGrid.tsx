@@ -6,7 +6,7 @@ import {
   type CellValue,
   type GridData,
 } from '@tessera/contracts';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
@@ -23,6 +23,18 @@ registerGridModules();
 
 /** Fixed column width: it keeps AutoColumnSize from reading every row (0.23 s instead of 2.5 s on 100k rows). */
 export const COLUMN_WIDTH = 120;
+
+/**
+ * From this many rows the grid is built in steps, each a task of its own (issue 23: opening a sheet
+ * of 50,000 rows blocked the page for 0.7 s in one task): the Workspace is drawn first, Handsontable
+ * with the rows in the next task, manual row resizing in the one after. Row resizing makes
+ * Handsontable read every row's height (its modifyRowHeight hook) instead of taking them as one
+ * uniform height; enabled once the rows are shown, that walk is a task of its own too.
+ */
+export const STEPPED_GRID_MIN_ROWS = 2_000;
+
+/** How far a grid is built: 0 nothing yet (a large sheet's first render), 1 Handsontable with the rows, 2 with row resizing. */
+type BuildStep = 0 | 1 | 2;
 
 export type StructureChange = { axis: 'row' | 'col'; index: number; amount: number };
 
@@ -70,6 +82,16 @@ export const SheetGrid = memo(
     // The latest handlers, so the grid's hooks (bound once) always call the current ones.
     const on = useRef(handlers);
     on.current = handlers;
+    // A large sheet's grid is built a step per task (STEPPED_GRID_MIN_ROWS); a small one at once.
+    const stepped = data.length >= STEPPED_GRID_MIN_ROWS;
+    const [built, setBuilt] = useState<{ data: GridData; step: BuildStep }>({ data, step: stepped ? 0 : 2 });
+    const step: BuildStep = built.data === data ? built.step : stepped ? 0 : 2;
+    useEffect(() => {
+      if (step === 2) return;
+      const timer = setTimeout(() => setBuilt({ data, step: step === 0 ? 1 : 2 }), 0);
+      return () => clearTimeout(timer);
+    }, [data, step]);
+    const mounted = step > 0;
 
     // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
@@ -87,6 +109,7 @@ export const SheetGrid = memo(
 
     // The session applies other users' changes through this grid while it is mounted.
     useEffect(() => {
+      if (!mounted) return;
       const link = gridLink(data);
       const hot = ref.current?.hotInstance ?? null;
       link.hot = hot;
@@ -98,7 +121,7 @@ export const SheetGrid = memo(
         if (link.hot === hot) link.hot = null;
         if (link.formulas === formulas) link.formulas = null;
       };
-    }, [data, formulas]);
+    }, [data, formulas, mounted]);
     const live = useMemo(() => liveGridHooks(data), [data]);
 
     // The master table's scrolling box: the one the cells move in.
@@ -123,7 +146,7 @@ export const SheetGrid = memo(
     return (
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
-        <HotTable
+        {mounted && <HotTable
           ref={ref}
           data={data}
           themeName="ht-theme-main"
@@ -138,7 +161,7 @@ export const SheetGrid = memo(
           contextMenu={menu}
           cells={cells}
           manualColumnResize
-          manualRowResize
+          manualRowResize={step === 2}
           stretchH="all"
           height="100%"
           width="100%"
@@ -171,7 +194,7 @@ export const SheetGrid = memo(
             // Header clicks select with -1: not a cell.
             if (row >= 0 && col >= 0) on.current.onSelect(row, col);
           }}
-        />
+        />}
       </div>
     );
   },
