@@ -33,9 +33,6 @@ export const COLUMN_WIDTH = 120;
  */
 export const STEPPED_GRID_MIN_ROWS = 2_000;
 
-/** How far a grid is built: 0 nothing yet (a large sheet's first render), 1 Handsontable with the rows, 2 with row resizing. */
-type BuildStep = 0 | 1 | 2;
-
 export type StructureChange = { axis: 'row' | 'col'; index: number; amount: number };
 
 export interface SheetGridProps {
@@ -83,15 +80,24 @@ export const SheetGrid = memo(
     const on = useRef(handlers);
     on.current = handlers;
     // A large sheet's grid is built a step per task (STEPPED_GRID_MIN_ROWS); a small one at once.
-    const stepped = data.length >= STEPPED_GRID_MIN_ROWS;
-    const [built, setBuilt] = useState<{ data: GridData; step: BuildStep }>({ data, step: stepped ? 0 : 2 });
-    const step: BuildStep = built.data === data ? built.step : stepped ? 0 : 2;
+    // Decided once per rows array: a sync replaces the rows in the same array.
+    const stepped = useMemo(() => data.length >= STEPPED_GRID_MIN_ROWS, [data]);
+    const [mountedFor, setMountedFor] = useState<GridData | null>(null);
+    const mounted = !stepped || mountedFor === data;
     useEffect(() => {
-      if (step === 2) return;
-      const timer = setTimeout(() => setBuilt({ data, step: step === 0 ? 1 : 2 }), 0);
+      if (!stepped) return;
+      if (!mounted) {
+        const timer = setTimeout(() => setMountedFor(data), 0);
+        return () => clearTimeout(timer);
+      }
+      // Set on the instance, not as a prop: a render of the wrapper hands Handsontable its props
+      // again, the rows among them, which it would load again (as long as the walk itself).
+      const timer = setTimeout(() => {
+        const hot = ref.current?.hotInstance;
+        if (hot && !hot.isDestroyed) hot.updateSettings({ manualRowResize: true });
+      }, 0);
       return () => clearTimeout(timer);
-    }, [data, step]);
-    const mounted = step > 0;
+    }, [data, stepped, mounted]);
 
     // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
@@ -161,7 +167,8 @@ export const SheetGrid = memo(
           contextMenu={menu}
           cells={cells}
           manualColumnResize
-          manualRowResize={step === 2}
+          // A large sheet's: set once its rows are shown (above).
+          manualRowResize={!stepped}
           stretchH="all"
           height="100%"
           width="100%"
