@@ -19,7 +19,12 @@
 // compute, row 1's C the total), KINDS=both builds each size both ways and prints them side by side:
 // what the open costs without HyperFormula (a plain sheet of 100,000 rows or more opens windowed).
 // Without formulas the edit is timed to the edited cell showing its new value.
-// PROFILE=<file.cpuprofile>: Chromium CPU profiles of the first run of the first size with formulas,
+// SIZES=50000,20000: these row counts instead of the four (in that order; the largest-size argument
+// then does not apply).
+// Each open is also traced (Chromium's 'toplevel' tasks): the longest main-thread task in CPU time
+// (thread time: not what the machine's load adds to its wall time) and the main thread's CPU in all.
+// PROFILE=<file.cpuprofile>: Chromium CPU profiles of the first run of the first size (with formulas
+// unless KINDS=plain),
 // its open (click → SUM shown + the settle time) written there, its edit (Enter → SUM shown + the
 // settle time) beside it as <file>.edit.cpuprofile, each summed up: self time per script and the
 // functions with the most self time (open the files in Chromium's DevTools for the rest).
@@ -119,6 +124,39 @@ async function workerTimes(page) {
   return { build: builds.length ? Math.max(...builds) : null, cells: cells.length ? cells.at(-1) : null };
 }
 
+/**
+ * Starts a Chromium trace of the tasks run (category 'toplevel'); the function it returns stops it
+ * and gives the page's main thread's longest task in CPU time (the trace's thread time, `tdur`) and
+ * in wall time, and how many took over 200 ms of CPU: on a loaded machine the wall time of a task
+ * includes the time its thread waited for a core, its CPU time does not.
+ */
+async function traceTasks(cdp) {
+  const events = [];
+  const collect = (e) => events.push(...e.value);
+  cdp.on('Tracing.dataCollected', collect);
+  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReportEvents' });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    cdp.off('Tracing.dataCollected', collect);
+    const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const byThread = new Map();
+    for (const e of events) {
+      if (e.ph !== 'X' || !/RunTask$/.test(e.name) || !mains.has(`${e.pid}:${e.tid}`)) continue;
+      const key = `${e.pid}:${e.tid}`;
+      if (!byThread.has(key)) byThread.set(key, []);
+      byThread.get(key).push(e);
+    }
+    // The page's main thread: the renderer's main thread that ran the most.
+    const sum = (xs) => xs.reduce((a, e) => a + (e.tdur ?? 0), 0);
+    const tasks = [...byThread.values()].sort((a, b) => sum(b) - sum(a))[0] ?? [];
+    const top = tasks.reduce((a, e) => ((e.tdur ?? 0) > (a?.tdur ?? -1) ? e : a), null);
+    const next = tasks.map((e) => e.tdur ?? 0).sort((a, b) => b - a).slice(1, 4).map((t) => Math.round(t / 1000));
+    return { cpu: top ? top.tdur / 1000 : null, wall: top ? top.dur / 1000 : null, next, over200: tasks.filter((e) => (e.tdur ?? 0) > 200_000).length, total: sum(tasks) / 1000 };
+  };
+}
+
 /** The text of the main grid's cell (row and column from 0); the overlays hold copies of the edges. */
 const cellText = ([row, col]) => document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[row]?.querySelectorAll('td')[col]?.textContent ?? null;
 
@@ -129,8 +167,7 @@ try {
   await api('/auth/signup', { method: 'POST', body: user });
   const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });
   const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a', 'b'], data: [['s0', '=1+1']] } });
-  const sizes = [10_000, 50_000, 100_000, 200_000]
-    .filter((rows) => rows <= largest)
+  const sizes = (process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [10_000, 50_000, 100_000, 200_000].filter((rows) => rows <= largest))
     .flatMap((rows, i) =>
       KINDS.map((kind) => ({ rows, kind, plain: kind === 'plain', label: `${rows.toLocaleString('en')} × 11 ${kind}`, tag: `${kind[0]}${i}x` })),
     );
@@ -149,7 +186,7 @@ try {
       await context.addInitScript(watchMainThread);
       const page = await context.newPage();
       const r = { label: size.label, run, failures: [], crashed: false };
-      const profiling = PROFILE && !size.plain && run === 1 && size === sizes.find((x) => !x.plain);
+      const profiling = PROFILE && run === 1 && size === sizes[0];
       results.push(r);
       let watching = false;
       const fail = (text) => watching && r.failures.push(text);
@@ -172,6 +209,7 @@ try {
           await cdp.send('Profiler.start');
         }
         watching = true;
+        const stopTrace = await traceTasks(cdp);
 
         // The open: click → first rows; click → the SUM's value; the main thread over that span + SETTLE_MS.
         const pageT0 = await page.evaluate(() => performance.now());
@@ -195,6 +233,7 @@ try {
         if (run === 1 && sumBefore !== expectedSum) r.failures.push(`the SUM shows ${sumBefore}, not ${expectedSum}`);
         await page.waitForTimeout(SETTLE_MS);
         r.open = await page.evaluate(longestSince, pageT0);
+        r.trace = await stopTrace();
         r.workerBuild = (await workerTimes(page)).build;
         if (profiling) {
           const { profile } = await cdp.send('Profiler.stop');
@@ -258,6 +297,7 @@ try {
       console.log(
         `${r.label} run ${run}: ${r.mode ?? '?'}; click → first rows ${r.openMs === undefined ? 'FAILED' : s(r.openMs)}, → SUM shown ${r.sumMs === undefined ? 'FAILED' : s(r.sumMs)} (load ${r.openLoad ?? r.endLoad}); ` +
           `open's longest long task ${ms(r.open?.longtask)} (${r.open?.tasks ?? '?'} tasks), longest rAF gap ${ms(r.open?.gap)}; ` +
+          `open's longest task in CPU time ${ms(r.trace?.cpu)} (its wall time ${ms(r.trace?.wall)}; the next ones ${r.trace?.next?.join(', ') ?? '?'} ms; tasks over 200 ms CPU: ${r.trace?.over200 ?? '?'}; main thread CPU ${ms(r.trace?.total)}); ` +
           `edit A2 → SUM ${ms(r.editMs)}, its longest long task ${ms(r.edit?.longtask)} (load ${r.editLoad ?? r.endLoad}); ` +
           `formula worker: build ${ms(r.workerBuild)}, the edit's recompute ${ms(r.workerEdit)}; ` +
           `JS heap ${r.heap ? mb(r.heap) : '?'} (after the edit ${r.heapAfterEdit ? mb(r.heapAfterEdit) : '?'}); tab ${r.survived ? 'survived' : 'DID NOT SURVIVE'}; failures: ${r.failures.length ? r.failures.join(' | ') : 'none'}`,
@@ -266,10 +306,10 @@ try {
     }
   }
 
-  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | edit → SUM (plain: → A2) | longest long task (edit) | worker build | worker edit | JS heap | survived | load (open / edit)`);
+  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | longest task CPU (open) | main thread CPU (open) | edit → SUM (plain: → A2) | longest long task (edit) | worker build | worker edit | JS heap | survived | load (open / edit)`);
   for (const r of results) {
     console.log(
-      [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.editMs), ms(r.edit?.longtask), ms(r.workerBuild), ms(r.workerEdit), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
+      [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.trace?.cpu), ms(r.trace?.total), ms(r.editMs), ms(r.edit?.longtask), ms(r.workerBuild), ms(r.workerEdit), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
     );
   }
   console.log(`interactive = no main-thread block over 200 ms while opening, an edit → its result shown within 300 ms (wall clock: read with the load)`);

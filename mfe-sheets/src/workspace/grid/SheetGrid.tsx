@@ -6,7 +6,7 @@ import {
   type CellValue,
   type GridData,
 } from '@tessera/contracts';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
@@ -23,6 +23,15 @@ registerGridModules();
 
 /** Fixed column width: it keeps AutoColumnSize from reading every row (0.23 s instead of 2.5 s on 100k rows). */
 export const COLUMN_WIDTH = 120;
+
+/**
+ * From this many rows the grid is built in steps, each a task of its own (issue 23: opening a sheet
+ * of 50,000 rows blocked the page for 0.7 s in one task): the Workspace is drawn first, Handsontable
+ * with the rows in the next task, manual row resizing in the one after. Row resizing makes
+ * Handsontable read every row's height (its modifyRowHeight hook) instead of taking them as one
+ * uniform height; enabled once the rows are shown, that walk is a task of its own too.
+ */
+export const STEPPED_GRID_MIN_ROWS = 2_000;
 
 export type StructureChange = { axis: 'row' | 'col'; index: number; amount: number };
 
@@ -70,6 +79,25 @@ export const SheetGrid = memo(
     // The latest handlers, so the grid's hooks (bound once) always call the current ones.
     const on = useRef(handlers);
     on.current = handlers;
+    // A large sheet's grid is built a step per task (STEPPED_GRID_MIN_ROWS); a small one at once.
+    // Decided once per rows array: a sync replaces the rows in the same array.
+    const stepped = useMemo(() => data.length >= STEPPED_GRID_MIN_ROWS, [data]);
+    const [mountedFor, setMountedFor] = useState<GridData | null>(null);
+    const mounted = !stepped || mountedFor === data;
+    useEffect(() => {
+      if (!stepped) return;
+      if (!mounted) {
+        const timer = setTimeout(() => setMountedFor(data), 0);
+        return () => clearTimeout(timer);
+      }
+      // Set on the instance, not as a prop: a render of the wrapper hands Handsontable its props
+      // again, the rows among them, which it would load again (as long as the walk itself).
+      const timer = setTimeout(() => {
+        const hot = ref.current?.hotInstance;
+        if (hot && !hot.isDestroyed) hot.updateSettings({ manualRowResize: true });
+      }, 0);
+      return () => clearTimeout(timer);
+    }, [data, stepped, mounted]);
 
     // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
@@ -87,6 +115,7 @@ export const SheetGrid = memo(
 
     // The session applies other users' changes through this grid while it is mounted.
     useEffect(() => {
+      if (!mounted) return;
       const link = gridLink(data);
       const hot = ref.current?.hotInstance ?? null;
       link.hot = hot;
@@ -98,7 +127,7 @@ export const SheetGrid = memo(
         if (link.hot === hot) link.hot = null;
         if (link.formulas === formulas) link.formulas = null;
       };
-    }, [data, formulas]);
+    }, [data, formulas, mounted]);
     const live = useMemo(() => liveGridHooks(data), [data]);
 
     // The master table's scrolling box: the one the cells move in.
@@ -123,7 +152,7 @@ export const SheetGrid = memo(
     return (
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
-        <HotTable
+        {mounted && <HotTable
           ref={ref}
           data={data}
           themeName="ht-theme-main"
@@ -138,7 +167,8 @@ export const SheetGrid = memo(
           contextMenu={menu}
           cells={cells}
           manualColumnResize
-          manualRowResize
+          // A large sheet's: set once its rows are shown (above).
+          manualRowResize={!stepped}
           stretchH="all"
           height="100%"
           width="100%"
@@ -171,7 +201,7 @@ export const SheetGrid = memo(
             // Header clicks select with -1: not a cell.
             if (row >= 0 && col >= 0) on.current.onSelect(row, col);
           }}
-        />
+        />}
       </div>
     );
   },

@@ -1,4 +1,4 @@
-import { escapeHtml, typedValue, hasFormula, headerLabel, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
+import { escapeHtml, typedValue, hasFormula, headerLabel, isFormula, PAD_SLICE_ROWS, padRows, padRowsInSlices, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from './grid-shape.js';
 
 test("a formula is text starting with '='; the engine is needed only when some cell holds one", () => {
   expect(isFormula('=SUM(A1:A3)')).toBe(true);
@@ -64,6 +64,22 @@ test('padRows: short stored rows get empty cells up to the sheet width, in place
   const rows = [[], ['Groceries', 1200], ['a', 'b', 'c']];
   expect(padRows(rows, 2)).toBe(rows);
   expect(rows).toEqual([[null, null], ['Groceries', 1200], ['a', 'b', 'c']]);
+});
+
+test('padRowsInSlices: every row padded to the width, a slice per task; a sheet no longer wanted is left as it is', async () => {
+  const data = Array.from({ length: PAD_SLICE_ROWS * 2 + 1 }, (_, r) => [r]);
+  await expect(padRowsInSlices(data, 3, () => true)).resolves.toBe(true);
+  expect(data.every((row) => row.length === 3)).toBe(true);
+  expect(data[PAD_SLICE_ROWS * 2]).toEqual([PAD_SLICE_ROWS * 2, null, null]);
+
+  // Another sheet was opened after the first slice: the rest stays unpadded, nothing more is done.
+  const other = Array.from({ length: PAD_SLICE_ROWS * 2 }, () => ['x']);
+  let wanted = true;
+  const padding = padRowsInSlices(other, 2, () => wanted);
+  wanted = false;
+  await expect(padding).resolves.toBe(false);
+  expect(other[0]).toEqual(['x', null]);
+  expect(other[PAD_SLICE_ROWS]).toEqual(['x']);
 });
 
 test('escapeHtml: markup becomes the text it spells', () => {

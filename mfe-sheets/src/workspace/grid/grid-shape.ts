@@ -75,3 +75,28 @@ export function padRows(data: GridData, cols: number): GridData {
   for (const row of data) while (row.length < cols) row.push(null);
   return data;
 }
+
+/** Rows padded per task by padRowsInSlices: a few milliseconds each. */
+export const PAD_SLICE_ROWS = 10_000;
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * padRows for a sheet about to be shown, a slice of rows per task, so that a large sheet's padding
+ * is not one long block of the page; it resolves in a task of its own (what the caller does next
+ * is not added to the task that parsed the sheet). Resolves false when `wanted()` turned false
+ * meanwhile (the sheet is no longer the one to show): the rows are then left as they are.
+ */
+export async function padRowsInSlices(data: GridData, cols: number, wanted: () => boolean): Promise<boolean> {
+  for (let start = 0; start < data.length; start += PAD_SLICE_ROWS) {
+    const end = Math.min(data.length, start + PAD_SLICE_ROWS);
+    for (let r = start; r < end; r++) {
+      const row = data[r];
+      while (row.length < cols) row.push(null);
+    }
+    await nextTask();
+    if (!wanted()) return false;
+  }
+  if (data.length === 0) await nextTask();
+  return wanted();
+}

@@ -6,6 +6,7 @@ import {
   chartsOf,
   moveCharts,
   type ChartDefinition,
+  NEW_SHEET_EDITOR_DEFAULT,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
   meetsAccess,
@@ -26,7 +27,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { downloadFile, exportFileName } from '../export-file-name.js';
 import { workerFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, type PresenceMark } from '../grid/grid-link.js';
-import { hasFormula, isFormula, padRows, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
+import { hasFormula, isFormula, padRows, padRowsInSlices, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
 import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
@@ -249,7 +250,11 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       const sheet = result.data;
       const formulaEngine = hasFormula(sheet.data) ? workerFormulaEngine : null;
       const size = storedSize(sheet.data, sheet.metadata.rows, sheet.metadata.columns);
-      const loaded: LoadedSheet = { id, data: padRows(sheet.data, size.cols), headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
+      // Issue 23: the reply's parsing and the grid's first render are separate tasks, and the rows
+      // get the editor's spare columns (spec 01 §9) here, a slice per task: Handsontable would
+      // otherwise add them to every row while it first renders, in that one long task.
+      if (!(await padRowsInSlices(sheet.data, Math.max(size.cols, NEW_SHEET_EDITOR_DEFAULT.columns), () => current))) return;
+      const loaded: LoadedSheet = { id, data: sheet.data, headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
       const versionHeld = versionHandler(size);
       const sizeNow = () => store.getState().size;
       const resize = (next: { rows: number; cols: number }) => {

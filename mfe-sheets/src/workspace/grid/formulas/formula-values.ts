@@ -87,10 +87,11 @@ export class FormulaValues {
     this.state = 'computing';
     port.post({ type: 'begin', generation, licenseKey: HYPERFORMULA_LICENSE_KEY, maxRows: SHEET_MAX_ROWS, maxColumns: SHEET_MAX_COLUMNS });
     for (let start = 0; start < this.data.length; start += LOAD_SLICE_ROWS) {
-      port.post({ type: 'rows', generation, rows: this.data.slice(start, start + LOAD_SLICE_ROWS) });
-      // Let the page draw and take input between slices; a reload or a structure change meanwhile starts over.
-      if (start + LOAD_SLICE_ROWS < this.data.length) await nextTask();
+      // Each slice in a task of its own, the first too (not in the one that drew the grid): the page
+      // draws and takes input between them; a reload or a structure change meanwhile starts over.
+      await nextTask();
       if (generation !== this.generation || this.port !== port) return;
+      port.post({ type: 'rows', generation, rows: this.data.slice(start, start + LOAD_SLICE_ROWS) });
     }
     port.post({ type: 'build', generation });
   }
