@@ -1,4 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
+import { inPageFormulaWorker } from '../testing/in-page-formula-worker.js';
+import type { ToFormulaWorker } from './formulas/formula-messages.js';
+import type { FormulaPort } from './formulas/start-formula-worker.js';
 import { SheetGrid } from './SheetGrid.js';
 
 jest.setTimeout(30_000);
@@ -28,4 +31,44 @@ test('column headers render as text, never as HTML', async () => {
   expect(grid.querySelector('img')).toBeNull();
   expect(grid.querySelector('thead div[style*="fixed"], .colHeader div')).toBeNull();
   expect((window as unknown as { __owned?: number }).__owned).toBeUndefined();
+});
+
+// A grid turning read-only (a version preview opens, access changes) or highlighting cells renders
+// again; Handsontable must not take the rows again then: that mapped every row and recomputed every
+// formula, their values blank meanwhile.
+test('turning read-only keeps the formulas’ values shown and computes nothing again', async () => {
+  const posted: ToFormulaWorker[] = [];
+  const engine = () => {
+    const port = inPageFormulaWorker();
+    const post = port.post.bind(port);
+    const recording: FormulaPort = {
+      post: (message) => {
+        posted.push(message);
+        post(message);
+      },
+      get onMessage() {
+        return port.onMessage;
+      },
+      set onMessage(handler) {
+        port.onMessage = handler;
+      },
+      terminate: () => port.terminate(),
+    };
+    return recording;
+  };
+  const data = [[10], [20], ['=SUM(A1:A2)']];
+  const grid = (readOnly: boolean) => (
+    <div style={{ position: 'relative', width: 800, height: 400 }}>
+      <SheetGrid data={data} headers={{ current: ['A'] }} formulaEngine={engine} readOnly={readOnly} onCellsChanged={() => {}} onStructureChanged={() => {}} onSelect={() => {}} />
+    </div>
+  );
+  const { container, rerender } = render(grid(false));
+  const sumCell = () => container.querySelector('.ht_master tbody tr:nth-child(3) td')?.textContent;
+  await waitFor(() => expect(sumCell()).toBe('30'));
+  const loads = posted.filter((m) => m.type === 'begin').length;
+  rerender(grid(true));
+  expect(sumCell()).toBe('30');
+  await new Promise((r) => setTimeout(r, 50));
+  expect(sumCell()).toBe('30');
+  expect(posted.filter((m) => m.type === 'begin').length).toBe(loads);
 });

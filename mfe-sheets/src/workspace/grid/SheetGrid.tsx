@@ -6,7 +6,7 @@ import {
   type CellValue,
   type GridData,
 } from '@tessera/contracts';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
@@ -148,13 +148,23 @@ export const SheetGrid = memo(
       if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
     };
 
+    // The rows go to Handsontable only when they are another array than the one it holds. The wrapper
+    // hands every prop to updateSettings on each render, and Handsontable takes `data` again even when
+    // it is the same array: every row mapped again and every formula recomputed (their values blank
+    // meanwhile) when the grid only turned read-only (a version preview) or highlighted cells.
+    const held = useRef<GridData | null>(null);
+    useLayoutEffect(() => {
+      held.current = mounted ? data : null;
+    });
+    const rows = held.current === data ? {} : { data };
+
     // Absolutely placed in the Workspace's positioned box: Handsontable needs a definite height.
     return (
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         {mounted && <HotTable
           ref={ref}
-          data={data}
+          {...rows}
           themeName="ht-theme-main"
           licenseKey={HANDSONTABLE_LICENSE_KEY}
           rowHeaders
