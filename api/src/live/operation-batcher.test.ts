@@ -134,6 +134,20 @@ describe('OperationBatcher fill', () => {
     assert.deepEqual(groups, [['a'], ['b', 'c', 'd']]);
   });
 
+  it('an item that comes after a group, within the longest wait, waits for more instead of going alone', async () => {
+    const { groups, secondGroup, batcher } = fillBatcher({ items: 3, maxWaitMs: 60_000 });
+    batcher.submit('s', 'a');
+    // a's group is done and nothing is waiting: the sheet is still within a's wait.
+    await turns(5);
+    batcher.submit('s', 'b');
+    await turns(5);
+    assert.deepEqual(groups, [['a']], 'b waits for more');
+    batcher.submit('s', 'c');
+    batcher.submit('s', 'd');
+    await secondGroup;
+    assert.deepEqual(groups, [['a'], ['b', 'c', 'd']]);
+  });
+
   it('a small group goes alone once the longest wait has passed', async () => {
     const { groups, secondGroup, batcher } = fillBatcher({ items: 3, maxWaitMs: 20 });
     batcher.submit('s', 'a');

@@ -61,7 +61,7 @@ export class OperationBatcher<T> {
   /** Bytes of the items waiting per key (QueueBounds.bytes). */
   readonly #waitingBytes = new Map<string, number>();
   /** A key whose small group waits for more past its window: ends the wait once it has `fill.items`. */
-  readonly #filling = new Map<string, () => void>();
+  readonly #filling = new Map<string, { done: () => void; timer: NodeJS.Timeout }>();
 
   constructor(
     /** Commits one group; must not throw (it reports its own failures). */
@@ -86,7 +86,12 @@ export class OperationBatcher<T> {
     else this.#waiting.set(key, [item]);
     this.#waitingBytes.set(key, queuedBytes + bytes);
     if (!this.#busy.has(key)) void this.#drain(key);
-    else if ((waiting?.length ?? 1) >= this.fill.items) this.#filling.get(key)?.();
+    else {
+      const filling = this.#filling.get(key);
+      // An item now waits on the timer: it keeps the process alive again.
+      filling?.timer.ref();
+      if ((waiting?.length ?? 1) >= this.fill.items) filling?.done();
+    }
     return true;
   }
 
@@ -97,18 +102,21 @@ export class OperationBatcher<T> {
 
   async #drain(key: string): Promise<void> {
     this.#busy.add(key);
-    // The key stays busy until the window of its last group is over: what arrives meanwhile waits
-    // for the window's end and goes as one group; an item after it finds the key idle and goes at once.
+    // The key stays busy until the window of its last group is over (and the longest wait for more,
+    // GROUP_FILL_OPS): what arrives meanwhile waits and goes as one group; an item after it finds the
+    // key idle and goes at once.
     let lastStart = -Infinity;
     try {
       for (;;) {
         const wait = lastStart + this.windowMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        // A small group waits for more, up to maxWaitMs after the last start (GROUP_FILL_OPS); with
-        // nothing waiting the key goes idle (the next item goes at once).
+        // A small group waits for more, up to maxWaitMs after the last start (GROUP_FILL_OPS). With
+        // nothing waiting yet it waits too: an item that comes meanwhile joins what follows it instead
+        // of going alone (a sheet whose operations paused for a window made groups of one); past
+        // maxWaitMs with nothing waiting the key goes idle, and the next item goes at once.
         const more = lastStart + this.fill.maxWaitMs - performance.now();
         const count = this.#waiting.get(key)?.length ?? 0;
-        if (more > 0 && count > 0 && count < this.fill.items) await this.#fillFor(key, more);
+        if (more > 0 && count < this.fill.items) await this.#fillFor(key, more, count > 0);
         const waiting = this.#waiting.get(key);
         if (!waiting || waiting.length === 0) break;
         lastStart = performance.now();
@@ -137,8 +145,8 @@ export class OperationBatcher<T> {
     }
   }
 
-  /** Waits `ms`, or less when `submit` fills the key's group. */
-  #fillFor(key: string, ms: number): Promise<void> {
+  /** Waits `ms`, or less when `submit` fills the key's group; `holding`: items are waiting. */
+  #fillFor(key: string, ms: number, holding: boolean): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -146,7 +154,9 @@ export class OperationBatcher<T> {
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.#filling.set(key, done);
+      // A key waiting with nothing queued holds no one's operation: not what keeps a process alive.
+      if (!holding) timer.unref();
+      this.#filling.set(key, { done, timer });
     });
   }
 }
