@@ -10,8 +10,8 @@
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
 // The clients run in worker threads (bench/support/live-clients.worker.mjs), on the upper half of the
-// cores and the server under test on the lower half (BENCH_LIVE_PIN=0: not pinned); BENCH_LIVE_CLIENT_THREADS
-// (default: one per client core).
+// cores and the server under test on the lower half with BENCH_LIVE_PIN=1; BENCH_LIVE_CLIENT_THREADS
+// (default: one per client core when pinned, else one).
 // BENCH_LIVE_WARMUP_SECONDS (default 3): the load's first seconds, sent, delivered and checked, left out of the figures (printed apart).
 // BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second).
 // BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
@@ -38,14 +38,14 @@ const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BA
 const ROWS = 100;
 const COLS = 26;
 /**
- * The load generator on its own CPUs: the clients (this process and its threads) on the upper half of
- * the cores, the server under test (api, or the peer) on the lower half, as a server and its users
- * would be on separate machines. Without it the clients (about half a core at 1,000 ops/s) preempted
- * the api mid-group, and that wait was counted as the server's latency. BENCH_LIVE_PIN=0 leaves
- * scheduling to the kernel.
+ * BENCH_LIVE_PIN=1: the load generator on its own CPUs — the clients (this process and its threads) on
+ * the upper half of the cores, the server under test (api, or the peer) on the lower half, as a server
+ * and its users would be on separate machines. Off by default: on 2 cores it leaves the api one core
+ * for its main thread and its GC and I/O threads together, and its CPU per operation read higher
+ * (0.77-0.98 ms pinned, 0.49-0.79 not, alternated at 1,000 ops/s) for no better p99.
  */
 const CORES = os.cpus().length;
-const PIN = process.env.BENCH_LIVE_PIN !== '0' && CORES >= 2;
+const PIN = process.env.BENCH_LIVE_PIN === '1' && CORES >= 2;
 const SERVER_CORES = `0-${Math.floor(CORES / 2) - 1}`;
 const CLIENT_CORES = `${Math.floor(CORES / 2)}-${CORES - 1}`;
 const pin = (pid, cores) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
