@@ -1,7 +1,6 @@
 import { render, waitFor } from '@testing-library/react';
-import { inPageFormulaWorker } from '../testing/in-page-formula-worker.js';
+import { recordingFormulaWorker } from '../testing/in-page-formula-worker.js';
 import type { ToFormulaWorker } from './formulas/formula-messages.js';
-import type { FormulaPort } from './formulas/start-formula-worker.js';
 import { SheetGrid } from './SheetGrid.js';
 
 jest.setTimeout(30_000);
@@ -38,24 +37,7 @@ test('column headers render as text, never as HTML', async () => {
 // formula, their values blank meanwhile.
 test('turning read-only keeps the formulas’ values shown and computes nothing again', async () => {
   const posted: ToFormulaWorker[] = [];
-  const engine = () => {
-    const port = inPageFormulaWorker();
-    const post = port.post.bind(port);
-    const recording: FormulaPort = {
-      post: (message) => {
-        posted.push(message);
-        post(message);
-      },
-      get onMessage() {
-        return port.onMessage;
-      },
-      set onMessage(handler) {
-        port.onMessage = handler;
-      },
-      terminate: () => port.terminate(),
-    };
-    return recording;
-  };
+  const engine = () => recordingFormulaWorker(posted);
   const data = [[10], [20], ['=SUM(A1:A2)']];
   const grid = (readOnly: boolean) => (
     <div style={{ position: 'relative', width: 800, height: 400 }}>

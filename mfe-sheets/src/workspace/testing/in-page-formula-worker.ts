@@ -25,3 +25,22 @@ export function inPageFormulaWorker(): FormulaPort {
   });
   return port;
 }
+
+/** inPageFormulaWorker that also records each message posted to it in `posted`. */
+export function recordingFormulaWorker(posted: ToFormulaWorker[]): FormulaPort {
+  const port = inPageFormulaWorker();
+  const post = port.post.bind(port);
+  return {
+    post: (message) => {
+      posted.push(message);
+      post(message);
+    },
+    get onMessage() {
+      return port.onMessage;
+    },
+    set onMessage(handler) {
+      port.onMessage = handler;
+    },
+    terminate: () => port.terminate(),
+  };
+}

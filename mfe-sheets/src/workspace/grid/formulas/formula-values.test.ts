@@ -1,6 +1,6 @@
 import type { GridData } from '@tessera/contracts';
 import { waitFor } from '@testing-library/react';
-import { inPageFormulaWorker } from '../../testing/in-page-formula-worker.js';
+import { recordingFormulaWorker } from '../../testing/in-page-formula-worker.js';
 import type { ToFormulaWorker } from './formula-messages.js';
 import { FormulaValues, LOAD_SLICE_ROWS } from './formula-values.js';
 import type { FormulaPort } from './start-formula-worker.js';
@@ -13,24 +13,7 @@ function started(data: GridData) {
   const posted: ToFormulaWorker[] = [];
   let changes = 0;
   const values = new FormulaValues(
-    () => {
-      const port = inPageFormulaWorker();
-      const post = port.post.bind(port);
-      const recording: FormulaPort = {
-        post: (message) => {
-          posted.push(message);
-          post(message);
-        },
-        get onMessage() {
-          return port.onMessage;
-        },
-        set onMessage(handler) {
-          port.onMessage = handler;
-        },
-        terminate: () => port.terminate(),
-      };
-      return recording;
-    },
+    () => recordingFormulaWorker(posted),
     data,
     () => changes++,
   );
