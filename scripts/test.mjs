@@ -2,6 +2,7 @@
 // a real PostgreSQL and on PGlite, then the e2e suite in Debian's Chromium.
 // Ends with one line: `N passed, N failed`.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
@@ -47,9 +48,16 @@ const JEST_WORKERS = Math.max(2, os.availableParallelism() - 1);
  * instead of a pool per package, each of which idles a core while its last file runs and boots
  * jest again (7 runs one after another took 352 s, one run 273 s, same machine and load).
  */
+/**
+ * jest's testTimeout is a global option: in a run of several projects each project's own
+ * (tooling/jest-react's) is ignored and every test had jest's 5 s default, which a busy 2-core
+ * machine overruns. The run passes the front-end packages' shared one.
+ */
+const JEST_TEST_TIMEOUT_MS = createRequire(import.meta.url)(fromRoot('tooling/jest-react/config.cjs'))(fromRoot('.')).testTimeout;
+
 async function jestSuites(dirs) {
   const out = path.join(workDir, 'jest.json');
-  const r = await run(pnpm, ['exec', 'jest', '--ci', `--maxWorkers=${JEST_WORKERS}`, '--json', `--outputFile=${out}`, '--projects', ...dirs.map((d) => fromRoot(d))]);
+  const r = await run(pnpm, ['exec', 'jest', '--ci', `--maxWorkers=${JEST_WORKERS}`, `--testTimeout=${JEST_TEST_TIMEOUT_MS}`, '--json', `--outputFile=${out}`, '--projects', ...dirs.map((d) => fromRoot(d))]);
   let stats = {};
   try {
     const j = JSON.parse(readFileSync(out, 'utf8'));
