@@ -48,6 +48,7 @@ import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLo
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
+import { type PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
@@ -146,7 +147,39 @@ export class SheetsService {
     /** SHEET_MAX_CELLS: no path grows a sheet beyond this many cells (rows × columns). */
     readonly maxCells = SHEET_MAX_CELLS_DEFAULT,
     private readonly cache = new GridCache(),
-  ) {}
+  ) {
+    this.lockQuery = preparedQuery(db, (h) => db.selectFrom('sheets').selectAll().where('id', '=', h('id')).forUpdate());
+    this.knownOpsQuery = preparedQuery(db, (h) =>
+      withOpIds(db)
+        .selectFrom('sheet_ops')
+        .select(['op_id', 'version', 'created_at'])
+        .where('sheet_id', '=', h('id'))
+        // One text whatever the number of ids (an array, not a parameter per id).
+        .where(sql<boolean>`op_id = ANY(${h('ids')}::text[])`),
+    );
+    const groupUpdate = (headers: boolean, ai: boolean) =>
+      preparedQuery(db, (h) =>
+        db
+          .updateTable('sheets')
+          .set({
+            version: h('version'),
+            row_count: h('rowCount'),
+            col_count: h('colCount'),
+            ...(headers ? { headers: h('headers') } : {}),
+            ...(ai ? { extra: sql`extra || jsonb_build_object('lastAIUpdate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` } : {}),
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', h('id'))
+          .returning('updated_at'),
+      );
+    this.groupUpdateQueries = [groupUpdate(false, false), groupUpdate(true, false), groupUpdate(false, true), groupUpdate(true, true)];
+  }
+
+  // The statements every live group commit runs, compiled once (preparedQuery).
+  private readonly lockQuery: PreparedQuery<SheetRow, 'id'>;
+  private readonly knownOpsQuery: PreparedQuery<{ op_id: string | null; version: number; created_at: Date }, 'id' | 'ids'>;
+  /** The group's sheets row update, by [headers changed] + 2 × [an AI write]. */
+  private readonly groupUpdateQueries: PreparedQuery<{ updated_at: Date }, 'id' | 'version' | 'rowCount' | 'colCount' | 'headers'>[];
 
   /** Chunk layouts by sheet version (cell-grid.ts ChunkLayout): a cell write finds its chunks without reading them all. */
   private readonly layouts = new LayoutCache();
@@ -317,7 +350,7 @@ export class SheetsService {
   }
 
   private async lockSheet(trx: Transaction<Database>, id: string): Promise<SheetRow> {
-    const row = await trx.selectFrom('sheets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    const [row] = (await this.lockQuery(trx, { id })).rows;
     if (!row) throw notFound(SHEET_NOT_FOUND);
     return row;
   }
@@ -538,13 +571,7 @@ export class SheetsService {
     /** The cells each written item wrote, where they landed. */
     const landed: CellPatchBody['changes'][] = items.map((i) => i.changes);
     if (ids.length > 0) {
-      const found = await withOpIds(trx)
-        .selectFrom('sheet_ops')
-        .select(['op_id', 'version', 'created_at'])
-        .where('sheet_id', '=', id)
-        // One text whatever the number of ids (an array, not a parameter per id).
-        .where(sql<boolean>`op_id = ANY(${ids}::text[])`)
-        .execute();
+      const found = (await this.knownOpsQuery(trx, { id, ids })).rows;
       for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
     }
     let fresh: { index: number; item: LiveCellWrite }[] = [];
@@ -570,19 +597,12 @@ export class SheetsService {
         return { version: row.version + 1 + k, userId: item.userId, opId: item.opId, changes: step.deltas, rowCount: step.rowCount, colCount: columns, headers, headersChanged };
       });
       const last = entries[entries.length - 1];
-      const updated = await trx
-        .updateTable('sheets')
-        .set({
-          version: last.version,
-          row_count: last.rowCount,
-          col_count: last.colCount,
-          ...(last.colCount !== row.col_count ? { headers: JSON.stringify(last.headers) } : {}),
-          ...(fresh.some((f) => f.item.ai) ? { extra: sql`extra || jsonb_build_object('lastAIUpdate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` } : {}),
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', id)
-        .returning('updated_at')
-        .executeTakeFirstOrThrow();
+      const headersChanged = last.colCount !== row.col_count;
+      const update = this.groupUpdateQueries[(headersChanged ? 1 : 0) + (fresh.some((f) => f.item.ai) ? 2 : 0)];
+      const [updated] = (
+        await update(trx, { id, version: last.version, rowCount: last.rowCount, colCount: last.colCount, headers: headersChanged ? JSON.stringify(last.headers) : undefined })
+      ).rows;
+      if (!updated) throw notFound(SHEET_NOT_FOUND);
       await appendCellOps(trx, id, entries);
       const at = updated.updated_at.toISOString();
       for (const [k, e] of entries.entries()) results[fresh[k].index] = { id, version: e.version, updated_at: at };
