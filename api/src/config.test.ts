@@ -109,6 +109,12 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ LIVE_GROUP_MAX_WAIT_MS: '1001' }), /LIVE_GROUP_MAX_WAIT_MS must be a whole number from 0 to 1000, got "1001"/);
   });
 
+  it('takes LIVE_WARMUP_MS (default 1000, 0: no warm-up) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).liveWarmupMs, 1000);
+    assert.equal(loadConfig({ LIVE_WARMUP_MS: '0' }).liveWarmupMs, 0);
+    assert.throws(() => loadConfig({ LIVE_WARMUP_MS: '10001' }), /LIVE_WARMUP_MS must be a whole number from 0 to 10000, got "10001"/);
+  });
+
   it('takes LIVE_OUTBOUND_MAX_BYTES (default 8 MiB) and refuses one out of range', () => {
     assert.equal(loadConfig({}).liveOutboundMaxBytes, 8 * 1024 * 1024);
     assert.equal(loadConfig({ LIVE_OUTBOUND_MAX_BYTES: '1048576' }).liveOutboundMaxBytes, 1_048_576);

@@ -27,7 +27,8 @@ export interface ApiProcess {
 }
 
 export async function startApiProcess(env: Record<string, string | undefined>): Promise<ApiProcess> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', API_PORT: '0', LOG_LEVEL: 'info', ...env };
+  // No live warm-up (a second of CPU per process on CI) unless a test asks for one.
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', API_PORT: '0', LOG_LEVEL: 'info', LIVE_WARMUP_MS: '0', ...env };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: API_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

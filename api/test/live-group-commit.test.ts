@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type GridData, SheetSchema, type LiveServerFrame } from '@tessera/contracts';
+import { sql } from 'kysely';
 import { type ApiClient, apiClient } from './support/api-client.js';
 import { signupAdmin } from './support/auth-helpers.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { applyChanges, LiveClient, listen, Replica } from './live-client.js';
+import { warmLivePath } from '../src/live/live-warmup.js';
+import { SheetsService } from '../src/sheets/sheets.service.js';
 
 const trimRow = (row: GridData[number]) => {
   const r = [...row];
@@ -41,6 +44,22 @@ describe('live group commit', () => {
     open.push(c);
     return c;
   };
+
+  it("the start's warm-up rehearses group commits and leaves nothing behind: no user, sheet, op or chunk, the sheets' versions as they were", async () => {
+    const res = await api.post('/api/v1/sheets', { name: 'Before the warm-up', data: [['a', 'b']] });
+    assert.equal(res.statusCode, 201, res.body);
+    const counts = async () => {
+      const row = await sql<Record<string, number>>`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM sheets) AS sheets,
+        (SELECT count(*)::int FROM sheet_ops) AS ops, (SELECT count(*)::int FROM sheet_chunks) AS chunks, (SELECT sum(version)::int FROM sheets) AS versions`.execute(t.app.db);
+      return row.rows[0];
+    };
+    const before = await counts();
+    const list = (await api.get('/api/v1/sheets')).json();
+    const warm = await warmLivePath(new SheetsService(t.app.db), 50);
+    assert.ok(warm.rounds > 0 && warm.versions >= warm.rounds * 35, `it wrote nothing: ${JSON.stringify(warm)}`);
+    assert.deepEqual(await counts(), before);
+    assert.deepEqual((await api.get('/api/v1/sheets')).json(), list);
+  });
 
   it('a burst from several sockets: one version and one op-log entry per operation, in order, ids idempotent, a refused op alone refused', async () => {
     const res = await api.post('/api/v1/sheets', { name: 'Group commit', metadata: { rows: 4, columns: 4 } });

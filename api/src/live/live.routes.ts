@@ -15,6 +15,7 @@ import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
 import { authenticateSocket, socketToken } from './live-auth.js';
 import { type LiveConnection, LiveHub, type RawData, rawSize } from './live-hub.js';
+import { warmLivePath } from './live-warmup.js';
 import { SheetOpsRepository } from './sheet-ops.repository.js';
 import { closeSocket, explainOversizeClose } from './socket-close.js';
 
@@ -72,6 +73,17 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
       })
       .catch((err) => app.log.error({ err }, 'live: reviewing access after a sharing change failed'));
   });
+  // After the api listens (readiness is not delayed), in the background: see live-warmup.ts.
+  const warmupMs = services.config.liveWarmupMs ?? 0;
+  if (warmupMs > 0) {
+    app.addHook('onListen', (done) => {
+      warmLivePath(services.sheets, warmupMs).then(
+        (w) => app.log.info({ rounds: w.rounds, versions: w.versions, ms: Math.round(w.ms) }, 'live path warmed up'),
+        (err) => app.log.warn({ err }, 'live warm-up failed (nothing of it was kept)'),
+      );
+      done();
+    });
+  }
   const heartbeat = setInterval(() => hub.heartbeat(), services.config.liveHeartbeatMs ?? LIVE_HEARTBEAT_MS);
   heartbeat.unref();
   app.addHook('onClose', async () => {

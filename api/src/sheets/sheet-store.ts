@@ -519,25 +519,30 @@ export async function appendCellOps(
   // shapes of all but the last version go in one statement (a data-modifying WITH): one round
   // trip into PGlite fewer per group.
   const last = ops[ops.length - 1].version;
-  for (let i = 0; i < ops.length; i += OP_INSERT_BATCH) {
-    const batch = ops.slice(i, i + OP_INSERT_BATCH);
+  const before = ops.slice(0, -1);
+  const headers = before.filter((op) => op.headersChanged);
+  /** The op rows and shapes of a batch, as CTEs of one statement. */
+  const written = (batch: typeof ops) => {
     const shapes = batch.filter((op) => op.version !== last);
-    await sql`WITH logged AS (INSERT INTO sheet_ops (sheet_id, version, kind, user_id, changes, op_id, op)
+    return sql`logged AS (INSERT INTO sheet_ops (sheet_id, version, kind, user_id, changes, op_id, op)
         SELECT ${sheetId}::uuid, t.version, 'cells', t.user_id, t.changes::json, t.op_id, NULL
         FROM unnest(${batch.map((op) => op.version)}::int[], ${batch.map((op) => op.userId)}::uuid[], ${batch.map((op) => JSON.stringify(op.changes))}::text[], ${batch.map((op) => op.opId)}::text[])
-          AS t(version, user_id, changes, op_id))
-      INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
+          AS t(version, user_id, changes, op_id)),
+      shaped AS (INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
       SELECT ${sheetId}::uuid, t.version, t.row_count, t.col_count
-      FROM unnest(${shapes.map((op) => op.version)}::int[], ${shapes.map((op) => op.rowCount)}::int[], ${shapes.map((op) => op.colCount)}::int[]) AS t(version, row_count, col_count)`.execute(db);
-  }
-  const before = ops.slice(0, -1);
-  const versions = db.withTables<VersionTables>();
-  const headers = before.filter((op) => op.headersChanged);
+      FROM unnest(${shapes.map((op) => op.version)}::int[], ${shapes.map((op) => op.rowCount)}::int[], ${shapes.map((op) => op.colCount)}::int[]) AS t(version, row_count, col_count))`;
+  };
+  // A live group's ops usually fit one batch and change no headers before the last: their rows go in
+  // recordVersion's statement (one round trip per group fewer). recordVersion reads the headers
+  // recorded so far, so those of earlier versions are written before it, in statements of their own.
+  const along = ops.length <= OP_INSERT_BATCH && headers.length === 0;
+  for (let i = 0; !along && i < ops.length; i += OP_INSERT_BATCH) await sql`WITH ${written(ops.slice(i, i + OP_INSERT_BATCH))} SELECT 1`.execute(db);
   if (headers.length > 0) {
-    await versions
+    await db
+      .withTables<VersionTables>()
       .insertInto('sheet_version_headers')
       .values(headers.map((op) => ({ sheet_id: sheetId, version: op.version, headers: JSON.stringify(op.headers) })))
       .execute();
   }
-  await recordVersion(db, sheetId, ops[ops.length - 1].version, false);
+  await recordVersion(db, sheetId, last, false, along ? written(ops) : undefined);
 }

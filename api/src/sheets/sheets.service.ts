@@ -48,6 +48,7 @@ import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLo
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
+import { type PreparedQuery, preparedQuery } from '../db/prepared-query.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
@@ -122,6 +123,16 @@ export interface NewSheet {
   kind: string;
 }
 
+/** What a rehearsed group leaves the next one, as the layout and chunk caches do for real groups. */
+interface Carried {
+  version: number;
+  layout: ChunkLayout;
+  storedChunks: Map<number, CellValue[][]>;
+}
+
+/** Thrown to roll a rehearsal back (rehearseCellGroups). */
+const REHEARSED = Symbol('rehearsed');
+
 /** Sheets: metadata in `sheets`, cells in row chunks, one op-log row per version. */
 export class SheetsService {
   /** Committed changes, for the live socket (src/live). */
@@ -136,7 +147,39 @@ export class SheetsService {
     /** SHEET_MAX_CELLS: no path grows a sheet beyond this many cells (rows × columns). */
     readonly maxCells = SHEET_MAX_CELLS_DEFAULT,
     private readonly cache = new GridCache(),
-  ) {}
+  ) {
+    this.lockQuery = preparedQuery(db, (h) => db.selectFrom('sheets').selectAll().where('id', '=', h('id')).forUpdate());
+    this.knownOpsQuery = preparedQuery(db, (h) =>
+      withOpIds(db)
+        .selectFrom('sheet_ops')
+        .select(['op_id', 'version', 'created_at'])
+        .where('sheet_id', '=', h('id'))
+        // One text whatever the number of ids (an array, not a parameter per id).
+        .where(sql<boolean>`op_id = ANY(${h('ids')}::text[])`),
+    );
+    const groupUpdate = (headers: boolean, ai: boolean) =>
+      preparedQuery(db, (h) =>
+        db
+          .updateTable('sheets')
+          .set({
+            version: h('version'),
+            row_count: h('rowCount'),
+            col_count: h('colCount'),
+            ...(headers ? { headers: h('headers') } : {}),
+            ...(ai ? { extra: sql`extra || jsonb_build_object('lastAIUpdate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` } : {}),
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', h('id'))
+          .returning('updated_at'),
+      );
+    this.groupUpdateQueries = [groupUpdate(false, false), groupUpdate(true, false), groupUpdate(false, true), groupUpdate(true, true)];
+  }
+
+  // The statements every live group commit runs, compiled once (preparedQuery).
+  private readonly lockQuery: PreparedQuery<SheetRow, 'id'>;
+  private readonly knownOpsQuery: PreparedQuery<{ op_id: string | null; version: number; created_at: Date }, 'id' | 'ids'>;
+  /** The group's sheets row update, by [headers changed] + 2 × [an AI write]. */
+  private readonly groupUpdateQueries: PreparedQuery<{ updated_at: Date }, 'id' | 'version' | 'rowCount' | 'colCount' | 'headers'>[];
 
   /** Chunk layouts by sheet version (cell-grid.ts ChunkLayout): a cell write finds its chunks without reading them all. */
   private readonly layouts = new LayoutCache();
@@ -307,7 +350,7 @@ export class SheetsService {
   }
 
   private async lockSheet(trx: Transaction<Database>, id: string): Promise<SheetRow> {
-    const row = await trx.selectFrom('sheets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    const [row] = (await this.lockQuery(trx, { id })).rows;
     if (!row) throw notFound(SHEET_NOT_FOUND);
     return row;
   }
@@ -462,102 +505,7 @@ export class SheetsService {
    * before the commit.
    */
   async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveCellOutcome[]> {
-    const done = await this.db.transaction().execute(async (trx) => {
-      let row = await this.lockSheet(trx, id);
-      // Every item was made on a version up to this one: the group's own versions are cells and move nothing.
-      const lockedAt = row.version;
-      const bases = items.flatMap((i) => (i.baseVersion === undefined ? [] : [i.baseVersion]));
-      const history = await this.structure.since(trx, id, bases.length > 0 ? Math.min(...bases) : lockedAt, lockedAt);
-      // Beyond the cap the whole group is refused (and rolled back): the caller then commits the
-      // operations one by one, and only the one that grows the sheet too far gets the error.
-      // Checked on where the cells land (after the transform below).
-      const before = { rows: row.row_count, columns: row.col_count };
-      let grown = before;
-      // The ids already in the op log, in one query (a re-send after a reconnect).
-      const ids = [...new Set(items.map((i) => i.opId))];
-      const known = new Map<string, LiveWriteResult>();
-      const results: (LiveWriteResult | { refused: HttpError })[] = [];
-      /** The cells each written item wrote, where they landed. */
-      const landed: CellPatchBody['changes'][] = items.map((i) => i.changes);
-      if (ids.length > 0) {
-        const found = await withOpIds(trx)
-          .selectFrom('sheet_ops')
-          .select(['op_id', 'version', 'created_at'])
-          .where('sheet_id', '=', id)
-          // One text whatever the number of ids (an array, not a parameter per id).
-          .where(sql<boolean>`op_id = ANY(${ids}::text[])`)
-          .execute();
-        for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
-      }
-      let fresh: { index: number; item: LiveCellWrite }[] = [];
-      let written = new Map<number, string>();
-      let layout = await this.layoutOf(trx, id, row.version);
-      /** Chunks as stored now, parsed, by chunk id: those the previous group of this process wrote (still current: the version is the one it made), then those this group wrote. */
-      const storedChunks = this.loadedChunks.take(id, row.version) ?? new Map<number, CellValue[][]>();
-      const flush = async () => {
-        if (fresh.length === 0) return;
-        const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length, storedChunks);
-        const { steps, written: chunks } = applied;
-        layout = applied.layout;
-        for (const [p, rows] of applied.chunks) storedChunks.set(layout.ids[p], rows);
-        let columns = row.col_count;
-        let headers = row.headers;
-        const entries = steps.map((step, k) => {
-          const next = Math.max(columns, step.width);
-          const headersChanged = next !== columns;
-          if (headersChanged) headers = normalizeHeaders(headers, next);
-          columns = next;
-          const { item } = fresh[k];
-          return { version: row.version + 1 + k, userId: item.userId, opId: item.opId, changes: step.deltas, rowCount: step.rowCount, colCount: columns, headers, headersChanged };
-        });
-        const last = entries[entries.length - 1];
-        const updated = await trx
-          .updateTable('sheets')
-          .set({
-            version: last.version,
-            row_count: last.rowCount,
-            col_count: last.colCount,
-            ...(last.colCount !== row.col_count ? { headers: JSON.stringify(last.headers) } : {}),
-            ...(fresh.some((f) => f.item.ai) ? { extra: sql`extra || jsonb_build_object('lastAIUpdate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` } : {}),
-            updated_at: sql`now()`,
-          })
-          .where('id', '=', id)
-          .returning('updated_at')
-          .executeTakeFirstOrThrow();
-        await appendCellOps(trx, id, entries);
-        const at = updated.updated_at.toISOString();
-        for (const [k, e] of entries.entries()) results[fresh[k].index] = { id, version: e.version, updated_at: at };
-        row = { ...row, version: last.version, row_count: last.rowCount, col_count: last.colCount, headers: last.headers, updated_at: updated.updated_at };
-        written = new Map([...written, ...chunks]);
-        fresh = [];
-      };
-      /** The same id twice in one group: the second is a duplicate of the first (index of the first). */
-      const firstOf = new Map<string, number>();
-      for (const [index, item] of items.entries()) {
-        const applied = known.get(item.opId);
-        if (applied) results[index] = applied;
-        if (applied || firstOf.has(item.opId)) continue;
-        firstOf.set(item.opId, index);
-        const moved = moveCells(item.changes, item.baseVersion, lockedAt, history);
-        if (moved instanceof HttpError) {
-          results[index] = { refused: moved };
-          continue;
-        }
-        grown = grownSize(grown.rows, grown.columns, moved);
-        requireSheetSize(grown.rows, grown.columns, this.maxCells, before);
-        landed[index] = moved;
-        fresh.push({ index, item: { ...item, changes: moved } });
-        // A snapshot version ends the write (a snapshot reads the stored grid of its own version).
-        if ((row.version + fresh.length) % snapshotEvery() === 0) await flush();
-      }
-      await flush();
-      for (const [index, item] of items.entries()) {
-        if (results[index] !== undefined) continue;
-        const first = results[firstOf.get(item.opId)!];
-        results[index] = 'refused' in first ? first : { ...first, duplicate: true };
-      }
-      return { results, written, landed, layout, version: row.version, storedChunks };
-    });
+    const done = await this.db.transaction().execute((trx) => this.writeCellGroup(trx, id, items));
     this.layouts.set(id, done.version, done.layout);
     this.loadedChunks.set(id, done.version, done.storedChunks);
     const outcomes: LiveCellOutcome[] = done.results.map((r, i) => ('refused' in r ? r : { ...r, changes: done.landed[i] }));
@@ -568,6 +516,126 @@ export class SheetsService {
       this.changes.emit({ sheetId: id, version: result.version, kind: 'cells', changes: result.changes, userId: items[i].userId, updatedAt: result.updated_at, origin });
     }
     return outcomes;
+  }
+
+  /**
+   * A live group commit rehearsed (the api's start, LIVE_WARMUP_MS): `groups` written one after the
+   * other, as patchCellsBatch writes them, to a scratch sheet of a scratch user made in the same
+   * transaction, which is then rolled back — nobody ever sees either, no cache or feed hears of
+   * them. The same statements on the same database as the first real groups: those find the code
+   * compiled (JS and PGlite's WebAssembly) and the statements prepared. Returns the versions written.
+   */
+  async rehearseCellGroups(groups: { row: number; col: number; value: CellValue }[][][]): Promise<number> {
+    let versions = 0;
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const userId = crypto.randomUUID();
+        const id = crypto.randomUUID();
+        await trx.insertInto('users').values({ id: userId, username: `live-rehearsal-${userId}`, role: 'user', password_hash: '' }).execute();
+        await trx
+          .insertInto('sheets')
+          .values({ id, name: `live rehearsal ${id}`, group_id: null, version: 1, row_count: 0, col_count: 0, headers: '[]', tags: '[]', extra: '{}', created_by: userId })
+          .execute();
+        // Each group finds the layout and chunks the one before left, as a real group finds them in the caches.
+        let carried: Carried | undefined;
+        for (const group of groups) {
+          const done = await this.writeCellGroup(trx, id, group.map((changes) => ({ userId, opId: crypto.randomUUID(), changes })), carried);
+          carried = { version: done.version, layout: done.layout, storedChunks: done.storedChunks };
+          versions = done.version - 1;
+        }
+        throw REHEARSED;
+      })
+      .catch((err: unknown) => {
+        if (err !== REHEARSED) throw err;
+      });
+    return versions;
+  }
+
+  /** The transaction of patchCellsBatch (and of its rehearsal): writes, tells no cache and no feed; `carried`: the caches' part, for a rehearsal. */
+  private async writeCellGroup(trx: Transaction<Database>, id: string, items: LiveCellWrite[], carried?: Carried) {
+    let row = await this.lockSheet(trx, id);
+    // Every item was made on a version up to this one: the group's own versions are cells and move nothing.
+    const lockedAt = row.version;
+    const bases = items.flatMap((i) => (i.baseVersion === undefined ? [] : [i.baseVersion]));
+    const history = await this.structure.since(trx, id, bases.length > 0 ? Math.min(...bases) : lockedAt, lockedAt);
+    // Beyond the cap the whole group is refused (and rolled back): the caller then commits the
+    // operations one by one, and only the one that grows the sheet too far gets the error.
+    // Checked on where the cells land (after the transform below).
+    const before = { rows: row.row_count, columns: row.col_count };
+    let grown = before;
+    // The ids already in the op log, in one query (a re-send after a reconnect).
+    const ids = [...new Set(items.map((i) => i.opId))];
+    const known = new Map<string, LiveWriteResult>();
+    const results: (LiveWriteResult | { refused: HttpError })[] = [];
+    /** The cells each written item wrote, where they landed. */
+    const landed: CellPatchBody['changes'][] = items.map((i) => i.changes);
+    if (ids.length > 0) {
+      const found = (await this.knownOpsQuery(trx, { id, ids })).rows;
+      for (const f of found) if (f.op_id) known.set(f.op_id, { id, version: f.version, updated_at: f.created_at.toISOString(), duplicate: true });
+    }
+    let fresh: { index: number; item: LiveCellWrite }[] = [];
+    let written = new Map<number, string>();
+    const carry = carried?.version === row.version ? carried : undefined;
+    let layout = carry?.layout ?? (await this.layoutOf(trx, id, row.version));
+    /** Chunks as stored now, parsed, by chunk id: those the previous group of this process wrote (still current: the version is the one it made), then those this group wrote. */
+    const storedChunks = carry?.storedChunks ?? this.loadedChunks.take(id, row.version) ?? new Map<number, CellValue[][]>();
+    const flush = async () => {
+      if (fresh.length === 0) return;
+      const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length, storedChunks);
+      const { steps, written: chunks } = applied;
+      layout = applied.layout;
+      for (const [p, rows] of applied.chunks) storedChunks.set(layout.ids[p], rows);
+      let columns = row.col_count;
+      let headers = row.headers;
+      const entries = steps.map((step, k) => {
+        const next = Math.max(columns, step.width);
+        const headersChanged = next !== columns;
+        if (headersChanged) headers = normalizeHeaders(headers, next);
+        columns = next;
+        const { item } = fresh[k];
+        return { version: row.version + 1 + k, userId: item.userId, opId: item.opId, changes: step.deltas, rowCount: step.rowCount, colCount: columns, headers, headersChanged };
+      });
+      const last = entries[entries.length - 1];
+      const headersChanged = last.colCount !== row.col_count;
+      const update = this.groupUpdateQueries[(headersChanged ? 1 : 0) + (fresh.some((f) => f.item.ai) ? 2 : 0)];
+      const [updated] = (
+        await update(trx, { id, version: last.version, rowCount: last.rowCount, colCount: last.colCount, headers: headersChanged ? JSON.stringify(last.headers) : undefined })
+      ).rows;
+      if (!updated) throw notFound(SHEET_NOT_FOUND);
+      await appendCellOps(trx, id, entries);
+      const at = updated.updated_at.toISOString();
+      for (const [k, e] of entries.entries()) results[fresh[k].index] = { id, version: e.version, updated_at: at };
+      row = { ...row, version: last.version, row_count: last.rowCount, col_count: last.colCount, headers: last.headers, updated_at: updated.updated_at };
+      written = new Map([...written, ...chunks]);
+      fresh = [];
+    };
+    /** The same id twice in one group: the second is a duplicate of the first (index of the first). */
+    const firstOf = new Map<string, number>();
+    for (const [index, item] of items.entries()) {
+      const applied = known.get(item.opId);
+      if (applied) results[index] = applied;
+      if (applied || firstOf.has(item.opId)) continue;
+      firstOf.set(item.opId, index);
+      const moved = moveCells(item.changes, item.baseVersion, lockedAt, history);
+      if (moved instanceof HttpError) {
+        results[index] = { refused: moved };
+        continue;
+      }
+      grown = grownSize(grown.rows, grown.columns, moved);
+      requireSheetSize(grown.rows, grown.columns, this.maxCells, before);
+      landed[index] = moved;
+      fresh.push({ index, item: { ...item, changes: moved } });
+      // A snapshot version ends the write (a snapshot reads the stored grid of its own version).
+      if ((row.version + fresh.length) % snapshotEvery() === 0) await flush();
+    }
+    await flush();
+    for (const [index, item] of items.entries()) {
+      if (results[index] !== undefined) continue;
+      const first = results[firstOf.get(item.opId)!];
+      results[index] = 'refused' in first ? first : { ...first, duplicate: true };
+    }
+    return { results, written, landed, layout, version: row.version, storedChunks };
   }
 
   /** Writes one cell change set as the next version of a sheet whose row is locked. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { CellDelta } from '../sheets/cell-grid.js';
 import { foldPacked } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
@@ -34,9 +34,16 @@ export const FULL_SNAPSHOT_SHARE = 0.02;
  * new version: records the version's shape and (when changed) headers, a full snapshot when the
  * op replaced the whole grid, and a delta snapshot when the version is a multiple of snapshotEvery().
  */
-export async function recordVersion(db: AnyDb, sheetId: string, version: number, wholeGrid: boolean): Promise<void> {
+export async function recordVersion(
+  db: AnyDb,
+  sheetId: string,
+  version: number,
+  wholeGrid: boolean,
+  /** More data-modifying CTEs (`name AS (...)`) run in the same statement: the caller's writes of this version that nothing here reads, in one round trip with these. */
+  along?: RawBuilder<unknown>,
+): Promise<void> {
   // One statement (one round trip) on the hot path of every edit.
-  await sql`WITH s AS (SELECT id, row_count, col_count, headers FROM sheets WHERE id = ${sheetId}::uuid),
+  await sql`WITH ${along ? sql`${along}, ` : sql``}s AS (SELECT id, row_count, col_count, headers FROM sheets WHERE id = ${sheetId}::uuid),
       shape AS (INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
         SELECT id, ${version}::int, row_count, col_count FROM s)
     INSERT INTO sheet_version_headers (sheet_id, version, headers)
