@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { constants, inflateSync } from 'node:zlib';
-import { inflateExact, inflateLoose } from './inflate.js';
+import { inflateExact, inflateLoose, looseSize } from './inflate.js';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -118,13 +117,8 @@ export class ObjectReader {
     } catch {
       return null;
     }
-    // `<type> <size>\0` leads the object: the first bytes, inflated without the end of the stream, hold it.
-    const head = inflateSync(file.subarray(0, 256), { finishFlush: constants.Z_SYNC_FLUSH });
-    const space = head.indexOf(0x20);
-    const nul = head.indexOf(0, space);
-    if (space < 0 || nul < 0) return null;
-    const size = Number(head.toString('latin1', space + 1, nul));
-    return Number.isSafeInteger(size) ? size : null;
+    // `<type> <size>\0` leads the object: its first inflated bytes hold it.
+    return looseSize(file);
   }
 
   private readLoose(oid: string): RawObject | null {
