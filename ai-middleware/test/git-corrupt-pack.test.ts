@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
-import { CorruptPackError, ObjectReader } from '../src/git/object-reader.js';
+import { CorruptPackError, ObjectReader, PackNotReadError } from '../src/git/object-reader.js';
 import { ObjectStore } from '../src/git/object-store.js';
 import { type TestIssuer, startTestIssuer } from './helpers/jwks-server.js';
 import { type TestApp, startTestApp } from './helpers/test-app.js';
@@ -214,21 +214,34 @@ describe('git: hostile pack input is refused, not read', () => {
     await assert.rejects(new ObjectStore(dir).blob(helloOid), CorruptPackError);
   });
 
-  test('an .idx shorter than its tables is not used: the object is not found there, and the process goes on', async () => {
-    const { dir, idxFile } = repoWith([{ name: helloName, bytes: whole(BLOB, hello) }]);
+  test('an .idx shorter than its tables is not used, and an object not found then is an error, not a read handed to isomorphic-git', async () => {
+    // The pack is hostile too (a delta that is its own base): isomorphic-git, handed it, recursed until the heap ran out.
+    const delta = insertDelta(hello.length, hello);
+    const { dir, idxFile } = repoWith([{ name: helloName, bytes: Buffer.concat([entryHeader(OFS_DELTA, delta.length), ofsDistance(0), deflateSync(delta)]) }]);
     const idx = readFileSync(idxFile);
     // Cut inside the offsets table, and (a one-byte cut) inside the index's own checksum.
     for (const cut of [44, 1]) {
       writeFileSync(idxFile, idx.subarray(0, idx.length - cut));
-      assert.equal(new ObjectReader(dir).read(helloOid), null);
-      assert.equal(new ObjectReader(dir).size(helloOid), null);
-      // The store then asks isomorphic-git, which reads the same file: an error or the right content.
-      const read = await new ObjectStore(dir).blob(helloOid).then(
-        (blob) => Buffer.from(blob),
-        () => null,
-      );
-      if (read) assert.ok(read.equals(hello));
+      refused(() => new ObjectReader(dir).read(helloOid), /pack-[0-9a-f]{40}\.pack is not read: its \.idx is shorter than its tables/);
+      refused(() => new ObjectReader(dir).size(helloOid), /is not read/);
+      await assert.rejects(new ObjectStore(dir).blob(helloOid), PackNotReadError);
     }
+  });
+
+  test('a pack larger than the reader reads, or an .idx without its pack, is not handed to isomorphic-git either', async () => {
+    const { dir, packFile } = repoWith([{ name: helloName, bytes: whole(BLOB, hello) }]);
+    assert.ok(new ObjectReader(dir).read(helloOid)?.content.equals(hello));
+    refused(() => new ObjectReader(dir, { maxPackBytes: 40 }).read(helloOid), /bytes, more than the 40 read here/);
+    rmSync(packFile);
+    refused(() => new ObjectReader(dir).read(helloOid), /is not read: cannot be opened/);
+    await assert.rejects(new ObjectStore(dir).tree(helloOid), PackNotReadError);
+  });
+
+  test('a REF_DELTA whose base is nowhere in the repository is refused', () => {
+    const missing = objectName('blob', Buffer.from('not here\n'));
+    const delta = insertDelta(9, hello);
+    const { dir } = repoWith([{ name: helloName, bytes: Buffer.concat([entryHeader(REF_DELTA, delta.length), missing, deflateSync(delta)]) }]);
+    refused(() => new ObjectReader(dir).read(helloOid), new RegExp(`base ${missing.toString('hex')} nowhere in the repository`));
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { inflateExact, inflateLoose } from './inflate.js';
+import { inflateExact, inflateLoose, looseSize } from './inflate.js';
 
 // One zlib engine serves every call: each stream must come out whole and alone, whatever came before it.
 const text = Buffer.from('tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor Ann <ann@x.test> 1700000000 +0000\n\nsome message\n');
@@ -48,4 +48,24 @@ test('a loose object with another size than its header, a damaged stream, or no 
   // A size no deflate stream of these bytes can reach: not allocated.
   assert.equal(inflateLoose(deflateSync(Buffer.from(`blob ${2 ** 40}\0hello`))), null);
   assert.equal(inflateLoose(loose('tree', Buffer.from('x')))?.type, 'tree');
+});
+
+test('the size of a loose object comes from its header alone, and one its bytes cannot inflate to is none', () => {
+  assert.equal(looseSize(loose('blob', Buffer.alloc(200_000, 'big data '))), 200_000);
+  assert.equal(looseSize(loose('commit', text)), text.length);
+  assert.equal(looseSize(deflateSync(Buffer.alloc(100, 'a'))), null);
+  // As inflateLoose refuses it: a size beyond deflate's 1:1032 over the file's bytes.
+  assert.equal(looseSize(deflateSync(Buffer.from(`blob ${2 ** 40}\0hello`))), null);
+  assert.throws(() => looseSize(Buffer.from('not zlib at all')), /incorrect header check/);
+});
+
+test('a loose object larger than the first buffer comes out whole; a header announcing far more than its stream holds gets no buffer that size', () => {
+  const large = Buffer.alloc(3 * 1024 * 1024 + 7, 'grow ');
+  assert.ok(inflateLoose(loose('blob', large))?.content.equals(large));
+  // 256 MB announced, within 1:1032 of the file's bytes (a short stream, then 300 KB of anything): only 5 bytes come out.
+  const announced = 256 * 1024 * 1024;
+  const file = Buffer.concat([deflateSync(Buffer.from(`blob ${announced}\0hello`)), Buffer.alloc(300_000)]);
+  const before = process.memoryUsage().arrayBuffers;
+  assert.throws(() => inflateLoose(file), new RegExp(`inflates to 5 bytes, its header says ${announced}`));
+  assert.ok(process.memoryUsage().arrayBuffers - before < 16 * 1024 * 1024, 'not allocated at the announced size');
 });

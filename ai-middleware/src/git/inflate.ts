@@ -63,18 +63,33 @@ export function inflateExact(input: Uint8Array, size: number): Buffer {
 const LOOSE_HEAD_BYTES = 32;
 /** Deflate expands at most about 1,032 to 1: a loose object announcing more is corrupt. */
 const DEFLATE_BOUND = 1032;
+/**
+ * A loose object's content buffer starts at most this large and doubles as content comes
+ * out: a header may announce up to 1,032 times the file's size, and a file of a megabyte
+ * announcing a gigabyte is not given one before its stream shows what it holds.
+ */
+const LOOSE_FIRST_CHUNK = 1024 * 1024;
 const SPACE = 0x20;
 
-/**
- * A loose object file inflated: its type and content. Its `<type> <size>\0` header is
- * inflated first into a few bytes, so the content gets one buffer of the announced size;
- * the rest of the stream then inflates into it. Null when the file does not start with
- * such a header; an Error when the stream is damaged or its content has another size.
- */
-export function inflateLoose(file: Uint8Array): { type: string; content: Buffer } | null {
-  if (engine === undefined) engine = newEngine();
-  if (!engine) return splitLoose(zlib.inflateSync(file));
-  const current = engine;
+interface LooseHead {
+  type: string;
+  size: number;
+  /** The header's bytes as inflated, with maybe the content's first ones after the NUL. */
+  head: Buffer;
+  nul: number;
+  produced: number;
+  /** File bytes zlib has taken so far. */
+  consumed: number;
+}
+
+/** A loose header's size, when it is one a file of `fileLength` bytes can inflate to. */
+function announced(digits: string, fileLength: number): number | null {
+  const size = Number(digits);
+  return Number.isSafeInteger(size) && size >= 0 && size <= fileLength * DEFLATE_BOUND ? size : null;
+}
+
+/** The kept engine, reset, inflating a loose file's first bytes: its `<type> <size>\0`, or null when there is none (or a size no deflate of this file reaches). */
+function looseHead(current: Engine, file: Uint8Array): LooseHead | null {
   const head = Buffer.allocUnsafe(LOOSE_HEAD_BYTES);
   current.handle.reset();
   current.handle.writeSync(zlib.constants.Z_NO_FLUSH, file, 0, file.length, head, 0, head.length);
@@ -87,18 +102,59 @@ export function inflateLoose(file: Uint8Array): { type: string; content: Buffer 
   const space = head.indexOf(SPACE);
   const nul = space < 0 ? -1 : head.indexOf(0, space);
   if (nul < 0 || nul >= produced) return null;
-  const size = Number(head.toString('latin1', space + 1, nul));
-  if (!Number.isSafeInteger(size) || size < 0 || size > file.length * DEFLATE_BOUND) return null;
-  const type = head.toString('latin1', 0, space);
-  // The content's first bytes may have come out with the header; then the rest, into the same buffer, one byte over.
-  const out = Buffer.allocUnsafe(size + 1);
-  const early = head.copy(out, 0, nul + 1, produced);
-  current.handle.writeSync(zlib.constants.Z_FINISH, file, consumed, file.length - consumed, out, early, out.length - early);
-  if (current.failure) {
-    engine = undefined;
-    throw current.failure;
+  const size = announced(head.toString('latin1', space + 1, nul), file.length);
+  if (size === null) return null;
+  return { type: head.toString('latin1', 0, space), size, head, nul, produced, consumed };
+}
+
+/**
+ * A loose object file's type and announced size, from its first inflated bytes only;
+ * null when it has no such header or announces a size its bytes cannot inflate to.
+ */
+export function looseSize(file: Uint8Array): number | null {
+  if (engine === undefined) engine = newEngine();
+  if (!engine) {
+    // Without the engine (see above): the first bytes through inflateSync, the stream's end not expected.
+    const head = zlib.inflateSync(file.subarray(0, 256), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const space = head.indexOf(SPACE);
+    const nul = space < 0 ? -1 : head.indexOf(0, space);
+    return nul < 0 ? null : announced(head.toString('latin1', space + 1, nul), file.length);
   }
-  const length = out.length - current.state[0];
+  return looseHead(engine, file)?.size ?? null;
+}
+
+/**
+ * A loose object file inflated: its type and content. Its `<type> <size>\0` header is
+ * inflated first into a few bytes, then the rest of the stream into a buffer that grows
+ * (from LOOSE_FIRST_CHUNK, doubling) up to the announced size and one byte over. Null
+ * when the file does not start with such a header; an Error when the stream is damaged
+ * or its content has another size.
+ */
+export function inflateLoose(file: Uint8Array): { type: string; content: Buffer } | null {
+  if (engine === undefined) engine = newEngine();
+  if (!engine) return splitLoose(zlib.inflateSync(file));
+  const current = engine;
+  const parsed = looseHead(current, file);
+  if (!parsed) return null;
+  const { type, size, head, nul, produced } = parsed;
+  let consumed = parsed.consumed;
+  // The content's first bytes may have come out with the header; then the rest, into the same buffer, one byte over.
+  let out = Buffer.allocUnsafe(Math.min(size + 1, LOOSE_FIRST_CHUNK));
+  let length = head.copy(out, 0, nul + 1, produced);
+  for (;;) {
+    current.handle.writeSync(zlib.constants.Z_FINISH, file, consumed, file.length - consumed, out, length, out.length - length);
+    if (current.failure) {
+      engine = undefined;
+      throw current.failure;
+    }
+    length = out.length - current.state[0];
+    consumed = file.length - current.state[1];
+    // Room left: the stream has ended. Full below the announced size and one: more may come, in a larger buffer.
+    if (length < out.length || out.length === size + 1) break;
+    const larger = Buffer.allocUnsafe(Math.min(size + 1, out.length * 2));
+    out.copy(larger, 0, 0, length);
+    out = larger;
+  }
   return { type, content: checked(out.subarray(0, length), size) };
 }
 

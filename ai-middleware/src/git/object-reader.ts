@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { constants, inflateSync } from 'node:zlib';
-import { inflateExact, inflateLoose } from './inflate.js';
+import { inflateExact, inflateLoose, looseSize } from './inflate.js';
 
 /** A git object as stored: its type and its content (header removed). */
 export interface RawObject {
@@ -12,8 +11,11 @@ export interface RawObject {
 const TYPES = [undefined, 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
-/** Packs above this size are left to isomorphic-git rather than held in memory. */
-const MAX_PACK_BYTES = 512 * 1024 * 1024;
+/**
+ * The largest pack read (held in memory whole): what readFileSync reads at once. isomorphic-git,
+ * once handed larger packs, read them whole too, and its pack reader loops on hostile ones.
+ */
+const MAX_PACK_BYTES = 2 ** 31 - 1;
 /** Inflated pack objects kept for delta chains (bytes). */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 /** git refuses a delta chain longer than this (pack.depth's maximum): a longer one here is a loop of REF_DELTAs. */
@@ -36,6 +38,16 @@ export class CorruptPackError extends Error {
   }
 }
 
+/**
+ * An object asked for is in no pack read here, nor loose, while the pack folder holds a
+ * pack this reader does not read (too large, an index not v2 or cut short). Thrown, not
+ * answered with null: the caller would hand the read to isomorphic-git, which would read
+ * that pack with no such checks (and hold it whole in memory: it reads packs whole).
+ */
+export class PackNotReadError extends CorruptPackError {
+  override name = 'PackNotReadError';
+}
+
 interface Pack {
   /** The .idx v2 tables. */
   fanout: Uint32Array;
@@ -54,31 +66,50 @@ interface Pack {
  * zlib. isomorphic-git inflates with pako (pure JS) and checks every object's
  * SHA-1 on each read, about 0.5 ms an object: a cold walk over 10,000 commits
  * took 6–12 s. This reader does the same walk in a fraction of a second.
- * It answers null for anything it does not handle (an object it cannot find,
- * an .idx other than v2, a very large pack), and the caller then asks
- * isomorphic-git, so it only ever makes reads faster.
+ * It answers null for an object it cannot find (the caller then asks
+ * isomorphic-git, which finds none either); when the folder holds a pack it
+ * does not read (an .idx other than v2 or cut short, a pack over 2 GB), such a
+ * miss is a PackNotReadError instead: that pack is not handed to isomorphic-git.
  */
 export class ObjectReader {
   private packs: Pack[] | null = null;
   private packDirStamp = -1;
   private cacheBytes = 0;
+  /** Packs of the folder not read, each with why (PackNotReadError's message). */
+  private declined: string[] = [];
+  private readonly maxPackBytes: number;
 
-  constructor(private readonly gitdir: string) {}
+  /** `maxPackBytes`: for tests, a lower limit than MAX_PACK_BYTES. */
+  constructor(
+    private readonly gitdir: string,
+    options: { maxPackBytes?: number } = {},
+  ) {
+    this.maxPackBytes = options.maxPackBytes ?? MAX_PACK_BYTES;
+  }
 
-  /** The object, or null when it is not found here; a CorruptPackError when its pack entry is corrupt. */
+  /** Null for an object found nowhere, unless a pack was not read: then it may be there, and that is an error. */
+  private missing(oid: string): null {
+    if (this.declined.length) throw new PackNotReadError(`git: object ${oid} is in no pack read here, and ${this.declined.join('; ')}`, true);
+    return null;
+  }
+
+  /**
+   * The object, or null when it is not found here; a CorruptPackError when its pack entry is
+   * corrupt, a PackNotReadError when it is not found and a pack of the folder was not read.
+   */
   read(oid: string): RawObject | null {
     // Packs first: a lookup in memory; a loose miss costs a failed file open.
-    return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true);
+    return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true) ?? this.missing(oid);
   }
 
   /**
    * The size of an object's content without reading it whole: from the pack
    * entry's header, or for a delta the result size at the head of the delta
    * (its base is not read); for a loose object, from the first inflated bytes.
-   * Null when the object is not found here.
+   * Null when the object is not found here (errors as read's).
    */
   size(oid: string): number | null {
-    return this.sizePacked(oid, false) ?? this.sizeLoose(oid) ?? this.sizePacked(oid, true);
+    return this.sizePacked(oid, false) ?? this.sizeLoose(oid) ?? this.sizePacked(oid, true) ?? this.missing(oid);
   }
 
   private sizePacked(oid: string, rescan: boolean): number | null {
@@ -118,13 +149,8 @@ export class ObjectReader {
     } catch {
       return null;
     }
-    // `<type> <size>\0` leads the object: the first bytes, inflated without the end of the stream, hold it.
-    const head = inflateSync(file.subarray(0, 256), { finishFlush: constants.Z_SYNC_FLUSH });
-    const space = head.indexOf(0x20);
-    const nul = head.indexOf(0, space);
-    if (space < 0 || nul < 0) return null;
-    const size = Number(head.toString('latin1', space + 1, nul));
-    return Number.isSafeInteger(size) ? size : null;
+    // `<type> <size>\0` leads the object: its first inflated bytes hold it.
+    return looseSize(file);
   }
 
   private readLoose(oid: string): RawObject | null {
@@ -175,19 +201,29 @@ export class ObjectReader {
     if (this.packs && !force) return this.packs;
     const dir = path.join(this.gitdir, 'objects', 'pack');
     const packs: Pack[] = [];
+    const declined: string[] = [];
+    let files: string[] = [];
     try {
       this.packDirStamp = statSync(dir).mtimeMs;
-      for (const file of readdirSync(dir)) {
-        if (!file.endsWith('.idx')) continue;
-        const id = file.slice(0, -4);
-        const known = this.packs?.find((p) => p.id === id);
-        const pack = known ?? openPack(dir, id);
-        if (pack) packs.push(pack);
-      }
+      files = readdirSync(dir);
     } catch {
       // No pack folder: every object is loose.
     }
+    for (const file of files) {
+      if (!file.endsWith('.idx')) continue;
+      const id = file.slice(0, -4);
+      const known = this.packs?.find((p) => p.id === id);
+      let pack: Pack | string;
+      try {
+        pack = known ?? openPack(dir, id, this.maxPackBytes);
+      } catch (err) {
+        pack = `cannot be opened (${err instanceof Error ? err.message : String(err)})`;
+      }
+      if (typeof pack === 'string') declined.push(`${id}.pack is not read: ${pack}`);
+      else packs.push(pack);
+    }
     this.packs = packs;
+    this.declined = declined;
     return packs;
   }
 
@@ -234,7 +270,8 @@ export class ObjectReader {
         } else {
           const oid = name.toString('hex');
           object = this.readLoose(oid) ?? this.readPacked(oid, true);
-          if (!object) return null;
+          // A REF_DELTA's base is in the repository (a thin pack is completed before it is kept).
+          if (!object) throw new CorruptPackError(`the REF_DELTA at ${at} has its base ${oid} nowhere in the repository`);
           break;
         }
       } else {
@@ -274,12 +311,14 @@ export class ObjectReader {
   }
 }
 
-function openPack(dir: string, id: string): Pack | null {
+/** The pack and its index, or why it is not read. */
+function openPack(dir: string, id: string, maxPackBytes: number): Pack | string {
   const idx = readFileSync(path.join(dir, `${id}.idx`));
-  // Only the v2 index (git's default since 1.5.2); anything else (a file too short for its fan-out, too) goes to isomorphic-git.
-  if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return null;
+  // Only the v2 index (git's default since 1.5.2).
+  if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return 'its .idx is not a v2 index';
   const packFile = path.join(dir, `${id}.pack`);
-  if (statSync(packFile).size > MAX_PACK_BYTES) return null;
+  const packBytes = statSync(packFile).size;
+  if (packBytes > maxPackBytes) return `${packBytes} bytes, more than the ${maxPackBytes} read here`;
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i += 1) fanout[i] = idx.readUInt32BE(8 + i * 4);
   const count = fanout[255];
@@ -287,7 +326,7 @@ function openPack(dir: string, id: string): Pack | null {
   const offsetsAt = namesAt + count * 20 + count * 4;
   const largeAt = offsetsAt + count * 4;
   // The tables, then the pack's and the index's own checksums: a shorter file is not a usable index.
-  if (idx.length < largeAt + 40) return null;
+  if (idx.length < largeAt + 40) return 'its .idx is shorter than its tables';
   return {
     fanout,
     count,
