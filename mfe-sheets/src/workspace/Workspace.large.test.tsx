@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import type { GridData, Sheet } from '@tessera/contracts';
+import { formulasOverLimit, type GridData, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { STEPPED_GRID_MIN_ROWS } from './grid/SheetGrid.js';
 import { currentGrid, shownText } from './testing/grid-instances.js';
@@ -16,6 +16,12 @@ import Workspace from './Workspace.js';
  */
 
 jest.setTimeout(120_000);
+
+// The formula engine's bound (FORMULA_MAX_CELLS = HYBRID_MAX_CELLS), lowered to 10 columns of these
+// ROWS rows: the grid pads the 3-column sheet to the editor's 26 columns (54,600 cells), which must
+// not count against it; a sheet of 21,200 cells passes it.
+jest.mock('@tessera/contracts', () => ({ ...jest.requireActual('@tessera/contracts'), HYBRID_MAX_CELLS: 21_000 }));
+const FORMULA_MAX_CELLS = 21_000;
 
 const ROWS = STEPPED_GRID_MIN_ROWS + 100;
 const TOTAL = (ROWS * (ROWS + 1)) / 2;
@@ -47,6 +53,7 @@ test('a large sheet with formulas opens whole: its rows, the SUM computed, the s
   expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on');
   expect(shownText(1, 1)).toBe('t1');
   await waitFor(() => expect(shownText(0, 1)).toBe(String(TOTAL)), { timeout: 30_000 });
+  expect(screen.queryByTestId('formulas-over-limit')).toBeNull();
   const grid = currentGrid();
   expect(grid.countRows()).toBe(ROWS);
   // The editor's spare columns (spec 01 §9), as on a small sheet; not stored.
@@ -64,6 +71,22 @@ test('a large sheet with formulas opens whole: its rows, the SUM computed, the s
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
   expect(operationsSent()).toEqual([expect.objectContaining({ type: 'cell_update', position: { row: 1, column: 0 }, value: 1002 })]);
   await waitFor(() => expect(api.sheets.get(sheet.id)?.data[1]).toEqual([1002, 't1', 1]));
+});
+
+test('a sheet with more cells than formulas can be computed for says so over the grid; its formulas show as text', async () => {
+  const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+  // A formula per row, then numbers: 200 rows × 106 columns (few rows: jsdom's grid draws them all; the formula first: it draws the first columns only).
+  const wide = makeSheet('Wide', Array.from({ length: 200 }, (_, r) => [`=B${r + 1}*2+E${r + 1}`, ...Array.from({ length: 105 }, (_, c) => r + c)]), []);
+  api.sheets.set(wide.id, wide);
+  renderInShell(<Workspace shell={liveShellFor(api.url, wide.id, 'alice')} />);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(screen.getByTestId('formulas-over-limit')).toHaveTextContent(formulasOverLimit(200 * 106, FORMULA_MAX_CELLS)));
+  expect(formulasOverLimit(200 * 106, FORMULA_MAX_CELLS)).toBe(
+    'This sheet has more cells than formulas can be computed for (21,200 of at most 21,000): formulas show as text.',
+  );
+  expect(shownText(0, 0)).toBe('=B1*2+E1');
+  expect(shownText(0, 1)).toBe('0');
+  error.mockRestore();
 });
 
 test('a large plain sheet opens whole with manual row resizing: a resized row keeps its height', async () => {

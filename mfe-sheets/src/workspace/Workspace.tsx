@@ -1,6 +1,6 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
-import { ConfirmDialog, steadyShell } from '@tessera/ui-kit';
+import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
+import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
@@ -13,6 +13,7 @@ import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
+import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
 import { toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
@@ -92,6 +93,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const chartsShown = useRef(false);
   chartsShown.current = (previewed ? (previewed.charts?.length ?? 0) : session.state.charts.length) > 0;
   const onFormulaValues = useMemo(() => () => chartsShown.current && setGridLinked((n) => n + 1), []);
+  // The shown grid's cells when they are more than its formulas can be computed for (they show as text).
+  const [formulaCellsOverLimit, setFormulaCellsOverLimit] = useState<number | null>(null);
   const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
   const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
   const computed = useMemo<ComputedValue | null>(() => {
@@ -214,6 +217,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
+      {formulaCellsOverLimit !== null && (
+        <Notice status="warning" detail={formulasOverLimit(formulaCellsOverLimit, FORMULA_MAX_CELLS)} data-testid="formulas-over-limit" m="2" width="auto" />
+      )}
       <Flex flex="1" minH="0">
         <Box flex="1" minH="0" minW="0" position="relative">
           {view === 'code' ? (
@@ -252,6 +258,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onScroll={onGridScroll}
               onLinked={onGridLinked}
               onFormulaValues={onFormulaValues}
+              onFormulasOverLimit={setFormulaCellsOverLimit}
             />
           ) : phase === 'ready' && sheet?.windowed && shell.tab === 'data' ? (
             // A sheet too large to load whole (issue 23): a window of its rows at a time.
@@ -282,6 +289,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onScroll={onGridScroll}
               onLinked={onGridLinked}
               onFormulaValues={onFormulaValues}
+              onFormulasOverLimit={setFormulaCellsOverLimit}
             />
           ) : null}
           {chartLayerProps && !strip.narrow && (

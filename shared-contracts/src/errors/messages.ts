@@ -35,6 +35,13 @@ export const MESSAGES = {
 /** The toolbar's save status (spec 01 §4). */
 export const SAVE_STATUS_LABELS = { error: 'Error', saved: 'Saved', unsaved: 'Unsaved' } as const;
 
+/**
+ * Ours (the spec has no text for it): a sheet loaded whole with more cells than the grid's formula
+ * engine takes (mfe-sheets FORMULA_MAX_CELLS), shown over the grid while its formulas show as text.
+ */
+export const formulasOverLimit = (cells: number, maxCells: number) =>
+  `This sheet has more cells than formulas can be computed for (${cells.toLocaleString('en-US')} of at most ${maxCells.toLocaleString('en-US')}): formulas show as text.`;
+
 export const unsupportedExportFormat = (format: string) => `Unsupported export format: ${format}`;
 export const confirmDeleteSheet = (name: string) => `Delete "${name}"?`;
 

@@ -58,6 +58,12 @@ export interface SheetGridProps {
   onLinked?(): void;
   /** Values of its formulas arrived from the worker (gridLink(data).formulas): the charts read them again. */
   onFormulaValues?(): void;
+  /**
+   * The sheet has more cells than the formula engine takes (FormulaValues.overLimit: their count),
+   * or null again (fewer rows synced in, the grid gone): the Workspace tells the user why its
+   * formulas show as text.
+   */
+  onFormulasOverLimit?(cells: number | null): void;
 }
 
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
@@ -99,16 +105,26 @@ export const SheetGrid = memo(
       return () => clearTimeout(timer);
     }, [data, stepped, mounted]);
 
+    // What the Workspace was last told of the formulas' cells past the bound: told again only when it changes.
+    const toldOverLimit = useRef<number | null>(null);
+    const tellOverLimit = (cells: number | null) => {
+      if (cells === toldOverLimit.current) return;
+      toldOverLimit.current = cells;
+      on.current.onFormulasOverLimit?.(cells);
+    };
     // Formulas are computed in a worker (formulas/); the grid's rows keep their text, the renderer shows their values.
     const formulas = useMemo(
-      () =>
-        formulaEngine
-          ? new FormulaValues(formulaEngine, data, () => {
-              const hot = ref.current?.hotInstance;
-              if (hot && !hot.isDestroyed) hot.render();
-              on.current.onFormulaValues?.();
-            })
-          : null,
+      () => {
+        if (!formulaEngine) return null;
+        const values: FormulaValues = new FormulaValues(formulaEngine, data, () => {
+          const hot = ref.current?.hotInstance;
+          if (hot && !hot.isDestroyed) hot.render();
+          on.current.onFormulaValues?.();
+          tellOverLimit(values.overLimit);
+        });
+        return values;
+      },
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- tellOverLimit reads refs only
       [formulaEngine, data],
     );
     const renderer = useMemo(() => (formulas ? formulaRenderer(formulas) : undefined), [formulas]);
@@ -124,6 +140,7 @@ export const SheetGrid = memo(
       on.current.onLinked?.();
       return () => {
         formulas?.dispose();
+        tellOverLimit(null);
         if (link.hot === hot) link.hot = null;
         if (link.formulas === formulas) link.formulas = null;
       };

@@ -2,7 +2,7 @@ import type { GridData } from '@tessera/contracts';
 import { waitFor } from '@testing-library/react';
 import { recordingFormulaWorker } from '../../testing/in-page-formula-worker.js';
 import type { ToFormulaWorker } from './formula-messages.js';
-import { FormulaValues, LOAD_SLICE_ROWS } from './formula-values.js';
+import { FORMULA_MAX_CELLS, FormulaValues, LOAD_SLICE_ROWS } from './formula-values.js';
 import type { FormulaPort } from './start-formula-worker.js';
 
 // The formula worker's code (formula-worker-core.ts with HyperFormula) behind the grid's side
@@ -121,6 +121,55 @@ test('edits made while the rows are still being sent are applied once the engine
   values.cells([[1, 0, 41]]);
   await settled(values);
   await waitFor(() => expect(values.value(0, 1)).toBe(42));
+  values.dispose();
+});
+
+/** Rows padded to the editor's 26 columns (grid-shape padRows): one more than FORMULA_MAX_CELLS allows padded. */
+const PADDED_COLUMNS = 26;
+const PAST_THE_BOUND_ROWS = Math.floor(FORMULA_MAX_CELLS / PADDED_COLUMNS) + 1;
+const paddedRows = (rows: number, fill: (row: number) => GridData[number]): GridData =>
+  Array.from({ length: rows }, (_, r) => {
+    const row = fill(r);
+    while (row.length < PADDED_COLUMNS) row.push(null);
+    return row;
+  });
+const cellsPosted = (posted: ToFormulaWorker[]) => posted.reduce((n, m) => n + (m.type === 'rows' ? m.rows.reduce((k, row) => k + row.length, 0) : 0), 0);
+
+test('a grid padded with spare columns past the bound, with few cells filled, computes its formulas; a spare column reads as empty, an edit there reaches the worker', async () => {
+  const rows = PAST_THE_BOUND_ROWS;
+  expect(rows * PADDED_COLUMNS).toBeGreaterThan(FORMULA_MAX_CELLS);
+  const data = paddedRows(rows, (r) => (r === 0 ? [1, '=A1*2+Z1'] : r === rows - 1 ? [2, `=SUM(A1:A${rows})`] : []));
+  const { values, posted } = started(data);
+  await settled(values);
+  expect(values.state).toBe('ready');
+  expect(values.overLimit).toBeNull();
+  expect(values.value(0, 1)).toBe(2);
+  expect(values.value(rows - 1, 1)).toBe(3);
+  // The worker got the filled cells, not the padding.
+  expect(cellsPosted(posted)).toBe(4);
+
+  data[0][25] = 5;
+  values.cells([[0, 25, 5]]);
+  await waitFor(() => expect(values.value(0, 1)).toBe(7));
+  values.dispose();
+});
+
+test('a grid with more cells than the bound up to its rows’ last filled ones sends the worker nothing: its formulas stay text', async () => {
+  const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+  const data = paddedRows(PAST_THE_BOUND_ROWS, (r) => {
+    const row: GridData[number] = new Array(PADDED_COLUMNS).fill(null);
+    row[0] = r === 0 ? '=1+1' : r;
+    row[PADDED_COLUMNS - 1] = 1;
+    return row;
+  });
+  const { values, posted, changes } = started(data);
+  await settled(values);
+  expect(values.state).toBe('off');
+  expect(values.overLimit).toBe(PAST_THE_BOUND_ROWS * PADDED_COLUMNS);
+  expect(values.value(0, 0)).toBeUndefined();
+  expect(posted).toEqual([]);
+  expect(changes()).toBe(1);
+  error.mockRestore();
   values.dispose();
 });
 

@@ -1,14 +1,44 @@
-import { type GridData, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
+import { type CellValue, type GridData, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
 import type { CellInput, FromFormulaWorker, ShownValue } from './formula-messages.js';
 import type { FormulaPort } from './start-formula-worker.js';
 
 /** Rows per message while the worker reads the sheet: each copy is a short task, not one long one. */
 export const LOAD_SLICE_ROWS = 5_000;
+/** Rows counted per task before any is sent: ~0.1 µs a row, a few milliseconds a slice. */
+export const COUNT_SLICE_ROWS = 50_000;
 /**
- * Most cells the worker is given: the 100,000 × 26 sheet the workspace is built to open (the
- * hybrid jobs' bound, HYBRID_MAX_CELLS). Past it the formulas show as their text.
+ * Most cells the worker is given (heldLength of every row): the 100,000 × 26 sheet the workspace
+ * is built to open (the hybrid jobs' bound, HYBRID_MAX_CELLS). Past it the formulas show as their text.
  */
 export const FORMULA_MAX_CELLS = HYBRID_MAX_CELLS;
+
+const isEmpty = (value: CellValue | undefined) => value === null || value === undefined;
+
+/**
+ * How many of a row's cells the worker is given: those up to its last non-empty one. The grid's
+ * rows are padded with empty cells to the editor's spare columns (grid-shape padRows: 26 for an
+ * 11-column sheet), and HyperFormula gives an empty cell no vertex and sizes its sheet by the last
+ * non-empty cell (findBoundaries), so the trailing ones change nothing in the engine: counted, they
+ * refused a 200,000 × 11 sheet as 5.2 million cells; sent, they were structured-cloned for nothing.
+ * A formula reading a spare column reads it as empty either way; an edit there reaches the worker
+ * as any edit does (cells()).
+ */
+export function heldLength(row: readonly CellValue[]): number {
+  let length = row.length;
+  while (length > 0 && isEmpty(row[length - 1])) length--;
+  return length;
+}
+
+/** Rows start..end as the worker is given them: without their trailing empty cells (a row that has none is not copied). */
+function heldRows(data: GridData, start: number, end: number): CellValue[][] {
+  const out: CellValue[][] = new Array(end - start);
+  for (let r = start; r < end; r++) {
+    const row = data[r];
+    const length = heldLength(row);
+    out[r - start] = length === row.length ? row : row.slice(0, length);
+  }
+  return out;
+}
 
 export type FormulaState = 'computing' | 'ready' | 'off';
 
@@ -35,6 +65,8 @@ function shift<T>(list: T[], index: number, amount: number): T[] {
  */
 export class FormulaValues {
   state: FormulaState = 'computing';
+  /** The cells the sheet would give the engine when they are past FORMULA_MAX_CELLS (its formulas show as text; the Workspace says so), else null. */
+  overLimit: number | null = null;
   private values: ShownValue[][] = [];
   private generation = 0;
   private port: FormulaPort | null = null;
@@ -64,6 +96,7 @@ export class FormulaValues {
     this.generation++;
     this.values = [];
     this.state = 'off';
+    this.overLimit = null;
   }
 
   /** The value a formula cell shows; undefined while it is being computed. */
@@ -77,21 +110,34 @@ export class FormulaValues {
     if (!port) return;
     const generation = ++this.generation;
     this.values = [];
+    this.state = 'computing';
+    // Each slice of rows, counted then sent, in a task of its own (the first too, not in the one
+    // that drew the grid): the page draws and takes input between them; a reload or a structure
+    // change meanwhile starts over. Counted first: a sheet past the bound sends nothing.
+    const superseded = () => generation !== this.generation || this.port !== port;
     let cells = 0;
-    for (const row of this.data) cells += row.length;
+    for (let start = 0; start < this.data.length; start += COUNT_SLICE_ROWS) {
+      await nextTask();
+      if (superseded()) return;
+      const end = Math.min(this.data.length, start + COUNT_SLICE_ROWS);
+      for (let r = start; r < end; r++) cells += heldLength(this.data[r]);
+    }
     if (cells > FORMULA_MAX_CELLS) {
       console.error(`[sheets] ${cells} cells are more than the formula engine takes (${FORMULA_MAX_CELLS}); formulas show as text`);
+      this.overLimit = cells;
       this.stop();
       return;
     }
-    this.state = 'computing';
+    if (this.overLimit !== null) {
+      // The rows replaced by fewer: the formulas are computed again, the notice goes.
+      this.overLimit = null;
+      this.onChange();
+    }
     port.post({ type: 'begin', generation, licenseKey: HYPERFORMULA_LICENSE_KEY, maxRows: SHEET_MAX_ROWS, maxColumns: SHEET_MAX_COLUMNS });
     for (let start = 0; start < this.data.length; start += LOAD_SLICE_ROWS) {
-      // Each slice in a task of its own, the first too (not in the one that drew the grid): the page
-      // draws and takes input between them; a reload or a structure change meanwhile starts over.
       await nextTask();
-      if (generation !== this.generation || this.port !== port) return;
-      port.post({ type: 'rows', generation, rows: this.data.slice(start, start + LOAD_SLICE_ROWS) });
+      if (superseded()) return;
+      port.post({ type: 'rows', generation, rows: heldRows(this.data, start, Math.min(this.data.length, start + LOAD_SLICE_ROWS)) });
     }
     port.post({ type: 'build', generation });
   }
