@@ -1,6 +1,6 @@
 import type { GridData } from '@tessera/contracts';
 import { waitFor } from '@testing-library/react';
-import { recordingFormulaWorker } from '../../testing/in-page-formula-worker.js';
+import { formulasSettled, startedFormulaValues } from '../../testing/started-formula-values.js';
 import type { ToFormulaWorker } from './formula-messages.js';
 import { FORMULA_MAX_CELLS, FormulaValues, LOAD_SLICE_ROWS } from './formula-values.js';
 import type { FormulaPort } from './start-formula-worker.js';
@@ -8,31 +8,14 @@ import type { FormulaPort } from './start-formula-worker.js';
 // The formula worker's code (formula-worker-core.ts with HyperFormula) behind the grid's side
 // of it, messages delivered in later tasks as a worker's are (jsdom has no Worker).
 
-/** A FormulaValues over `data`, started, with what it was told and what it posted recorded. */
-function started(data: GridData) {
-  const posted: ToFormulaWorker[] = [];
-  let changes = 0;
-  const values = new FormulaValues(
-    () => recordingFormulaWorker(posted),
-    data,
-    () => changes++,
-  );
-  values.start();
-  return { values, posted, changes: () => changes };
-}
-
-const settled = async (values: FormulaValues) => {
-  for (let i = 0; i < 200 && values.state === 'computing'; i++) await new Promise((r) => setTimeout(r, 5));
-};
-
 test('formula cells get their values from the worker; an error shows as its code', async () => {
   const data: GridData = [
     [1, 2, '=A1+B1'],
     ['=SUM(A1:C1)', '=1/0', '=UNKNOWNFN(1)'],
   ];
-  const { values, changes } = started(data);
+  const { values, changes } = startedFormulaValues(data);
   expect(values.value(0, 2)).toBeUndefined();
-  await settled(values);
+  await formulasSettled(values);
   expect(values.state).toBe('ready');
   expect(values.value(0, 2)).toBe(3);
   expect(values.value(1, 0)).toBe(6);
@@ -44,8 +27,8 @@ test('formula cells get their values from the worker; an error shows as its code
 
 test('edited cells reach the worker and the values that depend on them come back', async () => {
   const data: GridData = [[1, 2, '=A1+B1'], ['=C1*10']];
-  const { values } = started(data);
-  await settled(values);
+  const { values } = startedFormulaValues(data);
+  await formulasSettled(values);
   data[0][0] = 5;
   values.cells([[0, 0, 5]]);
   await waitFor(() => expect(values.value(0, 2)).toBe(7));
@@ -59,8 +42,8 @@ test('edited cells reach the worker and the values that depend on them come back
 
 test('inserted and removed rows and columns move the values and the references with their cells', async () => {
   const data: GridData = [[1], [2], ['=SUM(A1:A2)', '=A1*2']];
-  const { values } = started(data);
-  await settled(values);
+  const { values } = startedFormulaValues(data);
+  await formulasSettled(values);
   expect(values.value(2, 0)).toBe(3);
 
   // A row inserted inside the SUM's range (empty, as the grid inserts it), then typed into: the
@@ -95,8 +78,8 @@ test('a large sheet is sent in slices of rows; a reload starts a new engine and 
   const rows = LOAD_SLICE_ROWS * 2 + 1;
   const data: GridData = Array.from({ length: rows }, (_, r) => [r + 1]);
   data[0][1] = `=SUM(A1:A${rows})`;
-  const { values, posted } = started(data);
-  await settled(values);
+  const { values, posted } = startedFormulaValues(data);
+  await formulasSettled(values);
   expect(posted.filter((m) => m.type === 'rows').map((m) => (m.type === 'rows' ? m.rows.length : 0))).toEqual([LOAD_SLICE_ROWS, LOAD_SLICE_ROWS, 1]);
   expect(values.value(0, 1)).toBe((rows * (rows + 1)) / 2);
 
@@ -105,7 +88,7 @@ test('a large sheet is sent in slices of rows; a reload starts a new engine and 
   data.push([4, '=A1*A1']);
   void values.reload();
   expect(values.value(0, 1)).toBeUndefined();
-  await settled(values);
+  await formulasSettled(values);
   expect(values.value(0, 1)).toBe(16);
   const generations = new Set(posted.map((m) => m.generation));
   expect(generations.size).toBe(2);
@@ -115,11 +98,11 @@ test('a large sheet is sent in slices of rows; a reload starts a new engine and 
 test('edits made while the rows are still being sent are applied once the engine is built', async () => {
   const data: GridData = Array.from({ length: LOAD_SLICE_ROWS + 1 }, () => [1]);
   data[0][1] = '=A1+A2';
-  const { values } = started(data);
+  const { values } = startedFormulaValues(data);
   // The first slice is on its way; an edit of a cell in it follows before the engine is built.
   data[1][0] = 41;
   values.cells([[1, 0, 41]]);
-  await settled(values);
+  await formulasSettled(values);
   await waitFor(() => expect(values.value(0, 1)).toBe(42));
   values.dispose();
 });
@@ -139,8 +122,8 @@ test('a grid padded with spare columns past the bound, with few cells filled, co
   const rows = PAST_THE_BOUND_ROWS;
   expect(rows * PADDED_COLUMNS).toBeGreaterThan(FORMULA_MAX_CELLS);
   const data = paddedRows(rows, (r) => (r === 0 ? [1, '=A1*2+Z1'] : r === rows - 1 ? [2, `=SUM(A1:A${rows})`] : []));
-  const { values, posted } = started(data);
-  await settled(values);
+  const { values, posted } = startedFormulaValues(data);
+  await formulasSettled(values);
   expect(values.state).toBe('ready');
   expect(values.overLimit).toBeNull();
   expect(values.value(0, 1)).toBe(2);
@@ -162,8 +145,8 @@ test('a grid with more cells than the bound up to its rows’ last filled ones s
     row[PADDED_COLUMNS - 1] = 1;
     return row;
   });
-  const { values, posted, changes } = started(data);
-  await settled(values);
+  const { values, posted, changes } = startedFormulaValues(data);
+  await formulasSettled(values);
   expect(values.state).toBe('off');
   expect(values.overLimit).toBe(PAST_THE_BOUND_ROWS * PADDED_COLUMNS);
   expect(values.value(0, 0)).toBeUndefined();

@@ -70,6 +70,17 @@ export class FormulaValues {
   private values: ShownValue[][] = [];
   private generation = 0;
   private port: FormulaPort | null = null;
+  /**
+   * The cells the engine holds of each row (heldLength) counted so far, and their sum: kept up to
+   * date by every change after the count, so an edit or paste that takes the sheet past the bound
+   * stops the engine, and one that brings it back under starts it again.
+   */
+  private held: number[] = [];
+  private heldTotal = 0;
+  /** Rows counted by the reload under way (every row once it has counted). */
+  private counted = 0;
+  /** The worker has been given rows since it started: its engine holds them. */
+  private engineLoaded = false;
 
   constructor(
     private readonly startWorker: () => FormulaPort,
@@ -97,6 +108,10 @@ export class FormulaValues {
     this.values = [];
     this.state = 'off';
     this.overLimit = null;
+    this.held = [];
+    this.heldTotal = 0;
+    this.counted = 0;
+    this.engineLoaded = false;
   }
 
   /** The value a formula cell shows; undefined while it is being computed. */
@@ -115,17 +130,22 @@ export class FormulaValues {
     // that drew the grid): the page draws and takes input between them; a reload or a structure
     // change meanwhile starts over. Counted first: a sheet past the bound sends nothing.
     const superseded = () => generation !== this.generation || this.port !== port;
-    let cells = 0;
+    this.held = [];
+    this.heldTotal = 0;
+    this.counted = 0;
     for (let start = 0; start < this.data.length; start += COUNT_SLICE_ROWS) {
       await nextTask();
       if (superseded()) return;
       const end = Math.min(this.data.length, start + COUNT_SLICE_ROWS);
-      for (let r = start; r < end; r++) cells += heldLength(this.data[r]);
+      for (let r = start; r < end; r++) {
+        const n = heldLength(this.data[r]);
+        this.held[r] = n;
+        this.heldTotal += n;
+      }
+      this.counted = end;
     }
-    if (cells > FORMULA_MAX_CELLS) {
-      console.error(`[sheets] ${cells} cells are more than the formula engine takes (${FORMULA_MAX_CELLS}); formulas show as text`);
-      this.overLimit = cells;
-      this.stop();
+    if (this.heldTotal > FORMULA_MAX_CELLS) {
+      this.pastTheBound();
       return;
     }
     if (this.overLimit !== null) {
@@ -133,6 +153,7 @@ export class FormulaValues {
       this.overLimit = null;
       this.onChange();
     }
+    this.engineLoaded = true;
     port.post({ type: 'begin', generation, licenseKey: HYPERFORMULA_LICENSE_KEY, maxRows: SHEET_MAX_ROWS, maxColumns: SHEET_MAX_COLUMNS });
     for (let start = 0; start < this.data.length; start += LOAD_SLICE_ROWS) {
       await nextTask();
@@ -144,16 +165,51 @@ export class FormulaValues {
 
   /** Cells changed in the grid's rows (any source: typing, paste, undo, other users). */
   cells(changes: readonly CellInput[]): void {
-    if (!this.port || this.state === 'off' || changes.length === 0) return;
+    // Off for a failed worker: nothing follows. Off past the bound: the count still follows.
+    if (!this.port || changes.length === 0 || (this.state === 'off' && this.overLimit === null)) return;
+    for (const [row] of changes) this.recount(row);
+    if (this.counted >= this.data.length) {
+      if (this.overLimit !== null) {
+        // Back under the bound: the engine reads the sheet again (and the notice goes); else the count shown follows.
+        if (this.heldTotal <= FORMULA_MAX_CELLS) void this.reload();
+        else if (this.heldTotal !== this.overLimit) {
+          this.overLimit = this.heldTotal;
+          this.onChange();
+        }
+        return;
+      }
+      if (this.heldTotal > FORMULA_MAX_CELLS) {
+        this.pastTheBound();
+        return;
+      }
+    }
+    if (this.overLimit !== null) return;
     this.port.post({ type: 'cells', generation: this.generation, cells: changes as CellInput[] });
   }
 
   /** Rows or columns inserted (amount > 0) or removed (amount < 0) at `index` in the grid's rows. */
   structure(axis: 'row' | 'col', index: number, amount: number): void {
-    if (!this.port || this.state === 'off') return;
-    if (this.state === 'computing') {
-      // Slices already sent no longer match the rows: read them again.
+    if (!this.port || (this.state === 'off' && this.overLimit === null)) return;
+    if (this.state === 'computing' || this.overLimit !== null) {
+      // Slices already sent no longer match the rows, or the sheet was past the bound: read them again.
       void this.reload();
+      return;
+    }
+    if (axis === 'row') {
+      const removed = amount < 0 ? this.held.slice(index, index - amount) : [];
+      for (const n of removed) this.heldTotal -= n;
+      // Inserted rows are empty: they hold nothing.
+      this.held = this.held.slice(0, index).concat(amount > 0 ? new Array<number>(amount).fill(0) : [], this.held.slice(amount < 0 ? index - amount : index));
+      this.counted = this.data.length;
+    } else {
+      // A column moves every cell right of it: each row is counted again (a few ms for 100,000 rows).
+      this.heldTotal = 0;
+      for (let r = 0; r < this.data.length; r++) this.heldTotal += this.held[r] = heldLength(this.data[r]);
+      this.held.length = this.data.length;
+      this.counted = this.data.length;
+    }
+    if (this.heldTotal > FORMULA_MAX_CELLS) {
+      this.pastTheBound();
       return;
     }
     // The values move with their cells now; those the change recomputes follow from the worker.
@@ -166,6 +222,33 @@ export class FormulaValues {
     this.state = 'off';
     this.values = [];
     this.onChange();
+  }
+
+  /** A counted row's cells held, after a change to it; rows the count has not reached yet are counted when it does. */
+  private recount(row: number): void {
+    if (row >= this.counted) return;
+    const n = heldLength(this.data[row] ?? []);
+    this.heldTotal += n - (this.held[row] ?? 0);
+    this.held[row] = n;
+  }
+
+  /**
+   * The sheet holds more cells than the engine takes (FORMULA_MAX_CELLS): its formulas show as
+   * text and the Workspace says so. A worker that had read the sheet is replaced by an empty one:
+   * the engine's memory goes with it, and a change that brings the sheet back under reads it anew.
+   */
+  private pastTheBound(): void {
+    console.error(`[sheets] ${this.heldTotal} cells are more than the formula engine takes (${FORMULA_MAX_CELLS}); formulas show as text`);
+    this.overLimit = this.heldTotal;
+    this.generation++;
+    if (this.port && this.engineLoaded) {
+      this.engineLoaded = false;
+      this.port.onMessage = null;
+      this.port.terminate();
+      this.port = this.startWorker();
+      this.port.onMessage = (message) => this.receive(message);
+    }
+    this.stop();
   }
 
   private receive(message: FromFormulaWorker | null): void {
