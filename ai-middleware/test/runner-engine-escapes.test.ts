@@ -208,8 +208,12 @@ const cases: EscapeCase[] = [
     // Stopped by the process limit, by the time limit (forking a process with pandas loaded is slow
     // in gVisor), or by the sandbox's memory limit (each fork holds its own copy of pandas' pages in
     // gVisor: on a quiet machine 30 forks reach the cgroup's limit before the clock does).
+    // The host's OOM killer can end the sandbox between two of the service's looks at its cgroup
+    // (every 100 ms), and runsc removes the cgroup as it exits: the service then tells a SIGKILL
+    // it cannot tell from another (seen once in four runs on a fast 2-core machine).
     check: (out) => {
-      if (out.error !== undefined) return assert.ok([timeoutError(TIMEOUT_MS), MEMORY_ERROR].includes(out.error), out.error);
+      const oomUnseen = "The code runner's process ended unexpectedly (exit code 137); a fresh one takes the next job";
+      if (out.error !== undefined) return assert.ok([timeoutError(TIMEOUT_MS), MEMORY_ERROR, oomUnseen].includes(out.error), out.error);
       assert.ok((out.result as number) < 64, `forked ${out.result} processes`);
       assert.match(out.execution_output, /^stopped: /);
     },
