@@ -7,8 +7,6 @@ import { cellChangesOf } from './live-operation.js';
 export const LIVE_WARMUP_MS_DEFAULT = 1000;
 /** Group sizes one round rehearses: a quiet sheet's, a sheet at ~80 ops/s, one at ~1,000 ops/s. */
 const ROUND = [1, 4, 30];
-/** Rounds per transaction: the rehearsal holds PGlite's one connection for that long (a few ms), then lets requests in. */
-const ROUNDS_PER_TRANSACTION = 1;
 /** The most rounds whatever the budget (a fast machine is warm well before it). */
 const MAX_ROUNDS = 400;
 const ROWS = 100;
@@ -35,11 +33,10 @@ export async function warmLivePath(sheets: SheetsService, budgetMs: number): Pro
   let rounds = 0;
   let versions = 0;
   while (rounds < MAX_ROUNDS && performance.now() - start < budgetMs) {
-    const groups: { row: number; col: number; value: CellValue }[][][] = [];
-    for (let r = 0; r < ROUNDS_PER_TRANSACTION; r++, rounds++) {
-      for (const size of ROUND) groups.push(Array.from({ length: size }, () => cellsOf(frameText(sheetId))));
-    }
+    // One round per transaction: the rehearsal holds PGlite's one connection a few ms, then lets requests in.
+    const groups = ROUND.map((size) => Array.from({ length: size }, () => cellsOf(frameText(sheetId))));
     versions += await sheets.rehearseCellGroups(groups);
+    rounds++;
     // Requests that came meanwhile go first.
     await new Promise((resolve) => setImmediate(resolve));
   }
