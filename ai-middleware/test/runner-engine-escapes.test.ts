@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CodeRunRequest, CodeRunResult } from '@tessera/contracts';
 import { CODE_RUN_OUTPUT_TRUNCATED_MARKER } from '@tessera/contracts';
 import type { RunnerEngineChoice } from '../src/config.js';
-import { type CodeRunner, MEMORY_ERROR, createCodeRunner, timeoutError } from '../src/runner/code-runner.js';
+import { type CodeRunner, MEMORY_ERROR, createCodeRunner, runnerDiedError, timeoutError } from '../src/runner/code-runner.js';
 import { gvisorHost } from '../src/runner/gvisor/gvisor-engine.js';
 import { madeGvisorImage } from '../src/runner/gvisor/gvisor-image.js';
 import { GvisorSandbox } from '../src/runner/gvisor/gvisor-sandbox.js';
@@ -212,7 +212,7 @@ const cases: EscapeCase[] = [
     // (every 100 ms), and runsc removes the cgroup as it exits: the service then tells a SIGKILL
     // it cannot tell from another (seen once in four runs on a fast 2-core machine).
     check: (out) => {
-      const oomUnseen = "The code runner's process ended unexpectedly (exit code 137); a fresh one takes the next job";
+      const oomUnseen = runnerDiedError('exit code 137');
       if (out.error !== undefined) return assert.ok([timeoutError(TIMEOUT_MS), MEMORY_ERROR, oomUnseen].includes(out.error), out.error);
       assert.ok((out.result as number) < 64, `forked ${out.result} processes`);
       assert.match(out.execution_output, /^stopped: /);

@@ -78,6 +78,11 @@ export function runnerUnavailableReason(runner: Pick<CodeRunner, 'status'>): str
   return status.reason ?? 'The code runner is not available';
 }
 
+/** The text of a job whose runner process ended on its own (a crash, or a kill the service could not explain). */
+export function runnerDiedError(detail: string): string {
+  return `The code runner's process ended unexpectedly (${detail}); a fresh one takes the next job`;
+}
+
 export function timeoutError(timeoutMs: number): string {
   return `Execution timed out after ${Number((timeoutMs / 1000).toFixed(3))} s`;
 }
@@ -350,7 +355,7 @@ function toResult(outcome: ChildOutcome, timeoutMs: number, parsePrintedOutput: 
     case 'too_large':
       return failure('Execution result too large (more than 64 MB)');
     case 'died':
-      return failure(`The code runner's process ended unexpectedly (${outcome.detail}); a fresh one takes the next job`);
+      return failure(runnerDiedError(outcome.detail));
     case 'done': {
       const { message } = outcome;
       // The child caps its output; the cap is applied again here, since the child is not trusted.
