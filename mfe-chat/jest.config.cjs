@@ -18,8 +18,6 @@ const esmOnly = [
 module.exports = {
   ...base,
   testEnvironment: path.join(__dirname, 'jest.environment.cjs'),
-  // Each test drives the panel against loopback servers; on 2 busy cores one can take seconds.
-  testTimeout: 20_000,
   transform: {
     ...base.transform,
     '^.+\\.m?js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' } }, module: { type: 'commonjs' } }],
