@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellUser, type User } from '@tessera/contracts';
-import { renderInShell } from '@tessera/jest-react';
+import { closeMenu, renderInShell } from '@tessera/jest-react';
 import { startFakeApi, type FakeApi } from '../test-support/fake-api.js';
 import MembersPanel from './MembersPanel.js';
 
@@ -41,17 +41,6 @@ async function openMenu(username: string) {
   await userEvent.click(within(row(username)).getByRole('button', { name: `Actions for ${username}` }));
   await screen.findAllByRole('menuitem');
   return screen.getAllByRole('menuitem').map((i) => i.textContent);
-}
-
-/**
- * Escape until the open menu is gone: the menu takes the focus a frame after it opens, and an
- * Escape pressed before that (a busy machine) reached nothing and left it open.
- */
-async function closeMenu() {
-  await waitFor(async () => {
-    await userEvent.keyboard('{Escape}');
-    expect(screen.queryAllByRole('menuitem')).toHaveLength(0);
-  });
 }
 
 async function choose(item: string) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AccessLevel, GroupTree } from '@tessera/contracts';
-import { renderInShell } from '@tessera/jest-react';
+import { closeMenu, renderInShell } from '@tessera/jest-react';
 import Navigator from './Navigator.js';
 import { apiError, group, json, sheet, startApi, testShell, type TestApi } from './navigator-test-api.js';
 import { EMPTY_TREE, useSheetTree } from './sheet-tree.store.js';
@@ -37,8 +37,7 @@ async function menuOf(name: string) {
   await userEvent.click(screen.getByRole('button', { name: `Actions for ${name}` }));
   await screen.findByRole('menu');
   const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-  await userEvent.keyboard('{Escape}');
-  await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  await closeMenu();
   return items;
 }
 

@@ -8,3 +8,5 @@ import type { ReactElement } from 'react';
 export function renderInShell(ui: ReactElement): RenderResult {
   return render(<ChakraProvider value={defaultSystem}>{ui}</ChakraProvider>);
 }
+
+export { closeMenu } from './close-menu';
