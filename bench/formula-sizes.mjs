@@ -20,7 +20,11 @@
 // what the open costs without HyperFormula (a plain sheet of 100,000 rows or more opens windowed).
 // Without formulas the edit is timed to the edited cell showing its new value.
 // SIZES=50000,20000: these row counts instead of the four (in that order; the largest-size argument
-// then does not apply).
+// then does not apply); SIZES=none: none of them (with OVER_LIMIT=1, that case alone).
+// OVER_LIMIT=1: also a sheet of 11 columns with formulas 1,000 rows past the formula engine's bound
+// (HYBRID_MAX_CELLS, counted as the engine holds cells): opened the same way, it must show the
+// Workspace's notice (formulasOverLimit, exact text) and C1's SUM as its text; printed: click → first
+// rows, click → the notice, the JS heap, whether the tab survived.
 // Each open is also traced (Chromium's 'toplevel' tasks): the longest main-thread task in CPU time
 // (thread time: not what the machine's load adds to its wall time) and the main thread's CPU in all.
 // PROFILE=<file.cpuprofile>: Chromium CPU profiles of the first run of the first size (with formulas
@@ -33,6 +37,8 @@
 // product (`npm start`'s processes) with a fresh data folder and stops it afterwards.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
@@ -58,6 +64,9 @@ const s = (x) => `${(x / 1000).toFixed(2)} s`;
 const ms = (x) => (x === null || x === undefined ? '?' : `${Math.round(x)} ms`);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const api = productApi(base);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
+const OVER_LIMIT = process.env.OVER_LIMIT === '1';
 /** The SUM's column (C): on screen without scrolling. */
 const SUM_COL = 2;
 
@@ -160,6 +169,51 @@ async function traceTasks(cdp) {
 /** The text of the main grid's cell (row and column from 0); the overlays hold copies of the edges. */
 const cellText = ([row, col]) => document.querySelectorAll('[data-testid="sheet-grid"] .ht_master .htCore tbody tr')[row]?.querySelectorAll('td')[col]?.textContent ?? null;
 
+/**
+ * Opens the sheet past the formula engine's bound in a fresh tab (after the small sheet, as the
+ * timed opens do) and checks what its user sees: the notice with its exact text, C1's SUM as text.
+ */
+async function openPastTheBound(small, over) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const failures = [];
+  let crashed = false;
+  page.on('crash', () => { crashed = true; failures.push('the tab crashed'); });
+  page.on('pageerror', (err) => failures.push(`page error: ${err.message.slice(0, 200)}`));
+  const r = {};
+  try {
+    await signInPage(page, base, user);
+    const grid = page.getByTestId('sheet-grid');
+    await page.getByTestId(`sheet-${small.id}`).getByRole('button').first().click();
+    await grid.locator('td', { hasText: /^s0$/ }).first().waitFor({ timeout: 60_000 });
+    const t0 = Date.now();
+    await page.getByTestId(`sheet-${over.id}`).getByRole('button').first().click();
+    await grid.locator('td', { hasText: new RegExp(`^${over.tag}0$`) }).first().waitFor({ timeout: OPEN_TIMEOUT_MS });
+    r.openMs = Date.now() - t0;
+    const notice = page.getByTestId('formulas-over-limit');
+    await notice.waitFor({ timeout: OPEN_TIMEOUT_MS });
+    r.noticeMs = Date.now() - t0;
+    r.load = load();
+    const expected = formulasOverLimit(over.rows * 11, HYBRID_MAX_CELLS);
+    const shown = (await notice.textContent()) ?? '';
+    if (!shown.includes(expected)) failures.push(`the notice reads "${shown}", not "${expected}"`);
+    const c1 = await page.evaluate(cellText, [0, SUM_COL]);
+    if (c1 !== `=SUM(A1:A${over.rows})`) failures.push(`C1 shows ${JSON.stringify(c1)}, not its formula as text`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    r.heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+  } catch (err) {
+    failures.push(`stopped: ${err.message.split('\n')[0]}`);
+  }
+  const survived = !crashed && (await Promise.race([page.evaluate(() => true).catch(() => false), new Promise((res) => setTimeout(() => res(false), 10_000))]));
+  console.log(
+    `${over.label}: click → first rows ${r.openMs === undefined ? 'FAILED' : s(r.openMs)}, → the notice ${r.noticeMs === undefined ? 'FAILED' : s(r.noticeMs)} (load ${r.load ?? load()}); ` +
+      `JS heap ${r.heap ? mb(r.heap) : '?'}; tab ${survived ? 'survived' : 'DID NOT SURVIVE'}; failures: ${failures.length ? failures.join(' | ') : 'none (the notice\'s text exact, C1 its formula as text)'}`,
+  );
+  await context.close().catch(() => {});
+}
+
 const stack = await startProductStack(ports, 'tessera-bench-formulas-');
 let browser;
 try {
@@ -167,7 +221,8 @@ try {
   await api('/auth/signup', { method: 'POST', body: user });
   const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });
   const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a', 'b'], data: [['s0', '=1+1']] } });
-  const sizes = (process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [10_000, 50_000, 100_000, 200_000].filter((rows) => rows <= largest))
+  const rowCounts = process.env.SIZES === 'none' ? [] : process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [10_000, 50_000, 100_000, 200_000].filter((rows) => rows <= largest);
+  const sizes = rowCounts
     .flatMap((rows, i) =>
       KINDS.map((kind) => ({ rows, kind, plain: kind === 'plain', label: `${rows.toLocaleString('en')} × 11 ${kind}`, tag: `${kind[0]}${i}x` })),
     );
@@ -176,6 +231,14 @@ try {
     Object.assign(size, await importCsv(base, token, size.label, text));
     const { sheet: stored } = await api(`/sheets/${size.id}/rows?start=0&count=1&summary=1`, { token });
     console.log(`imported ${size.label} (${mb(Buffer.byteLength(text))} CSV) in ${s(size.ms)}; may_have_formulas ${stored.may_have_formulas}  load ${load()}`);
+  }
+
+  const over = OVER_LIMIT ? { rows: Math.floor(HYBRID_MAX_CELLS / 11) + 1000, tag: 'ox' } : null;
+  if (over) {
+    over.label = `${over.rows.toLocaleString('en')} × 11 formulas (past the bound)`;
+    const text = csv(over.tag, over.rows, false);
+    Object.assign(over, await importCsv(base, token, over.label, text));
+    console.log(`imported ${over.label} (${mb(Buffer.byteLength(text))} CSV) in ${s(over.ms)}  load ${load()}`);
   }
 
   const results = [];
@@ -306,13 +369,17 @@ try {
     }
   }
 
-  console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | longest task CPU (open) | main thread CPU (open) | edit → SUM (plain: → A2) | longest long task (edit) | worker build | worker edit | JS heap | survived | load (open / edit)`);
-  for (const r of results) {
-    console.log(
-      [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.trace?.cpu), ms(r.trace?.total), ms(r.editMs), ms(r.edit?.longtask), ms(r.workerBuild), ms(r.workerEdit), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
-    );
+  if (over) await openPastTheBound(small, over);
+
+  if (results.length) {
+    console.log(`\nsize | run | first rows | SUM shown | longest long task (open) | longest rAF gap (open) | longest task CPU (open) | main thread CPU (open) | edit → SUM (plain: → A2) | longest long task (edit) | worker build | worker edit | JS heap | survived | load (open / edit)`);
+    for (const r of results) {
+      console.log(
+        [r.label, r.run, r.openMs === undefined ? 'FAILED' : s(r.openMs), r.sumMs === undefined ? 'FAILED' : s(r.sumMs), ms(r.open?.longtask), ms(r.open?.gap), ms(r.trace?.cpu), ms(r.trace?.total), ms(r.editMs), ms(r.edit?.longtask), ms(r.workerBuild), ms(r.workerEdit), r.heap ? mb(r.heap) : '?', r.survived ? 'yes' : 'NO', `${r.openLoad ?? '?'} / ${r.editLoad ?? '?'}`].join(' | '),
+      );
+    }
+    console.log(`interactive = no main-thread block over 200 ms while opening, an edit → its result shown within 300 ms (wall clock: read with the load)`);
   }
-  console.log(`interactive = no main-thread block over 200 ms while opening, an edit → its result shown within 300 ms (wall clock: read with the load)`);
 } finally {
   await browser?.close().catch(() => {});
   await stack.stop();
