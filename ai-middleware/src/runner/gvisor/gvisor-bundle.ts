@@ -13,6 +13,18 @@ export const SANDBOX_TMP_MB = 64;
  */
 const CGROUP_HEADROOM_MB = 384;
 const MB = 1024 * 1024;
+const CPU_PERIOD_US = 100_000;
+
+/** What the host cgroup allows one sandbox: memory for all its processes, and one CPU. */
+export interface SandboxLimits {
+  memoryBytes: number;
+  cpuQuota: number;
+  cpuPeriod: number;
+}
+
+export function sandboxLimits(memoryMb: number): SandboxLimits {
+  return { memoryBytes: (memoryMb + CGROUP_HEADROOM_MB) * MB, cpuQuota: CPU_PERIOD_US, cpuPeriod: CPU_PERIOD_US };
+}
 
 export interface BundleOptions {
   /** The sandbox's id: also names its cgroup. */
@@ -36,6 +48,7 @@ export function writeBundle(dir: string, options: BundleOptions): void {
   writeFileSync(path.join(rootfs, 'etc/ld.so.cache'), '');
   for (const link of ['lib', 'lib64', 'bin', 'sbin']) symlinkSync(`usr/${link}`, path.join(rootfs, link));
   const addressSpace = options.memoryMb * MB;
+  const limits = sandboxLimits(options.memoryMb);
   const config = {
     ociVersion: '1.0.0',
     process: {
@@ -69,12 +82,13 @@ export function writeBundle(dir: string, options: BundleOptions): void {
     ],
     linux: {
       namespaces: [{ type: 'pid' }, { type: 'network' }, { type: 'ipc' }, { type: 'uts' }, { type: 'mount' }],
-      // runsc applies these on the host (a cgroup it removes at delete): the whole sandbox is
-      // OOM-killed past the memory limit, and gets at most one CPU.
+      // The whole sandbox is OOM-killed past the memory limit, and gets at most one CPU. runsc
+      // applies these to the cgroups it makes (and removes at delete); the memory cgroup the
+      // service made first (gvisor-cgroup.ts) has them written by the service, and is kept.
       cgroupsPath: `/${options.id}`,
       resources: {
-        memory: { limit: (options.memoryMb + CGROUP_HEADROOM_MB) * MB },
-        cpu: { quota: 100_000, period: 100_000 },
+        memory: { limit: limits.memoryBytes },
+        cpu: { quota: limits.cpuQuota, period: limits.cpuPeriod },
       },
     },
   };

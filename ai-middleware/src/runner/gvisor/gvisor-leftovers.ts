@@ -75,8 +75,9 @@ export function cgroupDirsOf(id: string, root = CGROUP_ROOT): string[] {
 
 /**
  * Removes a sandbox's cgroup folders once nothing runs in them (what is left in them is killed):
- * runsc removes them at delete, but not when its start was killed half-way (the pool closed while a
- * sandbox warmed), and an empty cgroup per job piles up.
+ * the memory one the service made (gvisor-cgroup.ts), which runsc leaves, after every sandbox; and
+ * those runsc made and removes at delete, but not when its start was killed half-way (the pool
+ * closed while a sandbox warmed). An empty cgroup per job would pile up.
  */
 export async function removeCgroups(id: string, root = CGROUP_ROOT): Promise<number> {
   let removed = 0;

@@ -6,7 +6,8 @@ import { CODE_RUN_FIGURE_MAX_BYTES, CODE_RUN_FIGURE_MAX_SIDE_PX, CODE_RUN_MAX_FI
 import { ChildMessageSchema } from '../child-message.schema.js';
 import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
-import { writeBundle } from './gvisor-bundle.js';
+import { sandboxLimits, writeBundle } from './gvisor-bundle.js';
+import { type SandboxCgroup, makeSandboxCgroup, oomKilled } from './gvisor-cgroup.js';
 import { reapProcessesNaming, removeCgroups } from './gvisor-leftovers.js';
 import { sandboxJobLine } from './sandbox-job.js';
 
@@ -15,7 +16,7 @@ const BOOTSTRAP = readFileSync(new URL('../../../src/runner/gvisor/bootstrap.py'
 /** A sandbox's stdout past this (its result line included) is not read: the job fails. */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;
-/** How often the sandbox's cgroup is read for an out-of-memory kill. */
+/** How often runsc's own memory cgroup (when the service could not make it) is read for an out-of-memory kill. */
 const MEMORY_POLL_MS = 100;
 const DELETE_TIMEOUT_MS = 10_000;
 /** How long a sandbox that answered may take to exit by itself before it is deleted. */
@@ -56,8 +57,10 @@ let counter = 0;
  * One gVisor sandbox seen from the service: `runsc run` of a fresh bundle whose Python imports
  * pandas and says ready, takes exactly one job on stdin, answers on stdout and exits. The service
  * enforces the wall clock (the sandbox is deleted at the limit); memory, processes and /tmp are
- * bounded inside (rlimits, tmpfs size) and on the host (the sandbox's cgroup). Killed or done, the
- * sandbox is deleted (`runsc delete --force`), its cgroup and bundle removed before `exited` resolves.
+ * bounded inside (rlimits, tmpfs size) and on the host (the sandbox's cgroup: its memory one made by
+ * the service, gvisor-cgroup.ts, so that an out-of-memory kill is still seen once the sandbox is gone).
+ * Killed or done, the sandbox is deleted (`runsc delete --force`), its cgroups and bundle removed
+ * before `exited` resolves.
  */
 export class GvisorSandbox implements RunnerWorker {
   readonly ready: Promise<void>;
@@ -82,7 +85,9 @@ export class GvisorSandbox implements RunnerWorker {
   private rejectReady!: (err: Error) => void;
   private isReady = false;
   private deleting: Promise<void> | undefined;
-  private readonly memoryPoll: NodeJS.Timeout;
+  /** The memory cgroup the service made, read after the sandbox has exited; undefined: runsc's own. */
+  private readonly cgroup: SandboxCgroup | undefined;
+  private readonly memoryPoll: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: GvisorHost, options: GvisorSandboxOptions) {
     this.ready = new Promise<void>((resolve, reject) => {
@@ -101,6 +106,7 @@ export class GvisorSandbox implements RunnerWorker {
       ],
       memoryMb: options.memoryMb,
     });
+    this.cgroup = makeSandboxCgroup(this.id, sandboxLimits(options.memoryMb));
     this.boot = options.image ? 'snapshot' : 'fresh';
     // A restore takes the new bundle's mounts, network and cgroup (limits), and the image's processes.
     const start = options.image ? ['restore', '--image-path', options.image] : ['run'];
@@ -123,7 +129,8 @@ export class GvisorSandbox implements RunnerWorker {
         this.kill({ kind: 'died', detail: `${what} within ${options.readyTimeoutMs} ms` });
       }
     }, options.readyTimeoutMs);
-    this.memoryPoll = setInterval(() => this.checkMemory(), MEMORY_POLL_MS);
+    // runsc removes a cgroup it made as the sandbox exits: its count is read while it is there.
+    if (!this.cgroup) this.memoryPoll = setInterval(() => this.checkMemory(), MEMORY_POLL_MS);
     this.exited = new Promise<void>((resolve) => {
       this.proc.once('error', (err) => {
         this.stderrTail += `\n${err.message}`; // spawn itself failed (ENOENT...): 'close' follows
@@ -244,20 +251,13 @@ export class GvisorSandbox implements RunnerWorker {
     }
   }
 
-  /** Whether the host's OOM killer acted in the sandbox's cgroup (v1 or v2 layout). */
+  /** Whether the host's OOM killer acted in the sandbox's memory cgroup (v1 or v2 layout). */
   private checkMemory(): void {
     if (this.outOfMemory) return;
-    for (const [file, pattern] of [
-      [`/sys/fs/cgroup/memory/${this.id}/memory.oom_control`, /^oom_kill (\d+)/m],
-      [`/sys/fs/cgroup/${this.id}/memory.events`, /^oom_kill (\d+)/m],
-    ] as const) {
-      try {
-        if (Number(pattern.exec(readFileSync(file, 'utf8'))?.[1] ?? 0) > 0) this.outOfMemory = true;
-        return;
-      } catch {
-        // not this layout, or gone
-      }
-    }
+    const files = this.cgroup
+      ? [this.cgroup.oomFile]
+      : [`/sys/fs/cgroup/memory/${this.id}/memory.oom_control`, `/sys/fs/cgroup/${this.id}/memory.events`];
+    this.outOfMemory = files.some(oomKilled);
   }
 
   private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
