@@ -6,7 +6,9 @@
 // a statement, a trigger) holds still: run it alternately on both builds.
 // Runs the built api (`pnpm --filter @tessera/api build`). LIVE_GROUP_SIZES (default 2,25,r25),
 // LIVE_GROUPS (groups measured per size, default 200); LIVE_GROUP_STATEMENTS=1 also prints the time
-// each SQL text took (wall time of PGlite's query/exec, summed).
+// each SQL text took (wall time of PGlite's query/exec, summed). LIVE_GROUP_GAP_MS: an idle pause
+// between groups (as at 80 ops/s, where the api sleeps ~40 ms between its groups), to see what
+// a group costs on a cold cache and JIT rather than back to back (the pauses are not counted).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,7 @@ import { requireFromApi, root } from './support/built-api.mjs';
 const SIZES = (process.env.LIVE_GROUP_SIZES ?? '2,25,r25').split(',');
 const GROUPS = Number(process.env.LIVE_GROUPS ?? 200);
 const WARM_UP = 30;
+const GAP_MS = Number(process.env.LIVE_GROUP_GAP_MS ?? 0);
 const sizeOf = (s) => (s.startsWith('r') ? 1 + Math.floor(Math.random() * (2 * Number(s.slice(1)) - 1)) : Number(s));
 
 const { PGlite } = await import(requireFromApi.resolve('@electric-sql/pglite'));
@@ -60,12 +63,13 @@ try {
       const n = sizeOf(s);
       ops += n;
       await sheets.patchCellsBatch(sheet.id, group(n), 'live-socket');
+      if (GAP_MS > 0) await new Promise((r) => setTimeout(r, GAP_MS));
     }
     const cpu = process.cpuUsage(before);
     const ms = (cpu.user + cpu.system) / 1000;
     figures.push(`groups of ${s}: ${(ms / GROUPS).toFixed(2)} ms per group, ${(ms / ops).toFixed(3)} ms per op`);
   }
-  console.log(`${figures.join(' | ')} (CPU of this process; load average ${os.loadavg()[0].toFixed(1)})`);
+  console.log(`${figures.join(' | ')} (CPU of this process${GAP_MS > 0 ? `, ${GAP_MS} ms idle between groups` : ''}; load average ${os.loadavg()[0].toFixed(1)})`);
   if (statements.size > 0) {
     for (const [text, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) {
       console.log(`${s.ms.toFixed(0).padStart(7)} ms ${String(s.n).padStart(6)}× ${((1000 * s.ms) / s.n).toFixed(0).padStart(6)} µs  ${text}`);

@@ -13,7 +13,8 @@
 // cores and the server under test on the lower half with BENCH_LIVE_PIN=1; BENCH_LIVE_CLIENT_THREADS
 // (default: one per client core when pinned, else one).
 // BENCH_LIVE_WARMUP_SECONDS (default 3): the load's first seconds, sent, delivered and checked, left out of the figures (printed apart).
-// BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second).
+// BENCH_LIVE_IDLE_SECONDS: before the ops, the api's CPU for that long with the clients connected and idle (its fixed cost per second),
+// then printed per op at the rate and taken off the ops' CPU; the CPU is split into user and system (kernel: socket writes) time.
 // BENCH_PORT_BASE: the ports from it instead (api +0, two apis +10, peer +90, Redis +91), for a machine that gives a run a narrow range.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -59,15 +60,26 @@ const STALL_GUARD_MS = 60_000;
 // `ws` as the api has it (through @fastify/websocket).
 const { WebSocket } = createRequire(requireFromApi.resolve('@fastify/websocket'))('ws');
 
-/** CPU seconds (user + system) of a pid, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid) {
+/** CPU seconds of a pid in user and in system (kernel) mode, from /proc (utime, stime: clock ticks of 1/100 s). */
+function cpuTimes(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
 }
+/** CPU seconds (user + system) of a pid. */
+const cpuSeconds = (pid) => {
+  const t = cpuTimes(pid);
+  return t.user + t.system;
+};
+/** `after - before` of cpuTimes, summed over the pids. */
+const cpuSpent = (pids, before) =>
+  pids.reduce((sum, pid, k) => {
+    const t = cpuTimes(pid);
+    return { user: sum.user + t.user - before[k].user, system: sum.system + t.system - before[k].system };
+  }, { user: 0, system: 0 });
 
 /** The api's live group commits so far (its /metrics counter live_groups_total; NaN before it had one). */
 async function groupCommits(base) {
@@ -104,11 +116,15 @@ async function scenario(label, bases, pids) {
   })));
   await next('ready');
 
+  // The api's fixed cost per second with the clients connected and idle (pings, timers, presence renewal).
+  let idlePerSecond;
   if (IDLE_SECONDS > 0) {
-    const idleBefore = pids.map((pid) => cpuSeconds(pid));
+    const idleBefore = pids.map(cpuTimes);
+    const idleStart = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const idle = pids.map((pid, k) => cpuSeconds(pid) - idleBefore[k]);
-    console.log(`  idle (${CLIENTS} clients connected, no ops) for ${IDLE_SECONDS} s: api CPU ${idle.map((s) => `${((s * 1000) / IDLE_SECONDS).toFixed(1)} ms/s`).join(' + ')}`);
+    const idle = cpuSpent(pids, idleBefore);
+    const wall = (performance.now() - idleStart) / 1000;
+    idlePerSecond = { user: idle.user / wall, system: idle.system / wall };
   }
   const started = performance.now();
   const allSent = next('sent');
@@ -116,7 +132,8 @@ async function scenario(label, bases, pids) {
   // The figures' CPU and groups from the warm-up's end (by the send schedule: operation `warm` goes then).
   await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
   const groupsBefore = await Promise.all(bases.map(groupCommits));
-  const cpuBefore = pids.map((pid) => cpuSeconds(pid));
+  const cpuBefore = pids.map(cpuTimes);
+  const cpuStart = performance.now();
   await allSent;
   const sent = total - warm;
   const sendSeconds = (performance.now() - started) / 1000;
@@ -134,7 +151,9 @@ async function scenario(label, bases, pids) {
   }
   const drainSeconds = (performance.now() - drainStart) / 1000;
   const throughput = total / (sendSeconds + drainSeconds);
-  const cpu = pids.map((pid, k) => cpuSeconds(pid) - cpuBefore[k]);
+  const cpuSplit = cpuSpent(pids, cpuBefore);
+  const cpuWall = (performance.now() - cpuStart) / 1000;
+  const cpu = pids.map((pid, k) => cpuSeconds(pid) - cpuBefore[k].user - cpuBefore[k].system);
   const benchCpu = process.cpuUsage();
   const groups = (await Promise.all(bases.map(groupCommits))).reduce((sum, n, k) => sum + n - groupsBefore[k], 0);
 
@@ -168,7 +187,14 @@ async function scenario(label, bases, pids) {
   console.log(`  api CPU for the ${sent} ops after the warm-up: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients in ${CLIENT_THREADS} threads) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
   // Each group costs about the same whatever its size: the CPU per op follows the ops per group.
-  console.log(`  group commits: ${groups} (${(sent / groups).toFixed(1)} ops per group); api CPU ${(cpuTotal * 1000 / sent).toFixed(2)} ms per op, ${(cpuTotal * 1000 / groups).toFixed(2)} ms per group`);
+  const perOp = (seconds) => ((seconds * 1000) / sent).toFixed(2);
+  console.log(`  group commits: ${groups} (${(sent / groups).toFixed(1)} ops per group); api CPU ${perOp(cpuTotal)} ms per op (user ${perOp(cpuSplit.user)} + system ${perOp(cpuSplit.system)}), ${(cpuTotal * 1000 / groups).toFixed(2)} ms per group`);
+  // What of it the api spends anyway, ops or not (measured idle before the ops, over the measured wall time): the rest is the ops' own.
+  if (idlePerSecond) {
+    const idleUser = idlePerSecond.user * cpuWall;
+    const idleSystem = idlePerSecond.system * cpuWall;
+    console.log(`  idle (${CLIENTS} clients connected, no ops; ${IDLE_SECONDS} s): ${(idlePerSecond.user * 1000).toFixed(1)} + ${(idlePerSecond.system * 1000).toFixed(1)} ms/s user + system, ${perOp(idleUser + idleSystem)} ms per op at this rate; without it ${perOp(cpuTotal - idleUser - idleSystem)} ms per op (user ${perOp(cpuSplit.user - idleUser)} + system ${perOp(cpuSplit.system - idleSystem)})`);
+  }
   return { label, delivered: throughput, p99: perDelivery.percentile(0.99), p99All: untilAll.percentile(0.99), cpuPerOpMs: (cpuTotal * 1000) / sent, lost: total - acked };
 }
 

@@ -109,6 +109,13 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ LIVE_GROUP_MAX_WAIT_MS: '1001' }), /LIVE_GROUP_MAX_WAIT_MS must be a whole number from 0 to 1000, got "1001"/);
   });
 
+  it('takes LIVE_GROUP_FILL_OPS (default 8) and refuses one out of range', () => {
+    assert.equal(loadConfig({}).liveGroupFillOps, 8);
+    assert.equal(loadConfig({ LIVE_GROUP_FILL_OPS: '28' }).liveGroupFillOps, 28);
+    assert.throws(() => loadConfig({ LIVE_GROUP_FILL_OPS: '0' }), /LIVE_GROUP_FILL_OPS must be a whole number from 1 to 500, got "0"/);
+    assert.throws(() => loadConfig({ LIVE_GROUP_FILL_OPS: '501' }), /LIVE_GROUP_FILL_OPS must be a whole number from 1 to 500, got "501"/);
+  });
+
   it('takes LIVE_WARMUP_MS (default 1000, 0: no warm-up) and refuses one out of range', () => {
     assert.equal(loadConfig({}).liveWarmupMs, 1000);
     assert.equal(loadConfig({ LIVE_WARMUP_MS: '0' }).liveWarmupMs, 0);

@@ -18,7 +18,7 @@ import {
   SSO_NAME_MAX_LENGTH,
 } from '@tessera/contracts';
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy, parseWholeNumber } from '@tessera/server-kit';
-import { GROUP_MAX_WAIT_MS, GROUP_WINDOW_MS } from './live/operation-batcher.js';
+import { GROUP_FILL_OPS, GROUP_MAX_OPS, GROUP_MAX_WAIT_MS, GROUP_WINDOW_MS } from './live/operation-batcher.js';
 import { LIVE_WARMUP_MS_DEFAULT } from './live/live-warmup.js';
 
 export interface AppConfig {
@@ -56,6 +56,8 @@ export interface AppConfig {
   liveGroupWindowMs?: number;
   /** How long past the window a small live group waits for more, counted from the previous group's start (GROUP_MAX_WAIT_MS; up to the window: never). */
   liveGroupMaxWaitMs?: number;
+  /** A live group smaller than this waits for more, up to liveGroupMaxWaitMs (GROUP_FILL_OPS; LIVE_GROUP_FILL_OPS). */
+  liveGroupFillOps?: number;
   /** For how long after it listens the api rehearses live group commits in the background (live-warmup.ts); 0 or absent (apps built in tests): never. LIVE_WARMUP_MS, default LIVE_WARMUP_MS_DEFAULT. */
   liveWarmupMs?: number;
   /** Operations waiting per sheet (default LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); no env var: tests lower them. */
@@ -120,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // At most a second: an operation waits up to this long for its group.
     liveGroupWindowMs: parseWholeNumber('LIVE_GROUP_WINDOW_MS', env.LIVE_GROUP_WINDOW_MS, GROUP_WINDOW_MS, 0, 1000),
     liveGroupMaxWaitMs: parseWholeNumber('LIVE_GROUP_MAX_WAIT_MS', env.LIVE_GROUP_MAX_WAIT_MS, GROUP_MAX_WAIT_MS, 0, 1000),
+    // Up to a whole group (GROUP_MAX_OPS): with LIVE_GROUP_MAX_WAIT_MS, what a slowly edited sheet trades latency for CPU with.
+    liveGroupFillOps: parseWholeNumber('LIVE_GROUP_FILL_OPS', env.LIVE_GROUP_FILL_OPS, GROUP_FILL_OPS, 1, GROUP_MAX_OPS),
     // At most 10 s of a start's CPU.
     liveWarmupMs: parseWholeNumber('LIVE_WARMUP_MS', env.LIVE_WARMUP_MS, LIVE_WARMUP_MS_DEFAULT, 0, 10_000),
     workspaceDefaultAccess: parseWorkspaceDefaultAccess(env.WORKSPACE_DEFAULT_ACCESS),

@@ -103,6 +103,8 @@ export interface LiveHubDeps {
   groupWindowMs?: number;
   /** How long past the window a small group waits for more (GROUP_MAX_WAIT_MS; LIVE_GROUP_MAX_WAIT_MS). */
   groupMaxWaitMs?: number;
+  /** A group smaller than this waits for more, up to groupMaxWaitMs (GROUP_FILL_OPS; LIVE_GROUP_FILL_OPS). */
+  groupFillOps?: number;
   /** Told of each group commit with its operation count (metrics: operations per group). */
   onGroup?(ops: number): void;
   /** Operations waiting per sheet (LIVE_SHEET_QUEUE_MAX_OPS / _BYTES); tests lower them. */
@@ -142,7 +144,7 @@ export class LiveHub {
       undefined,
       { maxItems: deps.queueMaxOps ?? LIVE_SHEET_QUEUE_MAX_OPS, maxBytes: deps.queueMaxBytes ?? LIVE_SHEET_QUEUE_MAX_BYTES, bytes: (q) => q.bytes },
       deps.groupWindowMs,
-      { items: GROUP_FILL_OPS, maxWaitMs: deps.groupMaxWaitMs ?? GROUP_MAX_WAIT_MS },
+      { items: deps.groupFillOps ?? GROUP_FILL_OPS, maxWaitMs: deps.groupMaxWaitMs ?? GROUP_MAX_WAIT_MS },
     );
   }
 

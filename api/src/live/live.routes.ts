@@ -56,6 +56,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
     outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
     groupWindowMs: services.config.liveGroupWindowMs,
     groupMaxWaitMs: services.config.liveGroupMaxWaitMs,
+    groupFillOps: services.config.liveGroupFillOps,
     queueMaxOps: services.config.liveSheetQueueMaxOps,
     queueMaxBytes: services.config.liveSheetQueueMaxBytes,
   });
