@@ -38,8 +38,9 @@ async function sendCode(lines: string[]) {
 
 test('while /health fails the panel warns once and sending stays off', async () => {
   await openPanel({ healthy: false });
-  // Asked afresh at each try (getBy: exactly one warning): on a busy machine the message first found
-  // was sometimes one the list then drew anew, and the element kept was no longer in the document.
+  // Asked afresh at each try (getBy: exactly one warning): the message first shows as plain text
+  // until its Markdown renderer (lazy, MessageContent) has loaded, then is drawn anew by it, and an
+  // element found before that is no longer in the document.
   await waitFor(() => expect(within(messages()).getByText(MIDDLEWARE_UNAVAILABLE_MESSAGE)).toBeInTheDocument());
   await userEvent.type(input(), 'hello');
   const send = screen.getByRole('button', { name: 'Send' });
