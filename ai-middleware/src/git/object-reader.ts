@@ -103,6 +103,14 @@ export class ObjectReader {
   }
 
   /**
+   * As read, for an id given as its 20 bytes (a tree entry's): the packs are searched with
+   * them as they are, and a hex id is made only when the object is not found there.
+   */
+  readId(name: Uint8Array): RawObject | null {
+    return this.readPacked('', false, name) ?? this.read(Buffer.from(name.buffer, name.byteOffset, name.length).toString('hex'));
+  }
+
+  /**
    * The size of an object's content without reading it whole: from the pack
    * entry's header, or for a delta the result size at the head of the delta
    * (its base is not read); for a loose object, from the first inflated bytes.
@@ -166,13 +174,16 @@ export class ObjectReader {
     return { type, content: object.content };
   }
 
-  /** Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs). */
-  private readPacked(oid: string, rescan: boolean): RawObject | null {
+  /**
+   * Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs).
+   * `id`: its 20 bytes when the caller has them (then `oid` may be empty).
+   */
+  private readPacked(oid: string, rescan: boolean, id?: Uint8Array): RawObject | null {
     if (rescan && !this.packDirChanged()) return null;
     const packs = this.loadPacks(rescan);
     // No packs (a repository written only through isomorphic-git): no id to convert.
     if (!packs.length) return null;
-    const name = Buffer.from(oid, 'hex');
+    const name = id ?? Buffer.from(oid, 'hex');
     if (name.length !== 20) return null;
     for (const pack of packs) {
       const index = findName(pack, name);
@@ -183,7 +194,7 @@ export class ObjectReader {
         // zlib's own refusals (a bad code, the Adler-32) and a bad delta mean the same: this entry is corrupt.
         if (err instanceof CorruptPackError && err.located) throw err;
         const reason = err instanceof Error ? err.message : String(err);
-        throw new CorruptPackError(`git: object ${oid} in ${pack.id}.pack is corrupt: ${reason}`, true);
+        throw new CorruptPackError(`git: object ${oid || Buffer.from(name).toString('hex')} in ${pack.id}.pack is corrupt: ${reason}`, true);
       }
     }
     return null;
@@ -340,7 +351,7 @@ function openPack(dir: string, id: string, maxPackBytes: number): Pack | string 
 }
 
 /** Binary search of a 20-byte name in the sorted name table; -1 when absent. Compares bytes in JS: Buffer#compare with offsets costs more than the search. */
-function findName(pack: Pack, name: Buffer): number {
+function findName(pack: Pack, name: Uint8Array): number {
   const names = pack.names;
   let lo = name[0] === 0 ? 0 : pack.fanout[name[0] - 1];
   let hi = pack.fanout[name[0]];
