@@ -104,6 +104,18 @@ function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
   return true;
 }
 
+/** The number written in ASCII digits from `from` to `to` (no string made); null when it is not only digits (Number decides). */
+function digitsAt(buf: Buffer, from: number, to: number): number | null {
+  if (to <= from || to - from > 15) return null;
+  let value = 0;
+  for (let i = from; i < to; i += 1) {
+    const d = buf[i] - 0x30;
+    if (d < 0 || d > 9) return null;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
 /** The tree, parents and author time of a commit object (git's fixed header order: tree, parents, author); null when it is not laid out so. */
 export function commitLinks(content: Buffer): CommitLinks | null {
   if (!startsWith(content, 0, TREE) || content[45] !== 0x0a) return null;
@@ -118,6 +130,6 @@ export function commitLinks(content: Buffer): CommitLinks | null {
   const end = content.indexOf(0x0a, p);
   const zone = content.lastIndexOf(0x20, end);
   const stamp = content.lastIndexOf(0x20, zone - 1);
-  const authorTime = Number(content.toString('latin1', stamp + 1, zone));
+  const authorTime = digitsAt(content, stamp + 1, zone) ?? Number(content.toString('latin1', stamp + 1, zone));
   return Number.isFinite(authorTime) ? { tree, parents, authorTime } : null;
 }
