@@ -9,9 +9,10 @@
 // through the API; the API's own commit rate is measured separately.
 // Needs ai-middleware built (`npm run build`). For A/B runs: GIT_BENCH_DIST=<folder> loads the
 // service from a copy of ai-middleware/dist (put it inside ai-middleware/, so its imports resolve),
-// and GIT_BENCH_TREE_ONLY=1 stops after the first /git/tree's figures.
+// GIT_BENCH_TREE_ONLY=1 stops after the first /git/tree's figures, and GIT_BENCH_TREE_OUT=<file>
+// writes that first answer's body there (two builds must give the same bytes: compare the files).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -123,6 +124,7 @@ try {
   // The tree first: the service started its warm-up walk (file times) at start, and this first call waits for what is left of it.
   const tree = await measure(`GET /git/tree (${FILES} files, unseen history; target ≤ 300 ms)`, '/git/tree', treeOnly ? 1 : 20, (res) => {
     const cpu = process.cpuUsage(readyCpu);
+    if (process.env.GIT_BENCH_TREE_OUT) writeFileSync(process.env.GIT_BENCH_TREE_OUT, res.rawPayload);
     console.log(
       `git-history: first /git/tree answered ${(performance.now() - readyAt).toFixed(1)} ms after the service was ready ` +
         `(the /whoami before it included; ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU in that time; ` +

@@ -63,6 +63,16 @@ describe('git: object reader and file times against git', () => {
     }
   });
 
+  test('a small cache, started over again and again, gives the same objects, and those handed out stay as they were', () => {
+    // Objects are kept in shared buffers never written again: what a read returned must not change under later reads.
+    const all = git('cat-file', '--batch-all-objects', '--batch-check=%(objectname)').trim().split('\n');
+    const whole = new ObjectReader(repoDir);
+    const small = new ObjectReader(repoDir, { cacheBytes: 16 * 1024 });
+    const expected = all.map((oid) => Buffer.from(whole.read(oid)!.content));
+    const handedOut = [...all, ...all.slice().reverse()].map((oid) => small.read(oid)!.content);
+    handedOut.forEach((content, i) => assert.ok(content.equals(expected[i < all.length ? i : 2 * all.length - 1 - i]), all[i % all.length]));
+  });
+
   test('commits and trees parse as git shows them', async () => {
     const store = new ObjectStore(repoDir);
     const head = git('rev-parse', 'main').trim();

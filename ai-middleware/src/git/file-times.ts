@@ -23,6 +23,13 @@ interface Trie {
   path: string | null;
 }
 
+/** A tree the fast reader could not read: the walk reads it through isomorphic-git, then retries the commit. */
+class SlowTree extends Error {
+  constructor(readonly oid: string) {
+    super(`tree ${oid} is read through isomorphic-git`);
+  }
+}
+
 function trieOf(paths: Iterable<string>): Trie {
   const root: Trie = { children: new Map(), path: null };
   for (const p of paths) {
@@ -51,7 +58,8 @@ export class FileTimes {
   private loaded = false;
   private saves = 0;
   private readonly queue = new SerialQueue();
-  private readonly trees = new Map<string, Buffer>();
+  /** Trees the fast reader could not read, read through isomorphic-git for the walk (see SlowTree). */
+  private readonly slowTrees = new Map<string, Buffer>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -75,7 +83,7 @@ export class FileTimes {
         changed = true;
       }
       if (changed) {
-        this.trees.clear();
+        this.slowTrees.clear();
         await this.save(state);
       }
       const out = new Map<string, number>();
@@ -119,14 +127,34 @@ export class FileTimes {
     const root = trieOf(paths);
     let oid: string | null = from;
     // Each commit is read once: as the parent of one step, then as the commit of the next.
-    let commit = await this.store.links(from);
+    // The fast reader's reads need no promise: a walk over 10,000 commits awaits only when it cannot.
+    let commit = this.store.linksNow(from) ?? (await this.store.links(from));
+    // The commit's root tree, when read at the step before (as the parent's).
+    let tree: Buffer | null = null;
     let steps = 0;
     while (oid && oid !== stopAt) {
       // Reads are synchronous underneath: let other requests in now and then.
       if (++steps % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
       const parent: string | null = commit.parents[0] ?? null;
-      const parentCommit = parent ? await this.store.links(parent) : null;
-      await this.compare(parentCommit?.tree ?? null, commit.tree, root, commit.authorTime, times);
+      const parentCommit = parent ? (this.store.linksNow(parent) ?? (await this.store.links(parent))) : null;
+      const before = parentCommit?.tree ?? null;
+      let parentTree: Buffer | null = tree;
+      if (before !== commit.tree) {
+        for (;;) {
+          try {
+            const after = tree ?? this.treeNow(commit.tree);
+            parentTree = before ? this.treeNow(before) : null;
+            this.compare(parentTree, after, root, commit.authorTime, times);
+            break;
+          } catch (err) {
+            // Retrying the commit whole records the same: the first time seen for a path wins, and it is this commit's.
+            if (!(err instanceof SlowTree)) throw err;
+            if (this.slowTrees.size > 1024) this.slowTrees.clear();
+            this.slowTrees.set(err.oid, await this.store.rawTree(err.oid));
+          }
+        }
+      }
+      tree = parentTree;
       oid = parent;
       if (parentCommit) commit = parentCommit;
       if (done(times)) break;
@@ -135,29 +163,27 @@ export class FileTimes {
   }
 
   /** Records (first seen wins) the trie's files whose blob differs between two trees. */
-  private async compare(before: string | null, after: string | null, node: Trie, time: number, into: Map<string, number>): Promise<void> {
-    if (before === after || !after) return;
-    const a = before ? await this.rawTree(before) : null;
-    const b = await this.rawTree(after);
+  private compare(a: Buffer | null, b: Buffer, node: Trie, time: number, into: Map<string, number>): void {
     for (const entry of changedRawEntries(a, b)) {
       const child = node.children.get(entry.name);
       if (!child || (child.path !== null && into.has(child.path))) continue;
       if (child.path !== null && !entry.folder) into.set(child.path, time);
       else if (child.children.size && entry.folder) {
-        const leftTree = entry.before?.folder ? a!.toString('hex', entry.before.at, entry.before.at + 20) : null;
-        await this.compare(leftTree, b.toString('hex', entry.at, entry.at + 20), child, time, into);
+        // Entries that differ have other ids: the two folders are compared (ids as the tree's bytes: no hex made).
+        const left = entry.before?.folder ? this.treeNow(a!.subarray(entry.before.at, entry.before.at + 20)) : null;
+        this.compare(left, this.treeNow(b.subarray(entry.at, entry.at + 20)), child, time, into);
       }
     }
   }
 
-  /** Trees of the walk, kept briefly: each root tree is read as a commit's and again as its child's parent tree. */
-  private async rawTree(oid: string): Promise<Buffer> {
-    const hit = this.trees.get(oid);
-    if (hit) return hit;
-    if (this.trees.size > 1024) this.trees.clear();
-    const tree = await this.store.rawTree(oid);
-    this.trees.set(oid, tree);
-    return tree;
+  /** A tree of the walk: through the fast reader, else one read through isomorphic-git already (or a SlowTree). */
+  private treeNow(oid: string | Uint8Array): Buffer {
+    const fast = this.store.rawTreeNow(oid);
+    if (fast) return fast;
+    const hex = typeof oid === 'string' ? oid : Buffer.from(oid).toString('hex');
+    const slow = this.slowTrees.get(hex);
+    if (!slow) throw new SlowTree(hex);
+    return slow;
   }
 
   private async load(): Promise<void> {

@@ -42,21 +42,32 @@ function newEngine(): Engine | null {
 /**
  * The zlib stream at the start of `input` inflated, when it inflates to exactly `size`
  * bytes; an Error when it is not a valid stream (zlib's message) or has another size.
+ * With `into`, the bytes are written there from `at` (it must have `size + 1` bytes of
+ * room: the one over catches a longer stream) and the result is a view of them: a cache
+ * can keep objects in a few large buffers instead of one buffer each. `from`: where the stream
+ * starts in `input` (a pack entry's offset: no view of the pack made per object).
  */
-export function inflateExact(input: Uint8Array, size: number): Buffer {
+export function inflateExact(input: Uint8Array, size: number, into?: Buffer, at = 0, from = 0): Buffer {
   if (engine === undefined) engine = newEngine();
-  if (!engine) return checked(zlib.inflateSync(input, { chunkSize: size + 64 }), size);
+  if (!engine) {
+    const whole = checked(zlib.inflateSync(from ? input.subarray(from) : input, { chunkSize: size + 64 }), size);
+    if (!into) return whole;
+    whole.copy(into, at);
+    return into.subarray(at, at + size);
+  }
   // One byte more than announced: a stream that fills it is longer than its header says.
-  const out = Buffer.allocUnsafe(size + 1);
+  const out = into ?? Buffer.allocUnsafe(size + 1);
+  const room = into ? size + 1 : out.length;
+  if (into && at + room > into.length) throw new RangeError('inflateExact: no room for the object and one byte');
   const current = engine;
   current.handle.reset();
-  current.handle.writeSync(zlib.constants.Z_FINISH, input, 0, input.length, out, 0, out.length);
+  current.handle.writeSync(zlib.constants.Z_FINISH, input, from, input.length - from, out, at, room);
   if (current.failure) {
     // A failed engine is not reused: the next call makes a new one.
     engine = undefined;
     throw current.failure;
   }
-  return checked(out.subarray(0, out.length - current.state[0]), size);
+  return checked(out.subarray(at, at + room - current.state[0]), size);
 }
 
 /** Bytes enough for a loose object's `<type> <size>\0` (the longest type, 6, and a size of 20 digits). */

@@ -72,6 +72,8 @@ export function parseTree(content: Buffer): TreeEntry[] {
     // Mode 40000 (a folder) is the only one of 5 digits git writes.
     let mode: string;
     if (space - p === 5 && content[p] === 0x34 && content[p + 1] === 0x30 && content[p + 2] === 0x30 && content[p + 3] === 0x30 && content[p + 4] === 0x30) mode = '040000';
+    // 100644, a plain file, the most common mode by far: no string made to look it up.
+    else if (space - p === 6 && content[p] === 0x31 && content[p + 1] === 0x30 && content[p + 2] === 0x30 && content[p + 3] === 0x36 && content[p + 4] === 0x34 && content[p + 5] === 0x34) mode = '100644';
     else {
       const text = content.toString('latin1', p, space);
       mode = MODES[text] ?? text;
@@ -95,7 +97,24 @@ const TREE = Buffer.from('tree ');
 const PARENT = Buffer.from('parent ');
 const AUTHOR = Buffer.from('author ');
 
-const startsWith = (buf: Buffer, at: number, prefix: Buffer) => buf.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
+/** A byte loop: Buffer#compare with offsets validates them through Node's error helpers, at every call (four per commit of a walk). */
+function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > buf.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) if (buf[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The number written in ASCII digits from `from` to `to` (no string made); null when it is not only digits (Number decides). */
+function digitsAt(buf: Buffer, from: number, to: number): number | null {
+  if (to <= from || to - from > 15) return null;
+  let value = 0;
+  for (let i = from; i < to; i += 1) {
+    const d = buf[i] - 0x30;
+    if (d < 0 || d > 9) return null;
+    value = value * 10 + d;
+  }
+  return value;
+}
 
 /** The tree, parents and author time of a commit object (git's fixed header order: tree, parents, author); null when it is not laid out so. */
 export function commitLinks(content: Buffer): CommitLinks | null {
@@ -111,6 +130,6 @@ export function commitLinks(content: Buffer): CommitLinks | null {
   const end = content.indexOf(0x0a, p);
   const zone = content.lastIndexOf(0x20, end);
   const stamp = content.lastIndexOf(0x20, zone - 1);
-  const authorTime = Number(content.toString('latin1', stamp + 1, zone));
+  const authorTime = digitsAt(content, stamp + 1, zone) ?? Number(content.toString('latin1', stamp + 1, zone));
   return Number.isFinite(authorTime) ? { tree, parents, authorTime } : null;
 }

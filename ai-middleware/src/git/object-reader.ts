@@ -57,8 +57,95 @@ interface Pack {
   count: number;
   data: Buffer;
   id: string;
-  /** Inflated objects of this pack by offset (a number key: no string built per read). */
-  cache: Map<number, RawObject>;
+  /** Inflated objects of this pack: offset → entry of the ObjectCache (number keys and values: no object per entry). */
+  cache: Map<number, number>;
+}
+
+/** The largest buffer kept for delta instructions (see ObjectReader.scratch). */
+const SCRATCH_MAX = 4 * 1024 * 1024;
+/** Objects are laid end to end in buffers this large; one over an eighth of it gets a buffer of its own. */
+const SLAB_BYTES = 1024 * 1024;
+
+/**
+ * The inflated pack objects kept for delta chains (`budget` bytes, CACHE_BUDGET unless a test says). Their bytes lie end to
+ * end in a few large buffers, their places in arrays of small numbers: no buffer nor object per
+ * entry. A cold walk over a long history keeps tens of thousands of objects, and as a buffer and
+ * an object each they were most of what the young-generation GCs copied and promoted during the
+ * first /git/tree (about a fifth of its time, and the full GC that followed). A slab is never
+ * written again once given out: when the budget is spent the cache starts over in new slabs, and
+ * the views handed out keep theirs alive.
+ */
+class ObjectCache {
+  constructor(private readonly budget: number) {}
+
+  private slabs: Buffer[] = [];
+  private used = SLAB_BYTES;
+  private bytes = 0;
+  private readonly slabOf: number[] = [];
+  private readonly startOf: number[] = [];
+  private readonly lengthOf: number[] = [];
+  private readonly kindOf: number[] = [];
+  /** The packs' offset maps with entries here: cleared with it. */
+  private readonly maps = new Set<Map<number, number>>();
+
+  get(pack: Pack, offset: number): RawObject | null {
+    const entry = pack.cache.get(offset);
+    if (entry === undefined) return null;
+    const start = this.startOf[entry];
+    return { type: TYPES[this.kindOf[entry]]!, content: this.slabs[this.slabOf[entry]].subarray(start, start + this.lengthOf[entry]) };
+  }
+
+  sizeOf(pack: Pack, offset: number): number | null {
+    const entry = pack.cache.get(offset);
+    return entry === undefined ? null : this.lengthOf[entry];
+  }
+
+  /**
+   * A view of `size + spare` bytes to write an object to be kept into (the spare ones are not kept);
+   * null when an object that large is not kept (the caller allocates its own). Starts over first
+   * when the budget would be passed.
+   */
+  take(size: number, spare = 0): Buffer | null {
+    if (size > this.budget / 16) return null;
+    if (this.bytes + size > this.budget) this.clear();
+    const bytes = size + spare;
+    if (bytes > SLAB_BYTES / 8) {
+      this.slabs.push(Buffer.allocUnsafeSlow(bytes));
+      this.used = SLAB_BYTES;
+      return this.slabs[this.slabs.length - 1];
+    }
+    if (this.used + bytes > SLAB_BYTES) {
+      this.slabs.push(Buffer.allocUnsafeSlow(SLAB_BYTES));
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used += bytes;
+    return this.slabs[this.slabs.length - 1].subarray(at, at + bytes);
+  }
+
+  /** Keeps `content`, written into the last view `take` gave (its spare bytes go back to the slab). */
+  keep(pack: Pack, offset: number, type: RawObject['type'], content: Buffer): void {
+    const slab = this.slabs.length - 1;
+    const start = content.byteOffset - this.slabs[slab].byteOffset;
+    if (this.used !== SLAB_BYTES) this.used = start + content.length;
+    const entry = this.kindOf.length;
+    this.slabOf.push(slab);
+    this.startOf.push(start);
+    this.lengthOf.push(content.length);
+    this.kindOf.push(TYPES.indexOf(type));
+    pack.cache.set(offset, entry);
+    this.maps.add(pack.cache);
+    this.bytes += content.length;
+  }
+
+  private clear(): void {
+    for (const map of this.maps) map.clear();
+    this.maps.clear();
+    this.slabs = [];
+    this.used = SLAB_BYTES;
+    this.bytes = 0;
+    this.slabOf.length = this.startOf.length = this.lengthOf.length = this.kindOf.length = 0;
+  }
 }
 
 /**
@@ -74,17 +161,22 @@ interface Pack {
 export class ObjectReader {
   private packs: Pack[] | null = null;
   private packDirStamp = -1;
-  private cacheBytes = 0;
+  private readonly cache: ObjectCache;
+  /** An id being looked up, parsed from hex here (no buffer per read); used until the read returns. */
+  private readonly name = Buffer.alloc(20);
+  /** A delta's instructions, inflated here: they are read once, while the delta is applied. */
+  private scratch = Buffer.allocUnsafeSlow(64 * 1024);
   /** Packs of the folder not read, each with why (PackNotReadError's message). */
   private declined: string[] = [];
   private readonly maxPackBytes: number;
 
-  /** `maxPackBytes`: for tests, a lower limit than MAX_PACK_BYTES. */
+  /** `maxPackBytes`, `cacheBytes`: for tests, lower limits than MAX_PACK_BYTES and CACHE_BUDGET. */
   constructor(
     private readonly gitdir: string,
-    options: { maxPackBytes?: number } = {},
+    options: { maxPackBytes?: number; cacheBytes?: number } = {},
   ) {
     this.maxPackBytes = options.maxPackBytes ?? MAX_PACK_BYTES;
+    this.cache = new ObjectCache(options.cacheBytes ?? CACHE_BUDGET);
   }
 
   /** Null for an object found nowhere, unless a pack was not read: then it may be there, and that is an error. */
@@ -100,6 +192,14 @@ export class ObjectReader {
   read(oid: string): RawObject | null {
     // Packs first: a lookup in memory; a loose miss costs a failed file open.
     return this.readPacked(oid, false) ?? this.readLoose(oid) ?? this.readPacked(oid, true) ?? this.missing(oid);
+  }
+
+  /**
+   * As read, for an id given as its 20 bytes (a tree entry's): the packs are searched with
+   * them as they are, and a hex id is made only when the object is not found there.
+   */
+  readId(name: Uint8Array): RawObject | null {
+    return this.readPacked('', false, name) ?? this.read(Buffer.from(name.buffer, name.byteOffset, name.length).toString('hex'));
   }
 
   /**
@@ -120,8 +220,8 @@ export class ObjectReader {
       const index = findName(pack, name);
       if (index < 0) continue;
       const offset = packOffset(pack, index);
-      const cached = pack.cache.get(offset);
-      if (cached) return cached.content.length;
+      const cached = this.cache.sizeOf(pack, offset);
+      if (cached !== null) return cached;
       const { data } = pack;
       const { kind, size, next } = entryHeader(data, offset);
       let p = next;
@@ -166,13 +266,16 @@ export class ObjectReader {
     return { type, content: object.content };
   }
 
-  /** Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs). */
-  private readPacked(oid: string, rescan: boolean): RawObject | null {
+  /**
+   * Looks the object up in the packs; with `rescan`, first re-reads the pack folder (git gc or a push may have added packs).
+   * `id`: its 20 bytes when the caller has them (then `oid` may be empty).
+   */
+  private readPacked(oid: string, rescan: boolean, id?: Uint8Array): RawObject | null {
     if (rescan && !this.packDirChanged()) return null;
     const packs = this.loadPacks(rescan);
     // No packs (a repository written only through isomorphic-git): no id to convert.
     if (!packs.length) return null;
-    const name = Buffer.from(oid, 'hex');
+    const name = id ?? hexId(oid, this.name) ?? Buffer.from(oid, 'hex');
     if (name.length !== 20) return null;
     for (const pack of packs) {
       const index = findName(pack, name);
@@ -183,7 +286,7 @@ export class ObjectReader {
         // zlib's own refusals (a bad code, the Adler-32) and a bad delta mean the same: this entry is corrupt.
         if (err instanceof CorruptPackError && err.located) throw err;
         const reason = err instanceof Error ? err.message : String(err);
-        throw new CorruptPackError(`git: object ${oid} in ${pack.id}.pack is corrupt: ${reason}`, true);
+        throw new CorruptPackError(`git: object ${oid || Buffer.from(name).toString('hex')} in ${pack.id}.pack is corrupt: ${reason}`, true);
       }
     }
     return null;
@@ -238,7 +341,7 @@ export class ObjectReader {
     let at = offset;
     let object: RawObject | null;
     for (;;) {
-      const hit = current.cache.get(at);
+      const hit = this.cache.get(current, at);
       if (hit) {
         object = hit;
         break;
@@ -277,15 +380,25 @@ export class ObjectReader {
       } else {
         const type = TYPES[kind];
         if (!type) throw new CorruptPackError(`the entry at ${at} has no object type (${kind})`);
-        object = { type, content: inflateEntry(data, p, size) };
-        this.remember(current, at, object);
+        const into = this.cache.take(size, 1);
+        object = { type, content: inflateEntry(data, p, size, into) };
+        if (into) this.cache.keep(current, at, type, object.content);
         break;
       }
     }
     for (let i = chain.length - 1; i >= 0; i -= 1) {
       const delta = chain[i];
-      object = { type: object.type, content: applyDelta(object.content, inflateEntry(delta.pack.data, delta.at, delta.size)) };
-      this.remember(delta.pack, delta.offset, object);
+      // A large delta (a big file's) gets a buffer of its own: the scratch one stays small.
+      if (this.scratch.length < delta.size + 1 && delta.size < SCRATCH_MAX) this.scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(delta.size + 1, this.scratch.length * 2)));
+      const instructions = inflateEntry(delta.pack.data, delta.at, delta.size, delta.size < this.scratch.length ? this.scratch : null);
+      let kept = false;
+      const content = applyDelta(object.content, instructions, (size) => {
+        const into = this.cache.take(size);
+        kept = into !== null;
+        return into ?? Buffer.allocUnsafe(size);
+      });
+      object = { type: object.type, content };
+      if (kept) this.cache.keep(delta.pack, delta.offset, object.type, content);
     }
     return object;
   }
@@ -299,16 +412,6 @@ export class ObjectReader {
     return null;
   }
 
-  private remember(pack: Pack, offset: number, object: RawObject): void {
-    if (object.content.length > CACHE_BUDGET / 16) return;
-    if (this.cacheBytes + object.content.length > CACHE_BUDGET) {
-      for (const p of this.packs ?? []) p.cache.clear();
-      pack.cache.clear();
-      this.cacheBytes = 0;
-    }
-    pack.cache.set(offset, object);
-    this.cacheBytes += object.content.length;
-  }
 }
 
 /** The pack and its index, or why it is not read. */
@@ -339,8 +442,28 @@ function openPack(dir: string, id: string, maxPackBytes: number): Pack | string 
   };
 }
 
+/** A hex digit's value, or -1. */
+function hexDigit(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+/** A 40-digit hex id parsed into `into`; null for anything else (then Buffer.from decides, as before). */
+function hexId(oid: string, into: Buffer): Buffer | null {
+  if (oid.length !== 40) return null;
+  for (let i = 0; i < 20; i += 1) {
+    const hi = hexDigit(oid.charCodeAt(2 * i));
+    const lo = hexDigit(oid.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) return null;
+    into[i] = hi * 16 + lo;
+  }
+  return into;
+}
+
 /** Binary search of a 20-byte name in the sorted name table; -1 when absent. Compares bytes in JS: Buffer#compare with offsets costs more than the search. */
-function findName(pack: Pack, name: Buffer): number {
+function findName(pack: Pack, name: Uint8Array): number {
   const names = pack.names;
   let lo = name[0] === 0 ? 0 : pack.fanout[name[0] - 1];
   let hi = pack.fanout[name[0]];
@@ -368,10 +491,10 @@ function packOffset(pack: Pack, index: number): number {
   return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
 }
 
-/** A pack entry's deflated data from `at`, inflated: `size` bytes, as its header says, or an error. */
-function inflateEntry(data: Buffer, at: number, size: number): Buffer {
+/** A pack entry's deflated data from `at`, inflated: `size` bytes, as its header says, or an error. `into`: see inflateExact. */
+function inflateEntry(data: Buffer, at: number, size: number, into?: Buffer | null): Buffer {
   checkSize(size, data.length - at);
-  return inflateExact(data.subarray(at), size);
+  return inflateExact(data, size, into ?? undefined, 0, at);
 }
 
 /**
@@ -411,8 +534,11 @@ function readVarint(buf: Buffer, at: number): number {
   return value;
 }
 
-/** Git's delta format: source and target sizes, then copy (from the base) and insert instructions. */
-export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+/**
+ * Git's delta format: source and target sizes, then copy (from the base) and insert instructions.
+ * `target`, when given, supplies the result's buffer (exactly the size asked) instead of a new one.
+ */
+export function applyDelta(base: Buffer, delta: Buffer, target?: (size: number) => Buffer): Buffer {
   let p = 0;
   const varint = () => {
     let value = 0;
@@ -427,7 +553,8 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   };
   const sourceSize = varint();
   if (sourceSize !== base.length) throw new Error('git delta: base size mismatch');
-  const out = Buffer.allocUnsafe(varint());
+  const targetSize = varint();
+  const out = target ? target(targetSize) : Buffer.allocUnsafe(targetSize);
   let o = 0;
   while (p < delta.length) {
     const op = delta[p++];

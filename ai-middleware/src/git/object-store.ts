@@ -34,9 +34,9 @@ export class ObjectStore {
    * A corrupt pack entry is an error, not sent there: isomorphic-git would read the same bytes, and on some
    * (a delta that is its own base) it recurses until the process runs out of memory.
    */
-  private fast(oid: string, type: 'commit' | 'tree' | 'blob'): Buffer | null {
+  private fast(oid: string | Uint8Array, type: 'commit' | 'tree' | 'blob'): Buffer | null {
     try {
-      const object = this.reader.read(oid);
+      const object = typeof oid === 'string' ? this.reader.read(oid) : this.reader.readId(oid);
       return object && object.type === type ? object.content : null;
     } catch (err) {
       if (err instanceof CorruptPackError) throw err;
@@ -62,12 +62,30 @@ export class ObjectStore {
 
   /** A commit's tree, parents and author time, for long walks: read without the full parse (nor its cache) when the bytes allow. */
   async links(oid: string): Promise<CommitLinks> {
-    const cached = this.commits.get(oid);
-    const raw = cached ? null : this.fast(oid, 'commit');
-    const fast = raw ? commitLinks(raw) : null;
-    if (fast) return fast;
-    const commit = cached ?? (await this.commit(oid));
+    const now = this.linksNow(oid);
+    if (now) return now;
+    const commit = await this.commit(oid);
     return { tree: commit.tree, parents: commit.parent, authorTime: commit.author.timestamp };
+  }
+
+  /**
+   * As links, without a promise, when the commit is cached or the fast reader has it laid out as
+   * git writes it; null otherwise (then ask links). A walk over 10,000 commits spent more on
+   * awaiting than on some of its reads.
+   */
+  linksNow(oid: string): CommitLinks | null {
+    const cached = this.commits.get(oid);
+    if (cached) return { tree: cached.tree, parents: cached.parent, authorTime: cached.author.timestamp };
+    const raw = this.fast(oid, 'commit');
+    return raw ? commitLinks(raw) : null;
+  }
+
+  /**
+   * A tree object's bytes, unparsed, without a promise, when the fast reader has it; null otherwise
+   * (then ask rawTree). `oid`: hex, or the 20 bytes of a tree entry's id (no hex string made).
+   */
+  rawTreeNow(oid: string | Uint8Array): Buffer | null {
+    return this.fast(oid, 'tree');
   }
 
   /** A tree object's bytes, unparsed: for walks that look up a few names per tree (see FileTimes). */
