@@ -1,4 +1,5 @@
 import type { CommitObject, TreeEntry } from 'isomorphic-git';
+import { indexOfByte, sameBytes } from './bytes.js';
 
 type Person = CommitObject['author'];
 
@@ -55,13 +56,6 @@ export function parseCommit(content: Buffer): CommitObject {
 /** Modes git writes, as constant strings: no string built per entry. */
 const MODES: Record<string, string> = { '100644': '100644', '100755': '100755', '120000': '120000', '160000': '160000' };
 
-/** A byte's next offset: a loop, cheaper than Buffer#indexOf's native call over an entry's few bytes. */
-function indexOfByte(buf: Buffer, byte: number, from: number): number {
-  let i = from;
-  while (i < buf.length && buf[i] !== byte) i += 1;
-  return i;
-}
-
 /** A tree object's entries (`<mode> <name>\0<20-byte id>`), modes as isomorphic-git writes them (040000 for folders). */
 export function parseTree(content: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
@@ -97,12 +91,8 @@ const TREE = Buffer.from('tree ');
 const PARENT = Buffer.from('parent ');
 const AUTHOR = Buffer.from('author ');
 
-/** A byte loop: Buffer#compare with offsets validates them through Node's error helpers, at every call (four per commit of a walk). */
-function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
-  if (at + prefix.length > buf.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (buf[at + i] !== prefix[i]) return false;
-  return true;
-}
+/** Whether `prefix` is at `at` (four looks per commit of a walk: a byte loop, see bytes.ts). */
+const startsWith = (buf: Buffer, at: number, prefix: Buffer) => at + prefix.length <= buf.length && sameBytes(buf, at, prefix);
 
 /** The number written in ASCII digits from `from` to `to` (no string made); null when it is not only digits (Number decides). */
 function digitsAt(buf: Buffer, from: number, to: number): number | null {

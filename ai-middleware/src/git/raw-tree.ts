@@ -1,3 +1,4 @@
+import { indexOfByte, sameBytes } from './bytes.js';
 import type { ObjectStore } from './object-store.js';
 
 /**
@@ -5,18 +6,6 @@ import type { ObjectStore } from './object-store.js';
  * for walks over many commits that need one or a few names per tree: no parse
  * of the whole tree, no hex string per entry.
  */
-
-export function sameBytes(buf: Uint8Array, at: number, other: Uint8Array, from = 0, length = other.length): boolean {
-  for (let i = 0; i < length; i += 1) if (buf[at + i] !== other[from + i]) return false;
-  return true;
-}
-
-/** A byte's next offset: a loop, cheaper than Buffer#indexOf's native call over an entry's few bytes. */
-function indexOfByte(buf: Uint8Array, byte: number, from: number): number {
-  let i = from;
-  while (i < buf.length && buf[i] !== byte) i += 1;
-  return i;
-}
 
 /** The entry `name` of a raw tree: where its 20-byte id starts and whether it is a folder. */
 export function findRawEntry(tree: Buffer, name: Uint8Array): { at: number; folder: boolean } | null {
