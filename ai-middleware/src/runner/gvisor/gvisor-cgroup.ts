@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import path from 'node:path';
 import type { SandboxLimits } from './gvisor-bundle.js';
 
-const CGROUP_ROOT = '/sys/fs/cgroup';
+/** Where the host's cgroups are mounted (v1: a folder per controller under it; v2: one hierarchy). */
+export const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /**
  * The sandbox's memory cgroup, made by the service before `runsc run` at the path the bundle's

@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CGROUP_ROOT } from './gvisor-cgroup.js';
 
 /** A service's private folder (state and bundles): its PID in the name tells whether its owner still runs. */
 export const GVISOR_DIR_PREFIX = 'tessera-gvisor-';
 const GVISOR_DIR = /^tessera-gvisor-(\d+)-[A-Za-z0-9]{6}$/;
 /** A sandbox's id, which also names its cgroup: tessera-<service PID>-<n>-<hex> (gvisor-sandbox.ts). */
 const SANDBOX_ID = /^tessera-(\d+)-\d+-[0-9a-f]{6}$/;
-const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /** The folder a service with this PID keeps its sandboxes in, as mkdtemp's prefix. */
 export const gvisorDirPrefix = (pid = process.pid): string => path.join(os.tmpdir(), `${GVISOR_DIR_PREFIX}${pid}-`);

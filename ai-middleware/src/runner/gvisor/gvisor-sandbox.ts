@@ -7,7 +7,7 @@ import { ChildMessageSchema } from '../child-message.schema.js';
 import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
 import { sandboxLimits, writeBundle } from './gvisor-bundle.js';
-import { type SandboxCgroup, makeSandboxCgroup, oomKilled } from './gvisor-cgroup.js';
+import { CGROUP_ROOT, type SandboxCgroup, makeSandboxCgroup, oomKilled } from './gvisor-cgroup.js';
 import { reapProcessesNaming, removeCgroups } from './gvisor-leftovers.js';
 import { sandboxJobLine } from './sandbox-job.js';
 
@@ -256,7 +256,7 @@ export class GvisorSandbox implements RunnerWorker {
     if (this.outOfMemory) return;
     const files = this.cgroup
       ? [this.cgroup.oomFile]
-      : [`/sys/fs/cgroup/memory/${this.id}/memory.oom_control`, `/sys/fs/cgroup/${this.id}/memory.events`];
+      : [`${CGROUP_ROOT}/memory/${this.id}/memory.oom_control`, `${CGROUP_ROOT}/${this.id}/memory.events`];
     this.outOfMemory = files.some(oomKilled);
   }
 
