@@ -92,8 +92,7 @@ export class FormulaValues {
   /** Starts the worker and gives it the rows (the grid is mounted). */
   start(): void {
     if (this.port) return;
-    this.port = this.startWorker();
-    this.port.onMessage = (message) => this.receive(message);
+    this.port = this.connect();
     this.state = 'computing';
     void this.reload();
   }
@@ -101,8 +100,7 @@ export class FormulaValues {
   /** Stops the worker (the grid is unmounted); start() begins again. */
   dispose(): void {
     if (!this.port) return;
-    this.port.onMessage = null;
-    this.port.terminate();
+    this.disconnect(this.port);
     this.port = null;
     this.generation++;
     this.values = [];
@@ -243,12 +241,23 @@ export class FormulaValues {
     this.generation++;
     if (this.port && this.engineLoaded) {
       this.engineLoaded = false;
-      this.port.onMessage = null;
-      this.port.terminate();
-      this.port = this.startWorker();
-      this.port.onMessage = (message) => this.receive(message);
+      this.disconnect(this.port);
+      this.port = this.connect();
     }
     this.stop();
+  }
+
+  /** A new worker whose messages come here. */
+  private connect(): FormulaPort {
+    const port = this.startWorker();
+    port.onMessage = (message) => this.receive(message);
+    return port;
+  }
+
+  /** Ends a worker: nothing it still sends comes here. */
+  private disconnect(port: FormulaPort): void {
+    port.onMessage = null;
+    port.terminate();
   }
 
   private receive(message: FromFormulaWorker | null): void {
