@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { CodeRunRequest } from '@tessera/contracts';
-import { type ChildDone, ChildMessageSchema } from './child-message.schema.js';
+import type { ChildDone, ChildMessage } from './child-message.schema.js';
+import { ChildMessageLines } from './child-message-lines.js';
 import type { ChildCommand } from './confinement.js';
 
 /** How often the parent reads the child's resident memory (FACTS.md: 50 ms). */
 const WATCHDOG_INTERVAL_MS = 50;
-/** A child's stdout past this (its result line included) is not read: the job fails. */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;
 
 /** How a job on one child ended. */
@@ -41,8 +40,7 @@ export class RunnerChild {
   private readonly proc: ChildProcess;
   /** The node process inside the namespaces, as this PID namespace numbers it. */
   private nodePid: number | undefined;
-  private stdout: string[] = [];
-  private stdoutBytes = 0;
+  private readonly stdout = new ChildMessageLines((message) => this.onMessage(message), () => this.kill({ kind: 'too_large' }));
   private stderrTail = '';
   private gone = false;
   private killedFor: ChildOutcome | undefined;
@@ -64,7 +62,7 @@ export class RunnerChild {
     this.proc = spawn(command.command, command.args, { env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stdin?.on('error', () => {}); // EPIPE when the child is already dead: its exit says why
     this.proc.stdout?.setEncoding('utf8'); // decodes characters split across chunks
-    this.proc.stdout?.on('data', (chunk: string) => this.onStdout(chunk));
+    this.proc.stdout?.on('data', (chunk: string) => this.stdout.push(chunk));
     this.proc.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
@@ -126,42 +124,14 @@ export class RunnerChild {
     callback?.(outcome);
   }
 
-  private onStdout(chunk: string): void {
-    this.stdoutBytes += chunk.length;
-    if (this.stdoutBytes > MAX_MESSAGE_BYTES) {
-      this.kill({ kind: 'too_large' });
-      return;
-    }
-    // Look for line ends in the new chunk only: a result line can be many megabytes.
-    let text = chunk;
-    let end: number;
-    while ((end = text.indexOf('\n')) >= 0) {
-      this.stdout.push(text.slice(0, end));
-      const line = this.stdout.join('');
-      this.stdout = [];
-      text = text.slice(end + 1);
-      this.onLine(line);
-    }
-    if (text) this.stdout.push(text);
-  }
-
-  private onLine(line: string): void {
-    if (!line.startsWith('{')) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return;
-    }
-    const message = ChildMessageSchema.safeParse(parsed);
-    if (!message.success) return;
-    if (message.data.type === 'ready') {
+  private onMessage(message: ChildMessage): void {
+    if (message.type === 'ready') {
       // Only the first line counts: later ones may come from user code.
-      if (!this.isReady) this.boot = message.data.boot;
+      if (!this.isReady) this.boot = message.boot;
       this.isReady = true;
       this.resolveReady();
     } else if (this.onOutcome) {
-      this.finish({ kind: 'done', message: message.data });
+      this.finish({ kind: 'done', message });
     }
   }
 

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_RUN_FIGURE_MAX_BYTES, CODE_RUN_FIGURE_MAX_SIDE_PX, CODE_RUN_MAX_FIGURES, type CodeRunRequest } from '@tessera/contracts';
-import { ChildMessageSchema } from '../child-message.schema.js';
+import { ChildMessageLines } from '../child-message-lines.js';
+import type { ChildMessage } from '../child-message.schema.js';
 import type { ChildOutcome } from '../runner-child.js';
 import type { RunnerWorker } from '../runner-worker.js';
 import { sandboxLimits, writeBundle } from './gvisor-bundle.js';
@@ -13,8 +14,6 @@ import { sandboxJobLine } from './sandbox-job.js';
 
 /** The bootstrap (bootstrap.py), passed with `python3 -c`: the same path from src/ (tsx) and dist/ (built). */
 const BOOTSTRAP = readFileSync(new URL('../../../src/runner/gvisor/bootstrap.py', import.meta.url), 'utf8');
-/** A sandbox's stdout past this (its result line included) is not read: the job fails. */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;
 /** How often runsc's own memory cgroup (when the service could not make it) is read for an out-of-memory kill. */
 const MEMORY_POLL_MS = 100;
@@ -71,8 +70,7 @@ export class GvisorSandbox implements RunnerWorker {
   readonly boot: 'snapshot' | 'fresh';
   private readonly bundle: string;
   private readonly proc: ChildProcess;
-  private stdout: string[] = [];
-  private stdoutBytes = 0;
+  private readonly stdout = new ChildMessageLines((message) => this.onMessage(message), () => this.kill({ kind: 'too_large' }));
   private stderrTail = '';
   private gone = false;
   private killedFor: ChildOutcome | undefined;
@@ -119,7 +117,7 @@ export class GvisorSandbox implements RunnerWorker {
     this.proc.stdin?.on('error', () => {}); // EPIPE when the sandbox is already gone: its exit says why
     if (options.image) this.proc.stdin?.write(WAKE_LINE);
     this.proc.stdout?.setEncoding('utf8');
-    this.proc.stdout?.on('data', (chunk: string) => this.onStdout(chunk));
+    this.proc.stdout?.on('data', (chunk: string) => this.stdout.push(chunk));
     this.proc.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
@@ -214,40 +212,13 @@ export class GvisorSandbox implements RunnerWorker {
     callback?.(outcome);
   }
 
-  private onStdout(chunk: string): void {
-    this.stdoutBytes += chunk.length;
-    if (this.stdoutBytes > MAX_MESSAGE_BYTES) {
-      this.kill({ kind: 'too_large' });
-      return;
-    }
-    let text = chunk;
-    let end: number;
-    while ((end = text.indexOf('\n')) >= 0) {
-      this.stdout.push(text.slice(0, end));
-      const line = this.stdout.join('');
-      this.stdout = [];
-      text = text.slice(end + 1);
-      this.onLine(line);
-    }
-    if (text) this.stdout.push(text);
-  }
-
-  private onLine(line: string): void {
-    if (!line.startsWith('{')) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return;
-    }
-    const message = ChildMessageSchema.safeParse(parsed);
-    if (!message.success) return;
-    if (message.data.type === 'ready') {
+  private onMessage(message: ChildMessage): void {
+    if (message.type === 'ready') {
       this.isReady = true;
       this.resolveReady();
     } else if (this.onOutcome && !this.killedFor) {
       this.answered = true;
-      this.finish({ kind: 'done', message: message.data });
+      this.finish({ kind: 'done', message });
     }
   }
 
