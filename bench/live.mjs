@@ -9,6 +9,8 @@
 // and a Redis: BENCH_REDIS_URL, or a redis-server started here (Debian's package) on port 6391.
 // Then the same load against the peer, Hocuspocus (BENCH_LIVE_PEER=0 leaves it out), and the figures side by side.
 // BENCH_LIVE_CLIENTS, BENCH_LIVE_RATE (ops/s), BENCH_LIVE_SECONDS change the load; BENCH_LIVE_ONLY=one|two|peer.
+// BENCH_LIVE_SHEETS=N (default 1; must divide the clients): the clients spread over N sheets (client i on sheet i % N), the
+// rate shared by them: many sheets each edited slowly, as a team's day looks, instead of one busy sheet. The peer runs one document.
 // The clients run in worker threads (bench/support/live-clients.worker.mjs), on the upper half of the
 // cores and the server under test on the lower half with BENCH_LIVE_PIN=1; BENCH_LIVE_CLIENT_THREADS
 // (default: one per client core when pinned, else one).
@@ -35,6 +37,10 @@ const IDLE_SECONDS = Number(process.env.BENCH_LIVE_IDLE_SECONDS ?? 0);
 /** The first seconds of the load are sent and checked but left out of the figures: a steady state is measured, not the api's JIT warm-up (its p99 is printed apart). */
 const WARMUP_SECONDS = Number(process.env.BENCH_LIVE_WARMUP_SECONDS ?? 3);
 const ONLY = process.env.BENCH_LIVE_ONLY;
+const SHEETS = Number(process.env.BENCH_LIVE_SHEETS ?? 1);
+if (!Number.isInteger(SHEETS) || SHEETS < 1 || CLIENTS % SHEETS !== 0) throw new Error('BENCH_LIVE_SHEETS must be a whole number that divides BENCH_LIVE_CLIENTS');
+/** Clients on each sheet: an operation reaches the others of its sheet. */
+const PER_SHEET = CLIENTS / SHEETS;
 const PORT_BASE = process.env.BENCH_PORT_BASE ? Number(process.env.BENCH_PORT_BASE) : 3900;
 const ROWS = 100;
 const COLS = 26;
@@ -92,9 +98,11 @@ async function scenario(label, bases, pids) {
   if (PIN) for (const pid of pids) pin(pid, SERVER_CORES);
   const { auth, json } = await benchSession(bases[0]);
   const token = auth.authorization.slice('Bearer '.length);
-  const created = await (await fetch(`${bases[0]}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Live bench ${label}`, metadata: { rows: ROWS, columns: COLS } }) })).json();
-  const sheetId = created.id;
-  const v0 = created.version;
+  const sheets = [];
+  for (let s = 0; s < SHEETS; s++) {
+    const created = await (await fetch(`${bases[0]}/api/v1/sheets`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Live bench ${label} ${s + 1}`, metadata: { rows: ROWS, columns: COLS } }) })).json();
+    sheets.push({ id: created.id, v0: created.version, grid: created.data });
+  }
 
   // The warm-up's operations come first: sent, delivered and checked like the others, left out of the figures.
   const warm = RATE * WARMUP_SECONDS;
@@ -102,8 +110,9 @@ async function scenario(label, bases, pids) {
   // Shared with the client threads (bench/support/live-clients.worker.mjs), indexed by operation.
   const sentAt = new Float64Array(new SharedArrayBuffer(8 * total));
   const seen = new Int32Array(new SharedArrayBuffer(4 * total));
-  const versions = new Int32Array(new SharedArrayBuffer(4 * CLIENTS)).fill(v0);
-  const workerData = { bases, sheetId, token, v0, grid: created.data, clients: CLIENTS, rate: RATE, total, warm, rows: ROWS, cols: COLS, sentAt, seen, versions, wsFrom: requireFromApi.resolve('@fastify/websocket') };
+  const versions = new Int32Array(new SharedArrayBuffer(4 * CLIENTS));
+  for (let i = 0; i < CLIENTS; i++) versions[i] = sheets[i % SHEETS].v0;
+  const workerData = { bases, sheets, token, clients: CLIENTS, rate: RATE, total, warm, rows: ROWS, cols: COLS, sentAt, seen, versions, wsFrom: requireFromApi.resolve('@fastify/websocket') };
   const workers = Array.from({ length: CLIENT_THREADS }, (_, w) => new Worker(new URL('./support/live-clients.worker.mjs', import.meta.url), { workerData: { ...workerData, w, threads: CLIENT_THREADS } }));
   const next = (type) => Promise.all(workers.map((worker) => new Promise((resolve, reject) => {
     const onMessage = (m) => {
@@ -137,14 +146,15 @@ async function scenario(label, bases, pids) {
   await allSent;
   const sent = total - warm;
   const sendSeconds = (performance.now() - started) / 1000;
-  // Drain: every op acknowledged, every client at the last version.
-  const finalVersion = v0 + total;
+  // Drain: every op acknowledged, every client at its sheet's last version (operation seq goes to sheet (seq % clients) % sheets).
+  const finalVersions = sheets.map((sheet, s) => sheet.v0 + Array.from({ length: total }, (_, seq) => (seq % CLIENTS) % SHEETS === s).filter(Boolean).length);
+  const finalSum = versions.reduce((sum, _, i) => sum + finalVersions[i % SHEETS], 0);
   const drainStart = performance.now();
   let progress = -1;
   let progressAt = drainStart;
   for (;;) {
     const reached = versions.reduce((sum, v) => sum + v, 0);
-    if (reached === finalVersion * CLIENTS) break;
+    if (reached === finalSum) break;
     if (reached !== progress) [progress, progressAt] = [reached, performance.now()];
     else if (performance.now() - progressAt > STALL_GUARD_MS) break;
     await new Promise((r) => setTimeout(r, 50));
@@ -157,9 +167,9 @@ async function scenario(label, bases, pids) {
   const benchCpu = process.cpuUsage();
   const groups = (await Promise.all(bases.map(groupCommits))).reduce((sum, n, k) => sum + n - groupsBefore[k], 0);
 
-  const server = await (await fetch(`${bases[0]}/api/v1/sheets/${sheetId}`, { headers: auth })).json();
+  const servers = await Promise.all(sheets.map(async (sheet) => (await fetch(`${bases[0]}/api/v1/sheets/${sheet.id}`, { headers: auth })).json()));
   const results = next('result');
-  for (const worker of workers) worker.postMessage({ type: 'finish', truth: JSON.stringify(server.data) });
+  for (const worker of workers) worker.postMessage({ type: 'finish', truths: servers.map((server) => JSON.stringify(server.data)) });
   const parts = await results;
   await Promise.all(workers.map((worker) => worker.terminate()));
   const perDelivery = new Histogram();
@@ -174,16 +184,18 @@ async function scenario(label, bases, pids) {
   }
   const sum = (key) => parts.reduce((s, part) => s + part[key], 0);
   const [identical, acked, outOfOrder, errors] = ['identical', 'acked', 'outOfOrder', 'errors'].map(sum);
-  const behind = versions.filter((v) => v < finalVersion).length;
+  const behind = versions.filter((v, i) => v < finalVersions[i % SHEETS]).length;
 
   console.log(`\n${label}`);
-  console.log(`  ${CLIENTS} clients, ${total} cell operations sent in ${sendSeconds.toFixed(1)} s (${(total / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
+  console.log(`  ${CLIENTS} clients${SHEETS > 1 ? ` on ${SHEETS} sheets (${PER_SHEET} each)` : ''}, ${total} cell operations sent in ${sendSeconds.toFixed(1)} s (${(total / sendSeconds).toFixed(0)}/s offered); the last reached every client ${drainSeconds.toFixed(1)} s after the last send: ${throughput.toFixed(0)} ops/s applied and delivered`);
   if (warm > 0) console.log(`  warm-up: the first ${WARMUP_SECONDS} s (${warm} ops) are left out of the figures below; their p99 to a client ${warmDelivery.percentile(0.99).toFixed(1)} ms, max ${warmDelivery.max.toFixed(0)} ms`);
   console.log(`  send → receipt by another client: p50 ${perDelivery.percentile(0.5).toFixed(1)} ms, p99 ${perDelivery.percentile(0.99).toFixed(1)} ms, max ${perDelivery.max.toFixed(0)} ms (${perDelivery.n} deliveries)`);
   console.log(`  send → receipt by the first other client: p50 ${firstReceipt.percentile(0.5).toFixed(1)} ms, p99 ${firstReceipt.percentile(0.99).toFixed(1)} ms (the server's part, less one socket's parsing)`);
   console.log(`  send → receipt by every other client: p50 ${untilAll.percentile(0.5).toFixed(1)} ms, p99 ${untilAll.percentile(0.99).toFixed(1)} ms (${untilAll.n} ops)`);
-  console.log(`  ops lost: ${total - acked} unacknowledged, ${total * (CLIENTS - 1) - perDelivery.n - warmDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
-  console.log(`  server version ${server.version} (expected ${finalVersion}); replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
+  console.log(`  ops lost: ${total - acked} unacknowledged, ${total * (PER_SHEET - 1) - perDelivery.n - warmDelivery.n} deliveries missing, ${behind} clients behind; out of order: ${outOfOrder}; error frames: ${errors}`);
+  const wrongVersions = servers.filter((server, s) => server.version !== finalVersions[s]).length;
+  const versionsSaid = SHEETS > 1 ? `${SHEETS - wrongVersions} of ${SHEETS} sheets at their expected version` : `server version ${servers[0].version} (expected ${finalVersions[0]})`;
+  console.log(`  ${versionsSaid}; replicas equal to the server's sheet: ${identical}/${CLIENTS}`);
   console.log(`  api CPU for the ${sent} ops after the warm-up: ${cpu.map((s) => `${s.toFixed(1)} s`).join(' + ')}; this benchmark's process (the ${CLIENTS} clients in ${CLIENT_THREADS} threads) so far: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
   // Each group costs about the same whatever its size: the CPU per op follows the ops per group.
@@ -233,7 +245,7 @@ async function guarded(stop, fn) {
 }
 
 const pgUrl = process.env.BENCH_PG_URL;
-console.log(`live benchmark: ${CLIENTS} clients, ${RATE} ops/s for ${SECONDS} s; ${CORES} cores${PIN ? ` (clients on cores ${CLIENT_CORES} in ${CLIENT_THREADS} threads, the server on ${SERVER_CORES})` : ''}, load average ${os.loadavg()[0].toFixed(1)}`);
+console.log(`live benchmark: ${CLIENTS} clients${SHEETS > 1 ? ` on ${SHEETS} sheets` : ''}, ${RATE} ops/s in all for ${SECONDS} s; ${CORES} cores${PIN ? ` (clients on cores ${CLIENT_CORES} in ${CLIENT_THREADS} threads, the server on ${SERVER_CORES})` : ''}, load average ${os.loadavg()[0].toFixed(1)}`);
 const results = [];
 if (!ONLY || ONLY === 'one') {
   const db = pgUrl ? await benchDatabase(pgUrl) : undefined;
@@ -262,7 +274,7 @@ if (!ONLY || ONLY === 'two') {
     }
   }
 }
-if ((!ONLY || ONLY === 'peer') && process.env.BENCH_LIVE_PEER !== '0') results.push(await peerScenario());
+if ((!ONLY || ONLY === 'peer') && process.env.BENCH_LIVE_PEER !== '0' && SHEETS === 1) results.push(await peerScenario());
 
 if (results.length > 1) {
   const peer = results.find((r) => r.label.startsWith('Hocuspocus'));

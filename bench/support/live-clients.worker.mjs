@@ -9,7 +9,9 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Histogram } from './latency-histogram.mjs';
 
-const { w, threads, bases, sheetId, token, v0, grid, clients: CLIENTS, rate, total, warm, rows, cols, sentAt, seen, versions, wsFrom } = workerData;
+const { w, threads, bases, sheets, token, clients: CLIENTS, rate, total, warm, rows, cols, sentAt, seen, versions, wsFrom } = workerData;
+/** Client i is on sheet i % sheets.length; an operation reaches the others of its sheet. */
+const PER_SHEET = CLIENTS / sheets.length;
 const { WebSocket } = createRequire(wsFrom)('ws');
 const now = () => performance.timeOrigin + performance.now();
 
@@ -48,8 +50,9 @@ const mine = [];
 const connect = (i) =>
   new Promise((resolve, reject) => {
     const base = bases[i % bases.length].replace(/^http/, 'ws');
-    const ws = new WebSocket(`${base}/sheets/${sheetId}?token=${encodeURIComponent(token)}&since=${v0}`);
-    const c = { i, ws, version: v0, grid: structuredClone(grid), mine: new Map(), acked: 0 };
+    const sheet = sheets[i % sheets.length];
+    const ws = new WebSocket(`${base}/sheets/${sheet.id}?token=${encodeURIComponent(token)}&since=${sheet.v0}`);
+    const c = { i, s: i % sheets.length, ws, version: sheet.v0, grid: structuredClone(sheet.grid), mine: new Map(), acked: 0 };
     const onFrame = (f, at) => {
       if (f.type === 'presence') return resolve(c);
       if (f.type === 'error') errors += 1;
@@ -76,7 +79,7 @@ const connect = (i) =>
       perDelivery.add(latency);
       const count = Atomics.add(seen, seq, 1) + 1;
       if (count === 1) firstReceipt.add(latency);
-      if (count === CLIENTS - 1) untilAll.add(latency);
+      if (count === PER_SHEET - 1) untilAll.add(latency);
     };
     ws.on('message', (data) => {
       const at = now();
@@ -107,7 +110,7 @@ parentPort.on('message', async (message) => {
         const col = Math.floor(Math.random() * cols);
         c.mine.set(id, [row, col, next]);
         sentAt[next] = now();
-        c.ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id, type: 'cell_update', position: { row, column: col }, value: next } }));
+        c.ws.send(JSON.stringify({ type: 'operation', sheet_id: sheets[c.s].id, operation: { id, type: 'cell_update', position: { row, column: col }, value: next } }));
       }
       if (next >= total) {
         clearInterval(timer);
@@ -115,7 +118,7 @@ parentPort.on('message', async (message) => {
       }
     }, 5);
   } else if (message.type === 'finish') {
-    const identical = mine.filter((c) => JSON.stringify(c.grid) === message.truth).length;
+    const identical = mine.filter((c) => JSON.stringify(c.grid) === message.truths[c.s]).length;
     const acked = mine.reduce((s, c) => s + c.acked, 0);
     for (const c of mine) c.ws.close();
     parentPort.postMessage({ type: 'result', warmDelivery, perDelivery, untilAll, firstReceipt, outOfOrder, errors, identical, acked });
