@@ -1,6 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
+import { WindowedUndo } from './windowed-undo.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -27,6 +28,8 @@ export const CELLS_UNREADABLE = 'The sheet\'s rows could not be read';
  */
 export class WindowedSheet {
   readonly windows: RowWindows;
+  /** The user's undo and redo steps, at absolute rows: they follow rows and columns moved here, whoever moved them. */
+  readonly undo = new WindowedUndo();
   rowCount: number;
   colCount: number;
   /** Windows the grid shows now: read when missing, never dropped. */
@@ -176,6 +179,20 @@ export class WindowedSheet {
     this.windows.applyOwn(changes);
   }
 
+  /**
+   * Own cells written outside the grid's rows (an undo of cells the grid does not show): into the
+   * rows held, as the grid writes the ones it shows; a row not held shows them once read (the
+   * session's ownEdits logs them for a window read before the server has them).
+   */
+  writeOwn(changes: readonly CellChange[]): void {
+    for (const { row, col, value } of changes) {
+      const cells = this.rowAt(row);
+      if (!cells) continue;
+      while (cells.length < col) cells.push(null);
+      cells[col] = value;
+    }
+  }
+
   /** Every own edit acknowledged: windows read before an own row or column op are read again. */
   ownSaved(): void {
     this.windows.ownSaved();
@@ -195,6 +212,7 @@ export class WindowedSheet {
   ownStructure(type: StructureOperationType, index: number, count: number): void {
     this.resize(type, count);
     this.ownMoves.push({ type, index, count });
+    this.undo.moved({ type, index, count });
   }
 
   /** Others' cells, at `version`. */
@@ -204,8 +222,9 @@ export class WindowedSheet {
   }
 
   /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
-  remoteStructure(version: number, type: StructureOperationType, count: number): void {
+  remoteStructure(version: number, type: StructureOperationType, index: number, count: number): void {
     this.resize(type, count);
+    this.undo.moved({ type, index, count });
     this.othersMoved();
     this.reload(version);
   }
