@@ -339,3 +339,37 @@ test("another user's rows inserted above an edit move its undo; the undo of a ro
   expect(ownOps()).toHaveLength(sent);
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
 });
+
+test("the user's own row insert and remove are undone from far away as on the whole grid: the row removed again, the removed row back with its cells", async () => {
+  await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('row_above');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 1));
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  act(() => hot.selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_remove', index: at, count: 1 })));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS));
+  // The grid went there; its rows read again once the server had it.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at + 1}`, at + 1]));
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, at]));
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+});

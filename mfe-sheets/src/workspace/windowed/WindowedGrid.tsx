@@ -183,15 +183,42 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    * name slab rows). As modern spreadsheets do, the grid goes to the step's cells and selects them,
    * moving the slab when they are outside it. Cells of rows shown are written through the grid
    * (sent by afterChange like any edit); those of rows not read yet, or beyond the slab, are sent
-   * directly (the inverse is in the step, the row need not be shown).
+   * directly (the inverse is in the step, the row need not be shown). Rows or columns go through
+   * the session like the menu's (the rows shown move once the server has them), then the cells a
+   * remove took.
    */
   const locked = useRef(readOnly);
   locked.current = readOnly;
   const history = (redo: boolean) => {
     const h = hot();
     if (!h || locked.current) return;
-    const changes = redo ? sheet.undo.redo() : sheet.undo.undo();
-    if (!changes || changes.length === 0) return;
+    const inverse = redo ? sheet.undo.redo() : sheet.undo.undo();
+    if (!inverse) return;
+    try {
+      const { structure, cells } = inverse;
+      if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
+      else {
+        const rows = structure.type === 'rows_insert' || structure.type === 'rows_remove';
+        if (rows) showRow(h, structure.index);
+        const insert = structure.type === 'rows_insert' || structure.type === 'columns_insert';
+        on.current.onStructureChanged({ axis: rows ? 'row' : 'col', index: structure.index, amount: insert ? structure.count : -structure.count });
+        if (cells.length > 0) on.current.onCellsChanged(cells);
+      }
+    } finally {
+      sheet.undo.settled();
+    }
+  };
+  /** Absolute row `row` shown, a third down the rows shown; the slab moved there when it is outside. */
+  const showRow = (h: Handsontable, row: number) => {
+    if (row >= base.current && row < base.current + slab.current.length) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const top = Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows));
+    sheet.show(top, top + rows, SLAB.readAhead);
+    rebase(slabAround(top, rows), top);
+  };
+  const writeCells = (h: Handsontable, changes: CellChange[], source: string) => {
+    if (changes.length === 0) return;
     // The step's block (a loop: a slab's paste is too many cells to spread into Math.min).
     let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
     for (const { row, col } of changes) {
@@ -200,13 +227,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       left = Math.min(left, col);
       right = Math.max(right, col);
     }
-    if (top < base.current || top >= base.current + slab.current.length) {
-      const { first, last } = visibleRange(h);
-      const rows = last - first + 1;
-      const shownTop = Math.max(0, Math.min(top - Math.floor(rows / 3), sheet.rowCount - rows));
-      sheet.show(shownTop, shownTop + rows, SLAB.readAhead);
-      rebase(slabAround(shownTop, rows), shownTop);
-    }
+    showRow(h, top);
     const inSlab = (row: number) => row >= base.current && row < base.current + slab.current.length;
     const through: [number, number, CellValue][] = [];
     const direct: CellChange[] = [];
@@ -219,7 +240,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       sheet.writeOwn(direct);
       on.current.onCellsChanged(direct);
     }
-    if (through.length > 0) h.setDataAtCell(through, redo ? REDO_SOURCE : UNDO_SOURCE);
+    if (through.length > 0) h.setDataAtCell(through, source);
     const last = base.current + slab.current.length - 1;
     if (top <= last) h.selectCell(top - base.current, left, Math.min(bottom, last) - base.current, right, true);
     h.render();

@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
-import { WindowedUndo } from './windowed-undo.js';
+import { UNDO_CELLS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -210,9 +210,35 @@ export class WindowedSheet {
    * the session reaches its version.
    */
   ownStructure(type: StructureOperationType, index: number, count: number): void {
+    const move = { type, index, count };
+    // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
+    this.undo.moved(move);
+    this.undo.structure(move, () => this.removedCells(move));
     this.resize(type, count);
-    this.ownMoves.push({ type, index, count });
-    this.undo.moved({ type, index, count });
+    this.ownMoves.push(move);
+  }
+
+  /**
+   * The cells holding a value that an own remove takes (for its undo), or null when they are not all
+   * known: rows not read, or the rows held not yet moved by an own op the server has not acknowledged.
+   */
+  private removedCells({ type, index, count }: StructureMove): UndoStep | null {
+    if (this.ownMoves.length > 0) return null;
+    const rows = type === 'rows_remove';
+    const first = rows ? index : 0;
+    const end = rows ? Math.min(index + count, this.rowCount) : this.rowCount;
+    const removed: UndoStep = [];
+    for (let row = first; row < end; row++) {
+      const cells = this.rowAt(row) ?? this.staleRowAt(row);
+      if (!cells) return null;
+      const to = rows ? cells.length : Math.min(index + count, cells.length);
+      for (let col = rows ? 0 : index; col < to; col++) {
+        const value = cells[col];
+        if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
+      }
+      if (removed.length > UNDO_CELLS_MAX) return null;
+    }
+    return removed;
   }
 
   /** Others' cells, at `version`. */
