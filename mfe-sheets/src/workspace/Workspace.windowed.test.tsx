@@ -302,9 +302,7 @@ test('an edit undone after the grid moved far from it goes out at its absolute r
   expect(ownOps().at(-1)).toEqual(cellSent(5, 1, 'mine'));
   expect(hot.getDataAtCell(slabRow(5), 1)).toBe('mine');
 
-  // The menu's Undo, from the end again.
-  act(() => dragBar(1));
-  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS)));
+  // The menu's Undo, then Ctrl+Y.
   act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 5]));
   expect(hot.getDataAtCell(slabRow(5), 1)).toBe(5);
