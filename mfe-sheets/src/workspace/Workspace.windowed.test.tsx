@@ -28,8 +28,9 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
-  // A copy: the test api changes the sheets it holds (rows inserted in one test must not reach the next).
-  api = await startSheetApi([{ ...big, data: big.data.map((row) => [...row]) }]);
+  // A copy: the test api changes the sheets it holds (rows inserted in one test must not reach the next),
+  // its metadata too (the live hub counts rows and columns in it).
+  api = await startSheetApi([{ ...big, metadata: JSON.parse(JSON.stringify(big.metadata)) as Sheet['metadata'], data: big.data.map((row) => [...row]) }]);
 });
 afterEach(async () => {
   closeLiveShells();
@@ -269,4 +270,104 @@ test("another user's selected cell is outlined at its absolute row once that row
   view.rerender(<ChakraProvider value={defaultSystem}><Workspace shell={withBob(at - 3)} /></ChakraProvider>);
   await waitFor(() => expect(hot.getCell(slabRow(at - 3), 1)).toHaveAttribute('data-presence', 'Bob'));
   expect(hot.getCell(slabRow(at), 1)).not.toHaveAttribute('data-presence');
+});
+
+/** A key pressed on the grid (Handsontable's shortcuts listen on the document while the grid has the focus). */
+const press = (key: string, keys: { ctrlKey?: boolean; shiftKey?: boolean }) => fireEvent.keyDown(document.activeElement ?? document.body, { key, ...keys });
+const cellSent = (row: number, col: number, value: unknown) => expect.objectContaining({ type: 'cell_update', position: { row, column: col }, value });
+
+test('an edit undone after the grid moved far from it goes out at its absolute row, and shows where it is; redone likewise (keys and menu)', async () => {
+  await opens();
+  const hot = currentGrid();
+  act(() => hot.setDataAtCell(5, 1, 'mine'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 'mine']));
+  // The bar dragged to the end: the slab moved far from row 5.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(ROWS - 1), 0)).toBe(`r${ROWS - 1}`));
+  act(() => hot.selectCell(slabRow(ROWS - 1), 0));
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(cellSent(5, 1, 5)));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 5]));
+  // The grid went to the cell undone (as spreadsheets do): row 6 shown, its old value, selected.
+  expect(hot.getDataAtCell(slabRow(5), 1)).toBe(5);
+  expect(hot.getSelectedLast()?.slice(0, 2)).toEqual([slabRow(5), 1]);
+
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS)));
+  act(() => hot.selectCell(slabRow(ROWS - 1), 0));
+  // Ctrl+Shift+Z (Cmd on macOS, which jsdom is not).
+  act(() => void press('Z', { ctrlKey: true, shiftKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 'mine']));
+  expect(ownOps().at(-1)).toEqual(cellSent(5, 1, 'mine'));
+  expect(hot.getDataAtCell(slabRow(5), 1)).toBe('mine');
+
+  // The menu's Undo, then Ctrl+Y.
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 5]));
+  expect(hot.getDataAtCell(slabRow(5), 1)).toBe(5);
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 'mine']));
+});
+
+test("another user's rows inserted above an edit move its undo; the undo of a row not read again yet still goes out", async () => {
+  const shell = await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+  act(() => hot.setDataAtCell(slabRow(at), 1, 'mine'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, 'mine']));
+
+  // Back at the top; Bob inserts rows there: every window is read again, only those shown are.
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'rows_insert', index: 10, count: 2 }));
+  await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS + 2));
+
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(cellSent(at + 2, 1, at)));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at + 2]).toEqual([`r${at}`, at]));
+  // Shown once its window is read.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at + 2), 1)).toBe(at));
+  // Bob's rows are not the user's to undo: nothing more.
+  const sent = ownOps().length;
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  expect(ownOps()).toHaveLength(sent);
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
+});
+
+test("the user's own row insert and remove are undone from far away as on the whole grid: the row removed again, the removed row back with its cells", async () => {
+  await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('row_above');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 1));
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  act(() => hot.selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_remove', index: at, count: 1 })));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS));
+  // The grid went there; its rows read again once the server had it.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  act(() => {
+    hot.selectCell(slabRow(at), 0);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at + 1}`, at + 1]));
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, at]));
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
 });

@@ -50,14 +50,31 @@ function structureItems(onStructure: (change: StructureChange) => void): Record<
   };
 }
 
+/** Undo and redo kept by the grid itself instead of Handsontable's UndoRedo (the windowed grid: windowed-undo.ts). */
+export interface MenuHistory {
+  undo(): void;
+  redo(): void;
+  canUndo(): boolean;
+  canRedo(): boolean;
+}
+
+/** The Undo and Redo entries with Handsontable's texts, doing `history`'s (Handsontable's hide them when its UndoRedo is off). */
+function historyItems(history: MenuHistory): Record<string, object> {
+  return {
+    undo: { callback: () => history.undo(), disabled: () => !history.canUndo(), hidden: () => false },
+    redo: { callback: () => history.redo(), disabled: () => !history.canRedo(), hidden: () => false },
+  };
+}
+
 /**
  * The context menu's items: the editing ones (or only Copy when read-only), then 'Cell history'
- * when asked for. `onStructure`: rows and columns are inserted and removed by it (structureItems).
+ * when asked for. `onStructure`: rows and columns are inserted and removed by it (structureItems);
+ * `history`: Undo and Redo do its (historyItems).
  */
-export function contextMenu(readOnly: boolean, onCellHistory: ((row: number, col: number) => void) | null, onStructure?: (change: StructureChange) => void) {
+export function contextMenu(readOnly: boolean, onCellHistory: ((row: number, col: number) => void) | null, onStructure?: (change: StructureChange) => void, history?: MenuHistory) {
   const keys = readOnly ? ['copy'] : EDIT_MENU;
-  if (!onCellHistory && (!onStructure || readOnly)) return keys;
-  const own = onStructure && !readOnly ? structureItems(onStructure) : {};
+  if (!onCellHistory && ((!onStructure && !history) || readOnly)) return keys;
+  const own = readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : {}), ...(history ? historyItems(history) : {}) };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
   keys.forEach((key, i) => (items[key === '---------' ? `separator_${i}` : key] = key === '---------' ? { name: '---------' } : (own[key] ?? {})));

@@ -183,7 +183,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyStructure: ({ type, index, count }) => {
           if (type === 'columns_insert' || type === 'columns_remove') shiftHeaders(loaded, index, type === 'columns_insert' ? count : -count);
-          windowed.remoteStructure(sheetLive.version, type, count);
+          windowed.remoteStructure(sheetLive.version, type, index, count);
           resize({ rows: windowed.rowCount, cols: windowed.colCount });
           touched(null);
         },

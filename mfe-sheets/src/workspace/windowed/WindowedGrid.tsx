@@ -11,6 +11,7 @@ import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
+import { ownStep, REDO_SOURCE, UNDO_SOURCE } from './windowed-undo.js';
 
 registerGridModules();
 
@@ -112,8 +113,6 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     // One batch: the deselection, the scroll and the new rows drawn once (each alone lays the grid out again).
     h.batch(() => {
       h.deselectCell();
-      // Undo steps name slab rows: after the move they would undo other rows.
-      h.getPlugin('undoRedo')?.clear();
       if (colsChanged) h.updateSettings({ minCols: cols });
       if (rows.length === slab.current.length && !colsChanged) {
         // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
@@ -179,6 +178,92 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     }
   };
 
+  /**
+   * Undo or redo (sheet.undo, at absolute rows: Handsontable's own UndoRedo is off, its steps would
+   * name slab rows). As modern spreadsheets do, the grid goes to the step's cells and selects them,
+   * moving the slab when they are outside it. Cells of rows shown are written through the grid
+   * (sent by afterChange like any edit); those of rows not read yet, or beyond the slab, are sent
+   * directly (the inverse is in the step, the row need not be shown). Rows or columns go through
+   * the session like the menu's (the rows shown move once the server has them), then the cells a
+   * remove took.
+   */
+  const locked = useRef(readOnly);
+  locked.current = readOnly;
+  const history = (redo: boolean) => {
+    const h = hot();
+    if (!h || locked.current) return;
+    const inverse = redo ? sheet.undo.redo() : sheet.undo.undo();
+    if (!inverse) return;
+    try {
+      const { structure, cells } = inverse;
+      if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
+      else {
+        const rows = structure.type === 'rows_insert' || structure.type === 'rows_remove';
+        if (rows) showRow(h, structure.index);
+        const insert = structure.type === 'rows_insert' || structure.type === 'columns_insert';
+        on.current.onStructureChanged({ axis: rows ? 'row' : 'col', index: structure.index, amount: insert ? structure.count : -structure.count });
+        if (cells.length > 0) on.current.onCellsChanged(cells);
+      }
+    } finally {
+      sheet.undo.settled();
+    }
+  };
+  /** Absolute row `row` shown, a third down the rows shown; the slab moved there when it is outside. */
+  const showRow = (h: Handsontable, row: number) => {
+    if (row >= base.current && row < base.current + slab.current.length) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const top = Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows));
+    sheet.show(top, top + rows, SLAB.readAhead);
+    rebase(slabAround(top, rows), top);
+  };
+  const writeCells = (h: Handsontable, changes: CellChange[], source: string) => {
+    if (changes.length === 0) return;
+    // The step's block (a loop: a slab's paste is too many cells to spread into Math.min).
+    let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
+    for (const { row, col } of changes) {
+      top = Math.min(top, row);
+      bottom = Math.max(bottom, row);
+      left = Math.min(left, col);
+      right = Math.max(right, col);
+    }
+    showRow(h, top);
+    const inSlab = (row: number) => row >= base.current && row < base.current + slab.current.length;
+    const through: [number, number, CellValue][] = [];
+    const direct: CellChange[] = [];
+    for (const change of changes) {
+      const i = change.row - base.current;
+      if (inSlab(change.row) && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
+      else direct.push(change);
+    }
+    if (direct.length > 0) {
+      sheet.writeOwn(direct);
+      on.current.onCellsChanged(direct);
+    }
+    if (through.length > 0) h.setDataAtCell(through, source);
+    const last = base.current + slab.current.length - 1;
+    if (top <= last) h.selectCell(top - base.current, left, Math.min(bottom, last) - base.current, right, true);
+    h.render();
+  };
+  const undo = () => history(false);
+  const redo = () => history(true);
+
+  // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps.
+  useEffect(() => {
+    const grid = hot()?.getShortcutManager().getContext('grid');
+    if (!grid) return;
+    const group = 'windowedUndo';
+    // Right Alt is Ctrl+Alt on some systems (as Handsontable's own shortcuts say).
+    grid.addShortcuts(
+      [
+        { keys: [['Control/Meta', 'z']], callback: undo },
+        { keys: [['Control/Meta', 'y'], ['Control/Meta', 'Shift', 'z']], callback: redo },
+      ],
+      { group, runOnlyIf: (event?: KeyboardEvent) => !event?.altKey },
+    );
+    return () => grid.removeShortcutsByGroup(group);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
   useEffect(() => {
     const refill = (reset: boolean) => {
@@ -234,6 +319,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
         (change) => on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change),
+        { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
       ),
     [readOnly],
   );
@@ -254,6 +340,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           colWidths={COLUMN_WIDTH}
           minCols={Math.max(1, sheet.colCount)}
           maxRows={SLAB.rows}
+          // Its steps name slab rows: undo and redo are sheet.undo's (history above).
+          undo={false}
           contextMenu={menu}
           // Said either way: Handsontable keeps a cell's meta, so a placeholder's readOnly (or a
           // highlight) would outlive its row's arrival (or the slab's move).
@@ -269,6 +357,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
+            sheet.undo.record(ownStep(changes, source, base.current));
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}

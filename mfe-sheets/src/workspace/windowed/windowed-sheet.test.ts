@@ -49,7 +49,7 @@ test('rows inserted by someone: the size follows, a window read before it is rea
   expect(api.reads.map((r) => r.start)).toEqual([0]);
   const updates: boolean[] = [];
   sheet.subscribe((reset) => updates.push(reset));
-  sheet.remoteStructure(2, 'rows_insert', 5);
+  sheet.remoteStructure(2, 'rows_insert', 0, 5);
   expect(sheet.rowCount).toBe(ROWS + 5);
   expect(updates).toEqual([true]);
   // The read made before the insert answers at version 1: stale, read again.
@@ -137,7 +137,7 @@ test('cells(): rows inserted meanwhile start the read again, at the new size', a
   const sheet = new WindowedSheet(first(), api.read);
   const reading = sheet.cells();
   await settle();
-  sheet.remoteStructure(2, 'rows_insert', 5);
+  sheet.remoteStructure(2, 'rows_insert', 0, 5);
   api.state.version = 2;
   api.state.rows = ROWS + 5;
   const stop = answering(api);
@@ -190,7 +190,7 @@ test("rows moved by someone else while an own row op waits: the rows held before
   api.reads[0].answer();
   await settle();
   sheet.ownStructure('rows_insert', 5, 1);
-  sheet.remoteStructure(2, 'rows_insert', 2);
+  sheet.remoteStructure(2, 'rows_insert', 0, 2);
   expect(sheet.staleRowAt(10)).toBeUndefined();
   sheet.advance(3);
   sheet.ownSaved();

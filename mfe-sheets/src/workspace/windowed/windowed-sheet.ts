@@ -1,6 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
+import { UNDO_CELLS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -27,6 +28,8 @@ export const CELLS_UNREADABLE = 'The sheet\'s rows could not be read';
  */
 export class WindowedSheet {
   readonly windows: RowWindows;
+  /** The user's undo and redo steps, at absolute rows: they follow rows and columns moved here, whoever moved them. */
+  readonly undo = new WindowedUndo();
   rowCount: number;
   colCount: number;
   /** Windows the grid shows now: read when missing, never dropped. */
@@ -176,6 +179,20 @@ export class WindowedSheet {
     this.windows.applyOwn(changes);
   }
 
+  /**
+   * Own cells written outside the grid's rows (an undo of cells the grid does not show): into the
+   * rows held, as the grid writes the ones it shows; a row not held shows them once read (the
+   * session's ownEdits logs them for a window read before the server has them).
+   */
+  writeOwn(changes: readonly CellChange[]): void {
+    for (const { row, col, value } of changes) {
+      const cells = this.rowAt(row);
+      if (!cells) continue;
+      while (cells.length < col) cells.push(null);
+      cells[col] = value;
+    }
+  }
+
   /** Every own edit acknowledged: windows read before an own row or column op are read again. */
   ownSaved(): void {
     this.windows.ownSaved();
@@ -193,8 +210,35 @@ export class WindowedSheet {
    * the session reaches its version.
    */
   ownStructure(type: StructureOperationType, index: number, count: number): void {
+    const move = { type, index, count };
+    // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
+    this.undo.moved(move);
+    this.undo.structure(move, () => this.removedCells(move));
     this.resize(type, count);
-    this.ownMoves.push({ type, index, count });
+    this.ownMoves.push(move);
+  }
+
+  /**
+   * The cells holding a value that an own remove takes (for its undo), or null when they are not all
+   * known: rows not read, or the rows held not yet moved by an own op the server has not acknowledged.
+   */
+  private removedCells({ type, index, count }: StructureMove): UndoStep | null {
+    if (this.ownMoves.length > 0) return null;
+    const rows = type === 'rows_remove';
+    const first = rows ? index : 0;
+    const end = rows ? Math.min(index + count, this.rowCount) : this.rowCount;
+    const removed: UndoStep = [];
+    for (let row = first; row < end; row++) {
+      const cells = this.rowAt(row) ?? this.staleRowAt(row);
+      if (!cells) return null;
+      const to = rows ? cells.length : Math.min(index + count, cells.length);
+      for (let col = rows ? 0 : index; col < to; col++) {
+        const value = cells[col];
+        if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
+      }
+      if (removed.length > UNDO_CELLS_MAX) return null;
+    }
+    return removed;
   }
 
   /** Others' cells, at `version`. */
@@ -204,8 +248,9 @@ export class WindowedSheet {
   }
 
   /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
-  remoteStructure(version: number, type: StructureOperationType, count: number): void {
+  remoteStructure(version: number, type: StructureOperationType, index: number, count: number): void {
     this.resize(type, count);
+    this.undo.moved({ type, index, count });
     this.othersMoved();
     this.reload(version);
   }

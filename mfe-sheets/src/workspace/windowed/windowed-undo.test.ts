@@ -1,0 +1,148 @@
+import { LIVE_SOURCE } from '../grid/grid-link.js';
+import type { StructureMove } from './moved-rows.js';
+import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
+
+/** An undo or redo done (its inverse sent at once): the cells written, null when there was none. */
+const undone = (stack: WindowedUndo) => {
+  const inverse = stack.undo();
+  stack.settled();
+  return inverse?.cells ?? null;
+};
+const redone = (stack: WindowedUndo) => {
+  const inverse = stack.redo();
+  stack.settled();
+  return inverse?.cells ?? null;
+};
+
+test("ownStep: the user's changes at absolute rows; unchanged cells, others' changes, loads and undo itself are no step", () => {
+  const changes: [number, number, unknown, unknown][] = [
+    [2, 1, 'a', 'b'],
+    [3, 0, undefined, 7],
+    [4, 0, 'same', 'same'],
+  ];
+  expect(ownStep(changes, 'edit', 50_000)).toEqual([
+    { row: 50_002, col: 1, before: 'a', after: 'b' },
+    { row: 50_003, col: 0, before: null, after: 7 },
+  ]);
+  expect(ownStep(changes, 'CopyPaste.paste', 0)).toHaveLength(2);
+  for (const source of [LIVE_SOURCE, 'loadData', 'updateData', UNDO_SOURCE, REDO_SOURCE]) expect(ownStep(changes, source, 0)).toEqual([]);
+  expect(ownStep(null, 'edit', 0)).toEqual([]);
+});
+
+test('undo gives the values before, last step first; redo the values after; a new step ends the redos', () => {
+  const undo = new WindowedUndo();
+  expect(undone(undo)).toBeNull();
+  undo.record([{ row: 5, col: 0, before: 'old', after: 'new' }]);
+  undo.record([
+    { row: 100_000, col: 1, before: 1, after: 2 },
+    { row: 100_001, col: 1, before: null, after: 3 },
+  ]);
+  expect(undone(undo)).toEqual([
+    { row: 100_001, col: 1, value: null },
+    { row: 100_000, col: 1, value: 1 },
+  ]);
+  expect(undone(undo)).toEqual([{ row: 5, col: 0, value: 'old' }]);
+  expect(undo.canUndo()).toBe(false);
+  expect(redone(undo)).toEqual([{ row: 5, col: 0, value: 'new' }]);
+  expect(undo.canRedo()).toBe(true);
+  undo.record([{ row: 6, col: 0, before: null, after: 'x' }]);
+  expect(undo.canRedo()).toBe(false);
+  expect(undone(undo)).toEqual([{ row: 6, col: 0, value: null }]);
+  expect(undone(undo)).toEqual([{ row: 5, col: 0, value: 'old' }]);
+});
+
+test('rows and columns inserted or removed move the steps, undone ones too; a removed cell leaves its step, an empty step goes', () => {
+  const undo = new WindowedUndo();
+  undo.record([{ row: 10, col: 0, before: 'a', after: 'b' }]);
+  undo.record([
+    { row: 20, col: 0, before: 'c', after: 'd' },
+    { row: 21, col: 2, before: 'e', after: 'f' },
+  ]);
+  undo.record([{ row: 30, col: 1, before: 'g', after: 'h' }]);
+  expect(undone(undo)).toEqual([{ row: 30, col: 1, value: 'g' }]);
+  // Two rows inserted above row 15: rows 20, 21 and 30 move down, row 10 stays.
+  undo.moved({ type: 'rows_insert', index: 15, count: 2 });
+  // Row 22 (was 20) removed; a column inserted left of column 1.
+  undo.moved({ type: 'rows_remove', index: 22, count: 1 });
+  undo.moved({ type: 'columns_insert', index: 1, count: 1 });
+  expect(redone(undo)).toEqual([{ row: 31, col: 2, value: 'h' }]);
+  expect(undone(undo)).toEqual([{ row: 31, col: 2, value: 'g' }]);
+  expect(undone(undo)).toEqual([{ row: 22, col: 3, value: 'e' }]);
+  // Column 0 removed: the first step's only cell, so the step is gone.
+  undo.moved({ type: 'columns_remove', index: 0, count: 1 });
+  expect(undo.canUndo()).toBe(false);
+  expect(redone(undo)).toEqual([{ row: 22, col: 2, value: 'f' }]);
+});
+
+test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UNDO_CELLS_MAX cells; the newest stays', () => {
+  const undo = new WindowedUndo();
+  for (let i = 0; i <= UNDO_STEPS_MAX; i++) undo.record([{ row: i, col: 0, before: null, after: i }]);
+  let steps = 0;
+  let oldest = -1;
+  for (let changes = undone(undo); changes; changes = undone(undo)) {
+    steps++;
+    oldest = changes[0].row;
+  }
+  expect(steps).toBe(UNDO_STEPS_MAX);
+  expect(oldest).toBe(1);
+
+  const big = (row: number) => Array.from({ length: UNDO_CELLS_MAX / 2 + 1 }, (_, col) => ({ row, col, before: null, after: 1 }));
+  undo.record(big(0));
+  undo.record(big(1));
+  expect(undone(undo)?.[0].row).toBe(1);
+  expect(undo.canUndo()).toBe(false);
+});
+
+test("own row inserts and removes are steps: undone (a remove's cells put back) and redone where their rows are now", () => {
+  const undo = new WindowedUndo();
+  /** An own op, as the sheet sends it: the steps move, then it is a step. */
+  const own = (move: StructureMove, removed: UndoStep | null = []) => {
+    undo.moved(move);
+    undo.structure(move, () => removed);
+  };
+  undo.record([{ row: 50, col: 0, before: 'a', after: 'b' }]);
+  own({ type: 'rows_insert', index: 10, count: 2 });
+  // Someone inserts 3 rows at the top: both steps move down.
+  undo.moved({ type: 'rows_insert', index: 0, count: 3 });
+  expect(undo.undo()).toEqual({ structure: { type: 'rows_remove', index: 13, count: 2 }, cells: [] });
+  // Its inverse goes out (the sheet moves the steps, it is no step); it does not move itself.
+  own({ type: 'rows_remove', index: 13, count: 2 });
+  undo.settled();
+  expect(undone(undo)).toEqual([{ row: 53, col: 0, value: 'a' }]);
+  expect(redone(undo)).toEqual([{ row: 53, col: 0, value: 'b' }]);
+  expect(undo.redo()).toEqual({ structure: { type: 'rows_insert', index: 13, count: 2 }, cells: [] });
+  own({ type: 'rows_insert', index: 13, count: 2 });
+  undo.settled();
+  expect(undone(undo)).toEqual([]);
+
+  // A remove of rows 60–61, with their cells; someone removes row 0 and inserts a column at the left.
+  own({ type: 'rows_remove', index: 60, count: 2 }, [
+    { row: 60, col: 0, before: 'x', after: null },
+    { row: 61, col: 1, before: 7, after: null },
+  ]);
+  undo.moved({ type: 'rows_remove', index: 0, count: 1 });
+  undo.moved({ type: 'columns_insert', index: 0, count: 1 });
+  expect(undo.undo()).toEqual({
+    structure: { type: 'rows_insert', index: 59, count: 2 },
+    cells: [
+      { row: 59, col: 1, value: 'x' },
+      { row: 60, col: 2, value: 7 },
+    ],
+  });
+  own({ type: 'rows_insert', index: 59, count: 2 });
+  undo.settled();
+  expect(undo.redo()).toEqual({ structure: { type: 'rows_remove', index: 59, count: 2 }, cells: [] });
+});
+
+test("a step whose inserted rows someone cuts into goes; a remove whose cells are not all known cannot be undone and ends the history", () => {
+  const undo = new WindowedUndo();
+  undo.moved({ type: 'rows_insert', index: 10, count: 3 });
+  undo.structure({ type: 'rows_insert', index: 10, count: 3 }, () => []);
+  undo.moved({ type: 'rows_remove', index: 11, count: 1 });
+  expect(undo.canUndo()).toBe(false);
+
+  undo.record([{ row: 1, col: 0, before: null, after: 1 }]);
+  undo.structure({ type: 'columns_remove', index: 0, count: 1 }, () => null);
+  expect(undo.canUndo()).toBe(false);
+  expect(undo.canRedo()).toBe(false);
+});

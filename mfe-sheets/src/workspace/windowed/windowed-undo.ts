@@ -1,0 +1,217 @@
+import type { CellChange, CellValue } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+import { LIVE_SOURCE } from '../grid/grid-link.js';
+import { toCellValue } from '../grid/grid-shape.js';
+import type { StructureMove } from './moved-rows.js';
+
+/** The sources the windowed grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
+export const UNDO_SOURCE = 'UndoRedo.undo';
+export const REDO_SOURCE = 'UndoRedo.redo';
+/**
+ * Changes that are not a step of the user's: (re)loading the rows, others' changes, undo and redo
+ * themselves, and 'auto' (as Handsontable's UndoRedo.done() leaves out).
+ */
+const NOT_STEPS = new Set<string>(['loadData', 'updateData', LIVE_SOURCE, UNDO_SOURCE, REDO_SOURCE, 'auto']);
+
+/** Steps kept (the oldest dropped first): Excel's default depth; Handsontable's own stack has no bound. */
+export const UNDO_STEPS_MAX = 100;
+/** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first, the newest always kept. */
+export const UNDO_CELLS_MAX = 500_000;
+
+/** A cell the user changed, at its absolute row: its value before and after. */
+export interface UndoCell {
+  row: number;
+  col: number;
+  before: CellValue;
+  after: CellValue;
+}
+/** The cells of one change of the user's (a typed cell, a paste, an autofill, a cut...): undone and redone whole. */
+export type UndoStep = UndoCell[];
+
+/**
+ * A step: cells changed, or rows or columns the user inserted or removed (`structure`, where it is
+ * now) with, for a remove, the cells it took that held a value (`cells`, `after` null: put back on undo).
+ */
+interface Step {
+  cells: UndoStep;
+  structure?: StructureMove;
+}
+
+/** What an undo or redo does: rows or columns inserted or removed first, then cells written (at absolute rows). */
+export interface StepInverse {
+  structure?: StructureMove;
+  cells: CellChange[];
+}
+
+const isRows = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'rows_remove';
+const isInsert = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'columns_insert';
+const opposite: Record<StructureMove['type'], StructureMove['type']> = {
+  rows_insert: 'rows_remove',
+  rows_remove: 'rows_insert',
+  columns_insert: 'columns_remove',
+  columns_remove: 'columns_insert',
+};
+
+/**
+ * afterChange of the windowed grid: the user's own change as a step at absolute rows (`base`: the
+ * absolute row of the grid's first row), or an empty one when it is not the user's or changed nothing.
+ */
+export function ownStep(changes: readonly Handsontable.CellChange[] | null, source: string, base: number): UndoStep {
+  if (!changes || NOT_STEPS.has(source)) return [];
+  const step: UndoStep = [];
+  for (const [row, prop, before, after] of changes) {
+    if (typeof prop !== 'number' || before === after) continue;
+    step.push({ row: base + row, col: prop, before: toCellValue(before), after: toCellValue(after) });
+  }
+  return step;
+}
+
+/** A cell's place after a row or column insert or remove; null when it was removed. */
+function movedCell(cell: UndoCell, move: StructureMove): UndoCell | null {
+  const rows = isRows(move);
+  const at = rows ? cell.row : cell.col;
+  if (at < move.index) return cell;
+  let to: number;
+  if (isInsert(move)) to = at + move.count;
+  else if (at < move.index + move.count) return null;
+  else to = at - move.count;
+  return rows ? { ...cell, row: to } : { ...cell, col: to };
+}
+
+/**
+ * A structure step's rows or columns after `move`. `present`: they are in the sheet (an insert
+ * done, a remove undone), a block that moves as a whole and whose step goes (null) when the move
+ * cuts into it; else they are a gap between two rows (or columns), which moves with the rows after
+ * it and stays where rows around it are removed.
+ */
+function movedStructure(step: StructureMove, present: boolean, move: StructureMove): StructureMove | null {
+  if (isRows(step) !== isRows(move)) return step;
+  const end = move.index + move.count;
+  if (isInsert(move)) {
+    // Inserted at its place: the rows there (or after the gap) move down, it with them.
+    if (move.index <= step.index) return { ...step, index: step.index + move.count };
+    return present && move.index < step.index + step.count ? null : step;
+  }
+  if (end <= step.index) return { ...step, index: step.index - move.count };
+  if (!present) return move.index < step.index ? { ...step, index: move.index } : step;
+  return move.index >= step.index + step.count ? step : null;
+}
+
+/**
+ * The undo and redo stacks of a windowed sheet (issue 23). Handsontable's own steps name the
+ * grid's rows, which are a slab of the sheet that moves as the user scrolls; these name absolute
+ * rows, so a step is undone where its cells are, shown or not. Rows and columns inserted or
+ * removed (the user's or others') move the steps' cells with them; a cell removed leaves its step,
+ * and a step with no cell left is dropped. The user's own row and column inserts and removes are
+ * steps too (as on the whole grid), a remove with the cells it took.
+ */
+export class WindowedUndo {
+  private done: Step[] = [];
+  private undone: Step[] = [];
+  /** The step being undone or redone (its inverse is being sent): its own ops do not move it. */
+  private pending: { step: Step; redone: boolean } | null = null;
+
+  canUndo(): boolean {
+    return this.done.length > 0;
+  }
+
+  canRedo(): boolean {
+    return this.undone.length > 0;
+  }
+
+  /** A new change of the user's: the steps undone cannot be redone any more (as in Handsontable). */
+  record(cells: UndoStep): void {
+    if (cells.length === 0) return;
+    this.settled();
+    this.push({ cells });
+  }
+
+  /**
+   * Rows or columns the user inserted or removed (sent). `removed`: the cells a remove took that
+   * held a value, or null when they are not all known (rows not read): such a remove cannot be
+   * undone, and the steps before it are dropped (as spreadsheets do after an action they cannot undo).
+   * The ops an undo or redo sends are not steps.
+   */
+  structure(move: StructureMove, removed: () => UndoStep | null): void {
+    if (this.pending) return;
+    if (isInsert(move)) {
+      this.push({ cells: [], structure: move });
+      return;
+    }
+    const cells = removed();
+    if (cells && cells.length <= UNDO_CELLS_MAX) this.push({ cells, structure: move });
+    else this.clear();
+  }
+
+  clear(): void {
+    this.done = [];
+    this.undone = [];
+  }
+
+  /** The last step taken back (null when there is none); call settled() once its inverse is sent. */
+  undo(): StepInverse | null {
+    this.settled();
+    const step = this.done.pop();
+    if (!step) return null;
+    this.pending = { step, redone: false };
+    const { structure } = step;
+    // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
+    if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: step.cells.map(({ row, col, before }) => ({ row, col, value: before })) };
+    return { cells: step.cells.map(({ row, col, before }) => ({ row, col, value: before })).reverse() };
+  }
+
+  /** The last step undone made again (null when there is none); call settled() once it is sent. */
+  redo(): StepInverse | null {
+    this.settled();
+    const step = this.undone.pop();
+    if (!step) return null;
+    this.pending = { step, redone: true };
+    if (step.structure) return { structure: step.structure, cells: [] };
+    return { cells: step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
+  }
+
+  /** The undo or redo is sent: its step goes to the other stack. */
+  settled(): void {
+    if (!this.pending) return;
+    (this.pending.redone ? this.done : this.undone).push(this.pending.step);
+    this.pending = null;
+  }
+
+  /** Rows or columns inserted or removed (the user's, sent, or others', arrived): the steps' cells follow. */
+  moved(move: StructureMove): void {
+    const pending = this.pending?.step;
+    const follow = (steps: Step[], inDone: boolean) => {
+      const out: Step[] = [];
+      for (const step of steps) {
+        if (step === pending) {
+          out.push(step);
+          continue;
+        }
+        const cells = step.cells.map((cell) => movedCell(cell, move)).filter((cell): cell is UndoCell => cell !== null);
+        if (!step.structure) {
+          if (cells.length > 0) out.push({ cells });
+          continue;
+        }
+        // A remove's cells are where its rows go back: they move as its place does, not as the rows shown.
+        // Its rows are in the sheet when it is an insert done or a remove undone.
+        const structure = movedStructure(step.structure, inDone === isInsert(step.structure), move);
+        if (!structure) continue;
+        const shift = structure.index - step.structure.index;
+        const rows = isRows(structure);
+        const own = isRows(move) === rows ? step.cells.map((cell) => (rows ? { ...cell, row: cell.row + shift } : { ...cell, col: cell.col + shift })) : cells;
+        out.push({ cells: own, structure });
+      }
+      return out;
+    };
+    this.done = follow(this.done, true);
+    this.undone = follow(this.undone, false);
+  }
+
+  private push(step: Step): void {
+    this.done.push(step);
+    this.undone = [];
+    let cells = 0;
+    for (const s of this.done) cells += s.cells.length;
+    while (this.done.length > 1 && (this.done.length > UNDO_STEPS_MAX || cells > UNDO_CELLS_MAX)) cells -= this.done.shift()!.cells.length;
+  }
+}
