@@ -392,6 +392,20 @@ async function replaceChunks(db: Db, sheetId: string, layout: ChunkLayout, from:
   };
 }
 
+/**
+ * The cells of a sheet the formula engine would be given (sheets.held_cells, migration 0016), when
+ * that count is exact: it is of the chunks' stored text, so not while a column op is pending on
+ * any chunk (one written before the newest column op: the compactor has not caught up). Undefined then.
+ */
+export async function exactHeldCells(db: Db, sheetId: string): Promise<number | undefined> {
+  const row = await sql<{ held_cells: string | number; behind: boolean | null }>`SELECT s.held_cells,
+      (SELECT max(o.version) FROM sheet_ops o WHERE o.sheet_id = s.id AND o.kind IN ('columns_insert', 'columns_remove'))
+        > (SELECT min(c.version) FROM sheet_chunks c WHERE c.sheet_id = s.id) AS behind
+    FROM sheets s WHERE s.id = ${sheetId}::uuid`.execute(db);
+  const found = row.rows[0];
+  return found && found.behind !== true ? Number(found.held_cells) : undefined;
+}
+
 /** The chunks of a sheet that have column ops pending (see pendingColumnOps), in row order, with their stored size. */
 export async function chunksBehind(db: Db, sheetId: string): Promise<{ chunk: number; bytes: number }[]> {
   return db
