@@ -9,8 +9,10 @@ import { type Kysely, type Migration, sql } from 'kysely';
  * widest, trailing cells cleared to null), so it would open windowed sheets the engine computes.
  *
  * Each chunk counts its rows when stored (`held`, beside `bytes`; a row whose last cell is not null
- * holds its length, the common case, read without walking its cells); the sheet's total moves by
- * the difference. The count is of the stored text: a chunk with column ops still pending
+ * holds its length, the common case, read without walking its cells; about 0.65 ms for 500 × 10 on
+ * PostgreSQL, more on PGlite); an insert may give the count instead (an import counts its rows as it
+ * parses them: a 1,000,000-row import would spend seconds on it), an update always has it counted.
+ * The sheet's total moves by the difference. The count is of the stored text: a chunk with column ops still pending
  * (sheet-store.ts pendingColumnOps) counts as it was before them until the column compactor
  * rewrites it, so the api gives the total only when no chunk is behind (SheetsService.heldCells).
  */
@@ -22,7 +24,7 @@ export const heldCellsMigration: Migration = {
         WHEN jsonb_typeof(r -> -1) <> 'null' THEN jsonb_array_length(r)
         ELSE (SELECT coalesce(max(i), 0) FROM jsonb_array_elements(r) WITH ORDINALITY AS e(c, i) WHERE jsonb_typeof(c) <> 'null') END), 0)::int
       FROM jsonb_array_elements(CASE WHEN json_typeof(rows) = 'array' THEN rows::jsonb ELSE '[]'::jsonb END) AS r $$`.execute(db);
-    await sql`ALTER TABLE sheet_chunks ADD COLUMN held integer NOT NULL DEFAULT 0`.execute(db);
+    await sql`ALTER TABLE sheet_chunks ADD COLUMN held integer NOT NULL DEFAULT -1`.execute(db);
     await sql`ALTER TABLE sheets ADD COLUMN held_cells bigint NOT NULL DEFAULT 0`.execute(db);
     await sql`UPDATE sheet_chunks SET held = sheet_rows_held(rows)`.execute(db);
     await sql`UPDATE sheets s SET held_cells = coalesce((SELECT sum(c.held) FROM sheet_chunks c WHERE c.sheet_id = s.id), 0)`.execute(db);
@@ -30,7 +32,10 @@ export const heldCellsMigration: Migration = {
     await sql`CREATE OR REPLACE FUNCTION sheet_chunk_measure() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         NEW.bytes := octet_length(NEW.rows::text);
-        NEW.held := sheet_rows_held(NEW.rows);
+        -- -1 (the default): not given. An update's is the old row's unless counted again.
+        IF NEW.held < 0 OR TG_OP = 'UPDATE' THEN
+          NEW.held := sheet_rows_held(NEW.rows);
+        END IF;
         RETURN NEW;
       END $$`.execute(db);
     await sql`CREATE OR REPLACE FUNCTION sheet_chunk_count() RETURNS trigger LANGUAGE plpgsql AS $$

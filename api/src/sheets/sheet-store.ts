@@ -23,6 +23,8 @@ interface ChunkRow {
   /** JSON text, or its UTF-8 bytes (an import's chunks: sent as they are). */
   rows: string | Uint8Array;
   version: number;
+  /** Its cells the formula engine would be given, when the writer counted them (else the database does: migration 0016). */
+  held?: number;
 }
 
 /**
@@ -132,9 +134,16 @@ async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
   }
 }
 
-/** The chunks at these positions of `layout`, with `textOf(position)` as their rows, written by `version`. */
-export function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string | Uint8Array): ChunkRow[] {
-  return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version }));
+/** The chunks at these positions of `layout`, with `textOf(position)` as their rows (`heldOf(position)` held cells, when known), written by `version`. */
+export function chunkRowsAt(
+  sheetId: string,
+  layout: ChunkLayout,
+  positions: Iterable<number>,
+  version: number,
+  textOf: (p: number) => string | Uint8Array,
+  heldOf?: (p: number) => number,
+): ChunkRow[] {
+  return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version, ...(heldOf ? { held: heldOf(p) } : {}) }));
 }
 
 async function deleteChunks(db: Db, sheetId: string, ids: number[]): Promise<void> {
