@@ -5,6 +5,7 @@ import { type GridData, SheetSummarySchema } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrations.js';
 import type { Database } from '../src/db/schema.js';
+import { exactHeldCells } from '../src/sheets/sheet-store.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { apiClient } from './support/api-client.js';
 import { signupAdmin } from './support/auth-helpers.js';
@@ -138,5 +139,14 @@ describe('migration 0015_sheet_formula_flag on existing sheets', () => {
   it('computes it from the stored chunks', async () => {
     const flags = await db.selectFrom('sheets').select(['id', 'may_have_formulas']).execute();
     assert.deepEqual(Object.fromEntries(flags.map((f) => [f.id, f.may_have_formulas])), { [withFormula]: true, [without]: false });
+  });
+
+  it("and migration 0016 counts the cells the formula engine would hold (contracts heldCells) of each stored chunk and sheet", async () => {
+    const sheets = await db.selectFrom('sheets').select(['id', 'held_cells']).execute();
+    assert.deepEqual(Object.fromEntries(sheets.map((s) => [s.id, Number(s.held_cells)])), { [withFormula]: 4, [without]: 6 });
+    assert.deepEqual((await db.selectFrom('sheet_chunks').select('held').where('sheet_id', '=', without).orderBy('chunk').execute()).map((c) => c.held), [2, 4]);
+    // A chunk written since moves the total by its own count (a cell emptied at a row's end is not held).
+    await sql`UPDATE sheet_chunks SET rows = '[["a", null, null]]'::json WHERE sheet_id = ${without}::uuid AND chunk = 0`.execute(db);
+    assert.equal(await exactHeldCells(db, without), 5);
   });
 });
