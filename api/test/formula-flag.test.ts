@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type GridData, SheetSummarySchema } from '@tessera/contracts';
+import { type GridData, heldCells, SheetSummarySchema } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrations.js';
 import type { Database } from '../src/db/schema.js';
@@ -70,6 +70,8 @@ describe('the "may have formulas" fact of a sheet', () => {
     const copy = await api.post(`/api/v1/sheets/${id}/duplicate`);
     assert.equal(copy.statusCode, 201);
     assert.equal(SheetSummarySchema.parse(copy.json()).may_have_formulas, true);
+    // The copy's count of held cells (the chunks' counts copied with them) is the sheet's.
+    assert.equal(await exactHeldCells((t.app as unknown as { db: Kysely<Database> }).db, copy.json().id), heldCells(data));
   });
 
   it('an import with a formula', async () => {

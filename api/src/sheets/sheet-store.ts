@@ -473,8 +473,9 @@ export async function copyChunks(db: Db, fromId: string, toId: string, version: 
     .where(sql<boolean>`${pendingOfChunk()} IS NOT NULL`)
     .execute();
   const ids = behind.map((c) => c.chunk);
-  await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version)
-    SELECT ${toId}::uuid, chunk, ord, n, rows, ${version}::int FROM sheet_chunks
+  // Their held cells too (migration 0016): a chunk without column ops pending was counted as it is.
+  await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version, held)
+    SELECT ${toId}::uuid, chunk, ord, n, rows, ${version}::int, held FROM sheet_chunks
     WHERE sheet_id = ${fromId}::uuid${ids.length > 0 ? sql` AND chunk NOT IN (${sql.join(ids.map((id) => sql`${id}::int`))})` : sql``}`.execute(db);
   await upsertChunks(
     db,
