@@ -1,11 +1,11 @@
 import { HYBRID_MAX_CELLS } from '../ai/hybrid.schema.js';
 import { heldCells, heldLength } from './formula-cells.js';
 import { opensWindowed, WINDOWED_SHEET_MIN_ROWS } from './sheet-rows.schema.js';
+import type { SheetSummary } from './sheet.schema.js';
 
-const sheet = (rows: number, columns: number, more: { may_have_formulas?: boolean; held_cells?: number; charts?: unknown[] } = {}) => ({
-  metadata: { headers: [], description: '', tags: [], rows, columns, groupId: null, position: 0, category: 'other' as const, ...(more.charts ? { charts: more.charts } : {}) },
-  may_have_formulas: more.may_have_formulas,
-  held_cells: more.held_cells,
+const sheet = (rows: number, columns: number, more: Pick<SheetSummary, 'may_have_formulas' | 'held_cells'> = {}) => ({
+  metadata: { headers: [], description: '', tags: [], rows, columns, groupId: null, position: 0, category: 'General' as const },
+  ...more,
 });
 
 test('a large sheet without formulas opens windowed; with formulas the engine computes, or may, it loads whole', () => {
