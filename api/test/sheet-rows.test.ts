@@ -123,6 +123,13 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     await sheets.patchCells(id, { base_version: (await sheets.readGrid(id)).summary.version, changes }, userId);
     assert.deepEqual((await stored())[0], ['a', null, null, null]);
     assert.equal(await held(), heldCells(await stored()));
+    // A value changed inside a row (the chunk's count as it was), then a whole-grid save that empties row ends.
+    await sheets.patchCells(id, { base_version: (await sheets.readGrid(id)).summary.version, changes: [{ row: 10, col: 1, value: 'mid' }] }, userId);
+    assert.equal(await held(), heldCells(await stored()));
+    const before = heldCells(await stored());
+    await sheets.update(id, { data: (await stored()).map((row, r) => (r % 3 === 0 ? row.map((v, c) => (c > 0 ? null : v)) : row)) }, userId);
+    assert.equal(await held(), heldCells(await stored()));
+    assert.ok(heldCells(await stored()) < before - 500, 'the save emptied cells');
     await sheets.applyStructure(id, { type: 'rows_remove', index: 2, count: 600 }, userId);
     await sheets.applyStructure(id, { type: 'rows_insert', index: 0, count: 2 }, userId);
     assert.equal(await held(), heldCells(await stored()));

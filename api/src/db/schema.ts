@@ -91,7 +91,7 @@ export interface SheetChunksTable {
   /** The size of `rows`, set by the database when they are written (migration 0011). */
   bytes: ColumnType<number, never, never>;
   /** The cells of `rows` the formula engine would be given (contracts heldCells): counted by the database when they are written unless an insert gives it (an import counts as it parses; migration 0016). */
-  held: ColumnType<number, number | undefined, never>;
+  held: ColumnType<number, number | undefined, number>;
   version: number;
 }
 

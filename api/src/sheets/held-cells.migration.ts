@@ -10,8 +10,10 @@ import { type Kysely, type Migration, sql } from 'kysely';
  *
  * Each chunk counts its rows when stored (`held`, beside `bytes`; a row whose last cell is not null
  * holds its length, the common case, read without walking its cells; about 0.65 ms for 500 × 10 on
- * PostgreSQL, more on PGlite); an insert may give the count instead (an import counts its rows as it
- * parses them: a 1,000,000-row import would spend seconds on it), an update always has it counted.
+ * PostgreSQL, more on PGlite); a writer may give the count instead (an import counts its rows as it
+ * parses them: a 1,000,000-row import would spend seconds on it; a cell write counts the chunk it
+ * rewrites). An upsert that ends as an update carries the count its insert had (given, or counted
+ * by the insert's trigger from the same rows), marked as given; any other update is counted again.
  * The sheet's total moves by the difference. The count is of the stored text: a chunk with column ops still pending
  * (sheet-store.ts pendingColumnOps) counts as it was before them until the column compactor
  * rewrites it, so the api gives the total only when no chunk is behind (SheetsService.heldCells).
@@ -32,8 +34,11 @@ export const heldCellsMigration: Migration = {
     await sql`CREATE OR REPLACE FUNCTION sheet_chunk_measure() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         NEW.bytes := octet_length(NEW.rows::text);
-        -- -1 (the default): not given. An update's is the old row's unless counted again.
-        IF NEW.held < 0 OR TG_OP = 'UPDATE' THEN
+        -- -1 (the default): not given, counted. -2 - n: given as n by an upsert's update (sheet-store upsertChunks).
+        -- An update that leaves it as it was did not give it (catchUpChunks): counted.
+        IF NEW.held <= -2 THEN
+          NEW.held := -2 - NEW.held;
+        ELSIF NEW.held = -1 OR (TG_OP = 'UPDATE' AND NEW.held = OLD.held) THEN
           NEW.held := sheet_rows_held(NEW.rows);
         END IF;
         RETURN NEW;

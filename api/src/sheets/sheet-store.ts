@@ -1,4 +1,4 @@
-import type { CellValue, GridData } from '@tessera/contracts';
+import { type CellValue, type GridData, heldCells } from '@tessera/contracts';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type CellDelta, ChunkLayout, CHUNK_ROWS, MAX_CHUNK_ROWS } from './cell-grid.js';
@@ -128,6 +128,9 @@ async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
           n: (eb) => eb.ref('excluded.n'),
           rows: (eb) => eb.ref('excluded.rows'),
           version: (eb) => eb.ref('excluded.version'),
+          // As given, or as the insert's trigger counted it from these rows: marked as given (-2 - count,
+          // migration 0016), else the update's trigger could not tell it from the old count and would count again.
+          held: () => sql<number>`-2 - excluded.held`,
         }),
       )
       .execute();
@@ -240,7 +243,8 @@ export async function applyCellChangeSets(
 /** Writes the loaded (and changed) chunks; returns their texts by position, in order. */
 async function writeLoaded(db: Db, sheetId: string, layout: ChunkLayout, chunks: Map<number, CellValue[][]>, version: number): Promise<Map<number, string>> {
   const written = new Map([...chunks.keys()].sort((a, b) => a - b).map((p) => [p, JSON.stringify(chunks.get(p))] as const));
-  await upsertChunks(db, chunkRowsAt(sheetId, layout, written.keys(), version, (p) => written.get(p)!));
+  // Their held cells counted here, the rows at hand (a cell edit's chunk is not counted again by the database when it changed).
+  await upsertChunks(db, chunkRowsAt(sheetId, layout, written.keys(), version, (p) => written.get(p)!, (p) => heldCells(chunks.get(p)!)));
   return written;
 }
 
