@@ -194,6 +194,7 @@ async function openPastTheBound(small, over) {
     await notice.waitFor({ timeout: OPEN_TIMEOUT_MS });
     r.noticeMs = Date.now() - t0;
     r.load = load();
+    r.mode = (await page.getByTestId('row-scrollbar').count()) > 0 ? 'windowed' : 'whole';
     const expected = formulasOverLimit(over.rows * 11, HYBRID_MAX_CELLS);
     const shown = (await notice.textContent()) ?? '';
     if (!shown.includes(expected)) failures.push(`the notice reads "${shown}", not "${expected}"`);
@@ -208,7 +209,7 @@ async function openPastTheBound(small, over) {
   }
   const survived = !crashed && (await Promise.race([page.evaluate(() => true).catch(() => false), new Promise((res) => setTimeout(() => res(false), 10_000))]));
   console.log(
-    `${over.label}: click → first rows ${r.openMs === undefined ? 'FAILED' : s(r.openMs)}, → the notice ${r.noticeMs === undefined ? 'FAILED' : s(r.noticeMs)} (load ${r.load ?? load()}); ` +
+    `${over.label}: ${r.mode ?? '?'}; click → first rows ${r.openMs === undefined ? 'FAILED' : s(r.openMs)}, → the notice ${r.noticeMs === undefined ? 'FAILED' : s(r.noticeMs)} (load ${r.load ?? load()}); ` +
       `JS heap ${r.heap ? mb(r.heap) : '?'}; tab ${survived ? 'survived' : 'DID NOT SURVIVE'}; failures: ${failures.length ? failures.join(' | ') : 'none (the notice\'s text exact, C1 its formula as text)'}`,
   );
   await context.close().catch(() => {});

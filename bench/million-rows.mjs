@@ -10,8 +10,13 @@
 // Runs the whole built product (`npm start`'s processes) on the default ports + 800 (argument 1 to
 // change it; argument 2: the largest sheet, in rows) with a fresh data folder, and stops it afterwards. The load average is printed with
 // the figures: other processes on a shared machine slow every wall-clock figure.
+// MILLION_FORMULA=1: one formula typed into each sheet (C1, through PATCH /sheets/:id/cells) before
+// it is opened; a sheet past the formula engine's bound (HYBRID_MAX_CELLS held cells) must show the
+// Workspace's notice (formulasOverLimit, exact text): click → the notice is printed too.
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
 import { launchChromium } from './support/chromium.mjs';
@@ -30,6 +35,9 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
 const mb = (bytes) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 const ms = (x) => `${x.toFixed(0)} ms`;
+const MILLION_FORMULA = process.env.MILLION_FORMULA === '1';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
 
 /**
  * A CSV with a header row; column A holds the row number, B the marker `{tag}{r}` (unique to the
@@ -130,6 +138,13 @@ try {
     size.csvBytes = Buffer.byteLength(text);
     Object.assign(size, await importSheet(token, size.label, text));
     console.log(`imported ${size.label} (${mb(size.csvBytes)} CSV) in ${s(size.ms)}  load ${load()}`);
+    if (MILLION_FORMULA) {
+      const { version } = await api(`/sheets/${size.id}/rows?start=0&count=1`, { token });
+      await api(`/sheets/${size.id}/cells`, { method: 'PATCH', token, body: { base_version: version, changes: [{ row: 0, col: 2, value: '=SUM(A1:A10)' }] } });
+      // Every stored cell is held (the CSV fills each row): past the bound, the notice names rows × 10.
+      size.notice = size.rows * 10 > HYBRID_MAX_CELLS ? formulasOverLimit(size.rows * 10, HYBRID_MAX_CELLS) : null;
+      console.log(`  a formula typed into C1 of ${size.label}; ${size.notice ? 'past' : 'within'} the formula engine's bound`);
+    }
   }
 
   // The api's side of a windowed grid: the whole sheet (what the grid reads today) beside one window
@@ -201,6 +216,18 @@ try {
     } catch (err) {
       failures.push(`no first rows after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
     }
+    let noticeMs = null;
+    if (size.notice && openMs !== null) {
+      try {
+        const notice = page.getByTestId('formulas-over-limit');
+        await notice.waitFor({ timeout: OPEN_TIMEOUT_MS });
+        noticeMs = Date.now() - t0;
+        const shown = (await notice.textContent()) ?? '';
+        if (!shown.includes(size.notice)) failures.push(`the notice reads "${shown}", not "${size.notice}"`);
+      } catch (err) {
+        failures.push(`no over-limit notice: ${err.message.split('\n')[0]}`);
+      }
+    }
     const apiCpu = cpuMs(apiPid) - apiCpu0;
     let heap = null;
     try {
@@ -270,7 +297,7 @@ try {
     }
     results.push({
       label: size.label,
-      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
+      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
       failures,
     });
     await context.close();

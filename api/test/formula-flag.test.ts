@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type GridData, SheetSummarySchema } from '@tessera/contracts';
+import { type GridData, heldCells, SheetSummarySchema } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrations.js';
 import type { Database } from '../src/db/schema.js';
+import { exactHeldCells } from '../src/sheets/sheet-store.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { apiClient } from './support/api-client.js';
 import { signupAdmin } from './support/auth-helpers.js';
@@ -69,6 +70,8 @@ describe('the "may have formulas" fact of a sheet', () => {
     const copy = await api.post(`/api/v1/sheets/${id}/duplicate`);
     assert.equal(copy.statusCode, 201);
     assert.equal(SheetSummarySchema.parse(copy.json()).may_have_formulas, true);
+    // The copy's count of held cells (the chunks' counts copied with them) is the sheet's.
+    assert.equal(await exactHeldCells((t.app as unknown as { db: Kysely<Database> }).db, copy.json().id), heldCells(data));
   });
 
   it('an import with a formula', async () => {
@@ -138,5 +141,14 @@ describe('migration 0015_sheet_formula_flag on existing sheets', () => {
   it('computes it from the stored chunks', async () => {
     const flags = await db.selectFrom('sheets').select(['id', 'may_have_formulas']).execute();
     assert.deepEqual(Object.fromEntries(flags.map((f) => [f.id, f.may_have_formulas])), { [withFormula]: true, [without]: false });
+  });
+
+  it("and migration 0016 counts the cells the formula engine would hold (contracts heldCells) of each stored chunk and sheet", async () => {
+    const sheets = await db.selectFrom('sheets').select(['id', 'held_cells']).execute();
+    assert.deepEqual(Object.fromEntries(sheets.map((s) => [s.id, Number(s.held_cells)])), { [withFormula]: 4, [without]: 6 });
+    assert.deepEqual((await db.selectFrom('sheet_chunks').select('held').where('sheet_id', '=', without).orderBy('chunk').execute()).map((c) => c.held), [2, 4]);
+    // A chunk written since moves the total by its own count (a cell emptied at a row's end is not held).
+    await sql`UPDATE sheet_chunks SET rows = '[["a", null, null]]'::json WHERE sheet_id = ${without}::uuid AND chunk = 0`.execute(db);
+    assert.equal(await exactHeldCells(db, without), 5);
   });
 });

@@ -4,11 +4,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CellValue, type GridData, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
+import { type CellValue, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
 import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import { catchUpChunks, exactHeldCells } from '../src/sheets/sheet-store.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { restructure } from '../src/sheets/structure-op.js';
 import { apiClient } from './support/api-client.js';
@@ -109,6 +110,37 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     await checkWindows(id, model, columns, windows, 'after a column insert');
   });
 
+  it("keeps the count of cells the formula engine would hold (contracts heldCells) through edits and row ops; unknown while a column op is pending", async () => {
+    // Ragged rows, rows ending in empty cells, an empty string (held) and a row of nothing.
+    const model: GridData = [['a', null, 'b', null], [null], [], ['', null], ...labelled(1_200)];
+    const id = await create(model);
+    const held = () => exactHeldCells(db, id);
+    /** The sheet's cells as every read gives them (column ops applied). */
+    const stored = async () => (await sheets.readGrid(id)).data;
+    assert.equal(await held(), heldCells(model));
+    // A cell emptied at a row's end, one written past it and one beyond the last row.
+    const changes = [{ row: 0, col: 2, value: null }, { row: 1, col: 5, value: 7 }, { row: 1_300, col: 1, value: 'x' }];
+    await sheets.patchCells(id, { base_version: (await sheets.readGrid(id)).summary.version, changes }, userId);
+    assert.deepEqual((await stored())[0], ['a', null, null, null]);
+    assert.equal(await held(), heldCells(await stored()));
+    // A value changed inside a row (the chunk's count as it was), then a whole-grid save that empties row ends.
+    await sheets.patchCells(id, { base_version: (await sheets.readGrid(id)).summary.version, changes: [{ row: 10, col: 1, value: 'mid' }] }, userId);
+    assert.equal(await held(), heldCells(await stored()));
+    const before = heldCells(await stored());
+    await sheets.update(id, { data: (await stored()).map((row, r) => (r % 3 === 0 ? row.map((v, c) => (c > 0 ? null : v)) : row)) }, userId);
+    assert.equal(await held(), heldCells(await stored()));
+    assert.ok(heldCells(await stored()) < before - 500, 'the save emptied cells');
+    await sheets.applyStructure(id, { type: 'rows_remove', index: 2, count: 600 }, userId);
+    await sheets.applyStructure(id, { type: 'rows_insert', index: 0, count: 2 }, userId);
+    assert.equal(await held(), heldCells(await stored()));
+    // A column op is applied to the chunks when they are caught up: until then the stored count is not the sheet's.
+    await sheets.applyStructure(id, { type: 'columns_insert', index: 0, count: 1 }, userId);
+    assert.equal(await held(), undefined);
+    const behind = (await sql<{ chunk: number }>`SELECT chunk FROM sheet_chunks WHERE sheet_id = ${id}::uuid`.execute(db)).rows.map((c) => c.chunk);
+    await catchUpChunks(db, id, behind);
+    assert.equal(await held(), heldCells(await stored()));
+  });
+
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
     const model = labelled(1_500);
     const id = await create(model);
@@ -183,6 +215,40 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const small = await open(labelled(40), '?window=300');
     assert.equal(small.windowed, undefined);
     assert.deepEqual(small.data, labelled(40));
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+
+  it('GET /sheets/:id?window=N: a large sheet with formulas the engine could not take (past its bound of held cells) comes windowed, with the count', async () => {
+    const admin = await login(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const opened = async (id: string) => {
+      const res = await api.get(`/api/v1/sheets/${id}?window=300`);
+      assert.equal(res.statusCode, 200, res.body);
+      return SheetSchema.parse(res.json());
+    };
+    // Imported as a user would: 100,000 rows × 27 columns, all held (2,700,000 cells, past 2,600,000), one formula.
+    const width = 27;
+    assert.ok(WINDOWED_SHEET_MIN_ROWS * width > HYBRID_MAX_CELLS);
+    const line = Array<string>(width).fill('1').join(',');
+    const csv = [Array.from({ length: width }, (_, c) => `h${c}`).join(','), `=B3,${line.slice(2)}`, ...Array<string>(WINDOWED_SHEET_MIN_ROWS - 1).fill(line)].join('\n');
+    const imported = await api.upload('/api/v1/import', { filename: 'over.csv', content: csv });
+    assert.equal(imported.statusCode, 201, imported.body);
+    const over = await opened((imported.json() as { sheets: { id: string }[] }).sheets[0].id);
+    assert.equal(over.windowed, true);
+    assert.equal(over.may_have_formulas, true);
+    assert.equal(over.held_cells, WINDOWED_SHEET_MIN_ROWS * width);
+    assert.equal(over.data.length, 300);
+    assert.equal(over.data[0][0], '=B3');
+    assert.match(formulasOverLimit(over.held_cells!, HYBRID_MAX_CELLS), /2,700,000 of at most 2,600,000/);
+    // As many rows × columns, but most rows hold one cell (100,026 held): the engine computes it, so whole.
+    const ragged: GridData = [Array.from({ length: width }, (_, c) => (c === 0 ? '=B2' : c)), ...Array.from({ length: WINDOWED_SHEET_MIN_ROWS - 1 }, (_, r): CellValue[] => [r])];
+    const created = await api.post('/api/v1/sheets', { name: `Ragged ${crypto.randomUUID().slice(0, 8)}`, data: ragged });
+    assert.equal(created.statusCode, 201, created.body);
+    const whole = await opened(created.json().id);
+    assert.equal(whole.metadata.columns, width);
+    assert.equal(whole.windowed, undefined);
+    assert.equal(whole.held_cells, heldCells(ragged));
+    assert.equal(whole.data.length, WINDOWED_SHEET_MIN_ROWS);
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 });

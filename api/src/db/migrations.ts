@@ -8,6 +8,7 @@ import { chartsMigration } from '../charts/charts.migration.js';
 import { apiTokensMigration } from '../api-tokens/api-tokens.migration.js';
 import { oidcMigration } from '../oidc/oidc.migration.js';
 import { byteSizeMigration } from '../sheets/byte-size.migration.js';
+import { heldCellsMigration } from '../sheets/held-cells.migration.js';
 import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 import { columnOpsMigration } from '../sheets/column-ops.migration.js';
 import { chunkStorageMigration } from '../sheets/chunk-storage.migration.js';
@@ -137,6 +138,7 @@ export const migrations: Record<string, Migration> = {
   '0013_sheet_column_ops': columnOpsMigration,
   '0014_sheet_chunk_storage': chunkStorageMigration,
   '0015_sheet_formula_flag': formulaFlagMigration,
+  '0016_sheet_held_cells': heldCellsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -71,6 +71,8 @@ export interface SheetsTable {
   byte_size: ColumnType<number | string, never, never>;
   /** Some cell may hold a formula: set by the database when a chunk with one is stored, cleared by a whole-grid save without any (migration 0015). */
   may_have_formulas: ColumnType<boolean, never, boolean>;
+  /** The cells the formula engine would be given (contracts heldCells), of the chunks' stored text: kept by the database (migration 0016); int8 may come as text. */
+  held_cells: ColumnType<number | string, never, never>;
 }
 
 /**
@@ -88,6 +90,8 @@ export interface SheetChunksTable {
   rows: ColumnType<string, string | Uint8Array, string>;
   /** The size of `rows`, set by the database when they are written (migration 0011). */
   bytes: ColumnType<number, never, never>;
+  /** The cells of `rows` the formula engine would be given (contracts heldCells): counted by the database when they are written unless an insert gives it (an import counts as it parses; migration 0016). */
+  held: ColumnType<number, number | undefined, number>;
   version: number;
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { detectDelimiter, gridOf, guessNewline, parseDelimited, ParseError, parseWithPapa, scanRows, TableBuilder } from './delimited-text.js';
+import { type GridData, heldCells } from '@tessera/contracts';
+import { detectDelimiter, gridOf, guessNewline, parseDelimited, ParseError, parseWithPapa, scanRows, TableBuilder, toTable } from './delimited-text.js';
 
 /** A parsed table as headers and cells (its chunks parsed back). */
 const read = (bytes: Uint8Array, maxCells?: number) => {
@@ -74,6 +75,8 @@ describe('the fast scanner reads what papaparse reads', () => {
   const outcome = (fn: () => ReturnType<typeof parseWithPapa>) => {
     try {
       const t = fn();
+      // Each chunk's held cells, as counted while parsing, are those of its rows (contracts heldCells).
+      assert.deepEqual(t.held, t.chunks.map((c) => heldCells(JSON.parse(c.toString('utf8')) as GridData)));
       return { headers: t.headers, rows: t.rows, columns: t.columns, data: gridOf(t) };
     } catch (err) {
       return { error: (err as Error).message };
@@ -117,6 +120,16 @@ describe('the fast scanner reads what papaparse reads', () => {
       ['3', '', 'end'],
     ]);
     assert.deepEqual(outcome(() => table), outcome(() => parseWithPapa(text, ',')));
+  });
+
+  it('counts the cells each chunk gives the formula engine as it parses (rows ending in nulls, padded, trimmed)', () => {
+    const table = toTable([['a', 'b', 'c'], [1, null], [null, null, 2, null], [1, 2, null, 4], [], [null, 'x', null], ...Array.from({ length: 600 }, (_, r) => [r, null, null])]);
+    assert.deepEqual(table.held, table.chunks.map((c) => heldCells(JSON.parse(c.toString('utf8')) as GridData)));
+    const bare = toTable([['only'], [null], ['x', null, null], [null, 3]]);
+    assert.deepEqual(bare.held, [heldCells(gridOf(bare))]);
+    // No header: rows keep their width; an empty row is stored as one empty string (held).
+    assert.deepEqual(gridOf(bare), [['only'], [''], ['x', null, null], [null, 3]]);
+    assert.deepEqual(bare.held, [5]);
   });
 
   it('keeps rows in chunks of 500, in order', () => {

@@ -1,4 +1,4 @@
-import { type CellValue, type GridData, sheetSizeError } from '@tessera/contracts';
+import { type CellValue, type GridData, heldLength, sheetSizeError } from '@tessera/contracts';
 import { isUtf8 } from 'node:buffer';
 import Papa from 'papaparse';
 import { CHUNK_ROWS } from '../sheets/cell-grid.js';
@@ -69,6 +69,8 @@ export interface ParsedTable {
   /** The widest stored row (the header's width when there is a header row). */
   columns: number;
   chunks: Buffer[];
+  /** The cells of each chunk the formula engine would be given (contracts heldCells), stored beside it (migration 0016). */
+  held: number[];
 }
 
 /** The cells of a parsed table (tests, and callers that need them as values). */
@@ -101,6 +103,9 @@ export class TableBuilder {
   #stored = 0;
   #storedWidth = 0;
   readonly #chunks: Buffer[] = [];
+  readonly #held: number[] = [];
+  /** Held cells (contracts heldLength) of the rows in the chunk being filled. */
+  #chunkHeld = 0;
   /** The JSON text of the chunk being filled (`[` and its rows so far, comma-separated), `#end` bytes of it. */
   #current: Buffer = Buffer.allocUnsafe(64 * 1024);
   #end = 0;
@@ -111,15 +116,17 @@ export class TableBuilder {
 
   addCells(row: CellValue[]): void {
     const text = JSON.stringify(row);
-    this.addRow(Buffer.from(text.slice(1, -1), 'utf8'), row.length, row.every((c) => c === '' || c === null), () => row);
+    this.addRow(Buffer.from(text.slice(1, -1), 'utf8'), row.length, row.every((c) => c === '' || c === null), () => row, heldLength(row));
   }
 
   /**
    * One row as the JSON text of its cells without the brackets (`"a","b"`, UTF-8; copied, so
    * the caller may reuse the memory), its cell count and whether every cell is empty; `cells`
-   * gives its values when they are needed (the header row, a row padded or trimmed to the header).
+   * gives its values when they are needed (the header row, a row padded or trimmed to the header);
+   * `held`, its cells up to its last non-null one (contracts heldLength: the fast scanner's cells are
+   * all strings, so its length).
    */
-  addRow(inner: Uint8Array, length: number, empty: boolean, cells: () => CellValue[]): void {
+  addRow(inner: Uint8Array, length: number, empty: boolean, cells: () => CellValue[], held = length): void {
     if (this.#first) {
       this.#first = false;
       if (length >= 2) {
@@ -146,10 +153,13 @@ export class TableBuilder {
     // Held-back empty rows are stored as one empty cell (padded to the header's width when there is one).
     if (empties > 0) {
       const blank = Buffer.from(this.#headers ? JSON.stringify(Array<string>(this.#width).fill('')).slice(1, -1) : '""', 'utf8');
-      for (let i = 0; i < empties; i++) this.#push(blank, this.#headers ? this.#width : 1);
+      for (let i = 0; i < empties; i++) this.#push(blank, this.#headers ? this.#width : 1, this.#headers ? this.#width : 1);
     }
-    if (!this.#headers || length === this.#width) this.#push(inner, length);
-    else this.#push(Buffer.from(JSON.stringify(this.#shaped(cells())).slice(1, -1), 'utf8'), this.#width);
+    if (!this.#headers || length === this.#width) this.#push(inner, length, held);
+    else {
+      const shaped = this.#shaped(cells());
+      this.#push(Buffer.from(JSON.stringify(shaped).slice(1, -1), 'utf8'), this.#width, heldLength(shaped));
+    }
   }
 
   #shaped(row: CellValue[]): CellValue[] {
@@ -157,8 +167,8 @@ export class TableBuilder {
     return [...row, ...Array<CellValue>(this.#width - row.length).fill('')];
   }
 
-  /** Appends `[inner]` to the chunk being filled. */
-  #push(inner: Uint8Array, length: number): void {
+  /** Appends `[inner]` (`length` cells, `held` of them held) to the chunk being filled. */
+  #push(inner: Uint8Array, length: number, held: number): void {
     // Room for the separator, the brackets and the chunk's closing bracket.
     const needed = this.#end + inner.length + 4;
     if (needed > this.#current.length) {
@@ -175,6 +185,7 @@ export class TableBuilder {
     out[end++] = CLOSE;
     this.#end = end;
     this.#inChunk++;
+    this.#chunkHeld += held;
     this.#stored++;
     if (length > this.#storedWidth) this.#storedWidth = length;
     if (this.#inChunk === CHUNK_ROWS) this.#closeChunk();
@@ -190,6 +201,8 @@ export class TableBuilder {
     this.#current = Buffer.allocUnsafe(Math.ceil(text.length * 1.1) + 1024);
     this.#end = 0;
     this.#inChunk = 0;
+    this.#held.push(this.#chunkHeld);
+    this.#chunkHeld = 0;
   }
 
   /** The table; 413 when it is beyond the cap, 400 when it holds nothing. */
@@ -200,7 +213,7 @@ export class TableBuilder {
     if (this.#rows === 0 && (this.#headers ?? []).every((h) => h === '')) throw new ParseError('The file contains no data');
     if (this.#inChunk > 0) this.#closeChunk();
     const headers = this.#headers ?? [];
-    return { headers, rows: this.#stored, columns: this.#headers ? this.#width : this.#storedWidth, chunks: this.#chunks };
+    return { headers, rows: this.#stored, columns: this.#headers ? this.#width : this.#storedWidth, chunks: this.#chunks, held: this.#held };
   }
 }
 

@@ -101,7 +101,7 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
             groupId: group?.id ?? null,
             headers: table.headers,
             data: [],
-            text: { chunks: table.chunks, rows: table.rows, columns: table.columns, onStored: (rows) => progress?.report(offset + rows) },
+            text: { chunks: table.chunks, held: table.held, rows: table.rows, columns: table.columns, onStored: (rows) => progress?.report(offset + rows) },
             extra: { origin: 'import', sourceFile: file.filename },
             userId,
             kind: 'import',

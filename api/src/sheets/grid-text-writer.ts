@@ -13,6 +13,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface GridText {
   /** UTF-8 bytes, sent as they are (no decoding to strings and encoding again). */
   chunks: Uint8Array[];
+  /** Each chunk's cells the formula engine would be given (contracts heldCells): stored as given, not counted again by the database. */
+  held?: number[];
   rows: number;
 }
 
@@ -36,7 +38,7 @@ export async function writeGridText(db: Db, sheetId: string, grid: GridText, ver
       to++;
     }
     const positions = Array.from({ length: to - from }, (_, i) => from + i);
-    await db.insertInto('sheet_chunks').values(chunkRowsAt(sheetId, layout, positions, version, (p) => grid.chunks[p])).execute();
+    await db.insertInto('sheet_chunks').values(chunkRowsAt(sheetId, layout, positions, version, (p) => grid.chunks[p], grid.held && ((p) => grid.held![p]))).execute();
     stored += (to - from) * CHUNK_ROWS;
     onStored?.(Math.min(stored, grid.rows));
     from = to;

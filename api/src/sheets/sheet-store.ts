@@ -1,4 +1,4 @@
-import type { CellValue, GridData } from '@tessera/contracts';
+import { type CellValue, type GridData, heldCells } from '@tessera/contracts';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type CellDelta, ChunkLayout, CHUNK_ROWS, MAX_CHUNK_ROWS } from './cell-grid.js';
@@ -23,6 +23,8 @@ interface ChunkRow {
   /** JSON text, or its UTF-8 bytes (an import's chunks: sent as they are). */
   rows: string | Uint8Array;
   version: number;
+  /** Its cells the formula engine would be given, when the writer counted them (else the database does: migration 0016). */
+  held?: number;
 }
 
 /**
@@ -126,15 +128,25 @@ async function upsertChunks(db: Db, rows: ChunkRow[]): Promise<void> {
           n: (eb) => eb.ref('excluded.n'),
           rows: (eb) => eb.ref('excluded.rows'),
           version: (eb) => eb.ref('excluded.version'),
+          // As given, or as the insert's trigger counted it from these rows: marked as given (-2 - count,
+          // migration 0016), else the update's trigger could not tell it from the old count and would count again.
+          held: () => sql<number>`-2 - excluded.held`,
         }),
       )
       .execute();
   }
 }
 
-/** The chunks at these positions of `layout`, with `textOf(position)` as their rows, written by `version`. */
-export function chunkRowsAt(sheetId: string, layout: ChunkLayout, positions: Iterable<number>, version: number, textOf: (p: number) => string | Uint8Array): ChunkRow[] {
-  return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version }));
+/** The chunks at these positions of `layout`, with `textOf(position)` as their rows (`heldOf(position)` held cells, when known), written by `version`. */
+export function chunkRowsAt(
+  sheetId: string,
+  layout: ChunkLayout,
+  positions: Iterable<number>,
+  version: number,
+  textOf: (p: number) => string | Uint8Array,
+  heldOf?: (p: number) => number,
+): ChunkRow[] {
+  return [...positions].map((p) => ({ sheet_id: sheetId, chunk: layout.ids[p], ord: layout.ords[p], n: layout.sizes[p], rows: textOf(p), version, ...(heldOf ? { held: heldOf(p) } : {}) }));
 }
 
 async function deleteChunks(db: Db, sheetId: string, ids: number[]): Promise<void> {
@@ -231,7 +243,8 @@ export async function applyCellChangeSets(
 /** Writes the loaded (and changed) chunks; returns their texts by position, in order. */
 async function writeLoaded(db: Db, sheetId: string, layout: ChunkLayout, chunks: Map<number, CellValue[][]>, version: number): Promise<Map<number, string>> {
   const written = new Map([...chunks.keys()].sort((a, b) => a - b).map((p) => [p, JSON.stringify(chunks.get(p))] as const));
-  await upsertChunks(db, chunkRowsAt(sheetId, layout, written.keys(), version, (p) => written.get(p)!));
+  // Their held cells counted here, the rows at hand (a cell edit's chunk is not counted again by the database when it changed).
+  await upsertChunks(db, chunkRowsAt(sheetId, layout, written.keys(), version, (p) => written.get(p)!, (p) => heldCells(chunks.get(p)!)));
   return written;
 }
 
@@ -392,6 +405,20 @@ async function replaceChunks(db: Db, sheetId: string, layout: ChunkLayout, from:
   };
 }
 
+/**
+ * The cells of a sheet the formula engine would be given (sheets.held_cells, migration 0016), when
+ * that count is exact: it is of the chunks' stored text, so not while a column op is pending on
+ * any chunk (one written before the newest column op: the compactor has not caught up). Undefined then.
+ */
+export async function exactHeldCells(db: Db, sheetId: string): Promise<number | undefined> {
+  const row = await sql<{ held_cells: string | number; behind: boolean | null }>`SELECT s.held_cells,
+      (SELECT max(o.version) FROM sheet_ops o WHERE o.sheet_id = s.id AND o.kind IN ('columns_insert', 'columns_remove'))
+        > (SELECT min(c.version) FROM sheet_chunks c WHERE c.sheet_id = s.id) AS behind
+    FROM sheets s WHERE s.id = ${sheetId}::uuid`.execute(db);
+  const found = row.rows[0];
+  return found && found.behind !== true ? Number(found.held_cells) : undefined;
+}
+
 /** The chunks of a sheet that have column ops pending (see pendingColumnOps), in row order, with their stored size. */
 export async function chunksBehind(db: Db, sheetId: string): Promise<{ chunk: number; bytes: number }[]> {
   return db
@@ -450,8 +477,9 @@ export async function copyChunks(db: Db, fromId: string, toId: string, version: 
     .where(sql<boolean>`${pendingOfChunk()} IS NOT NULL`)
     .execute();
   const ids = behind.map((c) => c.chunk);
-  await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version)
-    SELECT ${toId}::uuid, chunk, ord, n, rows, ${version}::int FROM sheet_chunks
+  // Their held cells too (migration 0016): a chunk without column ops pending was counted as it is.
+  await sql`INSERT INTO sheet_chunks (sheet_id, chunk, ord, n, rows, version, held)
+    SELECT ${toId}::uuid, chunk, ord, n, rows, ${version}::int, held FROM sheet_chunks
     WHERE sheet_id = ${fromId}::uuid${ids.length > 0 ? sql` AND chunk NOT IN (${sql.join(ids.map((id) => sql`${id}::int`))})` : sql``}`.execute(db);
   await upsertChunks(
     db,

@@ -12,6 +12,7 @@ import {
   type CreateSheetBody,
   hasFormula,
   opensWindowed,
+  WINDOWED_SHEET_MIN_ROWS,
   DEFAULT_SHEET_NAME,
   ERROR_CODES,
   type GridData,
@@ -65,6 +66,7 @@ import {
   readLayout,
   removeRows,
   replaceGrid,
+  exactHeldCells,
   rowsToLoad,
   type RowsWrite,
   writeNewGrid,
@@ -209,7 +211,13 @@ export class SheetsService {
   async getJson(id: string, userId: string, access?: AccessLevel, window?: number): Promise<string> {
     // One snapshot for the version and the cells, so the pair is always consistent.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const summary = await this.summary(trx, id, userId, access);
+      let summary = await this.summary(trx, id, userId, access);
+      // A large sheet that may have formulas opens windowed when the engine could not take them
+      // anyway (opensWindowed): its count of held cells decides, and the client's notice shows it.
+      if (window !== undefined && summary.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && summary.may_have_formulas !== false) {
+        const held = await exactHeldCells(trx, id);
+        if (held !== undefined) summary = { ...summary, held_cells: held };
+      }
       if (window !== undefined && opensWindowed(summary)) {
         const data = await readRowWindow(trx, id, 0, Math.min(window, summary.metadata.rows));
         return JSON.stringify({ ...summary, windowed: true, data });

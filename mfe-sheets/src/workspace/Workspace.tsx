@@ -95,6 +95,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const onFormulaValues = useMemo(() => () => chartsShown.current && setGridLinked((n) => n + 1), []);
   // The shown grid's cells when they are more than its formulas can be computed for (they show as text).
   const [formulaCellsOverLimit, setFormulaCellsOverLimit] = useState<number | null>(null);
+  // A windowed sheet has no formula engine: it opened windowed with formulas only when past the bound, counted by the server.
+  const overLimit = sheet?.windowed ? (sheet.formulaCellsOverLimit ?? null) : formulaCellsOverLimit;
   const chartRows = previewed ? previewed.rows : (sheet?.data ?? null);
   const chartEngine = previewed ? (preview.state.phase === 'ready' ? preview.state.formulaEngine : null) : formulaEngine;
   const computed = useMemo<ComputedValue | null>(() => {
@@ -217,9 +219,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       )}
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
-      {formulaCellsOverLimit !== null && (
-        <Notice status="warning" detail={formulasOverLimit(formulaCellsOverLimit, FORMULA_MAX_CELLS)} data-testid="formulas-over-limit" m="2" width="auto" />
-      )}
+      {overLimit !== null && <Notice status="warning" detail={formulasOverLimit(overLimit, FORMULA_MAX_CELLS)} data-testid="formulas-over-limit" m="2" width="auto" />}
       <Flex flex="1" minH="0">
         <Box flex="1" minH="0" minW="0" position="relative">
           {view === 'code' ? (

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, changedCells, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_SHEET_MIN_ROWS, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
@@ -129,6 +129,28 @@ test('a sheet as large with a formula loads whole (the formula engine reads the 
   expect(shell.sheet.getData()?.[0]).toEqual(['=B2+B3', 0]);
   // One request, whole (the api answers a window only for a sheet opensWindowed).
   expect(api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${sheet.id}`)).toHaveLength(1);
+});
+
+test("a sheet as large with formulas past the engine's bound opens windowed: the notice says so, formulas show as text, edits go out", async () => {
+  // 120,000 rows × 23 cells held: 2,760,000, past the formula engine's 2,600,000 (loaded whole, they would show as text too).
+  const width = Math.floor(HYBRID_MAX_CELLS / ROWS) + 2;
+  const data = Array.from({ length: ROWS }, (_, r) => [`r${r}`, ...Array<number>(width - 1).fill(r)]);
+  data[1][1] = '=B3+B4';
+  const sheet = makeSheet('Formulas past the bound', data, Array.from({ length: width }, (_, c) => `C${c}`));
+  api.sheets.set(sheet.id, sheet);
+  const shell = liveShellFor(api.url, sheet.id, 'alice');
+  renderInShell(<Workspace shell={shell} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  expect(await screen.findByTestId('formulas-over-limit')).toHaveTextContent(formulasOverLimit(ROWS * width, HYBRID_MAX_CELLS));
+  expect(formulasOverLimit(ROWS * width, HYBRID_MAX_CELLS)).toContain('(2,760,000 of at most 2,600,000)');
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(1, 1)).toBe('=B3+B4'));
+  expect(hot.getCell(1, 1)).toHaveTextContent('=B3+B4');
+  // Only windows were read, never the whole sheet.
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+  act(() => hot.setDataAtCell(2, 1, '=B1'));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[2][1]).toBe('=B1'));
 });
 
 test("another user's edit lands in the rows read; one in rows not read shows once they are", async () => {

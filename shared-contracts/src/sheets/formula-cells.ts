@@ -1,4 +1,4 @@
-import type { GridData } from './sheet.schema.js';
+import type { CellValue, GridData } from './sheet.schema.js';
 
 /**
  * A cell holds a formula when its text starts with '=' — the one definition the grid (which
@@ -13,6 +13,29 @@ export function hasFormula(data: GridData): boolean {
     for (const cell of row) if (isFormula(cell)) return true;
   }
   return false;
+}
+
+/**
+ * How many of a row's cells the formula engine is given (the grid's FormulaValues): those up to its
+ * last non-empty one. Trailing empty cells (null, or missing: the grid pads rows to its spare
+ * columns) give HyperFormula no vertex and do not size its sheet, so they are neither sent nor
+ * counted. An empty string is a value, held like any other.
+ */
+export function heldLength(row: readonly (CellValue | undefined)[]): number {
+  let length = row.length;
+  while (length > 0 && (row[length - 1] === null || row[length - 1] === undefined)) length--;
+  return length;
+}
+
+/**
+ * The cells a grid gives the formula engine (heldLength of every row): what its bound
+ * (HYBRID_MAX_CELLS) is counted in, by the grid while it holds the rows, and by the api for a
+ * stored sheet (SheetSummary.held_cells, kept by the database with the same rule).
+ */
+export function heldCells(data: GridData): number {
+  let total = 0;
+  for (const row of data) total += heldLength(row);
+  return total;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HYBRID_MAX_CELLS } from '../ai/hybrid.schema.js';
 import { chartsOf } from '../charts/chart.schema.js';
 import { GridDataSchema, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
 
@@ -16,12 +17,24 @@ export const SHEET_ROWS_WINDOW_MAX = 5_000;
 export const WINDOWED_SHEET_MIN_ROWS = 100_000;
 
 /**
- * Is a sheet shown a window at a time? Only when large, without charts (a chart plots cells of the
- * whole grid) and without formulas (the formula engine reads the whole grid): a sheet whose server
- * does not say (`may_have_formulas` absent) may have some. The client and the api both decide by it.
+ * Does a sheet need the formula engine to read the whole grid? Not when no cell holds a formula (a
+ * sheet whose server does not say, `may_have_formulas` absent, may have some), nor when the engine
+ * could not take the sheet anyway: past HYBRID_MAX_CELLS held cells (the grid's FormulaValues
+ * bound) it shows the formulas as their text, loaded whole or not. Decided on the exact count
+ * (`held_cells`, heldCells), never on rows × columns: that only bounds it from above (trailing
+ * empty cells are not held), and a sheet it puts past the bound may still be one the engine computes.
  */
-export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_formulas'>): boolean {
-  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && sheet.may_have_formulas === false && chartsOf(sheet.metadata).length === 0;
+function formulasNeedWholeGrid(sheet: Pick<SheetSummary, 'may_have_formulas' | 'held_cells'>): boolean {
+  return sheet.may_have_formulas !== false && !(sheet.held_cells !== undefined && sheet.held_cells > HYBRID_MAX_CELLS);
+}
+
+/**
+ * Is a sheet shown a window at a time? Only when large, without charts (a chart plots cells of the
+ * whole grid) and without formulas the engine would compute (formulasNeedWholeGrid). The client
+ * and the api both decide by it.
+ */
+export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_formulas' | 'held_cells'>): boolean {
+  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && !formulasNeedWholeGrid(sheet) && chartsOf(sheet.metadata).length === 0;
 }
 
 /**

@@ -51,6 +51,13 @@ export const SheetSummarySchema = z.object({
    * absent from servers before it, which a client takes as true.
    */
   may_have_formulas: z.boolean().optional(),
+  /**
+   * The cells the formula engine would be given, loaded whole (heldCells of the stored grid), when
+   * the server knows it exactly: given by GET /sheets/:id only, absent when a column insert or
+   * removal is not yet applied to every stored chunk (the count is of the stored text). Lets a
+   * sheet whose formulas the engine could not take anyway open a window at a time (opensWindowed).
+   */
+  held_cells: z.number().int().nonnegative().optional(),
 });
 export type SheetSummary = z.infer<typeof SheetSummarySchema>;
 

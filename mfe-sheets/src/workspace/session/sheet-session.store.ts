@@ -17,6 +17,12 @@ export interface LoadedSheet {
    * stays empty; null for a sheet loaded whole.
    */
   windowed: WindowedSheet | null;
+  /**
+   * A windowed sheet with formulas (contracts opensWindowed: past the formula engine's bound): the
+   * cells the engine would hold, as the server counted them when it opened. Its formulas show as
+   * text, and the Workspace says so as for a sheet loaded whole past the bound.
+   */
+  formulaCellsOverLimit?: number;
 }
 
 export interface SheetSessionState {

@@ -156,8 +156,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
 
     /**
-     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas (they read the
-     * whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
+     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas the engine would
+     * compute (they read the whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
      * windows read, and follows it live the same way.
      */
     const startWindowed = (first: SheetRows, summary: SheetSummary) => {
@@ -165,7 +165,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         const reply = await service.rows(id, start, count);
         return reply.success ? reply.data : null;
       });
-      const loaded: LoadedSheet = { id, data: [], headers: { current: [...summary.metadata.headers] }, loadKey: ++loadCount.current, windowed };
+      // Windowed with formulas only past the engine's bound (opensWindowed): the count says by how much.
+      const overLimit = summary.may_have_formulas !== false && summary.held_cells !== undefined ? { formulaCellsOverLimit: summary.held_cells } : {};
+      const loaded: LoadedSheet = { id, data: [], headers: { current: [...summary.metadata.headers] }, loadKey: ++loadCount.current, windowed, ...overLimit };
       const sizeNow = () => store.getState().size;
       const resize = (next: { rows: number; cols: number }) => {
         const before = sizeNow();

@@ -1,4 +1,4 @@
-import { hasFormula, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
+import { hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
@@ -82,7 +82,8 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     if (route === 'GET ') {
       // As the api: with window=N, a sheet shown a window at a time comes with its first N rows.
       const window = url.searchParams.get('window');
-      const head = summary(sheet);
+      // The cells the formula engine would hold, as GET /sheets/:id gives them.
+      const head = { ...summary(sheet), held_cells: heldCells(sheet.data) };
       if (window !== null && opensWindowed(head)) return send(res, 200, { ...head, windowed: true, data: sheet.data.slice(0, Number(window)) });
       return send(res, 200, { ...head, data: sheet.data });
     }

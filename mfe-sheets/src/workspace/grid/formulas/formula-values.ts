@@ -1,4 +1,4 @@
-import { type CellValue, type GridData, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
+import { type CellValue, type GridData, heldLength, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
 import type { CellInput, FromFormulaWorker, ShownValue } from './formula-messages.js';
 import type { FormulaPort } from './start-formula-worker.js';
 
@@ -12,22 +12,15 @@ export const COUNT_SLICE_ROWS = 50_000;
  */
 export const FORMULA_MAX_CELLS = HYBRID_MAX_CELLS;
 
-const isEmpty = (value: CellValue | undefined) => value === null || value === undefined;
-
-/**
- * How many of a row's cells the worker is given: those up to its last non-empty one. The grid's
- * rows are padded with empty cells to the editor's spare columns (grid-shape padRows: 26 for an
- * 11-column sheet), and HyperFormula gives an empty cell no vertex and sizes its sheet by the last
- * non-empty cell (findBoundaries), so the trailing ones change nothing in the engine: counted, they
- * refused a 200,000 × 11 sheet as 5.2 million cells; sent, they were structured-cloned for nothing.
- * A formula reading a spare column reads it as empty either way; an edit there reaches the worker
- * as any edit does (cells()).
+/*
+ * A row gives the worker its cells up to its last non-empty one (contracts heldLength, the count the
+ * api keeps too: SheetSummary.held_cells). The grid's rows are padded with empty cells to the
+ * editor's spare columns (grid-shape padRows: 26 for an 11-column sheet), and HyperFormula gives an
+ * empty cell no vertex and sizes its sheet by the last non-empty cell (findBoundaries), so the
+ * trailing ones change nothing in the engine: counted, they refused a 200,000 × 11 sheet as 5.2
+ * million cells; sent, they were structured-cloned for nothing. A formula reading a spare column
+ * reads it as empty either way; an edit there reaches the worker as any edit does (cells()).
  */
-export function heldLength(row: readonly CellValue[]): number {
-  let length = row.length;
-  while (length > 0 && isEmpty(row[length - 1])) length--;
-  return length;
-}
 
 /** Rows start..end as the worker is given them: without their trailing empty cells (a row that has none is not copied). */
 function heldRows(data: GridData, start: number, end: number): CellValue[][] {
