@@ -10,8 +10,8 @@ import {
   type ChartDefinition,
   type ChartRange,
 } from '@tessera/contracts';
-import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
-import type { ChartData, ComputedValue } from './chart-data.js';
+import { forwardRef, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type ChartData, type ChartGrid, chartRowSpan, type ComputedValue } from './chart-data.js';
 import { type ChangedCell, ChartDataCache } from './chart-data-cache.js';
 import { anchorAt, boxPosition, type ChartGeometry, NOMINAL_GEOMETRY } from './chart-geometry.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
@@ -23,11 +23,22 @@ const ChartView = lazy(() => import(/* webpackChunkName: "chart-view" */ './Char
 /** The frame's title bar, in pixels (the drawing gets the rest of the box). */
 const HEADER = 28;
 
+/**
+ * Keeps rows [start, end) of a sheet not held whole (a windowed one, WindowedSheet.keep) for a
+ * chart: `onRows` with them once read and again after rows or columns moved; returns the stop.
+ */
+export type KeepRows = (start: number, end: number, onRows: (rows: ChartGrid) => void) => () => void;
+
 export interface ChartLayerProps {
   charts: readonly ChartDefinition[];
   /** The cells the charts read (edited in place by the grid) and the column headers. */
   grid: readonly (readonly CellValue[])[];
   headers: readonly string[];
+  /**
+   * A sheet not held whole (issue 23): each chart reads the rows its range needs (chartRowSpan)
+   * through this instead of `grid`, kept up to date by every edit.
+   */
+  keepRows?: KeepRows | null;
   /** Raised on every change of the cells: the charts read them again. */
   dataTick: number;
   /**
@@ -132,7 +143,7 @@ const sameRange = (a: ChartRange, b: ChartRange) => a.start_row === b.start_row 
  */
 function chartData(
   held: { current: HeldData | null },
-  now: { grid: ChartLayerProps['grid']; headers: readonly string[]; range: ChartRange; categories: ChartCategorySource; computed: ComputedValue | null; dataTick: number },
+  now: { grid: ChartGrid; headers: readonly string[]; range: ChartRange; categories: ChartCategorySource; computed: ComputedValue | null; dataTick: number },
   changedCells: ChartLayerProps['changedCells'],
 ): ChartData {
   const h = held.current;
@@ -150,8 +161,9 @@ function chartData(
 
 function ChartFrame({
   chart,
-  grid,
+  grid: wholeGrid,
   headers,
+  keepRows = null,
   dataTick,
   changedCells,
   computed = null,
@@ -175,13 +187,26 @@ function ChartFrame({
   const held = useRef<HeldData | null>(null);
   const changes = useRef(changedCells);
   changes.current = changedCells;
+  // A sheet not held whole: the rows of this range, once read (until then the chart drawn before, or a spinner).
+  const span = chart.range && keepRows ? chartRowSpan(chart.range, chart.categories) : null;
+  const keptFor = chart.range && keepRows ? `${JSON.stringify(chart.range)}:${chart.categories}` : null;
+  const [kept, setKept] = useState<{ rows: ChartGrid; key: string } | null>(null);
+  useEffect(() => {
+    if (!keepRows || !span || keptFor === null) return;
+    return keepRows(span.start, span.end, (rows) => setKept({ rows, key: keptFor }));
+    // keptFor says the range and categories (span follows them).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [keepRows, keptFor]);
+  // The rows kept for another range (it moved or was edited) are not read for this one.
+  const grid: ChartGrid | null = keepRows ? (kept && kept.key === keptFor ? kept.rows : null) : wholeGrid;
   const data = useMemo(
-    // No range: its cells were deleted, nothing to read.
-    () => (chart.range ? chartData(held, { grid, headers, range: chart.range, categories: chart.categories, computed, dataTick }, changes.current) : null),
+    // No range: its cells were deleted, nothing to read. Rows not kept yet: what was drawn before.
+    () => (chart.range ? (grid ? chartData(held, { grid, headers, range: chart.range, categories: chart.categories, computed, dataTick }, changes.current) : (held.current?.cache.data ?? null)) : null),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [grid, headers, chart.range, chart.categories, dataTick, computed],
   );
+  const reading = chart.range !== null && data === null;
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
     if (!canMove || event.button !== 0) return;
@@ -301,6 +326,10 @@ function ChartFrame({
       >
         {data ? (
           <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        ) : reading ? (
+          <Flex h={`${box.height - HEADER}px`} align="center" justify="center" data-testid="chart-reading">
+            <Spinner size="sm" />
+          </Flex>
         ) : (
           <Flex h={`${box.height - HEADER}px`} align="center" justify="center" p="4" textAlign="center">
             <Text fontSize="sm" color="fg.muted" data-testid="chart-range-deleted">

@@ -4,8 +4,8 @@ import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
-import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
-import { linkedGeometry } from '../charts/chart-geometry.js';
+import { ChartLayer, ChartStrip, type KeepRows, scrollChartLayer } from '../charts/ChartLayer.js';
+import { type ChartGeometry, linkedGeometry } from '../charts/chart-geometry.js';
 import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
@@ -105,8 +105,13 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
-  // Where the shown grid's cells are: a chart's box is anchored to a cell.
-  const geometry = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  // Where the shown grid's cells are: a chart's box is anchored to a cell. A windowed grid tells it (its slab moves).
+  const [slabGeometry, setSlabGeometry] = useState<ChartGeometry | undefined>(undefined);
+  const windowedShown = previewed ? (preview.state.phase === 'ready' ? (preview.state.windowed?.sheet ?? null) : null) : (sheet?.windowed ?? null);
+  const linkedCells = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  const geometry = windowedShown ? slabGeometry : linkedCells;
+  // A windowed sheet's (or version's) charts read the rows of their ranges through its windows.
+  const keepRows = useMemo<KeepRows | null>(() => (windowedShown ? (start, end, onRows) => windowedShown.keep(start, end, onRows) : null), [windowedShown]);
   // A chat message's 'Show chart' (a chart the AI made): once its sheet is shown here, the grid
   // scrolls to the chart's cell (once per request) and the chart is outlined.
   const [chartFocus, setChartFocus] = useState<{ sheetId: string; chartId: string } | null>(null);
@@ -117,7 +122,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     if (!focusedChartId || !sheet || scrolledTo.current === chartFocus) return;
     const chart = session.state.charts.find((c) => c.id === focusedChartId);
     const hot = gridLink(sheet.data).hot;
-    if (!chart || !hot || hot.isDestroyed) return;
+    // A windowed grid's rows are a slab's, not the sheet's: the chart is outlined where it is.
+    if (!chart || !hot || hot.isDestroyed || sheet.windowed) return;
     scrolledTo.current = chartFocus;
     hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
   }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
@@ -147,12 +153,12 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }
 
   const chartLayerProps =
-    // A windowed sheet (issue 23) opens only without charts, and gets none (the charts read the whole grid).
-    view === 'sheet' && phase === 'ready' && sheet && !sheet.windowed && shell.tab === 'data'
+    view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data'
       ? {
           charts: previewed ? (previewed.charts ?? []) : session.state.charts,
           grid: previewed ? previewed.rows : sheet.data,
           headers: previewed ? previewed.headers : sheet.headers.current,
+          keepRows,
           changedCells: previewed ? undefined : session.changedCells,
           computed,
           geometry,
@@ -204,7 +210,6 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
         charts={
           sheet &&
-          !sheet.windowed &&
           !locked && (
             <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.hasSelection} title={charts.hasSelection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
               {CHART_TEXTS.insert}
@@ -241,6 +246,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellsChanged={noop}
               onStructureChanged={noop}
               onSelect={noop}
+              onScroll={onGridScroll}
+              onGeometry={setSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
             // The previewed version, read-only, its differences from the live grid highlighted.
@@ -272,6 +279,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
               onSelect={session.onSelect}
+              onSelectRange={charts.onSelectRange}
+              onScroll={onGridScroll}
+              onGeometry={setSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
             // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.

@@ -1,10 +1,11 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, changedCells, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
-import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { testChart } from '../charts/testing-chart.js';
 import { SLAB } from './windowed/WindowedGrid.js';
 import Workspace from './Workspace.js';
 
@@ -28,8 +29,8 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
-  // A copy: the test api changes the sheets it holds (rows inserted in one test must not reach the next).
-  api = await startSheetApi([{ ...big, data: big.data.map((row) => [...row]) }]);
+  // A copy: the test api changes the sheets it holds, their size in the metadata too (rows inserted in one test must not reach the next).
+  api = await startSheetApi([{ ...big, metadata: { ...big.metadata }, data: big.data.map((row) => [...row]) }]);
 });
 afterEach(async () => {
   closeLiveShells();
@@ -269,4 +270,93 @@ test("another user's selected cell is outlined at its absolute row once that row
   view.rerender(<ChakraProvider value={defaultSystem}><Workspace shell={withBob(at - 3)} /></ChakraProvider>);
   await waitFor(() => expect(hot.getCell(slabRow(at - 3), 1)).toHaveAttribute('data-presence', 'Bob'));
   expect(hot.getCell(slabRow(at), 1)).not.toHaveAttribute('data-presence');
+});
+
+/** What a chart shows: its categories along the axis and its bars' heights (px). */
+// (The category axis's labels are centred under their bars; the value axis's end at it.)
+const categoriesOf = (frame: HTMLElement) => [...frame.querySelectorAll('.recharts-cartesian-axis-tick-value[text-anchor="middle"]')].map((t) => t.textContent);
+const barHeights = (frame: HTMLElement) =>
+  [...frame.querySelectorAll('.recharts-bar-rectangle path')].map((p) => Math.abs(Number(/v\s*(-?[\d.]+)/.exec(p.getAttribute('d') ?? '')?.[1] ?? 0)));
+const frameOf = (chartId: string) => document.querySelector<HTMLElement>(`[data-testid="chart-frame"][data-chart-id="${chartId}"]`)!;
+const withCharts = (...charts: ChartDefinition[]) => {
+  const sheet = api.sheets.get(big.id)!;
+  sheet.metadata = { ...sheet.metadata, charts } as Sheet['metadata'];
+};
+
+test("a chart opens windowed with its sheet and draws the rows of its range, read through windows; another user's edit redraws it, rows they insert above move it with its cells", async () => {
+  // Rows 6,001–6,003: in the second window, which the grid does not show.
+  withCharts(testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a31', range: { start_row: 6_000, start_col: 0, end_row: 6_002, end_col: 1 } }));
+  await opens();
+  const frame = await screen.findByTestId('chart-frame');
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']), { timeout: 15_000 });
+  expect(wholeReads()).toEqual([]);
+  expect(rowReads().map((q) => q.get('start'))).toContain('5000');
+
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 6_001, column: 1 }, value: 12_002 }));
+  // The middle bar twice as tall as the others.
+  await waitFor(() => {
+    const [a, b, c] = barHeights(frame);
+    expect(Math.abs(b - 2 * a)).toBeLessThanOrEqual(2);
+    expect(Math.abs(a - c)).toBeLessThanOrEqual(1);
+  });
+  await bob.acked(bob.send({ type: 'rows_insert', index: 10, count: 2 }));
+  // Its cells are now rows 6,003–6,005: read there, the chart is the same.
+  await waitFor(() => expect(rowReads().length).toBeGreaterThan(2));
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']));
+  const [a, b] = barHeights(frame);
+  expect(Math.abs(b - 2 * a)).toBeLessThanOrEqual(2);
+  expect(wholeReads()).toEqual([]);
+});
+
+test('a chart box stays on its anchored cell as the slab moves: one at the top goes above the rows shown at the end, one near the end comes into place', async () => {
+  const top = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a32', title: 'Top' });
+  const end = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a33', title: 'End', box: { row: ROWS - 40, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
+  withCharts(top, end);
+  await opens();
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(2));
+  const topPx = () => parseFloat(getComputedStyle(frameOf(top.id)).top);
+  const endPx = () => parseFloat(getComputedStyle(frameOf(end.id)).top);
+  // The grid holds the slab's rows (from the sheet's first): the end's anchor is far below them.
+  const slabPx = SLAB.rows * 40;
+  expect(topPx()).toBeGreaterThanOrEqual(0);
+  expect(topPx()).toBeLessThan(100);
+  expect(endPx()).toBeGreaterThan(slabPx);
+
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS)));
+  // Placed from the slab's first row now: 40 rows above the last one, the top chart far above.
+  await waitFor(() => expect(endPx()).toBeLessThan(slabPx));
+  expect(endPx()).toBeGreaterThan(0);
+  expect(topPx()).toBeLessThan(0);
+});
+
+test('Insert chart on a windowed sheet: the cells selected far down are its range at their absolute rows, and it draws them', async () => {
+  await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  act(() => void hot.selectCell(slabRow(at), 0, slabRow(at + 2), 1));
+  await waitFor(() => expect(screen.getByTestId('insert-chart')).toBeEnabled());
+  act(() => screen.getByTestId('insert-chart').click());
+  const dialog = await screen.findByTestId('insert-chart-dialog');
+  expect(within(dialog).getByTestId('chart-range')).toHaveValue(`A${at + 1}:B${at + 3}`);
+
+  const posted: ChartDefinition[] = [];
+  api.fault = (req, res, path) => {
+    if (req.method !== 'POST' || path !== `/api/v1/sheets/${big.id}/charts`) return false;
+    const { base_version: _base, ...body } = api.requests.at(-1)!.body as ChartDefinition & { base_version: number };
+    const chart = { ...body, id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a34' };
+    posted.push(chart);
+    send(res, 201, { version: api.sheets.get(big.id)!.version + 1, charts: [chart], chart });
+    return true;
+  };
+  act(() => within(dialog).getByTestId('chart-insert').click());
+  await waitFor(() => expect(posted).toHaveLength(1));
+  expect(posted[0].range).toEqual({ start_row: at, start_col: 0, end_row: at + 2, end_col: 1 });
+  const frame = await screen.findByTestId('chart-frame');
+  await waitFor(() => expect(categoriesOf(frame)).toEqual([`r${at}`, `r${at + 1}`, `r${at + 2}`]), { timeout: 15_000 });
+  expect(wholeReads()).toEqual([]);
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { chartsOf } from '../charts/chart.schema.js';
 import { GridDataSchema, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
 
 /**
@@ -16,12 +15,13 @@ export const SHEET_ROWS_WINDOW_MAX = 5_000;
 export const WINDOWED_SHEET_MIN_ROWS = 100_000;
 
 /**
- * Is a sheet shown a window at a time? Only when large, without charts (a chart plots cells of the
- * whole grid) and without formulas (the formula engine reads the whole grid): a sheet whose server
- * does not say (`may_have_formulas` absent) may have some. The client and the api both decide by it.
+ * Is a sheet shown a window at a time? Only when large and without formulas (the formula engine
+ * reads the whole grid): a sheet whose server does not say (`may_have_formulas` absent) may have
+ * some. Charts do not keep it whole: each reads the rows of its range through the windows. The
+ * client and the api both decide by it.
  */
 export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_formulas'>): boolean {
-  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && sheet.may_have_formulas === false && chartsOf(sheet.metadata).length === 0;
+  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && sheet.may_have_formulas === false;
 }
 
 /**
