@@ -10,6 +10,8 @@
 // Runs the whole built product (`npm start`'s processes) on the default ports + 800 (argument 1 to
 // change it; argument 2: the largest sheet, in rows) with a fresh data folder, and stops it afterwards. The load average is printed with
 // the figures: other processes on a shared machine slow every wall-clock figure.
+// MILLION_CHART=1: each sheet gets one line chart (columns C and D, every row, as a user selects
+// them) before it is opened; the open then also prints click → the chart drawn.
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { productApi } from './support/product-api.mjs';
@@ -30,6 +32,12 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
 const mb = (bytes) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 const ms = (x) => `${x.toFixed(0)} ms`;
+const WITH_CHART = process.env.MILLION_CHART === '1';
+/** The chart MILLION_CHART adds: C (0–99) as the categories, D charted, over every row. */
+const chartOf = (rows) => ({
+  type: 'line', range: { start_row: 0, start_col: 2, end_row: rows - 1, end_col: 3 }, categories: 'first_column', title: 'C and D',
+  x_axis_title: '', y_axis_title: '', legend: 'none', stacked: false, box: { row: 1, col: 4, dx: 0, dy: 0, width: 480, height: 300 },
+});
 
 /**
  * A CSV with a header row; column A holds the row number, B the marker `{tag}{r}` (unique to the
@@ -130,6 +138,7 @@ try {
     size.csvBytes = Buffer.byteLength(text);
     Object.assign(size, await importSheet(token, size.label, text));
     console.log(`imported ${size.label} (${mb(size.csvBytes)} CSV) in ${s(size.ms)}  load ${load()}`);
+    if (WITH_CHART) await api(`/sheets/${size.id}/charts`, { method: 'POST', token, body: chartOf(size.rows) });
   }
 
   // The api's side of a windowed grid: the whole sheet (what the grid reads today) beside one window
@@ -201,6 +210,16 @@ try {
     } catch (err) {
       failures.push(`no first rows after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
     }
+    // MILLION_CHART: the chart's line drawn (before the memory is read: the tab holds its points).
+    let chartMs = null;
+    if (WITH_CHART && openMs !== null) {
+      try {
+        await page.locator('[data-testid="chart-frame"] .recharts-line-curve').first().waitFor({ timeout: OPEN_TIMEOUT_MS });
+        chartMs = Date.now() - t0;
+      } catch (err) {
+        failures.push(`no chart drawn after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
+      }
+    }
     const apiCpu = cpuMs(apiPid) - apiCpu0;
     let heap = null;
     try {
@@ -270,7 +289,7 @@ try {
     }
     results.push({
       label: size.label,
-      line: `open ${size.label} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
+      line: `open ${size.label}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
       failures,
     });
     await context.close();
