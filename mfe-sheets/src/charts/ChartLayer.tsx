@@ -18,7 +18,13 @@ import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
 // Recharts and Chakra's charts come only with the first chart shown: a sheet without one loads none of it.
-const ChartView = lazy(() => import(/* webpackChunkName: "chart-view" */ './ChartView.js'));
+let loadedChartView: (typeof import('./ChartView.js'))['default'] | null = null;
+const loadChartView = () =>
+  import(/* webpackChunkName: "chart-view" */ './ChartView.js').then((module) => {
+    loadedChartView = module.default;
+    return module;
+  });
+const LazyChartView = lazy(loadChartView);
 
 /** The frame's title bar, in pixels (the drawing gets the rest of the box). */
 const HEADER = 28;
@@ -187,6 +193,12 @@ function ChartFrame({
   const held = useRef<HeldData | null>(null);
   const changes = useRef(changedCells);
   changes.current = changedCells;
+  // Its code fetched while the chart's rows are read (a windowed sheet's are read after the frame mounts), not
+  // after; loaded by the time the chart is first drawn, it is used as it is: through lazy() React would
+  // suspend once more, and React 19 holds a revealed Suspense boundary back up to 300 ms. Kept for the
+  // frame's life (another component type would draw the chart anew).
+  useEffect(() => void loadChartView(), []);
+  const view = useRef<typeof LazyChartView | NonNullable<typeof loadedChartView> | null>(null);
   // A sheet not held whole: the rows of this range, once read (until then the chart drawn before, or a spinner).
   const span = chart.range && keepRows ? chartRowSpan(chart.range, chart.categories) : null;
   const keptFor = chart.range && keepRows ? `${JSON.stringify(chart.range)}:${chart.categories}` : null;
@@ -207,6 +219,8 @@ function ChartFrame({
     [grid, headers, chart.range, chart.categories, dataTick, computed],
   );
   const reading = chart.range !== null && data === null;
+  if (data && !view.current) view.current = loadedChartView ?? LazyChartView;
+  const ChartView = view.current ?? LazyChartView;
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
     if (!canMove || event.button !== 0) return;
