@@ -121,11 +121,12 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   useEffect(() => {
     if (!focusedChartId || !sheet || scrolledTo.current === chartFocus) return;
     const chart = session.state.charts.find((c) => c.id === focusedChartId);
-    const hot = gridLink(sheet.data).hot;
-    // A windowed grid's rows are a slab's, not the sheet's: the chart is outlined where it is.
-    if (!chart || !hot || hot.isDestroyed || sheet.windowed) return;
+    const { hot, jumpTo } = gridLink(sheet.data);
+    if (!chart || !hot || hot.isDestroyed) return;
     scrolledTo.current = chartFocus;
-    hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
+    // A windowed grid holds a slab of rows: it moves it to the chart's row.
+    if (jumpTo) jumpTo(chart.box.row, chart.box.col);
+    else hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
   }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();

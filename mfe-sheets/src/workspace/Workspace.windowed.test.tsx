@@ -360,3 +360,17 @@ test('Insert chart on a windowed sheet: the cells selected far down are its rang
   await waitFor(() => expect(categoriesOf(frame)).toEqual([`r${at}`, `r${at + 1}`, `r${at + 2}`]), { timeout: 15_000 });
   expect(wholeReads()).toEqual([]);
 });
+
+test("a chat message's 'Show chart' for a chart far down a windowed sheet moves the grid to the chart's row, and the chart is there", async () => {
+  const at = 119_000;
+  const far = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a35', title: 'Far', box: { row: at, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
+  withCharts(far);
+  const shell = await opens();
+  const topPx = () => parseFloat(getComputedStyle(frameOf(far.id)).top);
+  expect(topPx()).toBeGreaterThan(SLAB.rows * 40);
+  act(() => shell.bus.emit('chart-focus', { sheetId: big.id, chartId: far.id }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  expect(frameOf(far.id)).toHaveAttribute('data-focused', 'true');
+  await waitFor(() => expect(topPx()).toBeLessThan(SLAB.rows * 40));
+  expect(topPx()).toBeGreaterThan(0);
+});

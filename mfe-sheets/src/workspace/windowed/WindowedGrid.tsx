@@ -230,14 +230,30 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // The session draws others' selections through this grid while it is mounted (showPresence).
+  /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside. */
+  const jumpTo = (row: number, col: number) => {
+    const h = hot();
+    if (!h) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const top = Math.max(0, Math.min(row, sheet.rowCount - 1));
+    sheet.show(top, top + rows, SLAB.readAhead);
+    if (top >= base.current && top < base.current + slab.current.length) h.scrollViewportTo({ row: top - base.current, col, verticalSnap: 'top' });
+    else rebase(slabAround(top, rows), top);
+    followGrid();
+  };
+
+  // The session draws others' selections through this grid while it is mounted (showPresence), and
+  // the Workspace scrolls it to a chart's cell.
   useEffect(() => {
     if (!link) return;
     const shared = gridLink(link);
     const h = hot();
     shared.hot = h;
+    shared.jumpTo = jumpTo;
     return () => {
       if (shared.hot === h) shared.hot = null;
+      if (shared.jumpTo === jumpTo) shared.jumpTo = null;
     };
   }, [link]); // eslint-disable-line react-hooks/exhaustive-deps
   const presence = useMemo(() => (link ? (td: HTMLTableCellElement, row: number, col: number) => drawPresence(link, td, base.current + row, col) : undefined), [link]);
