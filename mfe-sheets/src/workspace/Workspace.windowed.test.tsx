@@ -283,7 +283,7 @@ const withCharts = (...charts: ChartDefinition[]) => {
   sheet.metadata = { ...sheet.metadata, charts } as Sheet['metadata'];
 };
 
-test("a chart opens windowed with its sheet and draws the rows of its range, read through windows; another user's edit redraws it, rows they insert above move it with its cells", async () => {
+test("a chart opens windowed with its sheet and draws the rows of its range, read through windows; another user's edit redraws it; rows they insert, or the user removes, above it move it with its cells", async () => {
   // Rows 6,001–6,003: in the second window, which the grid does not show.
   withCharts(testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a31', range: { start_row: 6_000, start_col: 0, end_row: 6_002, end_col: 1 } }));
   await opens();
@@ -306,6 +306,25 @@ test("a chart opens windowed with its sheet and draws the rows of its range, rea
   await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']));
   const [a, b] = barHeights(frame);
   expect(Math.abs(b - 2 * a)).toBeLessThanOrEqual(2);
+
+  // The user's own row removed above it (rows 4 and 5): its cells are rows 6,001–6,003 now, read there once the server has it.
+  const reads = rowReads().length;
+  const hot = currentGrid();
+  act(() => {
+    hot.selectCell(3, 0, 4, 0);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'rows_remove', index: 3, count: 2 })]));
+  await waitFor(() => expect(rowReads().length).toBeGreaterThan(reads));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']));
+  // Still following its cells: bob's 18,006 in r6002's row, at its place now, makes the last bar thrice the first.
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 6_002, column: 1 }, value: 18_006 }));
+  await waitFor(() => {
+    const [a2, b2, c2] = barHeights(frame);
+    expect(Math.abs(b2 - 2 * a2)).toBeLessThanOrEqual(2);
+    expect(Math.abs(c2 - 3 * a2)).toBeLessThanOrEqual(3);
+  });
   expect(wholeReads()).toEqual([]);
 });
 
