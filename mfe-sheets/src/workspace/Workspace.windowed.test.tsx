@@ -328,12 +328,13 @@ test("a chart opens windowed with its sheet and draws the rows of its range, rea
   expect(wholeReads()).toEqual([]);
 });
 
-test('a chart box stays on its anchored cell as the slab moves: one at the top goes above the rows shown at the end, one near the end comes into place', async () => {
+test("a chart box stays on its anchored cell as the slab moves: one at the top goes above the rows shown at the end, one near the end comes into place; a chat message's 'Show chart' moves the grid to a chart's row", async () => {
   const top = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a32', title: 'Top' });
   const end = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a33', title: 'End', box: { row: ROWS - 40, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
-  withCharts(top, end);
-  await opens();
-  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(2));
+  const far = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a35', title: 'Far', box: { row: 119_000, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
+  withCharts(top, end, far);
+  const shell = await opens();
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(3));
   const topPx = () => parseFloat(getComputedStyle(frameOf(top.id)).top);
   const endPx = () => parseFloat(getComputedStyle(frameOf(end.id)).top);
   // The grid holds the slab's rows (from the sheet's first): the end's anchor is far below them.
@@ -349,6 +350,15 @@ test('a chart box stays on its anchored cell as the slab moves: one at the top g
   await waitFor(() => expect(endPx()).toBeLessThan(slabPx));
   expect(endPx()).toBeGreaterThan(0);
   expect(topPx()).toBeLessThan(0);
+
+  // Row 119,001 is outside the slab now: 'Show chart' moves it there; the chart is outlined, in place.
+  const farPx = () => parseFloat(getComputedStyle(frameOf(far.id)).top);
+  expect(farPx()).toBeLessThan(0);
+  act(() => shell.bus.emit('chart-focus', { sheetId: big.id, chartId: far.id }));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(119_000), 0)).toBe('r119000'));
+  expect(frameOf(far.id)).toHaveAttribute('data-focused', 'true');
+  await waitFor(() => expect(farPx()).toBeGreaterThan(0));
+  expect(farPx()).toBeLessThan(slabPx);
 });
 
 test('Insert chart on a windowed sheet: the cells selected far down are its range at their absolute rows, and it draws them', async () => {
@@ -378,18 +388,4 @@ test('Insert chart on a windowed sheet: the cells selected far down are its rang
   const frame = await screen.findByTestId('chart-frame');
   await waitFor(() => expect(categoriesOf(frame)).toEqual([`r${at}`, `r${at + 1}`, `r${at + 2}`]), { timeout: 15_000 });
   expect(wholeReads()).toEqual([]);
-});
-
-test("a chat message's 'Show chart' for a chart far down a windowed sheet moves the grid to the chart's row, and the chart is there", async () => {
-  const at = 119_000;
-  const far = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a35', title: 'Far', box: { row: at, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
-  withCharts(far);
-  const shell = await opens();
-  const topPx = () => parseFloat(getComputedStyle(frameOf(far.id)).top);
-  expect(topPx()).toBeGreaterThan(SLAB.rows * 40);
-  act(() => shell.bus.emit('chart-focus', { sheetId: big.id, chartId: far.id }));
-  await waitFor(() => expect(currentGrid().getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
-  expect(frameOf(far.id)).toHaveAttribute('data-focused', 'true');
-  await waitFor(() => expect(topPx()).toBeLessThan(SLAB.rows * 40));
-  expect(topPx()).toBeGreaterThan(0);
 });
