@@ -106,10 +106,19 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
   // Where the shown grid's cells are: a chart's box is anchored to a cell. A windowed grid tells it (its slab moves).
-  const [slabGeometry, setSlabGeometry] = useState<ChartGeometry | undefined>(undefined);
+  // Kept as it moves; the Workspace renders again for it only when there are charts to place.
+  const slabGeometry = useRef<ChartGeometry | undefined>(undefined);
+  const [, setSlabMoves] = useState(0);
+  const onSlabGeometry = useMemo(
+    () => (moved: ChartGeometry) => {
+      slabGeometry.current = moved;
+      if (chartsShown.current) setSlabMoves((n) => n + 1);
+    },
+    [],
+  );
   const windowedShown = previewed ? (preview.state.phase === 'ready' ? (preview.state.windowed?.sheet ?? null) : null) : (sheet?.windowed ?? null);
   const linkedCells = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
-  const geometry = windowedShown ? slabGeometry : linkedCells;
+  const geometry = windowedShown ? slabGeometry.current : linkedCells;
   // A windowed sheet's (or version's) charts read the rows of their ranges through its windows.
   const keepRows = useMemo<KeepRows | null>(() => (windowedShown ? (start, end, onRows) => windowedShown.keep(start, end, onRows) : null), [windowedShown]);
   // A chat message's 'Show chart' (a chart the AI made): once its sheet is shown here, the grid
@@ -248,7 +257,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onStructureChanged={noop}
               onSelect={noop}
               onScroll={onGridScroll}
-              onGeometry={setSlabGeometry}
+              onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
             // The previewed version, read-only, its differences from the live grid highlighted.
@@ -282,7 +291,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}
-              onGeometry={setSlabGeometry}
+              onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
             // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.
