@@ -13,6 +13,8 @@
 // MILLION_FORMULA=1: one formula typed into each sheet (C1, through PATCH /sheets/:id/cells) before
 // it is opened; a sheet past the formula engine's bound (HYBRID_MAX_CELLS held cells) must show the
 // Workspace's notice (formulasOverLimit, exact text): click → the notice is printed too.
+// MILLION_CHART=1: each sheet gets one line chart (columns C and D, every row, as a user selects
+// them) before it is opened; the open then also prints click → the chart drawn.
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +40,12 @@ const ms = (x) => `${x.toFixed(0)} ms`;
 const MILLION_FORMULA = process.env.MILLION_FORMULA === '1';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
+const WITH_CHART = process.env.MILLION_CHART === '1';
+/** The chart MILLION_CHART adds: C (0–99) as the categories, D charted, over every row. */
+const chartOf = (rows) => ({
+  type: 'line', range: { start_row: 0, start_col: 2, end_row: rows - 1, end_col: 3 }, categories: 'first_column', title: 'C and D',
+  x_axis_title: '', y_axis_title: '', legend: 'none', stacked: false, box: { row: 1, col: 4, dx: 0, dy: 0, width: 480, height: 300 },
+});
 
 /**
  * A CSV with a header row; column A holds the row number, B the marker `{tag}{r}` (unique to the
@@ -145,6 +153,7 @@ try {
       size.notice = size.rows * 10 > HYBRID_MAX_CELLS ? formulasOverLimit(size.rows * 10, HYBRID_MAX_CELLS) : null;
       console.log(`  a formula typed into C1 of ${size.label}; ${size.notice ? 'past' : 'within'} the formula engine's bound`);
     }
+    if (WITH_CHART) await api(`/sheets/${size.id}/charts`, { method: 'POST', token, body: chartOf(size.rows) });
   }
 
   // The api's side of a windowed grid: the whole sheet (what the grid reads today) beside one window
@@ -228,6 +237,16 @@ try {
         failures.push(`no over-limit notice: ${err.message.split('\n')[0]}`);
       }
     }
+    // MILLION_CHART: the chart's line drawn (before the memory is read: the tab holds its points).
+    let chartMs = null;
+    if (WITH_CHART && openMs !== null) {
+      try {
+        await page.locator('[data-testid="chart-frame"] .recharts-line-curve').first().waitFor({ timeout: OPEN_TIMEOUT_MS });
+        chartMs = Date.now() - t0;
+      } catch (err) {
+        failures.push(`no chart drawn after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
+      }
+    }
     const apiCpu = cpuMs(apiPid) - apiCpu0;
     let heap = null;
     try {
@@ -297,7 +316,7 @@ try {
     }
     results.push({
       label: size.label,
-      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
+      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
       failures,
     });
     await context.close();

@@ -198,13 +198,20 @@ describe('GET /api/v1/sheets/:id/rows', () => {
       assert.equal(created.statusCode, 201, created.body);
       const res = await api.get(`/api/v1/sheets/${created.json().id}${query}`);
       assert.equal(res.statusCode, 200, res.body);
-      return res.json() as { windowed?: boolean; data: GridData; metadata: { rows: number }; may_have_formulas: boolean };
+      return res.json() as { id: string; windowed?: boolean; data: GridData; metadata: { rows: number; charts?: unknown[] }; may_have_formulas: boolean };
     };
     const big = Array.from({ length: WINDOWED_SHEET_MIN_ROWS }, (_, r): CellValue[] => [r]);
     const windowed = await open(big, '?window=300');
     assert.equal(windowed.windowed, true);
     assert.deepEqual(windowed.data, big.slice(0, 300));
     assert.equal(windowed.metadata.rows, WINDOWED_SHEET_MIN_ROWS);
+    // With a chart: still a window (the client's chart reads the rows of its range through windows), the chart in its metadata.
+    const chart = { type: 'line', range: { start_row: 0, start_col: 0, end_row: 99_999, end_col: 0 }, categories: 'first_column', title: 'A', x_axis_title: '', y_axis_title: '', legend: 'none', stacked: false, box: { row: 0, col: 2, dx: 0, dy: 0, width: 480, height: 300 } };
+    assert.equal((await api.post(`/api/v1/sheets/${windowed.id}/charts`, chart)).statusCode, 201);
+    const withChart = (await api.get(`/api/v1/sheets/${windowed.id}?window=300`)).json() as { windowed?: boolean; data: GridData; metadata: { charts?: unknown[] } };
+    assert.equal(withChart.windowed, true);
+    assert.equal(withChart.data.length, 300);
+    assert.equal(withChart.metadata.charts?.length, 1);
     // Without the parameter, with a formula, or smaller: whole, as before.
     assert.equal((await open(big, '')).data.length, WINDOWED_SHEET_MIN_ROWS);
     const withFormula = big.map((r) => [...r]);

@@ -3,8 +3,8 @@ import { adminToken, openSheet, signIn } from '../support/session';
 
 /**
  * Issue 23: a sheet of 120,000 rows without formulas opens a window of rows at a time (the grid
- * says data-windowed="on"); its own scroll bar reaches the last row; an edit there is stored at
- * that row and is there after a reload.
+ * says data-windowed="on"), its chart too (drawn from the rows of its range); its own scroll bar
+ * reaches the last row; an edit there is stored at that row and is there after a reload.
  */
 const ROWS = 120_000;
 const run = Date.now().toString(36);
@@ -23,18 +23,22 @@ async function jumpToEnd(page: Page) {
   await expect(rowHeaded(page, ROWS)).toBeVisible();
 }
 
-test('a 120,000-row sheet without formulas: opened windowed, the last row edited, the edit there after a reload', async ({ page, request }) => {
+test('a 120,000-row sheet without formulas, with a chart: opened windowed, the chart drawn, the last row edited, the edit there after a reload', async ({ page, request }) => {
   test.setTimeout(180_000);
   const token = await adminToken(request);
   const data = Array.from({ length: ROWS }, (_, r) => [`row ${r + 1}`, r % 97, 'plain']);
   const res = await request.post('/api/v1/sheets', { headers: { Authorization: `Bearer ${token}` }, data: { name, headers: ['Name', 'N', 'Note'], data } });
   expect(res.status()).toBe(201);
   const id: string = (await res.json()).id;
+  // A line chart of column N over every row (it draws the first 10,000).
+  const chart = { type: 'line', range: { start_row: 0, start_col: 1, end_row: ROWS - 1, end_col: 1 }, categories: 'first_column', title: 'N', x_axis_title: '', y_axis_title: '', legend: 'none', stacked: false, box: { row: 1, col: 3, dx: 0, dy: 0, width: 400, height: 260 } };
+  expect((await request.post(`/api/v1/sheets/${id}/charts`, { headers: { Authorization: `Bearer ${token}` }, data: chart })).status()).toBe(201);
 
   await signIn(page);
   await openSheet(page, id, name);
   await expect(page.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
   await expect(rowHeaded(page, 1).locator('td').first()).toHaveText('row 1');
+  await expect(page.getByTestId('chart-frame').locator('.recharts-line-curve')).toBeVisible();
 
   await jumpToEnd(page);
   const last = rowHeaded(page, ROWS).locator('td').nth(2);

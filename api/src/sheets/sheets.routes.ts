@@ -50,7 +50,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.list(validate(SheetListQuerySchema, request.query), user.id, await access.visibility(user));
   });
 
-  app.get('/:id', withDoc({ summary: 'A sheet with its grid', description: 'With window=N (1 to SHEET_ROWS_WINDOW_MAX, 5,000), a sheet a client shows a window at a time (at least WINDOWED_SHEET_MIN_ROWS rows, no charts, no formulas) comes with only its first N rows and windowed: true; any other sheet comes whole.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetOpenQuerySchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
+  app.get('/:id', withDoc({ summary: 'A sheet with its grid', description: 'With window=N (1 to SHEET_ROWS_WINDOW_MAX, 5,000), a sheet a client shows a window at a time (at least WINDOWED_SHEET_MIN_ROWS rows, no formulas; its charts read their ranges through windows of rows) comes with only its first N rows and windowed: true; any other sheet comes whole.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetOpenQuerySchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const { window } = validate(SheetOpenQuerySchema, request.query);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.

@@ -10,24 +10,41 @@ import {
   type ChartDefinition,
   type ChartRange,
 } from '@tessera/contracts';
-import { forwardRef, lazy, Suspense, useMemo, useRef, useState } from 'react';
-import type { ChartData, ComputedValue } from './chart-data.js';
+import { forwardRef, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { type ChartData, type ChartGrid, chartRowSpan, type ComputedValue } from './chart-data.js';
 import { type ChangedCell, ChartDataCache } from './chart-data-cache.js';
 import { anchorAt, boxPosition, type ChartGeometry, NOMINAL_GEOMETRY } from './chart-geometry.js';
 import { downloadPng, downloadSvg } from './chart-export.js';
 import { EDIT_CHART_TEXTS } from './chart-labels.js';
 
 // Recharts and Chakra's charts come only with the first chart shown: a sheet without one loads none of it.
-const ChartView = lazy(() => import(/* webpackChunkName: "chart-view" */ './ChartView.js'));
+let loadedChartView: (typeof import('./ChartView.js'))['default'] | null = null;
+const loadChartView = () =>
+  import(/* webpackChunkName: "chart-view" */ './ChartView.js').then((module) => {
+    loadedChartView = module.default;
+    return module;
+  });
+const LazyChartView = lazy(loadChartView);
 
 /** The frame's title bar, in pixels (the drawing gets the rest of the box). */
 const HEADER = 28;
+
+/**
+ * Keeps rows [start, end) of a sheet not held whole (a windowed one, WindowedSheet.keep) for a
+ * chart: `onRows` with them once read and again after rows or columns moved; returns the stop.
+ */
+export type KeepRows = (start: number, end: number, onRows: (rows: ChartGrid) => void) => () => void;
 
 export interface ChartLayerProps {
   charts: readonly ChartDefinition[];
   /** The cells the charts read (edited in place by the grid) and the column headers. */
   grid: readonly (readonly CellValue[])[];
   headers: readonly string[];
+  /**
+   * A sheet not held whole (issue 23): each chart reads the rows its range needs (chartRowSpan)
+   * through this instead of `grid`, kept up to date by every edit.
+   */
+  keepRows?: KeepRows | null;
   /** Raised on every change of the cells: the charts read them again. */
   dataTick: number;
   /**
@@ -132,7 +149,7 @@ const sameRange = (a: ChartRange, b: ChartRange) => a.start_row === b.start_row 
  */
 function chartData(
   held: { current: HeldData | null },
-  now: { grid: ChartLayerProps['grid']; headers: readonly string[]; range: ChartRange; categories: ChartCategorySource; computed: ComputedValue | null; dataTick: number },
+  now: { grid: ChartGrid; headers: readonly string[]; range: ChartRange; categories: ChartCategorySource; computed: ComputedValue | null; dataTick: number },
   changedCells: ChartLayerProps['changedCells'],
 ): ChartData {
   const h = held.current;
@@ -150,8 +167,9 @@ function chartData(
 
 function ChartFrame({
   chart,
-  grid,
+  grid: wholeGrid,
   headers,
+  keepRows = null,
   dataTick,
   changedCells,
   computed = null,
@@ -175,13 +193,34 @@ function ChartFrame({
   const held = useRef<HeldData | null>(null);
   const changes = useRef(changedCells);
   changes.current = changedCells;
+  // Its code fetched while the chart's rows are read (a windowed sheet's are read after the frame mounts), not
+  // after; loaded by the time the chart is first drawn, it is used as it is: through lazy() React would
+  // suspend once more, and React 19 holds a revealed Suspense boundary back up to 300 ms. Kept for the
+  // frame's life (another component type would draw the chart anew).
+  useEffect(() => void loadChartView(), []);
+  const view = useRef<typeof LazyChartView | NonNullable<typeof loadedChartView> | null>(null);
+  // A sheet not held whole: the rows of this range, once read (until then the chart drawn before, or a spinner).
+  const span = chart.range && keepRows ? chartRowSpan(chart.range, chart.categories) : null;
+  const keptFor = chart.range && keepRows ? `${JSON.stringify(chart.range)}:${chart.categories}` : null;
+  const [kept, setKept] = useState<{ rows: ChartGrid; key: string } | null>(null);
+  useEffect(() => {
+    if (!keepRows || !span || keptFor === null) return;
+    return keepRows(span.start, span.end, (rows) => setKept({ rows, key: keptFor }));
+    // keptFor says the range and categories (span follows them).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [keepRows, keptFor]);
+  // The rows kept for another range (it moved or was edited) are not read for this one.
+  const grid: ChartGrid | null = keepRows ? (kept && kept.key === keptFor ? kept.rows : null) : wholeGrid;
   const data = useMemo(
-    // No range: its cells were deleted, nothing to read.
-    () => (chart.range ? chartData(held, { grid, headers, range: chart.range, categories: chart.categories, computed, dataTick }, changes.current) : null),
+    // No range: its cells were deleted, nothing to read. Rows not kept yet: what was drawn before.
+    () => (chart.range ? (grid ? chartData(held, { grid, headers, range: chart.range, categories: chart.categories, computed, dataTick }, changes.current) : (held.current?.cache.data ?? null)) : null),
     // dataTick: the grid is edited in place, so its identity does not change with its cells.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [grid, headers, chart.range, chart.categories, dataTick, computed],
   );
+  const reading = chart.range !== null && data === null;
+  if (data && !view.current) view.current = loadedChartView ?? LazyChartView;
+  const ChartView = view.current ?? LazyChartView;
 
   const drag = (mode: 'move' | 'resize') => (event: React.PointerEvent) => {
     if (!canMove || event.button !== 0) return;
@@ -301,6 +340,10 @@ function ChartFrame({
       >
         {data ? (
           <ChartView chart={chart} data={data} width={box.width - 2} height={box.height - HEADER - 2} />
+        ) : reading ? (
+          <Flex h={`${box.height - HEADER}px`} align="center" justify="center" data-testid="chart-reading">
+            <Spinner size="sm" />
+          </Flex>
         ) : (
           <Flex h={`${box.height - HEADER}px`} align="center" justify="center" p="4" textAlign="center">
             <Text fontSize="sm" color="fg.muted" data-testid="chart-range-deleted">

@@ -1,6 +1,5 @@
-import type { CellValue } from '@tessera/contracts';
 import type { ChangedCellRef } from '../workspace/session/cell-change-log.js';
-import { assembleChartData, type ChartData, type ChartLine, chartReader, type ChartReader, type ChartSource, type ComputedValue, readLines } from './chart-data.js';
+import { assembleChartData, type ChartData, type ChartGrid, type ChartLine, chartReader, type ChartReader, type ChartSource, type ComputedValue, readLines } from './chart-data.js';
 
 /** A cell that changed (its value is read again from the grid, never taken from the change). */
 export type ChangedCell = ChangedCellRef;
@@ -16,7 +15,7 @@ export type ChangedCell = ChangedCellRef;
  * or an unknown change (null: rows or columns moved, the sheet replaced).
  */
 export class ChartDataCache {
-  readonly grid: readonly (readonly CellValue[])[];
+  readonly grid: ChartGrid;
   readonly headers: readonly string[];
   readonly source: ChartSource;
   readonly computed: ComputedValue | null;
@@ -24,7 +23,7 @@ export class ChartDataCache {
   private lines: (ChartLine | null)[];
   data: ChartData;
 
-  constructor(grid: readonly (readonly CellValue[])[], headers: readonly string[], source: ChartSource, computed: ComputedValue | null = null) {
+  constructor(grid: ChartGrid, headers: readonly string[], source: ChartSource, computed: ComputedValue | null = null) {
     this.grid = grid;
     this.headers = headers;
     this.source = source;

@@ -66,6 +66,23 @@ const cellText = (value: CellValue | undefined): string => (value === null || va
 /** A formula cell's computed value, as the grid shows it (undefined: not computed, a gap). */
 export type ComputedValue = (row: number, col: number) => CellValue | undefined;
 
+/**
+ * The cells a chart reads, by absolute row: a sheet's rows held whole, or (a windowed sheet, issue 23)
+ * a function giving the rows of the chart's range kept for it (undefined: a row not there is blank).
+ */
+export type ChartGrid = readonly (readonly CellValue[])[] | ((row: number) => readonly CellValue[] | undefined);
+
+/**
+ * The rows [start, end) a chart reads of a sheet not held whole (a windowed one): at most its first
+ * CHART_MAX_POINTS lines — first_column: rows, each a point; header_row: the categories' row and at
+ * most CHART_MAX_POINTS series rows after it (its points are columns). A range longer than that draws
+ * its first lines only, where a sheet held whole skips blank lines to find CHART_MAX_POINTS points.
+ */
+export function chartRowSpan(range: ChartRange, categories: ChartCategorySource): { start: number; end: number } {
+  const most = categories === 'header_row' ? CHART_MAX_POINTS + 1 : CHART_MAX_POINTS;
+  return { start: range.start_row, end: Math.min(range.end_row + 1, range.start_row + most) };
+}
+
 export interface ChartSource {
   range: ChartRange;
   categories: ChartCategorySource;
@@ -103,14 +120,15 @@ export interface ChartReader {
  * (without it they are gaps: their text is not a value).
  */
 export function chartReader(
-  grid: readonly (readonly CellValue[])[],
+  grid: ChartGrid,
   headers: readonly string[],
   source: ChartSource,
   computed: ComputedValue | null = null,
 ): ChartReader {
   const { range } = source;
+  const rowAt = typeof grid === 'function' ? grid : (r: number) => grid[r];
   const at = (r: number, c: number): CellValue | undefined => {
-    const raw = grid[r]?.[c];
+    const raw = rowAt(r)?.[c];
     if (!isFormula(raw)) return raw;
     return computed ? computed(r, c) : undefined;
   };
@@ -203,7 +221,7 @@ export function readLines(reader: ChartReader): (ChartLine | null)[] {
 
 /** The series and points of a chart's range in `grid`: every line read (see chartReader). */
 export function extractChartData(
-  grid: readonly (readonly CellValue[])[],
+  grid: ChartGrid,
   headers: readonly string[],
   source: ChartSource,
   computed: ComputedValue | null = null,

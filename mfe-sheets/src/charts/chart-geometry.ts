@@ -86,3 +86,22 @@ export function linkedGeometry(hotOf: () => Handsontable | null): ChartGeometry 
     top: (row) => chartGeometry(hotOf()).top(row),
   };
 }
+
+/**
+ * The geometry of a windowed grid (issue 23): Handsontable holds the slab of rows from absolute row
+ * `base`, and the layer moves by the slab's scroll, so row `row` is at the slab's row `row - base`;
+ * rows above or below the slab are placed at the nominal row height from its edges (a chart anchored
+ * there is off screen, and comes into place when the slab holds its row).
+ */
+export function slabGeometry(hotOf: () => Handsontable | null, base: number, slabRows: () => number): ChartGeometry {
+  return {
+    left: (col) => chartGeometry(hotOf()).left(col),
+    top: (row) => {
+      const inSlab = chartGeometry(hotOf());
+      const rows = slabRows();
+      if (row < base) return inSlab.top(0) - (base - row) * CHART_NOMINAL_GRID.rowHeight;
+      if (row - base > rows) return inSlab.top(rows) + (row - base - rows) * CHART_NOMINAL_GRID.rowHeight;
+      return inSlab.top(row - base);
+    },
+  };
+}

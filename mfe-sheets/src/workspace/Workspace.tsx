@@ -4,8 +4,8 @@ import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
 import type { ComputedValue } from '../charts/chart-data.js';
-import { ChartLayer, ChartStrip, scrollChartLayer } from '../charts/ChartLayer.js';
-import { linkedGeometry } from '../charts/chart-geometry.js';
+import { ChartLayer, ChartStrip, type KeepRows, scrollChartLayer } from '../charts/ChartLayer.js';
+import { type ChartGeometry, linkedGeometry } from '../charts/chart-geometry.js';
 import { useChartStrip } from '../charts/use-chart-strip.js';
 import { InsertChartDialog } from '../charts/InsertChartDialog.js';
 import { useSheetCharts } from '../charts/use-sheet-charts.js';
@@ -107,8 +107,22 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     // gridLinked: the same rows get a new grid when the engine engages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [chartRows, chartEngine, gridLinked]);
-  // Where the shown grid's cells are: a chart's box is anchored to a cell.
-  const geometry = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  // Where the shown grid's cells are: a chart's box is anchored to a cell. A windowed grid tells it (its slab moves).
+  // Kept as it moves; the Workspace renders again for it only when there are charts to place.
+  const slabGeometry = useRef<ChartGeometry | undefined>(undefined);
+  const [, setSlabMoves] = useState(0);
+  const onSlabGeometry = useMemo(
+    () => (moved: ChartGeometry) => {
+      slabGeometry.current = moved;
+      if (chartsShown.current) setSlabMoves((n) => n + 1);
+    },
+    [],
+  );
+  const windowedShown = previewed ? (preview.state.phase === 'ready' ? (preview.state.windowed?.sheet ?? null) : null) : (sheet?.windowed ?? null);
+  const linkedCells = useMemo(() => (chartRows ? linkedGeometry(() => gridLink(chartRows).hot) : undefined), [chartRows]);
+  const geometry = windowedShown ? slabGeometry.current : linkedCells;
+  // A windowed sheet's (or version's) charts read the rows of their ranges through its windows.
+  const keepRows = useMemo<KeepRows | null>(() => (windowedShown ? (start, end, onRows) => windowedShown.keep(start, end, onRows) : null), [windowedShown]);
   // A chat message's 'Show chart' (a chart the AI made): once its sheet is shown here, the grid
   // scrolls to the chart's cell (once per request) and the chart is outlined.
   const [chartFocus, setChartFocus] = useState<{ sheetId: string; chartId: string } | null>(null);
@@ -118,10 +132,12 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   useEffect(() => {
     if (!focusedChartId || !sheet || scrolledTo.current === chartFocus) return;
     const chart = session.state.charts.find((c) => c.id === focusedChartId);
-    const hot = gridLink(sheet.data).hot;
+    const { hot, jumpTo } = gridLink(sheet.data);
     if (!chart || !hot || hot.isDestroyed) return;
     scrolledTo.current = chartFocus;
-    hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
+    // A windowed grid holds a slab of rows: it moves it to the chart's row.
+    if (jumpTo) jumpTo(chart.box.row, chart.box.col);
+    else hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
   }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
@@ -149,12 +165,12 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }
 
   const chartLayerProps =
-    // A windowed sheet (issue 23) opens only without charts, and gets none (the charts read the whole grid).
-    view === 'sheet' && phase === 'ready' && sheet && !sheet.windowed && shell.tab === 'data'
+    view === 'sheet' && phase === 'ready' && sheet && shell.tab === 'data'
       ? {
           charts: previewed ? (previewed.charts ?? []) : session.state.charts,
           grid: previewed ? previewed.rows : sheet.data,
           headers: previewed ? previewed.headers : sheet.headers.current,
+          keepRows,
           changedCells: previewed ? undefined : session.changedCells,
           computed,
           geometry,
@@ -206,7 +222,6 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
         charts={
           sheet &&
-          !sheet.windowed &&
           !locked && (
             <Button size="xs" variant="outline" data-testid="insert-chart" disabled={!charts.hasSelection} title={charts.hasSelection ? undefined : CHART_TEXTS.noRange} onClick={charts.openDialog}>
               {CHART_TEXTS.insert}
@@ -241,6 +256,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellsChanged={noop}
               onStructureChanged={noop}
               onSelect={noop}
+              onScroll={onGridScroll}
+              onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
             // The previewed version, read-only, its differences from the live grid highlighted.
@@ -272,6 +289,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
               onSelect={session.onSelect}
+              onSelectRange={charts.onSelectRange}
+              onScroll={onGridScroll}
+              onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
             // Rendered only while the data tab is shown: Handsontable cannot measure a hidden box.

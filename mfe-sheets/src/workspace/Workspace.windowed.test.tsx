@@ -1,10 +1,11 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
-import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import { testChart } from '../charts/testing-chart.js';
 import { SLAB } from './windowed/WindowedGrid.js';
 import Workspace from './Workspace.js';
 
@@ -392,4 +393,122 @@ test("the user's own row insert and remove are undone from far away as on the wh
   await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, at]));
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
   await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+});
+
+/** What a chart shows: its categories along the axis and its bars' heights (px). */
+// (The category axis's labels are centred under their bars; the value axis's end at it.)
+const categoriesOf = (frame: HTMLElement) => [...frame.querySelectorAll('.recharts-cartesian-axis-tick-value[text-anchor="middle"]')].map((t) => t.textContent);
+const barHeights = (frame: HTMLElement) =>
+  [...frame.querySelectorAll('.recharts-bar-rectangle path')].map((p) => Math.abs(Number(/v\s*(-?[\d.]+)/.exec(p.getAttribute('d') ?? '')?.[1] ?? 0)));
+const frameOf = (chartId: string) => document.querySelector<HTMLElement>(`[data-testid="chart-frame"][data-chart-id="${chartId}"]`)!;
+const withCharts = (...charts: ChartDefinition[]) => {
+  const sheet = api.sheets.get(big.id)!;
+  sheet.metadata = { ...sheet.metadata, charts } as Sheet['metadata'];
+};
+
+test("a chart opens windowed with its sheet and draws the rows of its range, read through windows; another user's edit redraws it; rows they insert, or the user removes, above it move it with its cells", async () => {
+  // Rows 6,001–6,003: in the second window, which the grid does not show.
+  withCharts(testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a31', range: { start_row: 6_000, start_col: 0, end_row: 6_002, end_col: 1 } }));
+  await opens();
+  const frame = await screen.findByTestId('chart-frame');
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']), { timeout: 15_000 });
+  expect(wholeReads()).toEqual([]);
+  expect(rowReads().map((q) => q.get('start'))).toContain('5000');
+
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 6_001, column: 1 }, value: 12_002 }));
+  // The middle bar twice as tall as the others.
+  await waitFor(() => {
+    const [a, b, c] = barHeights(frame);
+    expect(Math.abs(b - 2 * a)).toBeLessThanOrEqual(2);
+    expect(Math.abs(a - c)).toBeLessThanOrEqual(1);
+  });
+  await bob.acked(bob.send({ type: 'rows_insert', index: 10, count: 2 }));
+  // Its cells are now rows 6,003–6,005: read there, the chart is the same.
+  await waitFor(() => expect(rowReads().length).toBeGreaterThan(2));
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']));
+  const [a, b] = barHeights(frame);
+  expect(Math.abs(b - 2 * a)).toBeLessThanOrEqual(2);
+
+  // The user's own row removed above it (rows 4 and 5): its cells are rows 6,001–6,003 now, read there once the server has it.
+  const reads = rowReads().length;
+  const hot = currentGrid();
+  act(() => {
+    hot.selectCell(3, 0, 4, 0);
+    hot.getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'rows_remove', index: 3, count: 2 })]));
+  await waitFor(() => expect(rowReads().length).toBeGreaterThan(reads));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  await waitFor(() => expect(categoriesOf(frame)).toEqual(['r6000', 'r6001', 'r6002']));
+  // Still following its cells: bob's 18,006 in r6002's row, at its place now, makes the last bar thrice the first.
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 6_002, column: 1 }, value: 18_006 }));
+  await waitFor(() => {
+    const [a2, b2, c2] = barHeights(frame);
+    expect(Math.abs(b2 - 2 * a2)).toBeLessThanOrEqual(2);
+    expect(Math.abs(c2 - 3 * a2)).toBeLessThanOrEqual(3);
+  });
+  expect(wholeReads()).toEqual([]);
+});
+
+test("a chart box stays on its anchored cell as the slab moves: one at the top goes above the rows shown at the end, one near the end comes into place; a chat message's 'Show chart' moves the grid to a chart's row", async () => {
+  const top = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a32', title: 'Top' });
+  const end = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a33', title: 'End', box: { row: ROWS - 40, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
+  const far = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a35', title: 'Far', box: { row: 119_000, col: 3, dx: 0, dy: 0, width: 300, height: 200 } });
+  withCharts(top, end, far);
+  const shell = await opens();
+  await waitFor(() => expect(screen.getAllByTestId('chart-frame')).toHaveLength(3));
+  const topPx = () => parseFloat(getComputedStyle(frameOf(top.id)).top);
+  const endPx = () => parseFloat(getComputedStyle(frameOf(end.id)).top);
+  // The grid holds the slab's rows (from the sheet's first): the end's anchor is far below them.
+  const slabPx = SLAB.rows * 40;
+  expect(topPx()).toBeGreaterThanOrEqual(0);
+  expect(topPx()).toBeLessThan(100);
+  expect(endPx()).toBeGreaterThan(slabPx);
+
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS)));
+  // Placed from the slab's first row now: 40 rows above the last one, the top chart far above.
+  await waitFor(() => expect(endPx()).toBeLessThan(slabPx));
+  expect(endPx()).toBeGreaterThan(0);
+  expect(topPx()).toBeLessThan(0);
+
+  // Row 119,001 is outside the slab now: 'Show chart' moves it there; the chart is outlined, in place.
+  const farPx = () => parseFloat(getComputedStyle(frameOf(far.id)).top);
+  expect(farPx()).toBeLessThan(0);
+  act(() => shell.bus.emit('chart-focus', { sheetId: big.id, chartId: far.id }));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(119_000), 0)).toBe('r119000'));
+  expect(frameOf(far.id)).toHaveAttribute('data-focused', 'true');
+  await waitFor(() => expect(farPx()).toBeGreaterThan(0));
+  expect(farPx()).toBeLessThan(slabPx);
+});
+
+test('Insert chart on a windowed sheet: the cells selected far down are its range at their absolute rows, and it draws them', async () => {
+  await opens();
+  const at = 119_000;
+  act(() => dragBar(at / ROWS));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at}`));
+  act(() => void hot.selectCell(slabRow(at), 0, slabRow(at + 2), 1));
+  await waitFor(() => expect(screen.getByTestId('insert-chart')).toBeEnabled());
+  act(() => screen.getByTestId('insert-chart').click());
+  const dialog = await screen.findByTestId('insert-chart-dialog');
+  expect(within(dialog).getByTestId('chart-range')).toHaveValue(`A${at + 1}:B${at + 3}`);
+
+  const posted: ChartDefinition[] = [];
+  api.fault = (req, res, path) => {
+    if (req.method !== 'POST' || path !== `/api/v1/sheets/${big.id}/charts`) return false;
+    const { base_version: _base, ...body } = api.requests.at(-1)!.body as ChartDefinition & { base_version: number };
+    const chart = { ...body, id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a34' };
+    posted.push(chart);
+    send(res, 201, { version: api.sheets.get(big.id)!.version + 1, charts: [chart], chart });
+    return true;
+  };
+  act(() => within(dialog).getByTestId('chart-insert').click());
+  await waitFor(() => expect(posted).toHaveLength(1));
+  expect(posted[0].range).toEqual({ start_row: at, start_col: 0, end_row: at + 2, end_col: 1 });
+  const frame = await screen.findByTestId('chart-frame');
+  await waitFor(() => expect(categoriesOf(frame)).toEqual([`r${at}`, `r${at + 1}`, `r${at + 2}`]), { timeout: 15_000 });
+  expect(wholeReads()).toEqual([]);
 });

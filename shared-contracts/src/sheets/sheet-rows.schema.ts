@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { HYBRID_MAX_CELLS } from '../ai/hybrid.schema.js';
-import { chartsOf } from '../charts/chart.schema.js';
 import { GridDataSchema, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
 
 /**
@@ -29,12 +28,12 @@ function formulasNeedWholeGrid(sheet: Pick<SheetSummary, 'may_have_formulas' | '
 }
 
 /**
- * Is a sheet shown a window at a time? Only when large, without charts (a chart plots cells of the
- * whole grid) and without formulas the engine would compute (formulasNeedWholeGrid). The client
- * and the api both decide by it.
+ * Is a sheet shown a window at a time? Only when large and without formulas the engine would
+ * compute (formulasNeedWholeGrid). Charts do not keep it whole: each reads the rows of its range
+ * through the windows. The client and the api both decide by it.
  */
 export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_formulas' | 'held_cells'>): boolean {
-  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && !formulasNeedWholeGrid(sheet) && chartsOf(sheet.metadata).length === 0;
+  return sheet.metadata.rows >= WINDOWED_SHEET_MIN_ROWS && !formulasNeedWholeGrid(sheet);
 }
 
 /**

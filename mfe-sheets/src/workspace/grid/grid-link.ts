@@ -25,6 +25,8 @@ export interface GridLink {
   deferred: Map<string, { row: number; col: number; value: unknown }>;
   /** The formulas' values computed in the worker, while a grid with formulas is mounted (the charts read them). */
   formulas: FormulaValues | null;
+  /** A windowed grid (issue 23), while mounted: shows absolute row `row` at its top (its slab moved there if need be). */
+  jumpTo: ((row: number, col: number) => void) | null;
 }
 
 const links = new WeakMap<GridData, GridLink>();
@@ -32,7 +34,7 @@ const links = new WeakMap<GridData, GridLink>();
 export function gridLink(data: GridData): GridLink {
   let link = links.get(data);
   if (!link) {
-    link = { hot: null, presence: new Map(), deferred: new Map(), formulas: null };
+    link = { hot: null, presence: new Map(), deferred: new Map(), formulas: null, jumpTo: null };
     links.set(data, link);
   }
   return link;

@@ -8,7 +8,8 @@ import { closeLiveShells, liveShellFor } from '../testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspace-test-api.js';
 import { SLAB } from '../windowed/WindowedGrid.js';
 import Workspace from '../Workspace.js';
-import { serveVersions, versionOf } from './versions-test-api.js';
+import { serveVersions, versionOf, type VersionsTestApi } from './versions-test-api.js';
+import { testChart } from '../../charts/testing-chart.js';
 
 jest.setTimeout(60_000);
 
@@ -22,6 +23,7 @@ const FAR = 110_000;
 let api: SheetTestApi;
 let big: Sheet;
 let old: GridData;
+let versions: VersionsTestApi;
 
 beforeAll(() => {
   // jsdom has no layout: a slab of a few hundred rows keeps the test quick (as Workspace.windowed.test).
@@ -34,7 +36,7 @@ beforeEach(async () => {
   // Version 1: row 110,000 held other values.
   old = big.data.map((row, r) => (r === FAR ? ['r110000', 'was here'] : [...row]));
   api = await startSheetApi([big]);
-  const versions = serveVersions(api);
+  versions = serveVersions(api);
   versions.versions.set(big.id, new Map([['1', versionOf('1', 'archived', ['Name', 'N'], old)]]));
 });
 afterEach(async () => {
@@ -100,4 +102,21 @@ test('a version of a 120,000-row sheet previews a window at a time: row 110,000 
   expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
   expect(currentGrid().getSettings().readOnly).toBe(false);
   expect(await shell.sheet.loadData!({ start: FAR, count: 1 })).toEqual([['r110000', 'was here']]);
+});
+
+test("a windowed version's chart draws that version's rows, read through its windows", async () => {
+  // Version 1 had a chart over rows 110,000–110,002, where its row 110,000 held text.
+  const chart = testChart({ id: '7b0e3f4c-1c1d-4a39-9a43-5a8c3a0c0a36', range: { start_row: FAR, start_col: 0, end_row: FAR + 2, end_col: 1 } });
+  versions.versions.set(big.id, new Map([['1', { ...versionOf('1', 'archived', ['Name', 'N'], old), charts: [chart] }]]));
+  const shell = liveShellFor(api.url, big.id, 'alice');
+  renderInShell(<Workspace shell={shell} />);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  expect(screen.queryByTestId('chart-frame')).toBeNull();
+
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: big.id, versionId: '1' }));
+  const frame = await screen.findByTestId('chart-frame');
+  // Its text cell is left out (the live sheet has a number there): the version's rows are drawn.
+  await waitFor(() => expect(within(frame).getByText('1 text cell left out')).toBeInTheDocument(), { timeout: 15_000 });
+  expect(versionReads().map((u) => u.searchParams.get('start'))).toContain(String(Math.floor(FAR / 5_000) * 5_000));
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${big.id}`)).toEqual([]);
 });

@@ -156,9 +156,10 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
 
     /**
-     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more, without charts or formulas the engine would
-     * compute (they read the whole grid: contracts opensWindowed), is read a window at a time (issue 23): the session holds its size and the
-     * windows read, and follows it live the same way.
+     * A sheet of WINDOWED_SHEET_MIN_ROWS rows or more without formulas the engine would compute (it
+     * reads the whole grid: contracts opensWindowed) is read a window at a time (issue 23): the session
+     * holds its size and the windows read, and follows it live the same way; its charts read the rows
+     * of their ranges through the windows (WindowedSheet.keep).
      */
     const startWindowed = (first: SheetRows, summary: SheetSummary) => {
       const windowed = new WindowedSheet(first, async (start, count) => {
@@ -185,6 +186,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyStructure: ({ type, index, count }) => {
           if (type === 'columns_insert' || type === 'columns_remove') shiftHeaders(loaded, index, type === 'columns_insert' ? count : -count);
+          // Charts are anchored to their cells: moved as the server moved them (their rows are read again).
+          const moved = moveCharts(store.getState().charts, { type, index, count });
+          if (moved.changed) store.setState({ charts: moved.charts });
           windowed.remoteStructure(sheetLive.version, type, index, count);
           resize({ rows: windowed.rowCount, cols: windowed.colCount });
           touched(null);
@@ -229,7 +233,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         formulaEngine: null,
         lastSavedAt: summary.updated_at,
         access: toldAccess ?? summary.access ?? null,
-        charts: [],
+        charts: chartsOf(summary.metadata),
       });
       for (const frame of early.splice(0)) sheetLive.receive(frame);
       loadedTimer = setTimeout(() => shellRef.current.bus.emit('sheet-loaded', { sheetId: id }), SHEET_LOADED_EVENT_DELAY_MS);

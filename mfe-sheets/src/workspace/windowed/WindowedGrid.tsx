@@ -2,6 +2,7 @@ import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
 import { HANDSONTABLE_LICENSE_KEY, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
+import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
 import { contextMenu } from '../grid/context-menu.js';
 import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { gridLink } from '../grid/grid-link.js';
@@ -42,6 +43,12 @@ export interface WindowedGridProps {
   /** Own rows or columns inserted or removed from the menu, at absolute rows. */
   onStructureChanged(change: StructureChange): void;
   onSelect(row: number, col: number): void;
+  /** The cells selected, at absolute rows (a column header's click: the sheet's whole column, from -1 as the whole grid says it). */
+  onSelectRange?(row: number, col: number, row2: number, col2: number): void;
+  /** The slab scrolled to (left, top) px: the charts' layer moves with it. */
+  onScroll?(left: number, top: number): void;
+  /** Where the cells are now (the slab moved): the charts are placed by it. */
+  onGeometry?(geometry: ChartGeometry): void;
   onCellHistory?(row: number, col: number): void;
   /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
   highlight?: RowHighlight | null;
@@ -101,6 +108,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return { first: Math.max(0, first), last: Math.max(first, last) };
   };
 
+  const reportScroll = () => {
+    const holder = hot()?.rootElement.querySelector<HTMLElement>('.ht_master .wtHolder');
+    on.current.onScroll?.(holder?.scrollLeft ?? 0, holder?.scrollTop ?? 0);
+  };
+  const reportGeometry = () => on.current.onGeometry?.(slabGeometry(hot, base.current, () => slab.current.length));
+
   /** The slab from `from` (the grid shows its row `top` at the top). */
   const rebase = (from: number, top: number) => {
     const h = hot();
@@ -124,6 +137,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
       h.render();
     });
+    reportGeometry();
+    reportScroll();
   };
   /** The slab centred on the rows shown (`rows` of them from `top`). */
   const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), sheet.rowCount - SLAB.rows));
@@ -132,6 +147,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const followGrid = () => {
     const h = hot();
     if (!h) return;
+    reportScroll();
     const { first, last } = visibleRange(h);
     const top = base.current + first;
     sheet.show(top, base.current + last, SLAB.readAhead);
@@ -294,17 +310,35 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     };
     const stop = sheet.subscribe(refill);
     sheet.show(0, 100, SLAB.readAhead);
+    reportGeometry();
+    reportScroll();
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // The session draws others' selections through this grid while it is mounted (showPresence).
+  /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside. */
+  const jumpTo = (row: number, col: number) => {
+    const h = hot();
+    if (!h) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const top = Math.max(0, Math.min(row, sheet.rowCount - 1));
+    sheet.show(top, top + rows, SLAB.readAhead);
+    if (top >= base.current && top < base.current + slab.current.length) h.scrollViewportTo({ row: top - base.current, col, verticalSnap: 'top' });
+    else rebase(slabAround(top, rows), top);
+    followGrid();
+  };
+
+  // The session draws others' selections through this grid while it is mounted (showPresence), and
+  // the Workspace scrolls it to a chart's cell.
   useEffect(() => {
     if (!link) return;
     const shared = gridLink(link);
     const h = hot();
     shared.hot = h;
+    shared.jumpTo = jumpTo;
     return () => {
       if (shared.hot === h) shared.hot = null;
+      if (shared.jumpTo === jumpTo) shared.jumpTo = null;
     };
   }, [link]); // eslint-disable-line react-hooks/exhaustive-deps
   const presence = useMemo(() => (link ? (td: HTMLTableCellElement, row: number, col: number) => drawPresence(link, td, base.current + row, col) : undefined), [link]);
@@ -363,7 +397,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           }}
           afterRenderer={presence}
           afterScrollVertically={followGrid}
-          afterSelectionEnd={(row, col) => {
+          afterScrollHorizontally={reportScroll}
+          afterSelectionEnd={(row, col, row2, col2) => {
+            // A column header's click selects the slab's rows: the sheet's whole column is meant.
+            on.current.onSelectRange?.(row < 0 ? -1 : base.current + row, col, row < 0 ? sheet.rowCount - 1 : base.current + row2, col2);
             if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
           }}
         />

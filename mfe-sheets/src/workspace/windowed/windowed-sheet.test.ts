@@ -198,3 +198,47 @@ test("rows moved by someone else while an own row op waits: the rows held before
   expect(sheet.staleRowAt(10)).toBeUndefined();
   expect(sheet.rowAt(10)).toBeUndefined();
 });
+
+test("keep(): a chart's rows, the window held copied and the other read (not stored); every change reaches them; read again once the user's own row op is on the server; stop ends it", async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  const kept: ((row: number) => unknown)[] = [];
+  const stop = sheet.keep(4_998, 5_002, (rowAt) => kept.push(rowAt));
+  await settle();
+  expect(api.reads.map((r) => r.start)).toEqual([0, ROW_WINDOW_SIZE]);
+  api.reads[1].answer();
+  await settle();
+  expect(kept).toHaveLength(1);
+  const rows = kept[0];
+  expect([rows(4_998), rows(5_001)]).toEqual([['r4998'], ['r5001']]);
+  expect(sheet.rowAt(5_001)).toBeUndefined();
+
+  sheet.remoteCells(2, [{ row: 5_000, col: 0, value: 'bob' }]);
+  sheet.rowAt(4_999)![0] = 'mine';
+  sheet.ownEdits([{ row: 4_999, col: 0, value: 'mine' }]);
+  expect([rows(4_999), rows(5_000)]).toEqual([['mine'], ['bob']]);
+
+  // An own row op: nothing read until the server has it, then the rows again, at its version.
+  sheet.ownStructure('rows_insert', 0, 1);
+  await settle();
+  expect(api.reads).toHaveLength(2);
+  sheet.advance(3);
+  sheet.ownSaved();
+  api.state.version = 3;
+  const stopAnswering = answering(api);
+  for (let i = 0; i < 50 && kept.length < 2; i++) await settle();
+  stopAnswering();
+  expect(kept).toHaveLength(2);
+  expect(kept[1](5_001)).toEqual(['r5001']);
+
+  stop();
+  const before = api.reads.length;
+  sheet.remoteStructure(4, 'rows_insert', 1);
+  await settle();
+  // Only the window the grid shows is read again.
+  expect(api.reads.slice(before).map((r) => r.start)).toEqual([0]);
+  expect(kept).toHaveLength(2);
+});

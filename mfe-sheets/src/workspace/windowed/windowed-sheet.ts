@@ -99,8 +99,9 @@ export class WindowedSheet {
     for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
       const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
       if (end <= start) return [];
-      const copies = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1));
-      if (!copies) continue;
+      const kept = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1));
+      if (!kept) continue;
+      const copies = kept.windows;
       const out: GridData = new Array(end - start);
       const cols = this.colCount;
       for (let row = start; row < end; row++) {
@@ -113,13 +114,65 @@ export class WindowedSheet {
     throw new Error(CELLS_UNREADABLE);
   }
 
-  /** Windows first..last at the session's version, kept there until they are all in; null when rows or columns moved meanwhile. */
-  private async copies(first: number, last: number): Promise<Map<number, GridData> | null> {
+  /**
+   * Rows [start, end) kept at the session's version for as long as something reads them (a chart's
+   * range, issue 23): copies of their windows (those held copied, the others read and not stored, as
+   * cells() does), which every cell change then reaches, own and others', as it reaches the windows.
+   * `onRows` gets them (a row not there is undefined) once read, and again each time rows or columns
+   * moved or the sheet was replaced: they are read again then — after the user's own row or column
+   * ops are on the server (until then the windows held are of before them). A read that fails is
+   * tried again after RETRY_MS. Returns the function that stops it.
+   */
+  keep(start: number, end: number, onRows: (rowAt: (row: number) => CellValue[] | undefined) => void): () => void {
+    // Each read's number: a read overtaken by a later one (rows moved again) is dropped.
+    let generation = 0;
+    let stopFollowing = () => {};
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      const mine = ++generation;
+      stopFollowing();
+      stopFollowing = () => {};
+      clearTimeout(retry);
+      // The reset once the server has them reads again (subscribe below).
+      if (this.ownMoves.length > 0 || this.stopped) return;
+      const last = Math.min(end, this.rowCount) - 1;
+      if (last < start) return onRows(() => undefined);
+      try {
+        const kept = await this.copies(this.windows.indexOf(start), this.windows.indexOf(last), true);
+        if (mine !== generation || this.stopped || !kept) {
+          kept?.stop();
+          return;
+        }
+        stopFollowing = kept.stop;
+        const size = this.windows.size;
+        onRows((row) => kept.windows.get(Math.floor(row / size))?.[row % size]);
+      } catch {
+        if (mine === generation) retry = setTimeout(() => mine === generation && void read(), RETRY_MS);
+      }
+    };
+    const unsubscribe = this.subscribe((reset) => {
+      if (reset) void read();
+    });
+    void read();
+    return () => {
+      generation++;
+      clearTimeout(retry);
+      unsubscribe();
+      stopFollowing();
+    };
+  }
+
+  /**
+   * Windows first..last at the session's version, kept there until they are all in (with `keep`,
+   * until `stop` is called); null when rows or columns moved meanwhile.
+   */
+  private async copies(first: number, last: number, keep = false): Promise<{ windows: Map<number, GridData>; stop(): void } | null> {
     const copies = new Map<number, GridData>();
     let moved = false;
     const stop = this.windows.follow(copies, () => {
       moved = true;
     });
+    let kept = false;
     try {
       const toRead: number[] = [];
       for (let index = first; index <= last; index++) {
@@ -134,9 +187,11 @@ export class WindowedSheet {
         }
       };
       await Promise.all(Array.from({ length: Math.min(CELLS_READERS, toRead.length) }, reader));
-      return moved ? null : copies;
+      if (moved) return null;
+      kept = keep;
+      return { windows: copies, stop };
     } finally {
-      stop();
+      if (!kept) stop();
     }
   }
 
