@@ -84,7 +84,7 @@ test("another user's edit shows in the grid without moving the selection; the ve
   await waitFor(() => expect(status()).toHaveTextContent('Saved'));
   await bob.acked(bob.send({ type: 'cell_update', position: { row: 1, column: 0 }, value: 'Groceries' }));
   await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries'));
-  act(() => currentGrid().getPlugin('undoRedo').undo());
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('undo'));
   expect(currentGrid().getDataAtCell(1, 1)).toBe(300);
   expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries');
   expect(currentGrid().getDataAtCell(0, 1)).toBe(1300);

@@ -1,14 +1,14 @@
 import { LIVE_SOURCE } from '../grid/grid-link.js';
-import type { StructureMove } from './moved-rows.js';
-import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
+import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
 
 /** An undo or redo done (its inverse sent at once): the cells written, null when there was none. */
-const undone = (stack: WindowedUndo) => {
+const undone = (stack: UndoStack) => {
   const inverse = stack.undo();
   stack.settled();
   return inverse?.cells ?? null;
 };
-const redone = (stack: WindowedUndo) => {
+const redone = (stack: UndoStack) => {
   const inverse = stack.redo();
   stack.settled();
   return inverse?.cells ?? null;
@@ -30,7 +30,7 @@ test("ownStep: the user's changes at absolute rows; unchanged cells, others' cha
 });
 
 test('undo gives the values before, last step first; redo the values after; a new step ends the redos', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   expect(undone(undo)).toBeNull();
   undo.record([{ row: 5, col: 0, before: 'old', after: 'new' }]);
   undo.record([
@@ -52,7 +52,7 @@ test('undo gives the values before, last step first; redo the values after; a ne
 });
 
 test('rows and columns inserted or removed move the steps, undone ones too; a removed cell leaves its step, an empty step goes', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   undo.record([{ row: 10, col: 0, before: 'a', after: 'b' }]);
   undo.record([
     { row: 20, col: 0, before: 'c', after: 'd' },
@@ -75,7 +75,7 @@ test('rows and columns inserted or removed move the steps, undone ones too; a re
 });
 
 test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UNDO_CELLS_MAX cells; the newest stays', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   for (let i = 0; i <= UNDO_STEPS_MAX; i++) undo.record([{ row: i, col: 0, before: null, after: i }]);
   let steps = 0;
   let oldest = -1;
@@ -94,7 +94,7 @@ test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UND
 });
 
 test("own row inserts and removes are steps: undone (a remove's cells put back) and redone where their rows are now", () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   /** An own op, as the sheet sends it: the steps move, then it is a step. */
   const own = (move: StructureMove, removed: UndoStep | null = []) => {
     undo.moved(move);
@@ -135,7 +135,7 @@ test("own row inserts and removes are steps: undone (a remove's cells put back) 
 });
 
 test("a step whose inserted rows someone cuts into goes; a remove whose cells are not all known cannot be undone and ends the history", () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   undo.moved({ type: 'rows_insert', index: 10, count: 3 });
   undo.structure({ type: 'rows_insert', index: 10, count: 3 }, () => []);
   undo.moved({ type: 'rows_remove', index: 11, count: 1 });

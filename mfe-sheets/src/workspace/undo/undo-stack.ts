@@ -2,9 +2,9 @@ import type { CellChange, CellValue } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
-import type { StructureMove } from './moved-rows.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
 
-/** The sources the windowed grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
+/** The sources a grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
 export const UNDO_SOURCE = 'UndoRedo.undo';
 export const REDO_SOURCE = 'UndoRedo.redo';
 /**
@@ -53,8 +53,9 @@ const opposite: Record<StructureMove['type'], StructureMove['type']> = {
 };
 
 /**
- * afterChange of the windowed grid: the user's own change as a step at absolute rows (`base`: the
- * absolute row of the grid's first row), or an empty one when it is not the user's or changed nothing.
+ * afterChange of a grid: the user's own change as a step at absolute rows (`base`: the absolute
+ * row of the grid's first row, 0 on the whole grid), or an empty one when it is not the user's or
+ * changed nothing.
  */
 export function ownStep(changes: readonly Handsontable.CellChange[] | null, source: string, base: number): UndoStep {
   if (!changes || NOT_STEPS.has(source)) return [];
@@ -64,6 +65,18 @@ export function ownStep(changes: readonly Handsontable.CellChange[] | null, sour
     step.push({ row: base + row, col: prop, before: toCellValue(before), after: toCellValue(after) });
   }
   return step;
+}
+
+/** The block an undo's or redo's cells span, to show and select (a loop: a large paste is too many cells to spread into Math.min). */
+export function cellsBlock(cells: readonly { row: number; col: number }[]): { top: number; bottom: number; left: number; right: number } {
+  let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
+  for (const { row, col } of cells) {
+    top = Math.min(top, row);
+    bottom = Math.max(bottom, row);
+    left = Math.min(left, col);
+    right = Math.max(right, col);
+  }
+  return { top, bottom, left, right };
 }
 
 /** A cell's place after a row or column insert or remove; null when it was removed. */
@@ -98,14 +111,16 @@ function movedStructure(step: StructureMove, present: boolean, move: StructureMo
 }
 
 /**
- * The undo and redo stacks of a windowed sheet (issue 23). Handsontable's own steps name the
- * grid's rows, which are a slab of the sheet that moves as the user scrolls; these name absolute
- * rows, so a step is undone where its cells are, shown or not. Rows and columns inserted or
+ * The user's undo and redo stacks, on both grids (Handsontable's UndoRedo is off on them).
+ * Handsontable's steps keep the rows and columns they were made at: others' inserts and removes arriving live
+ * made an undo write into someone else's cells (the whole grid), and the windowed grid's rows are
+ * a slab of the sheet that moves as the user scrolls (issue 23). These name absolute rows and
+ * columns, so a step is undone where its cells are now, shown or not. Rows and columns inserted or
  * removed (the user's or others') move the steps' cells with them; a cell removed leaves its step,
  * and a step with no cell left is dropped. The user's own row and column inserts and removes are
- * steps too (as on the whole grid), a remove with the cells it took.
+ * steps too, a remove with the cells it took.
  */
-export class WindowedUndo {
+export class UndoStack {
   private done: Step[] = [];
   private undone: Step[] = [];
   /** The step being undone or redone (its inverse is being sent): its own ops do not move it. */
