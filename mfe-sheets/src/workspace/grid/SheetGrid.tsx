@@ -201,11 +201,11 @@ export const SheetGrid = memo(
         const insert = change.amount > 0;
         const type = change.axis === 'row' ? (insert ? 'rows_insert' : 'rows_remove') : insert ? 'columns_insert' : 'columns_remove';
         const move: StructureMove = { type, index: change.index, count: Math.abs(change.amount) };
-        const stack = gridUndo(data);
-        stack.moved(move);
         const removed = removing.current;
         removing.current = null;
-        if (source !== 'auto') stack.structure(move, () => removed);
+        // Spare rows or columns the grid adds itself ('auto') move the steps but are none.
+        if (source === 'auto') gridUndo(data).moved(move);
+        else gridUndo(data).own(move, () => removed);
       }
       if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
     };

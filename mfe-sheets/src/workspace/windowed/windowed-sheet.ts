@@ -212,8 +212,7 @@ export class WindowedSheet {
   ownStructure(type: StructureOperationType, index: number, count: number): void {
     const move = { type, index, count };
     // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
-    this.undo.moved(move);
-    this.undo.structure(move, () => this.removedCells(move));
+    this.undo.own(move, () => this.removedCells(move));
     this.resize(type, count);
     this.ownMoves.push(move);
   }
