@@ -402,7 +402,9 @@ test("an own edit undone after someone else inserted or removed rows above it, o
     act(() => void hot.selectCell(0, 0));
     act(() => void press('z', { ctrlKey: true }));
     await waitFor(() => expect(aliceOps().at(-1)).toEqual(cellSent(row, col, value)));
+    // Shown and selected where it is now.
     expect(hot.getDataAtCell(row, col)).toBe(value);
+    expect(hot.getSelectedLast()).toEqual([row, col, row, col]);
   };
 
   // Rows inserted above Food; Bob writes where Food was.
