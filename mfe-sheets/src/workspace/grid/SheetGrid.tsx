@@ -20,7 +20,7 @@ import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
 import { gridUndo, removedCells, undoInGrid } from '../undo/grid-undo.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { ownStep, type UndoStep } from '../undo/undo-stack.js';
+import { ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
 
 registerGridModules();
@@ -72,6 +72,7 @@ export interface SheetGridProps {
 
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
 const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
+const NOT_REMOVE_STEPS = new Set<string | undefined>([...NOT_STRUCTURE_EDITS, UNDO_SOURCE, REDO_SOURCE]);
 
 /** The class of a highlighted cell (its style is in HIGHLIGHT_STYLE). */
 export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
@@ -160,8 +161,8 @@ export const SheetGrid = memo(
     useEffect(reportScroll, [data]);
 
     /**
-     * Undo and redo are the session's stack (gridUndo, as on the windowed grid), not Handsontable's
-     * UndoRedo (off): its steps kept the rows and columns they were made at, so once someone else
+     * Undo and redo are the loaded sheet's stack (gridUndo, as on the windowed grid), not Handsontable's
+     * UndoRedo (not registered): its steps kept the rows and columns they were made at, so once someone else
      * inserted rows above an edit its undo wrote into their cells.
      */
     const sheetRows = useRef(data);
@@ -180,10 +181,10 @@ export const SheetGrid = memo(
       const hot = ref.current?.hotInstance;
       return mounted && hot && !hot.isDestroyed ? addUndoKeys(hot, history.undo, history.redo) : undefined;
     }, [data, mounted, history]);
-    // The cells an own remove takes, read before it (afterRemove* no longer has them).
+    // The cells an own remove takes, read before it (afterRemove* no longer has them); an undo's or redo's is no step.
     const removing = useRef<UndoStep | null>(null);
     const beforeRemove = (move: StructureMove, source: string | undefined) => {
-      removing.current = source === LIVE_SOURCE || source === 'auto' ? null : removedCells(data, move);
+      removing.current = NOT_REMOVE_STEPS.has(source) ? null : removedCells(data, move);
     };
 
     const withHistory = handlers.onCellHistory !== undefined;
