@@ -1,5 +1,5 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   createSheetLiveClient,
@@ -84,7 +84,7 @@ test("another user's edit shows in the grid without moving the selection; the ve
   await waitFor(() => expect(status()).toHaveTextContent('Saved'));
   await bob.acked(bob.send({ type: 'cell_update', position: { row: 1, column: 0 }, value: 'Groceries' }));
   await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries'));
-  act(() => currentGrid().getPlugin('undoRedo').undo());
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('undo'));
   expect(currentGrid().getDataAtCell(1, 1)).toBe(300);
   expect(currentGrid().getDataAtCell(1, 0)).toBe('Groceries');
   expect(currentGrid().getDataAtCell(0, 1)).toBe(1300);
@@ -386,4 +386,51 @@ test('a chart added, changed or deleted by someone else arrives as that chart al
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
   expect(loads()).toBe(loadsBefore);
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1200);
+});
+
+/** A key pressed on the grid (Handsontable's shortcuts listen on the document while the grid has the focus). */
+const press = (key: string, keys: { ctrlKey?: boolean; shiftKey?: boolean }) => fireEvent.keyDown(document.activeElement ?? document.body, { key, ...keys });
+const aliceOps = () => api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'operation').map((r) => (r.frame as { operation: LiveOperation }).operation);
+const cellSent = (row: number, col: number, value: unknown) => expect.objectContaining({ type: 'cell_update', position: { row, column: col }, value });
+
+test("an own edit undone after someone else inserted or removed rows above it, or a column left of it, goes to the cell where it is now; their cells stay", async () => {
+  const { shell } = await aliceOpens();
+  const hot = currentGrid();
+  const bob = await bobJoins();
+  const stored = () => api.sheets.get(budget.id)!.data;
+  const undo = async (row: number, col: number, value: unknown) => {
+    act(() => void hot.selectCell(0, 0));
+    act(() => void press('z', { ctrlKey: true }));
+    await waitFor(() => expect(aliceOps().at(-1)).toEqual(cellSent(row, col, value)));
+    // Shown and selected where it is now.
+    expect(hot.getDataAtCell(row, col)).toBe(value);
+    expect(hot.getSelectedLast()).toEqual([row, col, row, col]);
+  };
+
+  // Rows inserted above Food; Bob writes where Food was.
+  act(() => hot.setDataAtCell(1, 1, 310));
+  await waitFor(() => expect(stored()[1]).toEqual(['Food', 310]));
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 1, column: 1 }, value: 'bob' }));
+  await waitFor(() => expect(hot.getDataAtCell(1, 1)).toBe('bob'));
+  await undo(3, 1, 300);
+  await waitFor(() => expect(stored()).toEqual([[], [null, 'bob'], ['Rent', 1200], ['Food', 300]]));
+
+  // Rows removed above.
+  act(() => hot.setDataAtCell(3, 0, 'Groceries'));
+  await waitFor(() => expect(stored()[3]).toEqual(['Groceries', 300]));
+  await bob.acked(bob.send({ type: 'rows_remove', index: 0, count: 2 }));
+  await waitFor(() => expect(hot.getDataAtCell(1, 0)).toBe('Groceries'));
+  await undo(1, 0, 'Food');
+  await waitFor(() => expect(stored()).toEqual([['Rent', 1200], ['Food', 300]]));
+
+  // A column inserted left.
+  act(() => hot.setDataAtCell(0, 1, 1250));
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1250]));
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(0, 2)).toBe(1250));
+  await undo(0, 2, 1200);
+  await waitFor(() => expect(stored()).toEqual([[null, 'Rent', 1200], [null, 'Food', 300]]));
+  expect(hot.getDataAtCell(0, 1)).toBe('Rent');
+  await waitFor(() => expect(shell.sheet.getData()).toEqual(padded(api.sheets.get(budget.id)!)));
 });

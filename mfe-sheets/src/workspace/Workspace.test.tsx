@@ -1,5 +1,5 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellContext, type Sheet, type ShellTab } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
@@ -282,7 +282,42 @@ test('inserting or removing rows and columns sends structure operations; a new c
   expect(api.sheets.get(budget.id)?.data).toEqual([[], ['Food', null]]);
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('2 rows × 2 cols');
   expect(requestsOf('PUT')).toHaveLength(0);
+
+  // Undone (the menu, Ctrl+Z): the column back with its cell, then the row with both of its, the one
+  // in that column too; redone (Ctrl+Y, Ctrl+Shift+Z); undone to the start: the sheet as it was.
+  const hot = currentGrid();
+  const stored = () => api.sheets.get(budget.id)?.data;
+  act(() => void hot.selectCell(0, 0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(stored()).toEqual([[], ['Food', null, 300]]));
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(stored()).toEqual([['Rent', null, 1200], [], ['Food', null, 300]]));
+  expect(hot.getDataAtRow(0).slice(0, 3)).toEqual(['Rent', null, 1200]);
+  expect(menuEntry(hot, 'Redo')).toBe('enabled');
+  act(() => void press('y', { ctrlKey: true }));
+  act(() => void press('Z', { ctrlKey: true, shiftKey: true }));
+  await waitFor(() => expect(stored()).toEqual([[], ['Food', null]]));
+  expect(menuEntry(hot, 'Redo')).toBe('disabled');
+  for (let i = 0; i < 5; i++) act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(stored()).toEqual([['Rent', 1200], ['Food', 300]]));
+  expect(hot.getDataAtRow(1).slice(0, 2)).toEqual(['Food', 300]);
+  expect(menuEntry(hot, 'Undo')).toBe('disabled');
+  // A header's name is not undone (no live operation renames one): the column is back under its letter, as with Handsontable's undo.
+  await waitFor(() => expect(shell.sheet.headers).toEqual(['Item', 'C']));
 });
+
+/** A key pressed on the grid (Handsontable's shortcuts listen on the document while the grid has the focus). */
+const press = (key: string, keys: { ctrlKey?: boolean; shiftKey?: boolean }) => fireEvent.keyDown(document.activeElement ?? document.body, { key, ...keys });
+
+/** An entry of the grid's context menu as the user sees it: enabled or greyed out. */
+function menuEntry(hot: ReturnType<typeof currentGrid>, name: string): 'enabled' | 'disabled' {
+  const menu = hot.getPlugin('contextMenu');
+  act(() => menu.open({ top: 0, left: 0, width: 0, height: 0 }));
+  const entry = [...document.querySelectorAll('.htContextMenu td')].find((td) => td.textContent === name);
+  const state = entry?.classList.contains('htDisabled') ? 'disabled' : 'enabled';
+  act(() => menu.close());
+  return state;
+}
 
 test('edits typed just before opening another sheet still reach the server; the other sheet loads', async () => {
   const other = makeSheet('Plan', [['Q1']]);

@@ -18,6 +18,10 @@ import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
 import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
+import { gridUndo, removedCells, undoInGrid } from '../undo/grid-undo.js';
+import { addUndoKeys } from '../undo/undo-keys.js';
+import { ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
 
 registerGridModules();
 
@@ -68,6 +72,7 @@ export interface SheetGridProps {
 
 // 'auto': rows and columns the grid adds itself to keep the editor's shape, not the user's.
 const NOT_STRUCTURE_EDITS = new Set<string | undefined>(['auto', LIVE_SOURCE]);
+const NOT_REMOVE_STEPS = new Set<string | undefined>([...NOT_STRUCTURE_EDITS, UNDO_SOURCE, REDO_SOURCE]);
 
 /** The class of a highlighted cell (its style is in HIGHLIGHT_STYLE). */
 export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
@@ -155,13 +160,54 @@ export const SheetGrid = memo(
     // A new grid starts at its top left (a preview, a reload): whatever follows the scroll starts there too.
     useEffect(reportScroll, [data]);
 
+    /**
+     * Undo and redo are the loaded sheet's stack (gridUndo, as on the windowed grid), not Handsontable's
+     * UndoRedo (not registered): its steps kept the rows and columns they were made at, so once someone else
+     * inserted rows above an edit its undo wrote into their cells.
+     */
+    const sheetRows = useRef(data);
+    sheetRows.current = data;
+    const locked = useRef(readOnly);
+    locked.current = readOnly;
+    const history = useMemo(() => {
+      const run = (redo: boolean) => {
+        const hot = ref.current?.hotInstance;
+        if (hot && !hot.isDestroyed && !locked.current) undoInGrid(hot, gridUndo(sheetRows.current), redo);
+      };
+      return { undo: () => run(false), redo: () => run(true), canUndo: () => gridUndo(sheetRows.current).canUndo(), canRedo: () => gridUndo(sheetRows.current).canRedo() };
+    }, []);
+    // Handsontable's shortcuts (its UndoRedo's), on each grid instance.
+    useEffect(() => {
+      const hot = ref.current?.hotInstance;
+      return mounted && hot && !hot.isDestroyed ? addUndoKeys(hot, history.undo, history.redo) : undefined;
+    }, [data, mounted, history]);
+    // The cells an own remove takes, read before it (afterRemove* no longer has them); an undo's or redo's is no step.
+    const removing = useRef<UndoStep | null>(null);
+    const beforeRemove = (move: StructureMove, source: string | undefined) => {
+      removing.current = NOT_REMOVE_STEPS.has(source) ? null : removedCells(data, move);
+    };
+
     const withHistory = handlers.onCellHistory !== undefined;
-    const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null), [readOnly, withHistory]);
+    const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null, undefined, history), [readOnly, withHistory, history]);
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
 
-    /** Rows or columns inserted or removed: the formulas' references move with them, whoever did it; only the user's are sent. */
+    /**
+     * Rows or columns inserted or removed: the formulas' references move with them, whoever did it;
+     * only the user's are sent. The undo steps move too (others' ops move them in applyRemoteStructure,
+     * shown or not); the user's own insert or remove is a step (not one an undo or redo makes: undoInGrid).
+     */
     const structureChanged = (change: StructureChange, source: string | undefined) => {
       formulas?.structure(change.axis, change.index, change.amount);
+      if (source !== LIVE_SOURCE) {
+        const insert = change.amount > 0;
+        const type = change.axis === 'row' ? (insert ? 'rows_insert' : 'rows_remove') : insert ? 'columns_insert' : 'columns_remove';
+        const move: StructureMove = { type, index: change.index, count: Math.abs(change.amount) };
+        const removed = removing.current;
+        removing.current = null;
+        // Spare rows or columns the grid adds itself ('auto') move the steps but are none.
+        if (source === 'auto') gridUndo(data).moved(move);
+        else gridUndo(data).own(move, () => removed);
+      }
       if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
     };
 
@@ -201,6 +247,8 @@ export const SheetGrid = memo(
           width="100%"
           readOnly={readOnly}
           outsideClickDeselects={false}
+          // Undo and redo are gridUndo's (history above): Handsontable's steps do not follow others' rows.
+          undo={false}
           // The native renderer setting (the wrapper's `renderer` prop takes a React component).
           hotRenderer={renderer}
           // A filled formula's references move with it, as the Formulas plugin had HyperFormula move them.
@@ -208,6 +256,7 @@ export const SheetGrid = memo(
           {...live}
           beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
+            gridUndo(data).record(ownStep(changes, source, 0));
             formulas?.cells(formulaInputs(changes, source));
             const cells = cellEdits(changes, source);
             if (cells.length === 0) return;
@@ -217,6 +266,8 @@ export const SheetGrid = memo(
           // The rows replaced (a sync): the formulas read them again.
           afterUpdateData={(_data, firstRun) => !firstRun && formulas?.reload()}
           afterLoadData={(_data, firstRun) => !firstRun && formulas?.reload()}
+          beforeRemoveRow={(index, amount, _rows, source) => beforeRemove({ type: 'rows_remove', index, count: amount }, source)}
+          beforeRemoveCol={(index, amount, _cols, source) => beforeRemove({ type: 'columns_remove', index, count: amount }, source)}
           afterCreateRow={(index, amount, source) => structureChanged({ axis: 'row', index, amount }, source)}
           afterRemoveRow={(index, amount, _rows, source) => structureChanged({ axis: 'row', index, amount: -amount }, source)}
           afterCreateCol={(index, amount, source) => structureChanged({ axis: 'col', index, amount }, source)}

@@ -50,7 +50,7 @@ function structureItems(onStructure: (change: StructureChange) => void): Record<
   };
 }
 
-/** Undo and redo kept by the grid itself instead of Handsontable's UndoRedo (the windowed grid: windowed-undo.ts). */
+/** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
 export interface MenuHistory {
   undo(): void;
   redo(): void;
@@ -58,7 +58,7 @@ export interface MenuHistory {
   canRedo(): boolean;
 }
 
-/** The Undo and Redo entries with Handsontable's texts, doing `history`'s (Handsontable's hide them when its UndoRedo is off). */
+/** The Undo and Redo entries with Handsontable's texts, doing `history`'s (Handsontable's hide them without its UndoRedo). */
 function historyItems(history: MenuHistory): Record<string, object> {
   return {
     undo: { callback: () => history.undo(), disabled: () => !history.canUndo(), hidden: () => false },

@@ -9,7 +9,6 @@ import {
   ManualRowResize,
   registerPlugin,
   StretchColumns,
-  UndoRedo,
 } from 'handsontable/plugins';
 import 'handsontable/styles/handsontable.min.css';
 import 'handsontable/styles/ht-theme-main.min.css';
@@ -18,8 +17,9 @@ let registered = false;
 
 /**
  * Only the Handsontable modules the grid uses (the text cell, context menu, resize, copy and
- * paste, fill, undo, stretch), instead of registerAllModules(): the rest never
- * reaches the bundle. AutoColumnSize is registered because the context menu requires it;
+ * paste, fill, stretch), instead of registerAllModules(): the rest never
+ * reaches the bundle. Not UndoRedo: its steps keep the rows they were made at; both grids keep
+ * their own (undo/undo-stack.ts). AutoColumnSize is registered because the context menu requires it;
  * the fixed colWidths keep it from measuring every row (2.5 s instead of 0.23 s on 100k
  * rows). AutoRowSize, which would measure every row's height, is left out. Formulas is not
  * used: HyperFormula runs in a worker (formulas/), the grid shows its values through a renderer.
@@ -37,7 +37,6 @@ export function registerGridModules(): void {
       ManualColumnResize,
     ManualRowResize,
     StretchColumns,
-    UndoRedo,
   ]) {
     registerPlugin(plugin);
   }

@@ -1,5 +1,7 @@
 import type { CellChange, CellValue, GridData, StructureOperationType } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
+import { gridUndo } from '../undo/grid-undo.js';
+import { alterGrid } from './grid-alter.js';
 import { cellKey, gridLink, LIVE_SOURCE, type PresenceMark } from './grid-link.js';
 
 /**
@@ -72,19 +74,11 @@ export function dropDeferredCells(data: GridData, changes: readonly { row: numbe
 export function applyRemoteStructure(data: GridData, type: StructureOperationType, index: number, count: number): void {
   // Held values point at cells that move now: the sync that follows any mismatch repairs them.
   gridLink(data).deferred.clear();
+  // The user's undo steps follow, whether the grid shows the rows or not (through it, its hooks leave others' ops to this).
+  gridUndo(data).moved({ type, index, count });
   const hot = mounted(data);
   if (hot) {
-    if (type === 'rows_insert') {
-      if (index >= hot.countRows()) hot.alter('insert_row_below', hot.countRows() - 1, count, LIVE_SOURCE);
-      else hot.alter('insert_row_above', index, count, LIVE_SOURCE);
-    } else if (type === 'rows_remove') {
-      hot.alter('remove_row', index, count, LIVE_SOURCE);
-    } else if (type === 'columns_insert') {
-      if (index >= hot.countCols()) hot.alter('insert_col_end', hot.countCols() - 1, count, LIVE_SOURCE);
-      else hot.alter('insert_col_start', index, count, LIVE_SOURCE);
-    } else {
-      hot.alter('remove_col', index, count, LIVE_SOURCE);
-    }
+    alterGrid(hot, type, index, count, LIVE_SOURCE);
     return;
   }
   if (type === 'rows_insert') {
@@ -152,7 +146,5 @@ export function liveGridHooks(data: GridData) {
     afterDocumentKeyDown: () => applyDeferredCells(data),
     afterSelection: () => applyDeferredCells(data),
     afterDeselect: () => applyDeferredCells(data),
-    // Undo takes back the user's own changes, not what others did.
-    beforeUndoStackChange: (_actions: unknown, source?: string) => source !== LIVE_SOURCE,
   };
 }

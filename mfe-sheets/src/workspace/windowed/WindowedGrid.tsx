@@ -12,7 +12,8 @@ import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
-import { ownStep, REDO_SOURCE, UNDO_SOURCE } from './windowed-undo.js';
+import { addUndoKeys } from '../undo/undo-keys.js';
+import { cellsBlock, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 
 registerGridModules();
 
@@ -235,14 +236,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   };
   const writeCells = (h: Handsontable, changes: CellChange[], source: string) => {
     if (changes.length === 0) return;
-    // The step's block (a loop: a slab's paste is too many cells to spread into Math.min).
-    let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
-    for (const { row, col } of changes) {
-      top = Math.min(top, row);
-      bottom = Math.max(bottom, row);
-      left = Math.min(left, col);
-      right = Math.max(right, col);
-    }
+    const { top, bottom, left, right } = cellsBlock(changes);
     showRow(h, top);
     const inSlab = (row: number) => row >= base.current && row < base.current + slab.current.length;
     const through: [number, number, CellValue][] = [];
@@ -266,18 +260,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
 
   // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps.
   useEffect(() => {
-    const grid = hot()?.getShortcutManager().getContext('grid');
-    if (!grid) return;
-    const group = 'windowedUndo';
-    // Right Alt is Ctrl+Alt on some systems (as Handsontable's own shortcuts say).
-    grid.addShortcuts(
-      [
-        { keys: [['Control/Meta', 'z']], callback: undo },
-        { keys: [['Control/Meta', 'y'], ['Control/Meta', 'Shift', 'z']], callback: redo },
-      ],
-      { group, runOnlyIf: (event?: KeyboardEvent) => !event?.altKey },
-    );
-    return () => grid.removeShortcutsByGroup(group);
+    const h = hot();
+    return h ? addUndoKeys(h, undo, redo) : undefined;
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.

@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
-import { UNDO_CELLS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
+import { UNDO_CELLS_MAX, UndoStack, type UndoStep } from '../undo/undo-stack.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -29,7 +29,7 @@ export const CELLS_UNREADABLE = 'The sheet\'s rows could not be read';
 export class WindowedSheet {
   readonly windows: RowWindows;
   /** The user's undo and redo steps, at absolute rows: they follow rows and columns moved here, whoever moved them. */
-  readonly undo = new WindowedUndo();
+  readonly undo = new UndoStack();
   rowCount: number;
   colCount: number;
   /** Windows the grid shows now: read when missing, never dropped. */
@@ -267,8 +267,7 @@ export class WindowedSheet {
   ownStructure(type: StructureOperationType, index: number, count: number): void {
     const move = { type, index, count };
     // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
-    this.undo.moved(move);
-    this.undo.structure(move, () => this.removedCells(move));
+    this.undo.own(move, () => this.removedCells(move));
     this.resize(type, count);
     this.ownMoves.push(move);
   }

@@ -2,9 +2,9 @@ import type { CellChange, CellValue } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
-import type { StructureMove } from './moved-rows.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
 
-/** The sources the windowed grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
+/** The sources a grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
 export const UNDO_SOURCE = 'UndoRedo.undo';
 export const REDO_SOURCE = 'UndoRedo.redo';
 /**
@@ -30,11 +30,25 @@ export type UndoStep = UndoCell[];
 
 /**
  * A step: cells changed, or rows or columns the user inserted or removed (`structure`, where it is
- * now) with, for a remove, the cells it took that held a value (`cells`, `after` null: put back on undo).
+ * now) with, for a remove, the cells it took that held a value (`cells`, `after` null: put back on
+ * undo). Steps are changed in place (parked cells name the step they go back to).
  */
 interface Step {
   cells: UndoStep;
   structure?: StructureMove;
+  /**
+   * An own remove's: cells of earlier steps (edits, or another remove's cells) that were in the rows
+   * or columns it took, kept where its own cells are (moved as they are) and given back to their
+   * steps when it is undone — so undoing the remove, then the step before it, restores that step
+   * whole, as Handsontable's stack did.
+   */
+  parked?: Parked[];
+  /** Cells of this step parked in a remove after it: the step is kept, even with no cell left. */
+  away?: number;
+}
+interface Parked {
+  step: Step;
+  cell: UndoCell;
 }
 
 /** What an undo or redo does: rows or columns inserted or removed first, then cells written (at absolute rows). */
@@ -53,8 +67,9 @@ const opposite: Record<StructureMove['type'], StructureMove['type']> = {
 };
 
 /**
- * afterChange of the windowed grid: the user's own change as a step at absolute rows (`base`: the
- * absolute row of the grid's first row), or an empty one when it is not the user's or changed nothing.
+ * afterChange of a grid: the user's own change as a step at absolute rows (`base`: the absolute
+ * row of the grid's first row, 0 on the whole grid), or an empty one when it is not the user's or
+ * changed nothing.
  */
 export function ownStep(changes: readonly Handsontable.CellChange[] | null, source: string, base: number): UndoStep {
   if (!changes || NOT_STEPS.has(source)) return [];
@@ -64,6 +79,18 @@ export function ownStep(changes: readonly Handsontable.CellChange[] | null, sour
     step.push({ row: base + row, col: prop, before: toCellValue(before), after: toCellValue(after) });
   }
   return step;
+}
+
+/** The block an undo's or redo's cells span, to show and select (a loop: a large paste is too many cells to spread into Math.min). */
+export function cellsBlock(cells: readonly { row: number; col: number }[]): { top: number; bottom: number; left: number; right: number } {
+  let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
+  for (const { row, col } of cells) {
+    top = Math.min(top, row);
+    bottom = Math.max(bottom, row);
+    left = Math.min(left, col);
+    right = Math.max(right, col);
+  }
+  return { top, bottom, left, right };
 }
 
 /** A cell's place after a row or column insert or remove; null when it was removed. */
@@ -98,14 +125,16 @@ function movedStructure(step: StructureMove, present: boolean, move: StructureMo
 }
 
 /**
- * The undo and redo stacks of a windowed sheet (issue 23). Handsontable's own steps name the
- * grid's rows, which are a slab of the sheet that moves as the user scrolls; these name absolute
- * rows, so a step is undone where its cells are, shown or not. Rows and columns inserted or
+ * The user's undo and redo stacks, on both grids (Handsontable's UndoRedo is off on them).
+ * Handsontable's steps keep the rows and columns they were made at: others' inserts and removes arriving live
+ * made an undo write into someone else's cells (the whole grid), and the windowed grid's rows are
+ * a slab of the sheet that moves as the user scrolls (issue 23). These name absolute rows and
+ * columns, so a step is undone where its cells are now, shown or not. Rows and columns inserted or
  * removed (the user's or others') move the steps' cells with them; a cell removed leaves its step,
  * and a step with no cell left is dropped. The user's own row and column inserts and removes are
- * steps too (as on the whole grid), a remove with the cells it took.
+ * steps too, a remove with the cells it took.
  */
-export class WindowedUndo {
+export class UndoStack {
   private done: Step[] = [];
   private undone: Step[] = [];
   /** The step being undone or redone (its inverse is being sent): its own ops do not move it. */
@@ -127,19 +156,25 @@ export class WindowedUndo {
   }
 
   /**
-   * Rows or columns the user inserted or removed (sent). `removed`: the cells a remove took that
-   * held a value, or null when they are not all known (rows not read): such a remove cannot be
-   * undone, and the steps before it are dropped (as spreadsheets do after an action they cannot undo).
-   * The ops an undo or redo sends are not steps.
+   * Rows or columns the user inserted or removed (sent): the steps move, then it is a step itself.
+   * `removed`: the cells a remove took that held a value, or null when they are not all known (rows
+   * not read): such a remove cannot be undone, and the steps before it are dropped (as spreadsheets
+   * do after an action they cannot undo). The ops an undo or redo sends are not steps; a redone
+   * remove takes the earlier steps' cells in its rows again.
    */
-  structure(move: StructureMove, removed: () => UndoStep | null): void {
-    if (this.pending) return;
-    if (isInsert(move)) {
-      this.push({ cells: [], structure: move });
-      return;
+  own(move: StructureMove, removed: () => UndoStep | null): void {
+    const remove = !isInsert(move);
+    if (this.pending) {
+      const { step, redone } = this.pending;
+      if (!redone || !remove) return this.moved(move);
+      step.parked = [];
+      return this.moved(move, step.parked);
     }
+    const parked: Parked[] | undefined = remove ? [] : undefined;
+    this.moved(move, parked);
+    if (!remove) return this.push({ cells: [], structure: move });
     const cells = removed();
-    if (cells && cells.length <= UNDO_CELLS_MAX) this.push({ cells, structure: move });
+    if (cells && cells.length <= UNDO_CELLS_MAX) this.push({ cells, structure: move, parked });
     else this.clear();
   }
 
@@ -151,7 +186,9 @@ export class WindowedUndo {
   /** The last step taken back (null when there is none); call settled() once its inverse is sent. */
   undo(): StepInverse | null {
     this.settled();
-    const step = this.done.pop();
+    let step = this.done.pop();
+    // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
+    while (step && step.cells.length === 0 && !step.structure) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
     const { structure } = step;
@@ -170,15 +207,26 @@ export class WindowedUndo {
     return { cells: step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
 
-  /** The undo or redo is sent: its step goes to the other stack. */
+  /** The undo or redo is sent: its step goes to the other stack; an undone remove gives back the cells it parked. */
   settled(): void {
     if (!this.pending) return;
-    (this.pending.redone ? this.done : this.undone).push(this.pending.step);
+    const { step, redone } = this.pending;
+    (redone ? this.done : this.undone).push(step);
     this.pending = null;
+    if (redone || !step.parked) return;
+    for (const { step: owner, cell } of step.parked) {
+      owner.cells.push(cell);
+      owner.away = (owner.away ?? 1) - 1;
+    }
+    step.parked = undefined;
   }
 
-  /** Rows or columns inserted or removed (the user's, sent, or others', arrived): the steps' cells follow. */
-  moved(move: StructureMove): void {
+  /**
+   * Rows or columns inserted or removed (others', arrived; the user's go through own()): the steps'
+   * cells follow. `park`: the user's own remove, done or redone, whose step keeps the cells it takes
+   * from the steps done before it (they come back when it is undone).
+   */
+  moved(move: StructureMove, park?: Parked[]): void {
     const pending = this.pending?.step;
     const follow = (steps: Step[], inDone: boolean) => {
       const out: Step[] = [];
@@ -187,24 +235,55 @@ export class WindowedUndo {
           out.push(step);
           continue;
         }
-        const cells = step.cells.map((cell) => movedCell(cell, move)).filter((cell): cell is UndoCell => cell !== null);
-        if (!step.structure) {
-          if (cells.length > 0) out.push({ cells });
-          continue;
-        }
-        // A remove's cells are where its rows go back: they move as its place does, not as the rows shown.
+        let place = (cell: UndoCell): UndoCell | null => movedCell(cell, move);
+        const was = step.structure;
         // Its rows are in the sheet when it is an insert done or a remove undone.
-        const structure = movedStructure(step.structure, inDone === isInsert(step.structure), move);
-        if (!structure) continue;
-        const shift = structure.index - step.structure.index;
-        const rows = isRows(structure);
-        const own = isRows(move) === rows ? step.cells.map((cell) => (rows ? { ...cell, row: cell.row + shift } : { ...cell, col: cell.col + shift })) : cells;
-        out.push({ cells: own, structure });
+        const structure = was && movedStructure(was, inDone === isInsert(was), move);
+        if (was) {
+          if (!structure) {
+            this.unpark(step);
+            continue;
+          }
+          // A remove's cells are where its rows go back: along its axis they move as its place does, not as the rows shown.
+          const shift = structure.index - was.index;
+          const rows = isRows(structure);
+          if (isRows(move) === rows) place = (cell) => (rows ? { ...cell, row: cell.row + shift } : { ...cell, col: cell.col + shift });
+        }
+        const cells: UndoStep = [];
+        for (const cell of step.cells) {
+          const to = place(cell);
+          if (to) cells.push(to);
+          else if (park && inDone) {
+            park.push({ step, cell });
+            step.away = (step.away ?? 0) + 1;
+          }
+        }
+        step.cells = cells;
+        if (step.parked) {
+          // Cells parked in a remove taken again by another: lost (they name rows of the first remove's).
+          const kept: Parked[] = [];
+          for (const entry of step.parked) {
+            const cell = place(entry.cell);
+            if (cell) kept.push({ step: entry.step, cell });
+            else entry.step.away = (entry.step.away ?? 1) - 1;
+          }
+          step.parked = kept;
+        }
+        if (structure) {
+          step.structure = structure;
+          out.push(step);
+        } else if (cells.length > 0 || (step.away ?? 0) > 0) out.push(step);
       }
       return out;
     };
     this.done = follow(this.done, true);
     this.undone = follow(this.undone, false);
+  }
+
+  /** A remove dropped (someone's op cut into its rows once back): the cells it parked go with it. */
+  private unpark(step: Step): void {
+    for (const { step: owner } of step.parked ?? []) owner.away = (owner.away ?? 1) - 1;
+    step.parked = undefined;
   }
 
   private push(step: Step): void {

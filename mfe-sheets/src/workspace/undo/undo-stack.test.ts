@@ -1,14 +1,14 @@
 import { LIVE_SOURCE } from '../grid/grid-link.js';
-import type { StructureMove } from './moved-rows.js';
-import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, WindowedUndo, type UndoStep } from './windowed-undo.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
+import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
 
 /** An undo or redo done (its inverse sent at once): the cells written, null when there was none. */
-const undone = (stack: WindowedUndo) => {
+const undone = (stack: UndoStack) => {
   const inverse = stack.undo();
   stack.settled();
   return inverse?.cells ?? null;
 };
-const redone = (stack: WindowedUndo) => {
+const redone = (stack: UndoStack) => {
   const inverse = stack.redo();
   stack.settled();
   return inverse?.cells ?? null;
@@ -30,7 +30,7 @@ test("ownStep: the user's changes at absolute rows; unchanged cells, others' cha
 });
 
 test('undo gives the values before, last step first; redo the values after; a new step ends the redos', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   expect(undone(undo)).toBeNull();
   undo.record([{ row: 5, col: 0, before: 'old', after: 'new' }]);
   undo.record([
@@ -52,7 +52,7 @@ test('undo gives the values before, last step first; redo the values after; a ne
 });
 
 test('rows and columns inserted or removed move the steps, undone ones too; a removed cell leaves its step, an empty step goes', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   undo.record([{ row: 10, col: 0, before: 'a', after: 'b' }]);
   undo.record([
     { row: 20, col: 0, before: 'c', after: 'd' },
@@ -75,7 +75,7 @@ test('rows and columns inserted or removed move the steps, undone ones too; a re
 });
 
 test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UNDO_CELLS_MAX cells; the newest stays', () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   for (let i = 0; i <= UNDO_STEPS_MAX; i++) undo.record([{ row: i, col: 0, before: null, after: i }]);
   let steps = 0;
   let oldest = -1;
@@ -94,12 +94,9 @@ test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UND
 });
 
 test("own row inserts and removes are steps: undone (a remove's cells put back) and redone where their rows are now", () => {
-  const undo = new WindowedUndo();
+  const undo = new UndoStack();
   /** An own op, as the sheet sends it: the steps move, then it is a step. */
-  const own = (move: StructureMove, removed: UndoStep | null = []) => {
-    undo.moved(move);
-    undo.structure(move, () => removed);
-  };
+  const own = (move: StructureMove, removed: UndoStep | null = []) => undo.own(move, () => removed);
   undo.record([{ row: 50, col: 0, before: 'a', after: 'b' }]);
   own({ type: 'rows_insert', index: 10, count: 2 });
   // Someone inserts 3 rows at the top: both steps move down.
@@ -135,14 +132,59 @@ test("own row inserts and removes are steps: undone (a remove's cells put back) 
 });
 
 test("a step whose inserted rows someone cuts into goes; a remove whose cells are not all known cannot be undone and ends the history", () => {
-  const undo = new WindowedUndo();
-  undo.moved({ type: 'rows_insert', index: 10, count: 3 });
-  undo.structure({ type: 'rows_insert', index: 10, count: 3 }, () => []);
+  const undo = new UndoStack();
+  undo.own({ type: 'rows_insert', index: 10, count: 3 }, () => []);
   undo.moved({ type: 'rows_remove', index: 11, count: 1 });
   expect(undo.canUndo()).toBe(false);
 
   undo.record([{ row: 1, col: 0, before: null, after: 1 }]);
-  undo.structure({ type: 'columns_remove', index: 0, count: 1 }, () => null);
+  undo.own({ type: 'columns_remove', index: 0, count: 1 }, () => null);
   expect(undo.canUndo()).toBe(false);
   expect(undo.canRedo()).toBe(false);
+});
+
+test("an own remove keeps the earlier edits' cells it takes: the remove undone, then the edit, restores both (the edit's step is not skipped)", () => {
+  const undo = new UndoStack();
+  /** An undo or redo whose own op goes out (the sheet moves the steps through own()) before it is settled. */
+  const back = (redo: boolean) => {
+    const inverse = redo ? undo.redo() : undo.undo();
+    if (inverse?.structure) undo.own(inverse.structure, () => []);
+    undo.settled();
+    return inverse;
+  };
+  undo.record([{ row: 0, col: 0, before: 'old', after: 'first' }]);
+  undo.record([
+    { row: 3, col: 2, before: 'a', after: 'b' },
+    { row: 5, col: 1, before: null, after: 'c' },
+  ]);
+  // Column 2 removed by the user, with the edited cell; then someone inserts a row at the top.
+  undo.own({ type: 'columns_remove', index: 2, count: 1 }, () => [{ row: 3, col: 2, before: 'b', after: null }]);
+  undo.moved({ type: 'rows_insert', index: 0, count: 1 });
+  expect(back(false)).toEqual({ structure: { type: 'columns_insert', index: 2, count: 1 }, cells: [{ row: 4, col: 2, value: 'b' }] });
+  expect(back(false)).toEqual({ cells: [
+    { row: 4, col: 2, value: 'a' },
+    { row: 6, col: 1, value: null },
+  ] });
+  // Redone: the column removed again takes the cell again; undone again, it is back.
+  expect(back(true)).toEqual({ cells: [
+    { row: 6, col: 1, value: 'c' },
+    { row: 4, col: 2, value: 'b' },
+  ] });
+  expect(back(true)).toEqual({ structure: { type: 'columns_remove', index: 2, count: 1 }, cells: [] });
+  back(false);
+  expect(back(false)?.cells).toEqual([
+    { row: 4, col: 2, value: 'a' },
+    { row: 6, col: 1, value: null },
+  ]);
+  expect(back(false)?.cells).toEqual([{ row: 1, col: 0, value: 'old' }]);
+
+  // An edit whose only cell is in rows the user removed, which someone else then removes for good: nothing left of it.
+  const other = new UndoStack();
+  other.record([{ row: 0, col: 0, before: 1, after: 2 }]);
+  other.record([{ row: 9, col: 0, before: 'x', after: 'y' }]);
+  other.own({ type: 'rows_remove', index: 9, count: 1 }, () => [{ row: 9, col: 0, before: 'y', after: null }]);
+  other.moved({ type: 'columns_remove', index: 0, count: 1 });
+  expect(other.undo()).toEqual({ structure: { type: 'rows_insert', index: 9, count: 1 }, cells: [] });
+  other.settled();
+  expect(other.undo()).toBeNull();
 });

@@ -1,0 +1,76 @@
+import type { GridData } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+import { alterGrid } from '../grid/grid-alter.js';
+import type { StructureMove } from '../windowed/moved-rows.js';
+import { cellsBlock, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UndoStack, type UndoStep } from './undo-stack.js';
+
+/**
+ * The undo of a sheet loaded whole (SheetGrid): the same stack as the windowed grid's, so its
+ * steps follow others' rows and columns (Handsontable's kept the indexes they were made at and
+ * wrote an undo into someone else's cells once rows moved above it).
+ */
+
+const stacks = new WeakMap<GridData, UndoStack>();
+
+/**
+ * The user's steps on a sheet loaded whole, keyed by its rows array (one per load, as
+ * Handsontable's stack was cleared on a load): others' ops move them while the grid is not shown too.
+ */
+export function gridUndo(data: GridData): UndoStack {
+  let stack = stacks.get(data);
+  if (!stack) {
+    stack = new UndoStack();
+    stacks.set(data, stack);
+  }
+  return stack;
+}
+
+/**
+ * The cells holding a value that an own remove takes, read from the rows before it (the whole
+ * grid holds every cell), for its undo; null past UNDO_CELLS_MAX (the remove cannot be undone).
+ */
+export function removedCells(data: GridData, { type, index, count }: StructureMove): UndoStep | null {
+  const rows = type === 'rows_remove';
+  const first = rows ? index : 0;
+  const end = rows ? Math.min(index + count, data.length) : data.length;
+  const removed: UndoStep = [];
+  for (let row = first; row < end; row++) {
+    const cells = data[row] ?? [];
+    const to = rows ? cells.length : Math.min(index + count, cells.length);
+    for (let col = rows ? 0 : index; col < to; col++) {
+      const value = cells[col];
+      if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
+    }
+    if (removed.length > UNDO_CELLS_MAX) return null;
+  }
+  return removed;
+}
+
+/**
+ * Undo (or redo) on the whole grid: rows or columns inserted or removed, then the cells written,
+ * through the grid with Handsontable's own sources (sent like any edit, not steps themselves); the
+ * cells written are selected and scrolled to, as Handsontable's undo did.
+ */
+export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean): void {
+  const inverse = redo ? stack.redo() : stack.undo();
+  if (!inverse) return;
+  const source = redo ? REDO_SOURCE : UNDO_SOURCE;
+  try {
+    const { structure, cells } = inverse;
+    if (structure) alterGrid(hot, structure.type, structure.index, structure.count, source);
+    if (cells.length > 0) {
+      hot.setDataAtCell(
+        cells.map(({ row, col, value }) => [row, col, value]),
+        source,
+      );
+      const { top, bottom, left, right } = cellsBlock(cells);
+      hot.selectCell(top, left, bottom, right, true);
+    } else if (structure) {
+      const rows = structure.type === 'rows_insert' || structure.type === 'rows_remove';
+      const at = Math.max(0, Math.min(structure.index, (rows ? hot.countRows() : hot.countCols()) - 1));
+      hot.scrollViewportTo(rows ? { row: at } : { col: at });
+    }
+  } finally {
+    stack.settled();
+  }
+}
