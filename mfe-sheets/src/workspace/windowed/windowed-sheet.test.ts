@@ -236,7 +236,7 @@ test("keep(): a chart's rows, the window held copied and the other read (not sto
 
   stop();
   const before = api.reads.length;
-  sheet.remoteStructure(4, 'rows_insert', 1);
+  sheet.remoteStructure(4, 'rows_insert', 0, 1);
   await settle();
   // Only the window the grid shows is read again.
   expect(api.reads.slice(before).map((r) => r.start)).toEqual([0]);
