@@ -18,7 +18,7 @@ import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { registerGridModules } from './grid-modules.js';
 import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
-import { gridUndo, removedCells, undoInGrid } from '../undo/grid-undo.js';
+import { gridUndo, removedGridCells, undoInGrid } from '../undo/grid-undo.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
@@ -184,7 +184,7 @@ export const SheetGrid = memo(
     // The cells an own remove takes, read before it (afterRemove* no longer has them); an undo's or redo's is no step.
     const removing = useRef<UndoStep | null>(null);
     const beforeRemove = (move: StructureMove, source: string | undefined) => {
-      removing.current = NOT_REMOVE_STEPS.has(source) ? null : removedCells(data, move);
+      removing.current = NOT_REMOVE_STEPS.has(source) ? null : removedGridCells(data, move);
     };
 
     const withHistory = handlers.onCellHistory !== undefined;

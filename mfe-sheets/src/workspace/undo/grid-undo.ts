@@ -2,7 +2,7 @@ import type { GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { alterGrid } from '../grid/grid-alter.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
-import { cellsBlock, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UndoStack, type UndoStep } from './undo-stack.js';
+import { cellsBlock, REDO_SOURCE, removedCells, UNDO_SOURCE, UndoStack, type UndoStep } from './undo-stack.js';
 
 /**
  * The undo of a sheet loaded whole (SheetGrid): the same stack as the windowed grid's, so its
@@ -25,25 +25,9 @@ export function gridUndo(data: GridData): UndoStack {
   return stack;
 }
 
-/**
- * The cells holding a value that an own remove takes, read from the rows before it (the whole
- * grid holds every cell), for its undo; null past UNDO_CELLS_MAX (the remove cannot be undone).
- */
-export function removedCells(data: GridData, { type, index, count }: StructureMove): UndoStep | null {
-  const rows = type === 'rows_remove';
-  const first = rows ? index : 0;
-  const end = rows ? Math.min(index + count, data.length) : data.length;
-  const removed: UndoStep = [];
-  for (let row = first; row < end; row++) {
-    const cells = data[row] ?? [];
-    const to = rows ? cells.length : Math.min(index + count, cells.length);
-    for (let col = rows ? 0 : index; col < to; col++) {
-      const value = cells[col];
-      if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
-    }
-    if (removed.length > UNDO_CELLS_MAX) return null;
-  }
-  return removed;
+/** The cells holding a value that an own remove takes, read from the rows before it (the whole grid holds every cell). */
+export function removedGridCells(data: GridData, move: StructureMove): UndoStep | null {
+  return removedCells(move, data.length, (row) => data[row] ?? []);
 }
 
 /**

@@ -134,6 +134,29 @@ function movedStructure(step: StructureMove, present: boolean, move: StructureMo
  * and a step with no cell left is dropped. The user's own row and column inserts and removes are
  * steps too, a remove with the cells it took.
  */
+/**
+ * The cells holding a value that an own remove takes (`move`, on a sheet of `rowCount` rows whose
+ * rows `rowAt` gives), for its undo; null when a row is not known (`rowAt` null: not read) or past
+ * UNDO_CELLS_MAX (the remove cannot be undone).
+ */
+export function removedCells({ type, index, count }: StructureMove, rowCount: number, rowAt: (row: number) => readonly CellValue[] | null): UndoStep | null {
+  const rows = type === 'rows_remove';
+  const first = rows ? index : 0;
+  const end = rows ? Math.min(index + count, rowCount) : rowCount;
+  const removed: UndoStep = [];
+  for (let row = first; row < end; row++) {
+    const cells = rowAt(row);
+    if (!cells) return null;
+    const to = rows ? cells.length : Math.min(index + count, cells.length);
+    for (let col = rows ? 0 : index; col < to; col++) {
+      const value = cells[col];
+      if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
+    }
+    if (removed.length > UNDO_CELLS_MAX) return null;
+  }
+  return removed;
+}
+
 export class UndoStack {
   private done: Step[] = [];
   private undone: Step[] = [];

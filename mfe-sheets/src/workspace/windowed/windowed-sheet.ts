@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
-import { UNDO_CELLS_MAX, UndoStack, type UndoStep } from '../undo/undo-stack.js';
+import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -276,23 +276,9 @@ export class WindowedSheet {
    * The cells holding a value that an own remove takes (for its undo), or null when they are not all
    * known: rows not read, or the rows held not yet moved by an own op the server has not acknowledged.
    */
-  private removedCells({ type, index, count }: StructureMove): UndoStep | null {
+  private removedCells(move: StructureMove): UndoStep | null {
     if (this.ownMoves.length > 0) return null;
-    const rows = type === 'rows_remove';
-    const first = rows ? index : 0;
-    const end = rows ? Math.min(index + count, this.rowCount) : this.rowCount;
-    const removed: UndoStep = [];
-    for (let row = first; row < end; row++) {
-      const cells = this.rowAt(row) ?? this.staleRowAt(row);
-      if (!cells) return null;
-      const to = rows ? cells.length : Math.min(index + count, cells.length);
-      for (let col = rows ? 0 : index; col < to; col++) {
-        const value = cells[col];
-        if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
-      }
-      if (removed.length > UNDO_CELLS_MAX) return null;
-    }
-    return removed;
+    return removedCells(move, this.rowCount, (row) => this.rowAt(row) ?? this.staleRowAt(row) ?? null);
   }
 
   /** Others' cells, at `version`. */
