@@ -15,6 +15,7 @@ import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
+import { restorePlace } from './grid/grid-place.js';
 import { toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
@@ -139,6 +140,15 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     if (jumpTo) jumpTo(chart.box.row, chart.box.col);
     else hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
   }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
+  // A windowed sheet switched to whole (a formula came): its grid opens where the user was, once.
+  const placedLoad = useRef<number | null>(null);
+  useEffect(() => {
+    if (!sheet?.place || sheet.windowed || placedLoad.current === sheet.loadKey) return;
+    const { hot } = gridLink(sheet.data);
+    if (!hot || hot.isDestroyed) return;
+    placedLoad.current = sheet.loadKey;
+    restorePlace(hot, sheet.place);
+  }, [sheet, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.

@@ -26,6 +26,14 @@ export function gridUndo(data: GridData): UndoStack {
 }
 
 /**
+ * The user's steps made on the sheet before it was loaded whole into `data` (a windowed sheet switched
+ * to whole when a formula came, issue 23): its steps are at absolute rows, as this grid's are.
+ */
+export function keepUndo(data: GridData, stack: UndoStack): void {
+  stacks.set(data, stack);
+}
+
+/**
  * The cells holding a value that an own remove takes, read from the rows before it (the whole
  * grid holds every cell), for its undo; null past UNDO_CELLS_MAX (the remove cannot be undone).
  */
