@@ -567,6 +567,17 @@ test("another user's formula in a windowed sheet the engine can take switches it
   expect(currentGrid().countRows()).toBe(SWITCHED_ROWS);
 });
 
+test('a formula written over REST (the sheet replaced: a sync) into a windowed sheet the engine can take switches it to whole', async () => {
+  const sheet = await opensSwitchable();
+  // As the api's PUT does: the stored grid replaced, its version moved, everyone on the sheet sent a sync.
+  const stored = api.sheets.get(sheet.id)!;
+  stored.data[0][1] = '=SUM(B2:B4)';
+  stored.version += 1;
+  api.live.restSaved(stored);
+  await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
+  await waitFor(() => expect(shownText(0, 1)).toBe('6'));
+});
+
 test("a formula typed into a windowed sheet past the engine's bound stays text, and the notice says so with the server's count", async () => {
   // 120,000 rows × 23 cells held, no formula: opens windowed without a notice.
   const width = Math.floor(HYBRID_MAX_CELLS / ROWS) + 2;

@@ -196,9 +196,10 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
        * engine's bound it comes windowed with that count, and the Workspace shows the notice a sheet
        * opened windowed with formulas shows. The switch waits until the whole sheet read holds every
        * edit shown: nothing is pending and no version came after it (then it is read again).
+       * `changes` null: the sheet was replaced (a sync: a restore, an api write, a repair), any cell may hold one.
        */
-      const formulasCame = (changes: readonly CellChange[]) => {
-        if (asking || store.getState().sheet?.formulaCellsOverLimit !== undefined || !changes.some((c) => isFormula(c.value))) return;
+      const formulasCame = (changes: readonly CellChange[] | null) => {
+        if (asking || store.getState().sheet?.formulaCellsOverLimit !== undefined || (changes !== null && !changes.some((c) => isFormula(c.value)))) return;
         asking = true;
         void (async () => {
           for (let attempt = 0; attempt < SWITCH_READS_MAX; attempt++) {
@@ -249,6 +250,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
           resize({ rows: sync.metadata.rows, cols: sync.metadata.columns });
           touched(null);
+          formulasCame(null);
         },
         onVersion: (version, savedAt) => {
           windowed.advance(version);
