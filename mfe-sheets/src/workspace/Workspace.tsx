@@ -65,7 +65,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // The grid is read-only while a version preview is open (spec 02 §2).
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
-  const locked = readOnly || viewOnly || preview.state.phase !== 'off';
+  // So is a windowed grid while the sheet switches to whole (its edits would have no live link to go out on).
+  const locked = readOnly || viewOnly || preview.state.phase !== 'off' || session.state.switching;
   const charts = useSheetCharts(shell.api, {
     sheetId: sheet?.id ?? null,
     size,

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
@@ -540,6 +540,10 @@ async function opensSwitchable() {
 test('a formula typed into a windowed sheet the engine can take switches it to whole: computed, saved, where the user was, undoable', async () => {
   const sheet = await opensSwitchable();
   const windowedGrid = currentGrid();
+  // The windowed grid stays shown until the whole one replaces it: no 'Loading sheet...' in between.
+  let spinner = false;
+  const watch = new MutationObserver(() => (spinner ||= document.body.textContent?.includes(MESSAGES.loadingSheet) ?? false));
+  watch.observe(document.body, { childList: true, subtree: true, characterData: true });
   act(() => windowedGrid.setDataAtCell(2, 1, '=B4*2'));
   act(() => windowedGrid.selectCell(7, 0));
   // Loaded whole with the formula engine: the formula's value shown, the server holds the formula.
@@ -551,6 +555,8 @@ test('a formula typed into a windowed sheet the engine can take switches it to w
   expect(hot.countRows()).toBe(SWITCHED_ROWS);
   expect(screen.getByTestId('sheet-grid')).not.toHaveAttribute('data-windowed', 'on');
   expect(screen.queryByTestId('formulas-over-limit')).toBeNull();
+  watch.disconnect();
+  expect(spinner).toBe(false);
   // The cell the user had selected still is; the formula typed before the switch is undone on the whole grid.
   expect(hot.getSelectedLast()?.slice(0, 2)).toEqual([7, 0]);
   act(() => hot.getPlugin('contextMenu').executeCommand('undo'));

@@ -49,6 +49,11 @@ export interface SheetSessionState {
   charts: ChartDefinition[];
   /** Raised on every change of the cells (own or others'): the charts read them again. */
   dataTick: number;
+  /**
+   * A windowed sheet is being switched to whole (a formula came, issue 23): its grid stays shown,
+   * without input (its live link is closed), until the whole one replaces it.
+   */
+  switching: boolean;
 }
 
 export const createSheetSessionStore = () =>
@@ -66,6 +71,7 @@ export const createSheetSessionStore = () =>
     access: null,
     charts: [],
     dataTick: 0,
+    switching: false,
   }));
 
 export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;

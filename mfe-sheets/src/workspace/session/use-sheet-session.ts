@@ -119,7 +119,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     keepErrorRef.current = null;
     const switched = wholeRef.current;
     wholeRef.current = null;
-    store.setState({ phase: 'loading', sheet: null, error: keptError, saveError: keptError, pending: false, formulaEngine: null });
+    // A switch to whole keeps the windowed grid shown (switching) until the whole one is ready: no 'Loading sheet...'.
+    if (!switched) store.setState({ phase: 'loading', sheet: null, error: keptError, saveError: keptError, pending: false, formulaEngine: null, switching: false });
     let loadedTimer: ReturnType<typeof setTimeout> | undefined;
     let stopSession = () => {};
 
@@ -217,6 +218,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
             }
             if (sheetLive.pending === 0 && sheetLive.version <= reply.data.version) {
               wholeRef.current = { sheet: reply.data, place: gridLink(loaded.data).place?.() ?? null, undo: windowed.undo };
+              store.setState({ switching: true });
               setReloads((n) => n + 1);
               return;
             }
@@ -382,6 +384,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         size,
         version: sheet.version,
         formulaEngine,
+        switching: false,
         lastSavedAt: sheet.updated_at,
         access: toldAccess ?? sheet.access ?? null,
         charts: chartsOf(sheet.metadata),
