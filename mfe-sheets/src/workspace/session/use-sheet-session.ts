@@ -111,7 +111,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   // Load the route's sheet (again after a conflict or a restore) and follow it live.
   useEffect(() => {
     if (id === null) {
-      store.setState({ phase: 'idle', sheet: null });
+      store.setState({ phase: 'idle', sheet: null, switching: false });
       return;
     }
     let current = true;
