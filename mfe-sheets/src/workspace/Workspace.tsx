@@ -15,6 +15,7 @@ import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
+import { restorePlace } from './grid/grid-place.js';
 import { toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
@@ -64,7 +65,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // The grid is read-only while a version preview is open (spec 02 §2).
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
-  const locked = readOnly || viewOnly || preview.state.phase !== 'off';
+  // So is a windowed grid while the sheet switches to whole (its edits would have no live link to go out on).
+  const locked = readOnly || viewOnly || preview.state.phase !== 'off' || session.state.switching;
   const charts = useSheetCharts(shell.api, {
     sheetId: sheet?.id ?? null,
     size,
@@ -139,6 +141,15 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
     if (jumpTo) jumpTo(chart.box.row, chart.box.col);
     else hot.scrollViewportTo({ row: chart.box.row, col: chart.box.col });
   }, [focusedChartId, chartFocus, sheet, session.state.charts, gridLinked]);
+  // A windowed sheet switched to whole (a formula came): its grid opens where the user was, once.
+  const placedLoad = useRef<number | null>(null);
+  useEffect(() => {
+    if (!sheet?.place || sheet.windowed || placedLoad.current === sheet.loadKey) return;
+    const { hot } = gridLink(sheet.data);
+    if (!hot || hot.isDestroyed) return;
+    placedLoad.current = sheet.loadKey;
+    restorePlace(hot, sheet.place);
+  }, [sheet, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
   // The layer mounts with the first chart: it starts where the grid is scrolled.

@@ -1,8 +1,8 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
-import { currentGrid } from './testing/grid-instances.js';
+import { currentGrid, shownText } from './testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
@@ -10,6 +10,19 @@ import { SLAB } from './windowed/WindowedGrid.js';
 import Workspace from './Workspace.js';
 
 jest.setTimeout(60_000);
+
+// jsdom has no layout: a grid loaded whole draws every row it holds (minutes for 120,000 rows). The
+// api here opens a sheet of SWITCHED_ROWS rows windowed as one of WINDOWED_SHEET_MIN_ROWS, so that a
+// formula switching it to whole can be drawn; the decision is otherwise the real one (its held cells).
+jest.mock('@tessera/contracts', () => {
+  const actual = jest.requireActual('@tessera/contracts');
+  return {
+    ...actual,
+    opensWindowed: (sheet: { metadata: { rows: number } }) =>
+      actual.opensWindowed(sheet.metadata.rows === 600 ? { ...sheet, metadata: { ...sheet.metadata, rows: actual.WINDOWED_SHEET_MIN_ROWS } } : sheet),
+  };
+});
+const SWITCHED_ROWS = 600;
 
 /**
  * Issue 23: a sheet past WINDOWED_SHEET_MIN_ROWS rows opens a window of rows at a time
@@ -63,16 +76,16 @@ function dragBar(fraction: number) {
   fireEvent.scroll(bar);
 }
 
-async function bobJoins() {
+async function bobJoins(sheetId = big.id) {
   const frames: LiveServerFrame[] = [];
   const client = createSheetLiveClient({ token: () => 'bob', log: () => {} });
   bobs.push(client);
   client.subscribe((frame) => frames.push(frame));
-  client.connect(liveSocketUrl(api.url, sheetSocketPath(big.id)));
+  client.connect(liveSocketUrl(api.url, sheetSocketPath(sheetId)));
   await waitFor(() => expect(client.state).toBe('connected'));
   const send = (op: Record<string, unknown>) => {
     const operation = { id: `bob-${frames.length}-${Math.random()}`, ...op } as LiveOperation;
-    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: big.id });
+    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId });
     return operation.id;
   };
   const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
@@ -511,4 +524,82 @@ test('Insert chart on a windowed sheet: the cells selected far down are its rang
   const frame = await screen.findByTestId('chart-frame');
   await waitFor(() => expect(categoriesOf(frame)).toEqual([`r${at}`, `r${at + 1}`, `r${at + 2}`]), { timeout: 15_000 });
   expect(wholeReads()).toEqual([]);
+});
+
+/** A sheet of SWITCHED_ROWS rows without formulas, shown windowed (see the mock above) to alice. */
+async function opensSwitchable() {
+  const sheet = makeSheet('Switchable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
+  api.sheets.set(sheet.id, sheet);
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  return sheet;
+}
+
+test('a formula typed into a windowed sheet the engine can take switches it to whole: computed, saved, where the user was, undoable', async () => {
+  const sheet = await opensSwitchable();
+  const windowedGrid = currentGrid();
+  // The windowed grid stays shown until the whole one replaces it: no 'Loading sheet...' in between.
+  let spinner = false;
+  const watch = new MutationObserver(() => (spinner ||= document.body.textContent?.includes(MESSAGES.loadingSheet) ?? false));
+  watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+  act(() => windowedGrid.setDataAtCell(2, 1, '=B4*2'));
+  act(() => windowedGrid.selectCell(7, 0));
+  // Loaded whole with the formula engine: the formula's value shown, the server holds the formula.
+  await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
+  await waitFor(() => expect(shownText(2, 1)).toBe('6'));
+  expect(api.sheets.get(sheet.id)!.data[2]).toEqual(['r2', '=B4*2']);
+  const hot = currentGrid();
+  expect(hot).not.toBe(windowedGrid);
+  expect(hot.countRows()).toBe(SWITCHED_ROWS);
+  expect(screen.getByTestId('sheet-grid')).not.toHaveAttribute('data-windowed', 'on');
+  expect(screen.queryByTestId('formulas-over-limit')).toBeNull();
+  watch.disconnect();
+  expect(spinner).toBe(false);
+  // The cell the user had selected still is; the formula typed before the switch is undone on the whole grid.
+  expect(hot.getSelectedLast()?.slice(0, 2)).toEqual([7, 0]);
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[2]).toEqual(['r2', 2]));
+  expect(shownText(2, 1)).toBe('2');
+});
+
+test("another user's formula in a windowed sheet the engine can take switches it to whole and computes it", async () => {
+  const sheet = await opensSwitchable();
+  const bob = await bobJoins(sheet.id);
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 1 }, value: '=SUM(B2:B4)' }));
+  await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
+  await waitFor(() => expect(shownText(0, 1)).toBe('6'));
+  expect(currentGrid().countRows()).toBe(SWITCHED_ROWS);
+});
+
+test('a formula written over REST (the sheet replaced: a sync) into a windowed sheet the engine can take switches it to whole', async () => {
+  const sheet = await opensSwitchable();
+  // As the api's PUT does: the stored grid replaced, its version moved, everyone on the sheet sent a sync.
+  const stored = api.sheets.get(sheet.id)!;
+  stored.data[0][1] = '=SUM(B2:B4)';
+  stored.version += 1;
+  api.live.restSaved(stored);
+  await waitFor(() => expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-formulas', 'on'));
+  await waitFor(() => expect(shownText(0, 1)).toBe('6'));
+});
+
+test("a formula typed into a windowed sheet past the engine's bound stays text, and the notice says so with the server's count", async () => {
+  // 120,000 rows × 23 cells held, no formula: opens windowed without a notice.
+  const width = Math.floor(HYBRID_MAX_CELLS / ROWS) + 2;
+  const sheet = makeSheet('Wide', Array.from({ length: ROWS }, (_, r) => [`r${r}`, ...Array<number>(width - 1).fill(r)]), Array.from({ length: width }, (_, c) => `C${c}`));
+  api.sheets.set(sheet.id, sheet);
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('r0'));
+  expect(screen.queryByTestId('formulas-over-limit')).toBeNull();
+  act(() => hot.setDataAtCell(2, 1, '=B1'));
+  expect(await screen.findByTestId('formulas-over-limit')).toHaveTextContent(formulasOverLimit(ROWS * width, HYBRID_MAX_CELLS));
+  expect(api.sheets.get(sheet.id)!.data[2][1]).toBe('=B1');
+  expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  expect(hot.getCell(2, 1)).toHaveTextContent('=B1');
+  // Never read whole.
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
 });

@@ -27,6 +27,15 @@ export interface GridLink {
   formulas: FormulaValues | null;
   /** A windowed grid (issue 23), while mounted: shows absolute row `row` at its top (its slab moved there if need be). */
   jumpTo: ((row: number, col: number) => void) | null;
+  /** A windowed grid (issue 23), while mounted: where the user is in it, at absolute rows (kept when the sheet switches to whole). */
+  place: (() => GridPlace | null) | null;
+}
+
+/** Where the user is in a grid, at absolute rows: the row shown at its top and the cells selected. */
+export interface GridPlace {
+  top: number;
+  /** [row, col, row2, col2] of the last selected range, or null. */
+  selection: [number, number, number, number] | null;
 }
 
 const links = new WeakMap<GridData, GridLink>();
@@ -34,7 +43,7 @@ const links = new WeakMap<GridData, GridLink>();
 export function gridLink(data: GridData): GridLink {
   let link = links.get(data);
   if (!link) {
-    link = { hot: null, presence: new Map(), deferred: new Map(), formulas: null, jumpTo: null };
+    link = { hot: null, presence: new Map(), deferred: new Map(), formulas: null, jumpTo: null, place: null };
     links.set(data, link);
   }
   return link;

@@ -1,6 +1,7 @@
 import type { AccessLevel, ChartDefinition, GridData, SheetSize } from '@tessera/contracts';
 import { createStore, type StoreApi } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
+import type { GridPlace } from '../grid/grid-link.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
 
 /** The sheet as the Workspace holds it once loaded (spec 01 §3 Loaded sheet). */
@@ -19,10 +20,13 @@ export interface LoadedSheet {
   windowed: WindowedSheet | null;
   /**
    * A windowed sheet with formulas (contracts opensWindowed: past the formula engine's bound): the
-   * cells the engine would hold, as the server counted them when it opened. Its formulas show as
+   * cells the engine would hold, as the server counted them when it opened, or when a formula came
+   * (typed, pasted or another user's) into one opened without any. Its formulas show as
    * text, and the Workspace says so as for a sheet loaded whole past the bound.
    */
   formulaCellsOverLimit?: number;
+  /** Loaded whole in place of the windowed sheet shown (a formula came, issue 23): where the user was in it. */
+  place?: GridPlace | null;
 }
 
 export interface SheetSessionState {
@@ -45,6 +49,11 @@ export interface SheetSessionState {
   charts: ChartDefinition[];
   /** Raised on every change of the cells (own or others'): the charts read them again. */
   dataTick: number;
+  /**
+   * A windowed sheet is being switched to whole (a formula came, issue 23): its grid stays shown,
+   * without input (its live link is closed), until the whole one replaces it.
+   */
+  switching: boolean;
 }
 
 export const createSheetSessionStore = () =>
@@ -62,6 +71,7 @@ export const createSheetSessionStore = () =>
     access: null,
     charts: [],
     dataTick: 0,
+    switching: false,
   }));
 
 export type SheetSessionStore = ReturnType<typeof createSheetSessionStore>;

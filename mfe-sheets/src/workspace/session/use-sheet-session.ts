@@ -16,6 +16,7 @@ import {
   type GridData,
   type LiveServerFrame,
   type RowRange,
+  type Sheet,
   type ShellContext,
   type SheetRows,
   type SheetSize,
@@ -26,7 +27,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { downloadFile, exportFileName } from '../export-file-name.js';
 import { workerFormulaEngine } from '../grid/formula-engine.js';
-import { cellKey, type PresenceMark } from '../grid/grid-link.js';
+import { cellKey, gridLink, type GridPlace, type PresenceMark } from '../grid/grid-link.js';
 import { hasFormula, isFormula, padRows, padRowsInSlices, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
 import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
@@ -36,6 +37,8 @@ import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
 import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
+import { keepUndo } from '../undo/grid-undo.js';
+import type { UndoStack } from '../undo/undo-stack.js';
 
 /**
  * What the Workspace renders from: the state less what changes with every edit — the data tick,
@@ -100,17 +103,24 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   const [reloads, setReloads] = useState(0);
   const keepErrorRef = useRef<string | null>(null);
   const loadCount = useRef(0);
+  // A windowed sheet a formula came into, read whole (see startWindowed's formulasCame): the next load is this.
+  const wholeRef = useRef<SwitchToWhole | null>(null);
+  // The windowed sheet's check of formulas the user typed or pasted (its own edits reach the session outside its load).
+  const windowedFormulasRef = useRef<((changes: readonly CellChange[]) => void) | null>(null);
 
   // Load the route's sheet (again after a conflict or a restore) and follow it live.
   useEffect(() => {
     if (id === null) {
-      store.setState({ phase: 'idle', sheet: null });
+      store.setState({ phase: 'idle', sheet: null, switching: false });
       return;
     }
     let current = true;
     const keptError = keepErrorRef.current;
     keepErrorRef.current = null;
-    store.setState({ phase: 'loading', sheet: null, error: keptError, saveError: keptError, pending: false, formulaEngine: null });
+    const switched = wholeRef.current;
+    wholeRef.current = null;
+    // A switch to whole keeps the windowed grid shown (switching) until the whole one is ready: no 'Loading sheet...'.
+    if (!switched) store.setState({ phase: 'loading', sheet: null, error: keptError, saveError: keptError, pending: false, formulaEngine: null, switching: false });
     let loadedTimer: ReturnType<typeof setTimeout> | undefined;
     let stopSession = () => {};
 
@@ -176,6 +186,47 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       };
       const versionHeld = versionHandler({ rows: first.row_count, cols: first.column_count });
       const touched = (cells: readonly ChangedCellRef[] | null) => dataChanged(cells);
+      // A formula came (formulasCame): the server is asked once at a time.
+      let asking = false;
+      /**
+       * A formula typed, pasted or sent by another user into a sheet opened windowed without any (a
+       * windowed grid has no formula engine, which reads the whole grid). Once the user's own edits
+       * are acknowledged, the server says (GET /sheets/:id, as at opening: contracts opensWindowed on
+       * the sheet's exact count of held cells) whether the engine can take the sheet: then it comes
+       * whole and the session switches to it, keeping the user's place and undo steps; past the
+       * engine's bound it comes windowed with that count, and the Workspace shows the notice a sheet
+       * opened windowed with formulas shows. The switch waits until the whole sheet read holds every
+       * edit shown: nothing is pending and no version came after it (then it is read again).
+       * `changes` null: the sheet was replaced (a sync: a restore, an api write, a repair), any cell may hold one.
+       */
+      const formulasCame = (changes: readonly CellChange[] | null) => {
+        if (asking || store.getState().sheet?.formulaCellsOverLimit !== undefined || (changes !== null && !changes.some((c) => isFormula(c.value)))) return;
+        asking = true;
+        void (async () => {
+          for (let attempt = 0; attempt < SWITCH_READS_MAX; attempt++) {
+            await sheetLive.whenSaved();
+            if (!current) return;
+            // A window of one row when it stays windowed: only the count is wanted then.
+            const reply = await service.load(id, 1);
+            if (!current) return;
+            if (!reply.success) break;
+            if (reply.data.windowed) {
+              const shown = store.getState().sheet;
+              const held = reply.data.held_cells;
+              if (held !== undefined && reply.data.may_have_formulas !== false && shown?.windowed === windowed) store.setState({ sheet: { ...shown, formulaCellsOverLimit: held } });
+              break;
+            }
+            if (sheetLive.pending === 0 && sheetLive.version <= reply.data.version) {
+              wholeRef.current = { sheet: reply.data, place: gridLink(loaded.data).place?.() ?? null, undo: windowed.undo };
+              store.setState({ switching: true });
+              setReloads((n) => n + 1);
+              return;
+            }
+          }
+          asking = false;
+        })();
+      };
+      windowedFormulasRef.current = formulasCame;
       const sheetLive: LiveSheet = new LiveSheet({
         version: first.version,
         send: (operation) => shellRef.current.live.send(operation),
@@ -183,6 +234,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           windowed.remoteCells(sheetLive.version, changes);
           resize(sizeAfterEdits(sizeNow(), changes));
           touched(changes);
+          formulasCame(changes);
         },
         applyStructure: ({ type, index, count }) => {
           if (type === 'columns_insert' || type === 'columns_remove') shiftHeaders(loaded, index, type === 'columns_insert' ? count : -count);
@@ -200,6 +252,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
           resize({ rows: sync.metadata.rows, cols: sync.metadata.columns });
           touched(null);
+          formulasCame(null);
         },
         onVersion: (version, savedAt) => {
           windowed.advance(version);
@@ -223,6 +276,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       stopSession = () => {
         sheetLive.stop();
         windowed.stop();
+        if (windowedFormulasRef.current === formulasCame) windowedFormulasRef.current = null;
       };
       store.setState({
         phase: 'ready',
@@ -242,7 +296,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     void (async () => {
       // One request either way: a sheet shown a window at a time comes with its first window only
       // (the server decides by the same opensWindowed), any other whole.
-      const result = await service.load(id, ROW_WINDOW_SIZE);
+      const result = switched ? { success: true as const, data: switched.sheet } : await service.load(id, ROW_WINDOW_SIZE);
       if (!current) return;
       if (!result.success) {
         store.setState({ phase: 'failed', error: result.error });
@@ -261,6 +315,11 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       // otherwise add them to every row while it first renders, in that one long task.
       if (!(await padRowsInSlices(sheet.data, Math.max(size.cols, NEW_SHEET_EDITOR_DEFAULT.columns), () => current))) return;
       const loaded: LoadedSheet = { id, data: sheet.data, headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
+      if (switched) {
+        // Switched from windowed: the grid opens where the user was, and their steps can be undone.
+        loaded.place = switched.place;
+        keepUndo(sheet.data, switched.undo);
+      }
       const versionHeld = versionHandler(size);
       const sizeNow = () => store.getState().size;
       const resize = (next: { rows: number; cols: number }) => {
@@ -325,6 +384,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         size,
         version: sheet.version,
         formulaEngine,
+        switching: false,
         lastSavedAt: sheet.updated_at,
         access: toldAccess ?? sheet.access ?? null,
         charts: chartsOf(sheet.metadata),
@@ -413,8 +473,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // for a copy of its window read before the server had it.
         windowed?.ownEdits(changes);
         liveRef.current?.send(cellOperations(changes, userId()));
-        // The formula engine needs the whole grid: a windowed sheet shows formulas as text.
+        // The formula engine needs the whole grid: a windowed sheet is loaded whole for it, if the engine can take it.
         if (!windowed) engageFormulas(changes);
+        else windowedFormulasRef.current?.(changes);
         dataChanged(changes);
       },
       onStructureChanged(change) {
@@ -526,6 +587,16 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     };
     // engageFormulas is not a dependency: it reads only the store.
   }, [state, store, service]);
+}
+
+/** Whole reads of a windowed sheet a formula came into, while edits keep coming after each: then it waits for the next formula. */
+const SWITCH_READS_MAX = 3;
+
+/** A windowed sheet read whole because a formula came: the next load shows it, where the user was, with their undo steps. */
+interface SwitchToWhole {
+  sheet: Sheet;
+  place: GridPlace | null;
+  undo: UndoStack;
 }
 
 /**

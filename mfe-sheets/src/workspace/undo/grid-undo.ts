@@ -25,6 +25,14 @@ export function gridUndo(data: GridData): UndoStack {
   return stack;
 }
 
+/**
+ * The user's steps made on the sheet before it was loaded whole into `data` (a windowed sheet switched
+ * to whole when a formula came, issue 23): its steps are at absolute rows, as this grid's are.
+ */
+export function keepUndo(data: GridData, stack: UndoStack): void {
+  stacks.set(data, stack);
+}
+
 /** The cells holding a value that an own remove takes, read from the rows before it (the whole grid holds every cell). */
 export function removedGridCells(data: GridData, move: StructureMove): UndoStep | null {
   return removedCells(move, data.length, (row) => data[row] ?? []);

@@ -5,7 +5,7 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
 import { contextMenu } from '../grid/context-menu.js';
 import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
-import { gridLink } from '../grid/grid-link.js';
+import { gridLink, type GridPlace } from '../grid/grid-link.js';
 import { drawPresence } from '../grid/live-grid.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
@@ -312,6 +312,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     followGrid();
   };
 
+  /** Where the user is, at absolute rows: the session keeps it when a formula switches the sheet to whole. */
+  const place = (): GridPlace | null => {
+    const h = hot();
+    if (!h) return null;
+    const top = base.current + visibleRange(h).first;
+    const selected = h.getSelectedLast();
+    // Headers selected (a negative index) are no cells to keep.
+    const cells = selected && selected.every((i) => i >= 0) ? selected : null;
+    return { top, selection: cells ? [base.current + cells[0], cells[1], base.current + cells[2], cells[3]] : null };
+  };
+
   // The session draws others' selections through this grid while it is mounted (showPresence), and
   // the Workspace scrolls it to a chart's cell.
   useEffect(() => {
@@ -320,9 +331,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     shared.hot = h;
     shared.jumpTo = jumpTo;
+    shared.place = place;
     return () => {
       if (shared.hot === h) shared.hot = null;
       if (shared.jumpTo === jumpTo) shared.jumpTo = null;
+      if (shared.place === place) shared.place = null;
     };
   }, [link]); // eslint-disable-line react-hooks/exhaustive-deps
   const presence = useMemo(() => (link ? (td: HTMLTableCellElement, row: number, col: number) => drawPresence(link, td, base.current + row, col) : undefined), [link]);
