@@ -14,6 +14,7 @@ import {
 } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
+import { chooseFromFileMenu, menuEntry } from './testing/workspace-menus.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
@@ -433,4 +434,41 @@ test("an own edit undone after someone else inserted or removed rows above it, o
   await waitFor(() => expect(stored()).toEqual([[null, 'Rent', 1200], [null, 'Food', 300]]));
   expect(hot.getDataAtCell(0, 1)).toBe('Rent');
   await waitFor(() => expect(shell.sheet.getData()).toEqual(padded(api.sheets.get(budget.id)!)));
+});
+
+test("a sync that changed the sheet (someone's restore or api write) drops the user's undo steps: Undo and Redo write nothing, greyed out; an own Save keeps them", async () => {
+  const { shell } = await aliceOpens();
+  const hot = currentGrid();
+  const stored = () => api.sheets.get(budget.id)!.data;
+  act(() => hot.setDataAtCell(1, 1, 310));
+  act(() => hot.setDataAtCell(0, 1, 1250));
+  await waitFor(() => expect(stored()).toEqual([['Rent', 1250], ['Food', 310]]));
+
+  // File › Save: the server answers everyone, Alice too, with a sync of what she sent; every cell is where it was.
+  await chooseFromFileMenu('file-save');
+  await waitFor(() => expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(1));
+  await waitFor(() => expect(shell.sheet.version).toBe(api.sheets.get(budget.id)!.version));
+  act(() => void hot.selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1200]));
+  expect(menuEntry(hot, 'Undo')).toBe('enabled');
+  expect(menuEntry(hot, 'Redo')).toBe('enabled');
+
+  // Someone writes the sheet through the api (as a restore of an older version does): a row above hers.
+  await shell.api.put(`/api/v1/sheets/${budget.id}`, { data: [['Rates', 50], ['Rent', 1200], ['Food', 310]] });
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('Rates'));
+  const sent = aliceOps().length;
+  act(() => void hot.selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  act(() => void press('y', { ctrlKey: true }));
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  expect(hot.getDataAtRow(0).slice(0, 2)).toEqual(['Rates', 50]);
+  expect(hot.getDataAtRow(1).slice(0, 2)).toEqual(['Rent', 1200]);
+  expect(hot.getDataAtRow(2).slice(0, 2)).toEqual(['Food', 310]);
+  expect(menuEntry(hot, 'Undo')).toBe('disabled');
+  expect(menuEntry(hot, 'Redo')).toBe('disabled');
+  // Her next edit is the first thing she sends after it (the socket keeps order): nothing went before it.
+  act(() => hot.setDataAtCell(2, 0, 'Groceries'));
+  await waitFor(() => expect(stored()).toEqual([['Rates', 50], ['Rent', 1200], ['Groceries', 310]]));
+  expect(aliceOps().slice(sent)).toEqual([cellSent(2, 0, 'Groceries')]);
 });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellContext, type Sheet, type ShellTab } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
+import { chooseFromFileMenu, menuEntry } from './testing/workspace-menus.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
@@ -182,16 +183,6 @@ test("a failed load shows 'Failed to load sheet: {status} {statusText}' in a dis
   expect(screen.queryByText('Failed to load sheet: 404 Not Found')).not.toBeInTheDocument();
 });
 
-/** Opens File and picks an item with the keyboard (Zag's menus take pointer selection jsdom cannot give). */
-async function chooseFromFileMenu(testId: string) {
-  await userEvent.click(screen.getByTestId('file-menu'));
-  await waitFor(() => expect(screen.getByRole('menu')).toHaveFocus());
-  const item = await screen.findByTestId(testId);
-  for (let i = 0; i < 8 && !item.hasAttribute('data-highlighted'); i++) await userEvent.keyboard('{ArrowDown}');
-  expect(item).toHaveAttribute('data-highlighted');
-  await userEvent.keyboard('{Enter}');
-}
-
 test("File › Delete asks 'Delete \"{name}\"?'; Cancel keeps the sheet, Delete removes it and clears the selection", async () => {
   await openSheet();
   await chooseFromFileMenu('file-delete');
@@ -308,16 +299,6 @@ test('inserting or removing rows and columns sends structure operations; a new c
 
 /** A key pressed on the grid (Handsontable's shortcuts listen on the document while the grid has the focus). */
 const press = (key: string, keys: { ctrlKey?: boolean; shiftKey?: boolean }) => fireEvent.keyDown(document.activeElement ?? document.body, { key, ...keys });
-
-/** An entry of the grid's context menu as the user sees it: enabled or greyed out. */
-function menuEntry(hot: ReturnType<typeof currentGrid>, name: string): 'enabled' | 'disabled' {
-  const menu = hot.getPlugin('contextMenu');
-  act(() => menu.open({ top: 0, left: 0, width: 0, height: 0 }));
-  const entry = [...document.querySelectorAll('.htContextMenu td')].find((td) => td.textContent === name);
-  const state = entry?.classList.contains('htDisabled') ? 'disabled' : 'enabled';
-  act(() => menu.close());
-  return state;
-}
 
 test('edits typed just before opening another sheet still reach the server; the other sheet loads', async () => {
   const other = makeSheet('Plan', [['Q1']]);

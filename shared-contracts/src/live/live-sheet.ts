@@ -116,6 +116,17 @@ export class LiveSheet {
     return this.own.size;
   }
 
+  /**
+   * What the own operations still pending hold in the grid shown (replace() shows them again on top
+   * of the server's sheet): whether a cell is written by one of them; null when one of them inserts or
+   * removes rows or columns (the positions shown are not the server's then).
+   */
+  ownCellsShown(): ((row: number, col: number) => boolean) | null {
+    for (const { operation } of this.own.values()) if (structureOf(operation) !== null) return null;
+    const cells = this.cellsHeld();
+    return (row, col) => cells.has(cellKey(row, col));
+  }
+
   /** Own operations, already shown in the grid (made on it as it is now). */
   send(operations: readonly LiveOperation[]): void {
     if (this.stopped || operations.length === 0) return;

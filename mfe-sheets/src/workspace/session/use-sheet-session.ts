@@ -37,7 +37,8 @@ import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
 import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
-import { keepUndo } from '../undo/grid-undo.js';
+import { gridUndo, keepUndo } from '../undo/grid-undo.js';
+import { syncKeepsUndo } from '../undo/sync-undo.js';
 import type { UndoStack } from '../undo/undo-stack.js';
 
 /**
@@ -247,6 +248,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
+          // The user's undo steps go (see syncKeepsUndo): a windowed sheet's own Save sends no sheet, so a
+          // sync here is never of the user's doing (someone's PUT, or a repair of positions not known).
+          windowed.undo.clear();
           loaded.headers.current = [...sync.metadata.headers];
           store.setState({ name: sync.name, charts: chartsOf(sync.metadata) });
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
@@ -353,6 +357,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
+          // Compared with the rows shown before they go: the user's undo steps stay only if the sync left every cell as it was.
+          if (!syncKeepsUndo(loaded.data, sync.data, live?.ownCellsShown() ?? null)) gridUndo(loaded.data).clear();
           // Measured before the grid pads the rows to its spare columns.
           const syncSize = storedSize(sync.data, sync.metadata.rows, sync.metadata.columns);
           replaceRows(loaded.data, padRows(sync.data, syncSize.cols));
