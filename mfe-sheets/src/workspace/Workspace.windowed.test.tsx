@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
+import { menuEntry } from './testing/workspace-menus.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
@@ -372,6 +373,32 @@ test("another user's rows inserted above an edit move its undo; the undo of a ro
   act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
   expect(ownOps()).toHaveLength(sent);
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
+});
+
+test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
+  await opens();
+  const hot = currentGrid();
+  act(() => hot.setDataAtCell(5, 1, 'mine'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 'mine']));
+  // As the api's PUT does: the stored grid replaced (a row above hers), its version moved, everyone on the sheet sent a sync.
+  const stored = api.sheets.get(big.id)!;
+  stored.data.unshift(['new', -1]);
+  stored.metadata.rows += 1;
+  stored.version += 1;
+  api.live.restSaved(stored);
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('new'));
+  const sent = ownOps().length;
+  act(() => void hot.selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  expect(hot.getDataAtRow(5)).toEqual(['r4', 4]);
+  expect(hot.getDataAtRow(6)).toEqual(['r5', 'mine']);
+  expect(menuEntry(hot, 'Undo')).toBe('disabled');
+  // Her next edit is the first thing she sends after it (the socket keeps order): nothing went before it.
+  act(() => hot.setDataAtCell(0, 1, 0));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[0]).toEqual(['new', 0]));
+  expect(ownOps().slice(sent)).toEqual([cellSent(0, 1, 0)]);
+  expect(api.sheets.get(big.id)!.data.slice(5, 7)).toEqual([['r4', 4], ['r5', 'mine']]);
 });
 
 test("the user's own row insert and remove are undone from far away as on the whole grid: the row removed again, the removed row back with its cells", async () => {

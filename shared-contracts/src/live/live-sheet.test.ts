@@ -112,6 +112,19 @@ test('a sync of the next version replaces the grid, own ops in flight show again
   expect(log).toEqual(['replace 2']);
 });
 
+test('ownCellsShown names the cells own pending edits hold (moved through an own row insert after them), null while that insert is pending', () => {
+  const { live, edit } = setup();
+  expect(live.ownCellsShown()?.(0, 0)).toBe(false);
+  edit('a1', 0, 1, 'mine');
+  expect(live.ownCellsShown()?.(0, 1)).toBe(true);
+  expect(live.ownCellsShown()?.(0, 0)).toBe(false);
+  live.send([{ id: 'a2', type: 'rows_insert', index: 0, count: 1 }]);
+  expect(live.ownCellsShown()).toBeNull();
+  live.receive(ack('a1', 2));
+  live.receive(ack('a2', 3));
+  expect(live.ownCellsShown()?.(1, 1)).toBe(false);
+});
+
 test('a sync that jumps over versions while own ops are in flight: shown on top, then repaired from the server once they are settled', async () => {
   const { live, grid, edit, log } = setup(1, { data: [['server', 'mine']], version: 5 });
   edit('a1', 0, 0, 'mine');
