@@ -6,8 +6,8 @@ import { adminToken, openSheet, signIn } from '../support/session';
  * says data-windowed="on"), its chart too (drawn from the rows of its range); its own scroll bar
  * reaches the last row; an edit there is stored at that row and is there after a reload. A formula
  * typed there then (its 360,000 held cells are within the formula engine's bound) makes the sheet
- * come whole: the grid's own scroll bar is gone, the formula is computed over the sheet's last rows
- * and the user is still at the end.
+ * come whole: the grid's own scroll bar is gone, the formula is computed over the sheet's last rows,
+ * the user is still at the end, the same cell selected, and Undo takes the formula back.
  */
 const ROWS = 120_000;
 const run = Date.now().toString(36);
@@ -79,4 +79,8 @@ test('a 120,000-row sheet without formulas, with a chart: opened windowed, the c
   await expect(rowHeaded(page, ROWS - 1).locator('td').nth(2)).toHaveText('27');
   await expect(rowHeaded(page, ROWS).locator('td').first()).toBeInViewport();
   await expect(page.getByTestId('formulas-over-limit')).toHaveCount(0);
+  // Selected where Enter moved the selection to, and the step typed in the windowed grid is undone in the whole one.
+  await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveClass(/\bcurrent\b/);
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(rowHeaded(page, ROWS - 1).locator('td').nth(2)).toHaveText('plain');
 });
