@@ -397,12 +397,14 @@ try {
       const typedLoad = load();
       let typedHeap = null;
       try {
+        // After a collection: what the page still holds (the windowed sheet's windows among it if it were kept).
+        await cdp.send('HeapProfiler.collectGarbage');
         const { metrics } = await cdp.send('Performance.getMetrics');
         typedHeap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
       } catch (err) {
         failures.push(`heap not read after the formula: ${err.message.split('\n')[0]}`);
       }
-      typedLine = `\n  a formula typed into C${typed.row} of the open windowed sheet, Enter → ${typed.over ? 'the over-limit notice' : 'its value shown'}: ${typed.shownMs === null ? 'FAILED' : s(typed.shownMs)}  load ${typedLoad}; longest gap between frames meanwhile ${ms(typed.gap)}; then the grid ${typed.after.windowed ? 'windowed' : 'whole'} (formulas ${typed.after.formulas}), the cell shows "${typed.cellText}", row ${typed.row} ${typed.after.onScreen ? 'still' : 'NOT'} on screen; JS heap ${typedHeap === null ? '?' : mb(typedHeap)}, tab ${mb(rendererRss(process.pid))} resident  load ${load()}`;
+      typedLine = `\n  a formula typed into C${typed.row} of the open windowed sheet, Enter → ${typed.over ? 'the over-limit notice' : 'its value shown'}: ${typed.shownMs === null ? 'FAILED' : s(typed.shownMs)}  load ${typedLoad}; longest gap between frames meanwhile ${ms(typed.gap)}; then the grid ${typed.after.windowed ? 'windowed' : 'whole'} (formulas ${typed.after.formulas}), the cell shows "${typed.cellText}", row ${typed.row} ${typed.after.onScreen ? 'still' : 'NOT'} on screen; JS heap after a GC ${typedHeap === null ? '?' : mb(typedHeap)}, tab ${mb(rendererRss(process.pid))} resident  load ${load()}`;
     }
     results.push({
       label: size.label,
