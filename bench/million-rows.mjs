@@ -15,6 +15,11 @@
 // Workspace's notice (formulasOverLimit, exact text): click → the notice is printed too.
 // MILLION_CHART=1: each sheet gets one line chart (columns C and D, every row, as a user selects
 // them) before it is opened; the open then also prints click → the chart drawn.
+// MILLION_TYPE_FORMULA=1: once the windowed sheet is open (after the jumps), a formula over column A
+// is typed into column C of a row on screen, as a user would: within the engine's bound (100,000 ×
+// 10) Enter → the computed value shown (the sheet read whole), past it (1,000,000 × 10) Enter → the
+// over-limit notice; with the longest gap between two frames meanwhile (a freeze), whether the row
+// is still on screen, and the tab's memory after. Not with MILLION_FORMULA (the sheet has one then).
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +46,7 @@ const MILLION_FORMULA = process.env.MILLION_FORMULA === '1';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
 const WITH_CHART = process.env.MILLION_CHART === '1';
+const TYPE_FORMULA = process.env.MILLION_TYPE_FORMULA === '1' && !MILLION_FORMULA;
 /** The chart MILLION_CHART adds: C (0–99) as the categories, D charted, over every row. */
 const chartOf = (rows) => ({
   type: 'line', range: { start_row: 0, start_col: 2, end_row: rows - 1, end_col: 3 }, categories: 'first_column', title: 'C and D',
@@ -87,6 +93,76 @@ function jumpInPage({ fraction, target, tag }) {
     };
     requestAnimationFrame(frame);
   });
+}
+
+/**
+ * MILLION_TYPE_FORMULA: `=SUM(A1:A{rows})` typed into column C of the third row on screen of the open
+ * windowed grid (columns past the grid's right edge are not drawn), then Enter; resolves with what it saw (the failures pushed to `failures`).
+ */
+async function typeFormula(page, size, failures) {
+  const grid = page.getByTestId('sheet-grid');
+  // The third row fully on screen, by its header (the absolute row, 1-based).
+  const row = await page.evaluate(() => {
+    const root = document.querySelector('[data-testid="sheet-grid"] .ht_master');
+    const box = root.getBoundingClientRect();
+    const shown = [...root.querySelectorAll('.htCore tbody tr')].filter((tr) => {
+      const r = tr.getBoundingClientRect();
+      return r.top >= box.top + 30 && r.bottom <= box.bottom;
+    });
+    return Number(shown[2]?.querySelector('th')?.textContent?.trim());
+  });
+  const rowOf = (n) => grid.locator('.ht_master .htCore tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${n}$`) }) });
+  const cell = () => rowOf(row).locator('td').nth(2);
+  await cell().click();
+  await page.keyboard.type(`=SUM(A1:A${size.rows})`);
+  // The longest gap between two frames from Enter on (the page frozen that long), kept in the page.
+  await page.evaluate(() => {
+    const gaps = (window.__benchGaps = { max: 0, on: true });
+    let last = performance.now();
+    const frame = (now) => {
+      gaps.max = Math.max(gaps.max, now - last);
+      last = now;
+      if (gaps.on) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  const over = size.rows * 10 > HYBRID_MAX_CELLS;
+  const t0 = Date.now();
+  await page.keyboard.press('Enter');
+  let shownMs = null;
+  try {
+    if (over) {
+      const notice = page.getByTestId('formulas-over-limit');
+      await notice.waitFor({ timeout: OPEN_TIMEOUT_MS });
+      shownMs = Date.now() - t0;
+      const expected = formulasOverLimit(size.rows * 10, HYBRID_MAX_CELLS);
+      const text = (await notice.textContent()) ?? '';
+      if (!text.includes(expected)) failures.push(`the notice reads "${text}", not "${expected}"`);
+    } else {
+      // Column A holds 0 … rows - 1.
+      const sum = String((size.rows * (size.rows - 1)) / 2);
+      await rowOf(row).locator('td', { hasText: new RegExp(`^${sum}$`) }).waitFor({ timeout: OPEN_TIMEOUT_MS });
+      shownMs = Date.now() - t0;
+    }
+  } catch (err) {
+    failures.push(`typed formula: no ${over ? 'notice' : 'value'} after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
+  }
+  const gap = await page.evaluate(() => {
+    window.__benchGaps.on = false;
+    return window.__benchGaps.max;
+  });
+  // The grid shown now, and whether the row typed into is still on screen.
+  const after = await page.evaluate((n) => {
+    const root = document.querySelector('[data-testid="sheet-grid"]');
+    const box = root.querySelector('.ht_master').getBoundingClientRect();
+    const th = [...root.querySelectorAll('.ht_master .htCore tbody th')].find((t) => t.textContent.trim() === String(n));
+    const r = th?.getBoundingClientRect();
+    return { windowed: root.getAttribute('data-windowed') === 'on', formulas: root.getAttribute('data-formulas'), onScreen: !!r && r.top >= box.top && r.bottom <= box.bottom };
+  }, row);
+  if (!after.onScreen) failures.push(`typed formula: row ${row} no longer on screen`);
+  if (!over && after.windowed) failures.push('typed formula: the sheet is still windowed');
+  const cellText = (await cell().textContent({ timeout: 5_000 }).catch(() => null)) ?? '?';
+  return { row, over, shownMs, gap, after, cellText };
 }
 
 const importSheet = (token, name, text) => importCsv(base, token, name, text);
@@ -314,9 +390,25 @@ try {
         jumps = times.length ? `${times.map(ms).join(', ')} (median ${ms(sorted[Math.floor(sorted.length / 2)])}, worst ${ms(sorted.at(-1))})` : 'FAILED';
       }
     }
+    // MILLION_TYPE_FORMULA: a formula typed into the open windowed sheet (it switches to whole or shows the notice).
+    let typedLine = '';
+    const typed = TYPE_FORMULA && openMs !== null ? await typeFormula(page, size, failures).catch((err) => void failures.push(`typed formula: ${err.message.split('\n')[0]}`)) : undefined;
+    if (typed) {
+      const typedLoad = load();
+      let typedHeap = null;
+      try {
+        // After a collection: what the page still holds (the windowed sheet's windows among it if it were kept).
+        await cdp.send('HeapProfiler.collectGarbage');
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        typedHeap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+      } catch (err) {
+        failures.push(`heap not read after the formula: ${err.message.split('\n')[0]}`);
+      }
+      typedLine = `\n  a formula typed into C${typed.row} of the open windowed sheet, Enter → ${typed.over ? 'the over-limit notice' : 'its value shown'}: ${typed.shownMs === null ? 'FAILED' : s(typed.shownMs)}  load ${typedLoad}; longest gap between frames meanwhile ${ms(typed.gap)}; then the grid ${typed.after.windowed ? 'windowed' : 'whole'} (formulas ${typed.after.formulas}), the cell shows "${typed.cellText}", row ${typed.row} ${typed.after.onScreen ? 'still' : 'NOT'} on screen; JS heap after a GC ${typedHeap === null ? '?' : mb(typedHeap)}, tab ${mb(rendererRss(process.pid))} resident  load ${load()}`;
+    }
     results.push({
       label: size.label,
-      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}`,
+      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}${typedLine}`,
       failures,
     });
     await context.close();
