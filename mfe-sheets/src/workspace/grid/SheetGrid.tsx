@@ -20,7 +20,7 @@ import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
 import { gridUndo, removedGridCells, undoInGrid } from '../undo/grid-undo.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
+import { moveOfChange, ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
 
 registerGridModules();
@@ -199,9 +199,7 @@ export const SheetGrid = memo(
     const structureChanged = (change: StructureChange, source: string | undefined) => {
       formulas?.structure(change.axis, change.index, change.amount);
       if (source !== LIVE_SOURCE) {
-        const insert = change.amount > 0;
-        const type = change.axis === 'row' ? (insert ? 'rows_insert' : 'rows_remove') : insert ? 'columns_insert' : 'columns_remove';
-        const move: StructureMove = { type, index: change.index, count: Math.abs(change.amount) };
+        const move = moveOfChange(change);
         const removed = removing.current;
         removing.current = null;
         // Spare rows or columns the grid adds itself ('auto') move the steps but are none.

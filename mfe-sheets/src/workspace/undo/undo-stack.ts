@@ -2,6 +2,7 @@ import type { CellChange, CellValue } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
+import type { StructureChange } from '../grid/SheetGrid.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
 
 /** The sources a grid writes an undo or redo with (Handsontable's own names: the cells are sent like any edit). */
@@ -59,6 +60,18 @@ export interface StepInverse {
 
 const isRows = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'rows_remove';
 const isInsert = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'columns_insert';
+
+/** A grid's row or column change (an axis and a signed amount) as the op it is. */
+export function moveOfChange({ axis, index, amount }: StructureChange): StructureMove {
+  const insert = amount > 0;
+  const type = axis === 'row' ? (insert ? 'rows_insert' : 'rows_remove') : insert ? 'columns_insert' : 'columns_remove';
+  return { type, index, count: Math.abs(amount) };
+}
+
+/** An op as the grid's row or column change (what the grids' onStructureChanged takes). */
+export function changeOfMove(move: StructureMove): StructureChange {
+  return { axis: isRows(move) ? 'row' : 'col', index: move.index, amount: isInsert(move) ? move.count : -move.count };
+}
 const opposite: Record<StructureMove['type'], StructureMove['type']> = {
   rows_insert: 'rows_remove',
   rows_remove: 'rows_insert',

@@ -13,7 +13,7 @@ import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } 
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { cellsBlock, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
+import { cellsBlock, changeOfMove, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 
 registerGridModules();
 
@@ -215,10 +215,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       const { structure, cells } = inverse;
       if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
       else {
-        const rows = structure.type === 'rows_insert' || structure.type === 'rows_remove';
-        if (rows) showRow(h, structure.index);
-        const insert = structure.type === 'rows_insert' || structure.type === 'columns_insert';
-        on.current.onStructureChanged({ axis: rows ? 'row' : 'col', index: structure.index, amount: insert ? structure.count : -structure.count });
+        const change = changeOfMove(structure);
+        if (change.axis === 'row') showRow(h, structure.index);
+        on.current.onStructureChanged(change);
         if (cells.length > 0) on.current.onCellsChanged(cells);
       }
     } finally {
