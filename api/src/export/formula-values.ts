@@ -26,13 +26,15 @@ export const FORMULA_EVALUATION_MAX_CELLS = HYBRID_MAX_CELLS;
  * text and numbers, one =SUM(Bn:Cn) column) leaves HyperFormula holding about 690 MB after a
  * collection (a range vertex a row; about 400 MB with =Bn+Dn instead), beside the parsed rows
  * while it builds. With 768 MB the worker ran out of heap; with 1,024 and 1,280 MB it finished
- * in 21-26 s, mostly collecting (load 4-6); with 1,536 MB in 13-22 s (load 4.6-6), the api
- * process peaking at 1.46-1.48 GB RSS. One evaluation runs at a time, so that is the most it adds.
+ * in 21-26 s, mostly collecting (load 4-6); with 1,536 MB in 13-22 s (load 4.6-6), the process
+ * peaking at 1.46-1.48 GB RSS. In the api (bench/export.mjs, PGlite in the same process) the
+ * export's peak RSS rose by 1.08-1.31 GB. One evaluation runs at a time: that is the most it adds.
  */
 const WORKER_HEAP_MB = 1_536;
 /**
- * The worker's time limit, for the same outcome: about 3 times the 13-22 s a sheet at the bound
- * took above, on a machine as loaded; 100,000 × 10 took 4-6 s.
+ * The worker's time limit, for the same outcome: a sheet at the bound took 13-22 s alone (above)
+ * and about 20-29 s inside a whole export at load 5-8 (26-35 s, of which ~6 s writing the file);
+ * 100,000 × 10 with a SUM column, 4-6 s. Past 60 s the machine is too busy for it: no values.
  */
 const WORKER_TIME_LIMIT_MS = 60_000;
 
