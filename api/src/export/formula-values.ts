@@ -33,7 +33,7 @@ export const FORMULA_EVALUATION_MAX_CELLS = HYBRID_MAX_CELLS;
 const WORKER_HEAP_MB = 1_536;
 /**
  * The worker's time limit, for the same outcome: a sheet at the bound took 13-22 s alone (above)
- * and about 20-29 s inside a whole export at load 5-8 (26-35 s, of which ~6 s writing the file);
+ * and about 20-29 s inside a whole export at load 5-8 (24.5-34.8 s, of which ~6 s writing the file);
  * 100,000 × 10 with a SUM column, 4-6 s. Past 60 s the machine is too busy for it: no values.
  */
 const WORKER_TIME_LIMIT_MS = 60_000;
