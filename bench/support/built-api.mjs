@@ -46,7 +46,9 @@ export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
   const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'info' };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(root, 'api/dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_API_ROOT: another build of the api (a folder with its dist/ and package.json), e.g. main's, to compare.
+  const apiRoot = process.env.BENCH_API_ROOT ? path.resolve(process.env.BENCH_API_ROOT) : path.join(root, 'api');
+  const child = spawn(process.execPath, [path.join(apiRoot, 'dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let pending = '';
   child.stdout.on('data', (d) => {
     pending += d;

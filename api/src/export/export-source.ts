@@ -2,7 +2,7 @@ import type { CellValue, SheetSummary } from '@tessera/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
-import { readChunkTexts } from '../sheets/sheet-store.js';
+import { exactHeldCells, readChunkTexts } from '../sheets/sheet-store.js';
 
 /** The user id for reading a summary without a user (the favourite flag is not exported). */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
@@ -11,7 +11,9 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
  * What an export reads: the summary and each stored chunk's text, from one snapshot. The
  * chunks stay as their stored text (what the sheet holds, never a grid padded to rows ×
  * columns) and are parsed one at a time while the file is written; the transaction ends
- * before the first byte is sent, so a slow download holds no database connection.
+ * before the first byte is sent, so a slow download holds no database connection. The summary
+ * carries held_cells when the database knows it exactly (the XLSX export's formula bound reads it
+ * instead of counting the cells).
  */
 export interface ExportSource {
   summary: SheetSummary;
@@ -24,7 +26,11 @@ export async function readExportSource(db: Kysely<Database>, sheets: SheetsServi
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const summary = await sheets.summary(trx, id, NO_USER);
+      let summary = await sheets.summary(trx, id, NO_USER);
+      if (summary.may_have_formulas !== false && summary.held_cells === undefined) {
+        const held = await exactHeldCells(trx, id);
+        if (held !== undefined) summary = { ...summary, held_cells: held };
+      }
       return { summary, chunks: await readChunkTexts(trx, id) };
     });
 }

@@ -1,20 +1,34 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import type { SheetSummary } from '@tessera/contracts';
+import { type CellValue, SHEET_MAX_COLUMNS, type SheetSummary } from '@tessera/contracts';
 import * as XLSX from 'xlsx';
 import { CHUNK_ROWS } from '../sheets/cell-grid.js';
 import type { ExportSource } from './export-source.js';
+import { FORMULA_EVALUATION_MAX_CELLS } from './formula-values.js';
 import { xlsxStream } from './xlsx-export.js';
 
-function source(rows: number): ExportSource {
+const threeColumns = (r: number): CellValue[] => [`row ${r}`, r, '=B1*2'];
+
+/** A stored sheet of `rows` rows (row r's cells from `row`), in CHUNK_ROWS chunks, without held_cells unless given. */
+function source(rows: number, row = threeColumns, summaryFields: Partial<SheetSummary> = {}): ExportSource {
   const chunks: string[] = [];
   for (let start = 0; start < rows; start += CHUNK_ROWS) {
     const n = Math.min(CHUNK_ROWS, rows - start);
-    chunks.push(JSON.stringify(Array.from({ length: n }, (_, i) => [`row ${start + i}`, start + i, '=B1*2'])));
+    chunks.push(JSON.stringify(Array.from({ length: n }, (_, i) => row(start + i))));
   }
-  const summary = { id: 'x', name: 'Stream', version: 1, metadata: { headers: ['a', 'b', 'c'] } } as unknown as SheetSummary;
+  const headers = row(0).map((_, c) => `h${c}`);
+  const summary = { id: 'x', name: 'Stream', version: 1, metadata: { headers }, ...summaryFields } as unknown as SheetSummary;
   return { summary, chunks };
+}
+
+async function workbook(src: ExportSource): Promise<XLSX.WorkSheet> {
+  const errors: unknown[] = [];
+  const parts: Buffer[] = [];
+  for await (const part of xlsxStream(src, (err) => errors.push(err))) parts.push(part as Buffer);
+  assert.deepEqual(errors, []);
+  // sheetStubs: SheetJS skips a cell without a value unless asked.
+  return XLSX.read(Buffer.concat(parts), { type: 'buffer', cellFormula: true, sheetStubs: true }).Sheets.Stream;
 }
 
 test('the workbook is produced as the reader takes it: whole when read to the end', async () => {
@@ -38,4 +52,36 @@ test('a reader that goes away stops the writer: no error escapes, nothing more i
   // The writer stopped early: most chunks were never read (each is dropped once written).
   assert.ok(src.chunks.filter((c) => c !== null).length > 20, `${src.chunks.filter((c) => c !== null).length} chunks left`);
   assert.deepEqual(errors, []);
+});
+
+test('a sheet over 100,000 cells that the grid computes (within its bound of held cells) is written with the values the grid shows', async () => {
+  // 26,000 × 4 = 104,000 cells: the file used to cache values only up to 100,000 stored cells.
+  const ws = await workbook(source(26_000, (r) => [`item ${r}`, r, 2 * r + 1, `=SUM(B${r + 1}:C${r + 1})`]));
+  assert.equal(ws.D2.f, 'SUM(B2:C2)');
+  assert.equal(ws.D2.v, 1); // a cell without a cached value reads as 0 here
+  assert.equal(ws.D26001.f, 'SUM(B26001:C26001)');
+  assert.equal(ws.D26001.v, 3 * 25_999 + 1);
+});
+
+test('past the bound of held cells, formulas are written without values, and the file is whole', async () => {
+  // Known from the summary (held_cells): no worker runs.
+  const told = await workbook(source(3, (r) => [r, `=A${r + 1}+1`], { held_cells: FORMULA_EVALUATION_MAX_CELLS + 1 }));
+  assert.equal(told.B2.f, 'A2+1');
+  assert.notEqual(told.B2.v, 1); // a stub's value, not the computed one
+  assert.equal(told.A4.v, 2);
+  // Counted by the worker (a summary without held_cells): rows held out to the last column, as a far cell makes them.
+  const rows = Math.floor(FORMULA_EVALUATION_MAX_CELLS / SHEET_MAX_COLUMNS) + 1;
+  const far = (r: number): CellValue[] => {
+    const row: CellValue[] = new Array<CellValue>(SHEET_MAX_COLUMNS).fill(null);
+    row[0] = r;
+    row[1] = `=A${r + 1}+1`;
+    row[SHEET_MAX_COLUMNS - 1] = 'far';
+    return row;
+  };
+  const src = source(rows, far);
+  src.summary.metadata.headers = ['n', 'f'];
+  const counted = await workbook(src);
+  assert.equal(counted.B2.f, 'A2+1');
+  assert.notEqual(counted.B2.v, 1);
+  assert.equal(counted[`A${rows + 1}`].v, rows - 1);
 });

@@ -37,7 +37,7 @@ async function drained(out: PassThrough): Promise<void> {
 async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void): Promise<void> {
   // Imported on first use: seconds on a busy machine, which every api start would pay otherwise.
   const [{ default: ExcelJS }, gridFunctions] = await Promise.all([import('exceljs'), loadGridFunctions()]);
-  const values = await evaluateFormulas(source, gridFunctions, onError);
+  const values = await evaluateFormulas(source, onError);
   const headers = source.summary.metadata.headers;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(worksheetName(source.summary.name));

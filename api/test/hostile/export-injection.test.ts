@@ -4,7 +4,7 @@
 // grid evaluates and that stay inside the file are formulas, with the grid's values.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ERROR_CODES } from '@tessera/contracts';
+import { ERROR_CODES, SHEET_MAX_COLUMNS } from '@tessera/contracts';
 import Papa from 'papaparse';
 import * as XLSX from 'xlsx';
 import { FORMULA_EVALUATION_MAX_CELLS } from '../../src/export/formula-values.js';
@@ -93,12 +93,19 @@ describe(`hostile: formula injection through exports`, () => {
     assert.equal(ws.B2?.t, 'n');
   });
 
-  it('XLSX of a sheet past the evaluation cap: its formulas stay formulas, without computed values', async () => {
-    const rows = Math.ceil(FORMULA_EVALUATION_MAX_CELLS / 2) + 1;
-    const data = Array.from({ length: rows }, (_, r) => [r, r === 0 ? '=A1+1' : '']);
-    const res = await api.post('/api/v1/sheets', { name: 'Big formulas', headers: ['n', 'f'], data });
-    assert.equal(res.statusCode, 201, res.body);
-    const xlsx = await api.get(`/api/v1/sheets/${res.json().id}/export?format=xlsx`);
+  it('XLSX of a sheet past the evaluation bound (its held cells, as the grid counts them): its formulas stay formulas, without computed values', async () => {
+    const created = await api.post('/api/v1/sheets', { name: 'Big formulas', headers: ['n', 'f'], data: [[0, '=A1+1']] });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().id;
+    // A far cell holds its row out to the last column: this many rows are past the bound in a few cells each.
+    const rows = Math.floor(FORMULA_EVALUATION_MAX_CELLS / SHEET_MAX_COLUMNS) + 1;
+    const changes = Array.from({ length: rows }, (_, r) => [
+      { row: r, col: 0, value: r },
+      { row: r, col: SHEET_MAX_COLUMNS - 1, value: 'far' },
+    ]).flat();
+    const far = await api.patch(`/api/v1/sheets/${id}/cells`, { base_version: created.json().version, changes });
+    assert.equal(far.statusCode, 200, far.body);
+    const xlsx = await api.get(`/api/v1/sheets/${id}/export?format=xlsx`);
     assert.equal(xlsx.statusCode, 200);
     // sheetStubs: SheetJS skips a cell without a value unless asked.
     const ws = XLSX.read(xlsx.rawPayload, { type: 'buffer', cellFormula: true, sheetStubs: true }).Sheets['Big formulas'];
