@@ -47,6 +47,14 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ IMPORT_MAX_EXPANDED_MB: '1.5' }), /IMPORT_MAX_EXPANDED_MB/);
   });
 
+  it('takes EXPORT_FORMULA_MAX_CELLS from 0 (never) up to the grid\'s bound, default the bound', () => {
+    assert.equal(loadConfig({}).exportFormulaMaxCells, 2_600_000);
+    assert.equal(loadConfig({ EXPORT_FORMULA_MAX_CELLS: '0' }).exportFormulaMaxCells, 0);
+    assert.equal(loadConfig({ EXPORT_FORMULA_MAX_CELLS: '500000' }).exportFormulaMaxCells, 500_000);
+    assert.throws(() => loadConfig({ EXPORT_FORMULA_MAX_CELLS: '2600001' }), /^ConfigError: EXPORT_FORMULA_MAX_CELLS must be a whole number from 0 to 2600000, got "2600001"$/);
+    assert.throws(() => loadConfig({ EXPORT_FORMULA_MAX_CELLS: '-1' }), /EXPORT_FORMULA_MAX_CELLS/);
+  });
+
   it('takes a redis:// or rediss:// REDIS_URL and a heartbeat in ms', () => {
     assert.equal(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379');
     assert.equal(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl, 'rediss://:secret@cache.internal:6380/2');

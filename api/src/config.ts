@@ -20,6 +20,7 @@ import {
 import { ConfigError, parseBool, parseDatabaseUrl, parseLogLevel, parsePort, parseTrustProxy, parseWholeNumber } from '@tessera/server-kit';
 import { GROUP_FILL_OPS, GROUP_MAX_OPS, GROUP_MAX_WAIT_MS, GROUP_WINDOW_MS } from './live/operation-batcher.js';
 import { LIVE_WARMUP_MS_DEFAULT } from './live/live-warmup.js';
+import { FORMULA_EVALUATION_MAX_CELLS } from './export/formula-values.js';
 
 export interface AppConfig {
   /** Root of persisted state: PGlite in dataDir/api, JWT keys in dataDir/keys. */
@@ -50,6 +51,8 @@ export interface AppConfig {
   sheetMaxCells?: number;
   /** Most megabytes an .xlsx upload's zip parts may inflate to, together; default IMPORT_MAX_EXPANDED_MB_DEFAULT. */
   importMaxExpandedMb?: number;
+  /** Most held cells whose formulas an XLSX export computes (formula-values.ts); default FORMULA_EVALUATION_MAX_CELLS, 0: never. */
+  exportFormulaMaxCells?: number;
   /** Outbound backpressure: unread bytes a live socket may hold before it is closed (4408) to resync. */
   liveOutboundMaxBytes?: number;
   /** How often a sheet's live group commits may start, in ms (GROUP_WINDOW_MS by default; 0: as soon as the previous one is done). */
@@ -117,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       IMPORT_MAX_EXPANDED_MB_MIN,
       IMPORT_MAX_EXPANDED_MB_MAX,
     ),
+    // Up to the grid's own bound: past it the grid shows no values either.
+    exportFormulaMaxCells: parseWholeNumber('EXPORT_FORMULA_MAX_CELLS', env.EXPORT_FORMULA_MAX_CELLS, FORMULA_EVALUATION_MAX_CELLS, 0, FORMULA_EVALUATION_MAX_CELLS),
     // At least 64 KiB (a few frames), at most 1 GiB: beyond, one slow client could hold the api's memory.
     liveOutboundMaxBytes: parseWholeNumber('LIVE_OUTBOUND_MAX_BYTES', env.LIVE_OUTBOUND_MAX_BYTES, LIVE_OUTBOUND_MAX_BYTES, 65_536, 1_073_741_824),
     // At most a second: an operation waits up to this long for its group.

@@ -50,7 +50,7 @@ export const exportRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
         ? Readable.from(csvPieces(source, formulas === 'keep'), { objectMode: false })
         : format === 'json'
           ? Readable.from(jsonPieces(source), { objectMode: false })
-          : xlsxStream(source, onError);
+          : xlsxStream(source, onError, services.config.exportFormulaMaxCells);
     return reply
       .type(CONTENT_TYPES[format])
       .header('content-disposition', contentDisposition(exportFileName(source.summary.name, format)))

@@ -31,6 +31,13 @@ export const FORMULA_EVALUATION_MAX_CELLS = HYBRID_MAX_CELLS;
  * export's peak RSS rose by 1.08-1.31 GB. One evaluation runs at a time: that is the most it adds.
  */
 const WORKER_HEAP_MB = 1_536;
+/** The least heap a worker gets when an operator lowers the bound (EXPORT_FORMULA_MAX_CELLS). */
+const WORKER_HEAP_MIN_MB = 256;
+
+/** The worker's heap for a bound of `maxCells` held cells: WORKER_HEAP_MB at the grid's bound, in proportion below it. */
+export function workerHeapMb(maxCells: number): number {
+  return Math.max(WORKER_HEAP_MIN_MB, Math.ceil((WORKER_HEAP_MB * maxCells) / FORMULA_EVALUATION_MAX_CELLS));
+}
 /**
  * The worker's time limit, for the same outcome: a sheet at the bound took 13-22 s alone (above)
  * and about 20-29 s inside a whole export at load 5-8 (24.5-34.8 s, of which ~6 s writing the file);
@@ -82,11 +89,11 @@ type WorkerAnswer = FormulaColumns | { over: number };
 // One evaluation at a time per process: each holds a whole sheet in a worker's heap.
 let queue: Promise<unknown> = Promise.resolve();
 
-function runWorker(chunks: string[]): Promise<WorkerAnswer> {
+function runWorker(chunks: string[], maxCells: number): Promise<WorkerAnswer> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(FORMULA_WORKER_SCRIPT, {
-      workerData: { chunks, settings: GRID_ENGINE_SETTINGS, maxHeld: FORMULA_EVALUATION_MAX_CELLS },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      workerData: { chunks, settings: GRID_ENGINE_SETTINGS, maxHeld: maxCells },
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(maxCells) },
     });
     const timer = setTimeout(() => {
       void worker.terminate();
@@ -126,16 +133,16 @@ function find(found: FormulaColumns, row: number, col: number): number {
 /**
  * The grid's values of a sheet's formulas, computed as the grid does (HyperFormula built from the
  * held rows, row 1 the first data row) in a worker thread, or NOT_EVALUATED when the sheet has no
- * formula (may_have_formulas false), holds over FORMULA_EVALUATION_MAX_CELLS cells (held_cells
+ * formula (may_have_formulas false), holds over `maxCells` cells (EXPORT_FORMULA_MAX_CELLS; held_cells
  * when the summary carries it, else counted by the worker before it builds anything), or the
  * worker fails (reported to onFailure). Reads (does not release) the source's chunks; the api's
  * thread parses none of them for this.
  */
-export async function evaluateFormulas(source: ExportSource, onFailure: (err: unknown) => void): Promise<FormulaValues> {
+export async function evaluateFormulas(source: ExportSource, onFailure: (err: unknown) => void, maxCells = FORMULA_EVALUATION_MAX_CELLS): Promise<FormulaValues> {
   const { may_have_formulas: mayHaveFormulas, held_cells: held } = source.summary;
-  if (mayHaveFormulas === false || (held !== undefined && held > FORMULA_EVALUATION_MAX_CELLS)) return NOT_EVALUATED;
+  if (maxCells === 0 || mayHaveFormulas === false || (held !== undefined && held > maxCells)) return NOT_EVALUATED;
 
-  const turn = queue.then(() => runWorker(source.chunks as string[]));
+  const turn = queue.then(() => runWorker(source.chunks as string[], maxCells));
   queue = turn.catch(() => undefined);
   let answer: WorkerAnswer;
   try {

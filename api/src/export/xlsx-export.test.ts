@@ -22,10 +22,10 @@ function source(rows: number, row = threeColumns, summaryFields: Partial<SheetSu
   return { summary, chunks };
 }
 
-async function workbook(src: ExportSource): Promise<XLSX.WorkSheet> {
+async function workbook(src: ExportSource, formulaMaxCells?: number): Promise<XLSX.WorkSheet> {
   const errors: unknown[] = [];
   const parts: Buffer[] = [];
-  for await (const part of xlsxStream(src, (err) => errors.push(err))) parts.push(part as Buffer);
+  for await (const part of xlsxStream(src, (err) => errors.push(err), formulaMaxCells)) parts.push(part as Buffer);
   assert.deepEqual(errors, []);
   // sheetStubs: SheetJS skips a cell without a value unless asked.
   return XLSX.read(Buffer.concat(parts), { type: 'buffer', cellFormula: true, sheetStubs: true }).Sheets.Stream;
@@ -61,6 +61,19 @@ test('a sheet over 100,000 cells that the grid computes (within its bound of hel
   assert.equal(ws.D2.v, 1); // a cell without a cached value reads as 0 here
   assert.equal(ws.D26001.f, 'SUM(B26001:C26001)');
   assert.equal(ws.D26001.v, 3 * 25_999 + 1);
+});
+
+test('an operator\'s lower bound (EXPORT_FORMULA_MAX_CELLS) leaves larger sheets\' formulas without values; 0 leaves every one', async () => {
+  const sum = (r: number): CellValue[] => [r, 2 * r, `=SUM(A${r + 1}:B${r + 1})`];
+  // 400 rows × 3 = 1,200 held cells.
+  const within = await workbook(source(400, sum), 1_200);
+  assert.equal(within.C401.v, 3 * 399);
+  const past = await workbook(source(400, sum), 1_199);
+  assert.equal(past.C401.f, 'SUM(A401:B401)');
+  assert.notEqual(past.C401.v, 3 * 399);
+  const never = await workbook(source(2, sum), 0);
+  assert.equal(never.C3.f, 'SUM(A3:B3)');
+  assert.notEqual(never.C3.v, 3);
 });
 
 test('past the bound of held cells, formulas are written without values, and the file is whole', async () => {

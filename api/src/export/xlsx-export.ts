@@ -34,10 +34,10 @@ async function drained(out: PassThrough): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void): Promise<void> {
+async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (err: unknown) => void, formulaMaxCells?: number): Promise<void> {
   // Imported on first use: seconds on a busy machine, which every api start would pay otherwise.
   const [{ default: ExcelJS }, gridFunctions] = await Promise.all([import('exceljs'), loadGridFunctions()]);
-  const values = await evaluateFormulas(source, onError);
+  const values = await evaluateFormulas(source, onError, formulaMaxCells);
   const headers = source.summary.metadata.headers;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(worksheetName(source.summary.name));
@@ -62,9 +62,9 @@ async function writeWorkbook(source: ExportSource, out: PassThrough, onError: (e
  * A real workbook (one worksheet, header row first), written row by row as the reply takes it:
  * memory holds the stored chunks' text, one parsed chunk and the zip writer's buffers.
  */
-export function xlsxStream(source: ExportSource, onError: (err: unknown) => void): Readable {
+export function xlsxStream(source: ExportSource, onError: (err: unknown) => void, formulaMaxCells?: number): Readable {
   const out = new PassThrough();
-  writeWorkbook(source, out, onError).catch((err: unknown) => {
+  writeWorkbook(source, out, onError, formulaMaxCells).catch((err: unknown) => {
     onError(err);
     out.destroy(err instanceof Error ? err : new Error(String(err)));
   });
