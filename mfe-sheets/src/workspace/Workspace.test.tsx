@@ -230,6 +230,29 @@ test('File › Export as CSV downloads the server bytes as {sheet name}_{YYYY-MM
   click.mockRestore();
 });
 
+test("while the server prepares the file, the File button says 'Exporting XLSX…' and offers no other export; then it is the File menu again", async () => {
+  Object.assign(URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => {} });
+  const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  let answer: (() => void) | null = null;
+  api.fault = (_req, res, path) => {
+    if (!path.endsWith('/export')) return false;
+    answer = () => send(res, 200, 'PK', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    return true;
+  };
+  await openSheet();
+  await chooseFromFileMenu('file-export-xlsx');
+  const button = screen.getByTestId('file-menu');
+  await waitFor(() => expect(button).toHaveTextContent('Exporting XLSX…'));
+  await waitFor(() => expect(answer).not.toBeNull());
+  await userEvent.click(button);
+  expect(await screen.findByTestId('file-export-csv')).toHaveAttribute('data-disabled');
+  expect(screen.getByTestId('file-export-xlsx')).toHaveAttribute('data-disabled');
+  answer!();
+  await waitFor(() => expect(button).toHaveTextContent(/^File$/));
+  expect(click).toHaveBeenCalledTimes(1);
+  click.mockRestore();
+});
+
 test("a failed export shows 'Export failed'", async () => {
   await openSheet();
   await chooseFromFileMenu('file-export-json');

@@ -1,5 +1,5 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, type ExportFormat, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
 import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
@@ -49,6 +49,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const [view, setView] = useState<WorkspaceView>('sheet');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [historyCell, setHistoryCell] = useState<{ row: number; col: number } | null>(null);
   const preview = useVersionPreview(shell, versionService, {
     sheetId: phase === 'ready' && sheet ? sheet.id : null,
@@ -193,6 +194,15 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
       : null;
 
+  const exportAs = async (format: ExportFormat) => {
+    setExporting(format);
+    try {
+      await session.exportAs(format);
+    } finally {
+      setExporting(null);
+    }
+  };
+
   const remove = async () => {
     setDeleting(true);
     const removed = await session.remove();
@@ -207,7 +217,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         view={view}
         onViewChange={setView}
         onSave={() => void session.save()}
-        onExport={(format) => void session.exportAs(format)}
+        onExport={(format) => void exportAs(format)}
+        exporting={exporting}
         onDuplicate={() => void session.duplicate()}
         onDelete={() => setConfirmingDelete(true)}
         readOnly={locked}

@@ -16,6 +16,8 @@ export interface SheetToolbarProps {
   onViewChange(view: WorkspaceView): void;
   onSave(): void;
   onExport(format: ExportFormat): void;
+  /** The export under way (FileMenu). */
+  exporting?: ExportFormat | null;
   onDuplicate(): void;
   onDelete(): void;
   readOnly?: boolean;
