@@ -50,6 +50,7 @@ import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { type PreparedQuery, preparedQuery } from '../db/prepared-query.js';
+import { JointCommits } from './joint-commits.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
@@ -150,6 +151,7 @@ export class SheetsService {
     readonly maxCells = SHEET_MAX_CELLS_DEFAULT,
     private readonly cache = new GridCache(),
   ) {
+    this.joint = new JointCommits(db);
     this.lockQuery = preparedQuery(db, (h) => db.selectFrom('sheets').selectAll().where('id', '=', h('id')).forUpdate());
     this.knownOpsQuery = preparedQuery(db, (h) =>
       withOpIds(db)
@@ -178,6 +180,8 @@ export class SheetsService {
   }
 
   // The statements every live group commit runs, compiled once (preparedQuery).
+  /** Live groups of different sheets ready together: one transaction (cross-sheet group commit). */
+  private readonly joint: JointCommits;
   private readonly lockQuery: PreparedQuery<SheetRow, 'id'>;
   private readonly knownOpsQuery: PreparedQuery<{ op_id: string | null; version: number; created_at: Date }, 'id' | 'ids'>;
   /** The group's sheets row update, by [headers changed] + 2 × [an AI write]. */
@@ -513,7 +517,8 @@ export class SheetsService {
    * before the commit.
    */
   async patchCellsBatch(id: string, items: LiveCellWrite[], origin?: string): Promise<LiveCellOutcome[]> {
-    const done = await this.db.transaction().execute((trx) => this.writeCellGroup(trx, id, items));
+    // In one transaction with the groups of other sheets ready at the same time (joint-commits.ts).
+    const done = await this.joint.run(id, (trx) => this.writeCellGroup(trx, id, items));
     this.layouts.set(id, done.version, done.layout);
     this.loadedChunks.set(id, done.version, done.storedChunks);
     const outcomes: LiveCellOutcome[] = done.results.map((r, i) => ('refused' in r ? r : { ...r, changes: done.landed[i] }));
