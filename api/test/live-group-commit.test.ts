@@ -175,6 +175,11 @@ describe('live group commit', () => {
     assert.equal(tx(a.id, a.version + 1), tx(b.id, b.version + 1), 'A and B in one transaction');
     assert.notEqual(tx(a.id, a.version + 2), tx(a.id, a.version + 1), "A's second group in the next one");
     assert.equal((await sheets.readGrid(a.id)).data[0][0], 'a2');
+    // B's op re-sent (a reconnect) in a shared transaction: found as applied, not written again.
+    const [[again], [a3]] = await Promise.all([sheets.patchCellsBatch(b.id, write('b1')), sheets.patchCellsBatch(a.id, write('a3'))]);
+    assert.deepEqual(again, { id: b.id, version: b.version + 1, updated_at: (b1[0] as { updated_at: string }).updated_at, duplicate: true, changes: write('b1')[0].changes });
+    assert.ok(!('refused' in a3) && a3.version === a.version + 3);
+    assert.equal((await writers([b.id])).length, 1);
   });
 
   it('a sheet refused in a shared transaction (the cell cap) leaves the others of it committed together', async () => {

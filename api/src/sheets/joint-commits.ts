@@ -4,8 +4,14 @@ import type { Database } from '../db/schema.js';
 /** The most sheets one joint transaction takes (the rest go in the next one). */
 export const JOINT_MAX_SHEETS = 64;
 
-interface Part {
+/** What a shared transaction's first statements may read for all its sheets at once (JointCommits `prepare`). */
+export interface JointSheet {
   sheetId: string;
+  /** The operation ids its part writes. */
+  opIds: string[];
+}
+
+interface Part extends JointSheet {
   write: (trx: Transaction<Database>) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -39,13 +45,18 @@ export class JointCommits {
 
   constructor(
     private readonly db: Kysely<Database>,
+    /**
+     * Run first in a transaction of two sheets or more: reads what each part would read on its own
+     * (the sheets' rows, locked; the known op ids) in one statement each, for the parts to use.
+     */
+    private readonly prepare?: (trx: Transaction<Database>, sheets: JointSheet[]) => Promise<void>,
     private readonly maxSheets = JOINT_MAX_SHEETS,
   ) {}
 
   /** Runs `write` for `sheetId` inside a transaction shared with other sheets' parts; settles after the commit. */
-  run<R>(sheetId: string, write: (trx: Transaction<Database>) => Promise<R>): Promise<R> {
+  run<R>(sheetId: string, opIds: string[], write: (trx: Transaction<Database>) => Promise<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.#waiting.push({ sheetId, write, resolve: resolve as (value: unknown) => void, reject });
+      this.#waiting.push({ sheetId, opIds, write, resolve: resolve as (value: unknown) => void, reject });
       this.#schedule();
     });
   }
@@ -92,6 +103,8 @@ export class JointCommits {
       let failed: { index: number; err: unknown } | undefined;
       try {
         await this.db.transaction().execute(async (trx) => {
+          // A lone part reads for itself (as without a shared transaction).
+          if (this.prepare && pending.length > 1) await this.prepare(trx, pending);
           for (const [index, part] of pending.entries()) {
             try {
               values.push(await part.write(trx));
