@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { applyChanges, LiveClient, listen, Replica } from './live-client.js';
 import { warmLivePath } from '../src/live/live-warmup.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
+import { isPooledDatabase } from '../src/db/database.js';
 
 const trimRow = (row: GridData[number]) => {
   const r = [...row];
@@ -152,5 +153,51 @@ describe('live group commit', () => {
       if (previous === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
       else process.env.VERSION_SNAPSHOT_EVERY = previous;
     }
+  });
+  /** Sheets made for the cross-sheet tests, and what wrote each op-log row (its transaction: xmin). */
+  const sheetsNamed = async (...names: string[]) =>
+    Promise.all(names.map(async (name) => SheetSchema.parse((await api.post('/api/v1/sheets', { name, metadata: { rows: 4, columns: 4 } })).json())));
+  const writers = async (ids: string[]) =>
+    (await sql<{ sheet_id: string; version: number; tx: string }>`SELECT sheet_id, version, xmin::text AS tx FROM sheet_ops WHERE sheet_id = ANY(${ids}::uuid[]) AND kind = 'cells' ORDER BY sheet_id, version`.execute(t.app.db)).rows;
+  const write = (value: string, row = 0, col = 0) => [{ userId: admin.userId, opId: `x-${value}`, changes: [{ row, col, value }] }];
+
+  it('groups of different sheets ready together go in one transaction; a sheet\'s next group waits for the next one, in order', async (ctx) => {
+    if (isPooledDatabase(t.app.db)) return ctx.skip('PGlite only: PostgreSQL commits sheets in parallel');
+    const [a, b] = await sheetsNamed('Joint A', 'Joint B');
+    const sheets = new SheetsService(t.app.db);
+    // Ready in one turn, as the live hub's groups of many slowly edited sheets are.
+    const [a1, b1, a2] = await Promise.all([
+      sheets.patchCellsBatch(a.id, write('a1')),
+      sheets.patchCellsBatch(b.id, write('b1')),
+      sheets.patchCellsBatch(a.id, write('a2')),
+    ]);
+    assert.deepEqual([a1, b1, a2].map(([r]) => ('refused' in r ? 'refused' : r.version)), [a.version + 1, b.version + 1, a.version + 2]);
+    const rows = await writers([a.id, b.id]);
+    const tx = (id: string, version: number) => rows.find((r) => r.sheet_id === id && r.version === version)?.tx;
+    assert.equal(tx(a.id, a.version + 1), tx(b.id, b.version + 1), 'A and B in one transaction');
+    assert.notEqual(tx(a.id, a.version + 2), tx(a.id, a.version + 1), "A's second group in the next one");
+    assert.equal((await sheets.readGrid(a.id)).data[0][0], 'a2');
+    // B's op re-sent (a reconnect) in a shared transaction: found as applied, not written again.
+    const [[again], [a3]] = await Promise.all([sheets.patchCellsBatch(b.id, write('b1')), sheets.patchCellsBatch(a.id, write('a3'))]);
+    assert.deepEqual(again, { id: b.id, version: b.version + 1, updated_at: (b1[0] as { updated_at: string }).updated_at, duplicate: true, changes: write('b1')[0].changes });
+    assert.ok(!('refused' in a3) && a3.version === a.version + 3);
+    assert.equal((await writers([b.id])).length, 1);
+  });
+
+  it('a sheet refused in a shared transaction (the cell cap) leaves the others of it committed together', async (ctx) => {
+    if (isPooledDatabase(t.app.db)) return ctx.skip('PGlite only: PostgreSQL commits sheets in parallel');
+    const [a, b, c] = await sheetsNamed('Joint capped', 'Joint B2', 'Joint C2');
+    const sheets = new SheetsService(t.app.db, 100);
+    const results = await Promise.allSettled([
+      sheets.patchCellsBatch(b.id, write('b')),
+      sheets.patchCellsBatch(a.id, write('too far', 50, 50)),
+      sheets.patchCellsBatch(c.id, write('c')),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.match(String((results[1] as PromiseRejectedResult).reason?.message), /cell|large|limit|size/i);
+    const rows = await writers([a.id, b.id, c.id]);
+    assert.deepEqual(rows.map((r) => r.sheet_id).sort(), [b.id, c.id].sort(), 'nothing of A written');
+    assert.equal(rows[0].tx, rows[1].tx, 'B and C in one transaction');
+    assert.equal((await sheets.readGrid(a.id)).summary.version, a.version);
   });
 });
