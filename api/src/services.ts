@@ -19,6 +19,7 @@ import type { TrashService } from './trash/trash.service.js';
 import type { ApiTokenService } from './api-tokens/api-token.service.js';
 import type { ApiTokenGate } from './api-tokens/api-token-gate.js';
 import type { OidcSignIn } from './oidc/oidc-sign-in.js';
+import type { TransferSlots } from './transfers/transfer-slots.js';
 
 /** What route plugins receive: built once per app in buildApp. */
 export interface AppServices {
@@ -56,6 +57,9 @@ export interface AppServices {
   live: LiveBackend;
   /** The authenticated live sockets by user: closed at their token's exp and when the user's session is revoked (every process). */
   socketSessions: SocketSessions;
+  /** Imports and exports under way, per member and in all (transfer-slots.ts). */
+  imports: TransferSlots;
+  exports: TransferSlots;
   /** When the app was built, for uptime. */
   startedAt: number;
   version: string;

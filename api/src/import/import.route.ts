@@ -45,6 +45,8 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
     // Imports land at root: refused before anything is read when the member may not add items there.
     await services.access.requirePlace(user, null);
     if (!request.isMultipart()) throw HttpError.badRequest('Expected a multipart/form-data upload with a file');
+    // Before the upload is read (it may be 50 MB, inflating to IMPORT_MAX_EXPANDED_MB), given back with the reply.
+    reply.raw.once('close', services.imports.take(userId));
     let file: { filename: string; bytes: Buffer } | undefined;
     const fields: Record<string, string> = {};
     try {

@@ -33,6 +33,21 @@ export type ImportProgress = z.infer<typeof ImportProgressSchema>;
 
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 export const IMPORT_EXTENSIONS = ['csv', 'xlsx', 'xls'] as const;
+
+/**
+ * Imports, and exports, one member may have under way at once, and the api process in all: each
+ * holds a whole upload or a whole sheet's text in memory until it is done (an XLSX export of a
+ * sheet with formulas also waits for the one formula worker). Past a bound the request is refused
+ * with 429 before anything is read.
+ */
+export const TRANSFERS_PER_USER_MAX = 2;
+export const IMPORTS_AT_ONCE_MAX = 4;
+export const EXPORTS_AT_ONCE_MAX = 8;
+export type TransferKind = 'import' | 'export';
+export const TRANSFER_TEXTS = {
+  userBusy: (kind: TransferKind) => `You have ${TRANSFERS_PER_USER_MAX} ${kind}s under way. Wait for one to finish.`,
+  serverBusy: (kind: TransferKind) => `The server is busy with other ${kind}s. Try again in a moment.`,
+};
 export const IMPORT_TOO_LARGE_MESSAGE = 'File is too large (limit 50 MB)';
 
 /**
