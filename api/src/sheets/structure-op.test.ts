@@ -28,6 +28,12 @@ describe('structural operations', () => {
     assert.deepEqual(removed.grid, [['d', 'e', 'f']]);
   });
 
+  it('inserts more rows at once than a call takes arguments (200,000: a spread overflowed the stack)', () => {
+    const inserted = restructure(grid(), ['A', 'B', 'C'], 3, { type: 'rows_insert', index: 1, count: 200_000 });
+    assert.equal(inserted.rowCount, 200_002);
+    assert.deepEqual([inserted.grid[0], inserted.grid[1], inserted.grid[200_000], inserted.grid[200_001]], [['a', 'b', 'c'], ['', '', ''], ['', '', ''], ['d', 'e', 'f']]);
+  });
+
   it('moves the cells of short (ragged) rows only where they have cells', () => {
     const out = restructure([['a'], ['b', 'c', 'd']], [], 3, { type: 'columns_insert', index: 1, count: 1 });
     assert.deepEqual(out.grid, [['a'], ['b', '', 'c', 'd']]);

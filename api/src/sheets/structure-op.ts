@@ -45,8 +45,10 @@ export function restructure(grid: GridData, headers: readonly string[], columns:
   const current = normalizeHeaders(headers, columns);
   switch (op.type) {
     case 'rows_insert': {
-      const blank = Array.from({ length: count }, () => Array<CellValue>(columns).fill(''));
-      grid.splice(index, 0, ...blank);
+      // Not splice(index, 0, ...blank): past ~120,000 arguments a spread overflows the call stack.
+      const below = grid.splice(index);
+      for (let r = 0; r < count; r++) grid.push(Array<CellValue>(columns).fill(''));
+      for (const row of below) grid.push(row);
       return { grid, headers: current, rowCount: grid.length, colCount: columns };
     }
     case 'rows_remove':
