@@ -21,6 +21,15 @@ test('a list of lists gets letter headers, short rows padded with blanks', () =>
   });
 });
 
+test('a list of 200,000 lists is a grid (its width was a spread of every row: past ~120,000 rows the call stack overflowed)', () => {
+  const rows = Array.from({ length: 200_000 }, (_, r) => (r === 150_000 ? [r, 'wide', true] : [r]));
+  const grid = extractGrid(rows);
+  assert.deepEqual(grid?.headers, ['A', 'B', 'C']);
+  assert.equal(grid?.rows.length, 200_000);
+  assert.deepEqual(grid?.rows[150_000], [150_000, 'wide', true]);
+  assert.deepEqual(grid?.rows[0], [0, null, null]);
+});
+
 test('a list of objects: headers are the union of keys in first-seen order, missing cells blank', () => {
   assert.deepEqual(extractGrid([{ region: 'N', total: 5 }, { region: 'S', note: 'late' }]), {
     headers: ['region', 'total', 'note'],

@@ -101,7 +101,7 @@ function fromArray(items: JsonValue[]): CodeRunGrid | undefined {
   if (items.length === 0) return undefined;
   if (items.every(Array.isArray)) {
     const lists = items as JsonValue[][];
-    const width = Math.max(...lists.map((row) => row.length));
+    const width = longest(lists);
     if (width === 0) return undefined;
     return {
       headers: Array.from({ length: width }, (_, i) => columnLabel(i)),
@@ -116,6 +116,13 @@ function fromArray(items: JsonValue[]): CodeRunGrid | undefined {
     return { headers, rows: objects.map((o) => headers.map((h) => toCell(o[h]))), source: 'list_of_objects' };
   }
   return undefined;
+}
+
+/** The longest list's length, by a loop: Math.max(...lengths) overflows the call stack past ~120,000 rows. */
+function longest(lists: readonly (readonly unknown[])[]): number {
+  let most = 0;
+  for (const list of lists) most = Math.max(most, list.length);
+  return most;
 }
 
 function unionOfKeys(objects: readonly JsonObject[]): string[] {
@@ -138,7 +145,7 @@ function fromObject(value: JsonObject): CodeRunGrid | undefined {
   const columns = Object.entries(value);
   if (columns.length > 0 && columns.every(([, v]) => Array.isArray(v))) {
     const lists = columns.map(([, v]) => v as JsonValue[]);
-    const height = Math.max(...lists.map((l) => l.length));
+    const height = longest(lists);
     const rows = Array.from({ length: height }, (_, r) => lists.map((l) => toCell(l[r])));
     return { headers: columns.map(([k]) => k), rows, source: 'columns_dict' };
   }
@@ -305,7 +312,7 @@ function literalTable(value: LiteralValue): CodeRunGrid | undefined {
   // {column: [values…]}, the columns in their printed order.
   if (value.entries.length === 0 || !value.entries.every(([, v]) => Array.isArray(v))) return undefined;
   const lists = value.entries.map(([, v]) => v as LiteralValue[]);
-  const height = Math.max(...lists.map((l) => l.length));
+  const height = longest(lists);
   const rows = Array.from({ length: height }, (_, r) => lists.map((l) => literalCell(l[r])));
   return { headers: value.entries.map(([k]) => k), rows, source };
 }
