@@ -82,8 +82,10 @@ export function applyRemoteStructure(data: GridData, type: StructureOperationTyp
     return;
   }
   if (type === 'rows_insert') {
-    const rows: GridData = Array.from({ length: count }, () => []);
-    data.splice(Math.min(index, data.length), 0, ...rows);
+    // Not splice(at, 0, ...rows): past ~120,000 arguments a spread overflows the call stack.
+    const below = data.splice(index);
+    for (let r = 0; r < count; r++) data.push([]);
+    for (const row of below) data.push(row);
   } else if (type === 'rows_remove') {
     data.splice(index, count);
   } else if (type === 'columns_insert') {
