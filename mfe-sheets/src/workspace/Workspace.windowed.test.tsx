@@ -181,6 +181,29 @@ test("another user's edit lands in the rows read; one in rows not read shows onc
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 10, 0)).toBe('far edit'));
 });
 
+test("cells written past the last column (a paste, another user's too) show in new columns, still there after the slab moves away and back", async () => {
+  const shell = await opens();
+  const bob = await bobJoins();
+  // Bob pastes a block whose right end is past the sheet's two columns.
+  await bob.acked(bob.send({ type: 'cells_update', changes: [{ row: 3, col: 1, value: 'b1' }, { row: 3, col: 2, value: 'b2' }, { row: 3, col: 3, value: 'b3' }] }));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(3, 3)).toBe('b3'));
+  expect(hot.countCols()).toBe(4);
+  // The user pastes past them too (Handsontable adds the columns to the grid as it pastes).
+  act(() => void hot.populateFromArray(5, 3, [['m1', 'm2']], undefined, undefined, 'CopyPaste.paste'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 5, null, 'm1', 'm2']));
+  expect(shell.sheet.size.cols).toBe(5);
+  // Far down and back (the slab rebuilt twice): every column still shown, the cells in them.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.countCols()).toBe(5);
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('r0'));
+  expect(hot.countCols()).toBe(5);
+  expect(hot.getDataAtCell(3, 3)).toBe('b3');
+  expect(hot.getDataAtCell(5, 4)).toBe('m2');
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();

@@ -32,6 +32,17 @@ export const SLAB = {
   /** Rows read beyond those shown, either side: a short scroll finds them there. */
   readAhead: 1_000,
 };
+/**
+ * `row` made `cols` cells long (nulls appended, in place: an empty cell either way). Handsontable
+ * counts an array grid's columns in its first row and, to reach minCols, inserts nulls into every
+ * row at that count: a longer row further down (cells pasted past the right edge) would have its
+ * last cells pushed right, in the windows' own rows.
+ */
+function padded(row: CellValue[], cols: number): CellValue[] {
+  while (row.length < cols) row.push(null);
+  return row;
+}
+
 /** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
 const BAR_HEIGHT_PX = 4_000_000;
 
@@ -78,13 +89,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const placeholders = useRef(new WeakSet<CellValue[]>());
   const slabOf = (from: number): GridData => {
     const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
+    const cols = Math.max(1, sheet.colCount);
     const rows: GridData = new Array(length);
     for (let i = 0; i < length; i++) {
       const row = sheet.rowAt(from + i);
-      if (row) rows[i] = row;
+      if (row) rows[i] = padded(row, cols);
       else {
         // Not read (again) yet: as it was before the user's own row or column op, moved as it moved, or empty.
-        const stale = sheet.staleRowAt(from + i) ?? [];
+        const stale = padded(sheet.staleRowAt(from + i) ?? [], cols);
         placeholders.current.add(stale);
         rows[i] = stale;
       }
@@ -124,10 +136,13 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     // Columns inserted or removed: Handsontable counts them again only from new settings and data.
     const cols = Math.max(1, sheet.colCount);
     const colsChanged = h.countCols() !== cols;
+    // Fewer columns: minCols first (else the old one keeps them). More: after the new rows, as wide as the
+    // sheet (slabOf), so that minCols adds no column of its own to them (see padded).
+    const wider = h.countCols() < cols;
     // One batch: the deselection, the scroll and the new rows drawn once (each alone lays the grid out again).
     h.batch(() => {
       h.deselectCell();
-      if (colsChanged) h.updateSettings({ minCols: cols });
+      if (colsChanged && !wider) h.updateSettings({ minCols: cols });
       if (rows.length === slab.current.length && !colsChanged) {
         // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
         for (let i = 0; i < rows.length; i++) slab.current[i] = rows[i];
@@ -135,6 +150,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         slab.current = rows;
         h.updateData(slab.current, 'updateData');
       }
+      if (wider) h.updateSettings({ minCols: cols });
       h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
       h.render();
     });
@@ -273,6 +289,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
         return;
       }
+      // Cells written past the last column widened the sheet: the grid shows the new columns.
+      const cols = Math.max(1, sheet.colCount);
+      if (h.countCols() < cols) {
+        for (const row of slab.current) padded(row, cols);
+        h.batch(() => {
+          h.updateData(slab.current, 'updateData');
+          h.updateSettings({ minCols: cols });
+        });
+      }
       let changed = false;
       let shownChanged = false;
       // Rows that arrive outside the rows drawn are drawn when scrolled to: no redraw for them (a read-ahead window).
@@ -283,7 +308,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       for (let i = 0; i < rows.length; i++) {
         const row = sheet.rowAt(base.current + i);
         if (row && rows[i] !== row) {
-          rows[i] = row;
+          rows[i] = padded(row, cols);
           changed = true;
           if (drawn(i)) shownChanged = true;
         }

@@ -2,6 +2,7 @@ import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOpe
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
 import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
+import { sizeAfterEdits } from '../grid/grid-shape.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -232,6 +233,15 @@ export class WindowedSheet {
   /** Own edits (already in the rows the grid edits in place). */
   ownEdits(changes: readonly CellChange[]): void {
     this.windows.applyOwn(changes);
+    this.grow(changes);
+  }
+
+  /**
+   * Cells written past the last column (a paste's right end, own or another user's) make the sheet
+   * wider, as the server makes it: the grid shows the new columns, and keeps them when the slab moves.
+   */
+  private grow(changes: readonly CellChange[]): void {
+    this.colCount = sizeAfterEdits({ rows: this.rowCount, cols: this.colCount }, changes).cols;
   }
 
   /**
@@ -284,6 +294,7 @@ export class WindowedSheet {
   /** Others' cells, at `version`. */
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
+    this.grow(changes);
     this.notify(false);
   }
 
