@@ -398,6 +398,33 @@ test("another user's rows inserted above an edit move its undo; the undo of a ro
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
 });
 
+test("Delete with a whole column selected (its header clicked) clears it in every row of the sheet, not only the rows read; Undo puts it back", async () => {
+  await opens();
+  const hot = currentGrid();
+  // As a click on N's header: the column selected, the grid listening to the keys.
+  act(() => {
+    hot.selectColumns(1);
+    hot.listen();
+  });
+  act(() => void press('Delete', {}));
+  // Every row's N emptied on the server, the last rows (never read) too; the names kept.
+  // The sheet's rows are read first (24 windows here).
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
+  expect(hot.getDataAtCell(3, 1)).toBeNull();
+  expect(hot.getDataAtCell(3, 0)).toBe('r3');
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  // Shown so at the end too.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.getDataAtCell(hot.countRows() - 1, 1)).toBeNull();
+
+  // One step: Undo gives every row its N back.
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
+});
+
 test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
   await opens();
   const hot = currentGrid();

@@ -13,6 +13,7 @@ import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } 
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
+import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
 import { cellsBlock, changeOfMove, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 
 registerGridModules();
@@ -273,10 +274,39 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const undo = () => history(false);
   const redo = () => history(true);
 
-  // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps.
+  /**
+   * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only
+   * the slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the
+   * others read, at the session's version with own edits), those holding a value are sent empty as
+   * one undo step; the rows held show it at once, the others once read.
+   */
+  const clearColumns = (spans: ColumnSpan[]) => {
+    if (locked.current) return;
+    void sheet.cells().then(
+      (rows) => {
+        const step = clearedCells(rows, spans);
+        if (step.length === 0 || locked.current) return;
+        const changes = step.map(({ row, col }) => ({ row, col, value: null }));
+        sheet.writeOwn(changes);
+        on.current.onCellsChanged(changes);
+        sheet.undo.record(step);
+        hot()?.render();
+      },
+      // Rows moved on every attempt (cells() tried again): nothing was cleared, the user may press Delete again.
+      () => {},
+    );
+  };
+
+  // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps; Delete of whole columns.
   useEffect(() => {
     const h = hot();
-    return h ? addUndoKeys(h, undo, redo) : undefined;
+    if (!h) return undefined;
+    const stopUndo = addUndoKeys(h, undo, redo);
+    const stopClear = addClearColumnKeys(h, () => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount)), clearColumns);
+    return () => {
+      stopUndo();
+      stopClear();
+    };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
