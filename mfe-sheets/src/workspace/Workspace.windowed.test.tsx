@@ -425,6 +425,39 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
 });
 
+test("a cell being typed into when another user inserts a row above, or a column left of it, is saved where it moved, not into the cell now at its old place", async () => {
+  await opens();
+  const bob = await bobJoins();
+  const hot = currentGrid();
+  // The user types into row 5's N, not yet committed.
+  act(() => {
+    hot.selectCell(5, 1);
+    hot.listen();
+    // As a key typed on the cell: the editor opens, the text goes in.
+    hot.getActiveEditor()!.beginEditing();
+    hot.getActiveEditor()!.setValue('typed');
+  });
+  expect(hot.getActiveEditor()!.isOpened()).toBe(true);
+  // Bob inserts a row above it: row 5 is row 6 now.
+  await bob.acked(bob.send({ type: 'rows_insert', index: 2, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(6, 0)).toBe('r5'));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[6]).toEqual(['r5', 'typed']));
+  expect(api.sheets.get(big.id)!.data[5]).toEqual(['r4', 4]);
+
+  // Again, Bob inserting a column left of N meanwhile: the text goes to N, one column right.
+  await waitFor(() => expect(hot.getDataAtCell(8, 1)).toBe(7));
+  act(() => {
+    hot.selectCell(8, 1);
+    hot.getActiveEditor()!.beginEditing();
+    hot.getActiveEditor()!.setValue('typed too');
+  });
+  await bob.acked(bob.send({ type: 'columns_insert', index: 1, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(8, 2)).toBe(7));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[8]).toEqual(['r7', null, 'typed too']));
+});
+
 test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
   await opens();
   const hot = currentGrid();

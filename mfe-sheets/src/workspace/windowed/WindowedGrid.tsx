@@ -14,7 +14,8 @@ import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
-import { cellsBlock, changeOfMove, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
+import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
+import type { StructureMove } from './moved-rows.js';
 
 registerGridModules();
 
@@ -309,14 +310,62 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  /**
+   * A cell being typed into when rows or columns moved under it (someone's op, a sync): the cell at
+   * its absolute row where it is now, and the text typed, until its row is read again and the
+   * editor opens there with it.
+   */
+  const resume = useRef<{ row: number; col: number; value: unknown; full: boolean } | null>(null);
+  /** The open editor closed without saving (the slab's cell it would save into holds another row now): its cell and text. */
+  const stopEditing = (h: Handsontable) => {
+    const editor = h.getActiveEditor();
+    if (!editor?.isOpened() || editor.row === null || editor.col === null) return null;
+    const cell = { row: base.current + editor.row, col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
+    editor.cancelChanges();
+    return cell;
+  };
+  /** The editor opened again on the cell typed into, with its text, once its row is read (selected meanwhile). */
+  const resumeEditing = (h: Handsontable) => {
+    const cell = resume.current;
+    if (!cell) return;
+    const i = cell.row - base.current;
+    if (i < 0 || i >= slab.current.length || cell.col >= h.countCols()) {
+      resume.current = null;
+      return;
+    }
+    const selected = h.getSelectedLast();
+    if (!selected) h.selectCell(i, cell.col, i, cell.col, false);
+    else if (selected[0] !== i || selected[1] !== cell.col || selected[2] !== i || selected[3] !== cell.col) {
+      // The user went elsewhere meanwhile.
+      resume.current = null;
+      return;
+    }
+    if (placeholders.current.has(slab.current[i])) return;
+    resume.current = null;
+    // Selected again: Handsontable prepares no editor for a read-only cell (the placeholder it was).
+    h.selectCell(i, cell.col, i, cell.col, false);
+    const editor = h.getActiveEditor();
+    if (!editor) return;
+    // In the mode it was in (F2 or a double click: arrows move in the text; else they commit it).
+    if (cell.full) editor.enableFullEditMode();
+    editor.beginEditing();
+    editor.setValue(cell.value);
+  };
+
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
   useEffect(() => {
-    const refill = (reset: boolean) => {
+    const refill = (reset: boolean, move?: StructureMove) => {
       const h = hot();
       if (!h) return;
       if (reset) {
         const top = base.current + visibleRange(h).first;
+        const editing = stopEditing(h);
         rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
+        if (editing) {
+          // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
+          resume.current = move ? movedCell(editing, move) : editing;
+          resumeEditing(h);
+        }
         return;
       }
       // Cells written past the last column widened the sheet: the grid shows the new columns.
@@ -345,6 +394,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       }
       // Remote cells change the rows in place (no row replaced): drawn again.
       if (!changed || shownChanged) h.render();
+      resumeEditing(h);
     };
     const stop = sheet.subscribe(refill);
     sheet.show(0, 100, SLAB.readAhead);

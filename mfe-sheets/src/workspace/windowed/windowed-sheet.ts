@@ -36,7 +36,7 @@ export class WindowedSheet {
   /** Windows the grid shows now: read when missing, never dropped. */
   private shown = new Set<number>();
   private readonly reading = new Set<number>();
-  private readonly listeners = new Set<(reset: boolean) => void>();
+  private readonly listeners = new Set<(reset: boolean, move?: StructureMove) => void>();
   private stopped = false;
   /** Own row or column ops not yet acknowledged: the windows are read again once they are. */
   private ownMoves: StructureMove[] = [];
@@ -55,8 +55,11 @@ export class WindowedSheet {
     if (first.start === 0 && (first.data.length === this.windows.size || first.data.length === this.rowCount)) this.windows.arrived(0, first.version, first.data);
   }
 
-  /** Called with `reset` true when rows or columns moved (every row shown is read again). */
-  subscribe(listener: (reset: boolean) => void): () => void {
+  /**
+   * Called with `reset` true when rows or columns moved (every row shown is read again), with the
+   * move when someone else's row or column op is known (not the user's own: the rows shown moved with it already).
+   */
+  subscribe(listener: (reset: boolean, move?: StructureMove) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -303,7 +306,7 @@ export class WindowedSheet {
     this.resize(type, count);
     this.undo.moved({ type, index, count });
     this.othersMoved();
-    this.reload(version);
+    this.reload(version, { type, index, count });
   }
 
   /** Rows moved other than by the user's own ops: what was held is not shown any more. */
@@ -340,9 +343,9 @@ export class WindowedSheet {
     this.listeners.clear();
   }
 
-  private reload(version: number): void {
+  private reload(version: number, move?: StructureMove): void {
     this.windows.reset(version);
-    this.notify(true);
+    this.notify(true, move);
     for (const index of this.shown) void this.load(index);
   }
 
@@ -370,7 +373,7 @@ export class WindowedSheet {
     if (arrival === 'stored') this.notify(false);
   }
 
-  private notify(reset: boolean): void {
-    for (const listener of this.listeners) listener(reset);
+  private notify(reset: boolean, move?: StructureMove): void {
+    for (const listener of this.listeners) listener(reset, move);
   }
 }
