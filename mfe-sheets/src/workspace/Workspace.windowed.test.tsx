@@ -204,6 +204,35 @@ test("cells written past the last column (a paste, another user's too) show in n
   expect(hot.getDataAtCell(5, 4)).toBe('m2');
 });
 
+test("a paste at the last row keeps its rows past it: the sheet grows by them, they show (another user's too), and one Undo takes the whole paste back", async () => {
+  const shell = await opens();
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  act(() => {
+    hot.selectCell(hot.countRows() - 1, 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste('x\t1\ny\t2\nz\t3');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(ROWS - 1)).toEqual([['x', 1], ['y', 2], ['z', 3]]));
+  expect(shell.sheet.size.rows).toBe(ROWS + 2);
+  // Shown at their rows (the last row header says the new size).
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS + 2)));
+  // Rows past a window's end: read (as any window) once shown.
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe('z'));
+  expect(hot.getDataAtCell(hot.countRows() - 3, 0)).toBe('x');
+  // Another user's cells past that end: the sheet grows again, the grid (at its last row) shows them.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: ROWS + 2, column: 0 }, value: 'w' }));
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS + 3)));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe('w'));
+  expect(shell.sheet.size.rows).toBe(ROWS + 3);
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS + 1]).toEqual([null, null]));
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();

@@ -8,13 +8,13 @@ import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { gridLink, type GridPlace } from '../grid/grid-link.js';
 import { drawPresence } from '../grid/live-grid.js';
 import { registerGridModules } from '../grid/grid-modules.js';
-import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
+import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
-import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
+import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
 
 registerGridModules();
@@ -352,12 +352,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     editor.setValue(cell.value);
   };
 
+  /** The sheet's row count when the windows last arrived: rows added past the end since are told apart. */
+  const rowsShown = useRef(sheet.rowCount);
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
   useEffect(() => {
     const refill = (reset: boolean, move?: StructureMove) => {
       const h = hot();
       if (!h) return;
       if (reset) {
+        rowsShown.current = sheet.rowCount;
         const top = base.current + visibleRange(h).first;
         const editing = stopEditing(h);
         rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
@@ -395,6 +398,19 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       // Remote cells change the rows in place (no row replaced): drawn again.
       if (!changed || shownChanged) h.render();
       resumeEditing(h);
+      // Rows added past the end (someone's paste) while the user sees the slab's last row, where the
+      // grid scrolls no further: the slab moves to hold them, the selection kept on its cells.
+      const endBefore = rowsShown.current;
+      rowsShown.current = sheet.rowCount;
+      if (rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
+        const selected = h.getSelectedLast();
+        const from = Math.max(0, sheet.rowCount - SLAB.rows);
+        const shift = from - base.current;
+        const { first, last } = visibleRange(h);
+        rebase(from, base.current + first);
+        sheet.show(sheet.rowCount - (last - first + 1), sheet.rowCount - 1, SLAB.readAhead);
+        if (selected && selected[0] - shift >= 0 && selected[2] - shift >= 0) h.selectCell(selected[0] - shift, selected[1], selected[2] - shift, selected[3], false);
+      }
     };
     const stop = sheet.subscribe(refill);
     sheet.show(0, 100, SLAB.readAhead);
@@ -447,6 +463,53 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   // More differences known (a window compared): drawn again.
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  /**
+   * The rows of a paste past the sheet's last row (the grid holds none there; Handsontable would drop
+   * them): sent from beforePaste at their absolute rows, recorded with the rest of the paste as one
+   * undo step (afterChange, else afterPaste when the rest changed no cell).
+   */
+  const pastedPast = useRef<{ step: UndoStep; recorded: boolean } | null>(null);
+  const pastePastEnd = (data: unknown[][]) => {
+    const h = hot();
+    const at = h?.getSelectedRangeActive()?.getTopStartCorner();
+    if (!h || !at || at.row === null || at.col === null || at.row < 0 || locked.current) return;
+    const room = sheet.rowCount - (base.current + at.row);
+    if (room < 1 || data.length <= room) return;
+    const first = sheet.rowCount;
+    const step: UndoStep = [];
+    data.splice(room).forEach((cells, i) =>
+      cells.forEach((value, j) => {
+        const after = toCellValue(typedValue(value));
+        if (after !== null && after !== '') step.push({ row: first + i, col: Math.max(0, at.col ?? 0) + j, before: null, after });
+      }),
+    );
+    if (step.length === 0) return;
+    pastedPast.current = { step, recorded: false };
+    const changes = step.map(({ row, col, after }) => ({ row, col, value: after }));
+    // Into the windows held (the last one gets the rows), sent; the sheet grows by them (WindowedSheet.grow).
+    sheet.writeOwn(changes);
+    on.current.onCellsChanged(changes);
+  };
+  /** After a paste past the last row: its undo step recorded if afterChange did not, and its rows shown, the block selected. */
+  const afterPastePastEnd = () => {
+    const past = pastedPast.current;
+    pastedPast.current = null;
+    if (!past) return;
+    if (!past.recorded) sheet.undo.record(past.step);
+    const h = hot();
+    if (!h) return;
+    const { step } = past;
+    const selected = h.getSelectedRangeLast();
+    const top = base.current + Math.max(0, selected?.getTopStartCorner().row ?? 0);
+    const { left, right } = cellsBlock(step);
+    const bottom = sheet.rowCount - 1;
+    // The slab at the sheet's new end (the paste was at its old one); a window past the old end is read.
+    const from = Math.max(0, sheet.rowCount - SLAB.rows);
+    sheet.show(top, bottom, SLAB.readAhead);
+    rebase(from, Math.max(from, bottom - (visibleRange(h).last - visibleRange(h).first)));
+    h.selectCell(top - from, Math.min(left, selected?.getTopStartCorner().col ?? left), bottom - from, Math.max(right, selected?.getBottomEndCorner().col ?? right), false);
+  };
+
   const menu = useMemo(
     () =>
       contextMenu(
@@ -491,8 +554,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           readOnly={readOnly}
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
+          beforePaste={(data) => pastePastEnd(data)}
+          afterPaste={afterPastePastEnd}
           afterChange={(changes, source) => {
-            sheet.undo.record(ownStep(changes, source, base.current));
+            const past = source === 'CopyPaste.paste' && pastedPast.current?.recorded === false ? pastedPast.current : null;
+            if (past) past.recorded = true;
+            sheet.undo.record([...ownStep(changes, source, base.current), ...(past?.step ?? [])]);
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}

@@ -240,11 +240,13 @@ export class WindowedSheet {
   }
 
   /**
-   * Cells written past the last column (a paste's right end, own or another user's) make the sheet
-   * wider, as the server makes it: the grid shows the new columns, and keeps them when the slab moves.
+   * Cells written past the last column or row (a paste's right or bottom end, own or another user's)
+   * make the sheet larger, as the server makes it: the grid shows the new columns and rows.
    */
   private grow(changes: readonly CellChange[]): void {
-    this.colCount = sizeAfterEdits({ rows: this.rowCount, cols: this.colCount }, changes).cols;
+    const size = sizeAfterEdits({ rows: this.rowCount, cols: this.colCount }, changes);
+    this.colCount = size.cols;
+    this.rowCount = size.rows;
   }
 
   /**
@@ -253,12 +255,7 @@ export class WindowedSheet {
    * session's ownEdits logs them for a window read before the server has them).
    */
   writeOwn(changes: readonly CellChange[]): void {
-    for (const { row, col, value } of changes) {
-      const cells = this.rowAt(row);
-      if (!cells) continue;
-      while (cells.length < col) cells.push(null);
-      cells[col] = value;
-    }
+    this.windows.writeHeld(changes);
   }
 
   /** Every own edit acknowledged: windows read before an own row or column op are read again. */
