@@ -181,6 +181,58 @@ test("another user's edit lands in the rows read; one in rows not read shows onc
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 10, 0)).toBe('far edit'));
 });
 
+test("cells written past the last column (a paste, another user's too) show in new columns, still there after the slab moves away and back", async () => {
+  const shell = await opens();
+  const bob = await bobJoins();
+  // Bob pastes a block whose right end is past the sheet's two columns.
+  await bob.acked(bob.send({ type: 'cells_update', changes: [{ row: 3, col: 1, value: 'b1' }, { row: 3, col: 2, value: 'b2' }, { row: 3, col: 3, value: 'b3' }] }));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(3, 3)).toBe('b3'));
+  expect(hot.countCols()).toBe(4);
+  // The user pastes past them too (Handsontable adds the columns to the grid as it pastes).
+  act(() => void hot.populateFromArray(5, 3, [['m1', 'm2']], undefined, undefined, 'CopyPaste.paste'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[5]).toEqual(['r5', 5, null, 'm1', 'm2']));
+  expect(shell.sheet.size.cols).toBe(5);
+  // Far down and back (the slab rebuilt twice): every column still shown, the cells in them.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.countCols()).toBe(5);
+  act(() => dragBar(0));
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('r0'));
+  expect(hot.countCols()).toBe(5);
+  expect(hot.getDataAtCell(3, 3)).toBe('b3');
+  expect(hot.getDataAtCell(5, 4)).toBe('m2');
+});
+
+test("a paste at the last row keeps its rows past it: the sheet grows by them, they show (another user's too), and one Undo takes the whole paste back", async () => {
+  const shell = await opens();
+  act(() => dragBar(1));
+  const hot = currentGrid();
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  act(() => {
+    hot.selectCell(hot.countRows() - 1, 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste('x\t1\ny\t2\nz\t3');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(ROWS - 1)).toEqual([['x', 1], ['y', 2], ['z', 3]]));
+  expect(shell.sheet.size.rows).toBe(ROWS + 2);
+  // Shown at their rows (the last row header says the new size).
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS + 2)));
+  // Rows past a window's end: read (as any window) once shown.
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe('z'));
+  expect(hot.getDataAtCell(hot.countRows() - 3, 0)).toBe('x');
+  // Another user's cells past that end: the sheet grows again, the grid (at its last row) shows them.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: ROWS + 2, column: 0 }, value: 'w' }));
+  await waitFor(() => expect(hot.getRowHeader(hot.countRows() - 1)).toBe(String(ROWS + 3)));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe('w'));
+  expect(shell.sheet.size.rows).toBe(ROWS + 3);
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS + 1]).toEqual([null, null]));
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();
@@ -373,6 +425,66 @@ test("another user's rows inserted above an edit move its undo; the undo of a ro
   act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
   expect(ownOps()).toHaveLength(sent);
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
+});
+
+test("Delete with a whole column selected (its header clicked) clears it in every row of the sheet, not only the rows read; Undo puts it back", async () => {
+  await opens();
+  const hot = currentGrid();
+  // As a click on N's header: the column selected, the grid listening to the keys.
+  act(() => {
+    hot.selectColumns(1);
+    hot.listen();
+  });
+  act(() => void press('Delete', {}));
+  // Every row's N emptied on the server, the last rows (never read) too; the names kept.
+  // The sheet's rows are read first (24 windows here).
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
+  expect(hot.getDataAtCell(3, 1)).toBeNull();
+  expect(hot.getDataAtCell(3, 0)).toBe('r3');
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  // Shown so at the end too.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.getDataAtCell(hot.countRows() - 1, 1)).toBeNull();
+
+  // One step: Undo gives every row its N back.
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
+});
+
+test("a cell being typed into when another user inserts a row above, or a column left of it, is saved where it moved, not into the cell now at its old place", async () => {
+  await opens();
+  const bob = await bobJoins();
+  const hot = currentGrid();
+  // The user types into row 5's N, not yet committed.
+  act(() => {
+    hot.selectCell(5, 1);
+    hot.listen();
+    // As a key typed on the cell: the editor opens, the text goes in.
+    hot.getActiveEditor()!.beginEditing();
+    hot.getActiveEditor()!.setValue('typed');
+  });
+  expect(hot.getActiveEditor()!.isOpened()).toBe(true);
+  // Bob inserts a row above it: row 5 is row 6 now.
+  await bob.acked(bob.send({ type: 'rows_insert', index: 2, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(6, 0)).toBe('r5'));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[6]).toEqual(['r5', 'typed']));
+  expect(api.sheets.get(big.id)!.data[5]).toEqual(['r4', 4]);
+
+  // Again, Bob inserting a column left of N meanwhile: the text goes to N, one column right.
+  await waitFor(() => expect(hot.getDataAtCell(8, 1)).toBe(7));
+  act(() => {
+    hot.selectCell(8, 1);
+    hot.getActiveEditor()!.beginEditing();
+    hot.getActiveEditor()!.setValue('typed too');
+  });
+  await bob.acked(bob.send({ type: 'columns_insert', index: 1, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(8, 2)).toBe(7));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[8]).toEqual(['r7', null, 'typed too']));
 });
 
 test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {

@@ -11,6 +11,16 @@ describe('the cells changed since a data tick', () => {
     expect(log.since(3, 3)).toEqual([]);
   });
 
+  test('a tick of a whole column of a large sheet (a Delete of a 130,000-row column, its undo) is read, not a stack overflow', () => {
+    const log = new CellChangeLog();
+    const column = Array.from({ length: 300_000 }, (_, row) => ({ row, col: 2 }));
+    log.record(1, column);
+    log.record(2, [{ row: 0, col: 0 }]);
+    const cells = log.since(0, 2);
+    expect(cells).toHaveLength(300_001);
+    expect(cells?.at(-2)).toEqual({ row: 299_999, col: 2 });
+  });
+
   test('unknown (null) across a tick where anything may have changed, a tick not recorded, or one forgotten', () => {
     const log = new CellChangeLog();
     log.record(1, [{ row: 0, col: 0 }]);

@@ -31,7 +31,8 @@ export class CellChangeLog {
       if (entry.tick > until) break;
       // A tick missing from the log (forgotten, or raised without a record): unknown.
       if (entry.tick !== expected || entry.cells === null) return null;
-      cells.push(...entry.cells);
+      // One by one: a tick can hold a whole column of a large sheet, too many cells to spread into push's arguments.
+      for (const cell of entry.cells) cells.push(cell);
       expected++;
     }
     return expected === until + 1 ? cells : null;

@@ -107,7 +107,7 @@ export function cellsBlock(cells: readonly { row: number; col: number }[]): { to
 }
 
 /** A cell's place after a row or column insert or remove; null when it was removed. */
-function movedCell(cell: UndoCell, move: StructureMove): UndoCell | null {
+export function movedCell<T extends { row: number; col: number }>(cell: T, move: StructureMove): T | null {
   const rows = isRows(move);
   const at = rows ? cell.row : cell.col;
   if (at < move.index) return cell;

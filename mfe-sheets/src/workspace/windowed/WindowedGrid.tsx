@@ -8,12 +8,14 @@ import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { gridLink, type GridPlace } from '../grid/grid-link.js';
 import { drawPresence } from '../grid/live-grid.js';
 import { registerGridModules } from '../grid/grid-modules.js';
-import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
+import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { cellsBlock, changeOfMove, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
+import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
+import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
+import type { StructureMove } from './moved-rows.js';
 
 registerGridModules();
 
@@ -32,6 +34,17 @@ export const SLAB = {
   /** Rows read beyond those shown, either side: a short scroll finds them there. */
   readAhead: 1_000,
 };
+/**
+ * `row` made `cols` cells long (nulls appended, in place: an empty cell either way). Handsontable
+ * counts an array grid's columns in its first row and, to reach minCols, inserts nulls into every
+ * row at that count: a longer row further down (cells pasted past the right edge) would have its
+ * last cells pushed right, in the windows' own rows.
+ */
+function padded(row: CellValue[], cols: number): CellValue[] {
+  while (row.length < cols) row.push(null);
+  return row;
+}
+
 /** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
 const BAR_HEIGHT_PX = 4_000_000;
 
@@ -78,13 +91,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const placeholders = useRef(new WeakSet<CellValue[]>());
   const slabOf = (from: number): GridData => {
     const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
+    const cols = Math.max(1, sheet.colCount);
     const rows: GridData = new Array(length);
     for (let i = 0; i < length; i++) {
       const row = sheet.rowAt(from + i);
-      if (row) rows[i] = row;
+      if (row) rows[i] = padded(row, cols);
       else {
         // Not read (again) yet: as it was before the user's own row or column op, moved as it moved, or empty.
-        const stale = sheet.staleRowAt(from + i) ?? [];
+        const stale = padded(sheet.staleRowAt(from + i) ?? [], cols);
         placeholders.current.add(stale);
         rows[i] = stale;
       }
@@ -124,10 +138,13 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     // Columns inserted or removed: Handsontable counts them again only from new settings and data.
     const cols = Math.max(1, sheet.colCount);
     const colsChanged = h.countCols() !== cols;
+    // Fewer columns: minCols first (else the old one keeps them). More: after the new rows, as wide as the
+    // sheet (slabOf), so that minCols adds no column of its own to them (see padded).
+    const wider = h.countCols() < cols;
     // One batch: the deselection, the scroll and the new rows drawn once (each alone lays the grid out again).
     h.batch(() => {
       h.deselectCell();
-      if (colsChanged) h.updateSettings({ minCols: cols });
+      if (colsChanged && !wider) h.updateSettings({ minCols: cols });
       if (rows.length === slab.current.length && !colsChanged) {
         // The same array, its rows replaced: no updateData over the whole slab (the costly part of a jump).
         for (let i = 0; i < rows.length; i++) slab.current[i] = rows[i];
@@ -135,6 +152,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         slab.current = rows;
         h.updateData(slab.current, 'updateData');
       }
+      if (wider) h.updateSettings({ minCols: cols });
       h.scrollViewportTo({ row: Math.max(0, Math.min(top - from, slab.current.length - 1)), verticalSnap: 'top' });
       h.render();
     });
@@ -257,21 +275,110 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const undo = () => history(false);
   const redo = () => history(true);
 
-  // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps.
+  /**
+   * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only
+   * the slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the
+   * others read, at the session's version with own edits), those holding a value are sent empty as
+   * one undo step; the rows held show it at once, the others once read.
+   */
+  const clearColumns = (spans: ColumnSpan[]) => {
+    if (locked.current) return;
+    void sheet.cells().then(
+      (rows) => {
+        const step = clearedCells(rows, spans);
+        if (step.length === 0 || locked.current) return;
+        const changes = step.map(({ row, col }) => ({ row, col, value: null }));
+        sheet.writeOwn(changes);
+        on.current.onCellsChanged(changes);
+        sheet.undo.record(step);
+        hot()?.render();
+      },
+      // Rows moved on every attempt (cells() tried again): nothing was cleared, the user may press Delete again.
+      () => {},
+    );
+  };
+
+  // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps; Delete of whole columns.
   useEffect(() => {
     const h = hot();
-    return h ? addUndoKeys(h, undo, redo) : undefined;
+    if (!h) return undefined;
+    const stopUndo = addUndoKeys(h, undo, redo);
+    const stopClear = addClearColumnKeys(h, () => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount)), clearColumns);
+    return () => {
+      stopUndo();
+      stopClear();
+    };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  /**
+   * A cell being typed into when rows or columns moved under it (someone's op, a sync): the cell at
+   * its absolute row where it is now, and the text typed, until its row is read again and the
+   * editor opens there with it.
+   */
+  const resume = useRef<{ row: number; col: number; value: unknown; full: boolean } | null>(null);
+  /** The open editor closed without saving (the slab's cell it would save into holds another row now): its cell and text. */
+  const stopEditing = (h: Handsontable) => {
+    const editor = h.getActiveEditor();
+    if (!editor?.isOpened() || editor.row === null || editor.col === null) return null;
+    const cell = { row: base.current + editor.row, col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
+    editor.cancelChanges();
+    return cell;
+  };
+  /** The editor opened again on the cell typed into, with its text, once its row is read (selected meanwhile). */
+  const resumeEditing = (h: Handsontable) => {
+    const cell = resume.current;
+    if (!cell) return;
+    const i = cell.row - base.current;
+    if (i < 0 || i >= slab.current.length || cell.col >= h.countCols()) {
+      resume.current = null;
+      return;
+    }
+    const selected = h.getSelectedLast();
+    if (!selected) h.selectCell(i, cell.col, i, cell.col, false);
+    else if (selected[0] !== i || selected[1] !== cell.col || selected[2] !== i || selected[3] !== cell.col) {
+      // The user went elsewhere meanwhile.
+      resume.current = null;
+      return;
+    }
+    if (placeholders.current.has(slab.current[i])) return;
+    resume.current = null;
+    // Selected again: Handsontable prepares no editor for a read-only cell (the placeholder it was).
+    h.selectCell(i, cell.col, i, cell.col, false);
+    const editor = h.getActiveEditor();
+    if (!editor) return;
+    // In the mode it was in (F2 or a double click: arrows move in the text; else they commit it).
+    if (cell.full) editor.enableFullEditMode();
+    editor.beginEditing();
+    editor.setValue(cell.value);
+  };
+
+  /** The sheet's row count when the windows last arrived: rows added past the end since are told apart. */
+  const rowsShown = useRef(sheet.rowCount);
   // Windows that arrive fill their rows of the slab; rows or columns moved rebuild it.
   useEffect(() => {
-    const refill = (reset: boolean) => {
+    const refill = (reset: boolean, move?: StructureMove) => {
       const h = hot();
       if (!h) return;
       if (reset) {
+        rowsShown.current = sheet.rowCount;
         const top = base.current + visibleRange(h).first;
+        const editing = stopEditing(h);
         rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
+        if (editing) {
+          // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
+          resume.current = move ? movedCell(editing, move) : editing;
+          resumeEditing(h);
+        }
         return;
+      }
+      // Cells written past the last column widened the sheet: the grid shows the new columns.
+      const cols = Math.max(1, sheet.colCount);
+      if (h.countCols() < cols) {
+        for (const row of slab.current) padded(row, cols);
+        h.batch(() => {
+          h.updateData(slab.current, 'updateData');
+          h.updateSettings({ minCols: cols });
+        });
       }
       let changed = false;
       let shownChanged = false;
@@ -283,13 +390,27 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       for (let i = 0; i < rows.length; i++) {
         const row = sheet.rowAt(base.current + i);
         if (row && rows[i] !== row) {
-          rows[i] = row;
+          rows[i] = padded(row, cols);
           changed = true;
           if (drawn(i)) shownChanged = true;
         }
       }
       // Remote cells change the rows in place (no row replaced): drawn again.
       if (!changed || shownChanged) h.render();
+      resumeEditing(h);
+      // Rows added past the end (someone's paste) while the user sees the slab's last row, where the
+      // grid scrolls no further: the slab moves to hold them, the selection kept on its cells.
+      const endBefore = rowsShown.current;
+      rowsShown.current = sheet.rowCount;
+      if (rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
+        const selected = h.getSelectedLast();
+        const from = Math.max(0, sheet.rowCount - SLAB.rows);
+        const shift = from - base.current;
+        const { first, last } = visibleRange(h);
+        rebase(from, base.current + first);
+        sheet.show(sheet.rowCount - (last - first + 1), sheet.rowCount - 1, SLAB.readAhead);
+        if (selected && selected[0] - shift >= 0 && selected[2] - shift >= 0) h.selectCell(selected[0] - shift, selected[1], selected[2] - shift, selected[3], false);
+      }
     };
     const stop = sheet.subscribe(refill);
     sheet.show(0, 100, SLAB.readAhead);
@@ -342,6 +463,53 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   // More differences known (a window compared): drawn again.
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  /**
+   * The rows of a paste past the sheet's last row (the grid holds none there; Handsontable would drop
+   * them): sent from beforePaste at their absolute rows, recorded with the rest of the paste as one
+   * undo step (afterChange, else afterPaste when the rest changed no cell).
+   */
+  const pastedPast = useRef<{ step: UndoStep; recorded: boolean } | null>(null);
+  const pastePastEnd = (data: unknown[][]) => {
+    const h = hot();
+    const at = h?.getSelectedRangeActive()?.getTopStartCorner();
+    if (!h || !at || at.row === null || at.col === null || at.row < 0 || locked.current) return;
+    const room = sheet.rowCount - (base.current + at.row);
+    if (room < 1 || data.length <= room) return;
+    const first = sheet.rowCount;
+    const step: UndoStep = [];
+    data.splice(room).forEach((cells, i) =>
+      cells.forEach((value, j) => {
+        const after = toCellValue(typedValue(value));
+        if (after !== null && after !== '') step.push({ row: first + i, col: Math.max(0, at.col ?? 0) + j, before: null, after });
+      }),
+    );
+    if (step.length === 0) return;
+    pastedPast.current = { step, recorded: false };
+    const changes = step.map(({ row, col, after }) => ({ row, col, value: after }));
+    // Into the windows held (the last one gets the rows), sent; the sheet grows by them (WindowedSheet.grow).
+    sheet.writeOwn(changes);
+    on.current.onCellsChanged(changes);
+  };
+  /** After a paste past the last row: its undo step recorded if afterChange did not, and its rows shown, the block selected. */
+  const afterPastePastEnd = () => {
+    const past = pastedPast.current;
+    pastedPast.current = null;
+    if (!past) return;
+    if (!past.recorded) sheet.undo.record(past.step);
+    const h = hot();
+    if (!h) return;
+    const { step } = past;
+    const selected = h.getSelectedRangeLast();
+    const top = base.current + Math.max(0, selected?.getTopStartCorner().row ?? 0);
+    const { left, right } = cellsBlock(step);
+    const bottom = sheet.rowCount - 1;
+    // The slab at the sheet's new end (the paste was at its old one); a window past the old end is read.
+    const from = Math.max(0, sheet.rowCount - SLAB.rows);
+    sheet.show(top, bottom, SLAB.readAhead);
+    rebase(from, Math.max(from, bottom - (visibleRange(h).last - visibleRange(h).first)));
+    h.selectCell(top - from, Math.min(left, selected?.getTopStartCorner().col ?? left), bottom - from, Math.max(right, selected?.getBottomEndCorner().col ?? right), false);
+  };
+
   const menu = useMemo(
     () =>
       contextMenu(
@@ -386,8 +554,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           readOnly={readOnly}
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
+          beforePaste={(data) => pastePastEnd(data)}
+          afterPaste={afterPastePastEnd}
           afterChange={(changes, source) => {
-            sheet.undo.record(ownStep(changes, source, base.current));
+            const past = source === 'CopyPaste.paste' && pastedPast.current?.recorded === false ? pastedPast.current : null;
+            if (past) past.recorded = true;
+            sheet.undo.record([...ownStep(changes, source, base.current), ...(past?.step ?? [])]);
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}

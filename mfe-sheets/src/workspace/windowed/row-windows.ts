@@ -143,6 +143,14 @@ export class RowWindows {
     for (const follower of this.followers) this.write(changes, follower.windows);
   }
 
+  /**
+   * Own cells written outside the grid's rows (an undo far away, a paste past the last row) into the
+   * windows held, rows past a window's last one added (as others' cells are).
+   */
+  writeHeld(changes: readonly CellChange[]): void {
+    this.write(changes, this.windows);
+  }
+
   /** The session is at `version` (an own edit acknowledged, a chart changed...): windows held for it are stored. */
   advance(version: number, keep: ReadonlySet<number> = new Set()): void {
     if (version <= this.current) return;

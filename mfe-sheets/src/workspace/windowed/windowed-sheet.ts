@@ -2,6 +2,7 @@ import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOpe
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { RowWindows } from './row-windows.js';
 import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
+import { sizeAfterEdits } from '../grid/grid-shape.js';
 
 /** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
 export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
@@ -35,7 +36,7 @@ export class WindowedSheet {
   /** Windows the grid shows now: read when missing, never dropped. */
   private shown = new Set<number>();
   private readonly reading = new Set<number>();
-  private readonly listeners = new Set<(reset: boolean) => void>();
+  private readonly listeners = new Set<(reset: boolean, move?: StructureMove) => void>();
   private stopped = false;
   /** Own row or column ops not yet acknowledged: the windows are read again once they are. */
   private ownMoves: StructureMove[] = [];
@@ -54,8 +55,11 @@ export class WindowedSheet {
     if (first.start === 0 && (first.data.length === this.windows.size || first.data.length === this.rowCount)) this.windows.arrived(0, first.version, first.data);
   }
 
-  /** Called with `reset` true when rows or columns moved (every row shown is read again). */
-  subscribe(listener: (reset: boolean) => void): () => void {
+  /**
+   * Called with `reset` true when rows or columns moved (every row shown is read again), with the
+   * move when someone else's row or column op is known (not the user's own: the rows shown moved with it already).
+   */
+  subscribe(listener: (reset: boolean, move?: StructureMove) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -232,6 +236,17 @@ export class WindowedSheet {
   /** Own edits (already in the rows the grid edits in place). */
   ownEdits(changes: readonly CellChange[]): void {
     this.windows.applyOwn(changes);
+    this.grow(changes);
+  }
+
+  /**
+   * Cells written past the last column or row (a paste's right or bottom end, own or another user's)
+   * make the sheet larger, as the server makes it: the grid shows the new columns and rows.
+   */
+  private grow(changes: readonly CellChange[]): void {
+    const size = sizeAfterEdits({ rows: this.rowCount, cols: this.colCount }, changes);
+    this.colCount = size.cols;
+    this.rowCount = size.rows;
   }
 
   /**
@@ -240,12 +255,7 @@ export class WindowedSheet {
    * session's ownEdits logs them for a window read before the server has them).
    */
   writeOwn(changes: readonly CellChange[]): void {
-    for (const { row, col, value } of changes) {
-      const cells = this.rowAt(row);
-      if (!cells) continue;
-      while (cells.length < col) cells.push(null);
-      cells[col] = value;
-    }
+    this.windows.writeHeld(changes);
   }
 
   /** Every own edit acknowledged: windows read before an own row or column op are read again. */
@@ -284,6 +294,7 @@ export class WindowedSheet {
   /** Others' cells, at `version`. */
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
+    this.grow(changes);
     this.notify(false);
   }
 
@@ -292,7 +303,7 @@ export class WindowedSheet {
     this.resize(type, count);
     this.undo.moved({ type, index, count });
     this.othersMoved();
-    this.reload(version);
+    this.reload(version, { type, index, count });
   }
 
   /** Rows moved other than by the user's own ops: what was held is not shown any more. */
@@ -329,9 +340,9 @@ export class WindowedSheet {
     this.listeners.clear();
   }
 
-  private reload(version: number): void {
+  private reload(version: number, move?: StructureMove): void {
     this.windows.reset(version);
-    this.notify(true);
+    this.notify(true, move);
     for (const index of this.shown) void this.load(index);
   }
 
@@ -359,7 +370,7 @@ export class WindowedSheet {
     if (arrival === 'stored') this.notify(false);
   }
 
-  private notify(reset: boolean): void {
-    for (const listener of this.listeners) listener(reset);
+  private notify(reset: boolean, move?: StructureMove): void {
+    for (const listener of this.listeners) listener(reset, move);
   }
 }

@@ -1,0 +1,77 @@
+import type { GridData } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+import type { UndoStep } from '../undo/undo-stack.js';
+
+/** Columns `left`..`right` of the sheet. */
+export interface ColumnSpan {
+  left: number;
+  right: number;
+}
+
+/** A selected block in Handsontable's coordinates (a header's row or column is -1). */
+interface Range {
+  from: { row: number | null; col: number | null };
+  to: { row: number | null; col: number | null };
+}
+
+/**
+ * The columns a selection made from the column headers (or the corner) means: whole columns of
+ * the sheet, though the windowed grid holds a slab of its rows. Null when a block of the selection
+ * is not whole columns (Handsontable's own Delete then clears the cells selected).
+ */
+export function wholeColumns(ranges: readonly Range[] | undefined, cols: number): ColumnSpan[] | null {
+  if (!ranges || ranges.length === 0) return null;
+  const spans: ColumnSpan[] = [];
+  for (const { from, to } of ranges) {
+    if (from.row === null || to.row === null || from.col === null || to.col === null) return null;
+    if (Math.min(from.row, to.row) >= 0) return null;
+    const left = Math.max(0, Math.min(from.col, to.col));
+    const right = Math.min(cols - 1, Math.max(from.col, to.col));
+    if (right >= left) spans.push({ left, right });
+  }
+  return spans.length > 0 ? spans : null;
+}
+
+/** The cells of `spans` holding a value in `rows` (the sheet's, from row 0): cleared, as one step (before: the value). */
+export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): UndoStep {
+  const step: UndoStep = [];
+  const seen = new Set<number>();
+  for (const { left, right } of spans) {
+    for (let col = left; col <= right; col++) {
+      // Overlapping blocks (Ctrl+click on a column already selected) clear a column once.
+      if (seen.has(col)) continue;
+      seen.add(col);
+      for (let row = 0; row < rows.length; row++) {
+        const before = rows[row]?.[col];
+        if (before !== null && before !== undefined && before !== '') step.push({ row, col, before, after: null });
+      }
+    }
+  }
+  return step;
+}
+
+/**
+ * Delete and Backspace with whole columns selected do `clear` (the whole sheet's columns) instead
+ * of Handsontable's emptying of the rows the grid holds. Returns their removal.
+ */
+export function addClearColumnKeys(hot: Handsontable, columns: () => ColumnSpan[] | null, clear: (spans: ColumnSpan[]) => void): () => void {
+  const grid = hot.getShortcutManager().getContext('grid');
+  if (!grid) return () => {};
+  const group = 'tesseraClearColumns';
+  grid.addShortcuts(
+    [
+      {
+        keys: [['Delete'], ['Backspace']],
+        callback: () => {
+          const spans = columns();
+          if (spans) clear(spans);
+          // Handsontable's own emptying (of the slab's rows only) is not run.
+          return false;
+        },
+      },
+    ],
+    // Before Handsontable's Delete (its editor group); only while whole columns are selected.
+    { group, runOnlyIf: () => columns() !== null, position: 'before', relativeToGroup: 'editorManager.handlingEditor' },
+  );
+  return () => grid.removeShortcutsByGroup(group);
+}
