@@ -35,7 +35,7 @@ const WORKER_HEAP_MB = 1_536;
 const WORKER_HEAP_MIN_MB = 256;
 
 /** The worker's heap for a bound of `maxCells` held cells: WORKER_HEAP_MB at the grid's bound, in proportion below it. */
-export function workerHeapMb(maxCells: number): number {
+function workerHeapMb(maxCells: number): number {
   return Math.max(WORKER_HEAP_MIN_MB, Math.ceil((WORKER_HEAP_MB * maxCells) / FORMULA_EVALUATION_MAX_CELLS));
 }
 /**
