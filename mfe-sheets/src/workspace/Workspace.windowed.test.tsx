@@ -233,6 +233,37 @@ test("a paste at the last row keeps its rows past it: the sheet grows by them, t
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS + 1]).toEqual([null, null]));
 });
 
+test('a paste of more rows than the slab has left below it keeps every row (those past the slab, read or not, overwritten at their rows), and one Undo brings them all back', async () => {
+  await opens();
+  // The slab a little above the end of a window of rows (ROW_WINDOW_SIZE, 5,000): the paste runs past the slab's end into a window never read.
+  act(() => dragBar(9_700 / ROWS));
+  const hot = currentGrid();
+  const base = () => Number(hot.getRowHeader(0)) - 1;
+  await waitFor(() => expect(base()).toBeGreaterThan(9_000));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 30, 0)).toBe(`r${base() + hot.countRows() - 30}`));
+  const slabEnd = base() + hot.countRows();
+  const windowEnd = Math.ceil(slabEnd / 5_000) * 5_000;
+  expect(rowReads().map((q) => q.get('start'))).not.toContain(String(windowEnd));
+  const at = slabEnd - 30;
+  const rows = windowEnd + 40 - at;
+  act(() => {
+    hot.selectCell(at - base(), 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste(Array.from({ length: rows }, (_, i) => `p${i}\t${-i - 1}`).join('\n'));
+  });
+  const expected = Array.from({ length: rows }, (_, i) => [`p${i}`, -i - 1]);
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(at, at + rows)).toEqual(expected));
+  // Only those rows: the row after the block, and the sheet's size, as before.
+  expect(api.sheets.get(big.id)!.data[at + rows]).toEqual([`r${at + rows}`, at + rows]);
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  expect(hot.getDataAtCell(at - base(), 0)).toBe('p0');
+  // The window past the slab was read for the values there before (the undo step's).
+  expect(rowReads().map((q) => q.get('start'))).toContain(String(windowEnd));
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(at, at + rows)).toEqual(Array.from({ length: rows }, (_, i) => [`r${at + i}`, at + i])));
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();
