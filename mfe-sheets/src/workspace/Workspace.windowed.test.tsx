@@ -264,6 +264,35 @@ test('a paste of more rows than the slab has left below it keeps every row (thos
   await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(at, at + rows)).toEqual(Array.from({ length: rows }, (_, i) => [`r${at + i}`, at + i])));
 });
 
+test("a paste over the slab's rows not read yet (read-only until their window comes) writes them too, one Undo for all", async () => {
+  await opens();
+  // The window from row 10,000 fails to arrive for now: the slab's rows from it stay placeholders.
+  let held = true;
+  api.fault = (req, res, path) => {
+    if (!held || path !== `/api/v1/sheets/${big.id}/rows` || new URL(req.url!, 'http://x').searchParams.get('start') !== '10000') return false;
+    send(res, 503, { error: { code: 'unavailable', message: 'held' } });
+    return true;
+  };
+  act(() => dragBar(9_800 / ROWS));
+  const hot = currentGrid();
+  const base = () => Number(hot.getRowHeader(0)) - 1;
+  await waitFor(() => expect(base()).toBeGreaterThan(9_700));
+  expect(base() + hot.countRows()).toBeGreaterThan(10_040);
+  await waitFor(() => expect(hot.getDataAtCell(10_000 - 20 - base(), 0)).toBe('r9980'));
+  expect(hot.getCellMeta(10_000 - base(), 0).readOnly).toBe(true);
+  held = false;
+  act(() => {
+    hot.selectCell(10_000 - 20 - base(), 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste(Array.from({ length: 40 }, (_, i) => `q${i}\t${-i - 1}`).join('\n'));
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(9_980, 10_020)).toEqual(Array.from({ length: 40 }, (_, i) => [`q${i}`, -i - 1])));
+  await waitFor(() => expect(hot.getDataAtCell(10_019 - base(), 0)).toBe('q39'));
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(9_980, 10_020)).toEqual(Array.from({ length: 40 }, (_, i) => [`r${9_980 + i}`, 9_980 + i])));
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();
