@@ -233,6 +233,66 @@ test("a paste at the last row keeps its rows past it: the sheet grows by them, t
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS + 1]).toEqual([null, null]));
 });
 
+test('a paste of more rows than the slab has left below it keeps every row (those past the slab, read or not, overwritten at their rows), and one Undo brings them all back', async () => {
+  await opens();
+  // The slab a little above the end of a window of rows (ROW_WINDOW_SIZE, 5,000): the paste runs past the slab's end into a window never read.
+  act(() => dragBar(9_700 / ROWS));
+  const hot = currentGrid();
+  const base = () => Number(hot.getRowHeader(0)) - 1;
+  await waitFor(() => expect(base()).toBeGreaterThan(9_000));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 30, 0)).toBe(`r${base() + hot.countRows() - 30}`));
+  const slabEnd = base() + hot.countRows();
+  const windowEnd = Math.ceil(slabEnd / 5_000) * 5_000;
+  expect(rowReads().map((q) => q.get('start'))).not.toContain(String(windowEnd));
+  const at = slabEnd - 30;
+  const rows = windowEnd + 40 - at;
+  act(() => {
+    hot.selectCell(at - base(), 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste(Array.from({ length: rows }, (_, i) => `p${i}\t${-i - 1}`).join('\n'));
+  });
+  const expected = Array.from({ length: rows }, (_, i) => [`p${i}`, -i - 1]);
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(at, at + rows)).toEqual(expected));
+  // Only those rows: the row after the block, and the sheet's size, as before.
+  expect(api.sheets.get(big.id)!.data[at + rows]).toEqual([`r${at + rows}`, at + rows]);
+  expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  expect(hot.getDataAtCell(at - base(), 0)).toBe('p0');
+  // The window past the slab was read for the values there before (the undo step's).
+  expect(rowReads().map((q) => q.get('start'))).toContain(String(windowEnd));
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(at, at + rows)).toEqual(Array.from({ length: rows }, (_, i) => [`r${at + i}`, at + i])));
+});
+
+test("a paste over the slab's rows not read yet (read-only until their window comes) writes them too, one Undo for all", async () => {
+  await opens();
+  // The window from row 10,000 fails to arrive for now: the slab's rows from it stay placeholders.
+  let held = true;
+  api.fault = (req, res, path) => {
+    if (!held || path !== `/api/v1/sheets/${big.id}/rows` || new URL(req.url!, 'http://x').searchParams.get('start') !== '10000') return false;
+    send(res, 503, { error: { code: 'unavailable', message: 'held' } });
+    return true;
+  };
+  act(() => dragBar(9_800 / ROWS));
+  const hot = currentGrid();
+  const base = () => Number(hot.getRowHeader(0)) - 1;
+  await waitFor(() => expect(base()).toBeGreaterThan(9_700));
+  expect(base() + hot.countRows()).toBeGreaterThan(10_040);
+  await waitFor(() => expect(hot.getDataAtCell(10_000 - 20 - base(), 0)).toBe('r9980'));
+  expect(hot.getCellMeta(10_000 - base(), 0).readOnly).toBe(true);
+  held = false;
+  act(() => {
+    hot.selectCell(10_000 - 20 - base(), 0);
+    hot.listen();
+    hot.getPlugin('copyPaste').paste(Array.from({ length: 40 }, (_, i) => `q${i}\t${-i - 1}`).join('\n'));
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(9_980, 10_020)).toEqual(Array.from({ length: 40 }, (_, i) => [`q${i}`, -i - 1])));
+  await waitFor(() => expect(hot.getDataAtCell(10_019 - base(), 0)).toBe('q39'));
+
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.slice(9_980, 10_020)).toEqual(Array.from({ length: 40 }, (_, i) => [`r${9_980 + i}`, 9_980 + i])));
+});
+
 test("loadData() gives the chat and the Code tab every row, through windows of rows, with the user's own edit; an AI result diffs against them", async () => {
   const shell = await opens();
   const hot = currentGrid();

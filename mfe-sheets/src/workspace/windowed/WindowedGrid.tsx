@@ -14,7 +14,7 @@ import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
-import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
+import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
 
 registerGridModules();
@@ -490,6 +490,92 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     sheet.writeOwn(changes);
     on.current.onCellsChanged(changes);
   };
+  /**
+   * A paste whose rows inside the sheet do not all fit in the slab, or fall on rows of it not read
+   * yet (read-only placeholders): Handsontable would drop those rows (it holds none past the slab, and
+   * skips read-only cells). It is made here instead, whole: the cells it covers read first
+   * (sheet.cells: the windows held, the others read), so that each cell's value before is known,
+   * then every pasted cell written at its absolute row (rows held show it at once, the others once
+   * read), sent, and recorded as one undo step. Rows past the sheet's last row are written too (the
+   * sheet grows by them, as pastePastEnd does). True when the paste is taken (Handsontable's is
+   * cancelled); the slab's own pastes and those at the sheet's end stay Handsontable's.
+   */
+  const pasteBeyondSlab = (data: unknown[][]): boolean => {
+    const h = hot();
+    const at = h?.getSelectedRangeActive()?.getTopStartCorner();
+    if (!h || !at || at.row === null || at.col === null || at.row < 0 || at.col < 0 || locked.current || data.length === 0) return false;
+    const slabEnd = base.current + slab.current.length;
+    let top = base.current + at.row;
+    const inSheet = Math.min(top + data.length, sheet.rowCount);
+    let unread = false;
+    for (let i = at.row; i < Math.min(slab.current.length, inSheet - base.current) && !unread; i++) unread = placeholders.current.has(slab.current[i]);
+    if (inSheet <= slabEnd && !unread) return false;
+    let left = at.col;
+    // As Handsontable's paste types them (typeCellEdits).
+    const pasted = data.map((cells) => cells.map((value) => toCellValue(typedValue(value))));
+    void (async () => {
+      // Rows or columns moved while the cells are read (someone's op): the paste follows its first cell
+      // (to where its rows or columns were, when removed), and reads again; given up after three such reads.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        let moved = false;
+        const stop = sheet.subscribe((reset, move) => {
+          if (!reset) return;
+          moved = true;
+          if (!move) return;
+          const cell = movedCell({ row: top, col: left }, move);
+          const rows = move.type === 'rows_insert' || move.type === 'rows_remove';
+          top = cell?.row ?? (rows ? move.index : top);
+          left = cell?.col ?? (rows ? left : move.index);
+        });
+        let before: GridData;
+        try {
+          before = await sheet.cells({ start: top, count: pasted.length });
+        } catch {
+          before = [];
+          moved = true;
+        } finally {
+          stop();
+        }
+        if (locked.current) return;
+        if (moved) continue;
+        writePaste(top, left, pasted, before);
+        return;
+      }
+    })();
+    return true;
+  };
+  /** pasteBeyondSlab's cells written from row `top` and column `left` over `before` (the cells there now), one undo step; the block selected. */
+  const writePaste = (top: number, left: number, pasted: CellValue[][], before: GridData) => {
+    const step: UndoStep = [];
+    let right = left;
+    pasted.forEach((cells, i) => {
+      const row = top + i;
+      cells.forEach((after, j) => {
+        const col = left + j;
+        right = Math.max(right, col);
+        const was = toCellValue(before[i]?.[col]);
+        const empty = (value: CellValue) => value === null || value === '';
+        if (was === after || (empty(was) && empty(after))) return;
+        step.push({ row, col, before: was, after });
+      });
+    });
+    if (step.length > 0) {
+      const changes = step.map(({ row, col, after }) => ({ row, col, value: after }));
+      // Into the rows held (the slab's are the same arrays), sent; cells past the last row or column grow the sheet.
+      sheet.writeOwn(changes);
+      on.current.onCellsChanged(changes);
+      // Past UNDO_CELLS_MAX it could not be undone whole: the stack is cleared, as for a remove too large (UndoStack.own).
+      if (step.length <= UNDO_CELLS_MAX) sheet.undo.record(step);
+      else sheet.undo.clear();
+    }
+    const h = hot();
+    if (!h) return;
+    // The slab again (the sheet may be longer or wider now), the pasted block's rows in it selected.
+    rebase(base.current, base.current + visibleRange(h).first);
+    const end = base.current + slab.current.length - 1;
+    const bottom = Math.min(top + pasted.length - 1, end);
+    if (top >= base.current && top <= end) h.selectCell(top - base.current, left, bottom - base.current, right, false);
+  };
   /** After a paste past the last row: its undo step recorded if afterChange did not, and its rows shown, the block selected. */
   const afterPastePastEnd = () => {
     const past = pastedPast.current;
@@ -554,7 +640,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           readOnly={readOnly}
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
-          beforePaste={(data) => pastePastEnd(data)}
+          beforePaste={(data) => (pasteBeyondSlab(data) ? false : pastePastEnd(data))}
           afterPaste={afterPastePastEnd}
           afterChange={(changes, source) => {
             const past = source === 'CopyPaste.paste' && pastedPast.current?.recorded === false ? pastedPast.current : null;
