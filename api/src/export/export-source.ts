@@ -11,9 +11,9 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
  * What an export reads: the summary and each stored chunk's text, from one snapshot. The
  * chunks stay as their stored text (what the sheet holds, never a grid padded to rows ×
  * columns) and are parsed one at a time while the file is written; the transaction ends
- * before the first byte is sent, so a slow download holds no database connection. The summary
- * carries held_cells when the database knows it exactly (the XLSX export's formula bound reads it
- * instead of counting the cells).
+ * before the first byte is sent, so a slow download holds no database connection. With `heldCells`
+ * (the XLSX export, whose formula bound reads it instead of counting the cells) the summary carries
+ * held_cells when the database knows it exactly; CSV and JSON need no count.
  */
 export interface ExportSource {
   summary: SheetSummary;
@@ -21,13 +21,13 @@ export interface ExportSource {
   chunks: (string | null)[];
 }
 
-export async function readExportSource(db: Kysely<Database>, sheets: SheetsService, id: string): Promise<ExportSource> {
+export async function readExportSource(db: Kysely<Database>, sheets: SheetsService, id: string, heldCells = false): Promise<ExportSource> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       let summary = await sheets.summary(trx, id, NO_USER);
-      if (summary.may_have_formulas !== false && summary.held_cells === undefined) {
+      if (heldCells && summary.may_have_formulas !== false && summary.held_cells === undefined) {
         const held = await exactHeldCells(trx, id);
         if (held !== undefined) summary = { ...summary, held_cells: held };
       }

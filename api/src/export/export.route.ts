@@ -46,7 +46,7 @@ export const exportRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
     const { format, formulas } = validate(ExportQuerySchema, request.query);
     // Held until the file is sent or the reader goes: the source holds the whole sheet's text.
     reply.raw.once('close', services.exports.take(currentUser(request).id));
-    const source = await readExportSource(services.db, services.sheets, id);
+    const source = await readExportSource(services.db, services.sheets, id, format === 'xlsx');
     const onError = (err: unknown) => request.log.error({ err }, 'export failed while streaming');
     const body =
       format === 'csv'
