@@ -251,6 +251,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     sheet.show(top, top + rows, SLAB.readAhead);
     rebase(slabAround(top, rows), top);
   };
+  /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
+  const sendOwn = (changes: CellChange[]) => {
+    sheet.writeOwn(changes);
+    on.current.onCellsChanged(changes);
+  };
   const writeCells = (h: Handsontable, changes: CellChange[], source: string) => {
     if (changes.length === 0) return;
     const { top, bottom, left, right } = cellsBlock(changes);
@@ -263,10 +268,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       if (inSlab(change.row) && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
       else direct.push(change);
     }
-    if (direct.length > 0) {
-      sheet.writeOwn(direct);
-      on.current.onCellsChanged(direct);
-    }
+    if (direct.length > 0) sendOwn(direct);
     if (through.length > 0) h.setDataAtCell(through, source);
     const last = base.current + slab.current.length - 1;
     if (top <= last) h.selectCell(top - base.current, left, Math.min(bottom, last) - base.current, right, true);
@@ -287,9 +289,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       (rows) => {
         const step = clearedCells(rows, spans);
         if (step.length === 0 || locked.current) return;
-        const changes = step.map(({ row, col }) => ({ row, col, value: null }));
-        sheet.writeOwn(changes);
-        on.current.onCellsChanged(changes);
+        sendOwn(step.map(({ row, col }) => ({ row, col, value: null })));
         sheet.undo.record(step);
         hot()?.render();
       },
@@ -485,10 +485,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     );
     if (step.length === 0) return;
     pastedPast.current = { step, recorded: false };
-    const changes = step.map(({ row, col, after }) => ({ row, col, value: after }));
     // Into the windows held (the last one gets the rows), sent; the sheet grows by them (WindowedSheet.grow).
-    sheet.writeOwn(changes);
-    on.current.onCellsChanged(changes);
+    sendOwn(step.map(({ row, col, after }) => ({ row, col, value: after })));
   };
   /**
    * A paste whose rows inside the sheet do not all fit in the slab, or fall on rows of it not read
@@ -560,10 +558,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       });
     });
     if (step.length > 0) {
-      const changes = step.map(({ row, col, after }) => ({ row, col, value: after }));
       // Into the rows held (the slab's are the same arrays), sent; cells past the last row or column grow the sheet.
-      sheet.writeOwn(changes);
-      on.current.onCellsChanged(changes);
+      sendOwn(step.map(({ row, col, after }) => ({ row, col, value: after })));
       // Past UNDO_CELLS_MAX it could not be undone whole: the stack is cleared, as for a remove too large (UndoStack.own).
       if (step.length <= UNDO_CELLS_MAX) sheet.undo.record(step);
       else sheet.undo.clear();
