@@ -41,7 +41,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
-import { launchChromium } from './support/chromium.mjs';
+import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
@@ -202,8 +202,7 @@ async function openPastTheBound(small, over) {
     if (c1 !== `=SUM(A1:A${over.rows})`) failures.push(`C1 shows ${JSON.stringify(c1)}, not its formula as text`);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    r.heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+    r.heap = await jsHeapUsed(cdp);
   } catch (err) {
     failures.push(`stopped: ${err.message.split('\n')[0]}`);
   }
@@ -304,8 +303,7 @@ try {
           writeFileSync(PROFILE, JSON.stringify(profile));
           console.log(`CPU profile of ${size.label}'s open written to ${PROFILE}\n${summarizeCpuProfile(profile)}`);
         }
-        const { metrics } = await cdp.send('Performance.getMetrics');
-        r.heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+        r.heap = await jsHeapUsed(cdp);
 
         // The edit: A2 (a cell the SUM reads) gets a new number; from its Enter (seen by a capturing
         // listener, before the grid's) to the frame that shows the SUM's new total (plain: A2's new value).
@@ -347,8 +345,7 @@ try {
           writeFileSync(file, JSON.stringify(profile));
           console.log(`CPU profile of ${size.label}'s edit written to ${file}\n${summarizeCpuProfile(profile)}`);
         }
-        const after = await cdp.send('Performance.getMetrics');
-        r.heapAfterEdit = after.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+        r.heapAfterEdit = await jsHeapUsed(cdp);
       } catch (err) {
         r.failures.push(`stopped: ${err.message.split('\n')[0]}`);
         // What the grid showed then: its first two rows, as seen.

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
-import { launchChromium } from './support/chromium.mjs';
+import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
@@ -327,8 +327,7 @@ try {
     let heap = null;
     try {
       await cdp.send('Performance.enable');
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+      heap = await jsHeapUsed(cdp);
     } catch (err) {
       failures.push(`heap not read: ${err.message.split('\n')[0]}`);
     }
@@ -399,8 +398,7 @@ try {
       try {
         // After a collection: what the page still holds (the windowed sheet's windows among it if it were kept).
         await cdp.send('HeapProfiler.collectGarbage');
-        const { metrics } = await cdp.send('Performance.getMetrics');
-        typedHeap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+        typedHeap = await jsHeapUsed(cdp);
       } catch (err) {
         failures.push(`heap not read after the formula: ${err.message.split('\n')[0]}`);
       }

@@ -11,3 +11,9 @@ export function launchChromium() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/** The page's JS heap in use, in bytes (Performance.enable sent on `cdp` first), or null when Chromium does not say. */
+export async function jsHeapUsed(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
+}
