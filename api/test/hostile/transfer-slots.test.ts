@@ -31,7 +31,12 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.equal(created.statusCode, 201, created.body);
     sheetId = created.json().id;
   });
-  after(() => t.close());
+  // Readers that never took their replies: gone before the app closes, whatever a test left.
+  const readerSockets: net.Socket[] = [];
+  after(async () => {
+    for (const socket of readerSockets) socket.destroy();
+    await t.close();
+  });
 
   const exportBy = (s: Session) => t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}/export?format=xlsx`, headers: auth(s) });
 
@@ -150,6 +155,7 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     const paths = [`/api/v1/sheets/${bigId}`, `/api/v1/sheets/${bigId}?window=500`, `/api/v1/sheets/${bigId}/versions/1`];
     const readers = Array.from({ length: TRANSFER_BOUNDS['sheet read'].perUser }, (_, i) => {
       const socket = net.connect(port, '127.0.0.1');
+      readerSockets.push(socket);
       socket.write(`GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin.accessToken}\r\n\r\n`);
       // The first bytes say the reply is under way; the rest is never read.
       const started = new Promise<string>((resolve) => socket.once('data', (chunk) => (socket.pause(), resolve(String(chunk).split('\r\n')[0]))));
