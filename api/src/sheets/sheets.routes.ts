@@ -65,7 +65,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.rowWindow(id, validate(SheetRowsQuerySchema, request.query), currentUser(request).id, request.accessLevel ?? undefined);
   });
 
-  app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request) => {
+  app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     requireColumnsOfBody(request.body);
     const body = validate(UpdateSheetBodySchema, request.body);

@@ -19,6 +19,7 @@ const bounds = (perUser: number, atOnce: number) => ({
   'sheet read': { perUser, atOnce },
   'sheet copy': { perUser, atOnce },
   restore: { perUser, atOnce },
+  save: { perUser, atOnce },
 });
 
 test("a member's slots are bounded, with a text that says so; others' are not; a release gives one back, once", () => {

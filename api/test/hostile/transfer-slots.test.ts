@@ -142,6 +142,23 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.equal((await restoreBy(admin)).statusCode, 200);
   });
 
+  it(`saves: one more than a member's ${TRANSFER_BOUNDS.save.perUser} under way is 429 with the text before its grid is read, and makes no version; then the next goes`, async () => {
+    const versionCount = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}/history`, headers: auth(admin) })).json().count;
+    const before = await versionCount();
+    const live = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}`, headers: auth(admin) })).json().version;
+    const base_version = await live();
+    const saveBy = (s: Session, value: number, base = base_version) => t.app.inject({ method: 'PUT', url: `/api/v1/sheets/${sheetId}`, headers: auth(s), payload: { base_version: base, data: [[value, 1]] } });
+    const release = await holdDatabase();
+    const mine = Array.from({ length: TRANSFER_BOUNDS.save.perUser + 1 }, () => saveBy(admin, 5));
+    const refused = await Promise.race(mine);
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.deepEqual(refused.json().error, { code: 'too_many_requests', message: TRANSFER_TEXTS.userBusy('save') });
+    await release();
+    assert.deepEqual((await Promise.all(mine)).map((r) => r.statusCode).sort(), [200, 200, 429]);
+    assert.equal(await versionCount(), before + 2);
+    assert.equal((await saveBy(admin, 6, await live())).statusCode, 200);
+  });
+
   it(`whole sheet reads: a member's readers that do not take their replies hold ${TRANSFER_BOUNDS['sheet read'].perUser} slots; one more is 429 with the text, a windowed read and another member's go; once the readers are gone, the next goes`, async () => {
     // Over the bound's size, and more than the sockets' buffers take: a reader that reads nothing holds its reply.
     const big = Array.from({ length: 300 }, () => ['x'.repeat(32_000)]);

@@ -51,17 +51,20 @@ export const EXPORTS_AT_ONCE_MAX = 8;
  *   a version's rows when the version is rebuilt for them (not when it is kept already);
  * - 'sheet copy': POST /sheets/{id}/duplicate;
  * - 'restore': a version made live again (snapshot restore, checkout, accept: the version and the
- *   sheet are both held whole, parsed).
+ *   sheet are both held whole, parsed);
+ * - 'save': PUT /sheets/{id} (the Save command: its body is a whole grid, up to 64 MB, and the sheet
+ *   is read whole, parsed, to merge and diff it), taken before the body is read.
  * The web client sends at most one of each at a time per sheet it shows (opening, a preview, a
  * version's two first windows), so a member's bound leaves room for a few tabs.
  */
-export type TransferKind = 'import' | 'export' | 'sheet read' | 'sheet copy' | 'restore';
+export type TransferKind = 'import' | 'export' | 'sheet read' | 'sheet copy' | 'restore' | 'save';
 export const TRANSFER_BOUNDS: Readonly<Record<TransferKind, { perUser: number; atOnce: number; plural: string }>> = {
   import: { perUser: TRANSFERS_PER_USER_MAX, atOnce: IMPORTS_AT_ONCE_MAX, plural: 'imports' },
   export: { perUser: TRANSFERS_PER_USER_MAX, atOnce: EXPORTS_AT_ONCE_MAX, plural: 'exports' },
   'sheet read': { perUser: 4, atOnce: 8, plural: 'sheet reads' },
   'sheet copy': { perUser: 2, atOnce: 4, plural: 'sheet copies' },
   restore: { perUser: 2, atOnce: 4, plural: 'restores' },
+  save: { perUser: 2, atOnce: 4, plural: 'saves' },
 };
 /** A whole sheet's answer takes a 'sheet read' slot from this size of its stored text (1 MiB, some 100,000 short cells). */
 export const SHEET_READ_SLOT_MIN_BYTES = 1024 * 1024;
