@@ -63,6 +63,8 @@ declare module 'fastify' {
     db: Kysely<Database>;
     /** Writes column inserts and removals into the chunks in the background (tests await it with settle()). */
     columnCompactor: ColumnCompactor;
+    /** Requests under way that hold a whole upload, sheet or version (tests wait until theirs hold one). */
+    slots: TransferSlots;
   }
 }
 
@@ -190,6 +192,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('db', db);
   app.decorate('columnCompactor', columnCompactor);
   app.decorate('trash', services.trash);
+  app.decorate('slots', services.slots);
   app.addHook('onClose', async () => {
     await socketSessions.stop();
     await loginRateLimit.close();

@@ -99,7 +99,7 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query), () => services.slots.hold('sheet read', request, reply));
   });
 
-  app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request, reply) => {
+  app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request, reply) => {
     const { id } = validate(SheetParams, request.params);
     const body = validate(CreateProposalBodySchema, request.body);
     return reply.code(201).send(await versions.propose(id, body, currentUser(request).id));
@@ -135,7 +135,7 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return versions.setLabel(id, versionId, null, currentUser(request).id);
   });
 
-  app.get('/:id/cells/:row/:col/history', withDoc({ summary: 'One cell\'s changes', tag: 'Versions', params: CellParams, responses: { 200: CellHistorySchema } }, onSheet('view')), async (request) => {
+  app.get('/:id/cells/:row/:col/history', withDoc({ summary: 'One cell\'s changes', tag: 'Versions', params: CellParams, responses: { 200: CellHistorySchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request) => {
     const { id, row, col } = validate(CellParams, request.params);
     return versions.cellHistory(id, row, col);
   });

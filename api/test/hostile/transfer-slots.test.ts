@@ -67,6 +67,8 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
       return { body, read, reply: importOf(body) };
     });
     await Promise.all(held.map((h) => h.read));
+    // Their bodies are piped in before their handlers run (and take the slots): wait for those.
+    for (let i = 0; i < 1_000 && t.app.slots.inUse('import') < 2; i++) await sleep(5);
 
     const third = await importOf(head('Third') + tail);
     assert.equal(third.statusCode, 429, third.body);
@@ -142,7 +144,7 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.equal((await restoreBy(admin)).statusCode, 200);
   });
 
-  it(`saves: one more than a member's ${TRANSFER_BOUNDS.save.perUser} under way is 429 with the text before its grid is read, and makes no version; then the next goes`, async () => {
+  it(`saves and proposals: one more than a member's ${TRANSFER_BOUNDS.save.perUser} under way is 429 with the text before its grid is read, and makes no version; then the next goes`, async () => {
     const versionCount = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}/history`, headers: auth(admin) })).json().count;
     const before = await versionCount();
     const live = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}`, headers: auth(admin) })).json().version;
@@ -157,6 +159,18 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.deepEqual((await Promise.all(mine)).map((r) => r.statusCode).sort(), [200, 200, 429]);
     assert.equal(await versionCount(), before + 2);
     assert.equal((await saveBy(admin, 6, await live())).statusCode, 200);
+
+    // A proposal holds a whole grid (or its base rebuilt) as a save does: the same bound.
+    const proposals = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/sheets/${sheetId}/history`, headers: auth(admin) })).json().versions.filter((v: { status: string }) => v.status === 'proposed').length;
+    const proposeBy = (s: Session) => t.app.inject({ method: 'POST', url: `/api/v1/sheets/${sheetId}/versions`, headers: auth(s), payload: { data: [[8, 1]] } });
+    const releaseAgain = await holdDatabase();
+    const proposing = Array.from({ length: TRANSFER_BOUNDS.save.perUser + 1 }, () => proposeBy(admin));
+    const refusedProposal = await Promise.race(proposing);
+    assert.equal(refusedProposal.statusCode, 429, refusedProposal.body);
+    assert.deepEqual(refusedProposal.json().error, { code: 'too_many_requests', message: TRANSFER_TEXTS.userBusy('save') });
+    await releaseAgain();
+    assert.deepEqual((await Promise.all(proposing)).map((r) => r.statusCode).sort(), [201, 201, 429]);
+    assert.equal(await proposals(), 2);
   });
 
   it(`whole sheet reads: a member's readers that do not take their replies hold ${TRANSFER_BOUNDS['sheet read'].perUser} slots; one more is 429 with the text, a windowed read and another member's go; once the readers are gone, the next goes`, async () => {
@@ -181,7 +195,8 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.deepEqual(await Promise.all(readers.map((r) => r.started)), readers.map(() => 'HTTP/1.1 200 OK'));
 
     // A version's rows read when it is not kept yet rebuild it whole: that takes a slot too.
-    for (const path of [...paths, `/api/v1/sheets/${bigId}/versions/1/rows?start=0&count=10`]) {
+    // A cell's history rebuilds the versions that replaced the whole grid: a slot too.
+    for (const path of [...paths, `/api/v1/sheets/${bigId}/versions/1/rows?start=0&count=10`, `/api/v1/sheets/${bigId}/cells/0/0/history`]) {
       const over = await t.app.inject({ method: 'GET', url: path, headers: auth(admin) });
       assert.equal(over.statusCode, 429, `${path}: ${over.statusCode}`);
       assert.deepEqual(over.json().error, { code: 'too_many_requests', message: TRANSFER_TEXTS.userBusy('sheet read') });

@@ -48,12 +48,14 @@ export const EXPORTS_AT_ONCE_MAX = 8;
  * its reply is done, bounded like imports and exports (api transfers/transfer-slots.ts):
  * - 'sheet read': GET /sheets/{id} answered whole for a sheet of at least SHEET_READ_SLOT_MIN_BYTES
  *   (a windowed answer, or a smaller sheet, takes none), GET /sheets/{id}/versions/{versionId}, and
- *   a version's rows when the version is rebuilt for them (not when it is kept already);
+ *   a version's rows when the version is rebuilt for them (not when it is kept already), a cell's
+ *   history (each version that replaced the whole grid is rebuilt for it);
  * - 'sheet copy': POST /sheets/{id}/duplicate;
  * - 'restore': a version made live again (snapshot restore, checkout, accept: the version and the
  *   sheet are both held whole, parsed);
  * - 'save': PUT /sheets/{id} (the Save command: its body is a whole grid, up to 64 MB, and the sheet
- *   is read whole, parsed, to merge and diff it), taken before the body is read.
+ *   is read whole, parsed, to merge and diff it) and POST /sheets/{id}/versions (a proposal: a whole
+ *   grid, or its base version rebuilt whole), taken before the body is read.
  * The web client sends at most one of each at a time per sheet it shows (opening, a preview, a
  * version's two first windows), so a member's bound leaves room for a few tabs.
  */
