@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { HttpError } from '../http/http-error.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TransferSlots } from './transfer-slots.js';
 
 const refusal = (fn: () => unknown) => {
@@ -53,4 +55,18 @@ test('each kind has its own slots and its own text', () => {
   assert.throws(() => slots.take('sheet copy', 'ann'), /You have 2 sheet copies under way/);
   slots.take('restore', 'ann');
   assert.equal(slots.inUse('export'), 0);
+});
+
+test("a request's slot is given back when its reply closes; a reply closed before the slot is taken takes none (it would never be given back)", () => {
+  const slots = new TransferSlots();
+  const request = { user: { id: 'ann' } } as unknown as FastifyRequest;
+  const replyOf = (raw: EventEmitter & { destroyed: boolean }) => ({ raw }) as unknown as FastifyReply;
+  const open = Object.assign(new EventEmitter(), { destroyed: false });
+  slots.hold('sheet copy', request, replyOf(open));
+  assert.equal(slots.inUse('sheet copy'), 1);
+  open.emit('close');
+  assert.equal(slots.inUse('sheet copy'), 0);
+  const gone = Object.assign(new EventEmitter(), { destroyed: true });
+  assert.throws(() => slots.hold('sheet copy', request, replyOf(gone)), /closed by its client/);
+  assert.equal(slots.inUse('sheet copy'), 0);
 });

@@ -39,6 +39,8 @@ export class TransferSlots {
 
   /** A slot for the request's member, given back when its reply closes (sent, failed, or the client gone). */
   hold(kind: TransferKind, request: FastifyRequest, reply: FastifyReply): void {
+    // Closed already (the client went while the request waited): its 'close' is past, the slot would never come back.
+    if (reply.raw.destroyed) throw HttpError.badRequest('The request was closed by its client');
     reply.raw.once('close', this.take(kind, currentUser(request).id));
   }
 
