@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
-import { API_TOKEN_RATE_LIMIT_DEFAULT, API_TOKENS_PATH, DEFAULT_TRASH_RETENTION_DAYS, DEFAULT_WORKSPACE_ACCESS, EXPORTS_AT_ONCE_MAX, IMPORTS_AT_ONCE_MAX, LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES, TRANSFERS_PER_USER_MAX } from '@tessera/contracts';
+import { API_TOKEN_RATE_LIMIT_DEFAULT, API_TOKENS_PATH, DEFAULT_TRASH_RETENTION_DAYS, DEFAULT_WORKSPACE_ACCESS, LIVE_HEARTBEAT_MS, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AccessTokenService } from './auth/access-token.service.js';
@@ -63,6 +63,8 @@ declare module 'fastify' {
     db: Kysely<Database>;
     /** Writes column inserts and removals into the chunks in the background (tests await it with settle()). */
     columnCompactor: ColumnCompactor;
+    /** Requests under way that hold a whole upload, sheet or version (tests wait until theirs hold one). */
+    slots: TransferSlots;
   }
 }
 
@@ -159,8 +161,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     groups,
     access,
     accessChanges: new AccessChanges(live.bus, liveLog),
-    imports: new TransferSlots('import', TRANSFERS_PER_USER_MAX, IMPORTS_AT_ONCE_MAX),
-    exports: new TransferSlots('export', TRANSFERS_PER_USER_MAX, EXPORTS_AT_ONCE_MAX),
+    slots: new TransferSlots(),
     activity,
     trash: new TrashService({ db, access, activity, sheets, groups, retentionDays: config.trashRetentionDays ?? DEFAULT_TRASH_RETENTION_DAYS }),
     tokenEpochs,
@@ -191,6 +192,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('db', db);
   app.decorate('columnCompactor', columnCompactor);
   app.decorate('trash', services.trash);
+  app.decorate('slots', services.slots);
   app.addHook('onClose', async () => {
     await socketSessions.stop();
     await loginRateLimit.close();

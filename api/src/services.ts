@@ -58,8 +58,8 @@ export interface AppServices {
   /** The authenticated live sockets by user: closed at their token's exp and when the user's session is revoked (every process). */
   socketSessions: SocketSessions;
   /** Imports and exports under way, per member and in all (transfer-slots.ts). */
-  imports: TransferSlots;
-  exports: TransferSlots;
+  /** Imports, exports and the other requests that hold a whole sheet, under way per member and in all. */
+  slots: TransferSlots;
   /** When the app was built, for uptime. */
   startedAt: number;
   version: string;

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import { onSheet } from '../access/access-guard.js';
 import { validate } from '../http/validate.js';
-import { currentUser } from '../http/auth-guard.js';
 import type { ServicesOptions } from '../services.js';
 import { SheetIdParamsSchema } from '../sheets/sheet-params.js';
 import { csvPieces } from './csv-export.js';
@@ -45,7 +44,7 @@ export const exportRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
     const { id } = validate(SheetIdParamsSchema, request.params);
     const { format, formulas } = validate(ExportQuerySchema, request.query);
     // Held until the file is sent or the reader goes: the source holds the whole sheet's text.
-    reply.raw.once('close', services.exports.take(currentUser(request).id));
+    services.slots.hold('export', request, reply);
     const source = await readExportSource(services.db, services.sheets, id, format === 'xlsx');
     const onError = (err: unknown) => request.log.error({ err }, 'export failed while streaming');
     const body =

@@ -46,7 +46,7 @@ export const importRoute: FastifyPluginAsync<ServicesOptions> = async (app, { se
     await services.access.requirePlace(user, null);
     if (!request.isMultipart()) throw HttpError.badRequest('Expected a multipart/form-data upload with a file');
     // Before the upload is read (it may be 50 MB, inflating to IMPORT_MAX_EXPANDED_MB), given back with the reply.
-    reply.raw.once('close', services.imports.take(userId));
+    services.slots.hold('import', request, reply);
     let file: { filename: string; bytes: Buffer } | undefined;
     const fields: Record<string, string> = {};
     try {

@@ -14,6 +14,7 @@ import {
   SheetOpenQuerySchema,
   SheetRowsQuerySchema,
   SheetRowsSchema,
+  SHEET_READ_SLOT_MIN_BYTES,
   UpdateSheetBodySchema,
 } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
@@ -53,8 +54,10 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
   app.get('/:id', withDoc({ summary: 'A sheet with its grid', description: 'With window=N (1 to SHEET_ROWS_WINDOW_MAX, 5,000), a sheet a client shows a window at a time (at least WINDOWED_SHEET_MIN_ROWS rows, no formulas; its charts read their ranges through windows of rows) comes with only its first N rows and windowed: true; any other sheet comes whole.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetOpenQuerySchema, responses: { 200: SheetSchema } }, onSheet('view')), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const { window } = validate(SheetOpenQuerySchema, request.query);
+    // A large sheet answered whole holds its whole text until the reply is done: a slot, taken once its size is known (a windowed answer takes none).
+    const whole = (bytes: number) => bytes >= SHEET_READ_SLOT_MIN_BYTES && services.slots.hold('sheet read', request, reply);
     // Sent as text: the grid is spliced in from storage without a parse and re-serialisation.
-    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined, window));
+    return reply.type('application/json; charset=utf-8').send(await sheets.getJson(id, currentUser(request).id, request.accessLevel ?? undefined, window, whole));
   });
 
   app.get('/:id/rows', withDoc({ summary: 'A window of a sheet\'s rows, with its version and size', description: 'Rows [start, start + count) of the grid (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for a client that loads a large sheet a window at a time. Only the stored chunks overlapping the window are read. With summary=1 the answer also carries the sheet\'s summary (name, metadata, access) at the same version.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetRowsQuerySchema, responses: { 200: SheetRowsSchema } }, onSheet('view')), async (request) => {
@@ -62,7 +65,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.rowWindow(id, validate(SheetRowsQuerySchema, request.query), currentUser(request).id, request.accessLevel ?? undefined);
   });
 
-  app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request) => {
+  app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     requireColumnsOfBody(request.body);
     const body = validate(UpdateSheetBodySchema, request.body);
@@ -83,7 +86,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return { status: 'deleted', id };
   });
 
-  app.post('/:id/duplicate', withDoc({ summary: 'Duplicate a sheet', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 201: SheetSummarySchema } }, onSheet('view')), async (request, reply) => {
+  app.post('/:id/duplicate', withDoc({ summary: 'Duplicate a sheet', tag: 'Sheets', params: SheetIdParamsSchema, responses: { 201: SheetSummarySchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet copy') }), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const user = currentUser(request);
     const source = await services.db.selectFrom('sheets').select('group_id').where('id', '=', id).executeTakeFirst();

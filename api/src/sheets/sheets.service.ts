@@ -227,8 +227,10 @@ export class SheetsService {
    * The sheet as JSON text: its summary (with the caller's access level) and the grid's stored text
    * spliced in unparsed. With `window` (GET /sheets/:id?window=N), a sheet the client shows a
    * window at a time (opensWindowed) comes with its first `window` rows only, marked windowed.
+   * `beforeWhole` is told the size of the stored text before a whole grid is read (it may refuse:
+   * the route's slot for a whole sheet read, transfer-slots.ts).
    */
-  async getJson(id: string, userId: string, access?: AccessLevel, window?: number): Promise<string> {
+  async getJson(id: string, userId: string, access?: AccessLevel, window?: number, beforeWhole?: (bytes: number) => void): Promise<string> {
     // One snapshot for the version and the cells, so the pair is always consistent.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       let summary = await this.summary(trx, id, userId, access);
@@ -242,6 +244,7 @@ export class SheetsService {
         const data = await readRowWindow(trx, id, 0, Math.min(window, summary.metadata.rows));
         return JSON.stringify({ ...summary, windowed: true, data });
       }
+      beforeWhole?.(summary.metadata.size ?? Number.POSITIVE_INFINITY);
       let chunks = this.cache.get(id, summary.version);
       if (!chunks) {
         chunks = await readChunkTexts(trx, id);

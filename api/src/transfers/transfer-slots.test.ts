@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { HttpError } from '../http/http-error.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TransferSlots } from './transfer-slots.js';
 
 const refusal = (fn: () => unknown) => {
@@ -13,24 +15,58 @@ const refusal = (fn: () => unknown) => {
   assert.fail('not refused');
 };
 
+const bounds = (perUser: number, atOnce: number) => ({
+  import: { perUser, atOnce },
+  export: { perUser, atOnce },
+  'sheet read': { perUser, atOnce },
+  'sheet copy': { perUser, atOnce },
+  restore: { perUser, atOnce },
+  save: { perUser, atOnce },
+});
+
 test("a member's slots are bounded, with a text that says so; others' are not; a release gives one back, once", () => {
-  const slots = new TransferSlots('export', 2, 8);
-  const first = slots.take('ann');
-  slots.take('ann');
-  assert.deepEqual(refusal(() => slots.take('ann')), { status: 429, code: 'too_many_requests', message: 'You have 2 exports under way. Wait for one to finish.' });
-  slots.take('bob');
+  const slots = new TransferSlots(bounds(2, 8));
+  const first = slots.take('export', 'ann');
+  slots.take('export', 'ann');
+  assert.deepEqual(refusal(() => slots.take('export', 'ann')), { status: 429, code: 'too_many_requests', message: 'You have 2 exports under way. Wait for one to finish.' });
+  slots.take('export', 'bob');
   first();
   first();
-  assert.equal(slots.inUse, 2);
-  slots.take('ann');
-  assert.throws(() => slots.take('ann'), /2 exports under way/);
+  assert.equal(slots.inUse('export'), 2);
+  slots.take('export', 'ann');
+  assert.throws(() => slots.take('export', 'ann'), /2 exports under way/);
 });
 
 test("the process's slots are bounded for everyone, with the server's text", () => {
-  const slots = new TransferSlots('import', 2, 3);
-  const releases = ['a', 'b', 'c'].map((user) => slots.take(user));
-  assert.deepEqual(refusal(() => slots.take('d')), { status: 429, code: 'too_many_requests', message: 'The server is busy with other imports. Try again in a moment.' });
+  const slots = new TransferSlots(bounds(2, 3));
+  const releases = ['a', 'b', 'c'].map((user) => slots.take('import', user));
+  assert.deepEqual(refusal(() => slots.take('import', 'd')), { status: 429, code: 'too_many_requests', message: 'The server is busy with other imports. Try again in a moment.' });
   releases[1]();
-  slots.take('d');
-  assert.equal(slots.inUse, 3);
+  slots.take('import', 'd');
+  assert.equal(slots.inUse('import'), 3);
+});
+
+test('each kind has its own slots and its own text', () => {
+  const slots = new TransferSlots();
+  for (let i = 0; i < 4; i++) slots.take('sheet read', 'ann');
+  assert.deepEqual(refusal(() => slots.take('sheet read', 'ann')), { status: 429, code: 'too_many_requests', message: 'You have 4 sheet reads under way. Wait for one to finish.' });
+  slots.take('sheet copy', 'ann');
+  slots.take('sheet copy', 'ann');
+  assert.throws(() => slots.take('sheet copy', 'ann'), /You have 2 sheet copies under way/);
+  slots.take('restore', 'ann');
+  assert.equal(slots.inUse('export'), 0);
+});
+
+test("a request's slot is given back when its reply closes; a reply closed before the slot is taken takes none (it would never be given back)", () => {
+  const slots = new TransferSlots();
+  const request = { user: { id: 'ann' } } as unknown as FastifyRequest;
+  const replyOf = (raw: EventEmitter & { destroyed: boolean }) => ({ raw }) as unknown as FastifyReply;
+  const open = Object.assign(new EventEmitter(), { destroyed: false });
+  slots.hold('sheet copy', request, replyOf(open));
+  assert.equal(slots.inUse('sheet copy'), 1);
+  open.emit('close');
+  assert.equal(slots.inUse('sheet copy'), 0);
+  const gone = Object.assign(new EventEmitter(), { destroyed: true });
+  assert.throws(() => slots.hold('sheet copy', request, replyOf(gone)), /closed by its client/);
+  assert.equal(slots.inUse('sheet copy'), 0);
 });

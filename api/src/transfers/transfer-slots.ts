@@ -1,41 +1,56 @@
-import { ERROR_CODES, TRANSFER_TEXTS, type TransferKind } from '@tessera/contracts';
+import { ERROR_CODES, TRANSFER_BOUNDS, TRANSFER_TEXTS, type TransferKind } from '@tessera/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
 
+type Bounds = Readonly<Record<TransferKind, { perUser: number; atOnce: number }>>;
+
 /**
- * Imports (or exports) under way, per member and in the process: a slot is taken before the
- * request reads anything and given back when its reply is done, so no member's loop of requests
- * can hold the api's memory (each holds a whole upload or sheet text) or keep others waiting.
+ * Requests under way that each hold a whole upload, sheet or version in memory (imports, exports,
+ * whole sheet reads, copies, restores: contracts TRANSFER_BOUNDS), per member and in the process,
+ * by kind: a slot is taken before the request reads anything and given back when its reply is
+ * done, so no member's loop of requests can hold the api's memory or keep others waiting.
  */
 export class TransferSlots {
   readonly #byUser = new Map<string, number>();
-  #total = 0;
+  readonly #total = new Map<TransferKind, number>();
 
-  constructor(
-    private readonly kind: TransferKind,
-    private readonly perUser: number,
-    private readonly total: number,
-  ) {}
+  constructor(private readonly bounds: Bounds = TRANSFER_BOUNDS) {}
 
-  /** Takes a slot for `userId`, or throws 429 with the text that says whose limit it is; returns its release (once is enough, twice is harmless). */
-  take(userId: string): () => void {
-    const mine = this.#byUser.get(userId) ?? 0;
-    if (mine >= this.perUser) throw new HttpError(429, ERROR_CODES.tooManyRequests, TRANSFER_TEXTS.userBusy(this.kind));
-    if (this.#total >= this.total) throw new HttpError(429, ERROR_CODES.tooManyRequests, TRANSFER_TEXTS.serverBusy(this.kind));
-    this.#byUser.set(userId, mine + 1);
-    this.#total++;
+  /** Takes a `kind` slot for `userId`, or throws 429 with the text that says whose limit it is; returns its release (once is enough, twice is harmless). */
+  take(kind: TransferKind, userId: string): () => void {
+    const key = `${kind}\u0000${userId}`;
+    const mine = this.#byUser.get(key) ?? 0;
+    const total = this.#total.get(kind) ?? 0;
+    if (mine >= this.bounds[kind].perUser) throw new HttpError(429, ERROR_CODES.tooManyRequests, TRANSFER_TEXTS.userBusy(kind));
+    if (total >= this.bounds[kind].atOnce) throw new HttpError(429, ERROR_CODES.tooManyRequests, TRANSFER_TEXTS.serverBusy(kind));
+    this.#byUser.set(key, mine + 1);
+    this.#total.set(kind, total + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#total--;
-      const left = (this.#byUser.get(userId) ?? 1) - 1;
-      if (left === 0) this.#byUser.delete(userId);
-      else this.#byUser.set(userId, left);
+      this.#total.set(kind, (this.#total.get(kind) ?? 1) - 1);
+      const left = (this.#byUser.get(key) ?? 1) - 1;
+      if (left === 0) this.#byUser.delete(key);
+      else this.#byUser.set(key, left);
     };
   }
 
-  /** Slots taken now (by everyone). */
-  get inUse(): number {
-    return this.#total;
+  /** A slot for the request's member, given back when its reply closes (sent, failed, or the client gone). */
+  hold(kind: TransferKind, request: FastifyRequest, reply: FastifyReply): void {
+    // Closed already (the client went while the request waited): its 'close' is past, the slot would never come back.
+    if (reply.raw.destroyed) throw HttpError.badRequest('The request was closed by its client');
+    reply.raw.once('close', this.take(kind, currentUser(request).id));
+  }
+
+  /** A route's onRequest hook: the slot is taken before the body, the access check and the handler read anything. */
+  before(kind: TransferKind) {
+    return async (request: FastifyRequest, reply: FastifyReply) => this.hold(kind, request, reply);
+  }
+
+  /** `kind` slots taken now (by everyone). */
+  inUse(kind: TransferKind): number {
+    return this.#total.get(kind) ?? 0;
   }
 }

@@ -52,6 +52,8 @@ const SheetParams = z.object({ id: sheetId });
 /** {api}/sheets/{id}: history, snapshots, versions and proposals, labels, cell history (issue 6). */
 export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const versions = new VersionsService(services.db, services.sheets);
+  // A version made live again holds it and the sheet whole (parsed) until written: slots taken before anything is read.
+  const restoring = services.slots.before('restore');
 
   app.get('/:id/history', withDoc({ summary: 'A sheet\'s versions, newest first', tag: 'Versions', params: SheetParams, query: HistoryQuerySchema, responses: { 200: SheetHistorySchema } }, onSheet('view')), async (request) => {
     const { id } = validate(SheetParams, request.params);
@@ -80,34 +82,35 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return versions.snapshot(id, version);
   });
 
-  app.post('/:id/snapshots/:version/restore', withDoc({ summary: 'Restore a snapshot (a new live version)', tag: 'Versions', params: SnapshotParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
+  app.post('/:id/snapshots/:version/restore', withDoc({ summary: 'Restore a snapshot (a new live version)', tag: 'Versions', params: SnapshotParams, responses: { 200: VersionTransitionResultSchema } }, { ...onSheet('edit'), onRequest: restoring }), async (request) => {
     const { id, version } = validate(SnapshotParams, request.params);
     return versions.checkout(id, String(version), currentUser(request).id, 'restore');
   });
 
-  app.get('/:id/versions/:versionId', withDoc({ summary: 'One version or proposal with its grid', tag: 'Versions', params: VersionParams, responses: { 200: SheetVersionSchema } }, onSheet('view')), async (request, reply) => {
+  app.get('/:id/versions/:versionId', withDoc({ summary: 'One version or proposal with its grid', tag: 'Versions', params: VersionParams, responses: { 200: SheetVersionSchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
     // Sent as text: untouched chunks go out as stored, without a parse and re-serialisation.
     return reply.type('application/json; charset=utf-8').send(await versions.versionJson(id, versionId));
   });
 
-  app.get('/:id/versions/:versionId/rows', withDoc({ summary: 'A window of a version\'s rows, with its size', description: 'Rows [start, start + count) of a version or proposal (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for the preview of a sheet shown a window at a time (issue 23). With summary=1 the answer also carries the version without its rows (entry, headers, changed cells, charts), as GET /sheets/{id}/versions/{versionId} gives it. A committed version is rebuilt once and kept; each read checks that it still exists.', tag: 'Versions', params: VersionParams, query: SheetRowsQuerySchema, responses: { 200: VersionRowsSchema } }, onSheet('view')), async (request) => {
+  app.get('/:id/versions/:versionId/rows', withDoc({ summary: 'A window of a version\'s rows, with its size', description: 'Rows [start, start + count) of a version or proposal (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for the preview of a sheet shown a window at a time (issue 23). With summary=1 the answer also carries the version without its rows (entry, headers, changed cells, charts), as GET /sheets/{id}/versions/{versionId} gives it. A committed version is rebuilt once and kept; each read checks that it still exists.', tag: 'Versions', params: VersionParams, query: SheetRowsQuerySchema, responses: { 200: VersionRowsSchema } }, onSheet('view')), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
-    return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query));
+    // A version not kept yet is rebuilt whole for its rows (a proposal parsed whole, each time): that request holds a slot (those waiting for the same rebuild do not).
+    return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query), () => services.slots.hold('sheet read', request, reply));
   });
 
-  app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit') }), async (request, reply) => {
+  app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request, reply) => {
     const { id } = validate(SheetParams, request.params);
     const body = validate(CreateProposalBodySchema, request.body);
     return reply.code(201).send(await versions.propose(id, body, currentUser(request).id));
   });
 
-  app.post('/:id/versions/:versionId/accept', withDoc({ summary: 'Accept a proposal', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
+  app.post('/:id/versions/:versionId/accept', withDoc({ summary: 'Accept a proposal', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, { ...onSheet('edit'), onRequest: restoring }), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.accept(id, versionId, currentUser(request).id);
   });
 
-  app.post('/:id/versions/:versionId/checkout', withDoc({ summary: 'Check out a version (a new live version with its content)', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, onSheet('edit')), async (request) => {
+  app.post('/:id/versions/:versionId/checkout', withDoc({ summary: 'Check out a version (a new live version with its content)', tag: 'Versions', params: VersionParams, responses: { 200: VersionTransitionResultSchema } }, { ...onSheet('edit'), onRequest: restoring }), async (request) => {
     const { id, versionId } = validate(VersionParams, request.params);
     return versions.checkout(id, versionId, currentUser(request).id, 'checkout');
   });
@@ -132,7 +135,7 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
     return versions.setLabel(id, versionId, null, currentUser(request).id);
   });
 
-  app.get('/:id/cells/:row/:col/history', withDoc({ summary: 'One cell\'s changes', tag: 'Versions', params: CellParams, responses: { 200: CellHistorySchema } }, onSheet('view')), async (request) => {
+  app.get('/:id/cells/:row/:col/history', withDoc({ summary: 'One cell\'s changes', tag: 'Versions', params: CellParams, responses: { 200: CellHistorySchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request) => {
     const { id, row, col } = validate(CellParams, request.params);
     return versions.cellHistory(id, row, col);
   });

@@ -207,13 +207,16 @@ export class VersionsService {
    * Rows [start, start + count) of a version (issue 23: the preview of a sheet shown a window at a
    * time), with its size; `summary`: with the version without its rows, as GET .../versions/{id}
    * answers it. A committed version is rebuilt once and its chunks kept (VersionRowsCache); that
-   * it still exists is checked at each read.
+   * it still exists is checked at each read. `beforeRebuild` is called (and may refuse) before a
+   * committed version is rebuilt whole for this read.
    */
-  async versionRows(sheetId: string, versionId: string, query: SheetRowsQuery): Promise<VersionRows> {
+  async versionRows(sheetId: string, versionId: string, query: SheetRowsQuery, beforeRebuild?: () => void): Promise<VersionRows> {
     return this.readOnly(async (db) => {
       const { start, count } = query;
       if (isProposalId(versionId)) {
         await this.liveVersion(db, sheetId);
+        // A proposal is stored whole: each window of it reads and parses all of it.
+        beforeRebuild?.();
         const p = await this.proposals(db, sheetId).where('p.id', '=', versionId).select(['p.headers', sql<string>`p.rows::text`.as('rows_text')]).executeTakeFirst();
         if (!p) throw notFound(VERSION_NOT_FOUND);
         const rows = JSON.parse(p.rows_text) as GridData;
@@ -224,7 +227,10 @@ export class VersionsService {
       const { live } = await this.committedStatus(db, sheetId, version);
       const [op] = await this.opRows(db, sheetId, sql`o.version = ${version}::int`, 1, 0);
       if (!op) throw notFound(VERSION_NOT_FOUND);
-      const content = await this.rowsCache.get(sheetId, version, () => rebuildChunks(db, sheetId, version, live));
+      const content = await this.rowsCache.get(sheetId, version, () => {
+        beforeRebuild?.();
+        return rebuildChunks(db, sheetId, version, live);
+      });
       const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start));
       let summary = {};
       if (query.summary) {

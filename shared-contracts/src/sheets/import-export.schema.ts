@@ -43,10 +43,36 @@ export const IMPORT_EXTENSIONS = ['csv', 'xlsx', 'xls'] as const;
 export const TRANSFERS_PER_USER_MAX = 2;
 export const IMPORTS_AT_ONCE_MAX = 4;
 export const EXPORTS_AT_ONCE_MAX = 8;
-export type TransferKind = 'import' | 'export';
+/**
+ * Every request that holds a whole sheet (or a whole version of one) in the api's memory until
+ * its reply is done, bounded like imports and exports (api transfers/transfer-slots.ts):
+ * - 'sheet read': GET /sheets/{id} answered whole for a sheet of at least SHEET_READ_SLOT_MIN_BYTES
+ *   (a windowed answer, or a smaller sheet, takes none), GET /sheets/{id}/versions/{versionId}, and
+ *   a version's rows when the version is rebuilt for them (not when it is kept already), a cell's
+ *   history (each version that replaced the whole grid is rebuilt for it);
+ * - 'sheet copy': POST /sheets/{id}/duplicate;
+ * - 'restore': a version made live again (snapshot restore, checkout, accept: the version and the
+ *   sheet are both held whole, parsed);
+ * - 'save': PUT /sheets/{id} (the Save command: its body is a whole grid, up to 64 MB, and the sheet
+ *   is read whole, parsed, to merge and diff it) and POST /sheets/{id}/versions (a proposal: a whole
+ *   grid, or its base version rebuilt whole), taken before the body is read.
+ * The web client sends at most one of each at a time per sheet it shows (opening, a preview, a
+ * version's two first windows), so a member's bound leaves room for a few tabs.
+ */
+export type TransferKind = 'import' | 'export' | 'sheet read' | 'sheet copy' | 'restore' | 'save';
+export const TRANSFER_BOUNDS: Readonly<Record<TransferKind, { perUser: number; atOnce: number; plural: string }>> = {
+  import: { perUser: TRANSFERS_PER_USER_MAX, atOnce: IMPORTS_AT_ONCE_MAX, plural: 'imports' },
+  export: { perUser: TRANSFERS_PER_USER_MAX, atOnce: EXPORTS_AT_ONCE_MAX, plural: 'exports' },
+  'sheet read': { perUser: 4, atOnce: 8, plural: 'sheet reads' },
+  'sheet copy': { perUser: 2, atOnce: 4, plural: 'sheet copies' },
+  restore: { perUser: 2, atOnce: 4, plural: 'restores' },
+  save: { perUser: 2, atOnce: 4, plural: 'saves' },
+};
+/** A whole sheet's answer takes a 'sheet read' slot from this size of its stored text (1 MiB, some 100,000 short cells). */
+export const SHEET_READ_SLOT_MIN_BYTES = 1024 * 1024;
 export const TRANSFER_TEXTS = {
-  userBusy: (kind: TransferKind) => `You have ${TRANSFERS_PER_USER_MAX} ${kind}s under way. Wait for one to finish.`,
-  serverBusy: (kind: TransferKind) => `The server is busy with other ${kind}s. Try again in a moment.`,
+  userBusy: (kind: TransferKind) => `You have ${TRANSFER_BOUNDS[kind].perUser} ${TRANSFER_BOUNDS[kind].plural} under way. Wait for one to finish.`,
+  serverBusy: (kind: TransferKind) => `The server is busy with other ${TRANSFER_BOUNDS[kind].plural}. Try again in a moment.`,
 };
 export const IMPORT_TOO_LARGE_MESSAGE = 'File is too large (limit 50 MB)';
 
