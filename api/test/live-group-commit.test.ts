@@ -9,6 +9,7 @@ import { applyChanges, LiveClient, listen, Replica } from './live-client.js';
 import { warmLivePath } from '../src/live/live-warmup.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { isPooledDatabase } from '../src/db/database.js';
+import { JointCommits, JointPartError } from '../src/sheets/joint-commits.js';
 
 const trimRow = (row: GridData[number]) => {
   const r = [...row];
@@ -199,5 +200,85 @@ describe('live group commit', () => {
     assert.deepEqual(rows.map((r) => r.sheet_id).sort(), [b.id, c.id].sort(), 'nothing of A written');
     assert.equal(rows[0].tx, rows[1].tx, 'B and C in one transaction');
     assert.equal((await sheets.readGrid(a.id)).summary.version, a.version);
+  });
+  it('the groups of a shared transaction are written by one statement; every version, size and header is as when written alone', async (ctx) => {
+    if (isPooledDatabase(t.app.db)) return ctx.skip('PGlite only: PostgreSQL commits sheets in parallel');
+    const previous = process.env.VERSION_SNAPSHOT_EVERY;
+    process.env.VERSION_SNAPSHOT_EVERY = '9';
+    try {
+      const [a, b, c] = await sheetsNamed('Joint one statement A', 'Joint one statement B', 'Joint one statement C');
+      const sheets = new SheetsService(t.app.db);
+      const expected = new Map([a, b, c].map((s) => [s.id, new Map([[s.version, structuredClone(s.data)]])]));
+      const op = (id: string, k: number, row: number, col: number) => ({ userId: admin.userId, opId: `one-${id}-${k}`, changes: [{ row, col, value: `${id.slice(0, 4)}-${k}` }] });
+      // A: lone ops. B: groups widening the sheet before their last op, one crossing a snapshot version (9): written on their own,
+      // as before, but for the ops after the snapshot. C: groups growing the sheet (rows and columns) at their last op, and an AI write.
+      const groups = (round: number) => [
+        { sheet: a, items: [op(a.id, round, round % 4, 0)] },
+        { sheet: b, items: Array.from({ length: 5 }, (_, k) => op(b.id, round * 5 + k, k, k === 1 ? 4 + round : k)) },
+        { sheet: c, items: [op(c.id, 2 * round, 0, 1), { ...op(c.id, 2 * round + 1, 5 + round, 5 + round), ai: round === 1 }] },
+      ];
+      for (let round = 0; round < 3; round++) {
+        const outcomes = await Promise.all(groups(round).map((g) => sheets.patchCellsBatch(g.sheet.id, g.items)));
+        for (const [i, g] of groups(round).entries()) {
+          const versions = expected.get(g.sheet.id)!;
+          for (const [k, item] of g.items.entries()) {
+            const r = outcomes[i][k];
+            assert.ok(!('refused' in r), JSON.stringify(r));
+            const grid = structuredClone([...versions.values()].at(-1)!);
+            applyChanges(grid, item.changes);
+            versions.set(r.version, grid);
+          }
+        }
+      }
+      // One transaction per round, and in it one statement (cmin) for the op rows and chunks of A, C and (its last group) B.
+      const ops = (await sql<{ sheet_id: string; version: number; tx: string; cmd: string }>`SELECT sheet_id, version, xmin::text AS tx, cmin::text AS cmd
+        FROM sheet_ops WHERE sheet_id = ANY(${[a.id, c.id]}::uuid[]) AND kind = 'cells' ORDER BY version`.execute(t.app.db)).rows;
+      const statements = new Set(ops.map((o) => `${o.tx}/${o.cmd}`));
+      assert.equal(statements.size, 3, `op rows of A and C by ${statements.size} statements in 3 rounds`);
+      const chunks = (await sql<{ tx: string; cmd: string }>`SELECT xmin::text AS tx, cmin::text AS cmd FROM sheet_chunks WHERE sheet_id = ANY(${[a.id, c.id]}::uuid[])`.execute(t.app.db)).rows;
+      assert.deepEqual(new Set(chunks.map((r) => `${r.tx}/${r.cmd}`)), new Set([`${ops.at(-1)!.tx}/${ops.at(-1)!.cmd}`]), 'the last round wrote their chunks in that statement');
+      // Every version rebuilds to its grid; the sheets' sizes and held cells are those of their chunks; the AI write is marked.
+      for (const [id, versions] of expected) {
+        for (const [v, grid] of versions) {
+          const got = (await api.get(`/api/v1/sheets/${id}/versions/${v}`)).json() as { rows: GridData; headers?: string[] };
+          assert.deepEqual(got.rows.map(trimRow), grid.map(trimRow), `sheet ${id} version ${v}`);
+        }
+        const server = SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
+        assert.deepEqual(server.data.map(trimRow), [...versions.values()].at(-1)!.map(trimRow));
+        assert.equal(server.version, Math.max(...versions.keys()));
+      }
+      const sizes = (await sql<{ id: string; ok: boolean; ai: string | null }>`SELECT s.id, s.byte_size = (SELECT sum(octet_length(c.rows::text)) FROM sheet_chunks c WHERE c.sheet_id = s.id)
+          AND s.held_cells = (SELECT sum(sheet_rows_held(c.rows)) FROM sheet_chunks c WHERE c.sheet_id = s.id) AS ok, s.extra->>'lastAIUpdate' AS ai
+        FROM sheets s WHERE s.id = ANY(${[a.id, b.id, c.id]}::uuid[])`.execute(t.app.db)).rows;
+      assert.deepEqual(sizes.map((r) => r.ok), [true, true, true], 'sizes and held cells as stored');
+      assert.ok(sizes.find((r) => r.id === c.id)?.ai, 'the AI write marked its sheet');
+      // Each version's shape and the headers as recorded alone: one shape per version, headers only where they changed.
+      const shapes = (await sql<{ sheet_id: string; version: number; row_count: number; col_count: number }>`SELECT sheet_id, version, row_count, col_count
+        FROM sheet_version_shapes WHERE sheet_id = ${c.id}::uuid ORDER BY version`.execute(t.app.db)).rows;
+      assert.deepEqual(shapes.map((s) => [s.version, s.row_count, s.col_count]), [...expected.get(c.id)!.entries()].map(([v, g]) => [v, g.length, Math.max(4, ...g.map((r) => r.length))]));
+      const headers = (await sql<{ version: number; headers: string[] }>`SELECT version, headers FROM sheet_version_headers WHERE sheet_id = ${c.id}::uuid ORDER BY version`.execute(t.app.db)).rows;
+      assert.deepEqual(headers.map((h) => [h.version, h.headers.length]), [[c.version, 4], [c.version + 2, 6], [c.version + 4, 7], [c.version + 6, 8]]);
+    } finally {
+      if (previous === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
+      else process.env.VERSION_SNAPSHOT_EVERY = previous;
+    }
+  });
+
+  it("a shared transaction's last statement failing refuses the part it names alone, and runs the parts writing their own when it names none", async () => {
+    const told: boolean[] = [];
+    let fail: Error | undefined = new JointPartError('b', new Error('b is gone'));
+    const joint = new JointCommits(
+      t.app.db,
+      async (_trx, _sheets, deferred) => void told.push(deferred),
+      async () => {
+        const err = fail;
+        fail = fail instanceof JointPartError ? new Error('whose?') : undefined;
+        if (err) throw err;
+      },
+    );
+    const parts = await Promise.allSettled(['a', 'b', 'c'].map((id) => joint.run(id, [], async () => id)));
+    assert.deepEqual(parts.map((p) => (p.status === 'fulfilled' ? p.value : String((p.reason as Error).message))), ['a', 'b is gone', 'c']);
+    // First all three (b named), then a and c (not told whose), then a and c each writing its own.
+    assert.deepEqual(told, [true, true, false]);
   });
 });

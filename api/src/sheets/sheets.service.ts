@@ -50,13 +50,16 @@ import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { type PreparedQuery, preparedQuery } from '../db/prepared-query.js';
-import { JointCommits, type JointSheet } from './joint-commits.js';
+import { JointCommits, JointPartError, type JointSheet } from './joint-commits.js';
 import { isPooledDatabase } from '../db/database.js';
 import { recordCharts, sameCharts, storedCharts } from '../charts/chart-store.js';
 import {
   appendCellOps,
   appendOp,
   applyCellChangeSets,
+  type CellGroupWrite,
+  writeCellGroups,
+  writeChunkRows,
   copyChunks,
   applyCellChanges,
   joinChunkTexts,
@@ -154,7 +157,13 @@ export class SheetsService {
   ) {
     // Not on PostgreSQL: its pool commits sheets in parallel; sharing transactions there cut the api's CPU per
     // group by a fifth but not the p99 (bench/live.mjs, 100 sheets at 1,000 ops/s: 1.1-1.3 s against 0.8-1.0).
-    this.joint = isPooledDatabase(db) ? undefined : new JointCommits(db, (trx, sheets) => this.prefetchGroups(trx, sheets));
+    this.joint = isPooledDatabase(db)
+      ? undefined
+      : new JointCommits(
+          db,
+          (trx, sheets, deferred) => this.prefetchGroups(trx, sheets, deferred),
+          (trx) => this.finishGroups(trx),
+        );
     this.lockQuery = preparedQuery(db, (h) => db.selectFrom('sheets').selectAll().where('id', '=', h('id')).forUpdate());
     this.knownOpsQuery = preparedQuery(db, (h) =>
       withOpIds(db)
@@ -165,7 +174,10 @@ export class SheetsService {
         .where(sql<boolean>`op_id = ANY(${h('ids')}::text[])`),
     );
     // The same two for every sheet of a shared transaction (joint-commits.ts), locked in the order of their ids.
-    this.lockManyQuery = preparedQuery(db, (h) => db.selectFrom('sheets').selectAll().where(sql<boolean>`id = ANY(${h('ids')}::uuid[])`).orderBy('id').forUpdate());
+    // With the transaction's now(): the updated_at that the sheets' rows get (finishGroups writes them after their parts answered).
+    this.lockManyQuery = preparedQuery(db, (h) =>
+      db.selectFrom('sheets').selectAll().select(sql<Date>`now()`.as('joint_now')).where(sql<boolean>`id = ANY(${h('ids')}::uuid[])`).orderBy('id').forUpdate(),
+    );
     this.knownManyQuery = preparedQuery(db, (h) =>
       withOpIds(db)
         .selectFrom('sheet_ops')
@@ -196,10 +208,18 @@ export class SheetsService {
   private readonly joint: JointCommits | undefined;
   private readonly lockQuery: PreparedQuery<SheetRow, 'id'>;
   private readonly knownOpsQuery: PreparedQuery<{ op_id: string | null; version: number; created_at: Date }, 'id' | 'ids'>;
-  private readonly lockManyQuery: PreparedQuery<SheetRow, 'ids'>;
+  private readonly lockManyQuery: PreparedQuery<SheetRow & { joint_now: Date }, 'ids'>;
   private readonly knownManyQuery: PreparedQuery<{ sheet_id: string; op_id: string | null; version: number; created_at: Date }, 'ids' | 'opIds'>;
   /** What a shared transaction read first for its sheets (prefetchGroups), for their parts. */
-  private readonly prefetched = new WeakMap<Transaction<Database>, { rows: Map<string, SheetRow>; known: Map<string, { op_id: string | null; version: number; created_at: Date }[]> }>();
+  private readonly prefetched = new WeakMap<
+    Transaction<Database>,
+    {
+      rows: Map<string, SheetRow>;
+      known: Map<string, { op_id: string | null; version: number; created_at: Date }[]>;
+      /** When the parts leave their writes to finishGroups: those left so far, and the transaction's now() (the rows' updated_at). */
+      deferred?: { groups: CellGroupWrite[]; now: Date };
+    }
+  >();
   /** The group's sheets row update, by [headers changed] + 2 × [an AI write]. */
   private readonly groupUpdateQueries: PreparedQuery<{ updated_at: Date }, 'id' | 'version' | 'rowCount' | 'colCount' | 'headers'>[];
 
@@ -591,9 +611,10 @@ export class SheetsService {
    * statement costs about 0.1-0.2 ms of CPU whatever its rows). A sheet not found is not in the map:
    * its part then locks it itself and is refused alone.
    */
-  private async prefetchGroups(trx: Transaction<Database>, sheets: JointSheet[]): Promise<void> {
+  private async prefetchGroups(trx: Transaction<Database>, sheets: JointSheet[], deferred: boolean): Promise<void> {
     const ids = sheets.map((s) => s.sheetId);
-    const rows = new Map((await this.lockManyQuery(trx, { ids })).rows.map((r) => [r.id, r]));
+    const locked = (await this.lockManyQuery(trx, { ids })).rows;
+    const rows = new Map<string, SheetRow>(locked.map(({ joint_now: _, ...r }) => [r.id, r]));
     const known = new Map<string, { op_id: string | null; version: number; created_at: Date }[]>();
     const opIds = sheets.flatMap((s) => s.opIds);
     if (opIds.length > 0) {
@@ -603,7 +624,20 @@ export class SheetsService {
         else known.set(f.sheet_id, [f]);
       }
     }
-    this.prefetched.set(trx, { rows, known });
+    this.prefetched.set(trx, { rows, known, ...(deferred && locked.length > 0 ? { deferred: { groups: [], now: locked[0].joint_now } } : {}) });
+  }
+
+  /**
+   * The last statement of a shared transaction (JointCommits): the groups its parts left to it
+   * (writeCellGroup), written together (sheet-store writeCellGroups). A sheet whose row it did not
+   * update (gone: cannot happen under the locks prefetchGroups took, kept as a guard) is refused alone.
+   */
+  private async finishGroups(trx: Transaction<Database>): Promise<void> {
+    const groups = this.prefetched.get(trx)?.deferred?.groups ?? [];
+    if (groups.length === 0) return;
+    const updated = await writeCellGroups(trx, groups);
+    const gone = groups.find((g) => !updated.has(g.sheetId));
+    if (gone) throw new JointPartError(gone.sheetId, notFound(SHEET_NOT_FOUND));
   }
 
   /** The transaction of patchCellsBatch (and of its rehearsal): writes, tells no cache and no feed; `carried`: the caches' part, for a rehearsal. */
@@ -636,9 +670,11 @@ export class SheetsService {
     let layout = carry?.layout ?? (await this.layoutOf(trx, id, row.version));
     /** Chunks as stored now, parsed, by chunk id: those the previous group of this process wrote (still current: the version is the one it made), then those this group wrote. */
     const storedChunks = carry?.storedChunks ?? this.loadedChunks.take(id, row.version) ?? new Map<number, CellValue[][]>();
-    const flush = async () => {
+    /** `atEnd`: the group's last write, which a shared transaction may leave to its end (finishGroups); those before end at a snapshot version. */
+    const flush = async (atEnd = false) => {
       if (fresh.length === 0) return;
-      const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length, storedChunks);
+      const joint = atEnd ? pre?.deferred : undefined;
+      const applied = await applyCellChangeSets(trx, id, layout, fresh.map((f) => f.item.changes), row.version + fresh.length, storedChunks, !joint);
       const { steps, written: chunks } = applied;
       layout = applied.layout;
       for (const [p, rows] of applied.chunks) storedChunks.set(layout.ids[p], rows);
@@ -652,17 +688,27 @@ export class SheetsService {
         const { item } = fresh[k];
         return { version: row.version + 1 + k, userId: item.userId, opId: item.opId, changes: step.deltas, rowCount: step.rowCount, colCount: columns, headers, headersChanged };
       });
-      const last = entries[entries.length - 1];
-      const headersChanged = last.colCount !== row.col_count;
-      const update = this.groupUpdateQueries[(headersChanged ? 1 : 0) + (fresh.some((f) => f.item.ai) ? 2 : 0)];
-      const [updated] = (
-        await update(trx, { id, version: last.version, rowCount: last.rowCount, colCount: last.colCount, headers: headersChanged ? JSON.stringify(last.headers) : undefined })
-      ).rows;
-      if (!updated) throw notFound(SHEET_NOT_FOUND);
-      await appendCellOps(trx, id, entries);
-      const at = updated.updated_at.toISOString();
+      const final = entries[entries.length - 1];
+      const headersChanged = final.colCount !== row.col_count;
+      const ai = fresh.some((f) => f.item.ai);
+      let updatedAt: Date;
+      if (joint && !entries.slice(0, -1).some((e) => e.headersChanged)) {
+        // Written with the other sheets' groups at the end of the shared transaction; the row's updated_at is its now().
+        joint.groups.push({ sheetId: id, chunks: applied.rows, ops: entries, headers: headersChanged ? final.headers : null, ai });
+        updatedAt = joint.now;
+      } else {
+        if (joint) await writeChunkRows(trx, applied.rows);
+        const update = this.groupUpdateQueries[(headersChanged ? 1 : 0) + (ai ? 2 : 0)];
+        const [updated] = (
+          await update(trx, { id, version: final.version, rowCount: final.rowCount, colCount: final.colCount, headers: headersChanged ? JSON.stringify(final.headers) : undefined })
+        ).rows;
+        if (!updated) throw notFound(SHEET_NOT_FOUND);
+        await appendCellOps(trx, id, entries);
+        updatedAt = updated.updated_at;
+      }
+      const at = updatedAt.toISOString();
       for (const [k, e] of entries.entries()) results[fresh[k].index] = { id, version: e.version, updated_at: at };
-      row = { ...row, version: last.version, row_count: last.rowCount, col_count: last.colCount, headers: last.headers, updated_at: updated.updated_at };
+      row = { ...row, version: final.version, row_count: final.rowCount, col_count: final.colCount, headers: final.headers, updated_at: updatedAt };
       written = new Map([...written, ...chunks]);
       fresh = [];
     };
@@ -685,7 +731,7 @@ export class SheetsService {
       // A snapshot version ends the write (a snapshot reads the stored grid of its own version).
       if ((row.version + fresh.length) % snapshotEvery() === 0) await flush();
     }
-    await flush();
+    await flush(true);
     for (const [index, item] of items.entries()) {
       if (results[index] !== undefined) continue;
       const first = results[firstOf.get(item.opId)!];

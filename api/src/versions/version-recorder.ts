@@ -55,6 +55,28 @@ export async function recordVersion(
 }
 
 /**
+ * recordVersion for the cell groups of several sheets written in one statement (sheet-store
+ * writeCellGroups), as CTEs of it: every version's shape, as given (the row count and width the
+ * statement writes to the sheet row, which it cannot read back), and each group's last version's
+ * headers when they differ from the last recorded, as recordVersion does. `groups` names a relation
+ * of the statement with (id, version, headers): each sheet's last version and its new headers as
+ * JSON text (null: unchanged, the sheet row's). No version before a group's last changed its
+ * headers (the statement cannot read its own inserts), and none is due a snapshot.
+ */
+export function groupVersionsRecorded(
+  groups: RawBuilder<unknown>,
+  shapes: { sheetId: string; version: number; rowCount: number; colCount: number }[],
+): RawBuilder<unknown> {
+  return sql`shaped AS (INSERT INTO sheet_version_shapes (sheet_id, version, row_count, col_count)
+      SELECT * FROM unnest(${shapes.map((v) => v.sheetId)}::uuid[], ${shapes.map((v) => v.version)}::int[], ${shapes.map((v) => v.rowCount)}::int[],
+        ${shapes.map((v) => v.colCount)}::int[])),
+    headed AS (INSERT INTO sheet_version_headers (sheet_id, version, headers)
+      SELECT g.id, g.version, coalesce(g.headers::jsonb, s.headers) FROM ${groups} g JOIN sheets s ON s.id = g.id
+      WHERE coalesce(g.headers::jsonb, s.headers) IS DISTINCT FROM (SELECT h.headers FROM sheet_version_headers h
+        WHERE h.sheet_id = g.id ORDER BY h.version DESC LIMIT 1))`;
+}
+
+/**
  * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) folded per
  * cell; then a full snapshot too when enough cells changed since the last one (see above).
  */
