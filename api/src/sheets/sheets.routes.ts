@@ -38,7 +38,7 @@ export const SHEET_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const { sheets, access } = services;
 
-  app.post('/', withDoc({ summary: 'Create a sheet', tag: 'Sheets', body: CreateSheetBodySchema, responses: { 201: SheetSchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES }), async (request, reply) => {
+  app.post('/', withDoc({ summary: 'Create a sheet', tag: 'Sheets', body: CreateSheetBodySchema, responses: { 201: SheetSchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, onRequest: services.slots.beforeLargeBody('save') }), async (request, reply) => {
     requireColumnsOfBody(request.body);
     const body = validate(CreateSheetBodySchema, request.body ?? {});
     const user = currentUser(request);

@@ -1,4 +1,4 @@
-import { ERROR_CODES, TRANSFER_BOUNDS, TRANSFER_TEXTS, type TransferKind } from '@tessera/contracts';
+import { ERROR_CODES, SHEET_READ_SLOT_MIN_BYTES, TRANSFER_BOUNDS, TRANSFER_TEXTS, type TransferKind } from '@tessera/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../http/auth-guard.js';
 import { HttpError } from '../http/http-error.js';
@@ -47,6 +47,17 @@ export class TransferSlots {
   /** A route's onRequest hook: the slot is taken before the body, the access check and the handler read anything. */
   before(kind: TransferKind) {
     return async (request: FastifyRequest, reply: FastifyReply) => this.hold(kind, request, reply);
+  }
+
+  /**
+   * As `before`, for a route whose body is often small (a new sheet, usually empty): a slot only when
+   * the body is SHEET_READ_SLOT_MIN_BYTES or more, or its length is not told (chunked).
+   */
+  beforeLargeBody(kind: TransferKind) {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const length = Number(request.headers['content-length']);
+      if (!Number.isFinite(length) || length >= SHEET_READ_SLOT_MIN_BYTES) this.hold(kind, request, reply);
+    };
   }
 
   /** `kind` slots taken now (by everyone). */

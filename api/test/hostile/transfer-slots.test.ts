@@ -173,6 +173,22 @@ describe('hostile: imports, exports, whole sheet reads, copies and restores unde
     assert.equal(await proposals(), 2);
   });
 
+  it(`new sheets with a grid of ${SHEET_READ_SLOT_MIN_BYTES} bytes or more take save slots: one more than a member's ${TRANSFER_BOUNDS.save.perUser} under way is 429 and adds no sheet; a small one is not refused`, async () => {
+    const before = await sheetCount();
+    const large = Array.from({ length: 40 }, () => ['y'.repeat(30_000)]);
+    const createBy = (name: string, data: unknown[][]) => t.app.inject({ method: 'POST', url: '/api/v1/sheets', headers: auth(admin), payload: { name, data } });
+    const release = await holdDatabase();
+    const mine = ['Large 1', 'Large 2', 'Large 3'].map((name) => createBy(name, large));
+    const small = createBy('Small', [[1, 2]]);
+    const refused = await Promise.race(mine);
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.deepEqual(refused.json().error, { code: 'too_many_requests', message: TRANSFER_TEXTS.userBusy('save') });
+    await release();
+    assert.deepEqual((await Promise.all(mine)).map((r) => r.statusCode).sort(), [201, 201, 429]);
+    assert.equal((await small).statusCode, 201);
+    assert.equal(await sheetCount(), before + 3);
+  });
+
   it(`whole sheet reads: a member's readers that do not take their replies hold ${TRANSFER_BOUNDS['sheet read'].perUser} slots; one more is 429 with the text, a windowed read and another member's go; once the readers are gone, the next goes`, async () => {
     // Over the bound's size, and more than the sockets' buffers take: a reader that reads nothing holds its reply.
     const big = Array.from({ length: 300 }, () => ['x'.repeat(32_000)]);

@@ -55,7 +55,8 @@ export const EXPORTS_AT_ONCE_MAX = 8;
  *   sheet are both held whole, parsed);
  * - 'save': PUT /sheets/{id} (the Save command: its body is a whole grid, up to 64 MB, and the sheet
  *   is read whole, parsed, to merge and diff it) and POST /sheets/{id}/versions (a proposal: a whole
- *   grid, or its base version rebuilt whole), taken before the body is read.
+ *   grid, or its base version rebuilt whole), taken before the body is read; and POST /sheets (a new
+ *   sheet with its grid) when its body is SHEET_READ_SLOT_MIN_BYTES or more, or of a length not told.
  * The web client sends at most one of each at a time per sheet it shows (opening, a preview, a
  * version's two first windows), so a member's bound leaves room for a few tabs.
  */
@@ -68,7 +69,10 @@ export const TRANSFER_BOUNDS: Readonly<Record<TransferKind, { perUser: number; a
   restore: { perUser: 2, atOnce: 4, plural: 'restores' },
   save: { perUser: 2, atOnce: 4, plural: 'saves' },
 };
-/** A whole sheet's answer takes a 'sheet read' slot from this size of its stored text (1 MiB, some 100,000 short cells). */
+/**
+ * A whole sheet's answer takes a 'sheet read' slot from this size of its stored text (1 MiB, some
+ * 100,000 short cells), a new sheet's body a 'save' slot from this size: smaller ones take none.
+ */
 export const SHEET_READ_SLOT_MIN_BYTES = 1024 * 1024;
 export const TRANSFER_TEXTS = {
   userBusy: (kind: TransferKind) => `You have ${TRANSFER_BOUNDS[kind].perUser} ${TRANSFER_BOUNDS[kind].plural} under way. Wait for one to finish.`,
