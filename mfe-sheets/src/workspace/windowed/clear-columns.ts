@@ -1,6 +1,7 @@
-import type { GridData } from '@tessera/contracts';
+import type { CellChange, GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { UndoStep } from '../undo/undo-stack.js';
+import type { WindowedSheet } from './windowed-sheet.js';
 
 /** Columns `left`..`right` of the sheet. */
 export interface ColumnSpan {
@@ -48,6 +49,28 @@ export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): Undo
     }
   }
   return step;
+}
+
+/**
+ * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only the
+ * slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the others
+ * read, at the session's version with own edits), those holding a value are sent empty through
+ * `write` as one undo step; the rows held show it at once, the others once read. False when nothing
+ * was cleared: none held a value, `stopped` (read-only, or gone) once read, or rows moved on every
+ * read (the user may press Delete again).
+ */
+export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<boolean> {
+  let rows: GridData;
+  try {
+    rows = await sheet.cells();
+  } catch {
+    return false;
+  }
+  const step = clearedCells(rows, spans);
+  if (step.length === 0 || stopped()) return false;
+  write(step.map(({ row, col }) => ({ row, col, value: null })));
+  sheet.undo.record(step);
+  return true;
 }
 
 /**
