@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, WHOLE_COLUMNS_TEXTS, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -14,6 +14,8 @@ import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
+import { copyColumns } from './copy-columns.js';
+import { GridStatus, GridStatusLine } from './grid-status.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
@@ -278,9 +280,32 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const undo = () => history(false);
   const redo = () => history(true);
 
+  /** Work on every row of the sheet (whole columns): said while under way, and its failure. */
+  const status = useRef<GridStatus>(null as unknown as GridStatus);
+  status.current ??= new GridStatus();
+  useEffect(() => () => status.current.stop(), []);
+  const reading = () => WHOLE_COLUMNS_TEXTS.reading(sheet.rowCount);
+  /** The selection's whole columns (their headers clicked, Ctrl+A), else null: the sheet's, not the slab's rows. */
+  const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount));
+
   const clearWholeColumns = (spans: ColumnSpan[]) => {
     if (locked.current) return;
-    void clearColumns(sheet, spans, sendOwn, () => locked.current).then((cleared) => cleared && hot()?.render());
+    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current).catch(() => {
+      throw new Error(WHOLE_COLUMNS_TEXTS.unreadable);
+    });
+    void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
+  };
+  /**
+   * beforeCopy and beforeCut: with whole columns selected, every row of the sheet is copied
+   * (copyColumns), not the slab's, and Handsontable's copy of the slab is cancelled (false); a Cut
+   * then clears them as one undo step (a copy only when read-only). Other selections stay Handsontable's.
+   */
+  const copyWholeColumns = (cut: boolean): boolean => {
+    const h = hot();
+    const spans = h && selectedColumns(h);
+    if (!spans) return true;
+    void status.current.track(reading(), copyColumns(sheet, spans, cut && !locked.current, sendOwn, () => locked.current)).then(() => cut && hot()?.render());
+    return false;
   };
 
   // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps; Delete of whole columns.
@@ -288,7 +313,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return undefined;
     const stopUndo = addUndoKeys(h, undo, redo);
-    const stopClear = addClearColumnKeys(h, () => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount)), clearWholeColumns);
+    const stopClear = addClearColumnKeys(h, () => selectedColumns(h), clearWholeColumns);
     return () => {
       stopUndo();
       stopClear();
@@ -527,6 +552,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
           beforePaste={(data) => !pasteBeyondSlab(data)}
+          beforeCopy={() => copyWholeColumns(false)}
+          beforeCut={() => copyWholeColumns(true)}
           afterChange={(changes, source) => {
             sheet.undo.record(ownStep(changes, source, base.current));
             const cells = cellEdits(changes, source, base.current);
@@ -541,6 +568,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
             if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
           }}
         />
+        <GridStatusLine status={status.current} />
       </div>
       <div ref={bar} data-testid="row-scrollbar" aria-label="Rows" onScroll={followBar} style={{ width: 16, flex: 'none', overflowY: 'scroll', overflowX: 'hidden' }}>
         <div style={{ height: BAR_HEIGHT_PX, width: 1 }} />

@@ -54,20 +54,23 @@ export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): Undo
 /**
  * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only the
  * slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the others
- * read, at the session's version with own edits), those holding a value are sent empty through
- * `write` as one undo step; the rows held show it at once, the others once read. False when nothing
- * was cleared: none held a value, `stopped` (read-only, or gone) once read, or rows moved on every
- * read (the user may press Delete again).
+ * read, at the session's version with own edits), then cleared (clearRows). False when nothing was
+ * cleared (none held a value, or `stopped`: read-only, or gone, once read); rejects when the rows
+ * could not be read (rows moved on every read: the user may press Delete again).
  */
 export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<boolean> {
-  let rows: GridData;
-  try {
-    rows = await sheet.cells();
-  } catch {
-    return false;
-  }
+  const rows = await sheet.cells();
+  return !stopped() && clearRows(sheet, rows, spans, write);
+}
+
+/**
+ * The cells of `spans` holding a value in `rows` (every row of the sheet, read: clearColumns, a
+ * Cut) sent empty through `write` as one undo step; the rows held show it at once, the others once
+ * read. False when none held a value.
+ */
+export function clearRows(sheet: WindowedSheet, rows: GridData, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void): boolean {
   const step = clearedCells(rows, spans);
-  if (step.length === 0 || stopped()) return false;
+  if (step.length === 0) return false;
   write(step.map(({ row, col }) => ({ row, col, value: null })));
   sheet.undo.record(step);
   return true;
