@@ -581,6 +581,27 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
   }
 });
 
+test("a column removed from the menu is undone with its cells in every row of the sheet (read before it goes), put back beside the column another user inserted meanwhile", async () => {
+  await opens();
+  const hot = currentGrid();
+  const bob = await bobJoins();
+  act(() => {
+    hot.selectCell(3, 1);
+    hot.getPlugin('contextMenu').executeCommand('remove_col');
+  });
+  // Bob inserts a column at the left while the rows are read (or once N is gone: N is the third column either way).
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'columns_remove', count: 1 })]), { timeout: 20_000 });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`]));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  // The column back, then its cells, the last row's last.
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`, ROWS - 1]), { timeout: 30_000 });
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== `r${r}` || row[2] !== r)).toEqual([]);
+  await waitFor(() => expect(hot.getDataAtCell(3, 2)).toBe(3));
+});
+
 test("a cell being typed into when another user inserts a row above, or a column left of it, is saved where it moved, not into the cell now at its old place", async () => {
   await opens();
   const bob = await bobJoins();

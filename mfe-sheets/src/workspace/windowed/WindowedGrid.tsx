@@ -17,6 +17,7 @@ import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from 
 import { copyColumns } from './copy-columns.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
+import { removeColumns } from './remove-columns.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
 
@@ -295,6 +296,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
   };
+  /** Columns removed from the menu: their cells in every row read first, for the remove's undo (removeColumns), then the remove sent. */
+  const removeWholeColumns = (change: StructureChange) => {
+    const send = (index: number) => on.current.onStructureChanged({ ...change, index });
+    void status.current.track(reading(), removeColumns(sheet, change.index, -change.amount, send, () => locked.current));
+  };
   /**
    * beforeCopy and beforeCut: with whole columns selected, every row of the sheet is copied
    * (copyColumns), not the slab's, and Handsontable's copy of the slab is cancelled (false); a Cut
@@ -513,7 +519,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         readOnly,
         on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
-        (change) => on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change),
+        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
       ),
     [readOnly],
