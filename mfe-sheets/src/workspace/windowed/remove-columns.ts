@@ -1,5 +1,5 @@
 import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
-import { movedCell } from '../undo/undo-stack.js';
+import { movedCell, UNDO_CELLS_MAX } from '../undo/undo-stack.js';
 import { clearedCells } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -12,11 +12,12 @@ import type { WindowedSheet } from './windowed-sheet.js';
  * column inserts and removes arriving meanwhile move the columns (the remove follows them; one that
  * cuts into them, or a sync, leaves nothing removed); others' cell changes reach the cells read
  * (sheet.cells). With own ops not yet on the server (the rows held are of before them) the remove
- * is sent at once, not undoable, as before. Rejects with the message to show; nothing sent then,
+ * is sent at once, not undoable, as before; so it is when the rows held say its cells pass
+ * UNDO_CELLS_MAX (pastUndoBound). Rejects with the message to show; nothing sent then,
  * nor when `stopped` (read-only by then).
  */
 export async function removeColumns(sheet: WindowedSheet, index: number, count: number, send: (index: number) => void, stopped: () => boolean): Promise<void> {
-  if (sheet.ownMovesPending) return send(index);
+  if (sheet.ownMovesPending || pastUndoBound(sheet, index, count)) return send(index);
   let lost = false;
   const stop = sheet.subscribe((reset, move) => {
     if (!reset) return;
@@ -41,4 +42,27 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
   if (lost || sheet.ownMovesPending) throw new Error(WHOLE_COLUMNS_TEXTS.movedMeanwhile);
   sheet.removing({ type: 'columns_remove', index, count }, clearedCells(rows, [{ left: index, right: index + count - 1 }]));
   send(index);
+}
+
+/**
+ * Whether the cells a remove of columns `index`..`index + count - 1` takes would pass UNDO_CELLS_MAX
+ * (the remove could not be undone), as the rows held tell: their share of those cells holding a
+ * value, over every row of the sheet. Then the remove is sent at once rather than after every row
+ * is read for nothing (a full column of a million rows: half a minute in Chromium).
+ */
+export function pastUndoBound(sheet: WindowedSheet, index: number, count: number): boolean {
+  if (sheet.rowCount * count <= UNDO_CELLS_MAX) return false;
+  let rows = 0;
+  let values = 0;
+  const last = sheet.windows.indexOf(Math.max(0, sheet.rowCount - 1));
+  for (let i = 0; i <= last; i++) {
+    for (const row of sheet.windows.peek(i) ?? []) {
+      rows++;
+      for (let col = index; col < index + count; col++) {
+        const value = row[col];
+        if (value !== null && value !== undefined && value !== '') values++;
+      }
+    }
+  }
+  return rows > 0 && (values / rows) * sheet.rowCount > UNDO_CELLS_MAX;
 }
