@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WHOLE_COLUMNS_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry } from './testing/workspace-menus.js';
@@ -512,6 +512,94 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   act(() => void press('z', { ctrlKey: true }));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
   await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
+});
+
+/** The browser's clipboard (jsdom has none): the text/plain written through navigator.clipboard, in order. Removed by the returned function. */
+function stubClipboard() {
+  const written: string[] = [];
+  class Item {
+    constructor(readonly items: Record<string, Promise<Blob>>) {}
+  }
+  Object.assign(globalThis, { ClipboardItem: Item });
+  // jsdom's Blob has no text(): read as a page reads a file.
+  const text = (blob: Blob) =>
+    new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.readAsText(blob);
+    });
+  const write = async ([item]: Item[]) => void written.push(await text(await item.items['text/plain']));
+  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { write } });
+  const remove = () => {
+    Reflect.deleteProperty(globalThis, 'ClipboardItem');
+    Reflect.deleteProperty(navigator, 'clipboard');
+  };
+  return { written, remove };
+}
+/** A copy or cut event on the page (as Ctrl+C, Ctrl+X or the menu's), its own clipboard data: what Handsontable's copy sets there. */
+function clipboardEvent(type: 'copy' | 'cut') {
+  const data: Record<string, string> = {};
+  fireEvent[type](document.body, { clipboardData: { setData: (format: string, value: string) => (data[format] = value), getData: () => '' } });
+  return data;
+}
+
+test('Cut with a whole column selected puts it on the clipboard from every row of the sheet, not the rows held, then clears it; one Undo puts it back; a block of cells copies as before', async () => {
+  await opens();
+  const clipboard = stubClipboard();
+  try {
+    const hot = currentGrid();
+    // A block of cells: the grid's own copy, as before.
+    act(() => {
+      hot.selectCell(2, 0, 3, 1);
+      hot.listen();
+    });
+    expect(clipboardEvent('copy')['text/plain']).toBe('r2\t2\nr3\t3');
+    // N's header clicked, Ctrl+X.
+    act(() => {
+      hot.selectColumns(1);
+      hot.listen();
+    });
+    let event: Record<string, string> = {};
+    act(() => void (event = clipboardEvent('cut')));
+    expect(event).toEqual({});
+    // Said while every row is read.
+    expect(screen.getByTestId('windowed-status')).toHaveTextContent(WHOLE_COLUMNS_TEXTS.reading(ROWS));
+    await waitFor(() => expect(clipboard.written).toHaveLength(1), { timeout: 20_000 });
+    await waitFor(() => expect(screen.queryByTestId('windowed-status')).toBeNull());
+    expect(clipboard.written[0]).toBe(Array.from({ length: ROWS }, (_, r) => String(r)).join('\n'));
+    // Then cleared in every row, the names kept.
+    await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+    expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
+    expect(hot.getDataAtCell(3, 1)).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+    act(() => void press('z', { ctrlKey: true }));
+    // The slab's rows go last (the grid's own write): row 1's N back, every row's is.
+    await waitFor(() => expect(api.sheets.get(big.id)!.data[1]).toEqual(['r1', 1]), { timeout: 30_000 });
+    expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
+  } finally {
+    clipboard.remove();
+  }
+});
+
+test("a column removed from the menu is undone with its cells in every row of the sheet (read before it goes), put back beside the column another user inserted meanwhile", async () => {
+  await opens();
+  const hot = currentGrid();
+  const bob = await bobJoins();
+  act(() => {
+    hot.selectCell(3, 1);
+    hot.getPlugin('contextMenu').executeCommand('remove_col');
+  });
+  // Bob inserts a column at the left while the rows are read (or once N is gone: N is the third column either way).
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'columns_remove', count: 1 })]), { timeout: 20_000 });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`]));
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  // The column back, then its cells, the last row's last.
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`, ROWS - 1]), { timeout: 30_000 });
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== `r${r}` || row[2] !== r)).toEqual([]);
+  await waitFor(() => expect(hot.getDataAtCell(3, 2)).toBe(3));
 });
 
 test("a cell being typed into when another user inserts a row above, or a column left of it, is saved where it moved, not into the cell now at its old place", async () => {

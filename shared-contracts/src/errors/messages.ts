@@ -74,3 +74,19 @@ export const failedToLoadSnapshots = (detail: string) => `Failed to load snapsho
 export const failedToRestoreSnapshot = (detail: string) => `Failed to restore snapshot: ${detail}`;
 export const confirmRestoreSnapshot = (version: number) => `Restore version #${version}?`;
 export const confirmRestoreSnapshotDetail = 'The sheet takes that content as a new version; nothing in between is lost from history.';
+
+/**
+ * Ours (the spec has no text for them): whole columns of a sheet opened windowed (Copy, Cut, Delete,
+ * a column remove's undo) are read in every row of it first; the grid says so while it reads, and
+ * why nothing was done when it could not be.
+ */
+export const WHOLE_COLUMNS_TEXTS = {
+  reading: (rows: number) => `Reading ${rows.toLocaleString('en-US')} rows…`,
+  unreadable: "The sheet's rows could not be read: nothing was done. Try again.",
+  clipboardRefused: 'The browser did not let the clipboard be written: nothing was copied.',
+  /** A column remove read first (for its undo) while columns it names were inserted or removed by someone. */
+  movedMeanwhile: 'Columns were inserted or removed meanwhile: nothing was removed. Try again.',
+  /** A copy whose text would pass `maxChars` characters (about as many bytes): refused before it is built. */
+  tooLarge: (maxChars: number) =>
+    `Too much to copy at once: the columns selected hold more than ${maxChars.toLocaleString('en-US')} characters. Select fewer columns.`,
+} as const;

@@ -93,6 +93,17 @@ test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UND
   expect(undo.canUndo()).toBe(false);
 });
 
+test('one step past UNDO_CELLS_MAX cells (a paste, a whole-column clear) cannot be undone: the history before it goes too, as for a remove too large', () => {
+  const undo = new UndoStack();
+  undo.record([{ row: 0, col: 0, before: null, after: 1 }]);
+  undo.record(Array.from({ length: UNDO_CELLS_MAX + 1 }, (_, row) => ({ row, col: 1, before: row, after: null })));
+  expect(undo.canUndo()).toBe(false);
+  expect(undone(undo)).toBeNull();
+  // At the bound it is a step.
+  undo.record(Array.from({ length: UNDO_CELLS_MAX }, (_, row) => ({ row, col: 1, before: row, after: null })));
+  expect(undone(undo)).toHaveLength(UNDO_CELLS_MAX);
+});
+
 test("own row inserts and removes are steps: undone (a remove's cells put back) and redone where their rows are now", () => {
   const undo = new UndoStack();
   /** An own op, as the sheet sends it: the steps move, then it is a step. */

@@ -16,7 +16,7 @@ const NOT_STEPS = new Set<string>(['loadData', 'updateData', LIVE_SOURCE, UNDO_S
 
 /** Steps kept (the oldest dropped first): Excel's default depth; Handsontable's own stack has no bound. */
 export const UNDO_STEPS_MAX = 100;
-/** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first, the newest always kept. */
+/** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first; one step past it is not kept (record). */
 export const UNDO_CELLS_MAX = 500_000;
 
 /** A cell the user changed, at its absolute row: its value before and after. */
@@ -184,11 +184,15 @@ export class UndoStack {
     return this.undone.length > 0;
   }
 
-  /** A new change of the user's: the steps undone cannot be redone any more (as in Handsontable). */
+  /**
+   * A new change of the user's: the steps undone cannot be redone any more (as in Handsontable).
+   * One past UNDO_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
+   */
   record(cells: UndoStep): void {
     if (cells.length === 0) return;
     this.settled();
-    this.push({ cells });
+    if (cells.length <= UNDO_CELLS_MAX) this.push({ cells });
+    else this.clear();
   }
 
   /**

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, WHOLE_COLUMNS_TEXTS, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -8,13 +8,17 @@ import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { gridLink, type GridPlace } from '../grid/grid-link.js';
 import { drawPresence } from '../grid/live-grid.js';
 import { registerGridModules } from '../grid/grid-modules.js';
-import { escapeHtml, headerLabel, toCellValue, typedValue } from '../grid/grid-shape.js';
+import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { addClearColumnKeys, clearedCells, type ColumnSpan, wholeColumns } from './clear-columns.js';
-import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, type UndoStep } from '../undo/undo-stack.js';
+import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
+import { copyColumns } from './copy-columns.js';
+import { GridStatus, GridStatusLine } from './grid-status.js';
+import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
+import { removeColumns } from './remove-columns.js';
+import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
 
 registerGridModules();
@@ -277,25 +281,37 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const undo = () => history(false);
   const redo = () => history(true);
 
-  /**
-   * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only
-   * the slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the
-   * others read, at the session's version with own edits), those holding a value are sent empty as
-   * one undo step; the rows held show it at once, the others once read.
-   */
-  const clearColumns = (spans: ColumnSpan[]) => {
+  /** Work on every row of the sheet (whole columns): said while under way, and its failure. */
+  const status = useRef<GridStatus>(null as unknown as GridStatus);
+  status.current ??= new GridStatus();
+  useEffect(() => () => status.current.stop(), []);
+  const reading = () => WHOLE_COLUMNS_TEXTS.reading(sheet.rowCount);
+  /** The selection's whole columns (their headers clicked, Ctrl+A), else null: the sheet's, not the slab's rows. */
+  const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount));
+
+  const clearWholeColumns = (spans: ColumnSpan[]) => {
     if (locked.current) return;
-    void sheet.cells().then(
-      (rows) => {
-        const step = clearedCells(rows, spans);
-        if (step.length === 0 || locked.current) return;
-        sendOwn(step.map(({ row, col }) => ({ row, col, value: null })));
-        sheet.undo.record(step);
-        hot()?.render();
-      },
-      // Rows moved on every attempt (cells() tried again): nothing was cleared, the user may press Delete again.
-      () => {},
-    );
+    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current).catch(() => {
+      throw new Error(WHOLE_COLUMNS_TEXTS.unreadable);
+    });
+    void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
+  };
+  /** Columns removed from the menu: their cells in every row read first, for the remove's undo (removeColumns), then the remove sent. */
+  const removeWholeColumns = (change: StructureChange) => {
+    const send = (index: number) => on.current.onStructureChanged({ ...change, index });
+    void status.current.track(reading(), removeColumns(sheet, change.index, -change.amount, send, () => locked.current));
+  };
+  /**
+   * beforeCopy and beforeCut: with whole columns selected, every row of the sheet is copied
+   * (copyColumns), not the slab's, and Handsontable's copy of the slab is cancelled (false); a Cut
+   * then clears them as one undo step (a copy only when read-only). Other selections stay Handsontable's.
+   */
+  const copyWholeColumns = (cut: boolean): boolean => {
+    const h = hot();
+    const spans = h && selectedColumns(h);
+    if (!spans) return true;
+    void status.current.track(reading(), copyColumns(sheet, spans, cut && !locked.current, sendOwn, () => locked.current)).then(() => cut && hot()?.render());
+    return false;
   };
 
   // Handsontable's shortcuts (its UndoRedo's, which is off here), doing sheet.undo's steps; Delete of whole columns.
@@ -303,7 +319,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return undefined;
     const stopUndo = addUndoKeys(h, undo, redo);
-    const stopClear = addClearColumnKeys(h, () => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount)), clearColumns);
+    const stopClear = addClearColumnKeys(h, () => selectedColumns(h), clearWholeColumns);
     return () => {
       stopUndo();
       stopClear();
@@ -464,132 +480,37 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /**
-   * The rows of a paste past the sheet's last row (the grid holds none there; Handsontable would drop
-   * them): sent from beforePaste at their absolute rows, recorded with the rest of the paste as one
-   * undo step (afterChange, else afterPaste when the rest changed no cell).
-   */
-  const pastedPast = useRef<{ step: UndoStep; recorded: boolean } | null>(null);
-  const pastePastEnd = (data: unknown[][]) => {
-    const h = hot();
-    const at = h?.getSelectedRangeActive()?.getTopStartCorner();
-    if (!h || !at || at.row === null || at.col === null || at.row < 0 || locked.current) return;
-    const room = sheet.rowCount - (base.current + at.row);
-    if (room < 1 || data.length <= room) return;
-    const first = sheet.rowCount;
-    const step: UndoStep = [];
-    data.splice(room).forEach((cells, i) =>
-      cells.forEach((value, j) => {
-        const after = toCellValue(typedValue(value));
-        if (after !== null && after !== '') step.push({ row: first + i, col: Math.max(0, at.col ?? 0) + j, before: null, after });
-      }),
-    );
-    if (step.length === 0) return;
-    pastedPast.current = { step, recorded: false };
-    // Into the windows held (the last one gets the rows), sent; the sheet grows by them (WindowedSheet.grow).
-    sendOwn(step.map(({ row, col, after }) => ({ row, col, value: after })));
-  };
-  /**
-   * A paste whose rows inside the sheet do not all fit in the slab, or fall on rows of it not read
-   * yet (read-only placeholders): Handsontable would drop those rows (it holds none past the slab, and
-   * skips read-only cells). It is made here instead, whole: the cells it covers read first
-   * (sheet.cells: the windows held, the others read), so that each cell's value before is known,
-   * then every pasted cell written at its absolute row (rows held show it at once, the others once
-   * read), sent, and recorded as one undo step. Rows past the sheet's last row are written too (the
-   * sheet grows by them, as pastePastEnd does). True when the paste is taken (Handsontable's is
-   * cancelled); the slab's own pastes and those at the sheet's end stay Handsontable's.
+   * A paste Handsontable would drop rows of (past the slab's end or the sheet's, or over rows not
+   * read yet: pasteOutsideSlab) is made here instead, whole (pasteCells: one undo step); then the
+   * slab is drawn again (the sheet may be longer or wider now) and the pasted block's rows in it
+   * selected, the slab moved to the sheet's new end when the paste grew it from there. True when the
+   * paste is taken (Handsontable's is cancelled); the slab's own pastes stay Handsontable's.
    */
   const pasteBeyondSlab = (data: unknown[][]): boolean => {
     const h = hot();
     const at = h?.getSelectedRangeActive()?.getTopStartCorner();
-    if (!h || !at || at.row === null || at.col === null || at.row < 0 || at.col < 0 || locked.current || data.length === 0) return false;
-    const slabEnd = base.current + slab.current.length;
-    let top = base.current + at.row;
-    const inSheet = Math.min(top + data.length, sheet.rowCount);
-    let unread = false;
-    for (let i = at.row; i < Math.min(slab.current.length, inSheet - base.current) && !unread; i++) unread = placeholders.current.has(slab.current[i]);
-    if (inSheet <= slabEnd && !unread) return false;
-    let left = at.col;
-    // As Handsontable's paste types them (typeCellEdits).
-    const pasted = data.map((cells) => cells.map((value) => toCellValue(typedValue(value))));
-    void (async () => {
-      // Rows or columns moved while the cells are read (someone's op): the paste follows its first cell
-      // (to where its rows or columns were, when removed), and reads again; given up after three such reads.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        let moved = false;
-        const stop = sheet.subscribe((reset, move) => {
-          if (!reset) return;
-          moved = true;
-          if (!move) return;
-          const cell = movedCell({ row: top, col: left }, move);
-          const rows = move.type === 'rows_insert' || move.type === 'rows_remove';
-          top = cell?.row ?? (rows ? move.index : top);
-          left = cell?.col ?? (rows ? left : move.index);
-        });
-        let before: GridData;
-        try {
-          before = await sheet.cells({ start: top, count: pasted.length });
-        } catch {
-          before = [];
-          moved = true;
-        } finally {
-          stop();
-        }
-        if (locked.current) return;
-        if (moved) continue;
-        writePaste(top, left, pasted, before);
-        return;
-      }
-    })();
+    if (!h || !at || at.row === null || at.col === null || at.row < 0 || at.col < 0 || locked.current) return false;
+    const rows = { base: base.current, length: slab.current.length, unread: (i: number) => placeholders.current.has(slab.current[i]) };
+    if (!pasteOutsideSlab(rows, at.row, data.length)) return false;
+    const end = sheet.rowCount;
+    const atEnd = base.current + slab.current.length >= end;
+    void pasteCells(sheet, base.current + at.row, at.col, data, sendOwn, () => locked.current).then((block) => block && showPasted(block, atEnd && block.bottom >= end));
     return true;
   };
-  /** pasteBeyondSlab's cells written from row `top` and column `left` over `before` (the cells there now), one undo step; the block selected. */
-  const writePaste = (top: number, left: number, pasted: CellValue[][], before: GridData) => {
-    const step: UndoStep = [];
-    let right = left;
-    pasted.forEach((cells, i) => {
-      const row = top + i;
-      cells.forEach((after, j) => {
-        const col = left + j;
-        right = Math.max(right, col);
-        const was = toCellValue(before[i]?.[col]);
-        const empty = (value: CellValue) => value === null || value === '';
-        if (was === after || (empty(was) && empty(after))) return;
-        step.push({ row, col, before: was, after });
-      });
-    });
-    if (step.length > 0) {
-      // Into the rows held (the slab's are the same arrays), sent; cells past the last row or column grow the sheet.
-      sendOwn(step.map(({ row, col, after }) => ({ row, col, value: after })));
-      // Past UNDO_CELLS_MAX it could not be undone whole: the stack is cleared, as for a remove too large (UndoStack.own).
-      if (step.length <= UNDO_CELLS_MAX) sheet.undo.record(step);
-      else sheet.undo.clear();
-    }
+  /** A paste made by pasteBeyondSlab shown: its rows in the slab selected; `grown` (it ran past the sheet's end from the slab there): the slab at the new end. */
+  const showPasted = ({ top, left, bottom, right }: PastedBlock, grown: boolean) => {
     const h = hot();
     if (!h) return;
-    // The slab again (the sheet may be longer or wider now), the pasted block's rows in it selected.
-    rebase(base.current, base.current + visibleRange(h).first);
-    const end = base.current + slab.current.length - 1;
-    const bottom = Math.min(top + pasted.length - 1, end);
-    if (top >= base.current && top <= end) h.selectCell(top - base.current, left, bottom - base.current, right, false);
-  };
-  /** After a paste past the last row: its undo step recorded if afterChange did not, and its rows shown, the block selected. */
-  const afterPastePastEnd = () => {
-    const past = pastedPast.current;
-    pastedPast.current = null;
-    if (!past) return;
-    if (!past.recorded) sheet.undo.record(past.step);
-    const h = hot();
-    if (!h) return;
-    const { step } = past;
-    const selected = h.getSelectedRangeLast();
-    const top = base.current + Math.max(0, selected?.getTopStartCorner().row ?? 0);
-    const { left, right } = cellsBlock(step);
-    const bottom = sheet.rowCount - 1;
-    // The slab at the sheet's new end (the paste was at its old one); a window past the old end is read.
-    const from = Math.max(0, sheet.rowCount - SLAB.rows);
-    sheet.show(top, bottom, SLAB.readAhead);
-    rebase(from, Math.max(from, bottom - (visibleRange(h).last - visibleRange(h).first)));
-    h.selectCell(top - from, Math.min(left, selected?.getTopStartCorner().col ?? left), bottom - from, Math.max(right, selected?.getBottomEndCorner().col ?? right), false);
+    const { first, last } = visibleRange(h);
+    if (grown) {
+      // The rows past the old end are read (as any window) once shown.
+      const from = Math.max(0, sheet.rowCount - SLAB.rows);
+      const shownTop = Math.max(from, bottom - (last - first));
+      sheet.show(shownTop, bottom, SLAB.readAhead);
+      rebase(from, shownTop);
+    } else rebase(base.current, base.current + first);
+    const slabEnd = base.current + slab.current.length - 1;
+    if (top >= base.current && top <= slabEnd) h.selectCell(top - base.current, left, Math.min(bottom, slabEnd) - base.current, right, false);
   };
 
   const menu = useMemo(
@@ -598,7 +519,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         readOnly,
         on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
-        (change) => on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change),
+        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
       ),
     [readOnly],
@@ -636,12 +557,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           readOnly={readOnly}
           outsideClickDeselects={false}
           beforeChange={typeCellEdits}
-          beforePaste={(data) => (pasteBeyondSlab(data) ? false : pastePastEnd(data))}
-          afterPaste={afterPastePastEnd}
+          beforePaste={(data) => !pasteBeyondSlab(data)}
+          beforeCopy={() => copyWholeColumns(false)}
+          beforeCut={() => copyWholeColumns(true)}
           afterChange={(changes, source) => {
-            const past = source === 'CopyPaste.paste' && pastedPast.current?.recorded === false ? pastedPast.current : null;
-            if (past) past.recorded = true;
-            sheet.undo.record([...ownStep(changes, source, base.current), ...(past?.step ?? [])]);
+            sheet.undo.record(ownStep(changes, source, base.current));
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
@@ -654,6 +574,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
             if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
           }}
         />
+        <GridStatusLine status={status.current} />
       </div>
       <div ref={bar} data-testid="row-scrollbar" aria-label="Rows" onScroll={followBar} style={{ width: 16, flex: 'none', overflowY: 'scroll', overflowX: 'hidden' }}>
         <div style={{ height: BAR_HEIGHT_PX, width: 1 }} />

@@ -1,6 +1,7 @@
-import type { GridData } from '@tessera/contracts';
+import type { CellChange, GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { UndoStep } from '../undo/undo-stack.js';
+import type { WindowedSheet } from './windowed-sheet.js';
 
 /** Columns `left`..`right` of the sheet. */
 export interface ColumnSpan {
@@ -48,6 +49,31 @@ export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): Undo
     }
   }
   return step;
+}
+
+/**
+ * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only the
+ * slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the others
+ * read, at the session's version with own edits), then cleared (clearRows). False when nothing was
+ * cleared (none held a value, or `stopped`: read-only, or gone, once read); rejects when the rows
+ * could not be read (rows moved on every read: the user may press Delete again).
+ */
+export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<boolean> {
+  const rows = await sheet.cells();
+  return !stopped() && clearRows(sheet, rows, spans, write);
+}
+
+/**
+ * The cells of `spans` holding a value in `rows` (every row of the sheet, read: clearColumns, a
+ * Cut) sent empty through `write` as one undo step; the rows held show it at once, the others once
+ * read. False when none held a value.
+ */
+export function clearRows(sheet: WindowedSheet, rows: GridData, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void): boolean {
+  const step = clearedCells(rows, spans);
+  if (step.length === 0) return false;
+  write(step.map(({ row, col }) => ({ row, col, value: null })));
+  sheet.undo.record(step);
+  return true;
 }
 
 /**

@@ -44,6 +44,8 @@ export class WindowedSheet {
   private movesUnknown = false;
   /** The rows held before the own ops, at their new places: shown read-only until read again. */
   private moved: ((row: number) => CellValue[] | undefined) | null = null;
+  /** An own remove about to be sent, its cells read from every row first (removeColumns): its undo step's. */
+  private removeRead: { move: StructureMove; cells: UndoStep } | null = null;
 
   constructor(
     first: SheetRows,
@@ -282,11 +284,28 @@ export class WindowedSheet {
     this.ownMoves.push(move);
   }
 
+  /** Own row or column ops not acknowledged yet: the rows held (and read) are of before them. */
+  get ownMovesPending(): boolean {
+    return this.ownMoves.length > 0;
+  }
+
   /**
-   * The cells holding a value that an own remove takes (for its undo), or null when they are not all
-   * known: rows not read, or the rows held not yet moved by an own op the server has not acknowledged.
+   * The cells holding a value that the own remove `move` takes, read from every row of the sheet
+   * just before it is sent (removeColumns): ownStructure gives them to its undo step.
+   */
+  removing(move: StructureMove, cells: UndoStep): void {
+    this.removeRead = { move, cells };
+  }
+
+  /**
+   * The cells holding a value that an own remove takes (for its undo): those read for it (removing),
+   * else from the rows held; null when they are not all known: rows not read, or the rows held not
+   * yet moved by an own op the server has not acknowledged.
    */
   private removedCells(move: StructureMove): UndoStep | null {
+    const read = this.removeRead;
+    this.removeRead = null;
+    if (read && read.move.type === move.type && read.move.index === move.index && read.move.count === move.count) return read.cells;
     if (this.ownMoves.length > 0) return null;
     return removedCells(move, this.rowCount, (row) => this.rowAt(row) ?? this.staleRowAt(row) ?? null);
   }
