@@ -1,6 +1,6 @@
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
-import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
+import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEP_CELLS_MAX, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
 
 /** An undo or redo done (its inverse sent at once): the cells written, null when there was none. */
 const undone = (stack: UndoStack) => {
@@ -93,15 +93,17 @@ test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UND
   expect(undo.canUndo()).toBe(false);
 });
 
-test('one step past UNDO_CELLS_MAX cells (a paste, a whole-column clear) cannot be undone: the history before it goes too, as for a remove too large', () => {
+test('one step past UNDO_STEP_CELLS_MAX cells (several whole columns of a million rows) cannot be undone: the history before it goes too, as for a remove too large', () => {
   const undo = new UndoStack();
   undo.record([{ row: 0, col: 0, before: null, after: 1 }]);
-  undo.record(Array.from({ length: UNDO_CELLS_MAX + 1 }, (_, row) => ({ row, col: 1, before: row, after: null })));
+  undo.record(Array.from({ length: UNDO_STEP_CELLS_MAX + 1 }, (_, row) => ({ row, col: 1, before: row, after: null })));
   expect(undo.canUndo()).toBe(false);
   expect(undone(undo)).toBeNull();
-  // At the bound it is a step.
-  undo.record(Array.from({ length: UNDO_CELLS_MAX }, (_, row) => ({ row, col: 1, before: row, after: null })));
-  expect(undone(undo)).toHaveLength(UNDO_CELLS_MAX);
+  // A whole column of the largest sheet (a Delete of it: past UNDO_CELLS_MAX) is a step, the only one kept.
+  undo.record([{ row: 0, col: 0, before: null, after: 1 }]);
+  undo.record(Array.from({ length: UNDO_STEP_CELLS_MAX }, (_, row) => ({ row, col: 1, before: row, after: null })));
+  expect(undone(undo)).toHaveLength(UNDO_STEP_CELLS_MAX);
+  expect(undo.canUndo()).toBe(false);
 });
 
 test("own row inserts and removes are steps: undone (a remove's cells put back) and redone where their rows are now", () => {

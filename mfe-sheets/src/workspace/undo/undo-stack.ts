@@ -1,4 +1,4 @@
-import type { CellChange, CellValue } from '@tessera/contracts';
+import { type CellChange, type CellValue, SHEET_MAX_ROWS } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
@@ -16,8 +16,14 @@ const NOT_STEPS = new Set<string>(['loadData', 'updateData', LIVE_SOURCE, UNDO_S
 
 /** Steps kept (the oldest dropped first): Excel's default depth; Handsontable's own stack has no bound. */
 export const UNDO_STEPS_MAX = 100;
-/** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first; one step past it is not kept (record). */
+/** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first, the newest always kept. */
 export const UNDO_CELLS_MAX = 500_000;
+/**
+ * Cells of one step at most: a whole column of the largest sheet, so a Delete, Cut or remove of one
+ * column of a million rows can be undone (as the only step kept). A step past it (several such
+ * columns: tens of megabytes of undo per column) cannot be undone: the stack is cleared (record, own).
+ */
+export const UNDO_STEP_CELLS_MAX = SHEET_MAX_ROWS;
 
 /** A cell the user changed, at its absolute row: its value before and after. */
 export interface UndoCell {
@@ -150,7 +156,7 @@ function movedStructure(step: StructureMove, present: boolean, move: StructureMo
 /**
  * The cells holding a value that an own remove takes (`move`, on a sheet of `rowCount` rows whose
  * rows `rowAt` gives), for its undo; null when a row is not known (`rowAt` null: not read) or past
- * UNDO_CELLS_MAX (the remove cannot be undone).
+ * UNDO_STEP_CELLS_MAX (the remove cannot be undone).
  */
 export function removedCells({ type, index, count }: StructureMove, rowCount: number, rowAt: (row: number) => readonly CellValue[] | null): UndoStep | null {
   const rows = type === 'rows_remove';
@@ -165,7 +171,7 @@ export function removedCells({ type, index, count }: StructureMove, rowCount: nu
       const value = cells[col];
       if (value !== null && value !== undefined) removed.push({ row, col, before: value, after: null });
     }
-    if (removed.length > UNDO_CELLS_MAX) return null;
+    if (removed.length > UNDO_STEP_CELLS_MAX) return null;
   }
   return removed;
 }
@@ -186,12 +192,12 @@ export class UndoStack {
 
   /**
    * A new change of the user's: the steps undone cannot be redone any more (as in Handsontable).
-   * One past UNDO_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
+   * One past UNDO_STEP_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
    */
   record(cells: UndoStep): void {
     if (cells.length === 0) return;
     this.settled();
-    if (cells.length <= UNDO_CELLS_MAX) this.push({ cells });
+    if (cells.length <= UNDO_STEP_CELLS_MAX) this.push({ cells });
     else this.clear();
   }
 
@@ -214,7 +220,7 @@ export class UndoStack {
     this.moved(move, parked);
     if (!remove) return this.push({ cells: [], structure: move });
     const cells = removed();
-    if (cells && cells.length <= UNDO_CELLS_MAX) this.push({ cells, structure: move, parked });
+    if (cells && cells.length <= UNDO_STEP_CELLS_MAX) this.push({ cells, structure: move, parked });
     else this.clear();
   }
 

@@ -1,6 +1,6 @@
 import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
 import type { StructureMove } from './moved-rows.js';
-import { UNDO_CELLS_MAX } from '../undo/undo-stack.js';
+import { UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
 import { removeColumns } from './remove-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -46,8 +46,8 @@ test('columns cut into by someone meanwhile, or a sync: nothing removed, the use
   }
 });
 
-test('columns whose cells would pass UNDO_CELLS_MAX by the rows held (it could not be undone) are removed at once, without reading every row', async () => {
-  const rowCount = UNDO_CELLS_MAX;
+test('columns whose cells would pass UNDO_STEP_CELLS_MAX by the rows held (it could not be undone) are removed at once, without reading every row', async () => {
+  const rowCount = UNDO_STEP_CELLS_MAX;
   // Every held row has both columns filled: about twice the bound over the sheet.
   const dense = sheetWith([], undefined, { rowCount, window: Array.from({ length: 100 }, (_, r) => ['a', r, r]) });
   const send = jest.fn();

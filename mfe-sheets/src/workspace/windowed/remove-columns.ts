@@ -1,5 +1,5 @@
 import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
-import { movedCell, UNDO_CELLS_MAX } from '../undo/undo-stack.js';
+import { movedCell, UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
 import { clearedCells } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -13,7 +13,7 @@ import type { WindowedSheet } from './windowed-sheet.js';
  * cuts into them, or a sync, leaves nothing removed); others' cell changes reach the cells read
  * (sheet.cells). With own ops not yet on the server (the rows held are of before them) the remove
  * is sent at once, not undoable, as before; so it is when the rows held say its cells pass
- * UNDO_CELLS_MAX (pastUndoBound). Rejects with the message to show; nothing sent then,
+ * UNDO_STEP_CELLS_MAX (pastUndoBound). Rejects with the message to show; nothing sent then,
  * nor when `stopped` (read-only by then).
  */
 export async function removeColumns(sheet: WindowedSheet, index: number, count: number, send: (index: number) => void, stopped: () => boolean): Promise<void> {
@@ -45,13 +45,13 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
 }
 
 /**
- * Whether the cells a remove of columns `index`..`index + count - 1` takes would pass UNDO_CELLS_MAX
+ * Whether the cells a remove of columns `index`..`index + count - 1` takes would pass UNDO_STEP_CELLS_MAX
  * (the remove could not be undone), as the rows held tell: their share of those cells holding a
  * value, over every row of the sheet. Then the remove is sent at once rather than after every row
  * is read for nothing (a full column of a million rows: half a minute in Chromium).
  */
 export function pastUndoBound(sheet: WindowedSheet, index: number, count: number): boolean {
-  if (sheet.rowCount * count <= UNDO_CELLS_MAX) return false;
+  if (sheet.rowCount * count <= UNDO_STEP_CELLS_MAX) return false;
   let rows = 0;
   let values = 0;
   const last = sheet.windows.indexOf(Math.max(0, sheet.rowCount - 1));
@@ -64,5 +64,5 @@ export function pastUndoBound(sheet: WindowedSheet, index: number, count: number
       }
     }
   }
-  return rows > 0 && (values / rows) * sheet.rowCount > UNDO_CELLS_MAX;
+  return rows > 0 && (values / rows) * sheet.rowCount > UNDO_STEP_CELLS_MAX;
 }
