@@ -205,6 +205,43 @@ test('rows and columns inserted or removed by someone else move the cells here; 
   expect(api.sheets.get(budget.id)!.data).toEqual([[], [], ['Food', 300]]);
 });
 
+test('rows inserted above the cell being edited, moving it out of the rows drawn: the typing goes on and is saved into that cell where it is now; its row removed, the editor closes', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectCell(1, 1));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  const editor = hot.getActiveEditor() as unknown as { TEXTAREA: HTMLTextAreaElement; isOpened(): boolean };
+  editor.TEXTAREA.value = '350';
+  const bob = await bobJoins();
+  // jsdom draws every row: as in a browser, where 20,000 rows inserted above took the cell out of
+  // the rows drawn, rows from 20 on are not drawn while the insert arrives (Handsontable then
+  // leaves its editor at the row and column it opened at).
+  const getCell = hot.getCell.bind(hot);
+  const notDrawn = jest.spyOn(hot, 'getCell').mockImplementation((row, col, topmost) => (row >= 20 ? null : getCell(row, col, topmost)));
+  const count = 30;
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count }));
+  await waitFor(() => expect(hot.getDataAtCell(count + 1, 0)).toBe('Food'));
+  notDrawn.mockRestore();
+  expect(editor.isOpened()).toBe(true);
+  act(() => editor.TEXTAREA.focus());
+  await userEvent.keyboard('{Enter}');
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  // Food's cost, not a cell of the new rows.
+  const stored = () => api.sheets.get(budget.id)!.data;
+  expect(stored().slice(count)).toEqual([['Rent', 1200], ['Food', 350]]);
+  expect(stored().slice(0, count).every((row) => row.length === 0)).toBe(true);
+
+  // Editing Rent's cost when Bob removes its row: the editor closes, nothing is written.
+  act(() => void hot.selectCell(count, 1));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  editor.TEXTAREA.value = '999';
+  await bob.acked(bob.send({ type: 'rows_remove', index: count, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(count, 0)).toBe('Food'));
+  expect(editor.isOpened()).toBe(false);
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  expect(stored().slice(count)).toEqual([['Food', 350]]);
+});
+
 test('a row inserted by someone else while an own edit is in flight: the edit stays on its row, here and on the server', async () => {
   const { shell } = await aliceOpens();
   const bob = await bobJoins();
