@@ -365,6 +365,11 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   act(() => hot.getPlugin('contextMenu').executeCommand('row_below'));
   await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_insert', index: at + 3, count: 3 })));
   await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS + 2));
+  // A whole row selected (its header): no column insert, which would insert as many columns as the grid shows.
+  act(() => void hot.selectRows(slabRow(at)));
+  const columnLeft = menuTexts(hot).find((text) => /^Insert .*columns? left$/.test(text ?? ''))!;
+  expect(menuEntry(hot, columnLeft)).toBe('disabled');
+  expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column", async () => {

@@ -10,6 +10,7 @@ interface SelectedRange {
 }
 interface MenuGrid {
   getSelectedRangeActive(): SelectedRange | undefined;
+  selection: { isSelectedByRowHeader(): boolean; isSelectedByColumnHeader(): boolean };
 }
 type InsertAction = 'insert_row_above' | 'insert_row_below' | 'insert_col_start' | 'insert_col_end';
 /** The whole grid, which alters its own rows (Handsontable's alter). */
@@ -91,10 +92,16 @@ function structureItems(onStructure: (change: StructureChange) => void): Record<
     remove_col: item((s) => ({ axis: 'col', index: s.left, amount: -(s.right - s.left + 1) })),
   };
   for (const key of INSERT_KEYS) {
+    const entry = item((s) => ({ axis: INSERTS[key].axis, index: INSERTS[key].at(s), amount: insertCount(key, s) }));
     items[key] = {
-      ...item((s) => ({ axis: INSERTS[key].axis, index: INSERTS[key].at(s), amount: insertCount(key, s) })),
+      ...entry,
       name(this: MenuGrid) {
         return insertName(key, this);
+      },
+      // As Handsontable's: whole rows selected insert no columns (every column is selected), whole columns no rows.
+      disabled(this: MenuGrid) {
+        const across = INSERTS[key].axis === 'col' ? this.selection.isSelectedByRowHeader() : this.selection.isSelectedByColumnHeader();
+        return across || entry.disabled.call(this);
       },
     };
   }
