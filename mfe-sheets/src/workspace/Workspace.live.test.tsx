@@ -179,11 +179,18 @@ test('concurrent writers on the same cells: the grid ends equal to the server sh
   expect(shell.sheet.getData()).toEqual(padded(server));
 });
 
-test('rows and columns inserted or removed by someone else move the cells here; named headers move with them', async () => {
+test('rows and columns inserted or removed by someone else move the cells here; named headers move with them; the navigator is told the new size', async () => {
   const { shell } = await aliceOpens();
+  const updated: unknown[] = [];
+  shell.bus.on('sheet-updated', (e) => updated.push(e));
   const bob = await bobJoins();
+  // A cell typed within the sheet leaves its size: nothing to tell.
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 1 }, value: 1300 }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(1300));
+  expect(updated).toEqual([]);
   await bob.acked(bob.send({ type: 'rows_insert', index: 1, count: 2 }));
   await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols'));
+  await waitFor(() => expect(updated).toEqual([expect.objectContaining({ sheetId: budget.id })]));
   expect(currentGrid().getDataAtCell(3, 0)).toBe('Food');
   expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
 
@@ -194,7 +201,7 @@ test('rows and columns inserted or removed by someone else move the cells here; 
 
   await bob.acked(bob.send({ type: 'rows_remove', index: 0, count: 1 }));
   await bob.acked(bob.send({ type: 'columns_remove', index: 0, count: 1 }));
-  await waitFor(() => expect(shell.sheet.version).toBe(5));
+  await waitFor(() => expect(shell.sheet.version).toBe(6));
   expect(currentGrid().getColHeader(0)).toBe('Item');
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
   expect(shell.sheet.getData()).toEqual([
