@@ -179,11 +179,18 @@ test('concurrent writers on the same cells: the grid ends equal to the server sh
   expect(shell.sheet.getData()).toEqual(padded(server));
 });
 
-test('rows and columns inserted or removed by someone else move the cells here; named headers move with them', async () => {
+test('rows and columns inserted or removed by someone else move the cells here; named headers move with them; the navigator is told the new size', async () => {
   const { shell } = await aliceOpens();
+  const updated: unknown[] = [];
+  shell.bus.on('sheet-updated', (e) => updated.push(e));
   const bob = await bobJoins();
+  // A cell typed within the sheet leaves its size: nothing to tell.
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: 0, column: 1 }, value: 1300 }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(1300));
+  expect(updated).toEqual([]);
   await bob.acked(bob.send({ type: 'rows_insert', index: 1, count: 2 }));
   await waitFor(() => expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 2 cols'));
+  await waitFor(() => expect(updated).toEqual([expect.objectContaining({ sheetId: budget.id })]));
   expect(currentGrid().getDataAtCell(3, 0)).toBe('Food');
   expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
 
@@ -194,7 +201,7 @@ test('rows and columns inserted or removed by someone else move the cells here; 
 
   await bob.acked(bob.send({ type: 'rows_remove', index: 0, count: 1 }));
   await bob.acked(bob.send({ type: 'columns_remove', index: 0, count: 1 }));
-  await waitFor(() => expect(shell.sheet.version).toBe(5));
+  await waitFor(() => expect(shell.sheet.version).toBe(6));
   expect(currentGrid().getColHeader(0)).toBe('Item');
   expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
   expect(shell.sheet.getData()).toEqual([
@@ -203,6 +210,43 @@ test('rows and columns inserted or removed by someone else move the cells here; 
     ['Food', 300],
   ]);
   expect(api.sheets.get(budget.id)!.data).toEqual([[], [], ['Food', 300]]);
+});
+
+test('rows inserted above the cell being edited, moving it out of the rows drawn: the typing goes on and is saved into that cell where it is now; its row removed, the editor closes', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectCell(1, 1));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  const editor = hot.getActiveEditor() as unknown as { TEXTAREA: HTMLTextAreaElement; isOpened(): boolean };
+  editor.TEXTAREA.value = '350';
+  const bob = await bobJoins();
+  // jsdom draws every row: as in a browser, where 20,000 rows inserted above took the cell out of
+  // the rows drawn, rows from 20 on are not drawn while the insert arrives (Handsontable then
+  // leaves its editor at the row and column it opened at).
+  const getCell = hot.getCell.bind(hot);
+  const notDrawn = jest.spyOn(hot, 'getCell').mockImplementation((row, col, topmost) => (row >= 20 ? null : getCell(row, col, topmost)));
+  const count = 30;
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count }));
+  await waitFor(() => expect(hot.getDataAtCell(count + 1, 0)).toBe('Food'));
+  notDrawn.mockRestore();
+  expect(editor.isOpened()).toBe(true);
+  act(() => editor.TEXTAREA.focus());
+  await userEvent.keyboard('{Enter}');
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  // Food's cost, not a cell of the new rows.
+  const stored = () => api.sheets.get(budget.id)!.data;
+  expect(stored().slice(count)).toEqual([['Rent', 1200], ['Food', 350]]);
+  expect(stored().slice(0, count).every((row) => row.length === 0)).toBe(true);
+
+  // Editing Rent's cost when Bob removes its row: the editor closes, nothing is written.
+  act(() => void hot.selectCell(count, 1));
+  act(() => hot.getActiveEditor()!.beginEditing());
+  editor.TEXTAREA.value = '999';
+  await bob.acked(bob.send({ type: 'rows_remove', index: count, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(count, 0)).toBe('Food'));
+  expect(editor.isOpened()).toBe(false);
+  await waitFor(() => expect(status()).toHaveTextContent('Saved'));
+  expect(stored().slice(count)).toEqual([['Food', 350]]);
 });
 
 test('a row inserted by someone else while an own edit is in flight: the edit stays on its row, here and on the server', async () => {

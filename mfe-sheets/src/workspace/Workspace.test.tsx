@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createDevShellContext, type ShellContext, type Sheet, type ShellTab } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
-import { chooseFromFileMenu, menuEntry } from './testing/workspace-menus.js';
+import { chooseFromFileMenu, menuEntry, menuTexts } from './testing/workspace-menus.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
@@ -318,6 +318,26 @@ test('inserting or removing rows and columns sends structure operations; a new c
   expect(menuEntry(hot, 'Undo')).toBe('disabled');
   // A header's name is not undone (no live operation renames one): the column is back under its letter, as with Handsontable's undo.
   await waitFor(() => expect(shell.sheet.headers).toEqual(['Item', 'C']));
+});
+
+test("with several rows or columns selected the menu's insert entries insert that many, and say so", async () => {
+  const { shell } = await openSheet();
+  const hot = currentGrid();
+  act(() => void hot.selectCell(0, 0, 1, 1));
+  expect(menuTexts(hot)).toEqual(expect.arrayContaining(['Insert 2 rows above', 'Insert 2 rows below', 'Insert 2 columns left', 'Insert 2 columns right']));
+  act(() => hot.getPlugin('contextMenu').executeCommand('row_above'));
+  await waitFor(() => expect(operationsSent()).toHaveLength(1));
+  expect(operationsSent()[0]).toMatchObject({ type: 'rows_insert', index: 0, count: 2 });
+  act(() => void hot.selectCell(2, 0, 3, 1));
+  act(() => hot.getPlugin('contextMenu').executeCommand('col_right'));
+  await waitFor(() => expect(operationsSent()).toHaveLength(2));
+  expect(operationsSent()[1]).toMatchObject({ type: 'columns_insert', index: 2, count: 2 });
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('4 rows × 4 cols');
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data).toEqual([[], [], ['Rent', 1200], ['Food', 300]]));
+  await waitFor(() => expect(shell.sheet.size).toEqual({ rows: 4, cols: 4 }));
+  // One row selected: one row, under Handsontable's text.
+  act(() => void hot.selectCell(0, 0));
+  expect(menuTexts(hot)).toEqual(expect.arrayContaining(['Insert row above', 'Insert column right']));
 });
 
 /** A key pressed on the grid (Handsontable's shortcuts listen on the document while the grid has the focus). */

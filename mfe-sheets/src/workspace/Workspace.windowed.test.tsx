@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { WHOLE_COLUMNS_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
-import { menuEntry } from './testing/workspace-menus.js';
+import { menuEntry, menuTexts } from './testing/workspace-menus.js';
 import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
@@ -358,6 +358,18 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 0)).toBe(`r${at + 1}`));
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 1);
   await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS - 1));
+
+  // Three rows selected: Insert row below inserts three below them, as the entry says.
+  act(() => void hot.selectCell(slabRow(at), 0, slabRow(at + 2), 1));
+  expect(menuTexts(hot)).toEqual(expect.arrayContaining(['Insert 3 rows above', 'Insert 3 rows below', 'Insert 2 columns left']));
+  act(() => hot.getPlugin('contextMenu').executeCommand('row_below'));
+  await waitFor(() => expect(ownOps().at(-1)).toEqual(expect.objectContaining({ type: 'rows_insert', index: at + 3, count: 3 })));
+  await waitFor(() => expect(shell.sheet.size.rows).toBe(ROWS + 2));
+  // A whole row selected (its header): no column insert, which would insert as many columns as the grid shows.
+  act(() => void hot.selectRows(slabRow(at)));
+  const columnLeft = menuTexts(hot).find((text) => /^Insert .*columns? left$/.test(text ?? ''))!;
+  expect(menuEntry(hot, columnLeft)).toBe('disabled');
+  expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column", async () => {

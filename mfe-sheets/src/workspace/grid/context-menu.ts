@@ -10,44 +10,102 @@ interface SelectedRange {
 }
 interface MenuGrid {
   getSelectedRangeActive(): SelectedRange | undefined;
+  selection: { isSelectedByRowHeader(): boolean; isSelectedByColumnHeader(): boolean };
+}
+type InsertAction = 'insert_row_above' | 'insert_row_below' | 'insert_col_start' | 'insert_col_end';
+/** The whole grid, which alters its own rows (Handsontable's alter). */
+interface AlteringGrid extends MenuGrid {
+  alter(action: InsertAction, index: number, amount: number, source: string): void;
+}
+
+/** The selected block, clamped to the cells (a header click selects with -1), or null with none. */
+function selectedBlock(grid: MenuGrid) {
+  const range = grid.getSelectedRangeActive();
+  if (!range || range.from.row === null || range.to.row === null || range.from.col === null || range.to.col === null) return null;
+  return {
+    top: Math.max(0, Math.min(range.from.row, range.to.row)),
+    bottom: Math.max(range.from.row, range.to.row),
+    left: Math.max(0, Math.min(range.from.col, range.to.col)),
+    right: Math.max(range.from.col, range.to.col),
+  };
+}
+type Block = NonNullable<ReturnType<typeof selectedBlock>>;
+
+/**
+ * The insert entries insert as many rows (columns) as are selected, as other spreadsheets do (20,000
+ * rows selected: 'Insert 20,000 rows above'); Handsontable's own insert one whatever the selection.
+ * `at`: where the new ones go (the grid's index); `from`: the row or column Handsontable's `action` names.
+ */
+const INSERTS = {
+  row_above: { axis: 'row', at: (s: Block) => s.top, from: (s: Block) => s.top, action: 'insert_row_above', one: 'Insert row above', many: (n: string) => `Insert ${n} rows above` },
+  row_below: { axis: 'row', at: (s: Block) => s.bottom + 1, from: (s: Block) => s.bottom, action: 'insert_row_below', one: 'Insert row below', many: (n: string) => `Insert ${n} rows below` },
+  col_left: { axis: 'col', at: (s: Block) => s.left, from: (s: Block) => s.left, action: 'insert_col_start', one: 'Insert column left', many: (n: string) => `Insert ${n} columns left` },
+  col_right: { axis: 'col', at: (s: Block) => s.right + 1, from: (s: Block) => s.right, action: 'insert_col_end', one: 'Insert column right', many: (n: string) => `Insert ${n} columns right` },
+} as const;
+type InsertKey = keyof typeof INSERTS;
+const INSERT_KEYS = Object.keys(INSERTS) as InsertKey[];
+const insertCount = (key: InsertKey, s: Block) => (INSERTS[key].axis === 'row' ? s.bottom - s.top + 1 : s.right - s.left + 1);
+
+/** The entry's text for the grid's selection (Handsontable's own text for one). */
+function insertName(key: InsertKey, grid: MenuGrid): string {
+  const s = selectedBlock(grid);
+  const count = s ? insertCount(key, s) : 1;
+  return count > 1 ? INSERTS[key].many(count.toLocaleString('en-US')) : INSERTS[key].one;
+}
+
+/** The whole grid's insert entries: Handsontable's (when they are disabled or hidden stays its), for the selection's count. */
+function wholeGridInserts(): Record<string, object> {
+  const items: Record<string, object> = {};
+  for (const key of INSERT_KEYS) {
+    items[key] = {
+      name(this: MenuGrid) {
+        return insertName(key, this);
+      },
+      callback(this: AlteringGrid) {
+        const s = selectedBlock(this);
+        if (s) this.alter(INSERTS[key].action, INSERTS[key].from(s), insertCount(key, s), `ContextMenu.${key}`);
+      },
+    };
+  }
+  return items;
 }
 
 /**
  * Rows or columns inserted or removed by the menu of a grid that holds part of the sheet (the
- * windowed grid, issue 23): the same entries and texts as Handsontable's own (their names are kept,
- * only what they do is replaced), which tell `onStructure` the change in the grid's terms (the
- * caller makes the rows absolute) instead of changing the rows held.
+ * windowed grid, issue 23): the same entries and texts as the whole grid's, which tell `onStructure`
+ * the change in the grid's terms (the caller makes the rows absolute) instead of changing the rows held.
  */
 function structureItems(onStructure: (change: StructureChange) => void): Record<string, object> {
-  const selected = (grid: MenuGrid) => {
-    const range = grid.getSelectedRangeActive();
-    if (!range || range.from.row === null || range.to.row === null || range.from.col === null || range.to.col === null) return null;
-    return {
-      top: Math.max(0, Math.min(range.from.row, range.to.row)),
-      bottom: Math.max(range.from.row, range.to.row),
-      left: Math.max(0, Math.min(range.from.col, range.to.col)),
-      right: Math.max(range.from.col, range.to.col),
-    };
-  };
-  const item = (change: (s: NonNullable<ReturnType<typeof selected>>) => StructureChange) => ({
+  const item = (change: (s: Block) => StructureChange) => ({
     callback(this: MenuGrid) {
-      const s = selected(this);
+      const s = selectedBlock(this);
       if (s) onStructure(change(s));
     },
     // Handsontable's own test is the rows held against maxRows: the grid holds a slab of the sheet.
     disabled(this: MenuGrid) {
-      const s = selected(this);
+      const s = selectedBlock(this);
       return !s || s.bottom < 0 || s.right < 0;
     },
   });
-  return {
-    row_above: item((s) => ({ axis: 'row', index: s.top, amount: 1 })),
-    row_below: item((s) => ({ axis: 'row', index: s.bottom + 1, amount: 1 })),
-    col_left: item((s) => ({ axis: 'col', index: s.left, amount: 1 })),
-    col_right: item((s) => ({ axis: 'col', index: s.right + 1, amount: 1 })),
+  const items: Record<string, object> = {
     remove_row: item((s) => ({ axis: 'row', index: s.top, amount: -(s.bottom - s.top + 1) })),
     remove_col: item((s) => ({ axis: 'col', index: s.left, amount: -(s.right - s.left + 1) })),
   };
+  for (const key of INSERT_KEYS) {
+    const entry = item((s) => ({ axis: INSERTS[key].axis, index: INSERTS[key].at(s), amount: insertCount(key, s) }));
+    items[key] = {
+      ...entry,
+      name(this: MenuGrid) {
+        return insertName(key, this);
+      },
+      // As Handsontable's: whole rows selected insert no columns (every column is selected), whole columns no rows.
+      disabled(this: MenuGrid) {
+        const across = INSERTS[key].axis === 'col' ? this.selection.isSelectedByRowHeader() : this.selection.isSelectedByColumnHeader();
+        return across || entry.disabled.call(this);
+      },
+    };
+  }
+  return items;
 }
 
 /** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
@@ -68,13 +126,14 @@ function historyItems(history: MenuHistory): Record<string, object> {
 
 /**
  * The context menu's items: the editing ones (or only Copy when read-only), then 'Cell history'
- * when asked for. `onStructure`: rows and columns are inserted and removed by it (structureItems);
+ * when asked for. `onStructure`: rows and columns are inserted and removed by it (structureItems), else
+ * by the grid, as many inserted as are selected (wholeGridInserts);
  * `history`: Undo and Redo do its (historyItems).
  */
 export function contextMenu(readOnly: boolean, onCellHistory: ((row: number, col: number) => void) | null, onStructure?: (change: StructureChange) => void, history?: MenuHistory) {
   const keys = readOnly ? ['copy'] : EDIT_MENU;
-  if (!onCellHistory && ((!onStructure && !history) || readOnly)) return keys;
-  const own = readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : {}), ...(history ? historyItems(history) : {}) };
+  if (!onCellHistory && readOnly) return keys;
+  const own = readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}) };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
   keys.forEach((key, i) => (items[key === '---------' ? `separator_${i}` : key] = key === '---------' ? { name: '---------' } : (own[key] ?? {})));

@@ -70,6 +70,44 @@ export function dropDeferredCells(data: GridData, changes: readonly { row: numbe
   for (const { row, col } of changes) link.deferred.delete(cellKey(row, col));
 }
 
+/** Where the cell at (row, col) is after rows or columns `type` at `index`, `count`; null when the op removes it. */
+export function movedCell(row: number, col: number, type: StructureOperationType, index: number, count: number): { row: number; col: number } | null {
+  const rows = type === 'rows_insert' || type === 'rows_remove';
+  const at = rows ? row : col;
+  let moved = at;
+  if (type === 'rows_insert' || type === 'columns_insert') moved = at >= index ? at + count : at;
+  else if (at >= index + count) moved = at - count;
+  else if (at >= index) return null;
+  return rows ? { row: moved, col } : { row, col: moved };
+}
+
+/** Handsontable's editor, as far as it is moved here (its prepare() keeps an open editor open). */
+interface MovableEditor {
+  row: number | null;
+  col: number | null;
+  TD: HTMLTableCellElement;
+  originalValue: unknown;
+  isOpened(): boolean;
+  cancelChanges(): void;
+  prepare(row: number, col: number, prop: string | number, td: HTMLTableCellElement, value: unknown, cellProperties: Handsontable.CellProperties): void;
+}
+
+/**
+ * An editor open while someone else's rows or columns moved its cell: it follows the cell, so the
+ * text being typed is saved where that cell is now (Handsontable's editor keeps the row and column it
+ * opened at, and its Enter wrote into whatever cell came there: 20,000 rows inserted above, into an
+ * empty new row). Its cell removed, it closes without saving, as the cell is gone.
+ */
+function followEditedCell(hot: Handsontable, editor: MovableEditor, row: number, col: number, type: StructureOperationType, index: number, count: number): void {
+  const to = movedCell(row, col, type, index, count);
+  if (!to) {
+    editor.cancelChanges();
+    return;
+  }
+  if (to.row === row && to.col === col) return;
+  editor.prepare(to.row, to.col, hot.colToProp(to.col), hot.getCell(to.row, to.col, true) ?? editor.TD, editor.originalValue, hot.getCellMeta(to.row, to.col));
+}
+
 /** Rows or columns inserted or removed by someone else, at stored indexes (the grid shows no sorting, so they are the grid's too). */
 export function applyRemoteStructure(data: GridData, type: StructureOperationType, index: number, count: number): void {
   // Held values point at cells that move now: the sync that follows any mismatch repairs them.
@@ -78,7 +116,10 @@ export function applyRemoteStructure(data: GridData, type: StructureOperationTyp
   gridUndo(data).moved({ type, index, count });
   const hot = mounted(data);
   if (hot) {
+    const editor = hot.getActiveEditor() as unknown as MovableEditor | undefined;
+    const edited = editor?.isOpened() && editor.row !== null && editor.col !== null ? { row: editor.row, col: editor.col } : null;
     alterGrid(hot, type, index, count, LIVE_SOURCE);
+    if (editor && edited) followEditedCell(hot, editor, edited.row, edited.col, type, index, count);
     return;
   }
   if (type === 'rows_insert') {

@@ -147,17 +147,15 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
     /**
      * The live link's onVersion, for a sheet loaded whole or windowed: the version held; an own
      * edit in the database is saved, and a save error of before is over. The navigator shows each
-     * sheet's size: it is told when an edit (typing beyond the grid, a row op) changed it.
+     * sheet's size: it is told when an edit (typing beyond the grid, a row op) changed it, the
+     * user's or someone else's (their 20,000 rows inserted left it at the old count here otherwise).
      */
     const versionHandler = (size: SheetSize) => {
       let announcedSize = size;
       return (version: number, savedAt: string | null) => {
         const before = store.getState();
-        if (savedAt === null) {
-          store.setState({ version });
-          return;
-        }
-        store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
+        if (savedAt === null) store.setState({ version });
+        else store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
         const now = store.getState().size;
         if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
           announcedSize = now;

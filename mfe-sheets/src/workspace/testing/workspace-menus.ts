@@ -21,3 +21,12 @@ export function menuEntry(hot: Handsontable, name: string): 'enabled' | 'disable
   act(() => menu.close());
   return state;
 }
+
+/** The texts of the grid's context menu as it opens for the current selection. */
+export function menuTexts(hot: Handsontable): (string | null)[] {
+  const menu = hot.getPlugin('contextMenu');
+  act(() => menu.open({ top: 0, left: 0, width: 0, height: 0 }));
+  const texts = [...document.querySelectorAll('.htContextMenu td')].map((td) => td.textContent);
+  act(() => menu.close());
+  return texts;
+}

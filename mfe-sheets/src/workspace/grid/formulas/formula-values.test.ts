@@ -74,6 +74,26 @@ test('inserted and removed rows and columns move the values and the references w
   values.dispose();
 });
 
+test('200,000 rows inserted above a formula (more than the engine takes in one insert): it moves down and keeps computing', async () => {
+  const data: GridData = [[1], [2], ['=SUM(A1:A2)']];
+  const { values } = startedFormulaValues(data);
+  await formulasSettled(values);
+  expect(values.value(2, 0)).toBe(3);
+  // As the grid inserts them: empty rows at 1, without spreading them into arguments.
+  const count = 200_000;
+  const below = data.splice(1);
+  for (let r = 0; r < count; r++) data.push([]);
+  for (const row of below) data.push(row);
+  values.structure('row', 1, count);
+  expect(values.value(count + 2, 0)).toBe(3);
+  // Typed into the first inserted row, inside the SUM's range: its value follows.
+  data[1][0] = 10;
+  values.cells([[1, 0, 10]]);
+  await waitFor(() => expect(values.value(count + 2, 0)).toBe(13));
+  expect(values.state).toBe('ready');
+  values.dispose();
+});
+
 test('a large sheet is sent in slices of rows; a reload starts a new engine and drops the old one’s answers', async () => {
   const rows = LOAD_SLICE_ROWS * 2 + 1;
   const data: GridData = Array.from({ length: rows }, (_, r) => [r + 1]);

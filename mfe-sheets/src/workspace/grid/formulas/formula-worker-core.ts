@@ -12,6 +12,14 @@ import type { CellResult, FromFormulaWorker, ShownValue, ToFormulaWorker } from 
 export const RESULT_SLICE = 20_000;
 
 /**
+ * Most rows given to one HyperFormula addRows: it inserts them with a spread into splice
+ * (DenseStrategy.addRows, 3.5.0), which overflows the call stack past ~120,000 arguments — a
+ * 200,000-row insert into a sheet with formulas failed the engine (its formulas then showed as text).
+ * Larger inserts go in slices at the same index: the same rows, in the same place.
+ */
+export const ADD_ROWS_SLICE = 50_000;
+
+/**
  * Each build and each change is timed as a User Timing measure in the worker ('formulas:build',
  * 'formulas:cells', 'formulas:structure'): bench/formula-sizes.mjs reads them from the worker to
  * tell the engine's own time from the page's.
@@ -86,6 +94,15 @@ export function formulaWorkerCore(engine: typeof HyperFormula, post: (message: F
       // Past the engine's last row or column everything is empty: nothing refers there to move.
       if (index > length || (amount < 0 && index >= length)) return;
       const span: [number, number] = [index, amount > 0 ? amount : Math.min(-amount, length - index)];
+      if (axis === 'row' && amount > ADD_ROWS_SLICE) {
+        const engineNow = hf;
+        // One batch: the formulas are computed once, after the last slice.
+        const changes = engineNow.batch(() => {
+          for (let left = amount; left > 0; left -= ADD_ROWS_SLICE) engineNow.addRows(0, [index, Math.min(left, ADD_ROWS_SLICE)]);
+        });
+        sendValues(changed(changes), false);
+        return;
+      }
       const changes =
         axis === 'row'
           ? amount > 0
