@@ -96,6 +96,18 @@ test('an edit goes to the server as a cell_update operation; the status goes Uns
   expect(requestsOf('PUT')).toHaveLength(0);
 });
 
+test('an undo puts a cell back as it was stored: a text that reads as a number (a CSV code) stays a text', async () => {
+  api.sheets.get(budget.id)!.data[0][1] = '80000';
+  await openSheet();
+  act(() => currentGrid().setDataAtCell(0, 1, '90000'));
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', 90000]));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', '80000']));
+  expect(currentGrid().getSourceDataAtCell(0, 1)).toBe('80000');
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('redo'));
+  await waitFor(() => expect(api.sheets.get(budget.id)?.data[0]).toEqual(['Rent', 90000]));
+});
+
 test('a pasted range is one cells_update operation; typing into the spare cells grows the sheet', async () => {
   const { shell } = await openSheet();
   act(() =>

@@ -1,14 +1,17 @@
 import type { CellChange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
+import { REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import { LIVE_SOURCE } from './grid-link.js';
 import { toCellValue, typedValue } from './grid-shape.js';
 
 // Sources of changes that are not the user's: (re)loading the data, and other users' changes.
 const NOT_EDITS = new Set<string>(['loadData', 'updateData', LIVE_SOURCE]);
+// Changes that put back values as they were stored: a text '80000' (imported from a CSV) stays a text.
+const NOT_TYPED = new Set<string>([...NOT_EDITS, UNDO_SOURCE, REDO_SOURCE]);
 
 /** beforeChange: typed and pasted numbers are stored as numbers, in the grid and on the server alike. */
 export function typeCellEdits(changes: (Handsontable.CellChange | null)[], source: string): void {
-  if (NOT_EDITS.has(source)) return;
+  if (NOT_TYPED.has(source)) return;
   for (const change of changes) if (change) change[3] = typedValue(change[3]);
 }
 
