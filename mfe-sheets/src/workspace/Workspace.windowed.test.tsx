@@ -688,6 +688,29 @@ test("a cell being typed into when another user inserts or removes many rows abo
   act(() => void press('Enter', {}));
   await waitFor(() => expect(stored()[11]).toEqual(['r12', 'typed-one']));
   expect(stored()[12]).toEqual(['r13', 13]);
+
+  // Enter pressed before the moved cell's row is read again (the reads held here): saved there once read.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(12), 1)).toBe(13));
+  typeInto(12, 'typed-early');
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  api.fault = (req, res, path) => {
+    if (!path.endsWith('/rows')) return false;
+    const query = new URL(req.url!, 'http://x').searchParams;
+    const [start, count] = [Number(query.get('start')), Number(query.get('count'))];
+    void held.then(() => {
+      const sheet = api.sheets.get(big.id)!;
+      send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: 2, start, data: sheet.data.slice(start, start + count) });
+    });
+    return true;
+  };
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(hot.getSelectedLast()?.[0]).toBe(slabRow(13)));
+  expect(typed()).toBeFalsy();
+  act(() => void press('Enter', {}));
+  api.fault = null;
+  release();
+  await waitFor(() => expect(stored()[13]).toEqual(['r13', 'typed-early']));
 });
 
 test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {

@@ -352,8 +352,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const selected = h.getSelectedLast();
     if (!selected) h.selectCell(i, cell.col, i, cell.col, false);
     else if (selected[0] !== i || selected[1] !== cell.col || selected[2] !== i || selected[3] !== cell.col) {
-      // The user went elsewhere meanwhile.
+      // The user went on while its row was read (Enter, Tab, a click: each commits an open editor):
+      // the text is saved into it once read, as an edit (its undo step holds the value it replaced).
+      if (placeholders.current.has(slab.current[i])) return;
       resume.current = null;
+      h.setDataAtCell(i, cell.col, cell.value as CellValue, 'edit');
       return;
     }
     if (placeholders.current.has(slab.current[i])) return;
