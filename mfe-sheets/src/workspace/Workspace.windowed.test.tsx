@@ -647,6 +647,72 @@ test("a cell being typed into when another user inserts a row above, or a column
   await waitFor(() => expect(api.sheets.get(big.id)!.data[8]).toEqual(['r7', null, 'typed too']));
 });
 
+test("a cell being typed into when another user inserts or removes many rows above it (out of the slab) is saved where it moved; a row removed above too", async () => {
+  await opens();
+  const bob = await bobJoins();
+  const hot = currentGrid();
+  /** Absolute row `row`'s place in the slab (-1: not in it). */
+  const slabRow = (row: number) => Array.from({ length: hot.countRows() }, (_, i) => hot.getRowHeader(i)).indexOf(String(row + 1));
+  const typeInto = (row: number, text: string) =>
+    act(() => {
+      hot.selectCell(slabRow(row), 1);
+      hot.listen();
+      hot.getActiveEditor()!.beginEditing();
+      hot.getActiveEditor()!.setValue(text);
+    });
+  const typed = () => hot.getActiveEditor()?.isOpened() && hot.getActiveEditor()!.getValue();
+  const stored = () => api.sheets.get(big.id)!.data;
+
+  // Bob inserts 20,000 rows at the top (far more than the slab holds) while the user types into row 5.
+  typeInto(5, 'typed-during');
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 20_000 }));
+  await waitFor(() => expect(typed()).toBe('typed-during'));
+  expect(hot.getRowHeader(hot.getSelectedLast()![0])).toBe(String(20_005 + 1));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(stored()[20_005]).toEqual(['r5', 'typed-during']));
+  expect(stored()[5]).toEqual([]);
+
+  // Bob removes them again while the user types into row 20,010: the text goes to row 10.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(20_010), 1)).toBe(10));
+  typeInto(20_010, 'typed-remove');
+  await bob.acked(bob.send({ type: 'rows_remove', index: 0, count: 20_000 }));
+  await waitFor(() => expect(typed()).toBe('typed-remove'));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(stored()[10]).toEqual(['r10', 'typed-remove']));
+
+  // One row removed above, in the slab: the text goes one row up with its cell.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(12), 1)).toBe(12));
+  typeInto(12, 'typed-one');
+  await bob.acked(bob.send({ type: 'rows_remove', index: 1, count: 1 }));
+  await waitFor(() => expect(typed()).toBe('typed-one'));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(stored()[11]).toEqual(['r12', 'typed-one']));
+  expect(stored()[12]).toEqual(['r13', 13]);
+
+  // Enter pressed before the moved cell's row is read again (the reads held here): saved there once read.
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(12), 1)).toBe(13));
+  typeInto(12, 'typed-early');
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  api.fault = (req, res, path) => {
+    if (!path.endsWith('/rows')) return false;
+    const query = new URL(req.url!, 'http://x').searchParams;
+    const [start, count] = [Number(query.get('start')), Number(query.get('count'))];
+    void held.then(() => {
+      const sheet = api.sheets.get(big.id)!;
+      send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: 2, start, data: sheet.data.slice(start, start + count) });
+    });
+    return true;
+  };
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(hot.getSelectedLast()?.[0]).toBe(slabRow(13)));
+  expect(typed()).toBeFalsy();
+  act(() => void press('Enter', {}));
+  api.fault = null;
+  release();
+  await waitFor(() => expect(stored()[13]).toEqual(['r13', 'typed-early']));
+});
+
 test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
   await opens();
   const hot = currentGrid();

@@ -352,8 +352,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const selected = h.getSelectedLast();
     if (!selected) h.selectCell(i, cell.col, i, cell.col, false);
     else if (selected[0] !== i || selected[1] !== cell.col || selected[2] !== i || selected[3] !== cell.col) {
-      // The user went elsewhere meanwhile.
+      // The user went on while its row was read (Enter, Tab, a click: each commits an open editor):
+      // the text is saved into it once read, as an edit (its undo step holds the value it replaced).
+      if (placeholders.current.has(slab.current[i])) return;
       resume.current = null;
+      h.setDataAtCell(i, cell.col, cell.value as CellValue, 'edit');
       return;
     }
     if (placeholders.current.has(slab.current[i])) return;
@@ -379,10 +382,19 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         rowsShown.current = sheet.rowCount;
         const top = base.current + visibleRange(h).first;
         const editing = stopEditing(h);
-        rebase(Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows)), top);
-        if (editing) {
-          // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
-          resume.current = move ? movedCell(editing, move) : editing;
+        // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
+        const moved = editing && move ? movedCell(editing, move) : editing;
+        const from = Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows));
+        if (editing && moved && (moved.row < from || moved.row >= from + SLAB.rows)) {
+          // Moved out of the slab (many rows inserted or removed above it): the slab follows it, the
+          // cell kept where it was on screen, else the editor has no row to open on and the text is lost.
+          const { first, last } = visibleRange(h);
+          const shownTop = Math.max(0, top + moved.row - editing.row);
+          sheet.show(shownTop, shownTop + last - first, SLAB.readAhead);
+          rebase(slabAround(shownTop, last - first + 1), shownTop);
+        } else rebase(from, top);
+        if (moved) {
+          resume.current = moved;
           resumeEditing(h);
         }
         return;
