@@ -137,10 +137,10 @@ export function jumper(grid: JumpGrid): (key: JumpKey) => void {
     const same = made && selected && made.base === base && made.selected.every((v, i) => v === selected[i]);
     const anchor = same && made ? made.anchor : base + (range.from.row ?? 0);
     const anchorCol = same && made ? made.anchorCol : (range.from.col ?? 0);
-    // The moving corner (with Shift), else the active cell.
+    // The moving corner (with Shift), else the active cell (the anchor, which may be outside the slab).
     const corner = key.extend ? range.to : range.highlight;
-    const row = base + (corner.row ?? 0);
-    const col = corner.col ?? 0;
+    const row = !key.extend && same ? anchor : base + (corner.row ?? 0);
+    const col = !key.extend && same ? anchorCol : (corner.col ?? 0);
     const last = grid.rowCount() - 1;
     const mine = ++generation;
     const go = (target: number, targetCol: number) => {
