@@ -341,7 +341,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         length: () => slab.current.length,
         rowCount: () => sheet.rowCount,
         colCount: () => Math.max(1, sheet.colCount),
-        rows: { rowAt: (row) => sheet.rowAt(row), read: (start, count) => sheet.cells({ start, count }), chunk: sheet.windows.size },
+        rows: {
+          rowAt: (row) => sheet.rowAt(row),
+          read: (start, count) => sheet.cells({ start, count }),
+          chunk: sheet.windows.size,
+          reading: (rows, work) => void status.current.track(WHOLE_COLUMNS_TEXTS.reading(rows), work),
+        },
         show: (row) => showNear(h, row),
         report: (row, col, row2, col2) => on.current.onSelectRange?.(row, col, row2, col2),
       }),

@@ -35,7 +35,18 @@ test('Ctrl+Down and Ctrl+Up go to the data block edge, the next filled cell, or 
 test('rows not held are read a window at a time, only those the jump passes; a jump overtaken gives up', async () => {
   const cells: CellValue[] = Array.from({ length: 20 }, (_, r) => (r === 13 ? null : r));
   const { rows, reads } = rowsOf(cells, 4);
+  // Said once (the status line), with the rows it may read, until it is done.
+  const told: [number, Promise<string>][] = [];
+  // Its outcome taken at once (as the status line does: a rejection is not left unhandled).
+  rows.reading = (count, work) => told.push([count, work.then(() => 'done', (error: Error) => error.message)]);
   expect(await blockEdge(0, 0, 1, 19, rows, always)).toBe(12);
   expect(reads).toEqual([4, 8, 12]);
+  expect(told.map(([count]) => count)).toEqual([16]);
+  expect(await told[0][1]).toBe('done');
   expect(await blockEdge(1, 0, 1, 19, rows, () => false)).toBeNull();
+  // A read that fails: the jump rejects, and so does what was told.
+  rows.read = () => Promise.reject(new Error('unreadable'));
+  told.length = 0;
+  await expect(blockEdge(0, 0, 1, 19, rows, always)).rejects.toThrow('unreadable');
+  expect(await told[0][1]).toBe('unreadable');
 });

@@ -21,6 +21,8 @@ export interface JumpRows {
   rowAt(row: number): CellValue[] | undefined;
   read(start: number, count: number): Promise<GridData>;
   chunk: number;
+  /** A jump has rows to read (at most `rows` of them): `work` settles when it is done (rejects when a read failed). */
+  reading?(rows: number, work: Promise<unknown>): void;
 }
 
 const empty = (value: CellValue | undefined) => value === null || value === undefined || value === '';
@@ -33,6 +35,24 @@ const empty = (value: CellValue | undefined) => value === null || value === unde
  * (another key pressed, the sheet changed).
  */
 export async function blockEdge(from: number, col: number, step: 1 | -1, last: number, rows: JumpRows, wanted: () => boolean): Promise<number | null> {
+  // Told (rows.reading) once a read is needed: a scan of many windows takes seconds.
+  const told: { done?(): void; failed?(error: unknown): void } = {};
+  try {
+    const target = await scan(from, col, step, last, rows, wanted, (row) => {
+      if (told.done || !rows.reading) return;
+      const work = new Promise<void>((done, failed) => Object.assign(told, { done, failed }));
+      rows.reading(Math.abs((step > 0 ? last : 0) - row) + 1, work);
+    });
+    told.done?.();
+    return target;
+  } catch (error) {
+    told.failed?.(error);
+    throw error;
+  }
+}
+
+/** blockEdge's scan; `reads(row)` before each window read (from `row`). */
+async function scan(from: number, col: number, step: 1 | -1, last: number, rows: JumpRows, wanted: () => boolean, reads: (row: number) => void): Promise<number | null> {
   const edge = step > 0 ? last : 0;
   if (last < 0) return 0;
   const start = Math.max(0, Math.min(from, last));
@@ -44,6 +64,7 @@ export async function blockEdge(from: number, col: number, step: 1 | -1, last: n
     if (held) return !empty(held[col]);
     const index = Math.floor(row / rows.chunk);
     if (chunk?.index !== index) {
+      reads(row);
       const read = await rows.read(index * rows.chunk, rows.chunk);
       if (!wanted()) return null;
       chunk = { index, rows: read };
@@ -158,7 +179,7 @@ export function jumper(grid: JumpGrid): (key: JumpKey) => void {
     if (key.to === 'home') return go(0, 0);
     void blockEdge(row, col, key.to === 'down' ? 1 : -1, last, grid.rows, () => mine === generation)
       .then((target) => target !== null && go(target, col))
-      // A read that failed: the jump is not made (the user can press again).
+      // A read that failed: the jump is not made (the status line says why: rows.reading; the user can press again).
       .catch(() => undefined);
   };
 }
