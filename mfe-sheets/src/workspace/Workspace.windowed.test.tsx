@@ -526,6 +526,63 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
 });
 
+/** The selection's corners at absolute rows (the row headers say them). */
+const selectedRows = () => {
+  const hot = currentGrid();
+  const [r1, c1, r2, c2] = hot.getSelectedLast()!;
+  return [Number(hot.getRowHeader(r1)) - 1, c1, Number(hot.getRowHeader(r2)) - 1, c2];
+};
+
+/** The range Insert chart offers (the selection at absolute rows, as the grid reported it); the dialog cancelled. */
+async function chartRange() {
+  await waitFor(() => expect(screen.getByTestId('insert-chart')).toBeEnabled());
+  act(() => screen.getByTestId('insert-chart').click());
+  const dialog = await screen.findByTestId('insert-chart-dialog');
+  const range = (within(dialog).getByTestId('chart-range') as HTMLInputElement).value;
+  act(() => within(dialog).getByRole('button', { name: /cancel/i }).click());
+  await waitFor(() => expect(screen.queryByTestId('insert-chart-dialog')).toBeNull());
+  return range;
+}
+
+test("Ctrl+Down/Up, Ctrl+End/Home and their Shift variants reach the sheet's rows past the slab, as spreadsheets do (the data block's edge, read if need be)", async () => {
+  // An empty cell in rows not read at the open (the first window only is).
+  const gap = 7_000;
+  const nearEnd = ROWS - 2_000;
+  api.sheets.get(big.id)!.data[gap][1] = null;
+  api.sheets.get(big.id)!.data[nearEnd][1] = null;
+  await opens();
+  const hot = currentGrid();
+  act(() => {
+    hot.selectCell(0, 1);
+    hot.listen();
+  });
+  // To the end of N's block, past the slab: its window read, the slab moved there.
+  act(() => void press('ArrowDown', { ctrlKey: true }));
+  await waitFor(() => expect(selectedRows()).toEqual([gap - 1, 1, gap - 1, 1]));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(gap - 1), 1)).toBe(gap - 1));
+  // Then the next filled cell.
+  act(() => void press('ArrowDown', { ctrlKey: true }));
+  await waitFor(() => expect(selectedRows()).toEqual([gap + 1, 1, gap + 1, 1]));
+  // Ctrl+Shift+End: from there to the sheet's last row and column (the slab shows the end, the range is the whole one).
+  act(() => void press('End', { ctrlKey: true, shiftKey: true }));
+  await waitFor(() => expect(selectedRows().slice(2)).toEqual([ROWS - 1, 1]));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(ROWS - 1), 1)).toBe(ROWS - 1));
+  expect(await chartRange()).toBe(`B${gap + 2}:B${ROWS}`);
+  // Ctrl+Home: A1; Ctrl+End: the last cell; Ctrl+Shift+Up from there: up to the block's first cell, selected.
+  act(() => {
+    hot.selectCell(slabRow(ROWS - 1), 0);
+    hot.listen();
+  });
+  act(() => void press('Home', { ctrlKey: true }));
+  await waitFor(() => expect(selectedRows()).toEqual([0, 0, 0, 0]));
+  act(() => void press('End', { ctrlKey: true }));
+  await waitFor(() => expect(selectedRows()).toEqual([ROWS - 1, 1, ROWS - 1, 1]));
+  act(() => void press('ArrowUp', { ctrlKey: true, shiftKey: true }));
+  // (More rows than the test's slab: the range is the whole one, the slab shows its top.)
+  await waitFor(() => expect(selectedRows().slice(2)).toEqual([nearEnd + 1, 1]));
+  expect(await chartRange()).toBe(`B${nearEnd + 2}:B${ROWS}`);
+});
+
 /** The browser's clipboard (jsdom has none): the text/plain written through navigator.clipboard, in order. Removed by the returned function. */
 function stubClipboard() {
   const written: string[] = [];

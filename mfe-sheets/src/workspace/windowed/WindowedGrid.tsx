@@ -15,6 +15,7 @@ import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
 import { copyColumns } from './copy-columns.js';
+import { addJumpKeys, jumper } from './jump-keys.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { removeColumns } from './remove-columns.js';
@@ -255,6 +256,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     sheet.show(top, top + rows, SLAB.readAhead);
     rebase(slabAround(top, rows), top);
   };
+  /** Absolute row `row` shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
+  const showNear = (h: Handsontable, row: number) => {
+    const b = base.current;
+    const length = slab.current.length;
+    if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= sheet.rowCount) && row >= b && row < b + length) return;
+    const { first, last } = visibleRange(h);
+    const rows = last - first + 1;
+    const top = Math.max(0, Math.min(row - Math.floor(rows / 2), sheet.rowCount - rows));
+    sheet.show(top, top + rows, SLAB.readAhead);
+    rebase(slabAround(top, rows), top);
+  };
   /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
   const sendOwn = (changes: CellChange[]) => {
     sheet.writeOwn(changes);
@@ -320,9 +332,29 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (!h) return undefined;
     const stopUndo = addUndoKeys(h, undo, redo);
     const stopClear = addClearColumnKeys(h, () => selectedColumns(h), clearWholeColumns);
+    // Ctrl+Arrow/Home/End to the sheet's rows, not the slab's (jump-keys.ts).
+    const stopJump = addJumpKeys(
+      h,
+      jumper({
+        hot: h,
+        base: () => base.current,
+        length: () => slab.current.length,
+        rowCount: () => sheet.rowCount,
+        colCount: () => Math.max(1, sheet.colCount),
+        rows: {
+          rowAt: (row) => sheet.rowAt(row),
+          read: (start, count) => sheet.cells({ start, count }),
+          chunk: sheet.windows.size,
+          reading: (rows, work) => void status.current.track(WHOLE_COLUMNS_TEXTS.reading(rows), work),
+        },
+        show: (row) => showNear(h, row),
+        report: (row, col, row2, col2) => on.current.onSelectRange?.(row, col, row2, col2),
+      }),
+    );
     return () => {
       stopUndo();
       stopClear();
+      stopJump();
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 

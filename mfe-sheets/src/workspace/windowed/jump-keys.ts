@@ -1,0 +1,185 @@
+import type { CellValue, GridData } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
+
+/**
+ * Ctrl+Arrow, Ctrl+Home and Ctrl+End (with Shift: the selection extended) on a windowed sheet:
+ * Handsontable's own stop at the slab's edge (it holds some thousands of the sheet's rows), so a
+ * user could not reach, or select to, the sheet's last row. Here they go where a spreadsheet goes,
+ * at absolute rows: Ctrl+End to the sheet's last row and column, Ctrl+Home to A1, Ctrl+Down/Up to
+ * the edge of the data block in the column (blockEdge: rows not held are read), the slab moved to
+ * show the cell.
+ */
+
+/** The key pressed: where it goes, and whether it extends the selection (Shift). */
+export interface JumpKey {
+  to: 'up' | 'down' | 'home' | 'end';
+  extend: boolean;
+}
+
+/** The rows a jump reads: those held now, else `read` (a window's rows of `chunk`, from a multiple of it). */
+export interface JumpRows {
+  rowAt(row: number): CellValue[] | undefined;
+  read(start: number, count: number): Promise<GridData>;
+  chunk: number;
+  /** A jump has rows to read (at most `rows` of them): `work` settles when it is done (rejects when a read failed). */
+  reading?(rows: number, work: Promise<unknown>): void;
+}
+
+const empty = (value: CellValue | undefined) => value === null || value === undefined || value === '';
+
+/**
+ * Where Ctrl+Down (`step` 1) or Ctrl+Up (-1) goes from row `from` of column `col`, rows 0..`last`,
+ * as spreadsheets do: from a filled cell whose neighbour is filled, to the block's last filled cell;
+ * else to the next filled cell, or the sheet's edge when there is none. Rows not held are read a
+ * window at a time (one kept: the scan goes one way). Null when `wanted` turns false meanwhile
+ * (another key pressed, the sheet changed).
+ */
+export async function blockEdge(from: number, col: number, step: 1 | -1, last: number, rows: JumpRows, wanted: () => boolean): Promise<number | null> {
+  // Told (rows.reading) once a read is needed: a scan of many windows takes seconds.
+  const told: { done?(): void; failed?(error: unknown): void } = {};
+  try {
+    const target = await scan(from, col, step, last, rows, wanted, (row) => {
+      if (told.done || !rows.reading) return;
+      const work = new Promise<void>((done, failed) => Object.assign(told, { done, failed }));
+      rows.reading(Math.abs((step > 0 ? last : 0) - row) + 1, work);
+    });
+    told.done?.();
+    return target;
+  } catch (error) {
+    told.failed?.(error);
+    throw error;
+  }
+}
+
+/** blockEdge's scan; `reads(row)` before each window read (from `row`). */
+async function scan(from: number, col: number, step: 1 | -1, last: number, rows: JumpRows, wanted: () => boolean, reads: (row: number) => void): Promise<number | null> {
+  const edge = step > 0 ? last : 0;
+  if (last < 0) return 0;
+  const start = Math.max(0, Math.min(from, last));
+  if (start === edge) return edge;
+  let chunk: { index: number; rows: GridData } | null = null;
+  // Sync for rows held; a read (awaited) only for a window not held.
+  const filled = async (row: number): Promise<boolean | null> => {
+    const held = rows.rowAt(row);
+    if (held) return !empty(held[col]);
+    const index = Math.floor(row / rows.chunk);
+    if (chunk?.index !== index) {
+      reads(row);
+      const read = await rows.read(index * rows.chunk, rows.chunk);
+      if (!wanted()) return null;
+      chunk = { index, rows: read };
+    }
+    return !empty(chunk.rows[row - index * rows.chunk]?.[col]);
+  };
+  const here = await filled(start);
+  const next = here === null ? null : await filled(start + step);
+  if (here === null || next === null) return null;
+  let row = start + step;
+  if (here && next) {
+    // To the block's last filled cell.
+    for (; row !== edge; row += step) {
+      const further = await filled(row + step);
+      if (further === null) return null;
+      if (!further) break;
+    }
+    return row;
+  }
+  // To the next filled cell, or the edge.
+  for (; row !== edge; row += step) {
+    const now = await filled(row);
+    if (now === null) return null;
+    if (now) break;
+  }
+  return row;
+}
+
+/**
+ * The keys taken from Handsontable's (registered before its own, which then do not run): `jump` is
+ * called with the key while cells are selected (not whole rows or columns by their headers).
+ * Returns the function that removes them.
+ */
+export function addJumpKeys(hot: Handsontable, jump: (key: JumpKey) => void): () => void {
+  const grid = hot.getShortcutManager().getContext('grid');
+  if (!grid) return () => {};
+  const group = 'tesseraJumpKeys';
+  const key = (to: JumpKey['to'], extend: boolean, name: string) => ({
+    keys: [extend ? ['Control/Meta', 'Shift', name] : ['Control/Meta', name]],
+    captureCtrl: true,
+    callback: () => {
+      jump({ to, extend });
+      return false;
+    },
+  });
+  grid.addShortcuts(
+    [key('down', false, 'ArrowDown'), key('down', true, 'ArrowDown'), key('up', false, 'ArrowUp'), key('up', true, 'ArrowUp'), key('end', false, 'End'), key('end', true, 'End'), key('home', false, 'Home'), key('home', true, 'Home')],
+    {
+      group,
+      runOnlyIf: () => {
+        const range = hot.getSelectedRangeActive();
+        return !!range && !range.highlight.isHeader() && !hot.selection.isSelectedByRowHeader() && !hot.selection.isSelectedByColumnHeader() && !hot.selection.isSelectedByCorner();
+      },
+      position: 'before',
+      relativeToGroup: 'gridDefault',
+    },
+  );
+  return () => grid.removeShortcutsByGroup(group);
+}
+
+/** What a jump needs of the windowed grid. */
+export interface JumpGrid {
+  hot: Handsontable;
+  /** The slab's first absolute row, and its length. */
+  base(): number;
+  length(): number;
+  rowCount(): number;
+  colCount(): number;
+  rows: JumpRows;
+  /** The slab moved, if need be, so that absolute row `row` is well inside it and shown. */
+  show(row: number): void;
+  /** The selection, at absolute rows (it may reach past the slab: its rows there are not in Handsontable's). */
+  report(row: number, col: number, row2: number, col2: number): void;
+}
+
+/**
+ * The jumps of one grid: each key press goes to its cell (after reading rows, for Ctrl+Up/Down past
+ * those held), a newer press overtaking an older one still reading. With Shift, the selection goes
+ * from its anchor, at its absolute row (kept while the slab moved away from it), to there.
+ */
+export function jumper(grid: JumpGrid): (key: JumpKey) => void {
+  let generation = 0;
+  /** The last selection made here: its anchor's absolute row, and what Handsontable was given. */
+  let made: { anchor: number; anchorCol: number; selected: number[]; base: number } | null = null;
+  return (key) => {
+    const h = grid.hot;
+    const range = h.getSelectedRangeActive();
+    if (!range) return;
+    const base = grid.base();
+    const selected = h.getSelectedLast();
+    const same = made && selected && made.base === base && made.selected.every((v, i) => v === selected[i]);
+    const anchor = same && made ? made.anchor : base + (range.from.row ?? 0);
+    const anchorCol = same && made ? made.anchorCol : (range.from.col ?? 0);
+    // The moving corner (with Shift), else the active cell (the anchor, which may be outside the slab).
+    const corner = key.extend ? range.to : range.highlight;
+    const row = !key.extend && same ? anchor : base + (corner.row ?? 0);
+    const col = !key.extend && same ? anchorCol : (corner.col ?? 0);
+    const last = grid.rowCount() - 1;
+    const mine = ++generation;
+    const go = (target: number, targetCol: number) => {
+      if (mine !== generation || h.isDestroyed) return;
+      grid.show(target);
+      const b = grid.base();
+      const inSlab = (r: number) => Math.max(0, Math.min(r - b, grid.length() - 1));
+      const to = [inSlab(target), targetCol] as const;
+      const from = key.extend ? [inSlab(anchor), anchorCol] : to;
+      h.selectCell(from[0], from[1], to[0], to[1], true);
+      made = key.extend ? { anchor, anchorCol, selected: [from[0], from[1], to[0], to[1]], base: b } : null;
+      if (key.extend) grid.report(Math.min(anchor, target), Math.min(anchorCol, targetCol), Math.max(anchor, target), Math.max(anchorCol, targetCol));
+    };
+    if (key.to === 'end') return go(Math.max(0, last), Math.max(0, grid.colCount() - 1));
+    if (key.to === 'home') return go(0, 0);
+    void blockEdge(row, col, key.to === 'down' ? 1 : -1, last, grid.rows, () => mine === generation)
+      .then((target) => target !== null && go(target, col))
+      // A read that failed: the jump is not made (the status line says why: rows.reading; the user can press again).
+      .catch(() => undefined);
+  };
+}
