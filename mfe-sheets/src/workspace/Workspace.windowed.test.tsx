@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { WHOLE_COLUMNS_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -632,7 +632,7 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
     act(() => void (event = clipboardEvent('cut')));
     expect(event).toEqual({});
     // Said while every row is read.
-    expect(screen.getByTestId('windowed-status')).toHaveTextContent(WHOLE_COLUMNS_TEXTS.reading(ROWS));
+    expect(screen.getByTestId('windowed-status')).toHaveTextContent(WINDOWED_READ_TEXTS.reading(ROWS));
     await waitFor(() => expect(clipboard.written).toHaveLength(1), { timeout: 20_000 });
     await waitFor(() => expect(screen.queryByTestId('windowed-status')).toBeNull());
     expect(clipboard.written[0]).toBe(Array.from({ length: ROWS }, (_, r) => String(r)).join('\n'));

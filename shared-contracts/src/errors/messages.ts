@@ -76,11 +76,11 @@ export const confirmRestoreSnapshot = (version: number) => `Restore version #${v
 export const confirmRestoreSnapshotDetail = 'The sheet takes that content as a new version; nothing in between is lost from history.';
 
 /**
- * Ours (the spec has no text for them): whole columns of a sheet opened windowed (Copy, Cut, Delete,
- * a column remove's undo) are read in every row of it first; the grid says so while it reads, and
- * why nothing was done when it could not be.
+ * Ours (the spec has no text for them): on a sheet opened windowed, what needs rows the grid does not
+ * hold reads them first (Copy, Cut, Delete of whole columns, a column remove's undo, a Ctrl+Arrow
+ * jump); the grid says so while it reads, and why nothing was done when it could not be.
  */
-export const WHOLE_COLUMNS_TEXTS = {
+export const WINDOWED_READ_TEXTS = {
   reading: (rows: number) => `Reading ${rows.toLocaleString('en-US')} rows…`,
   unreadable: "The sheet's rows could not be read: nothing was done. Try again.",
   clipboardRefused: 'The browser did not let the clipboard be written: nothing was copied.',

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, WHOLE_COLUMNS_TEXTS, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -297,14 +297,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const status = useRef<GridStatus>(null as unknown as GridStatus);
   status.current ??= new GridStatus();
   useEffect(() => () => status.current.stop(), []);
-  const reading = () => WHOLE_COLUMNS_TEXTS.reading(sheet.rowCount);
+  const reading = () => WINDOWED_READ_TEXTS.reading(sheet.rowCount);
   /** The selection's whole columns (their headers clicked, Ctrl+A), else null: the sheet's, not the slab's rows. */
   const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount));
 
   const clearWholeColumns = (spans: ColumnSpan[]) => {
     if (locked.current) return;
     const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current).catch(() => {
-      throw new Error(WHOLE_COLUMNS_TEXTS.unreadable);
+      throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
   };
@@ -345,7 +345,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           rowAt: (row) => sheet.rowAt(row),
           read: (start, count) => sheet.cells({ start, count }),
           chunk: sheet.windows.size,
-          reading: (rows, work) => void status.current.track(WHOLE_COLUMNS_TEXTS.reading(rows), work),
+          reading: (rows, work) => void status.current.track(WINDOWED_READ_TEXTS.reading(rows), work),
         },
         show: (row) => showNear(h, row),
         report: (row, col, row2, col2) => on.current.onSelectRange?.(row, col, row2, col2),

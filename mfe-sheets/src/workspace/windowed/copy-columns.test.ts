@@ -1,4 +1,4 @@
-import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
 import { columnsText, copyColumns, spanColumns } from './copy-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -18,10 +18,10 @@ test('a copy whose text would pass the bound is refused: before any row is read 
   Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: jest.fn(async () => {}) } });
   try {
     // 2 rows × 10 columns: 20 separators at least, past 15 characters; nothing read.
-    await expect(copyColumns(sheet, [{ left: 0, right: 9 }], true, write, () => false, 15)).rejects.toThrow(WHOLE_COLUMNS_TEXTS.tooLarge(15));
+    await expect(copyColumns(sheet, [{ left: 0, right: 9 }], true, write, () => false, 15)).rejects.toThrow(WINDOWED_READ_TEXTS.tooLarge(15));
     expect(cells).not.toHaveBeenCalled();
     // Read, then found too long: not on the clipboard, and a Cut clears nothing.
-    await expect(copyColumns(sheet, [{ left: 0, right: 0 }], true, write, () => false, 8)).rejects.toThrow(WHOLE_COLUMNS_TEXTS.tooLarge(8));
+    await expect(copyColumns(sheet, [{ left: 0, right: 0 }], true, write, () => false, 8)).rejects.toThrow(WINDOWED_READ_TEXTS.tooLarge(8));
     expect(navigator.clipboard.writeText).not.toHaveBeenCalled();
     expect(write).not.toHaveBeenCalled();
   } finally {

@@ -1,4 +1,4 @@
-import { IMPORT_MAX_BYTES, WHOLE_COLUMNS_TEXTS, type CellChange, type GridData } from '@tessera/contracts';
+import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type GridData } from '@tessera/contracts';
 import { clearRows, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -62,13 +62,13 @@ export async function writeClipboard(text: Promise<string>): Promise<void> {
   if (clipboard && typeof clipboard.write === 'function' && typeof ClipboardItem === 'function') {
     written = clipboard.write([new ClipboardItem({ 'text/plain': text.then((t) => new Blob([t], { type: 'text/plain' })) })]);
   } else if (clipboard && typeof clipboard.writeText === 'function') written = text.then((t) => clipboard.writeText(t));
-  else written = Promise.reject(new Error(WHOLE_COLUMNS_TEXTS.clipboardRefused));
+  else written = Promise.reject(new Error(WINDOWED_READ_TEXTS.clipboardRefused));
   try {
     await written;
   } catch {
     // The text's own failure says more than the browser's (which refuses a text that never came).
     await text;
-    throw new Error(WHOLE_COLUMNS_TEXTS.clipboardRefused);
+    throw new Error(WINDOWED_READ_TEXTS.clipboardRefused);
   }
 }
 
@@ -84,14 +84,14 @@ export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], 
   const cols = spanColumns(spans);
   let rows: GridData | null = null;
   const text = (async () => {
-    if (sheet.rowCount * cols.length > max + 1) throw new Error(WHOLE_COLUMNS_TEXTS.tooLarge(max));
+    if (sheet.rowCount * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     try {
       rows = await sheet.cells();
     } catch {
-      throw new Error(WHOLE_COLUMNS_TEXTS.unreadable);
+      throw new Error(WINDOWED_READ_TEXTS.unreadable);
     }
     const built = await columnsText(rows, cols, max);
-    if (built === null) throw new Error(WHOLE_COLUMNS_TEXTS.tooLarge(max));
+    if (built === null) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     return built;
   })();
   return writeClipboard(text).then(() => {

@@ -1,4 +1,4 @@
-import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
 import type { StructureMove } from './moved-rows.js';
 import { UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
 import { removeColumns } from './remove-columns.js';
@@ -41,7 +41,7 @@ test('columns cut into by someone meanwhile, or a sync: nothing removed, the use
   for (const move of [{ type: 'columns_remove', index: 1, count: 1 } as const, { type: 'columns_insert', index: 2, count: 1 } as const, null]) {
     const send = jest.fn();
     const { sheet } = sheetWith([['a', 1, 2]], move);
-    await expect(removeColumns(sheet, 1, 2, send, () => false)).rejects.toThrow(WHOLE_COLUMNS_TEXTS.movedMeanwhile);
+    await expect(removeColumns(sheet, 1, 2, send, () => false)).rejects.toThrow(WINDOWED_READ_TEXTS.movedMeanwhile);
     expect(send).not.toHaveBeenCalled();
   }
 });

@@ -1,4 +1,4 @@
-import { WHOLE_COLUMNS_TEXTS } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
 import { movedCell, UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
 import { clearedCells } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -34,12 +34,12 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
   try {
     rows = await sheet.cells();
   } catch {
-    throw new Error(WHOLE_COLUMNS_TEXTS.unreadable);
+    throw new Error(WINDOWED_READ_TEXTS.unreadable);
   } finally {
     stop();
   }
   if (stopped()) return;
-  if (lost || sheet.ownMovesPending) throw new Error(WHOLE_COLUMNS_TEXTS.movedMeanwhile);
+  if (lost || sheet.ownMovesPending) throw new Error(WINDOWED_READ_TEXTS.movedMeanwhile);
   sheet.removing({ type: 'columns_remove', index, count }, clearedCells(rows, [{ left: index, right: index + count - 1 }]));
   send(index);
 }
