@@ -16,7 +16,7 @@ import { ErrorBox } from './ErrorBox.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
 import { restorePlace } from './grid/grid-place.js';
-import { toCellValue } from './grid/grid-shape.js';
+import { storedSize, toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
@@ -63,6 +63,12 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   // Stable across renders, so the grid re-renders only when the version or the differences change.
   const previewHeaders = useMemo(() => (previewed ? { current: previewed.headers } : null), [previewed]);
   const highlight = useMemo(() => (preview.diff && preview.diff.count > 0 ? preview.diff.has : null), [preview.diff]);
+  // The toolbar's size is the grid's shown: a previewed version's own (a windowed one's from its windows), not the live sheet's.
+  const previewWindowed = preview.state.phase === 'ready' ? preview.state.windowed?.sheet : undefined;
+  const previewSize = useMemo(
+    () => (!previewed ? null : previewWindowed ? { rows: previewWindowed.rowCount, cols: previewWindowed.colCount } : storedSize(previewed.rows, 0, previewed.headers.length)),
+    [previewed, previewWindowed],
+  );
   // The grid is read-only while a version preview is open (spec 02 §2).
   // A viewer (issue 18) gets the grid without input: the server refuses their writes anyway.
   const viewOnly = session.state.access === 'viewer';
@@ -213,7 +219,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   return (
     <Flex direction="column" h="full" minH="0" data-testid="workspace" ref={strip.ref}>
       <SheetToolbar
-        sheet={phase === 'ready' ? { name, size, status: <LiveSaveStatus store={session.store} /> } : null}
+        sheet={phase === 'ready' ? { name, size: previewSize ?? size, status: <LiveSaveStatus store={session.store} /> } : null}
         view={view}
         onViewChange={setView}
         onSave={() => void session.save()}

@@ -79,6 +79,8 @@ test("Preview from the Timeline shows that version read-only under 'Previewing v
   const banner = await previewFromTimeline(1);
   expect(within(banner).getByText('Previewing version #1')).toBeInTheDocument();
   await waitFor(() => expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1200));
+  // The toolbar says the version's size (2 rows), not the live sheet's (3).
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('2 rows × 2 cols');
   expect(currentGrid().getSettings().readOnly).toBe(true);
   // Live: Rent 1300, Food 350, Gym 40; version 1: Rent 1200, Food 300 and no Gym row.
   expect(within(banner).getByTestId('preview-diff-count')).toHaveTextContent('4 cells differ from the live version');
@@ -94,6 +96,7 @@ test("Preview from the Timeline shows that version read-only under 'Previewing v
   await waitFor(() => expect(currentGrid().getSourceDataAtCell(0, 1)).toBe(1300));
   expect(currentGrid().getSettings().readOnly).toBe(false);
   expect(highlighted()).toEqual([]);
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent('3 rows × 2 cols');
   expect(previewing.at(-1)).toEqual({ sheetId: budget.id, versionId: null });
   expect(api.requests.filter((r) => r.method === 'POST')).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { HIGHLIGHT_CLASS } from '../grid/SheetGrid.js';
 import { currentGrid } from '../testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from '../testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspace-test-api.js';
+import { sizeLabel } from '../toolbar/SheetToolbar.js';
 import { SLAB } from '../windowed/WindowedGrid.js';
 import Workspace from '../Workspace.js';
 import { serveVersions, versionOf, type VersionsTestApi } from './versions-test-api.js';
@@ -33,8 +34,8 @@ beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
   big = makeSheet('Big', Array.from({ length: ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
   big.version = 2;
-  // Version 1: row 110,000 held other values.
-  old = big.data.map((row, r) => (r === FAR ? ['r110000', 'was here'] : [...row]));
+  // Version 1: row 110,000 held other values, and the sheet had 10 rows fewer.
+  old = big.data.slice(0, ROWS - 10).map((row, r) => (r === FAR ? ['r110000', 'was here'] : [...row]));
   api = await startSheetApi([big]);
   versions = serveVersions(api);
   versions.versions.set(big.id, new Map([['1', versionOf('1', 'archived', ['Name', 'N'], old)]]));
@@ -75,6 +76,8 @@ test('a version of a 120,000-row sheet previews a window at a time: row 110,000 
   expect(screen.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
   expect(currentGrid().getSettings().readOnly).toBe(true);
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  // The toolbar says the version's size, not the live sheet's.
+  expect(screen.getByTestId('sheet-size')).toHaveTextContent(sizeLabel({ rows: ROWS - 10, cols: 2 }));
 
   act(() => dragBarTo(FAR - 10));
   await waitFor(() => expect(slabRow(FAR)).toBeGreaterThanOrEqual(0));
