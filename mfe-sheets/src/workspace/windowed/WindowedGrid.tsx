@@ -94,9 +94,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const base = useRef(0);
   // Rows not read yet (empty, or as before an own row or column op): placeholders, read-only.
   const placeholders = useRef(new WeakSet<CellValue[]>());
+  /** The grid's columns: the sheet's, at least one (Handsontable shows one for a sheet of none). */
+  const gridCols = () => Math.max(1, sheet.colCount);
   const slabOf = (from: number): GridData => {
     const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
-    const cols = Math.max(1, sheet.colCount);
+    const cols = gridCols();
     const rows: GridData = new Array(length);
     for (let i = 0; i < length; i++) {
       const row = sheet.rowAt(from + i);
@@ -141,7 +143,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     base.current = from;
     const rows = slabOf(from);
     // Columns inserted or removed: Handsontable counts them again only from new settings and data.
-    const cols = Math.max(1, sheet.colCount);
+    const cols = gridCols();
     const colsChanged = h.countCols() !== cols;
     // Fewer columns: minCols first (else the old one keeps them). More: after the new rows, as wide as the
     // sheet (slabOf), so that minCols adds no column of its own to them (see padded).
@@ -247,14 +249,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       sheet.undo.settled();
     }
   };
+  /** `rows` rows from absolute row `top` shown at the top: read, and the slab moved around them. */
+  const showRows = (top: number, rows: number) => {
+    sheet.show(top, top + rows, SLAB.readAhead);
+    rebase(slabAround(top, rows), top);
+  };
   /** Absolute row `row` shown, a third down the rows shown; the slab moved there when it is outside. */
   const showRow = (h: Handsontable, row: number) => {
     if (row >= base.current && row < base.current + slab.current.length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    const top = Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows));
-    sheet.show(top, top + rows, SLAB.readAhead);
-    rebase(slabAround(top, rows), top);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows)), rows);
   };
   /** Absolute row `row` shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
   const showNear = (h: Handsontable, row: number) => {
@@ -263,9 +268,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= sheet.rowCount) && row >= b && row < b + length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    const top = Math.max(0, Math.min(row - Math.floor(rows / 2), sheet.rowCount - rows));
-    sheet.show(top, top + rows, SLAB.readAhead);
-    rebase(slabAround(top, rows), top);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), sheet.rowCount - rows)), rows);
   };
   /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
   const sendOwn = (changes: CellChange[]) => {
@@ -299,7 +302,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   useEffect(() => () => status.current.stop(), []);
   const reading = () => WINDOWED_READ_TEXTS.reading(sheet.rowCount);
   /** The selection's whole columns (their headers clicked, Ctrl+A), else null: the sheet's, not the slab's rows. */
-  const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), Math.max(1, sheet.colCount));
+  const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), gridCols());
 
   const clearWholeColumns = (spans: ColumnSpan[]) => {
     if (locked.current) return;
@@ -340,7 +343,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         base: () => base.current,
         length: () => slab.current.length,
         rowCount: () => sheet.rowCount,
-        colCount: () => Math.max(1, sheet.colCount),
+        colCount: gridCols,
         rows: {
           rowAt: (row) => sheet.rowAt(row),
           read: (start, count) => sheet.cells({ start, count }),
@@ -421,9 +424,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           // Moved out of the slab (many rows inserted or removed above it): the slab follows it, the
           // cell kept where it was on screen, else the editor has no row to open on and the text is lost.
           const { first, last } = visibleRange(h);
-          const shownTop = Math.max(0, top + moved.row - editing.row);
-          sheet.show(shownTop, shownTop + last - first, SLAB.readAhead);
-          rebase(slabAround(shownTop, last - first + 1), shownTop);
+          showRows(Math.max(0, top + moved.row - editing.row), last - first + 1);
         } else rebase(from, top);
         if (moved) {
           resume.current = moved;
@@ -432,7 +433,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         return;
       }
       // Cells written past the last column widened the sheet: the grid shows the new columns.
-      const cols = Math.max(1, sheet.colCount);
+      const cols = gridCols();
       if (h.countCols() < cols) {
         for (const row of slab.current) padded(row, cols);
         h.batch(() => {
@@ -583,7 +584,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           rowHeaderWidth={80}
           colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
           colWidths={COLUMN_WIDTH}
-          minCols={Math.max(1, sheet.colCount)}
+          minCols={gridCols()}
           maxRows={SLAB.rows}
           // Its steps name slab rows: undo and redo are sheet.undo's (history above).
           undo={false}
