@@ -1,6 +1,7 @@
 import type { CellChange, CellValue, GridData, StructureOperationType } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { gridUndo } from '../undo/grid-undo.js';
+import { movedCell } from '../undo/undo-stack.js';
 import { alterGrid } from './grid-alter.js';
 import { cellKey, gridLink, LIVE_SOURCE, type PresenceMark } from './grid-link.js';
 
@@ -70,17 +71,6 @@ export function dropDeferredCells(data: GridData, changes: readonly { row: numbe
   for (const { row, col } of changes) link.deferred.delete(cellKey(row, col));
 }
 
-/** Where the cell at (row, col) is after rows or columns `type` at `index`, `count`; null when the op removes it. */
-export function movedCell(row: number, col: number, type: StructureOperationType, index: number, count: number): { row: number; col: number } | null {
-  const rows = type === 'rows_insert' || type === 'rows_remove';
-  const at = rows ? row : col;
-  let moved = at;
-  if (type === 'rows_insert' || type === 'columns_insert') moved = at >= index ? at + count : at;
-  else if (at >= index + count) moved = at - count;
-  else if (at >= index) return null;
-  return rows ? { row: moved, col } : { row, col: moved };
-}
-
 /** Handsontable's editor, as far as it is moved here (its prepare() keeps an open editor open). */
 interface MovableEditor {
   row: number | null;
@@ -99,7 +89,7 @@ interface MovableEditor {
  * empty new row). Its cell removed, it closes without saving, as the cell is gone.
  */
 function followEditedCell(hot: Handsontable, editor: MovableEditor, row: number, col: number, type: StructureOperationType, index: number, count: number): void {
-  const to = movedCell(row, col, type, index, count);
+  const to = movedCell({ row, col }, { type, index, count });
   if (!to) {
     editor.cancelChanges();
     return;
