@@ -1,4 +1,5 @@
-import { render, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, waitFor } from '@testing-library/react';
+import { currentGrid } from '../testing/grid-instances.js';
 import { recordingFormulaWorker } from '../testing/in-page-formula-worker.js';
 import type { ToFormulaWorker } from './formulas/formula-messages.js';
 import { SheetGrid } from './SheetGrid.js';
@@ -53,4 +54,47 @@ test('turning read-only keeps the formulas’ values shown and computes nothing 
   await new Promise((r) => setTimeout(r, 50));
   expect(sumCell()).toBe('30');
   expect(posted.filter((m) => m.type === 'begin').length).toBe(loads);
+});
+
+// As spreadsheets do (and the windowed grid): Handsontable's own Ctrl+Arrow goes to the grid's last cell whatever the data.
+test('Ctrl+Arrow goes to the edge of the data block, the next filled cell or the grid edge; with Shift it selects to there', async () => {
+  //            A     B     C     D     E
+  const data = [
+    ['a', 'b', 'c', null, 'e'],
+    ['a', null, null, null, null],
+    ['a', null, null, null, null],
+    [null, null, null, null, null],
+    ['a', null, null, null, null],
+  ];
+  const selected: number[][] = [];
+  render(
+    <div style={{ position: 'relative', width: 800, height: 400 }}>
+      <SheetGrid data={data} headers={{ current: [] }} formulaEngine={null} onCellsChanged={() => {}} onStructureChanged={() => {}} onSelect={() => {}} onSelectRange={(...range) => selected.push(range)} />
+    </div>,
+  );
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('a'));
+  const hot = currentGrid();
+  const press = (key: string, shiftKey = false) => act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key, ctrlKey: true, shiftKey }));
+  act(() => {
+    hot.selectCell(0, 0);
+    hot.listen();
+  });
+  press('ArrowDown');
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([2, 0, 2, 0]));
+  press('ArrowDown');
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([4, 0, 4, 0]));
+  press('ArrowDown');
+  // No filled cell below: the grid's last row (its spare rows included).
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([hot.countRows() - 1, 0, hot.countRows() - 1, 0]));
+  press('ArrowUp');
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([4, 0, 4, 0]));
+  act(() => hot.selectCell(0, 0));
+  press('ArrowRight');
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([0, 2, 0, 2]));
+  press('ArrowRight');
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([0, 4, 0, 4]));
+  press('ArrowLeft', true);
+  await waitFor(() => expect(hot.getSelectedLast()).toEqual([0, 4, 0, 2]));
+  // The range reported is the one selected (Insert chart offers it).
+  expect(selected.at(-1)).toEqual([0, 4, 0, 2]);
 });

@@ -15,6 +15,7 @@ import { formulaInputs } from './formulas/formula-inputs.js';
 import { formulaRenderer } from './formulas/formula-renderer.js';
 import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
+import { addJumpKeys, jumper, wholeJumpGrid } from './jump-keys.js';
 import { registerGridModules } from './grid-modules.js';
 import { escapeHtml, headerLabel } from './grid-shape.js';
 import { dropDeferredCells, liveGridHooks } from './live-grid.js';
@@ -176,10 +177,16 @@ export const SheetGrid = memo(
       };
       return { undo: () => run(false), redo: () => run(true), canUndo: () => gridUndo(sheetRows.current).canUndo(), canRedo: () => gridUndo(sheetRows.current).canRedo() };
     }, []);
-    // Handsontable's shortcuts (its UndoRedo's), on each grid instance.
+    // Handsontable's shortcuts (its UndoRedo's; Ctrl+Arrow to the data block's edge: jump-keys.ts), on each grid instance.
     useEffect(() => {
       const hot = ref.current?.hotInstance;
-      return mounted && hot && !hot.isDestroyed ? addUndoKeys(hot, history.undo, history.redo) : undefined;
+      if (!mounted || !hot || hot.isDestroyed) return undefined;
+      const stopUndo = addUndoKeys(hot, history.undo, history.redo);
+      const stopJump = addJumpKeys(hot, jumper(wholeJumpGrid(hot, () => sheetRows.current)));
+      return () => {
+        stopUndo();
+        stopJump();
+      };
     }, [data, mounted, history]);
     // The cells an own remove takes, read before it (afterRemove* no longer has them); an undo's or redo's is no step.
     const removing = useRef<UndoStep | null>(null);

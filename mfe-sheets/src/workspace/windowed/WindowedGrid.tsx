@@ -15,7 +15,7 @@ import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
 import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
 import { copyColumns } from './copy-columns.js';
-import { addJumpKeys, jumper } from './jump-keys.js';
+import { addJumpKeys, jumper } from '../grid/jump-keys.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { removeColumns } from './remove-columns.js';

@@ -2,17 +2,17 @@ import type { CellValue, GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 
 /**
- * Ctrl+Arrow, Ctrl+Home and Ctrl+End (with Shift: the selection extended) on a windowed sheet:
- * Handsontable's own stop at the slab's edge (it holds some thousands of the sheet's rows), so a
- * user could not reach, or select to, the sheet's last row. Here they go where a spreadsheet goes,
- * at absolute rows: Ctrl+End to the sheet's last row and column, Ctrl+Home to A1, Ctrl+Down/Up to
- * the edge of the data block in the column (blockEdge: rows not held are read), the slab moved to
- * show the cell.
+ * Ctrl+Arrow, Ctrl+Home and Ctrl+End (with Shift: the selection extended), on both grids: they go
+ * where a spreadsheet goes, Ctrl+Arrow to the edge of the data block in the column or row (blockEdge,
+ * rowEdge), Ctrl+End to the last row and column, Ctrl+Home to A1. Handsontable's own go to the grid's
+ * last cell whatever the data, and on a windowed sheet stop at the slab's edge (it holds some
+ * thousands of the sheet's rows): there these go to absolute rows (rows not held are read), the slab
+ * moved to show the cell.
  */
 
 /** The key pressed: where it goes, and whether it extends the selection (Shift). */
 export interface JumpKey {
-  to: 'up' | 'down' | 'home' | 'end';
+  to: 'up' | 'down' | 'left' | 'right' | 'home' | 'end';
   extend: boolean;
 }
 
@@ -53,10 +53,7 @@ export async function blockEdge(from: number, col: number, step: 1 | -1, last: n
 
 /** blockEdge's scan; `reads(row)` before each window read (from `row`). */
 async function scan(from: number, col: number, step: 1 | -1, last: number, rows: JumpRows, wanted: () => boolean, reads: (row: number) => void): Promise<number | null> {
-  const edge = step > 0 ? last : 0;
   if (last < 0) return 0;
-  const start = Math.max(0, Math.min(from, last));
-  if (start === edge) return edge;
   let chunk: { index: number; rows: GridData } | null = null;
   // Sync for rows held; a read (awaited) only for a window not held.
   const filled = async (row: number): Promise<boolean | null> => {
@@ -71,26 +68,44 @@ async function scan(from: number, col: number, step: 1 | -1, last: number, rows:
     }
     return !empty(chunk.rows[row - index * rows.chunk]?.[col]);
   };
+  return lineEdge(from, step, last, filled);
+}
+
+/**
+ * Where a Ctrl+Arrow goes along a line of cells 0..`last` (a column's rows, a row's columns) from
+ * `from` one way: from a filled cell whose neighbour is filled, to the block's last filled cell;
+ * else to the next filled cell, or the edge. `filled` null: the jump is given up (null).
+ */
+async function lineEdge(from: number, step: 1 | -1, last: number, filled: (at: number) => boolean | null | Promise<boolean | null>): Promise<number | null> {
+  const edge = step > 0 ? last : 0;
+  const start = Math.max(0, Math.min(from, last));
+  if (start === edge) return edge;
   const here = await filled(start);
   const next = here === null ? null : await filled(start + step);
   if (here === null || next === null) return null;
-  let row = start + step;
+  let at = start + step;
   if (here && next) {
     // To the block's last filled cell.
-    for (; row !== edge; row += step) {
-      const further = await filled(row + step);
+    for (; at !== edge; at += step) {
+      const further = await filled(at + step);
       if (further === null) return null;
       if (!further) break;
     }
-    return row;
+    return at;
   }
   // To the next filled cell, or the edge.
-  for (; row !== edge; row += step) {
-    const now = await filled(row);
+  for (; at !== edge; at += step) {
+    const now = await filled(at);
     if (now === null) return null;
     if (now) break;
   }
-  return row;
+  return at;
+}
+
+/** Where Ctrl+Right (`step` 1) or Ctrl+Left (-1) goes from column `from` of `cells` (a row held; columns 0..`last`). */
+export function rowEdge(cells: readonly CellValue[], from: number, step: 1 | -1, last: number): Promise<number> {
+  if (last < 0) return Promise.resolve(0);
+  return lineEdge(from, step, last, (col) => !empty(cells[col])) as Promise<number>;
 }
 
 /**
@@ -111,7 +126,10 @@ export function addJumpKeys(hot: Handsontable, jump: (key: JumpKey) => void): ()
     },
   });
   grid.addShortcuts(
-    [key('down', false, 'ArrowDown'), key('down', true, 'ArrowDown'), key('up', false, 'ArrowUp'), key('up', true, 'ArrowUp'), key('end', false, 'End'), key('end', true, 'End'), key('home', false, 'Home'), key('home', true, 'Home')],
+    (['down', 'up', 'left', 'right', 'end', 'home'] as const).flatMap((to) => {
+      const name = { down: 'ArrowDown', up: 'ArrowUp', left: 'ArrowLeft', right: 'ArrowRight', end: 'End', home: 'Home' }[to];
+      return [key(to, false, name), key(to, true, name)];
+    }),
     {
       group,
       runOnlyIf: () => {
@@ -138,6 +156,22 @@ export interface JumpGrid {
   show(row: number): void;
   /** The selection, at absolute rows (it may reach past the slab: its rows there are not in Handsontable's). */
   report(row: number, col: number, row2: number, col2: number): void;
+}
+
+/** A grid that holds every row of its sheet (the whole grid, `rows` its data): nothing to read or move. */
+export function wholeJumpGrid(hot: Handsontable, rows: () => GridData): JumpGrid {
+  return {
+    hot,
+    base: () => 0,
+    length: () => hot.countRows(),
+    rowCount: () => hot.countRows(),
+    colCount: () => hot.countCols(),
+    // Spare rows past the data (minRows) are empty ones.
+    rows: { rowAt: (row) => rows()[row] ?? [], read: async () => [], chunk: 1 },
+    // Handsontable scrolls to the cell it selects and reports the selection itself (afterSelectionEnd).
+    show: () => {},
+    report: () => {},
+  };
 }
 
 /**
@@ -177,6 +211,11 @@ export function jumper(grid: JumpGrid): (key: JumpKey) => void {
     };
     if (key.to === 'end') return go(Math.max(0, last), Math.max(0, grid.colCount() - 1));
     if (key.to === 'home') return go(0, 0);
+    if (key.to === 'left' || key.to === 'right') {
+      // Along the row (held: its cell is selected; a placeholder row goes to the edge).
+      void rowEdge(grid.rows.rowAt(row) ?? [], col, key.to === 'right' ? 1 : -1, grid.colCount() - 1).then((target) => go(row, target));
+      return;
+    }
     void blockEdge(row, col, key.to === 'down' ? 1 : -1, last, grid.rows, () => mine === generation)
       .then((target) => target !== null && go(target, col))
       // A read that failed: the jump is not made (the status line says why: rows.reading; the user can press again).
