@@ -28,13 +28,16 @@ import { grownSize, requireSheetSize } from '../sheets/sheet-size.js';
 import { SHEET_NOT_FOUND, type SheetsService, notFound } from '../sheets/sheets.service.js';
 import { groupRuns, type OpHead, type Run } from './snapshot-runs.js';
 import { joinChunkTexts } from '../sheets/sheet-store.js';
-import { applyDeltas, rebuildChunks, rebuildVersion, type RebuiltVersion } from './version-rebuild.js';
+import { applyDeltas, rebuildChunks, rebuildVersion, type RebuiltChunks } from './version-rebuild.js';
 import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
 import { rowsOfChunks, VersionRowsCache } from './version-rows.js';
 import { type AnyDb, type VersionsDb, withVersionTables } from './versions.tables.js';
 
 export const VERSION_NOT_FOUND = 'Version not found';
+
+/** What a transition makes live: a proposal's rows, or a committed version's chunks (`grid`). */
+type TransitionContent = { headers: string[]; rows: GridData; grid?: undefined } | { headers: string[]; rows?: undefined; grid: RebuiltChunks };
 /** Cell history answers at most this many changes, newest first. */
 export const CELL_HISTORY_LIMIT = 500;
 
@@ -316,12 +319,15 @@ export class VersionsService {
     };
   }
 
-  /** The content a transition writes: a committed version rebuilt, or a proposal's grid. */
+  /**
+   * The content a transition writes: a proposal's grid, or a committed version rebuilt, as its
+   * chunks' text (written chunk by chunk where it differs from the live grid: SheetsService.update's `grid`).
+   */
   private async contentOf(
     sheetId: string,
     versionId: string,
     action: VersionAction,
-  ): Promise<{ content: RebuiltVersion; baseVersion: number; charts?: ChartDefinition[] }> {
+  ): Promise<{ content: TransitionContent; baseVersion: number; charts?: ChartDefinition[] }> {
     return this.readOnly(async (db) => {
       if (isProposalId(versionId)) {
         await this.liveVersion(db, sheetId);
@@ -334,7 +340,8 @@ export class VersionsService {
       const { status, live } = await this.committedStatus(db, sheetId, version);
       transition(action, status);
       // A committed version comes back with its charts; a proposal (its grid only) keeps the sheet's.
-      return { content: await rebuildVersion(db, sheetId, version, live), baseVersion: live, charts: await chartsAt(db, sheetId, version) };
+      const grid = await rebuildChunks(db, sheetId, version, live);
+      return { content: { headers: grid.headers, grid }, baseVersion: live, charts: await chartsAt(db, sheetId, version) };
     });
   }
 
@@ -372,7 +379,7 @@ export class VersionsService {
   private async writeLive(
     sheetId: string,
     fromVersionId: string,
-    content: RebuiltVersion,
+    content: TransitionContent,
     baseVersion: number,
     userId: string,
     origin: VersionAction,
@@ -382,10 +389,10 @@ export class VersionsService {
     const metadata = origin === 'accept' ? { metadata: { lastAIUpdate: new Date().toISOString() } } : {};
     const summary = await this.sheets.update(
       sheetId,
-      { data: content.rows, headers: content.headers, base_version: baseVersion, ...metadata },
+      { ...(content.rows ? { data: content.rows } : {}), headers: content.headers, base_version: baseVersion, ...metadata },
       userId,
       // Open clients are told the proposal was accepted (then get the new version's sync).
-      origin === 'accept' ? { acceptedVersionId: fromVersionId } : { charts },
+      origin === 'accept' ? { acceptedVersionId: fromVersionId } : { charts, grid: content.grid },
     );
     await this.db
       .insertInto('sheet_version_marks')
