@@ -190,18 +190,27 @@ try {
     await otherPage.getByTestId(`sheet-${size.id}`).getByRole('button').first().click();
     const otherGrid = otherPage.getByTestId('sheet-grid');
     await otherGrid.locator('.ht_master td', { hasText: /^edited-first$/ }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const otherCdp = await other.newCDPSession(otherPage);
+    await otherCdp.send('Performance.enable');
+    const otherRequests = [];
+    otherPage.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.includes('/sheets/')) otherRequests.push(`${req.method()} ${url.pathname.split('/').slice(5).join('/')}${url.search}`);
+    });
     await step('restore #1 while the second user has the sheet open (confirm → B1 restored in the owner\'s tab; in the other\'s)', async (t0) => {
       await page.getByTestId('timeline-menu').click();
       await panel.getByRole('button', { name: 'Restore #1' }).click();
+      const posted = page.waitForResponse((r) => r.url().endsWith('/snapshots/1/restore'), { timeout: STEP_TIMEOUT_MS }).then((r) => `${r.status()} after ${s(Date.now() - t0)}`, () => 'no answer');
       await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
       const mine = cellB(`${size.tag}0`).waitFor({ timeout: STEP_TIMEOUT_MS }).then(() => Date.now() - t0);
       const theirs = otherGrid.locator('.ht_master td', { hasText: new RegExp(`^${size.tag}0$`) }).first().waitFor({ timeout: STEP_TIMEOUT_MS }).then(() => Date.now() - t0, (err) => {
         failures.push(`the second user's tab: ${err.message.split('\n')[0]}`);
         return null;
       });
-      const [a, b] = await Promise.all([mine, theirs]);
+      const [a, b, answer] = await Promise.all([mine, theirs, posted]);
       const alerts = await page.getByRole('alert').allTextContents().catch(() => []);
-      return `owner ${s(a)}, second user ${s(b)}${alerts.length ? `; alerts: ${alerts.join(' | ')}` : ''}`;
+      const otherHeap = await otherCdp.send('Performance.getMetrics').then(({ metrics }) => mb(metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0), () => '?');
+      return `POST …/restore ${answer}; owner's B1 ${s(a)}, second user's ${s(b)} (their JS heap ${otherHeap}; their requests: ${otherRequests.join(', ') || 'none'})${alerts.length ? `; alerts: ${alerts.join(' | ')}` : ''}`;
     });
     await other.close();
     await context.close();
