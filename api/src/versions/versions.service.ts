@@ -527,9 +527,12 @@ export class VersionsService {
   }
 }
 
-/** One cell of a version: only the chunk holding it is parsed. */
+/**
+ * One cell of a version: only the chunk holding it is read and rebuilt (a cell's history asks two
+ * versions per whole-grid op in it; each read every chunk of a 1,000,000-row sheet before, ~0.35 s).
+ */
 async function cellAt(db: AnyDb, sheetId: string, version: number, live: number, row: number, col: number): Promise<CellValue> {
-  const { chunks, sizes } = await rebuildChunks(db, sheetId, version, live);
+  const { chunks, sizes } = await rebuildChunks(db, sheetId, version, live, { start: row, end: row + 1 });
   let first = 0;
   for (const [i, text] of chunks.entries()) {
     if (row < first + sizes[i]) return (JSON.parse(text) as CellValue[][])[row - first]?.[col] ?? null;
