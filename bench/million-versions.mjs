@@ -5,7 +5,8 @@
 // rows drawn), a cell's history (context menu → its entries), and that version restored while the
 // second user has the sheet open (confirm → the restored cell shown in both tabs). Before the
 // browser, the api's side: GET …/versions/:v/rows windows at the top, end and middle of another
-// version (the first one rebuilds it; the others show whether it was kept) and GET …/cells/:r/:c/history.
+// version (the first one rebuilds it; the others show whether it was kept) and GET …/cells/:r/:c/history,
+// again at the end after the second user removed STRUCTURE_OPS rows (5; whole-grid ops, each read twice by a cell's history).
 // With each step: the tab's JS heap and resident size, the api's resident and peak size, the load average.
 // The cells are short strings (the CSV stays under the 50 MB import limit) so that the stored rows
 // of the 1,000,000-row sheet pass 64M characters (~74M).
@@ -19,12 +20,15 @@ import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
+import { liveClient } from './support/live-socket.mjs';
 
 const ports = benchPorts(Number(process.argv[2] ?? 900));
 const base = `http://localhost:${ports.shell}`;
 const owner = { username: 'bench-versions', password: 'bench versions password' };
 const member = { username: 'bench-versions-2', password: 'bench versions member password', nickname: 'Second' };
 const STEP_TIMEOUT_MS = 180_000;
+/** Rows removed (one op each) before the last cell history read. */
+const STRUCTURE_OPS = Number(process.env.STRUCTURE_OPS ?? 5);
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => (x === null ? 'FAILED' : `${(x / 1000).toFixed(2)} s`);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -214,6 +218,15 @@ try {
     });
     await other.close();
     await context.close();
+
+    // Whole-grid ops in a cell's history: the second user removes the last row STRUCTURE_OPS times
+    // over a live socket (each a version with no cell deltas), then B1's history is read again.
+    const { version: now } = await api(`/sheets/${size.id}/rows?start=0&count=1`, { token: memberToken });
+    const socket = await liveClient(`http://localhost:${ports.api}`, size.id, memberToken, now);
+    for (let i = 0; i < STRUCTURE_OPS; i++) await socket.op('rows_remove', size.rows - 1 - i);
+    socket.close();
+    const histAfter = await timed(`/sheets/${size.id}/cells/0/1/history`);
+    say(`GET …/cells/0/1/history after ${STRUCTURE_OPS} rows removed (whole-grid ops): ${s(histAfter.ms)} (api CPU ${s(histAfter.cpu)}), ${histAfter.status === 200 ? `${JSON.parse(histAfter.text).changes.length} changes` : `${histAfter.status} ${histAfter.text.slice(0, 120)}`}  ${apiMem()}  load ${load()}`);
     say(`  failures: ${failures.length ? [...new Set(failures)].join(' | ') : 'none'}`);
   }
   console.log('\n== summary ==');
