@@ -75,6 +75,39 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     assert.equal(pw.row_count, 3);
   });
 
+  it("a proposal's windows read it whole once, not at each window; accepted, it is gone", async () => {
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions proposal windows', data: labelled(3_000) })).json());
+    const proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 2_999, col: 1, value: 'last' }] });
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    const id = proposal.json().version_id as string;
+    const text = JSON.stringify(labelled(3_000)).length;
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    const windows = [];
+    try {
+      for (const start of [0, 2_500, 1_000, 2_990]) {
+        const res = await api.get(`/api/v1/sheets/${s.id}/versions/${id}/rows?start=${start}&count=500`);
+        windows.push({ start, body: parse(res.body) as { data: GridData; row_count: number } });
+      }
+    } finally {
+      JSON.parse = parse;
+    }
+    for (const { start, body } of windows) {
+      const expected = labelled(3_000).slice(start, start + 500);
+      if (start + 500 >= 3_000) expected[expected.length - 1] = ['r2999', 'last'];
+      assert.deepEqual(body.data, expected, `rows from ${start}`);
+      assert.equal(body.row_count, 3_000);
+    }
+    // Each window parsed whole: 4 times its text and more (the test app also parses each answer to check it).
+    assert.ok(parsed < 3 * text, `${parsed} characters parsed for 4 windows of a proposal of ${text}`);
+    assert.equal((await api.post(`/api/v1/sheets/${s.id}/versions/${id}/accept`)).statusCode, 200);
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/${id}/rows?start=0&count=1`)).statusCode, 404);
+  });
+
   it('a version discarded after it was read is not found; an unknown version or sheet neither', async () => {
     const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions gone', data: [['a']] })).json());
     const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'b' }] })).json().version as number;

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { GridData } from '@tessera/contracts';
+import { CHUNK_ROWS, widthOf } from '../sheets/cell-grid.js';
 import type { RebuiltChunks } from './version-rebuild.js';
 
 const deflate = promisify(deflateRaw);
@@ -14,7 +15,7 @@ const sizeOf = (chunks: KeptChunks['chunks']) => chunks.reduce((n, c) => n + c.l
 
 /**
  * Versions rebuilt for GET /sheets/{id}/versions/{versionId}/rows, as stored text per chunk, keyed
- * by sheet and version: a committed version never changes, so the windows of a preview that
+ * by sheet and version (or proposal): a committed version never changes, so the windows of a preview that
  * scrolls through a million-row version rebuild it once, not at each window (a rebuild reads
  * every chunk). The caller checks that the version still exists (not discarded or pruned) at
  * each read. Bounded by what it holds: characters of text plus bytes of deflated chunks, at most
@@ -40,7 +41,8 @@ export class VersionRowsCache {
     return this.size;
   }
 
-  async get(sheetId: string, version: number, rebuild: () => Promise<RebuiltChunks>): Promise<KeptChunks> {
+  /** `version`: a committed version's number, or a proposal's id (its rows never change while it is proposed). */
+  async get(sheetId: string, version: number | string, rebuild: () => Promise<RebuiltChunks>): Promise<KeptChunks> {
     const key = `${sheetId}/${version}`;
     const held = this.entries.get(key);
     if (held) {
@@ -93,6 +95,18 @@ export class VersionRowsCache {
       this.size -= entry.size;
     }
   }
+}
+
+/** Rows held whole (a proposal's) as chunks of CHUNK_ROWS rows, as a rebuilt version is kept; the width is the widest row's or the headers'. */
+export function chunkedRows(headers: string[], rows: GridData): RebuiltChunks {
+  const chunks: string[] = [];
+  const sizes: number[] = [];
+  for (let first = 0; first < rows.length; first += CHUNK_ROWS) {
+    const part = rows.slice(first, first + CHUNK_ROWS);
+    chunks.push(JSON.stringify(part));
+    sizes.push(part.length);
+  }
+  return { headers, rowCount: rows.length, colCount: Math.max(headers.length, widthOf(rows)), chunks, sizes };
 }
 
 /** Rows [start, start + count) of a version's chunks: only the chunks overlapping them are parsed (inflated first when deflated). */
