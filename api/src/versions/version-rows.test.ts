@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RebuiltChunks } from './version-rebuild.js';
-import { rowsOfChunks, VersionRowsCache } from './version-rows.js';
+import { chunkedRowsText, rowsOfChunks, VersionRowsCache } from './version-rows.js';
 
 /** A version of `rows` one-cell rows in chunks of `chunk` rows, as rebuildChunks gives it. */
 function version(rows: number, chunk: number, tag = 'r'): RebuiltChunks {
@@ -79,4 +79,18 @@ test('a version whose text passes the bound is kept deflated within it: its wind
   }
   assert.equal(rebuilds, 1);
   assert.ok(cache.heldSize > 0 && cache.heldSize <= chars / 3, `held ${cache.heldSize} of ${chars} characters`);
+});
+
+test("a proposal's rows as text cut into chunks of 500 rows without parsing: the same rows, sizes and width, whatever the strings hold", () => {
+  const tricky = ['a "quoted" ], [ cell', 'back\\slash\\', '[[', ', ,', '=SUM(A1:A2)', ''];
+  const rows = Array.from({ length: 1_203 }, (_, r) => (r % 97 === 5 ? [] : r === 700 ? Array.from({ length: 14 }, (_, c) => c) : [tricky[r % tricky.length], r, r % 3 === 0 ? null : true, `${r}"]`]));
+  // As JSON.stringify writes it, and as PostgreSQL writes jsonb (", " between elements).
+  for (const text of [JSON.stringify(rows), JSON.stringify(rows).replace(/,(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ', ')]) {
+    const content = chunkedRowsText(['A', 'B'], text);
+    assert.deepEqual(content.sizes, [500, 500, 203]);
+    assert.equal(content.rowCount, 1_203);
+    assert.equal(content.colCount, 14);
+    assert.deepEqual(rowsOfChunks(content, 0, 1_203), rows);
+  }
+  assert.deepEqual(chunkedRowsText(['A', 'B', 'C'], '[]'), { headers: ['A', 'B', 'C'], rowCount: 0, colCount: 3, chunks: [], sizes: [] });
 });
