@@ -6,7 +6,8 @@
 // second user has the sheet open (confirm → the restored cell shown in both tabs). Before the
 // browser, the api's side: GET …/versions/:v/rows windows at the top, end and middle of another
 // version (the first one rebuilds it; the others show whether it was kept) and GET …/cells/:r/:c/history,
-// again at the end after the second user removed STRUCTURE_OPS rows (5; whole-grid ops, each read twice by a cell's history).
+// again at the end after the second user removed STRUCTURE_OPS rows (5; whole-grid ops, each read twice by a cell's history);
+// last, a proposal of the second user's and its preview's windows (GET …/versions/{proposal}/rows).
 // With each step: the tab's JS heap and resident size, the api's resident and peak size, the load average.
 // The cells are short strings (the CSV stays under the 50 MB import limit) so that the stored rows
 // of the 1,000,000-row sheet pass 64M characters (~74M).
@@ -227,6 +228,17 @@ try {
     socket.close();
     const histAfter = await timed(`/sheets/${size.id}/cells/0/1/history`);
     say(`GET …/cells/0/1/history after ${STRUCTURE_OPS} rows removed (whole-grid ops): ${s(histAfter.ms)} (api CPU ${s(histAfter.cpu)}), ${histAfter.status === 200 ? `${JSON.parse(histAfter.text).changes.length} changes` : `${histAfter.status} ${histAfter.text.slice(0, 120)}`}  ${apiMem()}  load ${load()}`);
+    // A proposal of the second user's (one cell on the live version), then its preview's windows.
+    let t0 = performance.now();
+    const proposal = await api(`/sheets/${size.id}/versions`, { method: 'POST', token: memberToken, body: { changes: [{ row: 5, col: 3, value: 'proposed' }] } });
+    const proposeMs = performance.now() - t0;
+    const proposalWindows = [];
+    for (const [name, start] of [['top', 0], ['end', size.rows - STRUCTURE_OPS - 500], ['middle', size.rows >> 1], ['top again', 0]]) {
+      const r = await timed(`/sheets/${size.id}/versions/${proposal.version_id}/rows?start=${start}&count=500`);
+      if (r.status !== 200) throw new Error(`proposal rows at ${start}: ${r.status} ${r.text.slice(0, 200)}`);
+      proposalWindows.push(`${name} ${s(r.ms)} (api CPU ${s(r.cpu)})`);
+    }
+    say(`POST …/versions (a proposal of one cell): ${s(proposeMs)}; its 500-row windows one after another: ${proposalWindows.join(', ')}  ${apiMem()}  load ${load()}`);
     say(`  failures: ${failures.length ? [...new Set(failures)].join(' | ') : 'none'}`);
   }
   console.log('\n== summary ==');
