@@ -75,7 +75,7 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     assert.equal(pw.row_count, 3);
   });
 
-  it("a proposal's windows read it whole once, not at each window; accepted, it is gone", async () => {
+  it("a proposal's windows read it whole once, not at each window; accepted, only the chunk that differs is parsed, and it is gone", async () => {
     const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions proposal windows', data: labelled(3_000) })).json());
     const proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 2_999, col: 1, value: 'last' }] });
     assert.equal(proposal.statusCode, 201, proposal.body);
@@ -104,7 +104,23 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     }
     // Each window parsed whole: 4 times its text and more (the test app also parses each answer to check it).
     assert.ok(parsed < 3 * text, `${parsed} characters parsed for 4 windows of a proposal of ${text}`);
-    assert.equal((await api.post(`/api/v1/sheets/${s.id}/versions/${id}/accept`)).statusCode, 200);
+    // Accepted on the version it was made on: only the chunk that differs is parsed, not the proposal and the sheet whole.
+    parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    let accepted;
+    try {
+      accepted = await api.post(`/api/v1/sheets/${s.id}/versions/${id}/accept`);
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.ok(parsed < text / 2, `${parsed} characters parsed to accept a proposal of ${text}`);
+    const live = (await api.get(`/api/v1/sheets/${s.id}/rows?start=2998&count=5`)).json();
+    assert.deepEqual(live.data, [['r2998', 2_998], ['r2999', 'last']]);
+    assert.equal(live.row_count, 3_000);
     assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/${id}/rows?start=0&count=1`)).statusCode, 404);
   });
 

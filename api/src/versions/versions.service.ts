@@ -36,8 +36,8 @@ import { type AnyDb, type VersionsDb, withVersionTables } from './versions.table
 
 export const VERSION_NOT_FOUND = 'Version not found';
 
-/** What a transition makes live: a proposal's rows, or a committed version's chunks (`grid`). */
-type TransitionContent = { headers: string[]; rows: GridData; grid?: undefined } | { headers: string[]; rows?: undefined; grid: RebuiltChunks };
+/** What a transition makes live: a committed version's or a proposal's chunks. */
+type TransitionContent = { headers: string[]; grid: RebuiltChunks };
 /** Cell history answers at most this many changes, newest first. */
 export const CELL_HISTORY_LIMIT = 500;
 
@@ -326,8 +326,8 @@ export class VersionsService {
   }
 
   /**
-   * The content a transition writes: a proposal's grid, or a committed version rebuilt, as its
-   * chunks' text (written chunk by chunk where it differs from the live grid: SheetsService.update's `grid`).
+   * The content a transition writes: a proposal's grid, or a committed version rebuilt, as chunks'
+   * text (written chunk by chunk where it differs from the live grid: SheetsService.update's `grid`).
    */
   private async contentOf(
     sheetId: string,
@@ -340,7 +340,8 @@ export class VersionsService {
         const p = await this.proposals(db, sheetId).where('p.id', '=', versionId).select(['p.headers', sql<string>`p.rows::text`.as('rows_text')]).executeTakeFirst();
         if (!p) throw notFound(VERSION_NOT_FOUND);
         transition(action, 'proposed');
-        return { content: { headers: p.headers, rows: JSON.parse(p.rows_text) }, baseVersion: p.base_version };
+        // Cut into chunks unparsed: laid out as the live grid, only the chunks that differ are parsed (SheetsService.update's `grid`).
+        return { content: { headers: p.headers, grid: chunkedRowsText(p.headers, p.rows_text) }, baseVersion: p.base_version };
       }
       const version = Number(versionId);
       const { status, live } = await this.committedStatus(db, sheetId, version);
@@ -395,10 +396,10 @@ export class VersionsService {
     const metadata = origin === 'accept' ? { metadata: { lastAIUpdate: new Date().toISOString() } } : {};
     const summary = await this.sheets.update(
       sheetId,
-      { ...(content.rows ? { data: content.rows } : {}), headers: content.headers, base_version: baseVersion, ...metadata },
+      { headers: content.headers, base_version: baseVersion, ...metadata },
       userId,
       // Open clients are told the proposal was accepted (then get the new version's sync).
-      origin === 'accept' ? { acceptedVersionId: fromVersionId } : { charts, grid: content.grid },
+      origin === 'accept' ? { acceptedVersionId: fromVersionId, grid: content.grid } : { charts, grid: content.grid },
     );
     await this.db
       .insertInto('sheet_version_marks')
