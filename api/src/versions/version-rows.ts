@@ -107,7 +107,6 @@ export function chunkedRowsText(headers: string[], text: string): RebuiltChunks 
   const chunks: string[] = [];
   const sizes: number[] = [];
   let depth = 0;
-  let inString = false;
   let chunkStart = -1;
   let inChunk = 0;
   let rowCount = 0;
@@ -117,14 +116,18 @@ export function chunkedRowsText(headers: string[], text: string): RebuiltChunks 
   let rowEnd = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // a backslash: the next character is escaped
-      else if (c === 34) inString = false;
-      continue;
-    }
     if (c === 34) {
-      inString = true;
       value = true;
+      // To the string's closing quote (indexOf, not a character loop: most of the text is in strings);
+      // a quote after an odd run of backslashes is escaped.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1) {
+        let b = end - 1;
+        while (text.charCodeAt(b) === 92) b--;
+        if ((end - 1 - b) % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end === -1 ? text.length : end;
     } else if (c === 91) {
       depth++;
       if (depth === 2) {
