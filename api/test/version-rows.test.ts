@@ -77,12 +77,29 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
 
   it("a proposal's windows read it whole once, not at each window; accepted, only the chunk that differs is parsed, and it is gone", async () => {
     const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions proposal windows', data: labelled(3_000) })).json());
-    const proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 2_999, col: 1, value: 'last' }] });
-    assert.equal(proposal.statusCode, 201, proposal.body);
-    const id = proposal.json().version_id as string;
     const text = JSON.stringify(labelled(3_000)).length;
     const parse = JSON.parse;
     let parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    let proposal;
+    try {
+      proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 2_999, col: 1, value: 'last' }] });
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    // Made of changes on a version: only the chunk they touch is parsed, not the version whole.
+    assert.ok(parsed < text / 2, `${parsed} characters parsed to propose one cell on a sheet of ${text}`);
+    const id = proposal.json().version_id as string;
+    // Changes past the last row and column add rows, empty but for them.
+    const far = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 3_001, col: 3, value: 'far' }, { row: 0, col: 0, value: 'first' }] });
+    assert.equal(far.statusCode, 201, far.body);
+    const grownRows = labelled(3_000).map((row, r) => (r === 0 ? ['first', 0] : row));
+    assert.deepEqual((await whole(s.id, far.json().version_id as string)).rows, [...grownRows, [], ['', '', '', 'far']]);
+    parsed = 0;
     JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
       parsed += t.length;
       return parse(t, reviver);

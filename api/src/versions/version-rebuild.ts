@@ -1,7 +1,7 @@
-import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
+import { type CellValue, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
 import { type CellDelta, CHUNK_ROWS, segmentHolding } from '../sheets/cell-grid.js';
-import { currentText, joinChunkTexts, loadChunks, pendingColumnOps, readChunks, readLayout } from '../sheets/sheet-store.js';
+import { currentText, loadChunks, pendingColumnOps, readChunks, readLayout } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
 import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
@@ -13,11 +13,6 @@ export interface RebuiltChunks {
   colCount: number;
   chunks: string[];
   sizes: number[];
-}
-
-export interface RebuiltVersion {
-  headers: string[];
-  rows: GridData;
 }
 
 /** A version that cannot be rebuilt (only possible for history older than the versions migration). */
@@ -271,8 +266,39 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks, sizes: outSizes };
 }
 
-/** The version's headers and rows, parsed (for writing it as a new version). */
-export async function rebuildVersion(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltVersion> {
-  const { headers, chunks } = await rebuildChunks(db, sheetId, version, liveVersion);
-  return { headers, rows: JSON.parse(joinChunkTexts(chunks)) as GridData };
+/**
+ * A version's chunk texts with cells written (a proposal made of changes on it): only the chunks
+ * the changes touch are parsed; changes past its last row go into rows appended after it (empty
+ * but for them), as applyDeltas on the whole grid would write them.
+ */
+export function chunksWithChanges(content: Pick<RebuiltChunks, 'chunks' | 'sizes' | 'rowCount'>, changes: readonly CellDelta[]): string[] {
+  const starts: number[] = [];
+  let first = 0;
+  for (const n of content.sizes) {
+    starts.push(first);
+    first += n;
+  }
+  const byChunk = new Map<number, CellDelta[]>();
+  const past: CellDelta[] = [];
+  for (const c of changes) {
+    if (c.row >= content.rowCount) past.push(c);
+    else {
+      const p = segmentHolding(starts, c.row);
+      const list = byChunk.get(p) ?? [];
+      list.push(c);
+      byChunk.set(p, list);
+    }
+  }
+  const chunks = [...content.chunks];
+  for (const [p, list] of byChunk) {
+    const rows = JSON.parse(chunks[p]) as CellValue[][];
+    applyDeltas(rows, [list], 'forward', starts[p]);
+    chunks[p] = JSON.stringify(rows);
+  }
+  if (past.length > 0) {
+    const rows: CellValue[][] = [];
+    applyDeltas(rows, [past], 'forward', content.rowCount);
+    chunks.push(JSON.stringify(rows));
+  }
+  return chunks;
 }
