@@ -20,7 +20,6 @@
 // 10) Enter → the computed value shown (the sheet read whole), past it (1,000,000 × 10) Enter → the
 // over-limit notice; with the longest gap between two frames meanwhile (a freeze), whether the row
 // is still on screen, and the tab's memory after. Not with MILLION_FORMULA (the sheet has one then).
-import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,6 +29,7 @@ import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
+import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
 // BENCH_PORT_BASE: the processes on consecutive ports from it instead (bench/support/bench-ports.mjs).
@@ -166,43 +166,6 @@ async function typeFormula(page, size, failures) {
 }
 
 const importSheet = (token, name, text) => importCsv(base, token, name, text);
-
-/** utime + stime of a process, in ms (Linux /proc; clock ticks are 100 Hz there). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-function statusKb(pid, key) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${key}:`));
-  return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
-}
-/** Resident size of Chromium's renderer processes (the tab), found among the descendants of `rootPid`. */
-function rendererRss(rootPid) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* gone */
-    }
-  }
-  let total = 0;
-  const todo = [rootPid];
-  while (todo.length) {
-    const pid = todo.pop();
-    for (const child of children.get(pid) ?? []) {
-      todo.push(child);
-      try {
-        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) total += statusKb(child, 'VmRSS');
-      } catch {
-        /* gone */
-      }
-    }
-  }
-  return total;
-}
 
 const stack = await startProductStack(ports, 'tessera-bench-million-');
 const apiPid = stack.processes.find((p) => p.name === 'api').pid;

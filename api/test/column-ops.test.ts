@@ -95,7 +95,17 @@ describe('columns inserted and removed without rewriting the chunks', () => {
     const model = versions.get(live)!;
     assert.deepEqual((await sheets.readGrid(id)).data, model, `${label}: the sheet`);
     assert.deepEqual(JSON.parse(joinChunkTexts(await readChunkTexts(db, id))), model, `${label}: the chunks' text (GET, export)`);
-    for (const [v, grid] of versions) assert.deepEqual(unpadded(await rebuilt(id, v, live)), unpadded(grid), `${label}: version ${v}`);
+    for (const [v, grid] of versions) {
+      assert.deepEqual(unpadded(await rebuilt(id, v, live)), unpadded(grid), `${label}: version ${v}`);
+      // A span of rows (a cell's history reads one): those rows exact, only the chunks holding them read.
+      for (const row of new Set([0, 499, 500, Math.floor(grid.length / 2), grid.length - 1].filter((r) => r >= 0 && r < grid.length))) {
+        const { chunks, sizes } = await rebuildChunks(db, id, v, live, { start: row, end: row + 1 });
+        const p = sizes.findIndex((_, i) => sizes.slice(0, i + 1).reduce((a, b) => a + b, 0) > row);
+        const first = sizes.slice(0, p).reduce((a, b) => a + b, 0);
+        assert.deepEqual(unpadded([(JSON.parse(chunks[p]) as GridData)[row - first]]), unpadded([grid[row]]), `${label}: version ${v}, row ${row}`);
+        assert.deepEqual(chunks.map((c, i) => (i === p ? 'read' : c)), chunks.map((_, i) => (i === p ? 'read' : '')), `${label}: version ${v}, row ${row}: other chunks not read`);
+      }
+    }
   };
 
   it('a column insert and a removal write no chunk; the sheet, every version and a duplicate read back exactly; caught up, the chunks hold the new columns and the size is exact', async () => {

@@ -106,6 +106,9 @@ describe('the "may have formulas" fact of a sheet', () => {
     const restored = await api.post(`/api/v1/sheets/${id}/snapshots/${v2}/restore`);
     assert.equal(restored.statusCode, 200, restored.body);
     assert.equal(await flag(id), true);
+    // And a restore of a version without one clears it (a restore writes only the chunks that differ, but knows the whole grid).
+    assert.equal((await api.post(`/api/v1/sheets/${id}/snapshots/${v1}/restore`)).statusCode, 200);
+    assert.equal(await flag(id), false);
   });
 
   it('a row op keeps it on a sheet with formulas (the rewritten chunk still holds one)', async () => {

@@ -75,6 +75,72 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     assert.equal(pw.row_count, 3);
   });
 
+  it("a proposal's windows read it whole once, not at each window; accepted, only the chunk that differs is parsed, and it is gone", async () => {
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions proposal windows', data: labelled(3_000) })).json());
+    const text = JSON.stringify(labelled(3_000)).length;
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    let proposal;
+    try {
+      proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 2_999, col: 1, value: 'last' }] });
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    // Made of changes on a version: only the chunk they touch is parsed, not the version whole.
+    assert.ok(parsed < text / 2, `${parsed} characters parsed to propose one cell on a sheet of ${text}`);
+    const id = proposal.json().version_id as string;
+    // Changes past the last row and column add rows, empty but for them.
+    const far = await api.post(`/api/v1/sheets/${s.id}/versions`, { changes: [{ row: 3_001, col: 3, value: 'far' }, { row: 0, col: 0, value: 'first' }] });
+    assert.equal(far.statusCode, 201, far.body);
+    const grownRows = labelled(3_000).map((row, r) => (r === 0 ? ['first', 0] : row));
+    assert.deepEqual((await whole(s.id, far.json().version_id as string)).rows, [...grownRows, [], ['', '', '', 'far']]);
+    parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    const windows = [];
+    try {
+      for (const start of [0, 2_500, 1_000, 2_990]) {
+        const res = await api.get(`/api/v1/sheets/${s.id}/versions/${id}/rows?start=${start}&count=500`);
+        windows.push({ start, body: parse(res.body) as { data: GridData; row_count: number } });
+      }
+    } finally {
+      JSON.parse = parse;
+    }
+    for (const { start, body } of windows) {
+      const expected = labelled(3_000).slice(start, start + 500);
+      if (start + 500 >= 3_000) expected[expected.length - 1] = ['r2999', 'last'];
+      assert.deepEqual(body.data, expected, `rows from ${start}`);
+      assert.equal(body.row_count, 3_000);
+    }
+    // Each window parsed whole: 4 times its text and more (the test app also parses each answer to check it).
+    assert.ok(parsed < 3 * text, `${parsed} characters parsed for 4 windows of a proposal of ${text}`);
+    // Accepted on the version it was made on: only the chunk that differs is parsed, not the proposal and the sheet whole.
+    parsed = 0;
+    JSON.parse = (t: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += t.length;
+      return parse(t, reviver);
+    };
+    let accepted;
+    try {
+      accepted = await api.post(`/api/v1/sheets/${s.id}/versions/${id}/accept`);
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.ok(parsed < text / 2, `${parsed} characters parsed to accept a proposal of ${text}`);
+    const live = (await api.get(`/api/v1/sheets/${s.id}/rows?start=2998&count=5`)).json();
+    assert.deepEqual(live.data, [['r2998', 2_998], ['r2999', 'last']]);
+    assert.equal(live.row_count, 3_000);
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/${id}/rows?start=0&count=1`)).statusCode, 404);
+  });
+
   it('a version discarded after it was read is not found; an unknown version or sheet neither', async () => {
     const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions gone', data: [['a']] })).json());
     const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 0, col: 0, value: 'b' }] })).json().version as number;
@@ -87,5 +153,33 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/00000000-0000-4000-8000-000000000009/rows`)).statusCode, 404);
     assert.equal((await api.get(`/api/v1/sheets/00000000-0000-4000-8000-000000000009/versions/1/rows`)).statusCode, 404);
     // Each access level on it: the access matrix (access-matrix.test.ts) enumerates this route too.
+  });
+  it('restoring a version of a 10,000-row sheet brings its cells back and parses only the chunks that differ, not the grid whole', async () => {
+    const rows = 10_000;
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions restore', data: labelled(rows) })).json());
+    const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 4_321, col: 1, value: 'later' }, { row: 0, col: 0, value: 'first' }] })).json().version as number;
+    const gridText = JSON.stringify(labelled(rows)).length;
+    // What the api parses meanwhile (JSON.parse of any text): a 10M-cell version parsed whole, and the live grid too, took 11 s and ~1.1 GB.
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+      parsed += text.length;
+      return parse(text, reviver);
+    };
+    let res;
+    try {
+      res = await api.post(`/api/v1/sheets/${s.id}/snapshots/1/restore`);
+    } finally {
+      JSON.parse = parse;
+    }
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().version, v2 + 1);
+    assert.ok(parsed < gridText / 2, `${parsed} characters parsed for a grid of ${gridText}`);
+    const back = await window(s.id, v2 + 1, 'start=0&count=5000');
+    assert.deepEqual(back.data, labelled(rows).slice(0, 5_000));
+    assert.deepEqual((await window(s.id, v2 + 1, 'start=4321&count=1')).data, [['r4321', 4_321]]);
+    // The restore is one version changing the cell back (its history shows it, after the edit and the creation).
+    const history = (await api.get(`/api/v1/sheets/${s.id}/cells/4321/1/history`)).json();
+    assert.deepEqual(history.changes.map((c: { version: number; old: unknown; new: unknown }) => [c.version, c.old, c.new]), [[v2 + 1, 'later', 4_321], [v2, 4_321, 'later'], [1, null, 4_321]]);
   });
 });

@@ -1,7 +1,7 @@
-import { type CellValue, type GridData, normalizeHeaders } from '@tessera/contracts';
+import { type CellValue, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
 import { type CellDelta, CHUNK_ROWS, segmentHolding } from '../sheets/cell-grid.js';
-import { currentText, joinChunkTexts, pendingColumnOps, readChunks } from '../sheets/sheet-store.js';
+import { currentText, loadChunks, pendingColumnOps, readChunks, readLayout } from '../sheets/sheet-store.js';
 import { patchChunkText } from './chunk-text.js';
 import { backwardChain, type DeltaSpan, forwardChain, type PackedCell, unpack } from './snapshot-delta.js';
 import type { AnyDb } from './versions.tables.js';
@@ -13,11 +13,6 @@ export interface RebuiltChunks {
   colCount: number;
   chunks: string[];
   sizes: number[];
-}
-
-export interface RebuiltVersion {
-  headers: string[];
-  rows: GridData;
 }
 
 /** A version that cannot be rebuilt (only possible for history older than the versions migration). */
@@ -37,10 +32,27 @@ export function applyDeltas(grid: CellValue[][], ops: CellDelta[][], direction: 
   }
 }
 
-/** Stored chunks in row order: their text and row counts. */
+/** Stored chunks in row order: their text ('' for one not read: see RowSpan) and row counts. */
 interface StoredChunks {
   texts: string[];
   sizes: number[];
+}
+
+/** Rows [start, end) of a version: only the stored chunks holding them are read (a cell's history needs one chunk, not 2,000). */
+export interface RowSpan {
+  start: number;
+  end: number;
+}
+
+/** Positions of the chunks of `sizes` holding rows of `span`. */
+function positionsOf(sizes: readonly number[], span: RowSpan): number[] {
+  const out: number[] = [];
+  let first = 0;
+  for (let p = 0; p < sizes.length && first < span.end; p++) {
+    if (first + sizes[p] > span.start) out.push(p);
+    first += sizes[p];
+  }
+  return out;
 }
 
 /**
@@ -48,18 +60,39 @@ interface StoredChunks {
  * version, with the column ops between the version its text is of (`written`; before migration 0013
  * the copy's own) and the snapshot's applied.
  */
-async function snapshotChunks(db: AnyDb, sheetId: string, version: number): Promise<StoredChunks> {
-  const { rows } = await sql<{ rows: string; n: number; pending: string | null }>`SELECT sc.rows, (l.e->>1)::int AS n,
+async function snapshotChunks(db: AnyDb, sheetId: string, version: number, span?: RowSpan): Promise<StoredChunks> {
+  let only = sql``;
+  let sizes: number[] | undefined;
+  if (span) {
+    const { rows: layout } = await sql<{ n: number }>`SELECT (l.e->>1)::int AS n FROM sheet_snapshots s
+      CROSS JOIN LATERAL json_array_elements(s.layout) WITH ORDINALITY AS l(e, i)
+      WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY l.i`.execute(db);
+    sizes = layout.map((r) => r.n);
+    const positions = positionsOf(sizes, span);
+    if (positions.length === 0) return { texts: sizes.map(() => ''), sizes };
+    only = sql`AND l.i IN (${sql.join(positions.map((p) => sql`${p + 1}::int`))})`;
+  }
+  const { rows } = await sql<{ rows: string; n: number; i: number; pending: string | null }>`SELECT sc.rows, (l.e->>1)::int AS n, l.i::int AS i,
       ${pendingColumnOps(sql.ref('s.sheet_id'), sql.ref('sc.written'), sql.ref('s.version'))} AS pending FROM sheet_snapshots s
     CROSS JOIN LATERAL json_array_elements(s.layout) WITH ORDINALITY AS l(e, i)
     CROSS JOIN LATERAL (SELECT c.rows::text AS rows, coalesce(c.written, c.version) AS written FROM sheet_snapshot_chunks c
       WHERE c.sheet_id = s.sheet_id AND c.chunk = (l.e->>0)::int AND c.version <= s.version
       ORDER BY c.version DESC LIMIT 1) sc
-    WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ORDER BY l.i`.execute(db);
-  return { texts: rows.map((r) => currentText(r.rows, r.pending)), sizes: rows.map((r) => r.n) };
+    WHERE s.sheet_id = ${sheetId}::uuid AND s.version = ${version}::int ${only} ORDER BY l.i`.execute(db);
+  if (!sizes) return { texts: rows.map((r) => currentText(r.rows, r.pending)), sizes: rows.map((r) => r.n) };
+  const texts = sizes.map(() => '');
+  for (const r of rows) texts[r.i - 1] = currentText(r.rows, r.pending);
+  return { texts, sizes };
 }
 
-async function liveChunks(db: AnyDb, sheetId: string): Promise<StoredChunks> {
+async function liveChunks(db: AnyDb, sheetId: string, span?: RowSpan): Promise<StoredChunks> {
+  if (span) {
+    const layout = await readLayout(db, sheetId);
+    const sizes = [...layout.sizes];
+    const positions = positionsOf(sizes, span);
+    const loaded = await loadChunks(db, sheetId, layout, positions.map((p) => layout.starts[p]));
+    return { texts: sizes.map((_, p) => (loaded.has(p) ? JSON.stringify(loaded.get(p)) : '')), sizes };
+  }
   const { layout, texts } = await readChunks(db, sheetId);
   return { texts, sizes: [...layout.sizes] };
 }
@@ -95,8 +128,15 @@ async function deltaCells(db: AnyDb, sheetId: string, spans: DeltaSpan[]): Promi
  * grid (backwards: the ops' and delta snapshots' old values) — whichever replays fewer cells. Only
  * the chunks the replayed cells touch (and the last one, for the row count) are parsed; the others
  * stay the stored text. Call it in a repeatable-read transaction so the live grid and the op log agree.
+ * With `span` (a version whose shape is recorded), only the chunks holding those rows are read and
+ * rebuilt; the others come back as '' (their sizes are right).
  */
-export async function rebuildChunks(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltChunks> {
+export async function rebuildChunks(db: AnyDb, sheetId: string, version: number, liveVersion: number, span?: RowSpan): Promise<RebuiltChunks> {
+  const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
+    WHERE sheet_id = ${sheetId}::uuid AND version = ${version}::int`.execute(db);
+  const shape = shapes[0];
+  // History older than the versions migration has no shape: it is what a replay of whole chunks gives.
+  if (!shape) span = undefined;
   const { rows: near } = await sql<{ below: number | null; above: number | null; above_whole: boolean | null }>`SELECT
       (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version <= ${version}::int) AS below,
       (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int) AS above,
@@ -118,12 +158,12 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   let ops: CellDelta[][];
   let direction: 'forward' | 'backward';
   if (fwd && below !== null && (aboveWhole || cost(fwd.used, version - fwd.opsFrom) <= cost(bwd.used, above - bwd.opsAbove + bwd.opsBelow - version))) {
-    stored = await snapshotChunks(db, sheetId, below);
+    stored = await snapshotChunks(db, sheetId, below, span);
     ops = [...(await deltaCells(db, sheetId, fwd.used)), ...(await opsBetween(db, sheetId, fwd.opsFrom, version, 'asc'))];
     direction = 'forward';
   } else {
     // The live grid is a snapshot of the live version that is always there.
-    stored = above === liveVersion ? await liveChunks(db, sheetId) : await snapshotChunks(db, sheetId, above);
+    stored = above === liveVersion ? await liveChunks(db, sheetId, span) : await snapshotChunks(db, sheetId, above, span);
     ops = [
       ...(await opsBetween(db, sheetId, bwd.opsAbove, above, 'desc')),
       ...(await deltaCells(db, sheetId, bwd.used)),
@@ -131,8 +171,6 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
     ];
     direction = 'backward';
   }
-  const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
-    WHERE sheet_id = ${sheetId}::uuid AND version = ${version}::int`.execute(db);
   const { rows: heads } = await sql<{ headers: string[] }>`SELECT headers FROM sheet_version_headers WHERE sheet_id = ${sheetId}::uuid
     ORDER BY (version <= ${version}::int) DESC, CASE WHEN version <= ${version}::int THEN -version ELSE version END LIMIT 1`.execute(db);
 
@@ -177,7 +215,6 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
     }
     return rows;
   };
-  const shape = shapes[0];
   let rowCount: number;
   let colCount: number;
   if (shape) ({ row_count: rowCount, col_count: colCount } = shape);
@@ -200,6 +237,10 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
     const first = startOf(chunk);
     const length = Math.min(sizeOf(chunk), rowCount - first);
     outSizes.push(length);
+    if (span && (first >= span.end || first + length <= span.start)) {
+      chunks.push('');
+      continue;
+    }
     if (shape && !ends.has(chunk) && chunk < texts.length) {
       const patched = list ? patchChunkText(texts[chunk], list, direction, first, colCount) : texts[chunk];
       if (patched !== undefined) {
@@ -225,8 +266,39 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks, sizes: outSizes };
 }
 
-/** The version's headers and rows, parsed (for writing it as a new version). */
-export async function rebuildVersion(db: AnyDb, sheetId: string, version: number, liveVersion: number): Promise<RebuiltVersion> {
-  const { headers, chunks } = await rebuildChunks(db, sheetId, version, liveVersion);
-  return { headers, rows: JSON.parse(joinChunkTexts(chunks)) as GridData };
+/**
+ * A version's chunk texts with cells written (a proposal made of changes on it): only the chunks
+ * the changes touch are parsed; changes past its last row go into rows appended after it (empty
+ * but for them), as applyDeltas on the whole grid would write them.
+ */
+export function chunksWithChanges(content: Pick<RebuiltChunks, 'chunks' | 'sizes' | 'rowCount'>, changes: readonly CellDelta[]): string[] {
+  const starts: number[] = [];
+  let first = 0;
+  for (const n of content.sizes) {
+    starts.push(first);
+    first += n;
+  }
+  const byChunk = new Map<number, CellDelta[]>();
+  const past: CellDelta[] = [];
+  for (const c of changes) {
+    if (c.row >= content.rowCount) past.push(c);
+    else {
+      const p = segmentHolding(starts, c.row);
+      const list = byChunk.get(p) ?? [];
+      list.push(c);
+      byChunk.set(p, list);
+    }
+  }
+  const chunks = [...content.chunks];
+  for (const [p, list] of byChunk) {
+    const rows = JSON.parse(chunks[p]) as CellValue[][];
+    applyDeltas(rows, [list], 'forward', starts[p]);
+    chunks[p] = JSON.stringify(rows);
+  }
+  if (past.length > 0) {
+    const rows: CellValue[][] = [];
+    applyDeltas(rows, [past], 'forward', content.rowCount);
+    chunks.push(JSON.stringify(rows));
+  }
+  return chunks;
 }

@@ -95,7 +95,7 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
 
   app.get('/:id/versions/:versionId/rows', withDoc({ summary: 'A window of a version\'s rows, with its size', description: 'Rows [start, start + count) of a version or proposal (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for the preview of a sheet shown a window at a time (issue 23). With summary=1 the answer also carries the version without its rows (entry, headers, changed cells, charts), as GET /sheets/{id}/versions/{versionId} gives it. A committed version is rebuilt once and kept; each read checks that it still exists.', tag: 'Versions', params: VersionParams, query: SheetRowsQuerySchema, responses: { 200: VersionRowsSchema } }, onSheet('view')), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
-    // A version not kept yet is rebuilt whole for its rows (a proposal parsed whole, each time): that request holds a slot (those waiting for the same rebuild do not).
+    // A version or proposal not kept yet is rebuilt (a proposal read and parsed) whole for its rows: that request holds a slot (those waiting for the same rebuild do not).
     return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query), () => services.slots.hold('sheet read', request, reply));
   });
 
