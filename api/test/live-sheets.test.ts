@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LIVE_CLOSE, LIVE_REPLAY_MAX_VERSIONS, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, SheetSchema, type GridData } from '@tessera/contracts';
+import { LIVE_CLOSE, LIVE_REPLAY_MAX_VERSIONS, LIVE_TEXTS, LIVE_TOKEN_PROTOCOL, SheetSchema, type GridData, type LiveGrid } from '@tessera/contracts';
 import { ADMIN } from './support/auth-helpers.js';
 import { forgeBadTokens } from './support/forged-tokens.js';
 import { call, signedInMember } from './support/members.js';
@@ -22,7 +22,7 @@ describe('live sheet socket /sheets/{id}', () => {
     return SheetSchema.parse(res.json());
   };
   const server = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
-  const join = async (sheetId: string, token: string, opts: { since?: number; label?: string; autoPong?: boolean } = {}) => {
+  const join = async (sheetId: string, token: string, opts: { since?: number; label?: string; autoPong?: boolean; grid?: LiveGrid } = {}) => {
     const c = await LiveClient.join(base, sheetId, token, opts);
     open.push(c);
     return c;
@@ -295,6 +295,51 @@ describe('live sheet socket /sheets/{id}', () => {
     });
   });
 
+  describe('a page that holds its sheet windowed (issue 23)', () => {
+    /** Sheets read for a sync so far: with the whole grid, or the summary only (/metrics). */
+    const syncReads = async () => {
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const count = (cells: string) => Number(new RegExp(`^live_sync_reads_total\\{[^}]*cells="${cells}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return { whole: count('whole'), none: count('none') };
+    };
+
+    it('gets its syncs without the cells (a PUT, a restore, a catch-up) while a whole page gets them; alone, the grid is never read', async () => {
+      const s = await sheet({ data: [['a1', 'b1'], ['a2']] });
+      const windowed = await join(s.id, bob.accessToken, { grid: 'windowed', label: 'windowed' });
+      const whole = await join(s.id, admin.accessToken, { label: 'whole' });
+      const saved = await api.put(`/api/v1/sheets/${s.id}`, { data: [['saved', 'x'], ['y']] });
+      assert.equal(saved.statusCode, 200, saved.body);
+      const light = await windowed.next('sync');
+      assert.equal(light.data.version, saved.json().version);
+      assert.equal('data' in light.data, false, 'no cells for the windowed page');
+      assert.deepEqual([light.data.name, light.data.metadata.rows, light.data.metadata.columns], [s.name, 2, 2]);
+      assert.deepEqual((await whole.next('sync')).data.data, [['saved', 'x'], ['y']]);
+
+      // Only windowed pages left on the sheet: a sync reads the sheet's summary, never its grid.
+      await whole.close();
+      await windowed.next('user_left');
+      const before = await syncReads();
+      const restored = await api.post(`/api/v1/sheets/${s.id}/snapshots/${s.version}/restore`, {});
+      assert.equal(restored.statusCode, 200, restored.body);
+      const afterRestore = await windowed.next('sync');
+      assert.equal('data' in afterRestore.data, false);
+      assert.equal(afterRestore.data.version, (await server(s.id)).version);
+      const ahead = await join(s.id, bob.accessToken, { grid: 'windowed', since: afterRestore.data.version + 5, label: 'windowed, ahead' });
+      const caughtUp = await ahead.next('sync');
+      assert.deepEqual(['data' in caughtUp.data, caughtUp.data.version], [false, afterRestore.data.version]);
+      const during = await syncReads();
+      assert.equal(during.whole, before.whole, 'the grid was not read');
+      assert.equal(during.none, before.none + 2);
+
+      // The page switched to whole (a formula came): its next sync has the cells again.
+      windowed.send({ type: 'grid', sheet_id: s.id, grid: 'whole' });
+      windowed.send({ type: 'reload_request', sheet_id: s.id });
+      assert.deepEqual((await windowed.next('sync', (f) => 'data' in f.data)).data.data, (await server(s.id)).data);
+      assert.equal('data' in (await ahead.next('sync')).data, false, 'the other windowed page still gets none');
+      assert.equal((await syncReads()).whole, during.whole + 1);
+    });
+  });
+
   describe('changes made outside the socket', () => {
     it('a REST PATCH reaches the sockets as an operation, a PUT (save or rename) as a sync', async () => {
       const s = await sheet();
@@ -311,7 +356,7 @@ describe('live sheet socket /sheets/{id}', () => {
       const sync = await a.next('sync');
       assert.equal(sync.data.name, `${s.name} renamed`);
       assert.equal(sync.data.version, renamed.json().version);
-      assert.equal(sync.data.data[1][1], 'rest');
+      assert.equal(sync.data.data?.[1][1], 'rest');
     });
   });
 

@@ -5,6 +5,8 @@ import {
   API_TOKEN_TEXTS,
   type AccessLevel,
   CellPositionSchema,
+  type GridData,
+  type SheetSummary,
   ERROR_CODES,
   LIVE_CLOSE,
   LIVE_OUTBOUND_MAX_BYTES,
@@ -14,16 +16,19 @@ import {
   LIVE_SHEET_QUEUE_MAX_OPS,
   LIVE_TEXTS,
   LiveClientFrameSchema,
+  type LiveGrid,
   type LiveOperation,
   type LiveServerFrame,
   meetsAccess,
   type PresenceEntry,
+  SHEET_READ_SLOT_MIN_BYTES,
 } from '@tessera/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChange } from '../sheets/sheet-changes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
+import type { TransferSlots } from '../transfers/transfer-slots.js';
 import type { LiveBus, LiveBusUnsubscribe } from './live-bus.js';
 import { changeFrame, frameVersion, replayFrames } from './live-frames.js';
 import { cellChangesOf, commitCellGroup, commitOperation, type OperationOutcome } from './live-operation.js';
@@ -32,7 +37,7 @@ import { FrameOutbox, sendBounded } from './frame-outbox.js';
 import type { PresenceStore } from './presence-store.js';
 import { SHEET_SCOPE_PREFIX, type SheetBusMessage, SheetBusMessageSchema, sheetChannel, sheetScope } from './sheet-bus-message.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
-import { SheetRoom } from './sheet-room.js';
+import { SheetRoom, type SyncFrame } from './sheet-room.js';
 import { closeSocket } from './socket-close.js';
 
 /** Marks the patches the hub makes, so the change feed does not broadcast them a second time. */
@@ -41,7 +46,6 @@ const OPEN = 1;
 
 /** A selected cell (row, column). */
 type CellPosition = NonNullable<PresenceEntry['selection']>;
-type SyncFrame = Extract<LiveServerFrame, { type: 'sync' }>;
 
 /** One authenticated socket on one sheet. */
 export interface LiveConnection {
@@ -55,6 +59,8 @@ export interface LiveConnection {
   access: AccessLevel;
   /** Opened with a read-scope personal API token (issue 21): its operations are refused whatever the level. */
   readOnlyToken?: boolean;
+  /** How its page holds the sheet (`?grid=`, then `grid` frames): a windowed page's syncs come without the cells. */
+  grid: LiveGrid;
 }
 
 /** An operation waiting for its sheet's next group commit. */
@@ -87,6 +93,8 @@ interface RoomEntry {
 export interface LiveHubDeps {
   sheets: SheetsService;
   ops: SheetOpsRepository;
+  /** The process's slots (transfer-slots.ts): a sync with the cells waits for a 'sheet read' one. */
+  slots: TransferSlots;
   log: FastifyBaseLogger;
   /** Between api processes (memory or Redis): the sheets' frames and who is present. */
   bus: LiveBus;
@@ -95,6 +103,8 @@ export interface LiveHubDeps {
   processId: string;
   /** Told of each operation once persisted and acknowledged, with its cell count (metrics). */
   onApplied?(cells: number): void;
+  /** Told of each sync read: with the whole grid (`cells`) or the summary only (every socket on the sheet windowed) (metrics). */
+  onSyncRead?(cells: boolean): void;
   /** Told of versions read from the op log because the bus did not bring them in time (metrics). */
   onGapRead?(versions: number): void;
   /** Unread bytes a socket may hold before it is closed as too far behind (LIVE_OUTBOUND_MAX_BYTES). */
@@ -247,6 +257,10 @@ export class LiveHub {
     }
     if (data.type === 'reload_request') {
       this.#reload(conn);
+      return;
+    }
+    if (data.type === 'grid') {
+      conn.grid = data.grid;
       return;
     }
     if (conn.readOnlyToken) {
@@ -416,23 +430,43 @@ export class LiveHub {
         return since + versions.length;
       }
     }
-    const sync = await this.#syncFrame(conn.sheetId);
-    if (!sync) return undefined;
-    this.#send(conn, sync);
-    return sync.data.version;
+    let synced: number | undefined;
+    await this.#readSync(conn.sheetId, conn.grid === 'whole', (sync) => {
+      this.#send(conn, sync);
+      synced = sync.data.version;
+    });
+    return synced;
   }
 
-  /** The whole sheet now; undefined when it no longer exists (its deletion closes the sockets). */
-  async #syncFrame(sheetId: string): Promise<SyncFrame | undefined> {
+  /**
+   * The sheet now as a sync frame, handed to `use`; nothing when it no longer exists (its deletion
+   * closes the sockets). Without `withCells` only its summary is read (a windowed page's sync).
+   * With them, a sheet of SHEET_READ_SLOT_MIN_BYTES or more is read parsed (up to SHEET_MAX_CELLS
+   * cells, its frame text beside it) under a process 'sheet read' slot, the REST reads' bound
+   * (TRANSFER_BOUNDS): waited for, not refused — every whole page on the sheet must get it — and
+   * held until `use` has put the frame's text in the sockets' outboxes.
+   */
+  async #readSync(sheetId: string, withCells: boolean, use: (frame: SyncFrame) => void): Promise<void> {
+    const frame = (summary: SheetSummary, data?: GridData): SyncFrame => ({
+      type: 'sync',
+      data: { sheet_id: sheetId, ...(data ? { data } : {}), version: summary.version, name: summary.name, metadata: summary.metadata, timestamp: new Date().toISOString() },
+    });
+    let release = () => {};
     try {
-      const { summary, data } = await this.deps.sheets.readGrid(sheetId);
-      return {
-        type: 'sync',
-        data: { sheet_id: sheetId, data, version: summary.version, name: summary.name, metadata: summary.metadata, timestamp: new Date().toISOString() },
-      };
+      const summary = await this.deps.sheets.readSummary(sheetId);
+      this.deps.onSyncRead?.(withCells);
+      if (!withCells) {
+        use(frame(summary));
+        return;
+      }
+      if ((summary.metadata.size ?? Number.POSITIVE_INFINITY) >= SHEET_READ_SLOT_MIN_BYTES) release = await this.deps.slots.wait('sheet read');
+      const whole = await this.deps.sheets.readGrid(sheetId);
+      use(frame(whole.summary, whole.data));
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 404) return undefined;
+      if (err instanceof HttpError && err.statusCode === 404) return;
       throw err;
+    } finally {
+      release();
     }
   }
 
@@ -442,7 +476,8 @@ export class LiveHub {
     if (existing) return existing;
     const room = new SheetRoom<LiveConnection>({
       sendText: (conn, text) => this.#outbox.send(conn, text),
-      readSync: () => this.#syncFrame(sheetId),
+      readSync: (withCells, use) => this.#readSync(sheetId, withCells, use),
+      wantsCells: (conn) => conn.grid === 'whole',
       readOps: async (after, upTo) => {
         const frames = replayFrames(sheetId, await this.deps.ops.after(sheetId, after, upTo - after));
         return frames?.map((frame) => ({ version: frameVersion(frame), frame }));

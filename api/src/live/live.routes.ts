@@ -40,9 +40,12 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
   // Operations per group commit is rate(live_operations_total) / rate(live_groups_total) (GROUP_FILL_OPS).
   const groups = new Counter({ name: 'live_groups_total', help: 'Live group commits (one transaction and one message per socket each)', registers: [metrics] });
   const gaps = new Counter({ name: 'live_version_gaps_total', help: 'Sheet versions read from the op log because the live bus did not deliver them in time', registers: [metrics] });
+  // A windowed page's sync reads the sheet's summary only; one with the cells parses the whole grid (issue 23).
+  const syncReads = new Counter({ name: 'live_sync_reads_total', help: 'Sheets read for a live sync, with the whole grid (cells="whole") or without (cells="none": every socket windowed)', labelNames: ['cells'], registers: [metrics] });
   const hub = new LiveHub({
     sheets: services.sheets,
     ops,
+    slots: services.slots,
     log: app.log,
     bus: services.live.bus,
     presence: services.live.presence,
@@ -52,6 +55,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
       cells.inc(count);
     },
     onGapRead: (versions) => gaps.inc(versions),
+    onSyncRead: (cells) => syncReads.inc({ cells: cells ? 'whole' : 'none' }),
     onGroup: () => groups.inc(),
     outboundMaxBytes: services.config.liveOutboundMaxBytes ?? LIVE_OUTBOUND_MAX_BYTES,
     groupWindowMs: services.config.liveGroupWindowMs,
@@ -146,7 +150,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
         const version = params.success && access !== 'none' ? await ops.currentVersion(params.data.id) : undefined;
         if (!params.success || version === undefined) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
         const row = await services.users.findById(auth.user.id);
-        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true, access, readOnlyToken: auth.apiToken?.scope === 'read' };
+        conn = { socket, user: auth.user, displayName: row?.nickname || auth.user.username, sheetId: params.data.id, alive: true, access, readOnlyToken: auth.apiToken?.scope === 'read', grid: query.data.grid ?? 'whole' };
         await hub.join(conn, query.data.since);
         ready = true;
         for (const data of pending.splice(0)) if (socket.readyState === socket.OPEN) hub.handleFrame(conn, data);

@@ -24,7 +24,8 @@ function setup(opts: { log?: Map<number, LiveServerFrame>; current?: () => numbe
       const v = 'version' in f.data ? f.data.version : '?';
       got.set(conn, [...(got.get(conn) ?? []), `${f.type} ${v}`]);
     },
-    readSync: async () => sync(opts.current?.() ?? 0),
+    readSync: async (_withCells, use) => use(sync(opts.current?.() ?? 0)),
+    wantsCells: () => true,
     readOps: async (after, upTo) => {
       reads += 1;
       const out = [];

@@ -7,10 +7,18 @@ import type { LiveServerFrame } from '@tessera/contracts';
  */
 export type RoomItem = { kind: 'operation'; version: number; frame: LiveServerFrame } | { kind: 'sync'; version?: number };
 
+export type SyncFrame = Extract<LiveServerFrame, { type: 'sync' }>;
+
 export interface SheetRoomDeps<C> {
   sendText(conn: C, text: string): void;
-  /** The whole sheet as it is now (a sync frame), or undefined when it is gone. */
-  readSync(): Promise<Extract<LiveServerFrame, { type: 'sync' }> | undefined>;
+  /**
+   * The sheet as it is now, as a sync frame handed to `use` (nothing when the sheet is gone):
+   * with its cells only when `withCells` (else its version, name and metadata). Resolves once
+   * `use` has returned (a read with the cells holds a process slot until then: live-hub.ts).
+   */
+  readSync(withCells: boolean, use: (frame: SyncFrame) => void): Promise<void>;
+  /** Whether `conn`'s page holds the whole grid (contracts LIVE_GRIDS): its syncs carry the cells. */
+  wantsCells(conn: C): boolean;
   /**
    * The operation frames of the versions after `after` up to `upTo` from the op log, oldest
    * first, or undefined when they cannot be replayed as operations (a whole-grid change, a
@@ -27,6 +35,8 @@ interface Held {
   /** A sync is sent at its version even to a socket that holds it (a reload_request); an operation only to one behind it. */
   sync: boolean;
   text: string;
+  /** A sync's frame without the cells, for the sockets whose page holds the sheet windowed (`text` has them when a socket wanted them). */
+  lightText?: string;
   ackText?: string;
 }
 
@@ -220,13 +230,24 @@ export class SheetRoom<C> {
     for (const op of ops) if (op.version > (this.#delivered ?? 0)) this.#deliver(op.version, JSON.stringify(op.frame));
   }
 
-  /** Everyone gets the sheet as it is now; what was held up to its version is dropped. */
+  /**
+   * Everyone gets the sheet as it is now; what was held up to its version is dropped. The whole
+   * grid is read only when a socket here (joining ones too) holds it whole: a room of windowed
+   * pages reads the summary only. A socket that moved to whole after the read gets the frame
+   * without cells (its page repairs by reading the sheet).
+   */
   async #sync(): Promise<void> {
-    const frame = await this.deps.readSync();
-    if (!frame || this.#closed) return;
-    const version = frame.data.version;
-    const held: Held = { version, sync: true, text: JSON.stringify(frame) };
-    for (const [conn, state] of this.#conns) this.#sendHeld(conn, state, held);
+    const withCells = [...this.#conns.keys()].some((conn) => this.deps.wantsCells(conn));
+    let version: number | undefined;
+    await this.deps.readSync(withCells, (frame) => {
+      if (this.#closed) return;
+      version = frame.data.version;
+      const { data: _cells, ...light } = frame.data;
+      const lightText = JSON.stringify({ ...frame, data: light });
+      const held: Held = { version, sync: true, text: withCells ? JSON.stringify(frame) : lightText, lightText };
+      for (const [conn, state] of this.#conns) this.#sendHeld(conn, state, held);
+    });
+    if (version === undefined || this.#closed) return;
     this.#delivered = Math.max(this.#delivered ?? 0, version);
     this.#dropDelivered();
   }
@@ -247,7 +268,7 @@ export class SheetRoom<C> {
       return;
     }
     if (held.sync ? held.version < state.version : held.version <= state.version) return;
-    this.deps.sendText(conn, held.ackText ?? held.text);
+    this.deps.sendText(conn, held.ackText ?? (held.lightText !== undefined && !this.deps.wantsCells(conn) ? held.lightText : held.text));
     state.version = held.version;
   }
 

@@ -291,11 +291,17 @@ export class SheetsService {
     });
   }
 
+  /** The whole sheet, parsed (a whole page's live sync: live-hub.ts takes a 'sheet read' slot around it). */
   async readGrid(id: string): Promise<{ summary: SheetSummary; data: GridData }> {
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       const summary = await this.summary(trx, id, '00000000-0000-0000-0000-000000000000');
       return { summary, data: await readGrid(trx, id) };
     });
+  }
+
+  /** The sheet's summary without its cells (a windowed page's sync: its size, name and headers). */
+  async readSummary(id: string): Promise<SheetSummary> {
+    return this.summary(this.db, id, '00000000-0000-0000-0000-000000000000');
   }
 
   /**

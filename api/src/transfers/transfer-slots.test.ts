@@ -70,3 +70,27 @@ test("a request's slot is given back when its reply closes; a reply closed befor
   assert.throws(() => slots.hold('sheet copy', request, replyOf(gone)), /closed by its client/);
   assert.equal(slots.inUse('sheet copy'), 0);
 });
+
+test("work that cannot be refused (a live sync with the cells) waits for the process's slot in turn, ahead of requests, and never holds more than the bound", async () => {
+  const slots = new TransferSlots(bounds(2, 2));
+  const request = slots.take('sheet read', 'ann');
+  const first = await slots.wait('sheet read');
+  assert.equal(slots.inUse('sheet read'), 2);
+  const order: string[] = [];
+  const second = slots.wait('sheet read').then((release) => (order.push('second'), release));
+  const third = slots.wait('sheet read').then((release) => (order.push('third'), release));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(order, [], 'both wait while the process holds its bound');
+  assert.throws(() => slots.take('sheet read', 'bob'), /The server is busy with other sheet reads/);
+  request();
+  const releaseSecond = await second;
+  assert.deepEqual(order, ['second']);
+  assert.equal(slots.inUse('sheet read'), 2);
+  assert.throws(() => slots.take('sheet read', 'bob'), /The server is busy/, 'the waiter went first');
+  first();
+  first();
+  (await third)();
+  releaseSecond();
+  assert.equal(slots.inUse('sheet read'), 0);
+  slots.take('sheet read', 'bob');
+});

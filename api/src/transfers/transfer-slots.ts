@@ -14,6 +14,8 @@ type Bounds = Readonly<Record<TransferKind, { perUser: number; atOnce: number }>
 export class TransferSlots {
   readonly #byUser = new Map<string, number>();
   readonly #total = new Map<TransferKind, number>();
+  /** Callers of `wait`, first come first served, given a slot as soon as one is free. */
+  readonly #waiting = new Map<TransferKind, (() => void)[]>();
 
   constructor(private readonly bounds: Bounds = TRANSFER_BOUNDS) {}
 
@@ -30,11 +32,42 @@ export class TransferSlots {
     return () => {
       if (released) return;
       released = true;
-      this.#total.set(kind, (this.#total.get(kind) ?? 1) - 1);
+      this.#giveBack(kind);
       const left = (this.#byUser.get(key) ?? 1) - 1;
       if (left === 0) this.#byUser.delete(key);
       else this.#byUser.set(key, left);
     };
+  }
+
+  /**
+   * A `kind` slot of the process for work that cannot be refused (no member's: the live socket's
+   * whole-sheet sync, which every whole page on the sheet must get): waits while the process holds
+   * `atOnce` of them, in arrival order, before a request's `take` (refused meanwhile: the waiters
+   * are served first). Resolves with its release (once is enough, twice is harmless).
+   */
+  async wait(kind: TransferKind): Promise<() => void> {
+    if ((this.#total.get(kind) ?? 0) >= this.bounds[kind].atOnce || (this.#waiting.get(kind)?.length ?? 0) > 0) {
+      await new Promise<void>((resolve) => {
+        const queue = this.#waiting.get(kind) ?? [];
+        queue.push(resolve);
+        this.#waiting.set(kind, queue);
+      });
+    } else {
+      this.#total.set(kind, (this.#total.get(kind) ?? 0) + 1);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#giveBack(kind);
+    };
+  }
+
+  /** A slot given back: the first waiter takes it over (the count stays), or it is free. */
+  #giveBack(kind: TransferKind): void {
+    const next = this.#waiting.get(kind)?.shift();
+    if (next) next();
+    else this.#total.set(kind, (this.#total.get(kind) ?? 1) - 1);
   }
 
   /** A slot for the request's member, given back when its reply closes (sent, failed, or the client gone). */

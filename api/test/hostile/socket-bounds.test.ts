@@ -98,6 +98,26 @@ describe('hostile: live socket bounds', () => {
     await healthAnswers();
   });
 
+  it('closes a socket whose connect parameters are invalid (since, grid) with 1008 before any data; a grid frame of no known value changes nothing', async () => {
+    const s = await newSheet();
+    for (const query of ['since=-1', 'since=abc', 'grid=all', 'grid=WINDOWED', 'grid=', 'grid=windowed&grid=whole']) {
+      const c = LiveClient.connect(base, `/sheets/${s.id}?token=${encodeURIComponent(admin.accessToken)}&${query}`, { label: query });
+      assert.deepEqual(await c.closed, { code: LIVE_CLOSE.policyViolation, reason: 'Invalid connection parameters' }, query);
+      assert.deepEqual(c.frames, [], `${query}: no data before the close`);
+    }
+    const c = await join(s.id, admin.accessToken, 'bad grid frame');
+    c.send({ type: 'grid', sheet_id: s.id, grid: 'none' });
+    const error = await c.next('error');
+    assert.equal(error.data.code, ERROR_CODES.validation);
+    assert.match(error.data.message, /^Invalid frame: grid: /);
+    c.send({ type: 'grid', sheet_id: s.id, grid: 'windowed', rows: 1e9 });
+    assert.match((await c.next('error')).data.message, /^Invalid frame: /);
+    // Still a whole page: its sync has the cells.
+    c.send({ type: 'reload_request', sheet_id: s.id });
+    assert.deepEqual((await c.next('sync')).data.data, (await stored(s.id)).data);
+    await healthAnswers();
+  });
+
   it(`closes a socket that floods frames before its join with 1008 (${LIVE_PREJOIN_MAX_FRAMES} frames at most); none is applied`, async () => {
     const s = await newSheet();
     // The frames travel with the upgrade request itself, so they are there while the token is checked.

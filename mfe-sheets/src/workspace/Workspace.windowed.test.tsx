@@ -770,7 +770,7 @@ test("a cell being typed into when another user inserts or removes many rows abo
   await waitFor(() => expect(stored()[13]).toEqual(['r13', 'typed-early']));
 });
 
-test("the sheet replaced by someone (a sync: a restore, an api write) drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
+test("the sheet replaced by someone (a sync: a restore, an api write) comes without its cells to the windowed page, which reads its rows again; it drops the user's undo steps: Undo writes nothing into the rows now there, greyed out", async () => {
   await opens();
   const hot = currentGrid();
   act(() => hot.setDataAtCell(5, 1, 'mine'));
@@ -780,8 +780,14 @@ test("the sheet replaced by someone (a sync: a restore, an api write) drops the 
   stored.data.unshift(['new', -1]);
   stored.metadata.rows += 1;
   stored.version += 1;
+  const readsBefore = rowReads().length;
   api.live.restSaved(stored);
   await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe('new'));
+  // Its socket told the server the page is windowed: the sync came without the cells (a million
+  // rows' worth on a real sheet), and the rows shown were read again at its version.
+  expect(api.live.received.filter((r) => r.userId === 'alice' && r.frame.type === 'grid').map((r) => r.frame)).toEqual([{ type: 'grid', sheet_id: big.id, grid: 'windowed' }]);
+  expect(api.live.syncs).toEqual([{ userId: 'alice', cells: false }]);
+  expect(rowReads().length).toBeGreaterThan(readsBefore);
   const sent = ownOps().length;
   act(() => void hot.selectCell(0, 0));
   act(() => void press('z', { ctrlKey: true }));

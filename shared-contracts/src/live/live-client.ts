@@ -62,6 +62,8 @@ export interface LiveClientOptions<In> {
   versionOf?(frame: In): number | undefined;
   /** A version held from elsewhere (the sheet as loaded over HTTP); `since` is the highest of this and the frames'. */
   heldVersion?(): number | null | undefined;
+  /** More query parameters of each attempt, read when it starts (an undefined value is left out). */
+  query?(): Readonly<Record<string, string | undefined>>;
   /** Told of every close, before the retry is scheduled. */
   onClose?(event: { code: number; reason: string }): void;
   /**
@@ -103,11 +105,12 @@ export function reconnectDelay(attempts: number): number {
   return Math.min(RECONNECT_BASE_DELAY_MS * 2 ** attempts, RECONNECT_MAX_DELAY_MS);
 }
 
-/** `url` with `since` set (or left as is when no version is held). */
-function withSince(url: string, since: number | undefined): string {
-  if (since === undefined) return url;
+/** `url` with `since` set (when a version is held) and the other parameters that have a value. */
+function withQuery(url: string, since: number | undefined, query: Readonly<Record<string, string | undefined>> = {}): string {
+  const params = Object.entries({ ...query, since: since === undefined ? undefined : String(since) }).filter((e): e is [string, string] => e[1] !== undefined);
+  if (params.length === 0) return url;
   const parsed = new URL(url);
-  parsed.searchParams.set('since', String(since));
+  for (const [name, value] of params) parsed.searchParams.set(name, value);
   return parsed.toString();
 }
 
@@ -251,7 +254,7 @@ export function createLiveClient<In, Out>(options: LiveClientOptions<In>): LiveC
     update(state);
     let s: LiveSocketLike;
     try {
-      s = createSocket(withSince(url, since()), protocols);
+      s = createSocket(withQuery(url, since(), options.query?.()), protocols);
     } catch (err) {
       log('Live connection could not be created', err);
       scheduleRetry();

@@ -31,7 +31,7 @@ function setup(version = 1, server: { data: (string | number | null)[][]; versio
     applyStructure: (op) => log.push(`${op.type} ${op.index} ${op.count}`),
     replace: (sync) => {
       grid.clear();
-      sync.data.forEach((row, r) => row.forEach((v, c) => grid.set(`${r}:${c}`, v)));
+      sync.data?.forEach((row, r) => row.forEach((v, c) => grid.set(`${r}:${c}`, v)));
       log.push(`replace ${sync.version}`);
     },
     onVersion: () => {},

@@ -22,8 +22,14 @@ export interface LiveSheetOptions {
    * chart frame only advances the version.
    */
   applyChart?(chartId: string, chart: ChartDefinition | null): void;
-  /** The server's whole sheet replaces what is shown. */
+  /** The server's sheet replaces what is shown (with its cells, unless `windowed`). */
   replace(sync: SyncData): void;
+  /**
+   * The page reads the sheet a window at a time (its socket says grid 'windowed'): a sync comes
+   * without the cells and is applied so. Otherwise a sync without them (the server still took the
+   * socket for a windowed page's: the page switched to whole just now) is repaired from fetch().
+   */
+  windowed?: boolean;
   /** The version held changed; `at` is the commit time when an own operation was acknowledged. */
   onVersion(version: number, savedAt: string | null): void;
   /** How many own operations wait for the server's acknowledgement. */
@@ -152,6 +158,11 @@ export class LiveSheet {
         this.queue(frame.data.version, { kind: 'chart', chartId: frame.data.chart_id, chart: frame.data.chart });
         return;
       case 'sync':
+        if (frame.data.data === undefined && !this.options.windowed) {
+          this.drifted = true;
+          this.repairWhenIdle();
+          return;
+        }
         this.sync(frame.data);
         return;
       case 'error': {

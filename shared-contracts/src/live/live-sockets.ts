@@ -3,6 +3,7 @@ import {
   LiveServerFrameSchema,
   WorkspaceServerFrameSchema,
   type LiveClientFrame,
+  type LiveGrid,
   type LiveServerFrame,
   type WorkspaceServerFrame,
 } from './live.schema.js';
@@ -13,7 +14,15 @@ export type SheetLiveClient = LiveClient<LiveServerFrame, LiveClientFrame>;
 /** The workspace socket only receives. */
 export type WorkspaceLiveClient = LiveClient<WorkspaceServerFrame, never>;
 
-type CommonOptions = Omit<LiveClientOptions<never>, 'schema' | 'settles' | 'versionOf'>;
+type CommonOptions = Omit<LiveClientOptions<never>, 'schema' | 'settles' | 'versionOf' | 'query'>;
+
+export interface SheetLiveClientOptions extends CommonOptions {
+  /**
+   * How the page holds the sheet now (LIVE_GRIDS), read at each connect as `?grid=`; undefined
+   * before the page has loaded it (the server then takes it as whole until a `grid` frame).
+   */
+  grid?(): LiveGrid | undefined;
+}
 
 /** The socket address of `path` on the origin of `base` (an http(s) page or service URL): ws for http, wss for https. */
 export function liveSocketUrl(base: string, path: string): string {
@@ -33,9 +42,10 @@ export const WORKSPACE_SOCKET_PATH = '/live';
  * frame replayed on reconnect (the ack was lost with the old socket). Versions come from
  * operation, ack and sync frames.
  */
-export function createSheetLiveClient(options: CommonOptions): SheetLiveClient {
+export function createSheetLiveClient({ grid, ...options }: SheetLiveClientOptions): SheetLiveClient {
   return createLiveClient<LiveServerFrame, LiveClientFrame>({
     ...options,
+    query: () => ({ grid: grid?.() }),
     schema: LiveServerFrameSchema,
     settles(frame) {
       if (frame.type === 'ack') return [frame.data.operation_id];

@@ -208,13 +208,38 @@ export const LiveSelectionFrameSchema = z.strictObject({
   selection: CellPositionSchema.nullable(),
 });
 
-export const LiveClientFrameSchema = z.discriminatedUnion('type', [LiveOperationFrameSchema, LiveReloadRequestFrameSchema, LiveSelectionFrameSchema]);
+/**
+ * How a socket's page holds its sheet (issue 23), which decides what its `sync` frames carry:
+ * - 'whole': every cell is in the page (the default, what a client that does not say gets): a sync
+ *   brings the whole grid;
+ * - 'windowed': the page reads the sheet a window of rows at a time (GET /sheets/{id}/rows) and
+ *   never holds it all: a sync brings the version, name and metadata only, and the page reads its
+ *   windows again. A room whose sockets are all windowed never reads the whole grid for a sync.
+ * Told at connect (`?grid=`, for the catch-up at join) and with a `grid` frame when the page's
+ * sheet loads or switches (the shell opens the socket before the page knows how it holds it).
+ */
+export const LIVE_GRIDS = ['whole', 'windowed'] as const;
+export const LiveGridSchema = z.enum(LIVE_GRIDS);
+export type LiveGrid = z.infer<typeof LiveGridSchema>;
+
+/** The page now holds its sheet as `grid` (see LIVE_GRIDS): this socket's syncs follow from now on. */
+export const LiveGridFrameSchema = z.strictObject({
+  type: z.literal('grid'),
+  sheet_id: z.string().max(64),
+  grid: LiveGridSchema,
+});
+
+export const LiveClientFrameSchema = z.discriminatedUnion('type', [LiveOperationFrameSchema, LiveReloadRequestFrameSchema, LiveSelectionFrameSchema, LiveGridFrameSchema]);
 export type LiveClientFrame = z.infer<typeof LiveClientFrameSchema>;
 
-/** Query of the socket URL. `since`: the last version the client holds. `user_id` is accepted and never trusted. */
+/**
+ * Query of the socket URL. `since`: the last version the client holds. `grid`: how the page holds
+ * the sheet (LIVE_GRIDS; absent is 'whole'). `user_id` is accepted and never trusted.
+ */
 export const LiveConnectQuerySchema = z.object({
   token: z.string().max(4096).optional(),
   since: z.coerce.number().int().min(0).optional(),
+  grid: LiveGridSchema.optional(),
   user_id: z.string().optional(),
 });
 
@@ -256,12 +281,16 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
     type: z.literal('ack'),
     data: z.object({ sheet_id: z.string(), operation_id: z.string(), version: z.number().int(), timestamp: z.string() }),
   }),
-  /** The whole sheet: replaces what the client holds. */
+  /**
+   * The sheet as it is now: replaces what the client holds. `data` (the whole grid) is omitted
+   * for a socket whose page holds the sheet windowed (LIVE_GRIDS): it reads its windows again
+   * at `version`, sized by metadata.rows and metadata.columns.
+   */
   z.object({
     type: z.literal('sync'),
     data: z.object({
       sheet_id: z.string(),
-      data: GridDataSchema,
+      data: GridDataSchema.optional(),
       version: z.number().int(),
       name: z.string(),
       metadata: SheetMetadataSchema,

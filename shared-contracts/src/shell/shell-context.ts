@@ -106,6 +106,11 @@ export interface SheetReport {
    * it reports getData() only (sheetCells() falls back to it).
    */
   loadData?(rows?: RowRange): Promise<GridData>;
+  /**
+   * True for a sheet shown a window at a time (issue 23): the shell's socket then says
+   * `grid: 'windowed'` (contracts LIVE_GRIDS) and its syncs come without the cells. Absent: whole.
+   */
+  windowed?: boolean;
 }
 
 /** Rows [start, start + count) of a sheet. */

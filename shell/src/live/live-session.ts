@@ -13,6 +13,7 @@ import {
   type ConnectionState,
   type EventBus,
   type EventMap,
+  type LiveGrid,
   type LiveMessage,
   type LiveOperationInput,
   type LiveServerFrame,
@@ -56,8 +57,12 @@ export interface LiveSession {
   stop(): void;
   /** The route's sheet: its socket becomes the open one; null closes it. */
   openSheet(sheetId: string | null): void;
-  /** The version of `sheetId` the page holds (the Workspace's last report): the socket's `since` when it (re)connects. */
-  holdVersion(sheetId: string, version: number | null): void;
+  /**
+   * The version of `sheetId` the page holds (the Workspace's last report): the socket's `since` when
+   * it (re)connects; and how it holds it (`grid`, contracts LIVE_GRIDS): told to the server at each
+   * connect and, when it changes, on the open socket (a windowed page's syncs come without the cells).
+   */
+  holdVersion(sheetId: string, version: number | null, grid?: LiveGrid): void;
   /** The user's selected cell on `sheetId`, told to the others (again after each reconnect). */
   select(sheetId: string, selection: CellSelection | null): void;
   /** What ShellContext.live does for `sheetId` (send, subscribe, requestReload); state and pending come from the store. */
@@ -88,7 +93,7 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
   let current: { sheetId: string; client: SheetLiveClient } | null = null;
   let workspace: WorkspaceLiveClient | null = null;
   let selection: { sheetId: string; cell: CellSelection | null } | null = null;
-  let held: { sheetId: string; version: number | null } | null = null;
+  let held: { sheetId: string; version: number | null; grid?: LiveGrid } | null = null;
   let nextToastId = 1;
 
   const common = {
@@ -126,12 +131,26 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
     client.send({ type: 'selection', sheet_id: sheetId, selection: cell ? { row: cell.row, column: cell.col } : null });
   };
 
+  /** How the page holds the sheet, told on the open socket (the socket opens before the page has loaded it). */
+  const sendGrid = (client: SheetLiveClient, sheetId: string) => {
+    if (held?.sheetId === sheetId && held.grid) client.send({ type: 'grid', sheet_id: sheetId, grid: held.grid });
+  };
+
   const sheetClient = (sheetId: string): SheetLiveClient => {
-    const client = createSheetLiveClient({ ...common, heldVersion: () => (held?.sheetId === sheetId ? held.version : null) });
+    const client = createSheetLiveClient({
+      ...common,
+      heldVersion: () => (held?.sheetId === sheetId ? held.version : null),
+      grid: () => (held?.sheetId === sheetId ? held.grid : undefined),
+    });
     const isCurrent = () => current?.client === client;
+    let connected = false;
     client.onChange(({ state, pending }) => {
+      // On each (re)connect, not on every pending count: the page may have loaded while the socket was connecting.
+      const justConnected = state === 'connected' && !connected;
+      connected = state === 'connected';
       if (isCurrent()) {
         store.setState({ state, pending });
+        if (justConnected) sendGrid(client, sheetId);
         if (state === 'connected') sendSelection(client, sheetId);
       } else if (retired.get(sheetId) === client && pending === 0) {
         retired.delete(sheetId);
@@ -212,8 +231,10 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
       store.setState({ sheetId, state: current.client.state, pending: current.client.pending, onSheet: [] });
       if (kept?.state === 'connected') sendSelection(kept, sheetId);
     },
-    holdVersion(sheetId, version) {
-      held = { sheetId, version };
+    holdVersion(sheetId, version, grid) {
+      const changed = grid !== undefined && (held?.sheetId !== sheetId || held.grid !== grid);
+      held = { sheetId, version, grid };
+      if (changed && current?.sheetId === sheetId) sendGrid(current.client, sheetId);
     },
     select(sheetId, cell) {
       selection = { sheetId, cell };

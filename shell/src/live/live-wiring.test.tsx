@@ -60,6 +60,9 @@ function WorkspaceProbe({ shell }: RemoteProps) {
       <button type="button" onClick={() => shell.live.resume()}>
         resume
       </button>
+      <button type="button" onClick={() => shell.sheet.report({ id: 's1', name: 'Big', headers: [], size: { rows: 200_000, cols: 2 }, version: 3, getData: () => null, windowed: true })}>
+        report windowed
+      </button>
       <button type="button" onClick={() => shell.sheet.open('s2')}>
         open s2
       </button>
@@ -251,6 +254,22 @@ test('edits go through shell.live with the sheet id (queued while disconnected),
   expect(second.frames).toContainEqual({ type: 'reload_request', sheet_id: 's1' });
   // The Workspace got the acks through shell.live.subscribe.
   expect(screen.getByTestId('frames')).toHaveTextContent('ack');
+});
+
+test("a sheet the Workspace reports windowed: its open socket is told (a grid frame) and every reconnect says so (?grid=windowed), so its syncs come without the cells", async () => {
+  server.greet = true;
+  renderMain('/sheets/s1');
+  const first = await peerOf(sheetPeer);
+  await waitFor(() => expect(liveNow()).toHaveTextContent(exactly('connected|pending 0')));
+  // Opened before the sheet was loaded: nothing said yet.
+  expect(first.query.get('grid')).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'report windowed' }));
+  await server.until(() => first.frames.some((f) => f.type === 'grid'));
+  expect(first.frames.filter((f) => f.type === 'grid')).toEqual([{ type: 'grid', sheet_id: 's1', grid: 'windowed' }]);
+  act(() => server.dropAll());
+  await server.until(() => server.peers.filter((p) => p.path === '/sheets/s1').length === 2, 'the reconnect');
+  const second = server.peers.filter((p) => p.path === '/sheets/s1')[1];
+  expect([second.query.get('grid'), second.query.get('since')]).toEqual(['windowed', '3']);
 });
 
 test('an acknowledged edit is also told to every subscriber as an operation frame: the Workspace shows what another remote wrote', async () => {

@@ -38,7 +38,7 @@ export function useShellContext(user: AuthUser, liveSession: LiveSession): Shell
   // The route's sheet is the open socket; the Workspace's version is its `since`, the selection goes to the others.
   const held = sheetState.report;
   useEffect(() => {
-    if (held) liveSession.holdVersion(held.id, held.version);
+    if (held) liveSession.holdVersion(held.id, held.version, held.windowed ? 'windowed' : 'whole');
   }, [liveSession, held]);
   useEffect(() => liveSession.openSheet(sheetId), [liveSession, sheetId]);
   const selected = sheetState.selection;

@@ -228,6 +228,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       windowedFormulasRef.current = formulasCame;
       const sheetLive: LiveSheet = new LiveSheet({
         version: first.version,
+        // Its socket says so (the report's `windowed`): its syncs come without the cells.
+        windowed: true,
         send: (operation) => shellRef.current.live.send(operation),
         applyCells: (changes) => {
           windowed.remoteCells(sheetLive.version, changes);
@@ -245,6 +247,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           touched(null);
         },
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
+        // A sync carries no cells here (the socket is windowed): the windows shown are read again at its version.
         replace: (sync) => {
           // The user's undo steps go (see syncKeepsUndo): a windowed sheet's own Save sends no sheet, so a
           // sync here is never of the user's doing (someone's PUT, or a repair of positions not known).
@@ -270,7 +273,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           const reply = await service.rows(id, 0, 1, true);
           if (!reply.success || !reply.data.sheet) return null;
           const { name, metadata, updated_at } = reply.data.sheet;
-          return { sheet_id: id, data: [], version: reply.data.version, name, metadata: { ...metadata, rows: reply.data.row_count, columns: reply.data.column_count }, timestamp: updated_at };
+          return { sheet_id: id, version: reply.data.version, name, metadata: { ...metadata, rows: reply.data.row_count, columns: reply.data.column_count }, timestamp: updated_at };
         },
       });
       live = sheetLive;
@@ -355,16 +358,18 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
+          // Always with its cells here: LiveSheet repairs from fetch() a sync without them (see its `windowed`).
+          const cells = sync.data ?? [];
           // Compared with the rows shown before they go: the user's undo steps stay only if the sync left every cell as it was.
-          if (!syncKeepsUndo(loaded.data, sync.data, live?.ownCellsShown() ?? null)) gridUndo(loaded.data).clear();
+          if (!syncKeepsUndo(loaded.data, cells, live?.ownCellsShown() ?? null)) gridUndo(loaded.data).clear();
           // Measured before the grid pads the rows to its spare columns.
-          const syncSize = storedSize(sync.data, sync.metadata.rows, sync.metadata.columns);
-          replaceRows(loaded.data, padRows(sync.data, syncSize.cols));
+          const syncSize = storedSize(cells, sync.metadata.rows, sync.metadata.columns);
+          replaceRows(loaded.data, padRows(cells, syncSize.cols));
           loaded.headers.current = [...sync.metadata.headers];
           store.setState({ name: sync.name });
           resize(syncSize);
           refreshHeaders(loaded.data);
-          if (!store.getState().formulaEngine && hasFormula(sync.data)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
+          if (!store.getState().formulaEngine && hasFormula(cells)) engageFormulas([{ row: 0, col: 0, value: '=' }]);
           store.setState({ charts: chartsOf(sync.metadata) });
           touched(null);
         },
@@ -439,6 +444,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         getData: () => (sheet.windowed ? null : storedCells(sheet.data, store.getState().size)),
         // Any sheet's cells: a windowed one's rows are read through the api (the chat, Run on sheet).
         loadData: async (rows) => (sheet.windowed ? sheet.windowed.cells(rows) : heldCells(sheet.data, store.getState().size, rows)),
+        // The shell's socket then says grid 'windowed': its syncs come without the cells (issue 23).
+        windowed: sheet.windowed !== null,
       });
     report(store.getState());
     return store.subscribe((now, before) => {

@@ -5,6 +5,7 @@ import {
   liveSocketUrl,
   sheetSocketPath,
   type DevShellOptions,
+  type LiveGrid,
   type ShellContext,
   type ShellLive,
   type SheetLiveClient,
@@ -17,15 +18,33 @@ const clients = new Set<SheetLiveClient>();
  * api's `/sheets/{id}`, signed in as `userId` (the test hub takes the token as the user id),
  * wired as the shell wires it: operations through sendOperation (queued offline, sent again
  * until settled), reload requests only while connected, and the Workspace's reported version
- * as the `since` of a reconnect. closeLiveShells() closes them all (after each test).
+ * as the `since` of a reconnect, and how it holds the sheet (its report's `windowed`) as the
+ * socket's `grid`: at each connect and in a `grid` frame when it changes. closeLiveShells()
+ * closes them all (after each test).
  */
 export function liveShellFor(apiUrl: string, sheetId: string, userId: string, options: DevShellOptions = {}): ShellContext {
   const shell = createDevShellContext({ apiBaseURL: apiUrl, sheetId, tab: 'data', ...options });
+  let grid: LiveGrid | undefined;
   const client = createSheetLiveClient({
     token: () => userId,
     heldVersion: () => shell.sheet.version,
+    grid: () => grid,
     log: () => {},
   });
+  const sendGrid = () => void (grid && client.send({ type: 'grid', sheet_id: sheetId, grid }));
+  let connected = false;
+  client.onChange(({ state }) => {
+    if (state === 'connected' && !connected) sendGrid();
+    connected = state === 'connected';
+  });
+  const report = shell.sheet.report.bind(shell.sheet);
+  shell.sheet.report = (next) => {
+    report(next);
+    const now = next === null ? undefined : next.windowed ? 'windowed' : 'whole';
+    if (now === grid) return;
+    grid = now;
+    sendGrid();
+  };
   clients.add(client);
   // As the shell does: acknowledged operations are told to every subscriber; frames kept while paused.
   const relay = new LiveFrameRelay(userId);

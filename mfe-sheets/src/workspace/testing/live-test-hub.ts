@@ -2,6 +2,7 @@ import {
   EDIT_DROPPED_TEXT,
   LIVE_CLOSE,
   LiveClientFrameSchema,
+  LiveGridSchema,
   STRUCTURE_DROPPED_TEXT,
   columnLabel,
   isStructureType,
@@ -10,6 +11,7 @@ import {
   type StructureStep,
   type AppliedOperation,
   type LiveClientFrame,
+  type LiveGrid,
   type LiveOperation,
   type LiveServerFrame,
   type Sheet,
@@ -23,7 +25,8 @@ import { acceptWebSockets, type TestSocket } from './ws-server.js';
  * here; presence, user_joined / user_left, operations serialised per sheet with a version
  * each, ack to the sender and the operation to the others, a replay (or a sync) of what a
  * reconnecting client missed since `?since=`, reload_request, selections, and a sync after a
- * REST save. An operation with a base_version is moved through the rows and columns inserted or
+ * REST save — without the cells to a socket whose page holds the sheet windowed (`?grid=` or a
+ * `grid` frame, contracts LIVE_GRIDS). An operation with a base_version is moved through the rows and columns inserted or
  * removed since, with the contracts' transform, as the api does (one with nothing left is refused
  * by name).
  */
@@ -32,6 +35,8 @@ export interface LiveTestHub {
   refuse: ((operation: LiveOperation) => string | null) | null;
   /** Every valid frame clients sent, in order, with who sent it. */
   received: { userId: string; frame: LiveClientFrame }[];
+  /** Every sync sent, in order: to whom, and whether it carried the cells (not to a windowed page). */
+  syncs: { userId: string; cells: boolean }[];
   /** Open sockets of a user. */
   sockets(userId: string): number;
   /** Drops the user's sockets as a lost network does, and refuses their new ones until `restore`. */
@@ -50,6 +55,8 @@ interface Connection {
   userId: string;
   sheetId: string;
   selection: { row: number; column: number } | null;
+  /** How its page holds the sheet: a windowed one's syncs come without the cells. */
+  grid: LiveGrid;
 }
 
 export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, touch: (sheet: Sheet) => void): LiveTestHub {
@@ -60,16 +67,22 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   /** `sheetId:operationId` → the version it was applied at (a resent operation is not applied twice). */
   const applied = new Map<string, number>();
   const received: LiveTestHub['received'] = [];
+  const syncs: LiveTestHub['syncs'] = [];
 
   const send = (conn: Connection, frame: LiveServerFrame) => conn.socket.send(JSON.stringify(frame));
   const others = (conn: Connection) => [...connections].filter((c) => c.sheetId === conn.sheetId && c !== conn);
   const onSheet = (sheetId: string) => [...connections].filter((c) => c.sheetId === sheetId);
   const presenceData = (conn: Connection) => ({ user_id: conn.userId, sheet_id: conn.sheetId, display_name: conn.userId });
 
-  const syncFrame = (sheet: Sheet): LiveServerFrame => ({
-    type: 'sync',
-    data: { sheet_id: sheet.id, data: sheet.data, version: sheet.version, name: sheet.name, metadata: sheet.metadata, timestamp: sheet.updated_at },
-  });
+  /** The sheet to `conn`: without the cells when its page holds it windowed. */
+  const syncFrame = (sheet: Sheet, conn: Connection): LiveServerFrame => {
+    const cells = conn.grid === 'whole';
+    syncs.push({ userId: conn.userId, cells });
+    return {
+      type: 'sync',
+      data: { sheet_id: sheet.id, ...(cells ? { data: sheet.data } : {}), version: sheet.version, name: sheet.name, metadata: sheet.metadata, timestamp: sheet.updated_at },
+    };
+  };
 
   const record = (sheet: Sheet, operation: AppliedOperation) => {
     const byVersion = log.get(sheet.id) ?? new Map<number, AppliedOperation>();
@@ -130,7 +143,7 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     const missed: AppliedOperation[] = [];
     for (let v = since + 1; v <= sheet.version; v++) {
       const op = byVersion?.get(v);
-      if (!op) return send(conn, syncFrame(sheet));
+      if (!op) return send(conn, syncFrame(sheet, conn));
       missed.push(op);
     }
     missed.forEach((operation, i) => send(conn, { type: 'operation', data: { sheet_id: sheet.id, version: since + 1 + i, operation } }));
@@ -155,7 +168,11 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     received.push({ userId: conn.userId, frame });
     const sheet = sheets.get(conn.sheetId)!;
     if (frame.type === 'reload_request') {
-      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet));
+      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet, c));
+      return;
+    }
+    if (frame.type === 'grid') {
+      conn.grid = frame.grid;
       return;
     }
     if (frame.type === 'selection') {
@@ -199,7 +216,9 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
       if (refused.has(userId)) return socket.destroy();
       if (!sheets.has(sheetId)) return socket.close(LIVE_CLOSE.sheetNotFound, 'Sheet not found');
       const since = socket.url.searchParams.get('since');
-      const conn: Connection = { socket, userId, sheetId, selection: null };
+      const grid = LiveGridSchema.safeParse(socket.url.searchParams.get('grid') ?? 'whole');
+      if (!grid.success) return socket.close(LIVE_CLOSE.policyViolation, 'Invalid connection parameters');
+      const conn: Connection = { socket, userId, sheetId, selection: null, grid: grid.data };
       socket.onMessage = (text) => handle(conn, text);
       socket.onClose = () => leave(conn);
       join(conn, since === null ? null : Number(since));
@@ -209,6 +228,7 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   const hub: LiveTestHub = {
     refuse: null,
     received,
+    syncs,
     sockets: (userId) => [...connections].filter((c) => c.userId === userId).length,
     cut(userId) {
       refused.add(userId);
@@ -224,7 +244,7 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
       for (const c of [...connections]) c.socket.destroy();
     },
     restSaved(sheet) {
-      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet));
+      for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet, c));
     },
   };
   return hub;
