@@ -1,7 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import {
   type AccessLevel,
-  ERROR_CODES,
   LIVE_CLOSE,
   LIVE_HEARTBEAT_MS,
   LIVE_OUTBOUND_MAX_BYTES,
@@ -17,7 +16,7 @@ import { authenticateSocket, socketToken } from './live-auth.js';
 import { type LiveConnection, LiveHub, type RawData, rawSize } from './live-hub.js';
 import { warmLivePath } from './live-warmup.js';
 import { SheetOpsRepository } from './sheet-ops.repository.js';
-import { closeSocket, explainOversizeClose } from './socket-close.js';
+import { closeSocket, explainOversizeClose, notASocketUpgrade } from './socket-close.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,9 +101,7 @@ export const liveRoutes: FastifyPluginAsync<ServicesOptions & { metrics: Registr
     method: 'GET',
     url: '/sheets/:sheetId',
     config: { public: true },
-    // A plain GET (no upgrade) is not a page of the api.
-    handler: async (_request, reply) =>
-      reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } }),
+    handler: notASocketUpgrade,
     wsHandler: (socket, request) => {
       explainOversizeClose(socket);
       // Listeners are attached at once: frames that arrive while the token is checked wait here,

@@ -1,4 +1,5 @@
-import { LIVE_CLOSE, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
+import { ERROR_CODES, LIVE_CLOSE, LIVE_MAX_FRAME_BYTES } from '@tessera/contracts';
+import type { FastifyReply } from 'fastify';
 
 /** The part of a `ws` socket closing needs. */
 export interface ClosableSocket {
@@ -36,4 +37,9 @@ export const FRAME_TOO_LARGE_REASON = `Frame too large: the limit is ${LIVE_MAX_
 export function explainOversizeClose(socket: { close(code?: number, reason?: string | Buffer): void }): void {
   const close = socket.close.bind(socket);
   socket.close = (code?: number, reason?: string | Buffer) => close(code, code === LIVE_CLOSE.messageTooBig && !reason ? FRAME_TOO_LARGE_REASON : reason);
+}
+
+/** A socket address asked for as a page (a plain GET, no upgrade): 426, told to upgrade. */
+export async function notASocketUpgrade(_request: unknown, reply: FastifyReply): Promise<FastifyReply> {
+  return reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } });
 }

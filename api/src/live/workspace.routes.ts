@@ -1,8 +1,8 @@
-import { ERROR_CODES, LIVE_CLOSE, LIVE_HEARTBEAT_MS, LIVE_OUTBOUND_MAX_BYTES, LiveConnectQuerySchema } from '@tessera/contracts';
+import { LIVE_CLOSE, LIVE_HEARTBEAT_MS, LIVE_OUTBOUND_MAX_BYTES, LiveConnectQuerySchema } from '@tessera/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServicesOptions } from '../services.js';
 import { authenticateSocket, socketToken } from './live-auth.js';
-import { explainOversizeClose } from './socket-close.js';
+import { explainOversizeClose, notASocketUpgrade } from './socket-close.js';
 import { type WorkspaceConnection, WorkspaceHub } from './workspace-hub.js';
 
 declare module 'fastify' {
@@ -50,9 +50,7 @@ export const workspaceRoutes: FastifyPluginAsync<ServicesOptions> = async (app, 
     method: 'GET',
     url: '/live',
     config: { public: true },
-    // A plain GET (no upgrade) is not a page of the api.
-    handler: async (_request, reply) =>
-      reply.code(426).header('upgrade', 'websocket').send({ error: { code: ERROR_CODES.badRequest, message: 'This address is a WebSocket' } }),
+    handler: notASocketUpgrade,
     wsHandler: (socket, request) => {
       explainOversizeClose(socket);
       let conn: WorkspaceConnection | undefined;
