@@ -49,7 +49,8 @@ export const EXPORTS_AT_ONCE_MAX = 8;
  * - 'sheet read': GET /sheets/{id} answered whole for a sheet of at least SHEET_READ_SLOT_MIN_BYTES
  *   (a windowed answer, or a smaller sheet, takes none), GET /sheets/{id}/versions/{versionId}, and
  *   a version's rows when the version is rebuilt for them (not when it is kept already), a cell's
- *   history (each version that replaced the whole grid is rebuilt for it);
+ *   history (each version that replaced the whole grid is rebuilt for it), a find (GET /sheets/{id}/find:
+ *   it holds one window of rows at a time, but scans up to the whole sheet: seconds of the api's time);
  * - 'sheet copy': POST /sheets/{id}/duplicate;
  * - 'restore': a version made live again (snapshot restore, checkout, accept: the version and the
  *   sheet are both held whole, parsed);
