@@ -176,6 +176,13 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.ok(many.total > FIND_COUNT_CAP && many.total < model.length);
     assert.deepEqual(many.matches, [[0, 2, 1], [1, 2, 2]]);
     assert.deepEqual((await sheets.find(id, { q: 'nowhere', direction: 'next', limit: 5 })).matches, []);
+    // A number by the text it shows, however the stored JSON spells it (chunks passed over unparsed only when that cannot miss one).
+    const numbers = await create([[1e21, 1.5, 'Price "x"'], [true, -0.0000001, null]]);
+    const found = async (q: string) => (await sheets.find(numbers, { q, direction: 'next', limit: 10 })).matches.map(([r, c]) => [r, c]);
+    assert.deepEqual(await found('e+21'), [[0, 0]]);
+    assert.deepEqual(await found('1e-7'), [[1, 1]]);
+    assert.deepEqual(await found('"X"'), [[0, 2]]);
+    assert.deepEqual(await found('TRU'), [[1, 0]]);
   });
 
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {

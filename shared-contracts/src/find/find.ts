@@ -119,8 +119,14 @@ export class FindScan {
         else this.passed = true;
         if (direction === 'prev') keep(this.tail, match);
       }
-      if (direction === 'prev' && this.query.after_row !== undefined && r > this.query.after_row) this.passed = true;
     }
+    return this.skip(first, rows.length);
+  }
+
+  /** Rows first..first + count - 1 known to hold no match (not fed): only where the scan is matters. */
+  skip(first: number, count: number): boolean {
+    const { after_row: r, direction, limit } = this.query;
+    if (direction === 'prev' && r !== undefined && first + count - 1 > r) this.passed = true;
     if (this.count <= FIND_COUNT_CAP) return true;
     return direction === 'next' ? this.picked.length < limit : !(this.passed && this.picked.length >= limit);
   }
