@@ -36,3 +36,22 @@ test("a match that the rows held no longer show is passed over; the grid goes to
   expect(jumps.at(-1)).toEqual([150_000, 1, true]);
   expect(statusText(finder.status)).toBe(FIND_TEXTS.count(3, 3));
 });
+
+test('Enter before typing settles searches at once', async () => {
+  const asked: FindQuery[] = [];
+  const finder = new FindController(() => ({
+    kind: 'windowed',
+    sheet: { rowAt: () => undefined } as unknown as WindowedSheet,
+    link: null,
+    search: async (query) => {
+      asked.push(query);
+      return { success: true, data: { id: 's', version: 1, row_count: 10, matches: [[2, 0, 1]], total: 1, complete: true, wrapped: false } };
+    },
+  }));
+  finder.setQuery('pear');
+  finder.go(1);
+  expect(asked.map((q) => q.q)).toEqual(['pear']);
+  await jest.advanceTimersByTimeAsync(FIND_TYPING_MS * 2);
+  expect(asked).toHaveLength(1);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 1));
+});

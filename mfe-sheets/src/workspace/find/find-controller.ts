@@ -92,18 +92,30 @@ export class FindController {
     if (query === '') return this.set({ kind: 'empty' });
     if (this.target().kind === 'unavailable') return this.set({ kind: 'unavailable' });
     this.set({ kind: 'searching' });
-    this.typing = setTimeout(() => void this.search(1), FIND_TYPING_MS);
+    this.typing = setTimeout(() => {
+      this.typing = undefined;
+      void this.search(1);
+    }, FIND_TYPING_MS);
   }
 
   /** The bar closed (or the grid gone): whatever is under way is dropped. */
   stop(): void {
     clearTimeout(this.typing);
+    this.typing = undefined;
     this.generation++;
   }
 
   /** Enter / the next button (step 1), Shift+Enter / the previous one (step -1). */
   go(step: 1 | -1): void {
-    if (this.query === '' || this.status.kind === 'searching') return;
+    if (this.query === '') return;
+    // Enter before typing settled: the search starts now (it goes to the first match, or the last for Shift+Enter).
+    if (this.typing !== undefined) {
+      clearTimeout(this.typing);
+      this.typing = undefined;
+      void this.search(step);
+      return;
+    }
+    if (this.status.kind === 'searching') return;
     const target = this.target();
     if (target.kind === 'whole') this.goWhole(target.data, step);
     else if (target.kind === 'windowed') void this.goWindowed(target, step);
