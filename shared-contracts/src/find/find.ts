@@ -173,8 +173,6 @@ export const FIND_TEXTS = {
   count: (n: number, total: number) => `${n.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`,
   /** The api stopped counting at FIND_COUNT_CAP (a windowed sheet). */
   countMore: (n: number, cap: number) => `${n.toLocaleString('en-US')} of more than ${cap.toLocaleString('en-US')}`,
-  /** Matches found, none gone to yet (the bar just opened on a query). */
-  found: (total: number, complete = true) => (complete ? `${total.toLocaleString('en-US')} found` : `More than ${total.toLocaleString('en-US')} found`),
   failed: 'The sheet could not be searched. Try again.',
   /** A large sheet's version, previewed: its rows are read a window at a time and the api finds only in the live sheet. */
   previewUnavailable: "Find is not available in the preview of a large sheet's version.",
