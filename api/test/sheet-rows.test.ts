@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CellValue, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
+import { type CellValue, cellMatches, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
@@ -141,6 +141,50 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.equal(await held(), heldCells(await stored()));
   });
 
+  it('find: the next matches in row order across windows and chunks of any size (a column op pending), with their places, a wrap, and the count', async () => {
+    // 12,300 rows: three windows of 5,000 (the scan's), chunks of 500 moved by row ops; 'x7' in rows 7, 70-79, 700-799, 7000-7999 ...
+    let model = labelled(12_300);
+    let columns = COLS;
+    const id = await create(model);
+    const step = async (op: StoredStructureOp) => {
+      await sheets.applyStructure(id, op, userId);
+      model = restructure(structuredClone(model), [], columns, op).grid;
+      if (op.type === 'columns_insert') columns += op.count;
+    };
+    await step({ type: 'rows_insert', index: 4_990, count: 30 });
+    await step({ type: 'rows_remove', index: 10, count: 5 });
+    await step({ type: 'columns_insert', index: 0, count: 1 });
+    const { version } = await sheets.rowWindow(id, { start: 0, count: 1 });
+    await sheets.patchCells(id, { base_version: version, changes: [{ row: 12_000, col: 0, value: 'R77C0 typed' }] }, userId);
+    model[12_000][0] = 'R77C0 typed';
+    // Every match of the model, in row order: what the scan must agree with.
+    const all: FindMatch[] = [];
+    model.forEach((row, r) => row.forEach((cell, c) => cellMatches(cell, findNeedle('77C0')) && all.push([r, c, all.length + 1])));
+    assert.ok(all.length > 20 && all.length < FIND_COUNT_CAP);
+    const first = await sheets.find(id, { q: '77C0', direction: 'next', limit: 5 });
+    assert.deepEqual(first, { id, version: first.version, row_count: model.length, matches: all.slice(0, 5), total: all.length, complete: true, wrapped: false });
+    // After a match near the end: the last ones, then round to the first.
+    const near = all.at(-2)!;
+    const wrapped = await sheets.find(id, { q: '77c0', after_row: near[0], after_col: near[1], direction: 'next', limit: 3 });
+    assert.deepEqual(wrapped.matches, [all.at(-1), all[0], all[1]]);
+    assert.equal(wrapped.wrapped, true);
+    const back = await sheets.find(id, { q: '77c0', after_row: all[1][0], after_col: all[1][1], direction: 'prev', limit: 2 });
+    assert.deepEqual(back.matches, [all[0], all.at(-1)]);
+    // Past the cap: the scan stops once the matches asked for are found; the count says how far it got.
+    const many = await sheets.find(id, { q: 'c1', direction: 'next', limit: 2 });
+    assert.equal(many.complete, false);
+    assert.ok(many.total > FIND_COUNT_CAP && many.total < model.length);
+    assert.deepEqual(many.matches, [[0, 2, 1], [1, 2, 2]]);
+    assert.deepEqual((await sheets.find(id, { q: 'nowhere', direction: 'next', limit: 5 })).matches, []);
+    // A number by the text it shows, however the stored JSON spells it (chunks passed over unparsed only when that cannot miss one).
+    const numbers = await create([[1e21, 1.5, 'Price "x"'], [true, -0.0000001, null]]);
+    const found = async (q: string) => (await sheets.find(numbers, { q, direction: 'next', limit: 10 })).matches.map(([r, c]) => [r, c]);
+    assert.deepEqual(await found('e+21'), [[0, 0]]);
+    assert.deepEqual(await found('1e-7'), [[1, 1]]);
+    assert.deepEqual(await found('"X"'), [[0, 2]]);
+    assert.deepEqual(await found('TRU'), [[1, 0]]);
+  });
+
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
     const model = labelled(1_500);
     const id = await create(model);
@@ -187,6 +231,17 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const refused = await api.get(`/api/v1/sheets/${sheet.id}/rows?summary=yes`);
     assert.equal(refused.statusCode, 400, refused.body);
     assert.equal(refused.json().error.message, 'summary must be 1');
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+
+  it('GET /sheets/:id/find answers the next matches at the sheet\'s version, as described', async () => {
+    const admin = await login(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const created = await api.post('/api/v1/sheets', { name: `Find ${crypto.randomUUID().slice(0, 8)}`, data: labelled(1_200) });
+    assert.equal(created.statusCode, 201, created.body);
+    const res = await api.get(`/api/v1/sheets/${created.json().id}/find?q=R1100C2&after_row=3&after_col=0&limit=2`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(FindResultSchema.parse(res.json()), { id: created.json().id, version: created.json().version, row_count: 1_200, matches: [[1_100, 2, 1]], total: 1, complete: true, wrapped: false });
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 

@@ -40,6 +40,7 @@ export * from './sheets/sheet-name.js';
 export * from './sheets/category-style.js';
 export * from './sheets/sheet.schema.js';
 export * from './sheets/sheet-rows.schema.js';
+export * from './find/find.js';
 export * from './sheets/parse-rows.js';
 export * from './sheets/formula-cells.js';
 export * from './sheets/sheet-size.js';

@@ -5,6 +5,13 @@ import { currentText, pendingColumnOps } from './sheet-store.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A stored chunk's text as of the sheet's version, its first row and its row count. */
+export interface WindowChunk {
+  first: number;
+  rows: number;
+  text: string;
+}
+
 /**
  * Rows [start, start + count) of a sheet, reading the text of only the chunks that overlap them.
  * A chunk's first row is the sum of the sizes of the chunks before it (in `ord` order), computed
@@ -15,19 +22,24 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export async function readRowWindow(db: Db, sheetId: string, start: number, count: number): Promise<GridData> {
   const end = start + count;
-  const { rows: chunks } = await sql<{ first: number; rows: string; pending: string | null }>`
+  const out: GridData = [];
+  for (const chunk of await readWindowChunks(db, sheetId, start, count)) {
+    const rows = JSON.parse(chunk.text) as GridData;
+    out.push(...rows.slice(Math.max(0, start - chunk.first), Math.min(rows.length, end - chunk.first)));
+  }
+  return out;
+}
+
+/** The chunks readRowWindow reads for rows [start, start + count), as text (a find looks into the text before parsing it). */
+export async function readWindowChunks(db: Db, sheetId: string, start: number, count: number): Promise<WindowChunk[]> {
+  const end = start + count;
+  const { rows: chunks } = await sql<{ first: number; n: number; rows: string; pending: string | null }>`
     WITH placed AS (
       SELECT chunk, n, (sum(n) OVER (ORDER BY ord) - n)::int AS first FROM sheet_chunks WHERE sheet_id = ${sheetId}
     )
-    SELECT p.first, c.rows::text AS rows, ${pendingColumnOps(sql.ref('c.sheet_id'), sql.ref('c.version'))} AS pending
+    SELECT p.first, p.n, c.rows::text AS rows, ${pendingColumnOps(sql.ref('c.sheet_id'), sql.ref('c.version'))} AS pending
     FROM placed p JOIN sheet_chunks c ON c.sheet_id = ${sheetId} AND c.chunk = p.chunk
     WHERE p.first < ${end} AND p.first + p.n > ${start}
     ORDER BY p.first`.execute(db);
-  const out: GridData = [];
-  for (const chunk of chunks) {
-    const rows = JSON.parse(currentText(chunk.rows, chunk.pending)) as GridData;
-    const first = Number(chunk.first);
-    out.push(...rows.slice(Math.max(0, start - first), Math.min(rows.length, end - first)));
-  }
-  return out;
+  return chunks.map((chunk) => ({ first: Number(chunk.first), rows: Number(chunk.n), text: currentText(chunk.rows, chunk.pending) }));
 }

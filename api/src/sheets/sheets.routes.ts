@@ -3,6 +3,8 @@ import {
   CellPatchResultSchema,
   DeleteResultSchema,
   FavoriteToggleResultSchema,
+  FindQuerySchema,
+  FindResultSchema,
   SheetListSchema,
   SheetSchema,
   SheetSummarySchema,
@@ -63,6 +65,13 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
   app.get('/:id/rows', withDoc({ summary: 'A window of a sheet\'s rows, with its version and size', description: 'Rows [start, start + count) of the grid (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for a client that loads a large sheet a window at a time. Only the stored chunks overlapping the window are read. With summary=1 the answer also carries the sheet\'s summary (name, metadata, access) at the same version.', tag: 'Sheets', params: SheetIdParamsSchema, query: SheetRowsQuerySchema, responses: { 200: SheetRowsSchema } }, onSheet('view')), async (request) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     return sheets.rowWindow(id, validate(SheetRowsQuerySchema, request.query), currentUser(request).id, request.accessLevel ?? undefined);
+  });
+
+  app.get('/:id/find', withDoc({ summary: 'Find cells by their text', description: 'The next matches (up to limit, at most FIND_LIMIT_MAX, 500) of the cells whose text contains q (at most FIND_QUERY_MAX_CHARS, 256, compared without case) after cell (after_row, after_col) in row order (direction=prev: before it), wrapping past the end, and how many match: total, exact when complete, else the count when the scan stopped (more than FIND_COUNT_CAP, 1,000). For a sheet shown a window at a time: the stored rows are read a window at a time, never whole; a formula is matched by its text. Takes a \'sheet read\' slot while it scans.', tag: 'Sheets', params: SheetIdParamsSchema, query: FindQuerySchema, responses: { 200: FindResultSchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    const query = validate(FindQuerySchema, request.query);
+    // The client gone (another text typed, the bar closed): the scan stops.
+    return sheets.find(id, query, () => reply.raw.destroyed || request.raw.socket.destroyed);
   });
 
   app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request) => {

@@ -10,6 +10,8 @@ import {
   type ChartDefinition,
   type ChartsResult,
   type CreateSheetBody,
+  type FindQuery,
+  type FindResult,
   hasFormula,
   opensWindowed,
   WINDOWED_SHEET_MIN_ROWS,
@@ -43,6 +45,7 @@ import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache, LayoutCache, LoadedChunkCache } from './grid-cache.js';
 import { readRowWindow } from './row-window.js';
+import { findInSheet } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
@@ -288,6 +291,15 @@ export class SheetsService {
       // The summary a windowed grid opens with (its name, headers, charts, the caller's level), at the window's version.
       const summary = query.summary ? { sheet: await this.summary(trx, id, userId, access) } : {};
       return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data, ...summary };
+    });
+  }
+
+  /** The next matches of a find and their count (sheet-find.ts), at one version: read in one snapshot, a window at a time. */
+  async find(id: string, query: FindQuery, closed: () => boolean = () => false): Promise<FindResult> {
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const sheet = await trx.selectFrom('sheets').select(['version', 'row_count']).where('id', '=', id).executeTakeFirst();
+      if (!sheet) throw notFound(SHEET_NOT_FOUND);
+      return { id, version: sheet.version, row_count: sheet.row_count, ...(await findInSheet(trx, id, sheet.row_count, query, closed)) };
     });
   }
 

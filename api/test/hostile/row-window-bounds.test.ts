@@ -1,7 +1,7 @@
 // npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged windows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
-import { ERROR_CODES, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, VersionRowsSchema } from '@tessera/contracts';
+import { ERROR_CODES, FIND_LIMIT_MAX, FIND_QUERY_MAX_CHARS, FindResultSchema, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, VersionRowsSchema } from '@tessera/contracts';
 import { SheetsService } from '../../src/sheets/sheets.service.js';
 import { VersionsService } from '../../src/versions/versions.service.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
@@ -22,6 +22,8 @@ describe('hostile: row windows', () => {
   /** Window reads started (the services' rowWindow and versionRows), counted around the calls below. */
   const reads = mock.method(SheetsService.prototype, 'rowWindow');
   const versionReads = mock.method(VersionsService.prototype, 'versionRows');
+  /** Finds started (GET /sheets/:id/find's scans). */
+  const finds = mock.method(SheetsService.prototype, 'find');
   before(async () => {
     t = await createTestApp();
     api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
@@ -78,6 +80,49 @@ describe('hostile: row windows', () => {
       assert.equal(res.json().error.message, WINDOW, query);
     }
     assert.equal(reads.mock.callCount(), 1, 'no refused window was read');
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, health.body);
+  });
+
+  it('refuses a forged find (no text, a huge one, bad numbers, a limit past its bound), scanning nothing and changing nothing', async () => {
+    const before = (await api.get(`/api/v1/sheets/${id}`)).json();
+    const Q = 'q must be the text to find, given once';
+    const LONG = `q must be at most ${FIND_QUERY_MAX_CHARS} characters`;
+    const LIMIT = `limit must be a whole number from 1 to ${FIND_LIMIT_MAX}`;
+    const AFTER_ROW = 'after_row must be a whole number from 0 to 1048576';
+    const forged: [string, string][] = [
+      ['', Q],
+      ['q=a&q=b', Q],
+      ['q=', 'q must not be empty'],
+      [`q=${'x'.repeat(FIND_QUERY_MAX_CHARS + 1)}`, LONG],
+      [`q=${'%E2%82%AC'.repeat(100_000)}`, LONG],
+      ['q=a&limit=0', LIMIT],
+      [`q=a&limit=${FIND_LIMIT_MAX + 1}`, LIMIT],
+      ['q=a&limit=1e3', LIMIT],
+      ['q=a&limit=abc', LIMIT],
+      ['q=a&limit=1&limit=2', LIMIT],
+      ['q=a&after_row=-1&after_col=0', AFTER_ROW],
+      ['q=a&after_row=1.5&after_col=0', AFTER_ROW],
+      ['q=a&after_row=99999999999999999999999&after_col=0', AFTER_ROW],
+      ['q=a&after_row=1', 'after_row and after_col go together'],
+      ['q=a&after_col=abc&after_row=0', 'after_col must be a whole number from 0 to 16384'],
+      ['q=a&direction=sideways', 'direction must be next or prev'],
+    ];
+    for (const [query, message] of forged) {
+      const res = await api.get(`/api/v1/sheets/${id}/find?${query}`);
+      assert.equal(res.statusCode, 400, `${query.slice(0, 80)}: ${res.body.slice(0, 300)}`);
+      assert.equal(res.json().error.code, ERROR_CODES.validation, query.slice(0, 80));
+      assert.match(res.json().error.message, new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), query.slice(0, 80));
+    }
+    const noId = await api.get('/api/v1/sheets/not-a-uuid/find?q=a');
+    assert.equal(noId.statusCode, 400, noId.body);
+    assert.equal(finds.mock.callCount(), 0, 'no refused find scanned the sheet');
+    const ok = await api.get(`/api/v1/sheets/${id}/find?q=B&limit=${FIND_LIMIT_MAX}`);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(FindResultSchema.parse(ok.json()).matches, [[1, 0, 1]]);
+    assert.equal(finds.mock.callCount(), 1);
+    const after = (await api.get(`/api/v1/sheets/${id}`)).json();
+    assert.deepEqual([after.version, after.data], [before.version, before.data], 'nothing changed');
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });

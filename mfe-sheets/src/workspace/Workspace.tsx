@@ -13,6 +13,9 @@ import { CellHistoryDialog } from './cell-history/CellHistoryDialog.js';
 import { createCellHistoryService } from './cell-history/cell-history.service.js';
 import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
+import type { FindTarget } from './find/find-controller.js';
+import { FindBar } from './find/FindBar.js';
+import { useFind } from './find/use-find.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
 import { restorePlace } from './grid/grid-place.js';
@@ -159,6 +162,29 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }, [sheet, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
+  // Find (Ctrl+F): in the grid shown; a windowed sheet's through the api; not in a windowed version's preview (the api finds in the live sheet).
+  const workspaceBox = useRef<HTMLDivElement>(null);
+  const gridShown = view === 'sheet' && phase === 'ready' && !!sheet && shell.tab === 'data';
+  const findTarget: FindTarget =
+    preview.state.phase === 'ready' && preview.state.windowed
+      ? { kind: 'unavailable' }
+      : previewed
+        ? { kind: 'whole', data: previewed.rows }
+        : sheet?.windowed
+          ? { kind: 'windowed', sheet: sheet.windowed, link: sheet.data, search: (query) => service.find(sheet.id, query) }
+          : sheet
+            ? { kind: 'whole', data: sheet.data }
+            : { kind: 'unavailable' };
+  const findGrid = () => (findTarget.kind === 'whole' ? gridLink(findTarget.data).hot : findTarget.kind === 'windowed' && findTarget.link ? gridLink(findTarget.link).hot : null);
+  const find = useFind(findTarget, gridShown, workspaceBox, findGrid);
+  const stripRef = strip.ref;
+  const workspaceRef = useMemo(
+    () => (el: HTMLDivElement | null) => {
+      workspaceBox.current = el;
+      stripRef(el);
+    },
+    [stripRef],
+  );
   // The layer mounts with the first chart: it starts where the grid is scrolled.
   const chartLayerRef = useMemo(
     () => (el: HTMLDivElement | null) => {
@@ -217,7 +243,13 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   };
 
   return (
-    <Flex direction="column" h="full" minH="0" data-testid="workspace" ref={strip.ref}>
+    <Flex
+      direction="column"
+      h="full"
+      minH="0"
+      data-testid="workspace"
+      ref={workspaceRef}
+    >
       <SheetToolbar
         sheet={phase === 'ready' ? { name, size: previewSize ?? size, status: <LiveSaveStatus store={session.store} /> } : null}
         view={view}
@@ -340,6 +372,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onFormulasOverLimit={setFormulaCellsOverLimit}
             />
           ) : null}
+          {find.open && gridShown && <FindBar controller={find.controller} focusKey={find.opened} onClose={find.close} />}
           {chartLayerProps && !strip.narrow && (
             // A version preview shows that version's charts over its cells; nobody moves them there.
             <WithDataTick store={session.store}>{(tick) => <ChartLayer ref={chartLayerRef} {...chartLayerProps} dataTick={previewed ? 0 : tick} />}</WithDataTick>

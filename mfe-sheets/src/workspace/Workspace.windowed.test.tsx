@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FIND_COUNT_CAP, FIND_TEXTS, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -110,6 +110,44 @@ test('opens reading windows of rows only, never the whole sheet; size and name a
   expect(hot.getCellMeta(hot.countRows() - 1, 0).readOnly).toBeFalsy();
   // The AI and code read getData(): not a part of the sheet passed off as all of it.
   expect(shell.sheet.getData()).toBeNull();
+});
+
+test('find (Ctrl+F) on a windowed sheet: the api finds past the slab, the grid goes there and selects the cell; next pages through the api; the count is capped, exact once the whole sheet was read', async () => {
+  await opens();
+  const hot = currentGrid();
+  hot.selectCell(0, 0);
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });
+  const box = screen.getByRole('textbox', { name: FIND_TEXTS.label });
+  const count = () => screen.getByTestId('find-count');
+  const findReads = () => api.requests.filter((r) => r.path.startsWith(`/api/v1/sheets/${big.id}/find`)).map((r) => new URL(r.path, 'http://x').searchParams);
+  /** The selected cell, at its absolute row (the slab's row header says it). */
+  const at = () => {
+    const [row, col] = hot.getSelectedLast() ?? [-1, -1];
+    return [Number(hot.getRowHeader(row)) - 1, col];
+  };
+  // Far past the slab (its 300 rows) and the rows read: only the api has it.
+  fireEvent.change(box, { target: { value: 'R119990' } });
+  await waitFor(() => expect(count()).toHaveTextContent('1 of 1'));
+  expect(findReads().map((p) => p.get('q'))).toEqual(['R119990']);
+  await waitFor(() => expect(at()).toEqual([119_990, 0]));
+  await waitFor(() => expect(hot.getDataAtCell(hot.getSelectedLast()![0], 0)).toBe('r119990'));
+  expect(wholeReads()).toHaveLength(0);
+  // Rows whose text begins with r1: more than the api counts before it stops.
+  fireEvent.change(box, { target: { value: 'r1' } });
+  await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.countMore(1, FIND_COUNT_CAP)));
+  await waitFor(() => expect(at()).toEqual([1, 0]));
+  fireEvent.keyDown(box, { key: 'Enter' });
+  await waitFor(() => expect(at()).toEqual([10, 0]));
+  expect(count()).toHaveTextContent(FIND_TEXTS.countMore(2, FIND_COUNT_CAP));
+  // Back past the first: the last match, found by the api reading to the end (the count is exact then).
+  fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+  fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+  const total = 1 + 10 + 100 + 1_000 + 10_000 + 20_000;
+  await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.count(total, total)));
+  await waitFor(() => expect(at()).toEqual([ROWS - 1, 0]));
+  expect(findReads().at(-1)?.get('direction')).toBe('prev');
+  fireEvent.keyDown(box, { key: 'Escape' });
+  expect(screen.queryByTestId('find-bar')).not.toBeInTheDocument();
 });
 
 test('the scroll bar dragged to the end shows the last rows (their window read), an edit there goes out at its absolute row', async () => {

@@ -11,6 +11,9 @@ import {
   parseSheet,
   parseSheetRows,
   type ExportFormat,
+  type FindQuery,
+  type FindResult,
+  FindResultSchema,
   type GridData,
   type Sheet,
   type SheetConflictDetails,
@@ -89,6 +92,18 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
         const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
         const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/rows`, { params }));
         return { success: true, data: parseSheetRows(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
+      }
+    },
+
+    /** The next matches of a find in a windowed sheet, found by the api in its stored rows (GET /sheets/:id/find). */
+    async find(id: string, query: FindQuery): Promise<SheetResult<FindResult>> {
+      try {
+        const params: Record<string, string> = { q: query.q, direction: query.direction, limit: String(query.limit) };
+        if (query.after_row !== undefined && query.after_col !== undefined) Object.assign(params, { after_row: String(query.after_row), after_col: String(query.after_col) });
+        const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/find`, { params }));
+        return { success: true, data: FindResultSchema.parse(data) };
       } catch (error) {
         return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
       }

@@ -49,9 +49,11 @@ export const EXPORTS_AT_ONCE_MAX = 8;
  * - 'sheet read': GET /sheets/{id} answered whole for a sheet of at least SHEET_READ_SLOT_MIN_BYTES
  *   (a windowed answer, or a smaller sheet, takes none), GET /sheets/{id}/versions/{versionId}, and
  *   a version's rows when the version is rebuilt for them (not when it is kept already), a cell's
- *   history (each version that replaced the whole grid is rebuilt for it); and a live sync with the
- *   cells (a whole page's, issue 23: a windowed page's carries none and reads no grid), which waits
- *   for the process's slot instead of being refused (every whole page on the sheet must get it);
+ *   history (each version that replaced the whole grid is rebuilt for it), a find (GET /sheets/{id}/find:
+ *   it holds one window of rows at a time, but scans up to the whole sheet: seconds of the api's time);
+ *   and a live sync with the cells (a whole page's, issue 23: a windowed page's carries none and reads
+ *   no grid), which waits for the process's slot instead of being refused (every whole page on the
+ *   sheet must get it);
  * - 'sheet copy': POST /sheets/{id}/duplicate;
  * - 'restore': a version made live again (snapshot restore, checkout, accept: the version and the
  *   sheet are both held whole, parsed);

@@ -41,7 +41,7 @@ export function opensWindowed(sheet: Pick<SheetSummary, 'metadata' | 'may_have_f
  * anything else — empty, negative, a fraction, an exponent, a repeated parameter — is refused with
  * a text naming the parameter and its range, rather than coerced (`Number('')` is 0).
  */
-function wholeNumberParam(name: string, min: number, max: number) {
+export function wholeNumberParam(name: string, min: number, max: number) {
   const message = `${name} must be a whole number from ${min} to ${max}`;
   return z
     .string({ error: message })

@@ -25,8 +25,8 @@ export interface GridLink {
   deferred: Map<string, { row: number; col: number; value: unknown }>;
   /** The formulas' values computed in the worker, while a grid with formulas is mounted (the charts read them). */
   formulas: FormulaValues | null;
-  /** A windowed grid (issue 23), while mounted: shows absolute row `row` at its top (its slab moved there if need be). */
-  jumpTo: ((row: number, col: number) => void) | null;
+  /** A windowed grid (issue 23), while mounted: shows absolute row `row` at its top (its slab moved there if need be); `select`: cell (row, col) selected too (find). */
+  jumpTo: ((row: number, col: number, select?: boolean) => void) | null;
   /** A windowed grid (issue 23), while mounted: where the user is in it, at absolute rows (kept when the sheet switches to whole). */
   place: (() => GridPlace | null) | null;
 }

@@ -1,11 +1,11 @@
-import { hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
+import { FindQuerySchema, FindScan, hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
 
 /**
  * Test support: a loopback server (tooling/jest-react) that answers the Workspace's sheet calls as
- * the api does (GET/PUT/DELETE a sheet, a window of its rows, duplicate, export),
+ * the api does (GET/PUT/DELETE a sheet, a window of its rows, a find in its rows, duplicate, export),
  * holding the sheets in memory, and the live socket `/sheets/{id}` over the same sheets
  * (`live`). `fault` lets a test answer a request itself first.
  */
@@ -73,7 +73,7 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     requests.push({ method: request.method, path: request.url, body });
     if (api.fault?.(req, res, url.pathname)) return;
 
-    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export|\/rows)?$/.exec(url.pathname);
+    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export|\/rows|\/find)?$/.exec(url.pathname);
     const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
     if (!match) return apiError(res, 404, 'not_found', 'Not found');
     if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
@@ -94,6 +94,20 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       const columns = sheet.data.reduce((w, r) => Math.max(w, r.length), 0);
       const rows = { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: columns, start, data: sheet.data.slice(start, start + count) };
       return send(res, 200, url.searchParams.get('summary') === '1' ? { ...rows, sheet: summary(sheet) } : rows);
+    }
+    if (route === 'GET /find') {
+      // A find (windowed sheets), by the api's own scan (contracts FindScan) over the rows held, in windows as the api reads them.
+      const query = FindQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+      if (!query.success) return apiError(res, 400, 'validation_failed', query.error.issues[0].message);
+      const scan = new FindScan(query.data);
+      let complete = true;
+      for (let first = 0; first < sheet.data.length; first += 5_000) {
+        if (!scan.feed(sheet.data.slice(first, first + 5_000), first)) {
+          complete = first + 5_000 >= sheet.data.length;
+          break;
+        }
+      }
+      return send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, ...scan.result(complete) });
     }
     if (route === 'DELETE ') {
       sheets.delete(sheet.id);

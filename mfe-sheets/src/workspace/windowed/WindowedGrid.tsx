@@ -480,8 +480,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside. */
-  const jumpTo = (row: number, col: number) => {
+  /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside; `select`: its cell selected (find: the grid not made to listen, the find box keeps the keys). */
+  const jumpTo = (row: number, col: number, select = false) => {
     const h = hot();
     if (!h) return;
     const { first, last } = visibleRange(h);
@@ -491,6 +491,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (top >= base.current && top < base.current + slab.current.length) h.scrollViewportTo({ row: top - base.current, col, verticalSnap: 'top' });
     else rebase(slabAround(top, rows), top);
     followGrid();
+    if (select) h.selectCell(top - base.current, col, top - base.current, col, true, false);
   };
 
   /** Where the user is, at absolute rows: the session keeps it when a formula switches the sheet to whole. */

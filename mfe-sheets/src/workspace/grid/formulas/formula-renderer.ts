@@ -1,5 +1,6 @@
 import { isFormula } from '@tessera/contracts';
 import { textRenderer } from 'handsontable/renderers/textRenderer';
+import type { ShownValue } from './formula-messages.js';
 import type { FormulaValues } from './formula-values.js';
 
 /**
@@ -12,7 +13,11 @@ type Renderer = (this: unknown, ...args: Parameters<typeof textRenderer>) => voi
 
 export function formulaRenderer(values: FormulaValues): Renderer {
   return function renderFormulaCell(this: unknown, hot, td, row, col, prop, value, cellProperties) {
-    const shown = isFormula(value) && values.state !== 'off' ? (values.value(row, col) ?? '') : value;
-    textRenderer.call(this, hot, td, row, col, prop, shown, cellProperties);
+    textRenderer.call(this, hot, td, row, col, prop, shownValue(values, value, row, col), cellProperties);
   };
+}
+
+/** What a cell at stored (row, col) shows: a formula its computed value (empty while computed) unless the engine is off, any other cell its own (find reads it too). */
+export function shownValue<T>(values: FormulaValues | null, value: T, row: number, col: number): T | ShownValue {
+  return values && isFormula(value) && values.state !== 'off' ? (values.value(row, col) ?? '') : value;
 }

@@ -1,0 +1,80 @@
+// Find in a sheet (GET /sheets/:id/find's scan, api sheets/sheet-find.ts) on a 1,000,000 × 10 sheet:
+// the built api's SheetsService in this process, on PGlite in a temp folder (or PostgreSQL with
+// BENCH_PG_URL: a throwaway database is made there). The sheet is made through SheetsService.create
+// (its 500-row chunks, as an import writes them); column A holds `k{row}`, the others numbers.
+// Prints, with the load average: a unique text in the last rows (the whole sheet read to count it),
+// a text in every row (the scan stops once the matches asked for are found past FIND_COUNT_CAP),
+// a text found nowhere (the whole sheet read), and the process's peak resident size.
+// FIND_ROWS: another row count (default 1,000,000). Build first: pnpm --filter @tessera/api run build.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { requireFromApi, root } from './support/built-api.mjs';
+
+const ROWS = Number(process.env.FIND_ROWS ?? 1_000_000);
+const COLS = 10;
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const { sql } = await import(requireFromApi.resolve('kysely'));
+const { openDatabase } = await import(path.join(root, 'api/dist/db/database.js'));
+const { SheetsService } = await import(path.join(root, 'api/dist/sheets/sheets.service.js'));
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-find-'));
+let dbUrl;
+let dropDb = async () => {};
+if (process.env.BENCH_PG_URL) {
+  const pg = requireFromApi('pg');
+  const name = `bench_find_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.BENCH_PG_URL);
+  url.pathname = `/${name}`;
+  dbUrl = url.toString();
+  dropDb = async () => {
+    const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
+    await c.connect();
+    await c.query(`DROP DATABASE ${name}`);
+    await c.end();
+  };
+}
+const db = await openDatabase({ databaseUrl: dbUrl, pgliteDir: path.join(dir, 'db') });
+const sheets = new SheetsService(db);
+const userId = crypto.randomUUID();
+await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'bench-find', 'x', 'admin')`.execute(db);
+
+let started = performance.now();
+const data = Array.from({ length: ROWS }, (_, r) => [`k${r}`, ...Array.from({ length: COLS - 1 }, (_, c) => r * COLS + c)]);
+const { id } = await sheets.create({ name: 'Find bench', data }, userId);
+data.length = 0;
+console.log(`${ROWS.toLocaleString('en-US')} × ${COLS} sheet made in ${((performance.now() - started) / 1000).toFixed(1)} s (${dbUrl ? 'PostgreSQL' : 'PGlite'}; load ${load()})`);
+
+const runs = [
+  ['a unique text in the last rows (k999990): first match, whole sheet counted', { q: `k${ROWS - 10}`, direction: 'next', limit: 100 }],
+  ['a text in every row (k): stops past the count cap', { q: 'k', direction: 'next', limit: 100 }],
+  ['found nowhere (zzz): whole sheet read', { q: 'zzz', direction: 'next', limit: 100 }],
+  ['a number in the last rows (9999905): digits: each chunk text also checked for numbers shown with an exponent', { q: String((ROWS - 10) * COLS + 5), direction: 'next', limit: 100 }],
+];
+for (let round = 0; round < 2; round++) {
+  for (const [label, query] of runs) {
+    started = performance.now();
+    const result = await sheets.find(id, query);
+    const took = performance.now() - started;
+    const first = result.matches[0];
+    console.log(`${label}: ${(took / 1000).toFixed(2)} s; total ${result.total}${result.complete ? '' : '+'}, first ${first ? `row ${first[0]} col ${first[1]}` : 'none'} (load ${load()})`);
+  }
+}
+// Of which reading: the same windows read (readRowWindow, parsed) without matching.
+const { readRowWindow } = await import(path.join(root, 'api/dist/sheets/row-window.js'));
+const { SHEET_ROWS_WINDOW_MAX } = await import(path.join(root, 'shared-contracts/dist/index.js'));
+started = performance.now();
+await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+  for (let start = 0; start < ROWS; start += SHEET_ROWS_WINDOW_MAX) await readRowWindow(trx, id, start, Math.min(SHEET_ROWS_WINDOW_MAX, ROWS - start));
+});
+console.log(`of which reading the windows (readRowWindow over the whole sheet, no matching): ${((performance.now() - started) / 1000).toFixed(2)} s (load ${load()})`);
+// The process's peak is mostly the sheet built in it for create (a 1,000,000-row array), not the scans.
+console.log(`peak resident size of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the sheet built for create included)`);
+await db.destroy();
+await dropDb();
+await fs.rm(dir, { recursive: true, force: true });
