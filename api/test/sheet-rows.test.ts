@@ -185,6 +185,29 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.deepEqual(await found('TRU'), [[1, 0]]);
   });
 
+  it('find: rows inserted while it scans (it holds no transaction across windows) — the answer is of one layout, scanned again', async () => {
+    const model = labelled(SHEET_ROWS_WINDOW_MAX + 1_000);
+    model[10][0] = 'needle';
+    model[SHEET_ROWS_WINDOW_MAX + 500][0] = 'needle';
+    const id = await create(model);
+    let checks = 0;
+    let inserted: Promise<unknown> | undefined;
+    // Between the first window and the second: 10 rows inserted above both matches.
+    const closed = () => {
+      if (++checks === 2) inserted = sheets.applyStructure(id, { type: 'rows_insert', index: 0, count: 10 }, userId);
+      return false;
+    };
+    const found = await sheets.find(id, { q: 'needle', direction: 'next', limit: 5 }, closed);
+    await inserted;
+    const rows = found.matches.map(([r]) => r);
+    // Both before the insert or both after it, never one of each (PGlite runs the insert between the two windows: after).
+    assert.ok(
+      JSON.stringify(rows) === JSON.stringify([10, SHEET_ROWS_WINDOW_MAX + 500]) || JSON.stringify(rows) === JSON.stringify([20, SHEET_ROWS_WINDOW_MAX + 510]),
+      `matches of one layout: ${rows.join(', ')}`,
+    );
+    assert.equal(found.row_count, rows[0] === 20 ? model.length + 10 : model.length);
+  });
+
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
     const model = labelled(1_500);
     const id = await create(model);

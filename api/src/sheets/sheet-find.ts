@@ -5,6 +5,22 @@ import { readWindowChunks } from './row-window.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A find whose rows moved while it scanned starts again, this many scans at most (then answers what it found). */
+export const FIND_ATTEMPTS = 3;
+
+/** Whether rows or columns may have moved after `version`: an op other than cell edits (and charts, names) since. */
+export async function rowsMovedSince(db: Db, sheetId: string, version: number): Promise<boolean> {
+  const moved = await db
+    .selectFrom('sheet_ops')
+    .select('version')
+    .where('sheet_id', '=', sheetId)
+    .where('version', '>', version)
+    .where('kind', 'not in', ['cells', 'chart', 'meta'])
+    .limit(1)
+    .executeTakeFirst();
+  return moved !== undefined;
+}
+
 /**
  * A test on a chunk's lower-cased stored text that says it holds no match (it is then not parsed),
  * or null when no such test is sure for this needle. Never may it pass over a match (cellMatches on
@@ -56,7 +72,7 @@ function mayShowExponent(text: string): boolean {
  * before the next is read, so the memory held is one window's, never the sheet's. A chunk whose
  * text cannot hold a match (chunkHoldsNoMatch) is not parsed. The scan stops once the answer is
  * settled (the matches asked for found and more than FIND_COUNT_CAP counted), or when `closed()`
- * (the client went). Call it in the snapshot that read `rowCount` and the version.
+ * (the client went). Each window is read by its own statement (SheetsService.find says why).
  */
 export async function findInSheet(db: Db, sheetId: string, rowCount: number, query: FindQuery, closed: () => boolean): Promise<Pick<FindResult, 'matches' | 'total' | 'complete' | 'wrapped'>> {
   const scan = new FindScan(query);

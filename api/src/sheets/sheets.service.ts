@@ -45,7 +45,7 @@ import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache, LayoutCache, LoadedChunkCache } from './grid-cache.js';
 import { readRowWindow } from './row-window.js';
-import { findInSheet } from './sheet-find.js';
+import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
@@ -294,13 +294,20 @@ export class SheetsService {
     });
   }
 
-  /** The next matches of a find and their count (sheet-find.ts), at one version: read in one snapshot, a window at a time. */
+  /**
+   * The next matches of a find and their count (sheet-find.ts), read a window at a time, each window
+   * its own statement: not one snapshot, since a scan takes seconds on a million rows and PGlite has
+   * one session (a transaction around it would hold every other sheet's commits that long). Cells
+   * edited meanwhile may or may not be seen (the client checks the rows it holds); when rows moved
+   * meanwhile (a row or column op, a whole-grid change) the scan starts again, FIND_ATTEMPTS at most.
+   */
   async find(id: string, query: FindQuery, closed: () => boolean = () => false): Promise<FindResult> {
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const sheet = await trx.selectFrom('sheets').select(['version', 'row_count']).where('id', '=', id).executeTakeFirst();
+    for (let attempt = 1; ; attempt++) {
+      const sheet = await this.db.selectFrom('sheets').select(['version', 'row_count']).where('id', '=', id).executeTakeFirst();
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
-      return { id, version: sheet.version, row_count: sheet.row_count, ...(await findInSheet(trx, id, sheet.row_count, query, closed)) };
-    });
+      const found = await findInSheet(this.db, id, sheet.row_count, query, closed);
+      if (attempt >= FIND_ATTEMPTS || closed() || !(await rowsMovedSince(this.db, id, sheet.version))) return { id, version: sheet.version, row_count: sheet.row_count, ...found };
+    }
   }
 
   /** The whole sheet, parsed (a whole page's live sync: live-hub.ts takes a 'sheet read' slot around it). */
