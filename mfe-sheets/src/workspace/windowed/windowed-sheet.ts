@@ -101,14 +101,17 @@ export class WindowedSheet {
    * held when it resolves, own edits included. Rows trimmed to the sheet's columns, as getData().
    * With `columns` (asked again on each attempt: columns may move meanwhile), each row holds only
    * those columns' cells, in that order (projectRows): a whole-column Delete or Copy of a million
-   * rows keeps one column of each row, not all of them, from the moment its window arrives.
+   * rows keeps one column of each row, not all of them, from the moment its window arrives (every
+   * column asked for, Ctrl+A: the rows as they are).
    */
   async cells(range?: RowRange, columns?: () => readonly number[]): Promise<GridData> {
     const start = Math.max(0, range?.start ?? 0);
     for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
       const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
       if (end <= start) return [];
-      const only = columns?.();
+      const asked = columns?.();
+      // Every column (Ctrl+A): the rows as they are, not copied once more cell by cell.
+      const only = asked && !(asked.length === this.colCount && asked.every((col, k) => col === k)) ? asked : undefined;
       const kept = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1), false, only);
       if (!kept) continue;
       const copies = kept.windows;
