@@ -32,8 +32,9 @@ export async function columnsText(rows: GridData, width: number, max = COPY_MAX_
     const lines: string[] = [];
     for (let row = from; row < Math.min(rows.length, from + ROWS_PER_TURN); row++) {
       const cells = rows[row] ?? [];
-      let line = cellText(cells[0]);
-      for (let k = 1; k < width; k++) line += `\t${cellText(cells[k])}`;
+      const texts: string[] = new Array(width);
+      for (let k = 0; k < width; k++) texts[k] = cellText(cells[k]);
+      const line = texts.join('\t');
       length += line.length + (row > 0 ? 1 : 0);
       if (length > max) return null;
       lines.push(line);
