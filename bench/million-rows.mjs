@@ -20,6 +20,9 @@
 // 10) Enter → the computed value shown (the sheet read whole), past it (1,000,000 × 10) Enter → the
 // over-limit notice; with the longest gap between two frames meanwhile (a freeze), whether the row
 // is still on screen, and the tab's memory after. Not with MILLION_FORMULA (the sheet has one then).
+// MILLION_CLEAR_COLUMN=1: on the largest sheet, once open, Ctrl+A Ctrl+C and then Delete of column C
+// (its header clicked), as a user does them (bench/support/whole-column-ops.mjs): the time, the
+// longest frame gap and the tab's peak memory of each; MILLION_PROFILE=1 adds the Delete's CPU profile.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,6 +33,8 @@ import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
+import { wholeColumnOps } from './support/whole-column-ops.mjs';
+import { summarizeCpuProfile } from './support/cpu-profile.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
 // BENCH_PORT_BASE: the processes on consecutive ports from it instead (bench/support/bench-ports.mjs).
@@ -47,6 +52,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
 const WITH_CHART = process.env.MILLION_CHART === '1';
 const TYPE_FORMULA = process.env.MILLION_TYPE_FORMULA === '1' && !MILLION_FORMULA;
+const CLEAR_COLUMN = process.env.MILLION_CLEAR_COLUMN === '1' && !MILLION_FORMULA;
 /** The chart MILLION_CHART adds: C (0–99) as the categories, D charted, over every row. */
 const chartOf = (rows) => ({
   type: 'line', range: { start_row: 0, start_col: 2, end_row: rows - 1, end_col: 3 }, categories: 'first_column', title: 'C and D',
@@ -367,9 +373,23 @@ try {
       }
       typedLine = `\n  a formula typed into C${typed.row} of the open windowed sheet, Enter → ${typed.over ? 'the over-limit notice' : 'its value shown'}: ${typed.shownMs === null ? 'FAILED' : s(typed.shownMs)}  load ${typedLoad}; longest gap between frames meanwhile ${ms(typed.gap)}; then the grid ${typed.after.windowed ? 'windowed' : 'whole'} (formulas ${typed.after.formulas}), the cell shows "${typed.cellText}", row ${typed.row} ${typed.after.onScreen ? 'still' : 'NOT'} on screen; JS heap after a GC ${typedHeap === null ? '?' : mb(typedHeap)}, tab ${mb(rendererRss(process.pid))} resident  load ${load()}`;
     }
+    // MILLION_CLEAR_COLUMN: whole-column Copy and Delete on the largest sheet.
+    let columnLines = '';
+    if (CLEAR_COLUMN && openMs !== null && size === sizes.at(-1)) {
+      const before = `tab ${mb(rendererRss(process.pid))} resident before  load ${load()}`;
+      const cpuProfile = process.env.MILLION_PROFILE === '1'
+        ? { start: () => cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start')), stop: async () => summarizeCpuProfile((await cdp.send('Profiler.stop')).profile) }
+        : null;
+      const cellsOfColumn = async (start) => (await api(`/sheets/${size.id}/rows?start=${start}&count=5000`, { token })).data.map((row) => row[2]);
+      const lines = await wholeColumnOps(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), cellsOfColumn, apiCpuMs: () => cpuMs(apiPid), cpuProfile, failures }).catch((err) => {
+        failures.push(`whole-column ops: ${err.message.split('\n')[0]}`);
+        return [];
+      });
+      columnLines = `\n  whole columns (${before}):\n  ${lines.join('\n  ')}`;
+    }
     results.push({
       label: size.label,
-      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}${typedLine}`,
+      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}${typedLine}${columnLines}`,
       failures,
     });
     await context.close();

@@ -561,7 +561,9 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   // One step: Undo gives every row its N back.
   act(() => void press('z', { ctrlKey: true }));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
-  await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]));
+  // Every row's, once the server has every operation (the step's cells go to the socket a few operations a turn: LiveSheet's SEND_CELLS_PER_TURN).
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
 });
 
 /** The selection's corners at absolute rows (the row headers say them). */

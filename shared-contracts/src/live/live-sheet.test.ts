@@ -1,6 +1,6 @@
 import type { CellChange, SheetMetadata } from '../sheets/sheet.schema.js';
 import type { LiveOperation, LiveServerFrame } from './live.schema.js';
-import { LiveSheet, type SyncData } from './live-sheet.js';
+import { LiveSheet, SEND_CELLS_PER_TURN, type SyncData } from './live-sheet.js';
 
 /**
  * The orderings a socket may deliver that the loopback tests cannot force: frames are fed as
@@ -60,6 +60,29 @@ const ack = (id: string, version: number): LiveServerFrame => ({
 });
 const cell = (row: number, col: number, value: string | number) => ({ row, col, value });
 const flush = () => new Promise((r) => setTimeout(r, 0));
+
+test('a million cells cleared go to the socket a few operations a turn, in order, each on the version held when it goes; an edit made meanwhile goes after them', async () => {
+  const { live, sent, grid, pending } = setup();
+  const ops: LiveOperation[] = Array.from({ length: 100 }, (_, i) => ({
+    id: `c${i}`,
+    type: 'cells_update',
+    changes: Array.from({ length: 10_000 }, (_, k) => ({ row: i * 10_000 + k, col: 2, value: null })),
+  }));
+  live.send(ops);
+  // SEND_CELLS_PER_TURN: two operations of 10,000 cells.
+  expect(SEND_CELLS_PER_TURN).toBe(20_000);
+  expect(sent.map((op) => op.id)).toEqual(['c0', 'c1']);
+  expect(pending()).toBe(100);
+  // Someone's change to another column comes before the next turn: the next ones go on its version.
+  live.receive(remote(2, [{ row: 5, col: 0, value: 'bob' }]));
+  expect(grid.get('5:0')).toBe('bob');
+  live.send([{ id: 'mine', type: 'cell_update', position: { row: 1, column: 2 }, value: 'typed' }]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(sent.map((op) => op.id)).toEqual(['c0', 'c1', 'c2', 'c3']);
+  expect(sent.slice(2).map((op) => op.base_version)).toEqual([2, 2]);
+  while (sent.length < 101) await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(sent.map((op) => op.id)).toEqual([...ops.map((op) => op.id), 'mine']);
+});
 
 test("a remote op that comes before the ack of an own one waits for it, then wins (the server applied it after)", () => {
   const { live, grid, edit, pending } = setup();

@@ -56,6 +56,12 @@ interface Own {
 }
 
 const RESYNC_ATTEMPTS = 3;
+/**
+ * Cells handed to the socket in one turn of the page, the rest in the next turns: a whole column
+ * of a million rows cleared is a hundred operations whose frames (JSON text of some 36 MB) would
+ * hold the page for a second or more if sent at once. Two full operations (CELL_PATCH_MAX_CHANGES each) a turn.
+ */
+export const SEND_CELLS_PER_TURN = 20_000;
 const cellKey = (row: number, col: number) => `${row}:${col}`;
 
 export function cellChangesOf(operation: LiveOperation): CellChange[] | null {
@@ -109,6 +115,8 @@ export class LiveSheet {
   private resyncAttempts = 0;
   private stopped = false;
   private idle: (() => void)[] = [];
+  /** The next turn's sendReady, when one turn's SEND_CELLS_PER_TURN were handed to the socket. */
+  private nextTurn: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: LiveSheetOptions) {
     this.held = options.version;
@@ -186,14 +194,20 @@ export class LiveSheet {
 
   stop(): void {
     this.stopped = true;
+    if (this.nextTurn !== null) clearTimeout(this.nextTurn);
+    this.nextTurn = null;
     this.settle(true);
   }
 
   /**
    * Hands the held-back own operations to the socket, in order, up to the first one behind an
-   * own structure operation in flight: each on the version held now (base_version).
+   * own structure operation in flight: each on the version held now (base_version). At most
+   * SEND_CELLS_PER_TURN cells a turn: the others wait for the next turn (still pending here, moved
+   * through others' operations as they come, and sent in order on the version held then).
    */
   private sendReady(): void {
+    if (this.nextTurn !== null || this.stopped) return;
+    let cells = 0;
     for (const [id, entry] of this.own) {
       if (entry.sent) {
         if (structureOf(entry.operation) !== null) return;
@@ -207,7 +221,15 @@ export class LiveSheet {
         this.options.onError(isStructureType(entry.made) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT);
         continue;
       }
+      if (cells >= SEND_CELLS_PER_TURN) {
+        this.nextTurn = setTimeout(() => {
+          this.nextTurn = null;
+          this.sendReady();
+        }, 0);
+        return;
+      }
       entry.sent = true;
+      cells += cellChangesOf(operation)?.length ?? 1;
       this.options.send({ ...operation, base_version: this.held });
       if (structureOf(operation) !== null) return;
     }

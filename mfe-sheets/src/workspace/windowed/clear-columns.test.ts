@@ -1,4 +1,4 @@
-import { clearedCells, wholeColumns } from './clear-columns.js';
+import { clearedCells, spanColumns, wholeColumns } from './clear-columns.js';
 
 const range = (row: number, col: number, row2: number, col2: number) => ({ from: { row, col }, to: { row: row2, col: col2 } });
 
@@ -13,8 +13,10 @@ test('whole columns: a column header click, several headers, the corner or Ctrl+
 });
 
 test('the cells cleared: those holding a value in the columns, once each, with their value before', () => {
-  const rows = [['a', 1, ''], ['b', null, 'x'], ['c', 0]];
-  expect(clearedCells(rows, [{ left: 1, right: 2 }, { left: 2, right: 2 }])).toEqual([
+  // Rows as sheet.cells gives them for columns 1 and 2: those columns only.
+  const rows = [[1, ''], [null, 'x'], [0]];
+  expect(spanColumns([{ left: 1, right: 2 }, { left: 2, right: 2 }])).toEqual([1, 2]);
+  expect(clearedCells(rows, [1, 2])).toEqual([
     { row: 0, col: 1, before: 1, after: null },
     { row: 2, col: 1, before: 0, after: null },
     { row: 1, col: 2, before: 'x', after: null },

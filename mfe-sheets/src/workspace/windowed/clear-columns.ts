@@ -33,19 +33,24 @@ export function wholeColumns(ranges: readonly Range[] | undefined, cols: number)
   return spans.length > 0 ? spans : null;
 }
 
-/** The cells of `spans` holding a value in `rows` (the sheet's, from row 0): cleared, as one step (before: the value). */
-export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): UndoStep {
+/** The columns of `spans`, left to right, each once (overlapping blocks: a column Ctrl+clicked twice). */
+export function spanColumns(spans: readonly ColumnSpan[]): number[] {
+  const cols = new Set<number>();
+  for (const { left, right } of spans) for (let col = left; col <= right; col++) cols.add(col);
+  return [...cols].sort((a, b) => a - b);
+}
+
+/**
+ * The cells holding a value in `rows` (the sheet's, from row 0, cut to columns `cols`: row[k] is
+ * column cols[k], as sheet.cells gives them): cleared, as one step (before: the value), a column at a time.
+ */
+export function clearedCells(rows: GridData, cols: readonly number[]): UndoStep {
   const step: UndoStep = [];
-  const seen = new Set<number>();
-  for (const { left, right } of spans) {
-    for (let col = left; col <= right; col++) {
-      // Overlapping blocks (Ctrl+click on a column already selected) clear a column once.
-      if (seen.has(col)) continue;
-      seen.add(col);
-      for (let row = 0; row < rows.length; row++) {
-        const before = rows[row]?.[col];
-        if (before !== null && before !== undefined && before !== '') step.push({ row, col, before, after: null });
-      }
+  for (let k = 0; k < cols.length; k++) {
+    const col = cols[k];
+    for (let row = 0; row < rows.length; row++) {
+      const before = rows[row]?.[k];
+      if (before !== null && before !== undefined && before !== '') step.push({ row, col, before, after: null });
     }
   }
   return step;
@@ -53,23 +58,24 @@ export function clearedCells(rows: GridData, spans: readonly ColumnSpan[]): Undo
 
 /**
  * Whole columns cleared (Delete with their headers selected): every row of the sheet, not only the
- * slab's rows read so far. The sheet's cells are read (sheet.cells: the windows held, the others
- * read, at the session's version with own edits), then cleared (clearRows). False when nothing was
+ * slab's rows read so far. The sheet's cells of those columns only are read (sheet.cells: the
+ * windows held, the others read, at the session's version with own edits), then cleared (clearRows). False when nothing was
  * cleared (none held a value, or `stopped`: read-only, or gone, once read); rejects when the rows
  * could not be read (rows moved on every read: the user may press Delete again).
  */
 export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<boolean> {
-  const rows = await sheet.cells();
-  return !stopped() && clearRows(sheet, rows, spans, write);
+  const cols = spanColumns(spans);
+  const rows = await sheet.cells(undefined, () => cols);
+  return !stopped() && clearRows(sheet, rows, cols, write);
 }
 
 /**
- * The cells of `spans` holding a value in `rows` (every row of the sheet, read: clearColumns, a
- * Cut) sent empty through `write` as one undo step; the rows held show it at once, the others once
- * read. False when none held a value.
+ * The cells holding a value in `rows` (every row of the sheet, read: clearColumns, a Cut; cut to
+ * columns `cols`, as clearedCells takes them) sent empty through `write` as one undo step; the rows
+ * held show it at once, the others once read. False when none held a value.
  */
-export function clearRows(sheet: WindowedSheet, rows: GridData, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void): boolean {
-  const step = clearedCells(rows, spans);
+export function clearRows(sheet: WindowedSheet, rows: GridData, cols: readonly number[], write: (changes: CellChange[]) => void): boolean {
+  const step = clearedCells(rows, cols);
   if (step.length === 0) return false;
   write(step.map(({ row, col }) => ({ row, col, value: null })));
   sheet.undo.record(step);

@@ -1,5 +1,5 @@
 import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type GridData } from '@tessera/contracts';
-import { clearRows, type ColumnSpan } from './clear-columns.js';
+import { clearRows, spanColumns, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /**
@@ -12,13 +12,6 @@ export const COPY_MAX_CHARS = IMPORT_MAX_BYTES;
 /** Rows turned into text between two turns of the page (the grid is not held up by a million rows at once). */
 const ROWS_PER_TURN = 50_000;
 
-/** The columns of `spans`, left to right, each once (overlapping blocks: a column Ctrl+clicked twice). */
-export function spanColumns(spans: readonly ColumnSpan[]): number[] {
-  const cols = new Set<number>();
-  for (const { left, right } of spans) for (let col = left; col <= right; col++) cols.add(col);
-  return [...cols].sort((a, b) => a - b);
-}
-
 /** A cell as Handsontable's copy writes it (its SheetClip stringify): a text with a line break quoted, its quotes doubled; nothing for an empty cell. */
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -27,11 +20,11 @@ function cellText(value: unknown): string {
 }
 
 /**
- * Columns `cols` of `rows` as the text Handsontable's copy puts in text/plain (cells by tabs, rows by
- * line breaks, none after the last), built a slice of rows at a time; null as soon as it would pass
- * `max` characters (what is built so far is dropped).
+ * `rows` (cut to the columns copied, as sheet.cells gives them) as the text Handsontable's copy puts
+ * in text/plain (cells by tabs, rows by line breaks, none after the last), built a slice of rows at
+ * a time; null as soon as it would pass `max` characters (what is built so far is dropped).
  */
-export async function columnsText(rows: GridData, cols: readonly number[], max = COPY_MAX_CHARS): Promise<string | null> {
+export async function columnsText(rows: GridData, width: number, max = COPY_MAX_CHARS): Promise<string | null> {
   const parts: string[] = [];
   let length = 0;
   for (let from = 0; from < rows.length; from += ROWS_PER_TURN) {
@@ -39,7 +32,9 @@ export async function columnsText(rows: GridData, cols: readonly number[], max =
     const lines: string[] = [];
     for (let row = from; row < Math.min(rows.length, from + ROWS_PER_TURN); row++) {
       const cells = rows[row] ?? [];
-      const line = cols.map((col) => cellText(cells[col])).join('\t');
+      const texts: string[] = new Array(width);
+      for (let k = 0; k < width; k++) texts[k] = cellText(cells[k]);
+      const line = texts.join('\t');
       length += line.length + (row > 0 ? 1 : 0);
       if (length > max) return null;
       lines.push(line);
@@ -75,7 +70,7 @@ export async function writeClipboard(text: Promise<string>): Promise<void> {
 /**
  * Copy, or Cut (`cut`), with whole columns selected (their headers clicked, Ctrl+A) on a windowed
  * sheet: every row of the sheet, not the slab's. The rows are read as Delete reads them
- * (sheet.cells), their text goes to the clipboard (writeClipboard: called now, in the copy event),
+ * (sheet.cells, those columns only), their text goes to the clipboard (writeClipboard: called now, in the copy event),
  * and a Cut then clears the cells it copied (clearRows: one undo step; not when `stopped`, read-only
  * by then). Refused before any row is read when the text could not stay under COPY_MAX_CHARS (each
  * cell takes at least its tab or line break), else once it passes it; rejects with the message to show.
@@ -86,15 +81,15 @@ export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], 
   const text = (async () => {
     if (sheet.rowCount * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     try {
-      rows = await sheet.cells();
+      rows = await sheet.cells(undefined, () => cols);
     } catch {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     }
-    const built = await columnsText(rows, cols, max);
+    const built = await columnsText(rows, cols.length, max);
     if (built === null) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     return built;
   })();
   return writeClipboard(text).then(() => {
-    if (cut && rows && !stopped()) clearRows(sheet, rows, spans, write);
+    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write);
   });
 }

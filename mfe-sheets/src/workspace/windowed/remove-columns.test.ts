@@ -8,9 +8,10 @@ import type { WindowedSheet } from './windowed-sheet.js';
 function sheetWith(rows: unknown[][], move?: StructureMove | null, held: { rowCount: number; window: unknown[][] } | null = null) {
   const listeners = new Set<(reset: boolean, move?: StructureMove) => void>();
   const removing = jest.fn();
-  const cells = jest.fn(async () => {
+  // As sheet.cells: read again after a move, the columns asked for where they are then.
+  const cells = jest.fn(async (_range: unknown, columns: () => readonly number[]) => {
     if (move !== undefined) for (const listener of listeners) listener(true, move ?? undefined);
-    return rows;
+    return rows.map((row) => columns().map((col) => row[col] ?? null));
   });
   const sheet = {
     ownMovesPending: false,

@@ -32,7 +32,8 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
   });
   let rows;
   try {
-    rows = await sheet.cells();
+    // Those columns only, where they are at each attempt (others' column ops move them).
+    rows = await sheet.cells(undefined, () => Array.from({ length: count }, (_, k) => index + k));
   } catch {
     throw new Error(WINDOWED_READ_TEXTS.unreadable);
   } finally {
@@ -40,7 +41,7 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
   }
   if (stopped()) return;
   if (lost || sheet.ownMovesPending) throw new Error(WINDOWED_READ_TEXTS.movedMeanwhile);
-  sheet.removing({ type: 'columns_remove', index, count }, clearedCells(rows, [{ left: index, right: index + count - 1 }]));
+  sheet.removing({ type: 'columns_remove', index, count }, clearedCells(rows, Array.from({ length: count }, (_, k) => index + k)));
   send(index);
 }
 

@@ -14,6 +14,23 @@ export type WindowArrival = 'stored' | 'held' | 'stale';
 interface Follower {
   windows: Map<number, GridData>;
   onReset(): void;
+  /** Copies of some columns only (projected): the sheet's column → its place in the copies' rows. */
+  cols?: ReadonlyMap<number, number>;
+}
+
+/**
+ * Rows cut to columns `cols` (a whole-column Delete or Copy of a million rows needs those only: the
+ * others would be most of the tab's memory): each row holds the cells of `cols`, in that order.
+ */
+export function projectRows(rows: GridData, cols: readonly number[]): GridData {
+  const out: GridData = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const cells = rows[r] ?? [];
+    const row: CellValue[] = new Array(cols.length);
+    for (let k = 0; k < cols.length; k++) row[k] = cells[cols[k]] ?? null;
+    out[r] = row;
+  }
+  return out;
 }
 
 interface LogEntry {
@@ -94,10 +111,11 @@ export class RowWindows {
   /**
    * `windows` (copies taken at the session's version) receive every cell change from now on, own
    * and others', so they stay at the session's version; `onReset` when rows or columns moved (the
-   * copies are no longer the sheet's rows). Returns the function that stops it.
+   * copies are no longer the sheet's rows). With `cols`, the copies are of those columns only
+   * (projectRows): a change to another column is not theirs. Returns the function that stops it.
    */
-  follow(windows: Map<number, GridData>, onReset: () => void): () => void {
-    const follower = { windows, onReset };
+  follow(windows: Map<number, GridData>, onReset: () => void, cols?: readonly number[]): () => void {
+    const follower: Follower = { windows, onReset, cols: cols && new Map(cols.map((col, k) => [col, k])) };
     this.followers.add(follower);
     return () => this.followers.delete(follower);
   }
@@ -133,14 +151,14 @@ export class RowWindows {
   applyRemote(version: number, changes: readonly CellChange[]): void {
     this.record({ version, own: false, savedBy: null, changes });
     this.write(changes, this.windows);
-    for (const follower of this.followers) this.write(changes, follower.windows);
+    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols);
     this.advance(version);
   }
 
   /** Own edits, already in the row arrays the grid shows (made at the version held now). */
   applyOwn(changes: readonly CellChange[]): void {
     this.record({ version: this.current, own: true, savedBy: null, changes });
-    for (const follower of this.followers) this.write(changes, follower.windows);
+    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols);
   }
 
   /**
@@ -198,13 +216,16 @@ export class RowWindows {
     }
   }
 
-  private write(changes: readonly CellChange[], windows: Map<number, GridData>): void {
+  /** `changes` into the rows of `windows` held; with `cols` (a projected copy), those of its columns only, at their places in it. */
+  private write(changes: readonly CellChange[], windows: Map<number, GridData>, cols?: ReadonlyMap<number, number>): void {
     for (const { row, col, value } of changes) {
       const rows = windows.get(this.indexOf(row));
       if (!rows) continue;
+      const place = cols ? cols.get(col) : col;
+      if (place === undefined) continue;
       const at = row - this.indexOf(row) * this.size;
-      while (rows.length <= at) rows.push([]);
-      setCell(rows[at], col, value);
+      while (rows.length <= at) rows.push(cols ? new Array<CellValue>(cols.size).fill(null) : []);
+      setCell(rows[at], place, value);
     }
   }
 

@@ -3,8 +3,8 @@ import { ROW_WINDOW_SIZE } from './row-windows.js';
 import { WindowedSheet } from './windowed-sheet.js';
 
 const ROWS = 30_000;
-/** A server of ROWS rows (`r{n}` in column 0) at `version`, whose reads answer when the test says. */
-function server() {
+/** A server of ROWS rows (`r{n}` in column 0; with `width`, `r{n}c{c}` in each column) at `version`, whose reads answer when the test says. */
+function server(width = 1) {
   const state = { version: 1, rows: ROWS };
   const reads: { start: number; answer(at?: number): void }[] = [];
   const read = (start: number, count: number) =>
@@ -13,8 +13,8 @@ function server() {
         start,
         answer: (at = state.version) => {
           const data: GridData = [];
-          for (let r = start; r < Math.min(start + count, state.rows); r++) data.push([`r${r}`]);
-          resolve({ id: 's', version: at, row_count: state.rows, column_count: 1, start, data });
+          for (let r = start; r < Math.min(start + count, state.rows); r++) data.push(width === 1 ? [`r${r}`] : Array.from({ length: width }, (_, c) => `r${r}c${c}`));
+          resolve({ id: 's', version: at, row_count: state.rows, column_count: width, start, data });
         },
       });
     });
@@ -130,6 +130,40 @@ test('cells(): own edits and others\' changes made while the windows are read ar
   expect([cells[1], cells[3], cells[ROW_WINDOW_SIZE + 1], cells[2 * ROW_WINDOW_SIZE + 1]]).toEqual([['bob 0'], ['mine'], ['bob 1'], ['bob 2']]);
   expect(cells[2 * ROW_WINDOW_SIZE + 2]).toEqual([`r${2 * ROW_WINDOW_SIZE + 2}`]);
   expect(cells).toHaveLength(ROWS);
+});
+
+test('cells() of some columns: each row holds those columns only, changes to them while the windows are read included', async () => {
+  const api = server(4);
+  const sheet = new WindowedSheet({ ...first(), column_count: 4 }, api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  const reading = sheet.cells(undefined, () => [1, 3]);
+  await settle();
+  // Window 0 is held (copied, those columns only); windows 1 and 2 are being read. Someone changes
+  // columns 1 and 2 of a row in windows 0 and 1 meanwhile; the user edits column 3 of row 2.
+  sheet.remoteCells(2, [
+    { row: 1, col: 1, value: 'bob 1' },
+    { row: 1, col: 2, value: 'bob 2' },
+    { row: ROW_WINDOW_SIZE + 1, col: 1, value: 'bob 3' },
+  ]);
+  sheet.rowAt(2)![3] = 'mine';
+  sheet.ownEdits([{ row: 2, col: 3, value: 'mine' }]);
+  api.reads[1].answer(1);
+  api.state.version = 2;
+  const stop = answering(api);
+  const cells = await reading;
+  stop();
+  expect(cells).toHaveLength(ROWS);
+  expect([cells[0], cells[1], cells[2], cells[ROW_WINDOW_SIZE + 1], cells[ROWS - 1]]).toEqual([
+    ['r0c1', 'r0c3'],
+    ['bob 1', 'r1c3'],
+    ['r2c1', 'mine'],
+    ['bob 3', `r${ROW_WINDOW_SIZE + 1}c3`],
+    [`r${ROWS - 1}c1`, `r${ROWS - 1}c3`],
+  ]);
+  // The windows held keep every column.
+  expect(sheet.rowAt(1)).toEqual(['r1c0', 'bob 1', 'bob 2', 'r1c3']);
 });
 
 test('cells(): rows inserted meanwhile start the read again, at the new size', async () => {

@@ -1,6 +1,6 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
-import { RowWindows } from './row-windows.js';
+import { projectRows, RowWindows } from './row-windows.js';
 import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
 import { sizeAfterEdits } from '../grid/grid-shape.js';
 
@@ -99,21 +99,28 @@ export class WindowedSheet {
    * would push out the windows shown) and brought to the session's version; every change made
    * while the others are read reaches the copies too, so the whole answer is at the version
    * held when it resolves, own edits included. Rows trimmed to the sheet's columns, as getData().
+   * With `columns` (asked again on each attempt: columns may move meanwhile), each row holds only
+   * those columns' cells, in that order (projectRows): a whole-column Delete or Copy of a million
+   * rows keeps one column of each row, not all of them, from the moment its window arrives (every
+   * column asked for, Ctrl+A: the rows as they are).
    */
-  async cells(range?: RowRange): Promise<GridData> {
+  async cells(range?: RowRange, columns?: () => readonly number[]): Promise<GridData> {
     const start = Math.max(0, range?.start ?? 0);
     for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
       const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
       if (end <= start) return [];
-      const kept = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1));
+      const asked = columns?.();
+      // Every column (Ctrl+A): the rows as they are, not copied once more cell by cell.
+      const only = asked && !(asked.length === this.colCount && asked.every((col, k) => col === k)) ? asked : undefined;
+      const kept = await this.copies(this.windows.indexOf(start), this.windows.indexOf(end - 1), false, only);
       if (!kept) continue;
       const copies = kept.windows;
       const out: GridData = new Array(end - start);
       const cols = this.colCount;
       for (let row = start; row < end; row++) {
         const index = this.windows.indexOf(row);
-        const cells = copies.get(index)?.[row - index * this.windows.size] ?? [];
-        out[row - start] = cells.length > cols ? cells.slice(0, cols) : cells;
+        const cells = copies.get(index)?.[row - index * this.windows.size] ?? (only ? new Array<CellValue>(only.length).fill(null) : []);
+        out[row - start] = !only && cells.length > cols ? cells.slice(0, cols) : cells;
       }
       return out;
     }
@@ -170,26 +177,31 @@ export class WindowedSheet {
 
   /**
    * Windows first..last at the session's version, kept there until they are all in (with `keep`,
-   * until `stop` is called); null when rows or columns moved meanwhile.
+   * until `stop` is called); null when rows or columns moved meanwhile. With `cols`, of those
+   * columns only (projectRows), cut as each window arrives.
    */
-  private async copies(first: number, last: number, keep = false): Promise<{ windows: Map<number, GridData>; stop(): void } | null> {
+  private async copies(first: number, last: number, keep = false, cols?: readonly number[]): Promise<{ windows: Map<number, GridData>; stop(): void } | null> {
     const copies = new Map<number, GridData>();
     let moved = false;
-    const stop = this.windows.follow(copies, () => {
-      moved = true;
-    });
+    const stop = this.windows.follow(
+      copies,
+      () => {
+        moved = true;
+      },
+      cols,
+    );
     let kept = false;
     try {
       const toRead: number[] = [];
       for (let index = first; index <= last; index++) {
         const held = this.windows.peek(index);
-        if (held) copies.set(index, held.map((row) => row.slice()));
+        if (held) copies.set(index, cols ? projectRows(held, cols) : held.map((row) => row.slice()));
         else toRead.push(index);
       }
       const reader = async () => {
         for (let index = toRead.shift(); index !== undefined && !moved; index = toRead.shift()) {
           const rows = await this.readNow(index, () => moved);
-          if (rows && !moved) copies.set(index, rows);
+          if (rows && !moved) copies.set(index, cols ? projectRows(rows, cols) : rows);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CELLS_READERS, toRead.length) }, reader));

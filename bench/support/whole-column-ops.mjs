@@ -1,0 +1,131 @@
+// MILLION_CLEAR_COLUMN (bench/million-rows.mjs): the whole-column operations of a windowed sheet
+// as a user does them, on the open sheet: column C's header clicked and Delete pressed, then Ctrl+A
+// and Ctrl+C (a copy of every cell: refused past COPY_MAX_CHARS; the copy's text held by the tab
+// would otherwise be in the Delete's memory figure). For each: the time to what
+// the user sees, the longest gap between two frames meanwhile (the page frozen that long) and the
+// tab's peak resident memory (sampled every 100 ms), with the load average beside it.
+import os from 'node:os';
+
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const s = (x) => `${(x / 1000).toFixed(2)} s`;
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** Starts recording the longest gap between two frames in the page. */
+const startGaps = (page) =>
+  page.evaluate(() => {
+    const gaps = (window.__benchGaps = { max: 0, on: true });
+    let last = performance.now();
+    const frame = (now) => {
+      gaps.max = Math.max(gaps.max, now - last);
+      last = now;
+      if (gaps.on) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+const stopGaps = (page) =>
+  page.evaluate(() => {
+    window.__benchGaps.on = false;
+    return window.__benchGaps.max;
+  });
+
+/** Samples `tabBytes()` every 100 ms until the returned function is called; it returns the peak. */
+function peakOf(tabBytes) {
+  let peak = tabBytes();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, tabBytes());
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, tabBytes());
+  };
+}
+
+/**
+ * Resolves with the ms from `t0` until the windowed grid's status ends its 'Reading…' (it shows the
+ * refusal or failure then, or goes away), or null after `timeoutMs`; the text shown at the end.
+ * Polled in the page every 50 ms: a status never seen within 2 s counts as done.
+ */
+async function untilRead(page, t0, timeoutMs) {
+  const answer = await page.evaluate(
+    ({ timeoutMs }) =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        let seen = false;
+        const poll = () => {
+          const text = document.querySelector('[data-testid="windowed-status"]')?.textContent ?? '';
+          if (text.startsWith('Reading')) seen = true;
+          const done = (seen || performance.now() - start > 2_000) && !text.startsWith('Reading');
+          if (done) resolve({ ms: performance.now() - start, text });
+          else if (performance.now() - start > timeoutMs) resolve({ ms: null, text });
+          else setTimeout(poll, 50);
+        };
+        poll();
+      }),
+    { timeoutMs },
+  );
+  return { ms: answer.ms === null ? null : Date.now() - t0, text: answer.text };
+}
+
+/** Resolves with the ms from `t0` until `ready()` (polled every 500 ms) holds, or null after `timeoutMs`. */
+async function until(ready, t0, timeoutMs) {
+  for (;;) {
+    if (await ready()) return Date.now() - t0;
+    if (Date.now() - t0 > timeoutMs) return null;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * The whole-column operations on the open windowed sheet of `rows` rows: returns the lines to print
+ * (failures pushed to `failures`). `cellsOfColumn(start)`: column C's cells of the api's window at
+ * `start` (the server's rows), to check that Delete emptied them there; `apiCpuMs()`: the api's CPU time so far.
+ */
+export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiCpuMs, cpuProfile, failures, timeoutMs = Number(process.env.WHOLE_COLUMN_TIMEOUT_MS ?? 300_000) }) {
+  const lines = [];
+  const grid = page.getByTestId('sheet-grid');
+
+  // Column C's header, then Delete.
+  await grid.locator('.ht_clone_top thead th', { hasText: /^c$/i }).first().click();
+  await startGaps(page);
+  let peak = peakOf(tabBytes);
+  if (cpuProfile) await cpuProfile.start();
+  let t0 = Date.now();
+  const apiCpu0 = apiCpuMs();
+  await page.keyboard.press('Delete');
+  const { ms: sentMs, text: deleteText } = await untilRead(page, t0, timeoutMs);
+  // The server has it all once the last rows' window is empty there (the changes are applied in order).
+  const emptyAt = async (start) => (await cellsOfColumn(start)).every((v) => v === null || v === undefined || v === '');
+  const savedMs = await until(() => emptyAt(rows - 5_000), t0, timeoutMs);
+  const apiCpu = apiCpuMs() - apiCpu0;
+  const badge = await page.getByTestId('save-status').textContent().catch(() => '?');
+  const profile = cpuProfile ? await cpuProfile.stop() : null;
+  const gap = await stopGaps(page);
+  const tabPeak = peak();
+  const checked = [0, Math.floor(rows / 2), rows - 5_000];
+  const left = [];
+  for (const start of checked) {
+    const cells = await cellsOfColumn(start);
+    const held = cells.filter((v) => v !== null && v !== undefined && v !== '').length;
+    if (held > 0) left.push(`${held} at ${start}`);
+  }
+  if (left.length) failures.push(`Delete: column C still holds values on the server: ${left.join(', ')}`);
+  if (sentMs === null || savedMs === null) failures.push('Delete: not done in time');
+  lines.push(`column C's header, Delete on ${rows.toLocaleString('en-US')} rows →${deleteText ? ` "${deleteText}"` : ''} read and sent ${sentMs === null ? 'FAILED' : s(sentMs)}, the server's column C empty ${savedMs === null ? 'FAILED' : s(savedMs)}; longest frame gap ${Math.round(gap)} ms; tab peak ${mb(tabPeak)}; api CPU meanwhile ${s(apiCpu)}; the badge says ${badge}; server's column C empty at rows ${checked.join(', ')}: ${left.length ? 'NO' : 'yes'}  load ${load()}`);
+  if (profile) lines.push(profile);
+
+  // Then Ctrl+A, Ctrl+C: every cell copied (column C empty now), or refused.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await grid.locator('.ht_master td').nth(3).click();
+  await page.keyboard.press('Control+a');
+  await startGaps(page);
+  peak = peakOf(tabBytes);
+  t0 = Date.now();
+  await page.keyboard.press('Control+c');
+  const { ms: copyMs, text: copyText } = await untilRead(page, t0, timeoutMs);
+  const copied = copyText === '' ? await page.evaluate(() => navigator.clipboard.readText().then((t) => t.length, (e) => `clipboard not read: ${e.message}`)) : null;
+  lines.push(`Ctrl+A, Ctrl+C on ${rows.toLocaleString('en-US')} rows → ${copyText ? `"${copyText.slice(0, 90)}"` : `copied (${copied} characters on the clipboard)`}: ${copyMs === null ? 'FAILED' : s(copyMs)}; longest frame gap ${Math.round(await stopGaps(page))} ms; tab peak ${mb(peak())}  load ${load()}`);
+  if (copyMs === null) failures.push('Ctrl+C: no answer');
+
+  await page.keyboard.press('Escape');
+  return lines;
+}
