@@ -4,10 +4,11 @@ import { adminToken, openSheet, signIn } from '../support/session';
 /**
  * Issue 23: a sheet of 120,000 rows without formulas opens a window of rows at a time (the grid
  * says data-windowed="on"), its chart too (drawn from the rows of its range); its own scroll bar
- * reaches the last row; an edit there is stored at that row and is there after a reload. A formula
- * typed there then (its 360,000 held cells are within the formula engine's bound) makes the sheet
- * come whole: the grid's own scroll bar is gone, the formula is computed over the sheet's last rows,
- * the user is still at the end, the same cell selected, and Undo takes the formula back.
+ * reaches the last row; an edit there is stored at that row and is there after a reload, and found
+ * from the top with Ctrl+F. A formula typed there then (its 360,000 held cells are within the
+ * formula engine's bound) makes the sheet come whole: the grid's own scroll bar is gone, the formula
+ * is computed over the sheet's last rows, the user is still at the end, the same cell selected, and
+ * Undo takes the formula back.
  */
 const ROWS = 120_000;
 const run = Date.now().toString(36);
@@ -65,6 +66,21 @@ test('a 120,000-row sheet without formulas, with a chart: opened windowed, the c
   await expect(page.getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
   await jumpToEnd(page);
   await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveText('edited at the end');
+
+  // Ctrl+Home goes to A1 of the sheet (not of the rows the grid holds); Ctrl+F opens the sheet's own find
+  // (the browser's sees only the rows drawn), which the api answers for a windowed sheet: Enter goes to
+  // the last row's edit, 120,000 rows down, and selects it; Escape closes the bar.
+  await rowHeaded(page, ROWS).locator('td').first().click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await expect(rowHeaded(page, 1).locator('td').first()).toHaveClass(/\bcurrent\b/);
+  await page.keyboard.press('ControlOrMeta+f');
+  await expect(page.getByTestId('find-bar')).toBeVisible();
+  await page.keyboard.type('EDITED AT');
+  await expect(page.getByTestId('find-count')).toHaveText('1 of 1');
+  await page.keyboard.press('Enter');
+  await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveClass(/\bcurrent\b/);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('find-bar')).toHaveCount(0);
 
   // A formula over the last rows' N (rows 119,998-120,000 hold 8, 9, 10), typed over a Note: the
   // engine needs the whole sheet, and can take it, so the sheet is read whole and shown so.
