@@ -10,7 +10,7 @@
 // does: `?grid=windowed`) sends a reload_request, which gives everyone on the sheet a sync; the
 // same figures for it. Load average beside every figure.
 // Runs the built product on the default ports + 900 (argument 1; BENCH_PORT_BASE for a port range).
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { productApi } from './support/product-api.mjs';
@@ -20,6 +20,7 @@ import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
 import { requireFromApi } from './support/built-api.mjs';
+import { rendererRss, statusKb } from './support/proc-stats.mjs';
 
 const { WebSocket } = createRequire(requireFromApi.resolve('@fastify/websocket'))('ws');
 
@@ -40,37 +41,6 @@ function csv(count) {
     parts.push(`${r},m${r},${m},${(m + 1) % 100},${(m + 2) % 100},${(m + 3) % 100},${(m + 4) % 100},${(m + 5) % 100},${(m + 6) % 100},${(m + 7) % 100}\n`);
   }
   return parts.join('');
-}
-
-function statusKb(pid, key) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${key}:`));
-  return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
-}
-/** Resident size of Chromium's renderer processes (the tab) among this process's descendants. */
-function rendererRss() {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* gone */
-    }
-  }
-  let total = 0;
-  const todo = [process.pid];
-  while (todo.length) {
-    for (const child of children.get(todo.pop()) ?? []) {
-      todo.push(child);
-      try {
-        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) total += statusKb(child, 'VmRSS');
-      } catch {
-        /* gone */
-      }
-    }
-  }
-  return total;
 }
 
 const stack = await startProductStack(ports, 'tessera-bench-sync-');
@@ -111,19 +81,19 @@ try {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.collectGarbage');
-  console.log(`opened windowed: ${windowed}; JS heap ${mb(await jsHeapUsed(cdp))} (after a GC), tab ${mb(rendererRss())} resident  load ${load()}; sockets ${sockets.map((u) => new URL(u).pathname + new URL(u).search.replace(/token=[^&]*/, '')).join(', ')}`);
+  console.log(`opened windowed: ${windowed}; JS heap ${mb(await jsHeapUsed(cdp))} (after a GC), tab ${mb(rendererRss(process.pid))} resident  load ${load()}; sockets ${sockets.map((u) => new URL(u).pathname + new URL(u).search.replace(/token=[^&]*/, '')).join(', ')}`);
 
   // The sync alone (first: the api has not grown for a restore yet): a reload_request from another socket of the member.
   await cdp.send('HeapProfiler.collectGarbage');
   const heap2 = await jsHeapUsed(cdp);
-  const tab2 = rendererRss();
+  const tab2 = rendererRss(process.pid);
   writeFileSync(`/proc/${apiPid}/clear_refs`, '5');
   const api2 = statusKb(apiPid, 'VmRSS');
   watching = true;
   let tabPeak = tab2;
   let heapPeak = heap2;
   const sampler2 = setInterval(() => {
-    tabPeak = Math.max(tabPeak, rendererRss());
+    tabPeak = Math.max(tabPeak, rendererRss(process.pid));
     void jsHeapUsed(cdp).then((h) => (heapPeak = Math.max(heapPeak, h ?? 0)), () => {});
   }, 100);
   let t0 = Date.now();
@@ -157,7 +127,7 @@ try {
   // The api's peak from here on: its high-water mark reset (Linux clear_refs 5).
   await cdp.send('HeapProfiler.collectGarbage');
   const heapBefore = await jsHeapUsed(cdp);
-  const tabBefore = rendererRss();
+  const tabBefore = rendererRss(process.pid);
   writeFileSync(`/proc/${apiPid}/clear_refs`, '5');
   const apiBefore = statusKb(apiPid, 'VmRSS');
   failures.length = 0;
@@ -165,7 +135,7 @@ try {
   tabPeak = tabBefore;
   heapPeak = heapBefore;
   const sampler = setInterval(() => {
-    tabPeak = Math.max(tabPeak, rendererRss());
+    tabPeak = Math.max(tabPeak, rendererRss(process.pid));
     void jsHeapUsed(cdp).then((h) => (heapPeak = Math.max(heapPeak, h ?? 0)), () => {});
   }, 100);
   t0 = Date.now();
