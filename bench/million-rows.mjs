@@ -32,6 +32,7 @@ import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
+import { jumpInPage } from './support/row-scrollbar-jump.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
 import { wholeColumnOps } from './support/whole-column-ops.mjs';
 import { summarizeCpuProfile } from './support/cpu-profile.mjs';
@@ -77,29 +78,6 @@ const api = productApi(base);
 
 /** Where the jumps go, as fractions of the sheet (one after another; the end is timed above). */
 const JUMP_FRACTIONS = [0.5, 0.25, 0.75, 0.1, 0.9, 0.6];
-/**
- * In the page: set the windowed grid's row scroll bar to `fraction` and resolve with the ms until a
- * frame draws a cell of column B holding `{tag}{n}` with n within 50 rows of `target`.
- */
-function jumpInPage({ fraction, target, tag }) {
-  const root = document.querySelector('[data-testid="sheet-grid"]');
-  const bar = root.querySelector('[data-testid="row-scrollbar"]');
-  const pattern = new RegExp(`^${tag}(\\d+)$`);
-  const near = () => [...root.querySelectorAll('.ht_master td')].some((td) => {
-    const m = pattern.exec(td.textContent ?? '');
-    return m !== null && Math.abs(Number(m[1]) - target) <= 50;
-  });
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    bar.scrollTop = fraction * (bar.scrollHeight - bar.clientHeight);
-    const frame = () => {
-      if (near()) resolve(performance.now() - t0);
-      else if (performance.now() - t0 > 30_000) reject(new Error('not drawn within 30 s'));
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
-}
 
 /**
  * MILLION_TYPE_FORMULA: `=SUM(A1:A{rows})` typed into column C of the third row on screen of the open
@@ -349,7 +327,7 @@ try {
         for (const fraction of JUMP_FRACTIONS) {
           const target = Math.round(fraction * (size.rows - 1));
           try {
-            times.push(await page.evaluate(jumpInPage, { fraction, target, tag: size.tag }));
+            times.push(await page.evaluate(jumpInPage, { fraction, target, tag: size.tag, limitMs: 30_000 }));
           } catch (err) {
             failures.push(`no row near ${target} after a jump: ${err.message.split('\n')[0]}`);
           }

@@ -20,6 +20,7 @@ import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
+import { jumpInPage } from './support/row-scrollbar-jump.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
 import { liveClient } from './support/live-socket.mjs';
 
@@ -50,26 +51,6 @@ function csv(tag, rows) {
   return parts.join('');
 }
 
-/** In the page: the grid's row scroll bar set to `fraction`; ms until a cell of column B holding `{tag}{n}`, n within 50 of `target`, is drawn. */
-function jumpInPage({ fraction, target, tag }) {
-  const root = document.querySelector('[data-testid="sheet-grid"]');
-  const bar = root.querySelector('[data-testid="row-scrollbar"]');
-  const pattern = new RegExp(`^${tag}(\\d+)$`);
-  const near = () => [...root.querySelectorAll('.ht_master td')].some((td) => {
-    const m = pattern.exec(td.textContent ?? '');
-    return m !== null && Math.abs(Number(m[1]) - target) <= 50;
-  });
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    bar.scrollTop = fraction * (bar.scrollHeight - bar.clientHeight);
-    const frame = () => {
-      if (near()) resolve(performance.now() - t0);
-      else if (performance.now() - t0 > 60_000) reject(new Error('not drawn within 60 s'));
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
-}
 
 const stack = await startProductStack(ports, 'tessera-bench-million-versions-');
 const apiPid = stack.processes.find((p) => p.name === 'api').pid;
