@@ -28,7 +28,7 @@ import { grownSize, requireSheetSize } from '../sheets/sheet-size.js';
 import { SHEET_NOT_FOUND, type SheetsService, notFound } from '../sheets/sheets.service.js';
 import { groupRuns, type OpHead, type Run } from './snapshot-runs.js';
 import { joinChunkTexts } from '../sheets/sheet-store.js';
-import { chunksWithChanges, rebuildChunks, type RebuiltChunks } from './version-rebuild.js';
+import { chunksWithChanges, rebuildChunks, rebuildInBatches, type RebuiltChunks } from './version-rebuild.js';
 import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
 import { chunkedRowsText, rowsOfChunks, VersionRowsCache } from './version-rows.js';
@@ -270,8 +270,9 @@ export class VersionsService {
   }
 
   /**
-   * The whole rebuild of a version behind a window answered from its span: in its own transaction,
-   * after this request's (PGlite has one session), under a 'sheet read' slot until kept.
+   * The whole rebuild of a version behind a window answered from its span: in transactions of its
+   * own (a batch of chunks each: rebuildInBatches), after this request's (PGlite has one session),
+   * under a 'sheet read' slot until kept.
    */
   private fillBehind(sheetId: string, version: number, take?: () => () => void): void {
     if (this.rowsCache.pending(sheetId, version)) return;
@@ -286,7 +287,7 @@ export class VersionsService {
     void this.rowsCache
       .fill(sheetId, version, async () => {
         await new Promise((resolve) => setImmediate(resolve));
-        return this.readOnly(async (db) => rebuildChunks(db, sheetId, version, await this.liveVersion(db, sheetId)));
+        return rebuildInBatches((span) => this.readOnly(async (db) => rebuildChunks(db, sheetId, version, await this.liveVersion(db, sheetId), span)));
       })
       .finally(release);
   }
