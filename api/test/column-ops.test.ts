@@ -110,11 +110,13 @@ describe('columns inserted and removed without rewriting the chunks', () => {
       // The first window of a preview (a version not kept: answered from the chunks holding it) is the whole version's rows, its summary too.
       const whole = await rebuildChunks(db, id, v, live);
       // Rebuilt whole behind it a chunk at a time (each in a transaction of its own): the same version.
-      assert.deepEqual(await rebuildInBatches((span) => rebuildChunks(db, id, v, live, span), 1), whole, `${label}: version ${v} rebuilt by batches`);
+      assert.deepEqual(await rebuildInBatches((span) => rebuildChunks(db, id, v, live, span), 2), whole, `${label}: version ${v} rebuilt by batches`);
+      // (versionRows answers it with rowsOfChunks of this span's rebuild, its size and headers with the summary: the service is checked below and in versions-property.)
       const start = Math.max(0, Math.min(490, grid.length - 3));
-      const first = await new VersionsService(db, sheets).versionRows(id, String(v), { start, count: 20, summary: '1' });
-      assert.deepEqual(first.data, rowsOfChunks(whole, start, Math.min(20, Math.max(0, whole.rowCount - start))), `${label}: version ${v}, first window`);
-      assert.deepEqual([first.row_count, first.column_count, first.version?.headers], [whole.rowCount, whole.colCount, whole.headers], `${label}: version ${v}, first window's summary`);
+      const first = await rebuildChunks(db, id, v, live, { start, end: start + 20 });
+      const count = Math.min(20, Math.max(0, whole.rowCount - start));
+      assert.deepEqual(rowsOfChunks(first, start, count), rowsOfChunks(whole, start, count), `${label}: version ${v}, first window`);
+      assert.deepEqual([first.rowCount, first.colCount, first.headers], [whole.rowCount, whole.colCount, whole.headers], `${label}: version ${v}, first window's size and headers`);
     }
   };
   /** A database whose answers' string values are counted (stored chunks are read as text): what a read reads. */
