@@ -6,14 +6,16 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CellValue, GridData } from '@tessera/contracts';
 import fc from 'fast-check';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
 import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
 import { catchUpChunks, chunksBehind, joinChunkTexts, readChunkTexts } from '../src/sheets/sheet-store.js';
 import { SheetsService } from '../src/sheets/sheets.service.js';
 import { restructure } from '../src/sheets/structure-op.js';
-import { rebuildChunks } from '../src/versions/version-rebuild.js';
+import { rebuildChunks, rebuildInBatches } from '../src/versions/version-rebuild.js';
+import { rowsOfChunks } from '../src/versions/version-rows.js';
+import { VersionsService } from '../src/versions/versions.service.js';
 import { pgliteTemplate } from './support/pglite-template.js';
 import { createPgDatabase } from './support/test-app.js';
 
@@ -105,8 +107,71 @@ describe('columns inserted and removed without rewriting the chunks', () => {
         assert.deepEqual(unpadded([(JSON.parse(chunks[p]) as GridData)[row - first]]), unpadded([grid[row]]), `${label}: version ${v}, row ${row}`);
         assert.deepEqual(chunks.map((c, i) => (i === p ? 'read' : c)), chunks.map((_, i) => (i === p ? 'read' : '')), `${label}: version ${v}, row ${row}: other chunks not read`);
       }
+      // The first window of a preview (a version not kept: answered from the chunks holding it) is the whole version's rows, its summary too.
+      const whole = await rebuildChunks(db, id, v, live);
+      // Rebuilt whole behind it a chunk at a time (each in a transaction of its own): the same version.
+      assert.deepEqual(await rebuildInBatches((span) => rebuildChunks(db, id, v, live, span), 2), whole, `${label}: version ${v} rebuilt by batches`);
+      // (versionRows answers it with rowsOfChunks of this span's rebuild, its size and headers with the summary: the service is checked below and in versions-property.)
+      const start = Math.max(0, Math.min(490, grid.length - 3));
+      const first = await rebuildChunks(db, id, v, live, { start, end: start + 20 });
+      const count = Math.min(20, Math.max(0, whole.rowCount - start));
+      assert.deepEqual(rowsOfChunks(first, start, count), rowsOfChunks(whole, start, count), `${label}: version ${v}, first window`);
+      assert.deepEqual([first.rowCount, first.colCount, first.headers], [whole.rowCount, whole.colCount, whole.headers], `${label}: version ${v}, first window's size and headers`);
     }
   };
+  /** A database whose answers' string values are counted (stored chunks are read as text): what a read reads. */
+  const counting = () => {
+    const read = { chars: 0 };
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        for (const row of args.result.rows) for (const value of Object.values(row as object)) if (typeof value === 'string') read.chars += value.length;
+        return args.result;
+      },
+    };
+    return { db: db.withPlugin(plugin), read };
+  };
+
+  it("a preview's first window of a version not kept reads the chunks holding it, the version rebuilt whole behind it once (windows at once share it), then kept", async () => {
+    // 3,000 rows: six chunks; a cell edit, a row op and a column op, so versions rebuild through each.
+    let model = labelled(3_000);
+    const id = await create(model);
+    const versions = new Map<number, GridData>([[1, model]]);
+    const edited = await sheets.patchCells(id, { base_version: 1, changes: [{ row: 2_500, col: 1, value: 'edited' }] }, userId);
+    model = setCell(model, 2_500, 1, 'edited');
+    versions.set(edited.version, model);
+    let live = (await sheets.applyStructure(id, { type: 'rows_remove', index: 10, count: 3 }, userId)).version;
+    model = apply(model, COLS, { type: 'rows_remove', index: 10, count: 3 });
+    versions.set(live, model);
+    live = (await sheets.applyStructure(id, { type: 'columns_insert', index: 0, count: 1 }, userId)).version;
+    model = apply(model, COLS, { type: 'columns_insert', index: 0, count: 1 });
+    versions.set(live, model);
+    const wholeText = JSON.stringify(model).length;
+    for (const [v, grid] of versions) {
+      const { db: countedDb, read } = counting();
+      const service = new VersionsService(countedDb, sheets);
+      const window = (start: number) => service.versionRows(id, String(v), { start, count: 10 });
+      const first = await window(2_495);
+      assert.deepEqual(unpadded(first.data), unpadded(grid.slice(2_495, 2_505)), `version ${v}: the first window`);
+      assert.equal(first.row_count, grid.length);
+      // One chunk of six read as text, not the version whole.
+      assert.ok(read.chars < wholeText / 3, `version ${v}: ${read.chars} characters read for the first window of a version of ${wholeText}`);
+      await service.rowsSettled();
+      // Behind it, the version was rebuilt whole once and kept: a window elsewhere reads no chunk.
+      const behind = read.chars;
+      assert.ok(behind > wholeText * 0.9, `version ${v}: ${behind} characters read by the first window and the rebuild behind it`);
+      const later = await window(10);
+      assert.deepEqual(unpadded(later.data), unpadded(grid.slice(10, 20)), `version ${v}: a later window`);
+      assert.ok(read.chars - behind < wholeText / 20, `version ${v}: ${read.chars - behind} characters read by a window of a kept version`);
+    }
+    // Two windows at once of a version not kept: each answered from its own chunks, one whole rebuild behind both.
+    const { db: countedDb, read } = counting();
+    const service = new VersionsService(countedDb, sheets);
+    const [a, b] = await Promise.all([service.versionRows(id, '1', { start: 0, count: 5 }), service.versionRows(id, '1', { start: 2_990, count: 5 })]);
+    assert.deepEqual([a.data, b.data], [versions.get(1)!.slice(0, 5), versions.get(1)!.slice(2_990, 2_995)]);
+    await service.rowsSettled();
+    assert.ok(read.chars < wholeText * 1.5, `${read.chars} characters read for two windows at once of a version of ${wholeText}`);
+  });
 
   it('a column insert and a removal write no chunk; the sheet, every version and a duplicate read back exactly; caught up, the chunks hold the new columns and the size is exact', async () => {
     const start = labelled(1_200);

@@ -52,6 +52,8 @@ const SheetParams = z.object({ id: sheetId });
 /** {api}/sheets/{id}: history, snapshots, versions and proposals, labels, cell history (issue 6). */
 export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { services }) => {
   const versions = new VersionsService(services.db, services.sheets);
+  // Versions rebuilt for windows behind their answers: kept (or given up) before the database closes.
+  app.addHook('onClose', () => versions.rowsSettled());
   // A version made live again holds it and the sheet whole (parsed) until written: slots taken before anything is read.
   const restoring = services.slots.before('restore');
 
@@ -95,8 +97,13 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
 
   app.get('/:id/versions/:versionId/rows', withDoc({ summary: 'A window of a version\'s rows, with its size', description: 'Rows [start, start + count) of a version or proposal (count at most SHEET_ROWS_WINDOW_MAX, 5,000), for the preview of a sheet shown a window at a time (issue 23). With summary=1 the answer also carries the version without its rows (entry, headers, changed cells, charts), as GET /sheets/{id}/versions/{versionId} gives it. A committed version is rebuilt once and kept; each read checks that it still exists.', tag: 'Versions', params: VersionParams, query: SheetRowsQuerySchema, responses: { 200: VersionRowsSchema } }, onSheet('view')), async (request, reply) => {
     const { id, versionId } = validate(VersionParams, request.params);
-    // A version or proposal not kept yet is rebuilt (a proposal read and parsed) whole for its rows: that request holds a slot (those waiting for the same rebuild do not).
-    return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query), () => services.slots.hold('sheet read', request, reply));
+    // A proposal not kept yet is read and parsed whole for its rows: that request holds a slot (those waiting for the same read do not).
+    // A committed version not kept yet answers from the chunks holding the window and is rebuilt whole behind it, under a slot of
+    // the member's taken for that rebuild until it is kept (refused: the window is still answered, the next one tries again).
+    return versions.versionRows(id, versionId, validate(SheetRowsQuerySchema, request.query), {
+      hold: () => services.slots.hold('sheet read', request, reply),
+      take: () => services.slots.take('sheet read', currentUser(request).id),
+    });
   });
 
   app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request, reply) => {
