@@ -28,7 +28,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { productApi } from './support/product-api.mjs';
 import { startProductStack } from './support/product-stack.mjs';
-import { jsHeapUsed, launchChromium } from './support/chromium.mjs';
+import { jsHeapUsed, launchChromium, startFrameGaps, stopFrameGaps } from './support/chromium.mjs';
 import { benchPorts } from './support/bench-ports.mjs';
 import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
@@ -100,16 +100,7 @@ async function typeFormula(page, size, failures) {
   await cell().click();
   await page.keyboard.type(`=SUM(A1:A${size.rows})`);
   // The longest gap between two frames from Enter on (the page frozen that long), kept in the page.
-  await page.evaluate(() => {
-    const gaps = (window.__benchGaps = { max: 0, on: true });
-    let last = performance.now();
-    const frame = (now) => {
-      gaps.max = Math.max(gaps.max, now - last);
-      last = now;
-      if (gaps.on) requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
+  await startFrameGaps(page);
   const over = size.rows * 10 > HYBRID_MAX_CELLS;
   const t0 = Date.now();
   await page.keyboard.press('Enter');
@@ -131,10 +122,7 @@ async function typeFormula(page, size, failures) {
   } catch (err) {
     failures.push(`typed formula: no ${over ? 'notice' : 'value'} after ${s(Date.now() - t0)}: ${err.message.split('\n')[0]}`);
   }
-  const gap = await page.evaluate(() => {
-    window.__benchGaps.on = false;
-    return window.__benchGaps.max;
-  });
+  const gap = await stopFrameGaps(page);
   // The grid shown now, and whether the row typed into is still on screen.
   const after = await page.evaluate((n) => {
     const root = document.querySelector('[data-testid="sheet-grid"]');

@@ -17,3 +17,23 @@ export async function jsHeapUsed(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? null;
 }
+
+/** Starts recording, in the page, the longest gap between two frames (the page frozen that long). */
+export const startFrameGaps = (page) =>
+  page.evaluate(() => {
+    const gaps = (window.__benchGaps = { max: 0, on: true });
+    let last = performance.now();
+    const frame = (now) => {
+      gaps.max = Math.max(gaps.max, now - last);
+      last = now;
+      if (gaps.on) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+
+/** Stops the recording startFrameGaps began; resolves with the longest gap in ms. */
+export const stopFrameGaps = (page) =>
+  page.evaluate(() => {
+    window.__benchGaps.on = false;
+    return window.__benchGaps.max;
+  });

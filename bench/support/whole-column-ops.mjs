@@ -5,28 +5,11 @@
 // the user sees, the longest gap between two frames meanwhile (the page frozen that long) and the
 // tab's peak resident memory (sampled every 100 ms), with the load average beside it.
 import os from 'node:os';
+import { startFrameGaps, stopFrameGaps } from './chromium.mjs';
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-/** Starts recording the longest gap between two frames in the page. */
-const startGaps = (page) =>
-  page.evaluate(() => {
-    const gaps = (window.__benchGaps = { max: 0, on: true });
-    let last = performance.now();
-    const frame = (now) => {
-      gaps.max = Math.max(gaps.max, now - last);
-      last = now;
-      if (gaps.on) requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
-const stopGaps = (page) =>
-  page.evaluate(() => {
-    window.__benchGaps.on = false;
-    return window.__benchGaps.max;
-  });
 
 /** Samples `tabBytes()` every 100 ms until the returned function is called; it returns the peak. */
 function peakOf(tabBytes) {
@@ -86,7 +69,7 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
 
   // Column C's header, then Delete.
   await grid.locator('.ht_clone_top thead th', { hasText: /^c$/i }).first().click();
-  await startGaps(page);
+  await startFrameGaps(page);
   let peak = peakOf(tabBytes);
   if (cpuProfile) await cpuProfile.start();
   let t0 = Date.now();
@@ -99,7 +82,7 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   const apiCpu = apiCpuMs() - apiCpu0;
   const badge = await page.getByTestId('save-status').textContent().catch(() => '?');
   const profile = cpuProfile ? await cpuProfile.stop() : null;
-  const gap = await stopGaps(page);
+  const gap = await stopFrameGaps(page);
   const tabPeak = peak();
   const checked = [0, Math.floor(rows / 2), rows - 5_000];
   const left = [];
@@ -117,13 +100,13 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await grid.locator('.ht_master td').nth(3).click();
   await page.keyboard.press('Control+a');
-  await startGaps(page);
+  await startFrameGaps(page);
   peak = peakOf(tabBytes);
   t0 = Date.now();
   await page.keyboard.press('Control+c');
   const { ms: copyMs, text: copyText } = await untilRead(page, t0, timeoutMs);
   const copied = copyText === '' ? await page.evaluate(() => navigator.clipboard.readText().then((t) => t.length, (e) => `clipboard not read: ${e.message}`)) : null;
-  lines.push(`Ctrl+A, Ctrl+C on ${rows.toLocaleString('en-US')} rows → ${copyText ? `"${copyText.slice(0, 90)}"` : `copied (${copied} characters on the clipboard)`}: ${copyMs === null ? 'FAILED' : s(copyMs)}; longest frame gap ${Math.round(await stopGaps(page))} ms; tab peak ${mb(peak())}  load ${load()}`);
+  lines.push(`Ctrl+A, Ctrl+C on ${rows.toLocaleString('en-US')} rows → ${copyText ? `"${copyText.slice(0, 90)}"` : `copied (${copied} characters on the clipboard)`}: ${copyMs === null ? 'FAILED' : s(copyMs)}; longest frame gap ${Math.round(await stopFrameGaps(page))} ms; tab peak ${mb(peak())}  load ${load()}`);
   if (copyMs === null) failures.push('Ctrl+C: no answer');
 
   await page.keyboard.press('Escape');
