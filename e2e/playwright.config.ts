@@ -7,11 +7,14 @@ export default defineConfig({
   globalTeardown: './support/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // npm test asks for one retry: a test that passes on it is reported 'flaky' (list reporter, npm
+  // test's summary) with its failure and page printed, not hidden; one that fails twice fails the run.
+  retries: Number(process.env.TESSERA_E2E_RETRIES ?? 0),
   timeout: 60_000,
   expect: { timeout: 15_000 },
   // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) for its summary line.
-  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  // failure-page prints a failed test's page snapshot: CI keeps the console, not test-results/.
+  reporter: [['list'], ['./support/failure-page.reporter.ts'], ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as const] : [])],
   // The stack is shared: the first-run story (the first admin signs up) must come before every
   // other spec, which sign in as that admin. Running one spec alone runs it first too.
   projects: [
