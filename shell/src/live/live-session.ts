@@ -150,8 +150,10 @@ export function createLiveSession(deps: LiveSessionDeps): LiveSession {
       connected = state === 'connected';
       if (isCurrent()) {
         store.setState({ state, pending });
-        if (justConnected) sendGrid(client, sheetId);
-        if (state === 'connected') sendSelection(client, sheetId);
+        if (justConnected) {
+          sendGrid(client, sheetId);
+          sendSelection(client, sheetId);
+        }
       } else if (retired.get(sheetId) === client && pending === 0) {
         retired.delete(sheetId);
         client.close();
