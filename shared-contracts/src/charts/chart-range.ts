@@ -1,4 +1,4 @@
-import type { StructureStep } from '../live/transform-position.js';
+import { isInsertStructure, isRowStructure, type StructureStep } from '../live/transform-position.js';
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
 import type { ChartBox, ChartDefinition, ChartRange } from './chart.schema.js';
 
@@ -13,8 +13,8 @@ import type { ChartBox, ChartDefinition, ChartRange } from './chart.schema.js';
  *   says its cells were deleted (moveCharts), as Sheets and Excel keep a chart whose data is gone.
  */
 export function moveChartRange(range: ChartRange, step: StructureStep): ChartRange | null {
-  const rows = step.type === 'rows_insert' || step.type === 'rows_remove';
-  const insert = step.type === 'rows_insert' || step.type === 'columns_insert';
+  const rows = isRowStructure(step.type);
+  const insert = isInsertStructure(step.type);
   const limit = rows ? SHEET_MAX_ROWS : SHEET_MAX_COLUMNS;
   const start = rows ? range.start_row : range.start_col;
   const end = rows ? range.end_row : range.end_col;
@@ -64,8 +64,8 @@ export function moveChart(chart: ChartDefinition, step: StructureStep): ChartDef
  * that takes that place, at the cell's edge. Its size never changes.
  */
 export function moveChartBox(box: ChartBox, step: StructureStep): ChartBox {
-  const rows = step.type === 'rows_insert' || step.type === 'rows_remove';
-  const insert = step.type === 'rows_insert' || step.type === 'columns_insert';
+  const rows = isRowStructure(step.type);
+  const insert = isInsertStructure(step.type);
   const at = rows ? box.row : box.col;
   const limit = rows ? SHEET_MAX_ROWS : SHEET_MAX_COLUMNS;
   let next = at;

@@ -9,6 +9,8 @@ import {
   NEW_SHEET_EDITOR_DEFAULT,
   SHEET_LOADED_EVENT_DELAY_MS,
   columnLabel,
+  isInsertStructure,
+  isRowStructure,
   meetsAccess,
   normalizeHeaders,
   type CellChange,
@@ -238,7 +240,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           formulasCame(changes);
         },
         applyStructure: ({ type, index, count }) => {
-          if (type === 'columns_insert' || type === 'columns_remove') shiftHeaders(loaded, index, type === 'columns_insert' ? count : -count);
+          if (!isRowStructure(type)) shiftHeaders(loaded, index, isInsertStructure(type) ? count : -count);
           // Charts are anchored to their cells: moved as the server moved them (their rows are read again).
           const moved = moveCharts(store.getState().charts, { type, index, count });
           if (moved.changed) store.setState({ charts: moved.charts });
@@ -345,8 +347,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyStructure: ({ type, index, count }) => {
           applyRemoteStructure(loaded.data, type, index, count);
-          const axis = type === 'rows_insert' || type === 'rows_remove' ? 'row' : 'col';
-          const amount = type === 'rows_insert' || type === 'columns_insert' ? count : -count;
+          const axis = isRowStructure(type) ? 'row' : 'col';
+          const amount = isInsertStructure(type) ? count : -count;
           if (axis === 'col') shiftHeaders(loaded, index, amount);
           resize(sizeAfterStructure(sizeNow(), axis, index, amount));
           if (axis === 'col') refreshHeaders(loaded.data);

@@ -5,6 +5,8 @@ import {
   LiveGridSchema,
   STRUCTURE_DROPPED_TEXT,
   columnLabel,
+  isInsertStructure,
+  isRowStructure,
   isStructureType,
   liveTokenFromProtocols,
   transformOperationThrough,
@@ -106,9 +108,9 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
       touch(sheet);
       return null;
     }
-    const rows = op.type === 'rows_insert' || op.type === 'rows_remove';
+    const rows = isRowStructure(op.type);
     const size = rows ? metadata.rows : metadata.columns;
-    const insert = op.type === 'rows_insert' || op.type === 'columns_insert';
+    const insert = isInsertStructure(op.type);
     if (insert ? op.index > size : op.index + op.count > size) return `${op.type} outside the sheet`;
     if (op.type === 'rows_insert') sheet.data.splice(Math.min(op.index, sheet.data.length), 0, ...Array.from({ length: op.count }, () => []));
     if (op.type === 'rows_remove') sheet.data.splice(op.index, op.count);

@@ -1,4 +1,4 @@
-import type { GridData } from '@tessera/contracts';
+import { isRowStructure, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { alterGrid } from '../grid/grid-alter.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
@@ -58,7 +58,7 @@ export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean): 
       const { top, bottom, left, right } = cellsBlock(cells);
       hot.selectCell(top, left, bottom, right, true);
     } else if (structure) {
-      const rows = structure.type === 'rows_insert' || structure.type === 'rows_remove';
+      const rows = isRowStructure(structure.type);
       const at = Math.max(0, Math.min(structure.index, (rows ? hot.countRows() : hot.countCols()) - 1));
       hot.scrollViewportTo(rows ? { row: at } : { col: at });
     }

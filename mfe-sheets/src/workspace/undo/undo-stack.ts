@@ -1,4 +1,4 @@
-import { type CellChange, type CellValue, SHEET_MAX_ROWS } from '@tessera/contracts';
+import { type CellChange, type CellValue, SHEET_MAX_ROWS, isInsertStructure, isRowStructure } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
@@ -64,8 +64,8 @@ export interface StepInverse {
   cells: CellChange[];
 }
 
-const isRows = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'rows_remove';
-const isInsert = (move: StructureMove) => move.type === 'rows_insert' || move.type === 'columns_insert';
+const isRows = (move: StructureMove) => isRowStructure(move.type);
+const isInsert = (move: StructureMove) => isInsertStructure(move.type);
 
 /** A grid's row or column change (an axis and a signed amount) as the op it is. */
 export function moveOfChange({ axis, index, amount }: StructureChange): StructureMove {

@@ -1,4 +1,4 @@
-import type { CellValue, GridData, StructureOperationType } from '@tessera/contracts';
+import { isRowStructure, type CellValue, type GridData, type StructureOperationType } from '@tessera/contracts';
 
 /** A row or column op of the user's on a windowed sheet, as sent. */
 export interface StructureMove {
@@ -14,8 +14,8 @@ export interface StructureMove {
  * that row was not held (the grid shows it empty until read).
  */
 export function movedRows(held: ReadonlyMap<number, GridData>, size: number, moves: readonly StructureMove[]): (row: number) => CellValue[] | undefined {
-  const rowMoves = moves.filter((m) => m.type === 'rows_insert' || m.type === 'rows_remove').reverse();
-  const colMoves = moves.filter((m) => m.type === 'columns_insert' || m.type === 'columns_remove');
+  const rowMoves = moves.filter((m) => isRowStructure(m.type)).reverse();
+  const colMoves = moves.filter((m) => !isRowStructure(m.type));
   return (row) => {
     // Back through the row ops, last first: where this row was before them.
     let before = row;

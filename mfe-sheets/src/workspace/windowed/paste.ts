@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, GridData } from '@tessera/contracts';
+import { isRowStructure, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
 import { toCellValue, typedValue } from '../grid/grid-shape.js';
 import { movedCell, type UndoStep } from '../undo/undo-stack.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -53,7 +53,7 @@ export async function pasteCells(sheet: WindowedSheet, top: number, left: number
       moved = true;
       if (!move) return;
       const cell = movedCell({ row: top, col: left }, move);
-      const rows = move.type === 'rows_insert' || move.type === 'rows_remove';
+      const rows = isRowStructure(move.type);
       top = cell?.row ?? (rows ? move.index : top);
       left = cell?.col ?? (rows ? left : move.index);
     });

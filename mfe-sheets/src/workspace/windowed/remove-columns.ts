@@ -1,4 +1,4 @@
-import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS, isRowStructure } from '@tessera/contracts';
 import { movedCell, UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
 import { clearedCells } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -23,7 +23,7 @@ export async function removeColumns(sheet: WindowedSheet, index: number, count: 
     if (!reset) return;
     // A sync, or an own op acknowledged: where the columns are now is not known.
     if (!move) lost = true;
-    else if (move.type === 'columns_insert' || move.type === 'columns_remove') {
+    else if (!isRowStructure(move.type)) {
       const first = movedCell({ row: 0, col: index }, move);
       const last = movedCell({ row: 0, col: index + count - 1 }, move);
       if (!first || !last || last.col - first.col !== count - 1) lost = true;
