@@ -171,6 +171,42 @@ describe('columns inserted and removed without rewriting the chunks', () => {
     assert.deepEqual([a.data, b.data], [versions.get(1)!.slice(0, 5), versions.get(1)!.slice(2_990, 2_995)]);
     await service.rowsSettled();
     assert.ok(read.chars < wholeText * 1.5, `${read.chars} characters read for two windows at once of a version of ${wholeText}`);
+
+    // The rebuild behind takes one of the member's 'sheet read' slots. Refused: the window is still
+    // answered, nothing is rebuilt behind it. Given: it is given back once the version is kept.
+    const slotted = counting();
+    const withSlots = new VersionsService(slotted.db, sheets);
+    const hold = () => {};
+    const refused = await withSlots.versionRows(id, '1', { start: 0, count: 5 }, { hold, take: () => { throw new Error('429'); } });
+    assert.deepEqual(refused.data, versions.get(1)!.slice(0, 5));
+    await withSlots.rowsSettled();
+    assert.ok(slotted.read.chars < wholeText / 3, `${slotted.read.chars} characters read with the slot refused`);
+    const slots = { taken: 0, held: 0 };
+    const take = () => {
+      slots.taken++;
+      slots.held++;
+      return () => void slots.held--;
+    };
+    const given = await withSlots.versionRows(id, '1', { start: 2_990, count: 5 }, { hold, take });
+    assert.deepEqual(given.data, versions.get(1)!.slice(2_990, 2_995));
+    await withSlots.rowsSettled();
+    assert.deepEqual(slots, { taken: 1, held: 0 }, 'one slot taken for the rebuild behind, given back once kept');
+    const kept = slotted.read.chars;
+    await withSlots.versionRows(id, '1', { start: 1_000, count: 5 }, { hold, take });
+    assert.ok(slotted.read.chars - kept < wholeText / 20, 'kept: a later window reads no chunk');
+    assert.equal(slots.taken, 1, 'no slot taken for a kept version');
+  });
+
+  it('a version rebuilt by batches is given up, not stitched, when its layout changes between batches', async () => {
+    const sizes = [500, 500, 500];
+    let call = 0;
+    const span = async () => {
+      call++;
+      // The second batch sees the live grid saved meanwhile: another layout.
+      const now = call === 1 ? sizes : [500, 1_000];
+      return { headers: ['A'], rowCount: 1_500, colCount: 1, chunks: now.map((_, i) => (i === 0 ? '[["a"]]' : '')), sizes: now };
+    };
+    await assert.rejects(rebuildInBatches(span, 1), /layout of the version changed/);
   });
 
   it('a column insert and a removal write no chunk; the sheet, every version and a duplicate read back exactly; caught up, the chunks hold the new columns and the size is exact', async () => {
