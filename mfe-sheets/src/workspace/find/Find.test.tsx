@@ -73,6 +73,40 @@ test('Ctrl+F opens the find bar over the grid; typing finds without case and sel
   expect(selected()).toEqual([2, 1]);
 });
 
+test("Ctrl+F is the sheet's with nothing focused (the sheet just opened) or a button elsewhere focused; not while the user types in another field or is in a dialog", async () => {
+  renderInShell(<Workspace shell={liveShellFor(api.url, fruit.id, 'alice')} />);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('Apple'));
+  currentGrid().unlisten();
+  // Another remote's text field (the chat's composer): the browser's find.
+  const composer = document.body.appendChild(document.createElement('textarea'));
+  composer.focus();
+  expect(ctrlF()).toBe(true);
+  expect(screen.queryByTestId('find-bar')).not.toBeInTheDocument();
+  // A dialog over the page: its own.
+  const dialog = document.body.appendChild(document.createElement('div'));
+  dialog.setAttribute('role', 'dialog');
+  const ok = dialog.appendChild(document.createElement('button'));
+  ok.focus();
+  expect(ctrlF()).toBe(true);
+  expect(screen.queryByTestId('find-bar')).not.toBeInTheDocument();
+  // A button of the navigator: the sheet's find.
+  const navigatorRow = document.body.appendChild(document.createElement('button'));
+  navigatorRow.focus();
+  expect(ctrlF()).toBe(false);
+  expect(findBox()).toHaveFocus();
+  fireEvent.keyDown(findBox(), { key: 'Escape' });
+  // Nothing focused (the page just loaded on the sheet's address).
+  (document.activeElement as HTMLElement).blur();
+  currentGrid().unlisten();
+  expect(document.activeElement).toBe(document.body);
+  expect(ctrlF()).toBe(false);
+  expect(findBox()).toHaveFocus();
+  composer.remove();
+  dialog.remove();
+  navigatorRow.remove();
+});
+
 test('a cell edited since the search is passed over: the grid is searched again', async () => {
   await opens();
   ctrlF({ metaKey: true });

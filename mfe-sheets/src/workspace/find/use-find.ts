@@ -6,9 +6,19 @@ import { FindController, type FindTarget } from './find-controller.js';
 const isFindKey = (event: KeyboardEvent) => (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'f';
 
 /**
- * The Workspace's find: Ctrl+F (Cmd+F) while the sheet screen has focus (inside it, or its grid
- * listening to keys) opens the bar instead of the browser's find, which sees only the cells drawn
- * (the grids draw the rows in view). `target` is what the grid shown holds; `enabled`: a grid is
+ * Focus where Ctrl+F is someone else's: typing in another part of the page (the chat's composer,
+ * the navigator's search) or in a dialog over it.
+ */
+const focusElsewhere = (element: Element | null) =>
+  element instanceof HTMLElement &&
+  element !== document.body &&
+  (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName) || element.closest('[role="dialog"], [aria-modal="true"]') !== null);
+
+/**
+ * The Workspace's find: Ctrl+F (Cmd+F) while a grid is shown opens the bar instead of the browser's
+ * find, which sees only the cells drawn (the grids draw the rows in view): when the sheet screen has
+ * focus (inside it, or its grid listening to keys), and when nothing else does (the sheet just opened,
+ * a button of the navigator clicked) — not while the user types elsewhere or is in a dialog. `target` is what the grid shown holds; `enabled`: a grid is
  * shown (the data tab, the sheet view). Closing gives the keys back to the grid.
  */
 export function useFind(target: FindTarget, enabled: boolean, root: RefObject<HTMLElement | null>, grid: () => Handsontable | null) {
@@ -28,7 +38,7 @@ export function useFind(target: FindTarget, enabled: boolean, root: RefObject<HT
       if (!isFindKey(event) || !allowed.current) return;
       const hot = gridOf.current();
       const focused = root.current?.contains(document.activeElement ?? null) || (hot && !hot.isDestroyed && hot.isListening());
-      if (!focused) return;
+      if (!focused && focusElsewhere(document.activeElement)) return;
       event.preventDefault();
       event.stopPropagation();
       // The grid stops taking keys: what is typed goes to the find box.
