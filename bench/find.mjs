@@ -4,7 +4,8 @@
 // (its 500-row chunks, as an import writes them); column A holds `k{row}`, the others numbers.
 // Prints, with the load average: a unique text in the last rows (the whole sheet read to count it),
 // a text in every row (the scan stops once the matches asked for are found past FIND_COUNT_CAP),
-// a text found nowhere (the whole sheet read), and the process's peak resident size.
+// a text found nowhere (the whole sheet read); then the same in version 1 (GET .../versions/1/find's scan:
+// the first find rebuilds the version, later ones scan it kept); and the process's peak resident size.
 // FIND_ROWS: another row count (default 1,000,000). Build first: pnpm --filter @tessera/api run build.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -73,6 +74,29 @@ await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) 
   for (let start = 0; start < ROWS; start += SHEET_ROWS_WINDOW_MAX) await readRowWindow(trx, id, start, Math.min(SHEET_ROWS_WINDOW_MAX, ROWS - start));
 });
 console.log(`of which reading the windows (readRowWindow over the whole sheet, no matching): ${((performance.now() - started) / 1000).toFixed(2)} s (load ${load()})`);
+// Find in a version (GET .../versions/:v/find, its windowed preview's find): version 1, the sheet as made, after
+// two cell edits (row 10 given a text only the live sheet has). The first find rebuilds the version whole (as
+// behind a preview's window) and scans it; later ones scan the version kept (VersionRowsCache: deflated chunk by
+// chunk past its 64M bound, inflated one at a time while scanned).
+const { VersionsService } = await import(path.join(root, 'api/dist/versions/versions.service.js'));
+const versions = new VersionsService(db, sheets);
+await sheets.patchCells(id, { base_version: 1, changes: [{ row: 10, col: 0, value: 'only live' }] }, userId);
+await sheets.patchCells(id, { base_version: 2, changes: [{ row: 20, col: 1, value: 'later' }] }, userId);
+const versionRuns = [
+  ['version 1, first find (rebuilt whole, then scanned): a unique text in the last rows', { q: `k${ROWS - 10}`, direction: 'next', limit: 100 }],
+  ['version 1, kept: the same', { q: `k${ROWS - 10}`, direction: 'next', limit: 100 }],
+  ['version 1, kept: a text only the live sheet has (only live): whole version read, none', { q: 'only live', direction: 'next', limit: 100 }],
+  ['version 1, kept: a text in every row (k): stops past the count cap', { q: 'k', direction: 'next', limit: 100 }],
+  ['version 1, kept: a number in the last rows (digits: every chunk parsed or checked for exponents)', { q: String((ROWS - 10) * COLS + 5), direction: 'next', limit: 100 }],
+];
+for (const [label, query] of versionRuns) {
+  started = performance.now();
+  const result = await versions.find(id, '1', query);
+  const took = performance.now() - started;
+  const first = result.matches[0];
+  console.log(`${label}: ${(took / 1000).toFixed(2)} s; total ${result.total}${result.complete ? '' : '+'}, first ${first ? `row ${first[0]} col ${first[1]}` : 'none'} (load ${load()})`);
+}
+await versions.rowsSettled();
 // The process's peak is mostly the sheet built in it for create (a 1,000,000-row array), not the scans.
 console.log(`peak resident size of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the sheet built for create included)`);
 await db.destroy();

@@ -44,6 +44,8 @@ const ITEMLESS = [
 const QUERIES: Record<string, string> = {
   // Find (GET /sheets/:id/find): anyone who may view the sheet may find in it, read-only members too.
   'GET /api/v1/sheets/:id/find': '?q=A',
+  // Find in a version (its windowed preview's find): as the version's windows, viewers too. Called on version 1.
+  'GET /api/v1/sheets/:id/versions/:versionId/find': '?q=A',
 };
 
 const key = (r: Pick<CollectedRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;
@@ -52,11 +54,12 @@ const onItem = (r: CollectedRoute) => /^\/api\/v1\/(sheets|groups)\/:id(\/|$)/.t
 type Who = 'owner' | 'editor' | 'viewer' | 'none';
 const LEVELS: Who[] = ['none', 'viewer', 'editor', 'owner'];
 
-function concrete(url: string, ids: { sheet: string; group: string }, item: 'sheet' | 'group'): string {
+function concrete(url: string, ids: { sheet: string; group: string }, item: 'sheet' | 'group', real = false): string {
   return url
     .replace(':id', item === 'sheet' ? ids.sheet : ids.group)
-    // A proposal's id (none exists): routes on a committed version are covered in access.test.ts.
-    .replace(':versionId', '00000000-0000-4000-8000-000000000001')
+    // A proposal's id (none exists): routes on a committed version are covered in access.test.ts; one called
+    // for real (QUERIES) on the sheet's first version.
+    .replace(':versionId', real ? '1' : '00000000-0000-4000-8000-000000000001')
     .replace(':chartId', '00000000-0000-4000-8000-000000000002')
     .replace(':version', '1')
     .replace(':row', '0')
@@ -113,7 +116,7 @@ describe('access matrix: every route on a sheet or a group, for an owner, an edi
     for (const route of [...declared].sort((a, b) => order(a) - order(b))) {
       const rule = route.access!;
       const query = QUERIES[key(route)];
-      const url = concrete(route.url, ids, rule.item) + (query ?? '');
+      const url = concrete(route.url, ids, rule.item, query !== undefined) + (query ?? '');
       for (const who of LEVELS) {
         const res = await t.app.inject({
           method: route.method as 'GET',

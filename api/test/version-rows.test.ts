@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type GridData, SHEET_ROWS_WINDOW_MAX, SheetSchema, SheetVersionSchema, VersionRowsSchema } from '@tessera/contracts';
+import { FindResultSchema, type GridData, SHEET_ROWS_WINDOW_MAX, SheetSchema, SheetVersionSchema, VersionRowsSchema } from '@tessera/contracts';
 import { signupAdmin } from './support/auth-helpers.js';
 import { type ApiClient, apiClient } from './support/api-client.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -55,6 +55,35 @@ describe(`a window of a version's rows (${process.env.TEST_PG_URL ? 'postgresql'
     assert.deepEqual((await window(s.id, 1, 'start=1800&count=1')).data, [['r1800', 1_800]]);
     assert.deepEqual((await window(s.id, v2, 'start=1800&count=1')).data, [['r1800', 'changed']]);
     assert.equal((await window(s.id, live, 'start=0&count=1')).row_count, 2_303);
+  });
+
+  it("find in a version (its preview's find bar) finds in that version's rows: a text only it has, not one added after, nor the live sheet's; a proposal too; a discarded version is gone", async () => {
+    const s = SheetSchema.parse((await api.post('/api/v1/sheets', { name: 'Versions find', data: labelled(2_300) })).json());
+    const v2 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: 1, changes: [{ row: 1_800, col: 1, value: 'Only in V2' }] })).json().version as number;
+    const v3 = (await api.patch(`/api/v1/sheets/${s.id}/cells`, { base_version: v2, changes: [{ row: 1_800, col: 1, value: 'x' }, { row: 40, col: 0, value: 'added later' }] })).json().version as number;
+    const find = async (v: string | number, query: string) => {
+      const res = await api.get(`/api/v1/sheets/${s.id}/versions/${v}/find?${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return FindResultSchema.parse(res.json());
+    };
+    const inV2 = await find(v2, 'q=only%20in%20v2');
+    assert.deepEqual([inV2.matches, inV2.total, inV2.complete, inV2.version, inV2.row_count], [[[1_800, 1, 1]], 1, true, v2, 2_300]);
+    assert.deepEqual((await find(v2, 'q=added%20later')).matches, []);
+    assert.deepEqual((await find(v3, 'q=added%20later')).matches, [[40, 0, 1]]);
+    assert.deepEqual((await find(1, 'q=only%20in')).matches, []);
+    // The live sheet has neither V2's text nor finds it.
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/find?q=only%20in%20v2`)).json().total, 0);
+    // Paged as the live find: past a cell, backwards, wrapping.
+    const r229 = await find(v2, 'q=r229&after_row=2291&after_col=0&direction=prev&limit=2');
+    assert.deepEqual(r229.matches.map(([row]) => row), [2_290, 229]);
+
+    const proposal = await api.post(`/api/v1/sheets/${s.id}/versions`, { data: [['p', 1], ['proposed', 2]], base_version: v3 });
+    assert.equal(proposal.statusCode, 201, proposal.body);
+    const proposed = await find(proposal.json().version_id as string, 'q=PROPOSED');
+    assert.deepEqual([proposed.matches, proposed.version], [[[1, 0, 1]], v3]);
+
+    assert.equal((await api.post(`/api/v1/sheets/${s.id}/versions/${v2}/discard`)).statusCode, 200);
+    assert.equal((await api.get(`/api/v1/sheets/${s.id}/versions/${v2}/find?q=only`)).statusCode, 404);
   });
 
   it('summary=1 carries the version without its rows, as the whole read gives it; a proposal is read the same way', async () => {

@@ -79,8 +79,12 @@ test('a 120,000-row sheet without formulas, with a chart: opened windowed, the c
   await expect(page.getByTestId('find-count')).toHaveText('1 of 1');
   await page.keyboard.press('Enter');
   await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveClass(/\bcurrent\b/);
+  // Marked as the match gone to (mfe-sheets find-marks.ts), its neighbours not; the marks go with the bar.
+  await expect(rowHeaded(page, ROWS).locator('td').nth(2)).toHaveClass(/\btessera-find-match\b.*\btessera-find-current\b|\btessera-find-current\b.*\btessera-find-match\b/);
+  await expect(rowHeaded(page, ROWS).locator('td').nth(1)).not.toHaveClass(/\btessera-find-match\b/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('find-bar')).toHaveCount(0);
+  await expect(rowHeaded(page, ROWS).locator('td').nth(2)).not.toHaveClass(/\btessera-find-match\b/);
 
   // A formula over the last rows' N (rows 119,998-120,000 hold 8, 9, 10), typed over a Note: the
   // engine needs the whole sheet, and can take it, so the sheet is read whole and shown so.

@@ -4,6 +4,8 @@ import {
   ACCESS_TEXTS,
   CellHistorySchema,
   CreateProposalBodySchema,
+  FindQuerySchema,
+  FindResultSchema,
   DiscardResultSchema,
   PruneResultSchema,
   SheetHistorySchema,
@@ -104,6 +106,13 @@ export const versionsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, {
       hold: () => services.slots.hold('sheet read', request, reply),
       take: () => services.slots.take('sheet read', currentUser(request).id),
     });
+  });
+
+  app.get('/:id/versions/:versionId/find', withDoc({ summary: 'Find cells by their text in a version', description: 'As GET /sheets/{id}/find, in a version or proposal (the find of the preview of a sheet shown a window at a time): the next matches (up to limit, at most FIND_LIMIT_MAX, 500) of the cells whose text contains q (at most FIND_QUERY_MAX_CHARS, 256, compared without case) after cell (after_row, after_col) in row order (direction=prev: before it), wrapping past the end, and how many match (exact when complete, else more than FIND_COUNT_CAP, 1,000); a formula is matched by its text. The version\'s rows are those its windows are read from (rebuilt once and kept); version: the committed version, or the one a proposal was made on. Takes a \'sheet read\' slot while it scans.', tag: 'Versions', params: VersionParams, query: FindQuerySchema, responses: { 200: FindResultSchema } }, { ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+    const { id, versionId } = validate(VersionParams, request.params);
+    const query = validate(FindQuerySchema, request.query);
+    // The client gone (another text typed, the bar closed, the preview left): the scan stops.
+    return versions.find(id, versionId, query, () => reply.raw.destroyed || request.raw.socket.destroyed);
   });
 
   app.post('/:id/versions', withDoc({ summary: 'Propose a version (applied when accepted)', tag: 'Versions', params: SheetParams, body: CreateProposalBodySchema, responses: { 201: SheetVersionEntrySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request, reply) => {

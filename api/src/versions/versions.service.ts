@@ -4,6 +4,8 @@ import {
   type CellHistory,
   type CellValue,
   type CreateProposalBody,
+  type FindQuery,
+  type FindResult,
   type HistoryQuery,
   type GridData,
   type SheetHistory,
@@ -31,7 +33,8 @@ import { joinChunkTexts } from '../sheets/sheet-store.js';
 import { chunksWithChanges, rebuildChunks, rebuildInBatches, type RebuiltChunks } from './version-rebuild.js';
 import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
-import { chunkedRowsText, rowsOfChunks, VersionRowsCache } from './version-rows.js';
+import { chunkedRowsText, type KeptChunks, rowsOfChunks, VersionRowsCache } from './version-rows.js';
+import { findInVersionChunks } from './version-find.js';
 import { type AnyDb, type VersionsDb, withVersionTables } from './versions.tables.js';
 
 export const VERSION_NOT_FOUND = 'Version not found';
@@ -270,6 +273,42 @@ export class VersionsService {
   }
 
   /**
+   * The next matches of a find in a version or proposal (its windowed preview's find bar), and their
+   * count: GET .../versions/{versionId}/find, as GET /sheets/{id}/find answers for the live sheet. The
+   * version's rows are those its windows are read from: kept (VersionRowsCache), or rebuilt whole and
+   * kept first (rebuildInBatches, as behind a window; a rebuild under way is waited for), its
+   * existence checked first as a window's read checks it. `version` in the answer: the committed
+   * version's number, or the version a proposal was made on. The caller holds a 'sheet read' slot.
+   */
+  async find(sheetId: string, versionId: string, query: FindQuery, closed: () => boolean = () => false): Promise<FindResult> {
+    let content: Pick<KeptChunks, 'chunks' | 'sizes' | 'rowCount'>;
+    let version: number;
+    if (isProposalId(versionId)) {
+      const p = await this.readOnly(async (db) => {
+        await this.liveVersion(db, sheetId);
+        return this.proposals(db, sheetId).where('p.id', '=', versionId).select(['p.headers']).executeTakeFirst();
+      });
+      if (!p) throw notFound(VERSION_NOT_FOUND);
+      version = p.base_version;
+      content = await this.rowsCache.get(sheetId, versionId, () =>
+        this.readOnly(async (db) => {
+          const { rows_text } = await withVersionTables(db).selectFrom('sheet_proposals').select(sql<string>`rows::text`.as('rows_text')).where('id', '=', versionId).executeTakeFirstOrThrow();
+          return chunkedRowsText(p.headers, rows_text);
+        }),
+      );
+    } else {
+      version = Number(versionId);
+      await this.readOnly(async (db) => {
+        await this.committedStatus(db, sheetId, version);
+        const [op] = await this.opRows(db, sheetId, sql`o.version = ${version}::int`, 1, 0);
+        if (!op) throw notFound(VERSION_NOT_FOUND);
+      });
+      content = this.rowsCache.held(sheetId, version) ?? (await this.rowsCache.get(sheetId, version, () => this.rebuildWhole(sheetId, version)));
+    }
+    return { id: sheetId, version, row_count: content.rowCount, ...(await findInVersionChunks(content, query, closed)) };
+  }
+
+  /**
    * The whole rebuild of a version behind a window answered from its span: in transactions of its
    * own (a batch of chunks each: rebuildInBatches), after this request's (PGlite has one session),
    * under a 'sheet read' slot until kept.
@@ -284,21 +323,22 @@ export class VersionsService {
         return;
       }
     }
-    void this.rowsCache
-      .fill(sheetId, version, () => {
-        let last = 0;
-        return rebuildInBatches(async (span) => {
-          // Before each batch, a pause as long as the last batch took (at least REBUILD_BATCH_PAUSE_MS): PGlite's
-          // queries resolve without a turn of the event loop, so a request that came meanwhile is only read, and
-          // its queries (sign-in, access, the window) run, while the rebuild steps aside; it takes half the time at most.
-          await new Promise((resolve) => setTimeout(resolve, Math.max(REBUILD_BATCH_PAUSE_MS, last)));
-          const t0 = performance.now();
-          const batch = await this.readOnly(async (db) => rebuildChunks(db, sheetId, version, await this.liveVersion(db, sheetId), span));
-          last = performance.now() - t0;
-          return batch;
-        });
-      })
-      .finally(release);
+    void this.rowsCache.fill(sheetId, version, () => this.rebuildWhole(sheetId, version)).finally(release);
+  }
+
+  /** A committed version rebuilt whole, a batch of chunks per transaction (rebuildInBatches), stepping aside between batches. */
+  private rebuildWhole(sheetId: string, version: number): Promise<RebuiltChunks> {
+    let last = 0;
+    return rebuildInBatches(async (span) => {
+      // Before each batch, a pause as long as the last batch took (at least REBUILD_BATCH_PAUSE_MS): PGlite's
+      // queries resolve without a turn of the event loop, so a request that came meanwhile is only read, and
+      // its queries (sign-in, access, the window) run, while the rebuild steps aside; it takes half the time at most.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(REBUILD_BATCH_PAUSE_MS, last)));
+      const t0 = performance.now();
+      const batch = await this.readOnly(async (db) => rebuildChunks(db, sheetId, version, await this.liveVersion(db, sheetId), span));
+      last = performance.now() - t0;
+      return batch;
+    });
   }
 
   /** Resolves when the versions rebuilt so far for windows are kept (or given up): before closing the database, and for tests. */

@@ -24,6 +24,8 @@ describe('hostile: row windows', () => {
   const versionReads = mock.method(VersionsService.prototype, 'versionRows');
   /** Finds started (GET /sheets/:id/find's scans). */
   const finds = mock.method(SheetsService.prototype, 'find');
+  /** Finds in a version started (GET /sheets/:id/versions/:versionId/find's scans). */
+  const versionFinds = mock.method(VersionsService.prototype, 'find');
   before(async () => {
     t = await createTestApp();
     api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
@@ -84,7 +86,7 @@ describe('hostile: row windows', () => {
     assert.equal(health.statusCode, 200, health.body);
   });
 
-  it('refuses a forged find (no text, a huge one, bad numbers, a limit past its bound), scanning nothing and changing nothing', async () => {
+  it('refuses a forged find, in the sheet or in a version (no text, a huge one, bad numbers, a limit past its bound, a forged version id), scanning nothing and changing nothing', async () => {
     const before = (await api.get(`/api/v1/sheets/${id}`)).json();
     const Q = 'q must be the text to find, given once';
     const LONG = `q must be at most ${FIND_QUERY_MAX_CHARS} characters`;
@@ -108,15 +110,31 @@ describe('hostile: row windows', () => {
       ['q=a&after_col=abc&after_row=0', 'after_col must be a whole number from 0 to 16384'],
       ['q=a&direction=sideways', 'direction must be next or prev'],
     ];
-    for (const [query, message] of forged) {
-      const res = await api.get(`/api/v1/sheets/${id}/find?${query}`);
-      assert.equal(res.statusCode, 400, `${query.slice(0, 80)}: ${res.body.slice(0, 300)}`);
-      assert.equal(res.json().error.code, ERROR_CODES.validation, query.slice(0, 80));
-      assert.match(res.json().error.message, new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), query.slice(0, 80));
+    // The same bounds in a version (its preview's find), and a version id that is none.
+    const paths = [`${id}/find`, `${id}/versions/1/find`];
+    for (const path of paths) {
+      for (const [query, message] of forged) {
+        const res = await api.get(`/api/v1/sheets/${path}?${query}`);
+        assert.equal(res.statusCode, 400, `${path} ${query.slice(0, 80)}: ${res.body.slice(0, 300)}`);
+        assert.equal(res.json().error.code, ERROR_CODES.validation, query.slice(0, 80));
+        assert.match(res.json().error.message, new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), query.slice(0, 80));
+      }
     }
-    const noId = await api.get('/api/v1/sheets/not-a-uuid/find?q=a');
-    assert.equal(noId.statusCode, 400, noId.body);
+    for (const version of ['0', '-1', '99999999999', "1'%3B--", '..%2F..%2Fhealth']) {
+      const res = await api.get(`/api/v1/sheets/${id}/versions/${version}/find?q=a`);
+      assert.equal(res.statusCode, 400, `${version}: ${res.body.slice(0, 300)}`);
+      assert.equal(res.json().error.message, 'Invalid version id', version);
+    }
+    for (const path of ['not-a-uuid/find?q=a', 'not-a-uuid/versions/1/find?q=a']) {
+      const noId = await api.get(`/api/v1/sheets/${path}`);
+      assert.equal(noId.statusCode, 400, noId.body);
+    }
     assert.equal(finds.mock.callCount(), 0, 'no refused find scanned the sheet');
+    assert.equal(versionFinds.mock.callCount(), 0, 'no refused find scanned a version');
+    const inVersion = await api.get(`/api/v1/sheets/${id}/versions/1/find?q=B&limit=${FIND_LIMIT_MAX}`);
+    assert.equal(inVersion.statusCode, 200, inVersion.body);
+    assert.deepEqual(FindResultSchema.parse(inVersion.json()).matches, [[1, 0, 1]]);
+    assert.equal(versionFinds.mock.callCount(), 1);
     const ok = await api.get(`/api/v1/sheets/${id}/find?q=B&limit=${FIND_LIMIT_MAX}`);
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(FindResultSchema.parse(ok.json()).matches, [[1, 0, 1]]);

@@ -162,12 +162,13 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   }, [sheet, gridLinked]);
   // A narrow sheet shows its charts in a strip beside the grid, not over it.
   const strip = useChartStrip();
-  // Find (Ctrl+F): in the grid shown; a windowed sheet's through the api; not in a windowed version's preview (the api finds in the live sheet).
+  // Find (Ctrl+F): in the grid shown; a windowed sheet's, and a windowed sheet's version in preview, through the api.
   const workspaceBox = useRef<HTMLDivElement>(null);
   const gridShown = view === 'sheet' && phase === 'ready' && !!sheet && shell.tab === 'data';
   const findTarget: FindTarget =
-    preview.state.phase === 'ready' && preview.state.windowed
-      ? { kind: 'unavailable' }
+    preview.state.phase === 'ready' && preview.state.windowed && previewed && sheet
+      ? // The preview grid's link is the version's (empty) rows array: nobody else's grid answers to it.
+        { kind: 'windowed', sheet: preview.state.windowed.sheet, link: previewed.rows, search: (query) => versionService.find(sheet.id, previewed.version_id, query) }
       : previewed
         ? { kind: 'whole', data: previewed.rows }
         : sheet?.windowed
@@ -309,9 +310,11 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
             <WindowedGrid
               key={`preview-${preview.state.version.version_id}`}
               sheet={preview.state.windowed.sheet}
+              link={previewed?.rows}
               headers={previewHeaders}
               readOnly
               highlight={preview.state.windowed}
+              findMarks={find.controller.marks}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={noop}
               onStructureChanged={noop}
@@ -328,6 +331,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
               readOnly
               highlight={highlight}
+              findMarks={find.controller.marks}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={noop}
               onStructureChanged={noop}
@@ -345,6 +349,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               link={sheet.data}
               headers={sheet.headers}
               readOnly={locked}
+              findMarks={find.controller.marks}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
@@ -361,6 +366,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               headers={sheet.headers}
               formulaEngine={formulaEngine}
               readOnly={locked}
+              findMarks={find.controller.marks}
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}

@@ -9,6 +9,7 @@ import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/wor
 import { testChart } from '../charts/testing-chart.js';
 import { SLAB } from './windowed/WindowedGrid.js';
 import Workspace from './Workspace.js';
+import { FIND_CURRENT_CLASS, FIND_MATCH_CLASS } from './find/find-marks.js';
 
 jest.setTimeout(60_000);
 
@@ -132,6 +133,14 @@ test('find (Ctrl+F) on a windowed sheet: the api finds past the slab, the grid g
   await waitFor(() => expect(at()).toEqual([119_990, 0]));
   await waitFor(() => expect(hot.getDataAtCell(hot.getSelectedLast()![0], 0)).toBe('r119990'));
   expect(wholeReads()).toHaveLength(0);
+  // The match gone to is marked strongly (the cell drawn at its slab row).
+  const classes = (absolute: number, col = 0) => {
+    const slabRow = Array.from({ length: hot.countRows() }, (_, r) => r).find((r) => hot.getRowHeader(r) === String(absolute + 1));
+    return slabRow === undefined ? '' : (hot.getCell(slabRow, col)?.className ?? '');
+  };
+  await waitFor(() => expect(classes(119_990)).toContain(FIND_CURRENT_CLASS));
+  expect(classes(119_990)).toContain(FIND_MATCH_CLASS);
+  expect(classes(119_991)).not.toContain(FIND_MATCH_CLASS);
   // Rows whose text begins with r1: more than the api counts before it stops.
   fireEvent.change(box, { target: { value: 'r1' } });
   await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.countMore(1, FIND_COUNT_CAP)));
@@ -139,6 +148,12 @@ test('find (Ctrl+F) on a windowed sheet: the api finds past the slab, the grid g
   fireEvent.keyDown(box, { key: 'Enter' });
   await waitFor(() => expect(at()).toEqual([10, 0]));
   expect(count()).toHaveTextContent(FIND_TEXTS.countMore(2, FIND_COUNT_CAP));
+  // Every drawn match marked (the rows held are checked by the same rule), the one gone to distinct.
+  await waitFor(() => expect(classes(10)).toContain(FIND_CURRENT_CLASS));
+  expect(classes(11)).toContain(FIND_MATCH_CLASS);
+  expect(classes(11)).not.toContain(FIND_CURRENT_CLASS);
+  expect(classes(2)).not.toContain(FIND_MATCH_CLASS);
+  expect(classes(10, 1)).not.toContain(FIND_MATCH_CLASS);
   // Back past the first: the last match, found by the api reading to the end (the count is exact then).
   fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
   fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
@@ -148,6 +163,7 @@ test('find (Ctrl+F) on a windowed sheet: the api finds past the slab, the grid g
   expect(findReads().at(-1)?.get('direction')).toBe('prev');
   fireEvent.keyDown(box, { key: 'Escape' });
   expect(screen.queryByTestId('find-bar')).not.toBeInTheDocument();
+  await waitFor(() => expect(hot.getCell(hot.getSelectedLast()![0], 0)?.className).not.toContain(FIND_MATCH_CLASS));
 });
 
 test('the scroll bar dragged to the end shows the last rows (their window read), an edit there goes out at its absolute row', async () => {

@@ -174,6 +174,4 @@ export const FIND_TEXTS = {
   /** The api stopped counting at FIND_COUNT_CAP (a windowed sheet). */
   countMore: (n: number, cap: number) => `${n.toLocaleString('en-US')} of more than ${cap.toLocaleString('en-US')}`,
   failed: 'The sheet could not be searched. Try again.',
-  /** A large sheet's version, previewed: its rows are read a window at a time and the api finds only in the live sheet. */
-  previewUnavailable: "Find is not available in the preview of a large sheet's version.",
 } as const;

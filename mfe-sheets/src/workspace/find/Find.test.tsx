@@ -5,6 +5,7 @@ import { currentGrid, shownText } from '../testing/grid-instances.js';
 import { closeLiveShells, liveShellFor } from '../testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspace-test-api.js';
 import Workspace from '../Workspace.js';
+import { FIND_CURRENT_CLASS, FIND_MATCH_CLASS } from './find-marks.js';
 
 jest.setTimeout(30_000);
 
@@ -139,4 +140,24 @@ test("a formula is found by the value it shows, not by its text", async () => {
   expect(selected()).toEqual([0, 1]);
   fireEvent.change(findBox(), { target: { value: 'a1' } });
   await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.noMatches));
+});
+
+test('every drawn match is marked, the one gone to more strongly; the marks follow edits and go when the bar closes', async () => {
+  await opens();
+  const marked = () =>
+    [0, 1, 2, 3].flatMap((row) => [0, 1].map((col) => [row, col, currentGrid().getCell(row, col)?.className ?? ''] as const)).filter(([, , c]) => c.includes(FIND_MATCH_CLASS));
+  const current = () => marked().filter(([, , c]) => c.includes(FIND_CURRENT_CLASS)).map(([row, col]) => [row, col]);
+  ctrlF();
+  fireEvent.change(findBox(), { target: { value: 'apple' } });
+  await waitFor(() => expect(count()).toHaveTextContent('1 of 3'));
+  await waitFor(() => expect(marked().map(([row, col]) => [row, col])).toEqual([[0, 0], [1, 1], [3, 0]]));
+  expect(current()).toEqual([[0, 0]]);
+  fireEvent.keyDown(findBox(), { key: 'Enter' });
+  await waitFor(() => expect(current()).toEqual([[1, 1]]));
+  // Edited to stop matching: no mark; edited to match: marked (by the same rule as find, without case).
+  currentGrid().setDataAtCell(3, 0, 'plum');
+  currentGrid().setDataAtCell(2, 1, 'Crab APPLE');
+  await waitFor(() => expect(marked().map(([row, col]) => [row, col])).toEqual([[0, 0], [1, 1], [2, 1]]));
+  fireEvent.keyDown(findBox(), { key: 'Escape' });
+  await waitFor(() => expect(marked()).toEqual([]));
 });

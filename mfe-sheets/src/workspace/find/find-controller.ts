@@ -1,7 +1,7 @@
 import { cellMatches, FIND_COUNT_CAP, FIND_TEXTS, findNeedle, type FindMatch, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
 import { gridLink } from '../grid/grid-link.js';
-import type { SheetResult } from '../sheet.service.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
+import { FindMarks } from './find-marks.js';
 import { findInGrid, wholeCellMatches, type WholeMatches } from './whole-grid-find.js';
 
 /** Matches one request to the api asks for (windowed sheets): walked in the browser before asking again. */
@@ -13,12 +13,13 @@ const FIND_REFETCHES_MAX = 3;
 
 /**
  * What find searches: a grid loaded whole (its rows are in the browser: searched here), a windowed
- * sheet (the api searches its stored rows: GET /sheets/:id/find), or nothing it can search (a
- * windowed version's preview: the api finds in the live sheet only).
+ * sheet or a windowed sheet's version in preview (the api searches the stored rows: GET
+ * /sheets/:id/find, GET /sheets/:id/versions/:v/find; `sheet` the rows the grid holds, `link` its
+ * grid's), or nothing (no sheet shown).
  */
 export type FindTarget =
   | { kind: 'whole'; data: GridData }
-  | { kind: 'windowed'; sheet: WindowedSheet; link: GridData | null; search(query: FindQuery): Promise<SheetResult<FindResult>> }
+  | { kind: 'windowed'; sheet: WindowedSheet; link: GridData | null; search(query: FindQuery): Promise<{ success: true; data: FindResult } | { success: false }> }
   | { kind: 'unavailable' };
 
 export type FindStatus =
@@ -26,8 +27,7 @@ export type FindStatus =
   | { kind: 'searching' }
   | { kind: 'none' }
   | { kind: 'at'; n: number; total: number; complete: boolean }
-  | { kind: 'failed'; text: string }
-  | { kind: 'unavailable' };
+  | { kind: 'failed'; text: string };
 
 /** The bar's line for a status: 'N of M', 'No matches', 'Searching…'. */
 export function statusText(status: FindStatus): string {
@@ -42,8 +42,6 @@ export function statusText(status: FindStatus): string {
       return status.complete ? FIND_TEXTS.count(status.n, status.total) : FIND_TEXTS.countMore(status.n, FIND_COUNT_CAP);
     case 'failed':
       return status.text;
-    case 'unavailable':
-      return FIND_TEXTS.previewUnavailable;
   }
 }
 
@@ -59,6 +57,8 @@ export function statusText(status: FindStatus): string {
 export class FindController {
   query = '';
   status: FindStatus = { kind: 'empty' };
+  /** What the grids mark: set when a search settles or the match gone to changes, cleared when the bar closes. */
+  readonly marks = new FindMarks();
   private generation = 0;
   private typing: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
@@ -89,8 +89,15 @@ export class FindController {
     this.whole = null;
     this.page = null;
     this.refetched = 0;
-    if (query === '') return this.set({ kind: 'empty' });
-    if (this.target().kind === 'unavailable') return this.set({ kind: 'unavailable' });
+    // The marks of the last text stay while the next is typed (each change redraws the grid): replaced once its search settles.
+    if (query === '') {
+      this.marks.clear();
+      return this.set({ kind: 'empty' });
+    }
+    if (this.target().kind === 'unavailable') {
+      this.marks.clear();
+      return this.set({ kind: 'none' });
+    }
     this.set({ kind: 'searching' });
     this.typing = setTimeout(() => {
       this.typing = undefined;
@@ -103,6 +110,7 @@ export class FindController {
     clearTimeout(this.typing);
     this.typing = undefined;
     this.generation++;
+    this.marks.clear();
   }
 
   /** Enter / the next button (step 1), Shift+Enter / the previous one (step -1). */
@@ -137,6 +145,7 @@ export class FindController {
     if (!matches) return;
     if (matches.rows.length === 0) {
       this.whole = null;
+      this.marks.set(findNeedle(this.query), null);
       return this.set({ kind: 'none' });
     }
     // From a cell (the one gone to, searched again): the first match past it that way; else the first (or last).
@@ -173,6 +182,7 @@ export class FindController {
     const hot = gridLink(whole.data).hot;
     // Selected and scrolled to, the grid not made to listen: keys typed stay the find box's.
     if (hot && !hot.isDestroyed) hot.selectCell(row, col, row, col, true, false);
+    this.marks.set(findNeedle(this.query), [row, col]);
     this.set({ kind: 'at', n: whole.index + 1, total: whole.matches.rows.length, complete: true });
   }
 
@@ -189,10 +199,15 @@ export class FindController {
       ...(from ? { after_row: from[0], after_col: from[1] } : {}),
     });
     if (generation !== this.generation) return;
-    if (!answer.success) return this.set({ kind: 'failed', text: FIND_TEXTS.failed });
+    if (!answer.success) {
+      this.marks.clear();
+      return this.set({ kind: 'failed', text: FIND_TEXTS.failed });
+    }
     const { matches, total, complete } = answer.data;
     if (matches.length === 0) {
       this.page = null;
+      // The rows held may match (edits the api has not seen yet): they are marked as drawn, by the same rule.
+      this.marks.set(findNeedle(this.query), null);
       return this.set({ kind: 'none' });
     }
     // Kept in the order gone through, the match it started from among them: the other way walks back to it.
@@ -223,6 +238,7 @@ export class FindController {
       const held = target.sheet.rowAt(row);
       if (!held || cellMatches(held[col], needle)) {
         if (target.link) gridLink(target.link).jumpTo?.(row, col, true);
+        this.marks.set(needle, [row, col]);
         return this.set({ kind: 'at', n, total: page.total, complete: page.complete });
       }
       // Every match of the page passed over: the api is asked past the last one (a few times: its answers are at its version, the held rows may have moved on).

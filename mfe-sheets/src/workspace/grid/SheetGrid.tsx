@@ -12,7 +12,8 @@ import type { FormulaEngine } from './formula-engine.js';
 import { contextMenu } from './context-menu.js';
 import { fillFormulas } from './formulas/fill-formulas.js';
 import { formulaInputs } from './formulas/formula-inputs.js';
-import { formulaRenderer } from './formulas/formula-renderer.js';
+import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
+import { formulaRenderer, shownValue } from './formulas/formula-renderer.js';
 import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
 import { addJumpKeys, jumper, wholeJumpGrid } from './jump-keys.js';
@@ -50,6 +51,8 @@ export interface SheetGridProps {
   readOnly?: boolean;
   /** Cells to highlight (a version preview: the cells that differ from the live version). */
   highlight?: ((row: number, col: number) => boolean) | null;
+  /** The find bar's marks (its matches among the drawn cells): the grid draws them, and again when they change. */
+  findMarks?: FindMarks | null;
   /** The context menu's 'Cell history' entry opens that cell's history. */
   onCellHistory?(row: number, col: number): void;
   onCellsChanged(changes: CellChange[]): void;
@@ -86,7 +89,7 @@ export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background
  * reload the whole grid.
  */
 export const SheetGrid = memo(
-  function SheetGrid({ data, headers, formulaEngine, readOnly = false, highlight = null, ...handlers }: SheetGridProps) {
+  function SheetGrid({ data, headers, formulaEngine, readOnly = false, highlight = null, findMarks = null, ...handlers }: SheetGridProps) {
     const ref = useRef<HotTableRef>(null);
     // The latest handlers, so the grid's hooks (bound once) always call the current ones.
     const on = useRef(handlers);
@@ -152,6 +155,24 @@ export const SheetGrid = memo(
       };
     }, [data, formulas, mounted]);
     const live = useMemo(() => liveGridHooks(data), [data]);
+    // Each drawn cell: others' selections, then the find bar's marks by the text it shows (a formula's value).
+    const afterRenderer = useMemo(
+      () =>
+        findMarks
+          ? (td: HTMLTableCellElement, row: number, col: number, _prop: string | number, value: unknown) => {
+              live.afterRenderer(td, row, col);
+              findMarks.draw(td, row, col, shownValue(formulas, value, row, col));
+            }
+          : live.afterRenderer,
+      [live, findMarks, formulas],
+    );
+    useEffect(() => {
+      if (!mounted || !findMarks) return;
+      return findMarks.subscribe(() => {
+        const hot = ref.current?.hotInstance;
+        if (hot && !hot.isDestroyed) hot.render();
+      });
+    }, [findMarks, mounted]);
 
     // The master table's scrolling box: the one the cells move in.
     const reportScroll = () => {
@@ -230,6 +251,7 @@ export const SheetGrid = memo(
     return (
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
+        {findMarks && <style>{FIND_MARK_STYLE}</style>}
         {mounted && <HotTable
           ref={ref}
           {...rows}
@@ -259,6 +281,7 @@ export const SheetGrid = memo(
           // A filled formula's references move with it, as the Formulas plugin had HyperFormula move them.
           beforeAutofill={formulas ? (fill, sourceRange, targetRange) => fillFormulas(fill, sourceRange, targetRange) as CellValue[][] | undefined : undefined}
           {...live}
+          afterRenderer={afterRenderer}
           beforeChange={typeCellEdits}
           afterChange={(changes, source) => {
             gridUndo(data).record(ownStep(changes, source, 0));
@@ -288,5 +311,5 @@ export const SheetGrid = memo(
       </div>
     );
   },
-  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers && a.highlight === b.highlight,
+  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers && a.highlight === b.highlight && a.findMarks === b.findMarks,
 );

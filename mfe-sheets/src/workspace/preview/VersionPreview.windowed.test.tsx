@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { WINDOWED_SHEET_MIN_ROWS, type GridData, type Sheet } from '@tessera/contracts';
+import { FIND_TEXTS, WINDOWED_SHEET_MIN_ROWS, type GridData, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { HIGHLIGHT_CLASS } from '../grid/SheetGrid.js';
 import { currentGrid } from '../testing/grid-instances.js';
@@ -9,6 +9,7 @@ import { makeSheet, startSheetApi, type SheetTestApi } from '../testing/workspac
 import { sizeLabel } from '../toolbar/SheetToolbar.js';
 import { SLAB } from '../windowed/WindowedGrid.js';
 import Workspace from '../Workspace.js';
+import { FIND_CURRENT_CLASS, FIND_MATCH_CLASS } from '../find/find-marks.js';
 import { serveVersions, versionOf, type VersionsTestApi } from './versions-test-api.js';
 import { testChart } from '../../charts/testing-chart.js';
 
@@ -122,4 +123,25 @@ test("a windowed version's chart draws that version's rows, read through its win
   await waitFor(() => expect(within(frame).getByText('1 text cell left out')).toBeInTheDocument(), { timeout: 15_000 });
   expect(versionReads().map((u) => u.searchParams.get('start'))).toContain(String(Math.floor(FAR / 5_000) * 5_000));
   expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${big.id}`)).toEqual([]);
+});
+
+test("find in a windowed version's preview finds in that version (the api's find in it), not in the live sheet: the grid goes to the match and marks it", async () => {
+  const shell = liveShellFor(api.url, big.id, 'alice');
+  renderInShell(<Workspace shell={shell} />);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  act(() => shell.bus.emit('sheet-version-preview', { sheetId: big.id, versionId: '1' }));
+  const banner = await screen.findByTestId('preview-banner');
+  await waitFor(() => expect(within(banner).getByRole('button', { name: 'Apply' })).toBeEnabled());
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  currentGrid().selectCell(0, 0);
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });
+  const box = screen.getByRole('textbox', { name: FIND_TEXTS.label });
+  // Only version 1 has it, far past the rows read.
+  fireEvent.change(box, { target: { value: 'WAS HERE' } });
+  await waitFor(() => expect(screen.getByTestId('find-count')).toHaveTextContent('1 of 1'));
+  expect(api.requests.filter((r) => r.path.includes('/find')).map((r) => new URL(r.path, 'http://x').pathname)).toEqual([`/api/v1/sheets/${big.id}/versions/1/find`]);
+  await waitFor(() => expect(slabRow(FAR)).toBeGreaterThanOrEqual(0));
+  await waitFor(() => expect(currentGrid().getSelectedLast()?.slice(0, 2)).toEqual([slabRow(FAR), 1]));
+  await waitFor(() => expect(currentGrid().getCell(slabRow(FAR), 1)?.className).toContain(FIND_CURRENT_CLASS));
+  expect(currentGrid().getCell(slabRow(FAR), 0)?.className).not.toContain(FIND_MATCH_CLASS);
 });

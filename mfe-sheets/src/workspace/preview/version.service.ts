@@ -1,10 +1,13 @@
 import {
+  FindResultSchema,
   SheetVersionSchema,
   VersionTransitionResultSchema,
   applyAction,
   failedToLoadVersion,
   failedVersionAction,
   parseVersionRows,
+  type FindQuery,
+  type FindResult,
   type SheetVersion,
   type ShellContext,
   type VersionRows,
@@ -43,6 +46,21 @@ export function createVersionService(api: ShellContext['api'], retry: RetryOptio
         const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
         const { data } = await withRetry(() => api.get<unknown>(`${versionPath(sheetId, versionId)}/rows`, { params }), retry);
         return { success: true, data: parseVersionRows(data) };
+      } catch (error) {
+        return failure(error, failedToLoadVersion, 'preview');
+      }
+    },
+
+    /**
+     * The next matches of a find in a version of a windowed sheet (its preview), found by the api in
+     * that version's rows (GET .../versions/{id}/find). Not retried: the find bar asks again as the user goes.
+     */
+    async find(sheetId: string, versionId: string, query: FindQuery): Promise<ServiceResult<FindResult>> {
+      try {
+        const params: Record<string, string> = { q: query.q, direction: query.direction, limit: String(query.limit) };
+        if (query.after_row !== undefined && query.after_col !== undefined) Object.assign(params, { after_row: String(query.after_row), after_col: String(query.after_col) });
+        const { data } = await api.get<unknown>(`${versionPath(sheetId, versionId)}/find`, { params });
+        return { success: true, data: FindResultSchema.parse(data) };
       } catch (error) {
         return failure(error, failedToLoadVersion, 'preview');
       }

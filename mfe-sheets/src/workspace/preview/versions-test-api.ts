@@ -1,5 +1,5 @@
 import { SheetVersionSchema, type CellHistory, type GridData, type SheetVersion } from '@tessera/contracts';
-import { send, type SheetTestApi } from '../testing/workspace-test-api.js';
+import { findIn, send, type SheetTestApi } from '../testing/workspace-test-api.js';
 
 /**
  * Test support: the api's version routes (api README § Versions) on the Workspace's loopback
@@ -41,7 +41,7 @@ export function serveVersions(api: SheetTestApi): VersionsTestApi {
   const store: VersionsTestApi = { versions: new Map(), cellHistory: new Map(), next: null };
   const previous = api.fault;
   api.fault = (req, res, path) => {
-    const version = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)(?:\/(accept|checkout|rows))?$/.exec(path);
+    const version = /^\/api\/v1\/sheets\/([^/]+)\/versions\/([^/]+)(?:\/(accept|checkout|rows|find))?$/.exec(path);
     const cell = /^\/api\/v1\/sheets\/([^/]+)\/cells\/(\d+)\/(\d+)\/history$/.exec(path);
     if (!version && !cell) return previous?.(req, res, path) ?? false;
     if (store.next) {
@@ -79,7 +79,14 @@ export function serveVersions(api: SheetTestApi): VersionsTestApi {
       send(res, 200, { version_id: entry.version_id, row_count: rows.length, column_count: columns, start, data: rows.slice(start, start + count), ...(query.get('summary') === '1' ? { version: head } : {}) });
       return true;
     }
-    if (req.method === 'POST' && action !== undefined && action !== 'rows') {
+    if (req.method === 'GET' && action === 'find') {
+      // A find in the version (its windowed preview's), by the api's scan over the version's rows.
+      const found = findIn(entry.rows, new URL(req.url ?? '', 'http://x').searchParams);
+      if ('error' in found) send(res, 400, { error: { code: 'validation_failed', message: found.error } });
+      else send(res, 200, { id: sheet.id, version: Number(entry.version_id) || 0, row_count: entry.rows.length, ...found });
+      return true;
+    }
+    if (req.method === 'POST' && action !== undefined && action !== 'rows' && action !== 'find') {
       const allowed = action === 'accept' ? entry.status === 'proposed' : entry.status === 'archived';
       if (!allowed) {
         send(res, 409, { error: { code: 'conflict', message: `Cannot ${action} a ${entry.status} version` } });

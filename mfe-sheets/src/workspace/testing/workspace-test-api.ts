@@ -56,6 +56,21 @@ export const send = (res: ServerResponse, status: number, body: unknown, type = 
 /** As the api: the sheet without its cells, saying whether a cell may hold a formula. */
 const summary = ({ data, ...rest }: Sheet) => ({ ...rest, may_have_formulas: hasFormula(data) });
 
+/** A find (windowed sheets and their versions), by the api's own scan (contracts FindScan) over `rows`, in windows as the api reads them. */
+export function findIn(rows: GridData, params: URLSearchParams): ReturnType<FindScan['result']> | { error: string } {
+  const query = FindQuerySchema.safeParse(Object.fromEntries(params));
+  if (!query.success) return { error: query.error.issues[0].message };
+  const scan = new FindScan(query.data);
+  let complete = true;
+  for (let first = 0; first < rows.length; first += 5_000) {
+    if (!scan.feed(rows.slice(first, first + 5_000), first)) {
+      complete = first + 5_000 >= rows.length;
+      break;
+    }
+  }
+  return scan.result(complete);
+}
+
 export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi> {
   const sheets = new Map(initial.map((s) => [s.id, s]));
   const requests: SheetTestApi['requests'] = [];
@@ -96,18 +111,9 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       return send(res, 200, url.searchParams.get('summary') === '1' ? { ...rows, sheet: summary(sheet) } : rows);
     }
     if (route === 'GET /find') {
-      // A find (windowed sheets), by the api's own scan (contracts FindScan) over the rows held, in windows as the api reads them.
-      const query = FindQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-      if (!query.success) return apiError(res, 400, 'validation_failed', query.error.issues[0].message);
-      const scan = new FindScan(query.data);
-      let complete = true;
-      for (let first = 0; first < sheet.data.length; first += 5_000) {
-        if (!scan.feed(sheet.data.slice(first, first + 5_000), first)) {
-          complete = first + 5_000 >= sheet.data.length;
-          break;
-        }
-      }
-      return send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, ...scan.result(complete) });
+      const found = findIn(sheet.data, url.searchParams);
+      if ('error' in found) return apiError(res, 400, 'validation_failed', found.error);
+      return send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, ...found });
     }
     if (route === 'DELETE ') {
       sheets.delete(sheet.id);

@@ -7,6 +7,7 @@ import { contextMenu } from '../grid/context-menu.js';
 import { cellEdits, typeCellEdits } from '../grid/cell-edits.js';
 import { gridLink, type GridPlace } from '../grid/grid-link.js';
 import { drawPresence } from '../grid/live-grid.js';
+import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
 import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
@@ -71,6 +72,8 @@ export interface WindowedGridProps {
   onCellHistory?(row: number, col: number): void;
   /** Cells to highlight, at absolute rows (a version preview: those that differ from the live sheet). */
   highlight?: RowHighlight | null;
+  /** The find bar's marks (its matches among the drawn cells, at absolute rows): drawn, and again when they change. */
+  findMarks?: FindMarks | null;
   /**
    * The loaded sheet's rows array, the key the session shares with the grid (gridLink): other
    * users' selected cells, drawn at absolute rows, and redrawn as they move. A preview has none.
@@ -86,7 +89,7 @@ export interface WindowedGridProps {
  * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
  * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, link, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
@@ -520,7 +523,18 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       if (shared.place === place) shared.place = null;
     };
   }, [link]); // eslint-disable-line react-hooks/exhaustive-deps
-  const presence = useMemo(() => (link ? (td: HTMLTableCellElement, row: number, col: number) => drawPresence(link, td, base.current + row, col) : undefined), [link]);
+  // Each drawn cell: others' selections, then the find bar's marks (a formula by its text, as this grid shows it and the api finds).
+  const drawn = useMemo(
+    () =>
+      link || findMarks
+        ? (td: HTMLTableCellElement, row: number, col: number, _prop: string | number, value: unknown) => {
+            if (link) drawPresence(link, td, base.current + row, col);
+            findMarks?.draw(td, base.current + row, col, value);
+          }
+        : undefined,
+    [link, findMarks],
+  );
+  useEffect(() => findMarks?.subscribe(() => hot()?.render()), [findMarks]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // More differences known (a window compared): drawn again.
   useEffect(() => highlight?.subscribe(() => hot()?.render()), [highlight]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -575,6 +589,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     <div data-testid="sheet-grid" data-windowed="on" data-formulas="off" style={{ position: 'absolute', inset: 0, overflow: 'hidden', display: 'flex' }}>
       <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
+        {findMarks && <style>{FIND_MARK_STYLE}</style>}
         <HotTable
           ref={ref}
           // The slab held now: a re-render (read-only mode changed) loads the same rows again.
@@ -611,7 +626,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
             const cells = cellEdits(changes, source, base.current);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
-          afterRenderer={presence}
+          afterRenderer={drawn}
           afterScrollVertically={followGrid}
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
@@ -629,4 +644,4 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   );
 },
 // The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
-(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight);
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks);
