@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FIND_COUNT_CAP, FIND_TEXTS, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FIND_COUNT_CAP, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -545,10 +545,15 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
     hot.selectColumns(1);
     hot.listen();
   });
+  const readBefore = rowReads().length;
   act(() => void press('Delete', {}));
   // Every row's N emptied on the server, the last rows (never read) too; the names kept.
-  // The sheet's rows are read first (24 windows here).
+  // The sheet's rows are read first (24 windows here)...
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  // ... of column N only (GET /rows' col_start and col_count), not every column of every row.
+  const deleteReads = rowReads().slice(readBefore);
+  expect(deleteReads.length).toBeGreaterThanOrEqual(Math.ceil(ROWS / SHEET_ROWS_WINDOW_MAX) - 1);
+  expect(deleteReads.map((q) => `${q.get('col_start')}+${q.get('col_count')}`)).toEqual(deleteReads.map(() => '1+1'));
   expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
   expect(hot.getDataAtCell(3, 1)).toBeNull();
   expect(hot.getDataAtCell(3, 0)).toBe('r3');
