@@ -695,6 +695,41 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
   }
 });
 
+test('Copy and Delete of a range selected with Shift past the slab (Ctrl+Shift+End) take every row of it, not the slab\'s part; a block inside the slab is the grid\'s own', async () => {
+  await opens();
+  const clipboard = stubClipboard();
+  try {
+    const hot = currentGrid();
+    // From N6 to the sheet's last row: the slab holds its last 300 rows only.
+    act(() => {
+      hot.selectCell(5, 1);
+      hot.listen();
+    });
+    act(() => void press('End', { ctrlKey: true, shiftKey: true }));
+    await waitFor(() => expect(selectedRows().slice(2)).toEqual([ROWS - 1, 1]));
+    let event: Record<string, string> = {};
+    act(() => void (event = clipboardEvent('copy')));
+    expect(event).toEqual({});
+    await waitFor(() => expect(clipboard.written).toHaveLength(1), { timeout: 20_000 });
+    expect(clipboard.written[0]).toBe(Array.from({ length: ROWS - 5 }, (_, r) => String(r + 5)).join('\n'));
+    // Delete: N emptied in those rows on the server, the five above kept.
+    await waitFor(() => expect(screen.queryByTestId('windowed-status')).toBeNull());
+    act(() => void press('Delete', {}));
+    await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+    expect(api.sheets.get(big.id)!.data.slice(0, 6).map((row) => row[1])).toEqual([0, 1, 2, 3, 4, null]);
+    expect(api.sheets.get(big.id)!.data.filter((row, r) => r >= 5 && row[1] !== null)).toEqual([]);
+    // A block within the slab: the grid's own copy.
+    act(() => {
+      hot.selectCell(2, 0, 3, 0);
+      hot.listen();
+    });
+    expect(clipboardEvent('copy')['text/plain']).toBe(`r${ROWS - 298}\nr${ROWS - 297}`);
+  } finally {
+    clipboard.remove();
+  }
+});
+
 test("a column removed from the menu is undone with its cells in every row of the sheet (read before it goes), put back beside the column another user inserted meanwhile", async () => {
   await opens();
   const hot = currentGrid();
