@@ -110,6 +110,29 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     await checkWindows(id, model, columns, windows, 'after a column insert');
   });
 
+  it('with col_start and col_count: exactly those columns of those rows, as the whole window sliced (ragged rows, texts with brackets and quotes, a pending column insert)', async () => {
+    // Rows of 0 to 5 cells; texts that hold the characters a scan of the stored text must not take for structure.
+    const tricky = ['a,b', 'x]y', '[z', 'q"u\\o"te', '\\', ''];
+    let model: GridData = Array.from({ length: 1_200 }, (_, r) => Array.from({ length: r % 6 }, (_, c): CellValue => (c === 1 ? tricky[r % tricky.length] : c === 2 ? (r % 2 === 0 ? r : null) : c === 3 ? r % 5 === 0 : `r${r}c${c}`)));
+    const id = await create(model);
+    const check = async (label: string) => {
+      for (const [start, count] of [[0, 1_200], [499, 2], [450, 600], [1_199, 5]] as [number, number][]) {
+        const whole = (await sheets.rowWindow(id, { start, count })).data;
+        for (const [col_start, col_count] of [[0, 1], [1, 1], [1, 2], [0, 6], [2, 3], [4, 1], [5, 3], [9, 2]] as [number, number][]) {
+          const w = await sheets.rowWindow(id, { start, count, col_start, col_count });
+          const at = `${label}: rows ${start}+${count}, columns ${col_start}+${col_count}`;
+          assert.deepEqual(w.data, whole.map((row) => row.slice(col_start, col_start + col_count)), at);
+          assert.deepEqual(w.data, model.slice(start, start + count).map((row) => row.slice(col_start, col_start + col_count)), at);
+          assert.equal(w.col_start, col_start, at);
+        }
+      }
+    };
+    await check('fresh chunks');
+    await sheets.applyStructure(id, { type: 'columns_insert', index: 1, count: 1 }, userId);
+    model = restructure(structuredClone(model), [], 5, { type: 'columns_insert', index: 1, count: 1 }).grid;
+    await check('a column insert pending on the chunks');
+  });
+
   it("keeps the count of cells the formula engine would hold (contracts heldCells) through edits and row ops; unknown while a column op is pending", async () => {
     // Ragged rows, rows ending in empty cells, an empty string (held) and a row of nothing.
     const model: GridData = [['a', null, 'b', null], [null], [], ['', null], ...labelled(1_200)];

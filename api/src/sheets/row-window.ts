@@ -2,6 +2,7 @@ import type { GridData } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { currentText, pendingColumnOps } from './sheet-store.js';
+import { type ColumnSpan, rowsOfText } from './window-text.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -18,14 +19,15 @@ export interface WindowChunk {
  * in the database over the chunks' (id, ord, n) — the index, never the rows' text, which PostgreSQL
  * keeps out of line (TOAST) and reads only for the chunks selected. Each selected chunk's text is
  * brought to the sheet's version (its pending column ops applied, as every read of chunk text is).
- * Call it in the same snapshot as the version read that goes with the answer.
+ * Call it in the same snapshot as the version read that goes with the answer. With `columns`, each
+ * row holds only those columns (GET /sheets/:id/rows' col_start and col_count).
  */
-export async function readRowWindow(db: Db, sheetId: string, start: number, count: number): Promise<GridData> {
+export async function readRowWindow(db: Db, sheetId: string, start: number, count: number, columns?: ColumnSpan): Promise<GridData> {
   const end = start + count;
   const out: GridData = [];
   for (const chunk of await readWindowChunks(db, sheetId, start, count)) {
-    const rows = JSON.parse(chunk.text) as GridData;
-    out.push(...rows.slice(Math.max(0, start - chunk.first), Math.min(rows.length, end - chunk.first)));
+    // With `columns`, only those columns' cells are parsed out of the text (window-text.ts).
+    out.push(...rowsOfText(chunk.text, start - chunk.first, end - chunk.first, columns));
   }
   return out;
 }

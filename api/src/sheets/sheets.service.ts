@@ -45,6 +45,7 @@ import { freeSheetName, lockNames } from './sheet-names.js';
 import { type SheetRow, toSheetSummary } from './sheet.mapper.js';
 import { GridCache, LayoutCache, LoadedChunkCache } from './grid-cache.js';
 import { readRowWindow } from './row-window.js';
+import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
@@ -280,17 +281,19 @@ export class SheetsService {
 
   /**
    * Rows [start, start + count) of a sheet with its version and size, for a client that shows a
-   * large sheet a window at a time: only the chunks overlapping the window are read.
+   * large sheet a window at a time: only the chunks overlapping the window are read; with col_start
+   * and col_count, only those columns of each row (parsed out of the chunks' text, window-text.ts).
    */
   async rowWindow(id: string, query: SheetRowsQuery, userId = '00000000-0000-0000-0000-000000000000', access?: AccessLevel): Promise<SheetRows> {
     // One snapshot for the version, the size and the rows, so they always go together.
     return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
       const sheet = await trx.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
-      const data = query.start >= sheet.row_count ? [] : await readRowWindow(trx, id, query.start, Math.min(query.count, sheet.row_count - query.start));
+      const columns = columnSpanOf(query);
+      const data = query.start >= sheet.row_count ? [] : await readRowWindow(trx, id, query.start, Math.min(query.count, sheet.row_count - query.start), columns);
       // The summary a windowed grid opens with (its name, headers, charts, the caller's level), at the window's version.
       const summary = query.summary ? { sheet: await this.summary(trx, id, userId, access) } : {};
-      return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data, ...summary };
+      return { id, version: sheet.version, row_count: sheet.row_count, column_count: sheet.col_count, start: query.start, data, ...(columns ? { col_start: columns.start } : {}), ...summary };
     });
   }
 

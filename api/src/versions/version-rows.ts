@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { GridData } from '@tessera/contracts';
 import { CHUNK_ROWS } from '../sheets/cell-grid.js';
+import { type ColumnSpan, rowsOfText } from '../sheets/window-text.js';
 import type { RebuiltChunks } from './version-rebuild.js';
 
 const deflate = promisify(deflateRaw);
@@ -191,7 +192,7 @@ export function chunkedRowsText(headers: string[], text: string): RebuiltChunks 
 }
 
 /** Rows [start, start + count) of a version's chunks: only the chunks overlapping them are parsed (inflated first when deflated). */
-export function rowsOfChunks(content: Pick<KeptChunks, 'chunks' | 'sizes'>, start: number, count: number): GridData {
+export function rowsOfChunks(content: Pick<KeptChunks, 'chunks' | 'sizes'>, start: number, count: number, columns?: ColumnSpan): GridData {
   const end = start + count;
   const out: GridData = [];
   let first = 0;
@@ -199,8 +200,7 @@ export function rowsOfChunks(content: Pick<KeptChunks, 'chunks' | 'sizes'>, star
     const n = content.sizes[i];
     if (first + n > start) {
       const chunk = content.chunks[i];
-      const rows = JSON.parse(typeof chunk === 'string' ? chunk : inflateRawSync(chunk).toString('utf8')) as GridData;
-      out.push(...rows.slice(Math.max(0, start - first), Math.min(n, end - first)));
+      out.push(...rowsOfText(typeof chunk === 'string' ? chunk : inflateRawSync(chunk).toString('utf8'), start - first, Math.min(n, end - first), columns));
     }
     first += n;
   }

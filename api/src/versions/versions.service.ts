@@ -35,6 +35,7 @@ import { chartsAt } from '../charts/chart-store.js';
 import { transition, type VersionAction } from './version-state.js';
 import { chunkedRowsText, type KeptChunks, rowsOfChunks, VersionRowsCache } from './version-rows.js';
 import { findInVersionChunks } from './version-find.js';
+import { columnSpanOf } from '../sheets/window-text.js';
 import { type AnyDb, type VersionsDb, withVersionTables } from './versions.tables.js';
 
 export const VERSION_NOT_FOUND = 'Version not found';
@@ -223,6 +224,8 @@ export class VersionsService {
   async versionRows(sheetId: string, versionId: string, query: SheetRowsQuery, slots?: VersionRowsSlots): Promise<VersionRows> {
     return this.readOnly(async (db) => {
       const { start, count } = query;
+      // With col_start and col_count: those columns of each row only, as GET /sheets/:id/rows.
+      const columns = columnSpanOf(query);
       if (isProposalId(versionId)) {
         await this.liveVersion(db, sheetId);
         // Still proposed (its rows never change while it is): checked at each read, its rows read without them.
@@ -235,9 +238,9 @@ export class VersionsService {
           const { rows_text } = await withVersionTables(db).selectFrom('sheet_proposals').select(sql<string>`rows::text`.as('rows_text')).where('id', '=', versionId).executeTakeFirstOrThrow();
           return chunkedRowsText(p.headers, rows_text);
         });
-        const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start));
+        const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start), columns);
         const summary = query.summary ? { version: { ...this.proposalEntry(p), headers: p.headers, changes: null, charts: await chartsAt(db, sheetId, p.base_version) } } : {};
-        return { version_id: versionId, row_count: content.rowCount, column_count: content.colCount, start, data, ...summary };
+        return { version_id: versionId, row_count: content.rowCount, column_count: content.colCount, start, data, ...(columns ? { col_start: columns.start } : {}), ...summary };
       }
       const version = Number(versionId);
       const { live } = await this.committedStatus(db, sheetId, version);
@@ -253,7 +256,7 @@ export class VersionsService {
         if (!spanned.chunks.includes('')) void this.rowsCache.get(sheetId, version, async () => spanned);
         else this.fillBehind(sheetId, version, slots?.take);
       }
-      const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start));
+      const data = start >= content.rowCount ? [] : rowsOfChunks(content, start, Math.min(count, content.rowCount - start), columns);
       let summary = {};
       if (query.summary) {
         const { rows: changes } = await sql<{ changes: string | null }>`SELECT changes::text AS changes FROM sheet_ops
@@ -268,7 +271,7 @@ export class VersionsService {
           },
         };
       }
-      return { version_id: versionId, row_count: content.rowCount, column_count: content.colCount, start, data, ...summary };
+      return { version_id: versionId, row_count: content.rowCount, column_count: content.colCount, start, data, ...(columns ? { col_start: columns.start } : {}), ...summary };
     });
   }
 

@@ -11,7 +11,8 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 /**
  * The windows of GET /api/v1/sheets/:id/rows and of GET /api/v1/sheets/:id/versions/:versionId/rows
  * (issue 23) as a client would forge them: anything but a whole number in range for `start` and
- * `count` (and GET /sheets/:id's `window`), a version id that is neither a version number nor a
+ * `count` (and GET /sheets/:id's `window`), a column range (`col_start`, `col_count`) that is not
+ * two whole numbers given together within SHEET_MAX_COLUMNS, a version id that is neither a version number nor a
  * uuid, a sheet id that is no uuid, is a 400 naming what is wrong, before any row is read or any
  * version rebuilt, and /health still answers.
  */
@@ -40,6 +41,10 @@ describe('hostile: row windows', () => {
 
   const START = 'start must be a whole number from 0 to 1048576';
   const COUNT = `count must be a whole number from 1 to ${SHEET_ROWS_WINDOW_MAX}`;
+  const COL_START = 'col_start must be a whole number from 0 to 16383';
+  const COL_COUNT = 'col_count must be a whole number from 1 to 16384';
+  const TOGETHER = 'col_start and col_count go together';
+  const COL_SUM = 'col_start + col_count must be at most 16384';
 
   it('refuses a start or count that is not a whole number in range, reading nothing', async () => {
     const forged: [string, string][] = [
@@ -62,6 +67,23 @@ describe('hostile: row windows', () => {
       ['count=Infinity', COUNT],
       ['count=NaN', COUNT],
       ['start=0&count=10&count=20', COUNT],
+      // A column range (a whole-column read): whole numbers, together, within the sheet's most columns.
+      ['col_start=-1&col_count=1', COL_START],
+      ['col_start=abc&col_count=1', COL_START],
+      ['col_start=&col_count=1', COL_START],
+      ['col_start=1.5&col_count=1', COL_START],
+      ['col_start=16384&col_count=1', COL_START],
+      ['col_start=99999999999999999999999&col_count=1', COL_START],
+      ['col_start=0&col_start=1&col_count=1', COL_START],
+      ['col_start=0&col_count=0', COL_COUNT],
+      ['col_start=0&col_count=-1', COL_COUNT],
+      ['col_start=0&col_count=1e3', COL_COUNT],
+      ['col_start=0&col_count=16385', COL_COUNT],
+      ['col_start=0&col_count=1&col_count=2', COL_COUNT],
+      ['col_start=2', TOGETHER],
+      ['col_count=2', TOGETHER],
+      ['col_start=16000&col_count=385', COL_SUM],
+      ['col_start=16383&col_count=16384', COL_SUM],
     ];
     for (const [query, message] of forged) {
       const res = await api.get(`/api/v1/sheets/${id}/rows?${query}`);
@@ -74,6 +96,11 @@ describe('hostile: row windows', () => {
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(SheetRowsSchema.parse(ok.json()).data, [['b', 2]]);
     assert.equal(reads.mock.callCount(), 1);
+    // The last column there can be, asked for: rows with nothing there.
+    const edge = await api.get(`/api/v1/sheets/${id}/rows?col_start=16383&col_count=1`);
+    assert.equal(edge.statusCode, 200, edge.body);
+    assert.deepEqual(SheetRowsSchema.parse(edge.json()).data, [[], []]);
+    assert.equal(reads.mock.callCount(), 2);
     // GET /sheets/:id's window (the first rows a windowed open comes with): the same refusals.
     const WINDOW = `window must be a whole number from 1 to ${SHEET_ROWS_WINDOW_MAX}`;
     for (const query of ['window=0', 'window=-1', 'window=abc', 'window=', 'window=1.5', `window=${SHEET_ROWS_WINDOW_MAX + 1}`, 'window=1&window=2']) {
@@ -81,7 +108,7 @@ describe('hostile: row windows', () => {
       assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
       assert.equal(res.json().error.message, WINDOW, query);
     }
-    assert.equal(reads.mock.callCount(), 1, 'no refused window was read');
+    assert.equal(reads.mock.callCount(), 2, 'no refused window was read');
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });
@@ -157,6 +184,10 @@ describe('hostile: row windows', () => {
       [`${id}/versions/1/rows?count=Infinity`, COUNT],
       [`${id}/versions/1/rows?count=1&count=2`, COUNT],
       [`${id}/versions/1/rows?summary=yes`, 'summary must be 1'],
+      [`${id}/versions/1/rows?col_start=-1&col_count=1`, COL_START],
+      [`${id}/versions/1/rows?col_start=0&col_count=16385`, COL_COUNT],
+      [`${id}/versions/1/rows?col_start=3`, TOGETHER],
+      [`${id}/versions/1/rows?col_start=16000&col_count=1000`, COL_SUM],
       [`${id}/versions/0/rows`, 'Invalid version id'],
       [`${id}/versions/-1/rows`, 'Invalid version id'],
       [`${id}/versions/99999999999/rows`, 'Invalid version id'],
@@ -175,6 +206,10 @@ describe('hostile: row windows', () => {
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(VersionRowsSchema.parse(ok.json()).data, [['b', 2]]);
     assert.equal(versionReads.mock.callCount(), 1);
+    // A version's window of one column (its preview's whole-column Copy reads them so).
+    const column = await api.get(`/api/v1/sheets/${id}/versions/1/rows?col_start=1&col_count=1`);
+    assert.equal(column.statusCode, 200, column.body);
+    assert.deepEqual([VersionRowsSchema.parse(column.json()).data, column.json().col_start], [[[1], [2]], 1]);
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FIND_COUNT_CAP, FIND_TEXTS, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FIND_COUNT_CAP, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -561,10 +561,15 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
     hot.selectColumns(1);
     hot.listen();
   });
+  const readBefore = rowReads().length;
   act(() => void press('Delete', {}));
   // Every row's N emptied on the server, the last rows (never read) too; the names kept.
-  // The sheet's rows are read first (24 windows here).
+  // The sheet's rows are read first (24 windows here)...
   await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  // ... of column N only (GET /rows' col_start and col_count), not every column of every row.
+  const deleteReads = rowReads().slice(readBefore);
+  expect(deleteReads.length).toBeGreaterThanOrEqual(Math.ceil(ROWS / SHEET_ROWS_WINDOW_MAX) - 1);
+  expect(deleteReads.map((q) => `${q.get('col_start')}+${q.get('col_count')}`)).toEqual(deleteReads.map(() => '1+1'));
   expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
   expect(hot.getDataAtCell(3, 1)).toBeNull();
   expect(hot.getDataAtCell(3, 0)).toBe('r3');
@@ -701,6 +706,41 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
     // The slab's rows go last (the grid's own write): row 1's N back, every row's is.
     await waitFor(() => expect(api.sheets.get(big.id)!.data[1]).toEqual(['r1', 1]), { timeout: 30_000 });
     expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
+  } finally {
+    clipboard.remove();
+  }
+});
+
+test('Copy and Delete of a range selected with Shift past the slab (Ctrl+Shift+End) take every row of it, not the slab\'s part; a block inside the slab is the grid\'s own', async () => {
+  await opens();
+  const clipboard = stubClipboard();
+  try {
+    const hot = currentGrid();
+    // From N6 to the sheet's last row: the slab holds its last 300 rows only.
+    act(() => {
+      hot.selectCell(5, 1);
+      hot.listen();
+    });
+    act(() => void press('End', { ctrlKey: true, shiftKey: true }));
+    await waitFor(() => expect(selectedRows().slice(2)).toEqual([ROWS - 1, 1]));
+    let event: Record<string, string> = {};
+    act(() => void (event = clipboardEvent('copy')));
+    expect(event).toEqual({});
+    await waitFor(() => expect(clipboard.written).toHaveLength(1), { timeout: 20_000 });
+    expect(clipboard.written[0]).toBe(Array.from({ length: ROWS - 5 }, (_, r) => String(r + 5)).join('\n'));
+    // Delete: N emptied in those rows on the server, the five above kept.
+    await waitFor(() => expect(screen.queryByTestId('windowed-status')).toBeNull());
+    act(() => void press('Delete', {}));
+    await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+    expect(api.sheets.get(big.id)!.data.slice(0, 6).map((row) => row[1])).toEqual([0, 1, 2, 3, 4, null]);
+    expect(api.sheets.get(big.id)!.data.filter((row, r) => r >= 5 && row[1] !== null)).toEqual([]);
+    // A block within the slab: the grid's own copy.
+    act(() => {
+      hot.selectCell(2, 0, 3, 0);
+      hot.listen();
+    });
+    expect(clipboardEvent('copy')['text/plain']).toBe(`r${ROWS - 298}\nr${ROWS - 297}`);
   } finally {
     clipboard.remove();
   }

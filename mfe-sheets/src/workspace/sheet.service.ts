@@ -86,10 +86,18 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
       }
     },
 
-    /** Rows [start, start + count) with the sheet's version and size (issue 23); `summary`: with the sheet's summary. */
-    async rows(id: string, start: number, count: number, summary = false): Promise<SheetResult<SheetRows>> {
+    /**
+     * Rows [start, start + count) with the sheet's version and size (issue 23); `summary`: with the
+     * sheet's summary; `columns`: each row of those columns only (a whole-column Delete or Copy).
+     */
+    async rows(id: string, start: number, count: number, summary = false, columns?: { start: number; count: number }): Promise<SheetResult<SheetRows>> {
       try {
-        const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
+        const params = {
+          start: String(start),
+          count: String(count),
+          ...(summary ? { summary: '1' } : {}),
+          ...(columns ? { col_start: String(columns.start), col_count: String(columns.count) } : {}),
+        };
         const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/rows`, { params }));
         return { success: true, data: parseSheetRows(data) };
       } catch (error) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HYBRID_MAX_CELLS } from '../ai/hybrid.schema.js';
-import { GridDataSchema, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
+import { GridDataSchema, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS, type SheetSummary, SheetSummarySchema } from './sheet.schema.js';
 
 /**
  * Most rows one windowed read (GET /sheets/:id/rows) returns: a few screens' worth, so that a
@@ -50,13 +50,27 @@ export function wholeNumberParam(name: string, min: number, max: number) {
     .pipe(z.number().int().min(min, message).max(max, message));
 }
 
-/** The window: rows [start, start + count) of the grid (0-based, as GET /sheets/:id's `data`). */
-export const SheetRowsQuerySchema = z.object({
-  start: wholeNumberParam('start', 0, SHEET_MAX_ROWS).default(0),
-  count: wholeNumberParam('count', 1, SHEET_ROWS_WINDOW_MAX).default(SHEET_ROWS_WINDOW_MAX),
-  /** `summary=1`: the answer carries the sheet's summary too (name, headers, charts, access), read in the same snapshot. */
-  summary: z.literal('1', { error: 'summary must be 1' }).optional(),
-});
+/**
+ * The window: rows [start, start + count) of the grid (0-based, as GET /sheets/:id's `data`). With
+ * `col_start` and `col_count` (given together), each row holds only columns [col_start, col_start +
+ * col_count) — row[k] is column col_start + k, a row ending before them is shorter or empty — and the
+ * answer says `col_start`: a whole-column Delete, Copy or remove reads a million rows of its columns
+ * only, not every column of every row (10 columns: a tenth of the reply to send and parse).
+ */
+export const SheetRowsQuerySchema = z
+  .object({
+    start: wholeNumberParam('start', 0, SHEET_MAX_ROWS).default(0),
+    count: wholeNumberParam('count', 1, SHEET_ROWS_WINDOW_MAX).default(SHEET_ROWS_WINDOW_MAX),
+    /** `summary=1`: the answer carries the sheet's summary too (name, headers, charts, access), read in the same snapshot. */
+    summary: z.literal('1', { error: 'summary must be 1' }).optional(),
+    col_start: wholeNumberParam('col_start', 0, SHEET_MAX_COLUMNS - 1).optional(),
+    col_count: wholeNumberParam('col_count', 1, SHEET_MAX_COLUMNS).optional(),
+  })
+  .refine((q) => (q.col_start === undefined) === (q.col_count === undefined), { error: 'col_start and col_count go together', path: ['col_count'] })
+  .refine((q) => q.col_start === undefined || q.col_count === undefined || q.col_start + q.col_count <= SHEET_MAX_COLUMNS, {
+    error: `col_start + col_count must be at most ${SHEET_MAX_COLUMNS}`,
+    path: ['col_count'],
+  });
 export type SheetRowsQuery = z.output<typeof SheetRowsQuerySchema>;
 
 /**
@@ -82,6 +96,8 @@ export const SheetRowsSchema = z.object({
   column_count: z.number().int(),
   start: z.number().int(),
   data: GridDataSchema,
+  /** With col_start and col_count: the first column of each row of `data`. */
+  col_start: z.number().int().optional(),
   /** With `summary=1`: the sheet without its cells, at the same version. */
   sheet: SheetSummarySchema.optional(),
 });

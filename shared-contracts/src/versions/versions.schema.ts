@@ -159,7 +159,7 @@ export * from './version-preview.js';
 /**
  * GET /sheets/{id}/versions/{versionId}/rows (issue 23): rows [start, start + count) of a version,
  * for the preview of a sheet shown a window at a time (the query is SheetRowsQuerySchema's:
- * start, count up to SHEET_ROWS_WINDOW_MAX, summary=1). A version never changes: its rows are
+ * start, count up to SHEET_ROWS_WINDOW_MAX, summary=1, col_start and col_count). A version never changes: its rows are
  * the same at every read.
  */
 export const VersionRowsSchema = z.object({
@@ -168,6 +168,8 @@ export const VersionRowsSchema = z.object({
   column_count: z.number().int(),
   start: z.number().int(),
   data: GridDataSchema,
+  /** With col_start and col_count: the first column of each row of `data`. */
+  col_start: z.number().int().optional(),
   /** With `summary=1`: the version without its rows (entry, headers, changed cells, charts). */
   version: SheetVersionSchema.omit({ rows: true }).optional(),
 });

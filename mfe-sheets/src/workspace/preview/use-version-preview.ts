@@ -74,7 +74,7 @@ export function useVersionPreview(shell: ShellContext, service: VersionService, 
           }
           const windowed = new WindowedVersion(
             { ...result.data, version: result.data.version },
-            (start, count) => service.rows(sheetId, versionId, start, count).then((r) => (r.success ? r.data : null)),
+            (start, count, columns) => service.rows(sheetId, versionId, start, count, false, columns).then((r) => (r.success ? r.data : null)),
             (start, count) => live.cells({ start, count }),
           );
           setState({ phase: 'ready', version: windowed.version, applying: false, formulaEngine: null, windowed });

@@ -41,9 +41,14 @@ export function createVersionService(api: ShellContext['api'], retry: RetryOptio
      * Rows [start, start + count) of a version (issue 23: the preview of a windowed sheet);
      * `summary`: with the version without its rows. Retried: a read.
      */
-    async rows(sheetId: string, versionId: string, start: number, count: number, summary = false): Promise<ServiceResult<VersionRows>> {
+    async rows(sheetId: string, versionId: string, start: number, count: number, summary = false, columns?: { start: number; count: number }): Promise<ServiceResult<VersionRows>> {
       try {
-        const params = { start: String(start), count: String(count), ...(summary ? { summary: '1' } : {}) };
+        const params = {
+          start: String(start),
+          count: String(count),
+          ...(summary ? { summary: '1' } : {}),
+          ...(columns ? { col_start: String(columns.start), col_count: String(columns.count) } : {}),
+        };
         const { data } = await withRetry(() => api.get<unknown>(`${versionPath(sheetId, versionId)}/rows`, { params }), retry);
         return { success: true, data: parseVersionRows(data) };
       } catch (error) {

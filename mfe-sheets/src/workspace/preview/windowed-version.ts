@@ -12,8 +12,8 @@ export interface RowHighlight {
 /** Others' edits in a burst compare the windows again once, this long after the last. */
 const LIVE_SETTLE_MS = 300;
 
-/** Reads rows [start, start + count) of the version previewed; null when the read failed. */
-export type ReadVersionRows = (start: number, count: number) => Promise<VersionRows | null>;
+/** Reads rows [start, start + count) of the version previewed (`columns`: of those only); null when the read failed. */
+export type ReadVersionRows = (start: number, count: number, columns?: { start: number; count: number }) => Promise<VersionRows | null>;
 /** Rows [start, start + count) of the live sheet now (the Workspace's windowed sheet's cells()). */
 export type ReadLiveRows = (start: number, count: number) => Promise<GridData>;
 
@@ -40,11 +40,12 @@ export class WindowedVersion implements RowHighlight {
   constructor(first: VersionRows & { version: Omit<SheetVersion, 'rows'> }, read: ReadVersionRows, private readonly live: ReadLiveRows) {
     this.version = { ...first.version, rows: [] };
     // A version never changes: every window is read at the same (nominal) version 0.
-    const rowsOf = (answer: VersionRows): SheetRows => ({ id: first.version_id, version: 0, row_count: answer.row_count, column_count: answer.column_count, start: answer.start, data: answer.data });
-    this.sheet = new WindowedSheet(rowsOf(first), async (start, count) => {
-      const answer = await read(start, count);
+    const rowsOf = (answer: VersionRows): SheetRows => ({ id: first.version_id, version: 0, row_count: answer.row_count, column_count: answer.column_count, start: answer.start, data: answer.data, ...(answer.col_start !== undefined ? { col_start: answer.col_start } : {}) });
+    this.sheet = new WindowedSheet(rowsOf(first), async (start, count, columns) => {
+      const answer = await read(start, count, columns);
       if (!answer) return null;
-      void this.compare(this.sheet.windows.indexOf(start), answer.data);
+      // Some columns only (a whole-column Copy of the preview): not rows to compare with the live ones.
+      if (!columns) void this.compare(this.sheet.windows.indexOf(start), answer.data);
       return rowsOf(answer);
     });
   }

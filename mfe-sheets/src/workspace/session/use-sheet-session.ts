@@ -173,8 +173,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
      * of their ranges through the windows (WindowedSheet.keep).
      */
     const startWindowed = (first: SheetRows, summary: SheetSummary) => {
-      const windowed = new WindowedSheet(first, async (start, count) => {
-        const reply = await service.rows(id, start, count);
+      const windowed = new WindowedSheet(first, async (start, count, columns) => {
+        const reply = await service.rows(id, start, count, false, columns);
         return reply.success ? reply.data : null;
       });
       // Windowed with formulas only past the engine's bound (opensWindowed): the count says by how much.

@@ -107,7 +107,12 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       const start = Number(url.searchParams.get('start') ?? 0);
       const count = Number(url.searchParams.get('count') ?? 5000);
       const columns = sheet.data.reduce((w, r) => Math.max(w, r.length), 0);
-      const rows = { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: columns, start, data: sheet.data.slice(start, start + count) };
+      // With col_start and col_count, as the api: each row of those columns only.
+      const colStart = url.searchParams.get('col_start');
+      const colEnd = Number(colStart) + Number(url.searchParams.get('col_count'));
+      const window = sheet.data.slice(start, start + count);
+      const data = colStart === null ? window : window.map((row) => row.slice(Number(colStart), colEnd));
+      const rows = { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: columns, start, data, ...(colStart === null ? {} : { col_start: Number(colStart) }) };
       return send(res, 200, url.searchParams.get('summary') === '1' ? { ...rows, sheet: summary(sheet) } : rows);
     }
     if (route === 'GET /find') {

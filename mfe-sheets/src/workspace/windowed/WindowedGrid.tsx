@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -306,10 +306,27 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const reading = () => WINDOWED_READ_TEXTS.reading(sheet.rowCount);
   /** The selection's whole columns (their headers clicked, Ctrl+A), else null: the sheet's, not the slab's rows. */
   const selectedColumns = (h: Handsontable) => wholeColumns(h.getSelectedRange(), gridCols());
+  /**
+   * A range the jump keys selected with Shift past the slab (Ctrl+Shift+End, Ctrl+Shift+Down): its
+   * absolute rows, and the part of it Handsontable was given (the slab's), while that is still the selection.
+   */
+  const longRange = useRef<{ rows: RowRange; spans: ColumnSpan[]; selected: number[]; base: number } | null>(null);
+  /**
+   * What Copy, Cut and Delete take from the sheet rather than from the slab: whole columns (every
+   * row), or a Shift-selected range longer than the slab holds (its rows); null: Handsontable's own.
+   */
+  const selectedBlock = (h: Handsontable): { spans: ColumnSpan[]; rows?: RowRange } | null => {
+    const spans = selectedColumns(h);
+    if (spans) return { spans };
+    const long = longRange.current;
+    const now = h.getSelectedLast();
+    const same = long && now && (h.getSelectedRange()?.length ?? 0) === 1 && long.base === base.current && long.selected.every((v, i) => v === now[i]);
+    return same ? { spans: long.spans, rows: long.rows } : null;
+  };
 
-  const clearWholeColumns = (spans: ColumnSpan[]) => {
+  const clearWholeColumns = (spans: ColumnSpan[], rows?: RowRange) => {
     if (locked.current) return;
-    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current).catch(() => {
+    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current, rows).catch(() => {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
@@ -326,9 +343,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    */
   const copyWholeColumns = (cut: boolean): boolean => {
     const h = hot();
-    const spans = h && selectedColumns(h);
-    if (!spans) return true;
-    void status.current.track(reading(), copyColumns(sheet, spans, cut && !locked.current, sendOwn, () => locked.current)).then(() => cut && hot()?.render());
+    const block = h && selectedBlock(h);
+    if (!block) return true;
+    void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows)).then(() => cut && hot()?.render());
     return false;
   };
 
@@ -337,7 +354,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return undefined;
     const stopUndo = addUndoKeys(h, undo, redo);
-    const stopClear = addClearColumnKeys(h, () => selectedColumns(h), clearWholeColumns);
+    const stopClear = addClearColumnKeys(
+      h,
+      () => selectedBlock(h)?.spans ?? null,
+      () => {
+        const block = selectedBlock(h);
+        if (block) clearWholeColumns(block.spans, block.rows);
+      },
+    );
     // Ctrl+Arrow/Home/End to the sheet's rows, not the slab's (jump-keys.ts).
     const stopJump = addJumpKeys(
       h,
@@ -354,7 +378,13 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           reading: (rows, work) => void status.current.track(WINDOWED_READ_TEXTS.reading(rows), work),
         },
         show: (row) => showNear(h, row),
-        report: (row, col, row2, col2) => on.current.onSelectRange?.(row, col, row2, col2),
+        report: (row, col, row2, col2) => {
+          // Past the slab: kept, for Copy, Cut and Delete of all its rows (selectedBlock).
+          const selected = h.getSelectedLast();
+          const held = selected ? Math.abs(selected[2] - selected[0]) + 1 : 0;
+          longRange.current = selected && row2 - row + 1 > held ? { rows: { start: row, count: row2 - row + 1 }, spans: [{ left: col, right: col2 }], selected: [...selected], base: base.current } : null;
+          on.current.onSelectRange?.(row, col, row2, col2);
+        },
       }),
     );
     return () => {

@@ -21,4 +21,6 @@ test('the cells cleared: those holding a value in the columns, once each, with t
     { row: 2, col: 1, before: 0, after: null },
     { row: 1, col: 2, before: 'x', after: null },
   ]);
+  // Rows from row 7 (a Shift-selected range of rows past the slab): the cells at their rows in the sheet.
+  expect(clearedCells(rows, [1, 2], 7).map(({ row, col }) => [row, col])).toEqual([[7, 1], [9, 1], [8, 2]]);
 });

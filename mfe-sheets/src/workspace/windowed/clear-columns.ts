@@ -1,4 +1,4 @@
-import type { CellChange, GridData } from '@tessera/contracts';
+import type { CellChange, GridData, RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { UndoStep } from '../undo/undo-stack.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -41,16 +41,16 @@ export function spanColumns(spans: readonly ColumnSpan[]): number[] {
 }
 
 /**
- * The cells holding a value in `rows` (the sheet's, from row 0, cut to columns `cols`: row[k] is
+ * The cells holding a value in `rows` (the sheet's, from row `first`, cut to columns `cols`: row[k] is
  * column cols[k], as sheet.cells gives them): cleared, as one step (before: the value), a column at a time.
  */
-export function clearedCells(rows: GridData, cols: readonly number[]): UndoStep {
+export function clearedCells(rows: GridData, cols: readonly number[], first = 0): UndoStep {
   const step: UndoStep = [];
   for (let k = 0; k < cols.length; k++) {
     const col = cols[k];
     for (let row = 0; row < rows.length; row++) {
       const before = rows[row]?.[k];
-      if (before !== null && before !== undefined && before !== '') step.push({ row, col, before, after: null });
+      if (before !== null && before !== undefined && before !== '') step.push({ row: first + row, col, before, after: null });
     }
   }
   return step;
@@ -63,19 +63,20 @@ export function clearedCells(rows: GridData, cols: readonly number[]): UndoStep 
  * cleared (none held a value, or `stopped`: read-only, or gone, once read); rejects when the rows
  * could not be read (rows moved on every read: the user may press Delete again).
  */
-export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<boolean> {
+export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean, range?: RowRange): Promise<boolean> {
   const cols = spanColumns(spans);
-  const rows = await sheet.cells(undefined, () => cols);
-  return !stopped() && clearRows(sheet, rows, cols, write);
+  // `range`: those rows only (a Shift-selected range of rows longer than the slab), else every row.
+  const rows = await sheet.cells(range, () => cols);
+  return !stopped() && clearRows(sheet, rows, cols, write, range?.start);
 }
 
 /**
- * The cells holding a value in `rows` (every row of the sheet, read: clearColumns, a Cut; cut to
- * columns `cols`, as clearedCells takes them) sent empty through `write` as one undo step; the rows
- * held show it at once, the others once read. False when none held a value.
+ * The cells holding a value in `rows` (every row of the sheet, or those from row `first`, read:
+ * clearColumns, a Cut; cut to columns `cols`, as clearedCells takes them) sent empty through `write`
+ * as one undo step; the rows held show it at once, the others once read. False when none held a value.
  */
-export function clearRows(sheet: WindowedSheet, rows: GridData, cols: readonly number[], write: (changes: CellChange[]) => void): boolean {
-  const step = clearedCells(rows, cols);
+export function clearRows(sheet: WindowedSheet, rows: GridData, cols: readonly number[], write: (changes: CellChange[]) => void, first = 0): boolean {
+  const step = clearedCells(rows, cols, first);
   if (step.length === 0) return false;
   write(step.map(({ row, col }) => ({ row, col, value: null })));
   sheet.undo.record(step);

@@ -1,4 +1,4 @@
-import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type GridData } from '@tessera/contracts';
+import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type GridData, type RowRange } from '@tessera/contracts';
 import { clearRows, spanColumns, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -74,14 +74,15 @@ export async function writeClipboard(text: Promise<string>): Promise<void> {
  * and a Cut then clears the cells it copied (clearRows: one undo step; not when `stopped`, read-only
  * by then). Refused before any row is read when the text could not stay under COPY_MAX_CHARS (each
  * cell takes at least its tab or line break), else once it passes it; rejects with the message to show.
+ * With `range`, those rows only (a Shift-selected range of rows longer than the slab, which holds part of it).
  */
-export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], cut: boolean, write: (changes: CellChange[]) => void, stopped: () => boolean, max = COPY_MAX_CHARS): Promise<void> {
+export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], cut: boolean, write: (changes: CellChange[]) => void, stopped: () => boolean, max = COPY_MAX_CHARS, range?: RowRange): Promise<void> {
   const cols = spanColumns(spans);
   let rows: GridData | null = null;
   const text = (async () => {
-    if (sheet.rowCount * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
+    if ((range ? range.count : sheet.rowCount) * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     try {
-      rows = await sheet.cells(undefined, () => cols);
+      rows = await sheet.cells(range, () => cols);
     } catch {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     }
@@ -90,6 +91,6 @@ export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], 
     return built;
   })();
   return writeClipboard(text).then(() => {
-    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write);
+    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write, range?.start);
   });
 }

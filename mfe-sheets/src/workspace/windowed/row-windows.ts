@@ -97,13 +97,14 @@ export class RowWindows {
   /**
    * A window read at `version`, brought to the session's version like arrived() does but not
    * stored (the whole sheet read for the chat would push the windows shown out): its rows, or
-   * 'ahead' (read at a version the session has not reached) or 'stale' (read it again).
+   * 'ahead' (read at a version the session has not reached) or 'stale' (read it again). With
+   * `cols`, the rows are of those columns only (projectRows) and so are the changes brought to them.
    */
-  catchUp(index: number, version: number, rows: GridData): GridData | 'ahead' | 'stale' {
+  catchUp(index: number, version: number, rows: GridData, cols?: readonly number[]): GridData | 'ahead' | 'stale' {
     if (version > this.current) return 'ahead';
     if (version < this.current) {
       if (version < this.loggedFrom) return 'stale';
-      this.replay(index, rows, version);
+      this.replay(index, rows, version, cols && new Map(cols.map((col, k) => [col, k])));
     }
     return rows;
   }
@@ -209,10 +210,10 @@ export class RowWindows {
   }
 
   /** A window read at `at`: others' changes after it, and own edits the server may not have had then, in the order seen. */
-  private replay(index: number, rows: GridData, at: number): void {
+  private replay(index: number, rows: GridData, at: number, cols?: ReadonlyMap<number, number>): void {
     for (const entry of this.log) {
       const missed = entry.own ? entry.savedBy === null || entry.savedBy > at : entry.version > at;
-      if (missed) this.write(entry.changes, new Map([[index, rows]]));
+      if (missed) this.write(entry.changes, new Map([[index, rows]]), cols);
     }
   }
 

@@ -1,20 +1,23 @@
 import type { GridData, SheetRows } from '@tessera/contracts';
 import { ROW_WINDOW_SIZE } from './row-windows.js';
-import { WindowedSheet } from './windowed-sheet.js';
+import { type ColumnRange, type ReadRows, WindowedSheet } from './windowed-sheet.js';
 
 const ROWS = 30_000;
 /** A server of ROWS rows (`r{n}` in column 0; with `width`, `r{n}c{c}` in each column) at `version`, whose reads answer when the test says. */
 function server(width = 1) {
   const state = { version: 1, rows: ROWS };
-  const reads: { start: number; answer(at?: number): void }[] = [];
-  const read = (start: number, count: number) =>
+  const reads: { start: number; columns?: ColumnRange; answer(at?: number): void }[] = [];
+  const read: ReadRows = (start, count, columns) =>
     new Promise<SheetRows | null>((resolve) => {
       reads.push({
         start,
+        columns,
         answer: (at = state.version) => {
           const data: GridData = [];
           for (let r = start; r < Math.min(start + count, state.rows); r++) data.push(width === 1 ? [`r${r}`] : Array.from({ length: width }, (_, c) => `r${r}c${c}`));
-          resolve({ id: 's', version: at, row_count: state.rows, column_count: width, start, data });
+          // With columns, as the api: each row of those only.
+          const cut = columns ? { data: data.map((row) => row.slice(columns.start, columns.start + columns.count)), col_start: columns.start } : { data };
+          resolve({ id: 's', version: at, row_count: state.rows, column_count: width, start, ...cut });
         },
       });
     });
@@ -164,6 +167,8 @@ test('cells() of some columns: each row holds those columns only, changes to the
   ]);
   // The windows held keep every column.
   expect(sheet.rowAt(1)).toEqual(['r1c0', 'bob 1', 'bob 2', 'r1c3']);
+  // The others were read of columns 1 to 3 only (their span).
+  expect(api.reads.slice(1).map((r) => r.columns)).toEqual(api.reads.slice(1).map(() => ({ start: 1, count: 3 })));
 });
 
 test('cells(): rows inserted meanwhile start the read again, at the new size', async () => {

@@ -4,8 +4,17 @@ import { projectRows, RowWindows } from './row-windows.js';
 import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
 import { sizeAfterEdits } from '../grid/grid-shape.js';
 
-/** Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed. */
-export type ReadRows = (start: number, count: number) => Promise<SheetRows | null>;
+/** Columns [start, start + count) of each row (GET /sheets/:id/rows' col_start and col_count). */
+export interface ColumnRange {
+  start: number;
+  count: number;
+}
+
+/**
+ * Reads rows [start, start + count) of the sheet (GET /sheets/:id/rows); null when the read failed.
+ * With `columns`, each row of the answer holds only those columns (row[k] is column columns.start + k).
+ */
+export type ReadRows = (start: number, count: number, columns?: ColumnRange) => Promise<SheetRows | null>;
 
 /** A read that failed is tried again after this long while its rows are still shown. */
 const RETRY_MS = 2_000;
@@ -102,7 +111,9 @@ export class WindowedSheet {
    * With `columns` (asked again on each attempt: columns may move meanwhile), each row holds only
    * those columns' cells, in that order (projectRows): a whole-column Delete or Copy of a million
    * rows keeps one column of each row, not all of them, from the moment its window arrives (every
-   * column asked for, Ctrl+A: the rows as they are).
+   * column asked for, Ctrl+A: the rows as they are). The windows not held are read of those
+   * columns only too (their span, GET /sheets/:id/rows' col_start and col_count): a million rows of
+   * one column of ten is a tenth of the replies to parse.
    */
   async cells(range?: RowRange, columns?: () => readonly number[]): Promise<GridData> {
     const start = Math.max(0, range?.start ?? 0);
@@ -200,8 +211,9 @@ export class WindowedSheet {
       }
       const reader = async () => {
         for (let index = toRead.shift(); index !== undefined && !moved; index = toRead.shift()) {
-          const rows = await this.readNow(index, () => moved);
-          if (rows && !moved) copies.set(index, cols ? projectRows(rows, cols) : rows);
+          // Read of `cols` only: the rows come projected.
+          const rows = await this.readNow(index, () => moved, cols);
+          if (rows && !moved) copies.set(index, rows);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CELLS_READERS, toRead.length) }, reader));
@@ -213,19 +225,25 @@ export class WindowedSheet {
     }
   }
 
-  /** Window `index` read and brought to the session's version (null: rows moved meanwhile). */
-  private async readNow(index: number, moved: () => boolean): Promise<GridData | null> {
+  /**
+   * Window `index` read and brought to the session's version (null: rows moved meanwhile); with
+   * `cols`, only the span of those columns is read, and the rows come projected to them (projectRows).
+   */
+  private async readNow(index: number, moved: () => boolean, cols?: readonly number[]): Promise<GridData | null> {
     const size = this.windows.size;
+    const span = cols && cols.length > 0 ? columnSpan(cols) : undefined;
     for (let tries = 0; tries < CELLS_ATTEMPTS; tries++) {
       if (this.stopped) break;
-      const answer = await this.read(index * size, size);
+      const answer = await this.read(index * size, size, span);
       if (!answer) throw new Error(CELLS_UNREADABLE);
       if (moved()) return null;
-      let rows = this.windows.catchUp(index, answer.version, answer.data);
+      // A reader that gave whole rows (col_start absent) is projected as whole rows are.
+      const data = cols ? projectRows(answer.data, span && answer.col_start === span.start ? cols.map((col) => col - span.start) : cols) : answer.data;
+      let rows = this.windows.catchUp(index, answer.version, data, cols);
       if (rows === 'ahead') {
         await this.reached(answer.version);
         if (moved()) return null;
-        rows = this.windows.catchUp(index, answer.version, answer.data);
+        rows = this.windows.catchUp(index, answer.version, data, cols);
       }
       if (rows !== 'ahead' && rows !== 'stale') return rows;
     }
@@ -404,4 +422,10 @@ export class WindowedSheet {
   private notify(reset: boolean, move?: StructureMove): void {
     for (const listener of this.listeners) listener(reset, move);
   }
+}
+
+/** The columns from the first of `cols` to the last (a read of them takes their span). */
+function columnSpan(cols: readonly number[]): ColumnRange {
+  const first = Math.min(...cols);
+  return { start: first, count: Math.max(...cols) - first + 1 };
 }
