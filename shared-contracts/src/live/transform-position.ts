@@ -1,5 +1,6 @@
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS, type CellChange } from '../sheets/sheet.schema.js';
 import type { LiveOperation, StructureOperationType } from './live.schema.js';
+import { inverseOrder } from './rows-sort.js';
 
 /**
  * Positions through rows and columns inserted or removed (DESIGN.md § Live collaboration):
@@ -28,7 +29,29 @@ export interface StructureStep {
   count: number;
 }
 
+/**
+ * Rows sorted (an applied rows_sort): `order[newRow] = oldRow`. A row (and each of its cells) goes
+ * where its row went; a row inserted before old row r goes before r's new row (at the end when
+ * it was at the end); removed rows still together after the sort are removed there, rows the
+ * sort parted cannot be removed as one range (dropped: SORT_TEXTS.rowsSorted). Columns and the
+ * sheet's size do not change.
+ */
+export interface SortStep {
+  type: 'rows_sort';
+  order: readonly number[];
+}
+
+/** What positions move through: rows or columns inserted or removed, or rows sorted. */
+export type MoveStep = StructureStep | SortStep;
+
 export type TransformSide = 'after' | 'before';
+
+const isSort = (step: MoveStep): step is SortStep => step.type === 'rows_sort';
+
+/** A row index through a sort: where that row is now (a row past the sorted ones stays). */
+export function sortedIndex(index: number, through: SortStep): number {
+  return index < through.order.length ? inverseOrder(through.order)[index] : index;
+}
 
 export function isStructureType(type: string): type is StructureOperationType {
   return type === 'rows_insert' || type === 'rows_remove' || type === 'columns_insert' || type === 'columns_remove';
@@ -46,7 +69,11 @@ export function transformIndex(index: number, through: StructureStep): number | 
 }
 
 /** A cell through S: where it is now, or null when its row or column was removed (or it was pushed past the sheet's limit). */
-export function transformCell<C extends { row: number; col: number }>(cell: C, through: StructureStep): C | null {
+export function transformCell<C extends { row: number; col: number }>(cell: C, through: MoveStep): C | null {
+  if (isSort(through)) {
+    const row = sortedIndex(cell.row, through);
+    return row === cell.row ? cell : { ...cell, row };
+  }
   if (isRows(through.type)) {
     const row = transformIndex(cell.row, through);
     if (row === null || row >= SHEET_MAX_ROWS) return null;
@@ -58,7 +85,8 @@ export function transformCell<C extends { row: number; col: number }>(cell: C, t
 }
 
 /** A structure op through S (see the rules above): the op as it applies now, or null when nothing of it is left. */
-export function transformStructure<T extends StructureStep>(op: T, through: StructureStep, side: TransformSide): T | null {
+export function transformStructure<T extends StructureStep>(op: T, through: MoveStep, side: TransformSide): T | null {
+  if (isSort(through)) return sortStructure(op, through);
   if (isRows(op.type) !== isRows(through.type)) return op;
   const { index, count } = op;
   const end = index + count;
@@ -86,6 +114,25 @@ export function transformStructure<T extends StructureStep>(op: T, through: Stru
   return next.index === index && next.count === count ? op : { ...op, index: next.index, count: next.count };
 }
 
+/** Rows inserted or removed through a sort (see SortStep); columns are untouched. */
+function sortStructure<T extends StructureStep>(op: T, through: SortStep): T | null {
+  if (!isRows(op.type)) return op;
+  if (op.type === 'rows_insert') {
+    const index = sortedIndex(op.index, through);
+    return index === op.index ? op : { ...op, index };
+  }
+  let low = Infinity;
+  let high = -Infinity;
+  for (let r = op.index; r < op.index + op.count; r++) {
+    const at = sortedIndex(r, through);
+    low = Math.min(low, at);
+    high = Math.max(high, at);
+  }
+  // Distinct rows whose new positions span exactly `count` rows are still together.
+  if (high - low + 1 !== op.count) return null;
+  return low === op.index ? op : { ...op, index: low };
+}
+
 /** What a live operation becomes through S: the operation (null when nothing of it is left) and how many of its cells were dropped. */
 export interface Transformed<T> {
   operation: T | null;
@@ -94,7 +141,7 @@ export interface Transformed<T> {
 }
 
 /** A live operation (cells or structure) through S. */
-export function transformOperation<T extends LiveOperation>(op: T, through: StructureStep, side: TransformSide): Transformed<T> {
+export function transformOperation<T extends LiveOperation>(op: T, through: MoveStep, side: TransformSide): Transformed<T> {
   if (op.type === 'cell_update') {
     const cell = transformCell({ row: op.position.row, col: op.position.column }, through);
     if (cell === null) return { operation: null, dropped: 1 };
@@ -106,11 +153,18 @@ export function transformOperation<T extends LiveOperation>(op: T, through: Stru
     if (changes.length === 0) return { operation: null, dropped };
     return { operation: changes === op.changes ? op : { ...op, changes }, dropped };
   }
+  if (op.type === 'rows_sort') {
+    // A sort is an intent: only its column moves (and is gone with its column); rows and other sorts leave it as it is.
+    if (isSort(through) || isRows(through.type)) return { operation: op, dropped: 0 };
+    const column = transformIndex(op.column, through);
+    if (column === null || column >= SHEET_MAX_COLUMNS) return { operation: null, dropped: 0 };
+    return { operation: column === op.column ? op : { ...op, column }, dropped: 0 };
+  }
   return { operation: transformStructure(op as T & StructureStep, through, side), dropped: 0 };
 }
 
 /** A live operation through several structure ops in order (oldest first). */
-export function transformOperationThrough<T extends LiveOperation>(op: T, through: readonly StructureStep[], side: TransformSide): Transformed<T> {
+export function transformOperationThrough<T extends LiveOperation>(op: T, through: readonly MoveStep[], side: TransformSide): Transformed<T> {
   let operation: T | null = op;
   let dropped = 0;
   for (const s of through) {
@@ -123,7 +177,7 @@ export function transformOperationThrough<T extends LiveOperation>(op: T, throug
 }
 
 /** Cell changes through several structure ops in order: those left (the same array when none moved) and how many were dropped. */
-export function transformChanges<C extends CellChange>(changes: C[], through: readonly StructureStep[]): { changes: C[]; dropped: number } {
+export function transformChanges<C extends CellChange>(changes: C[], through: readonly MoveStep[]): { changes: C[]; dropped: number } {
   if (through.length === 0) return { changes, dropped: 0 };
   let moved = false;
   const kept: C[] = [];
@@ -132,7 +186,8 @@ export function transformChanges<C extends CellChange>(changes: C[], through: re
     let row: number | null = change.row;
     let col: number | null = change.col;
     for (const s of through) {
-      if (isRows(s.type)) {
+      if (isSort(s)) row = sortedIndex(row as number, s);
+      else if (isRows(s.type)) {
         row = transformIndex(row, s);
         if (row === null || row >= SHEET_MAX_ROWS) break;
       } else {
