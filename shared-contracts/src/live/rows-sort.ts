@@ -24,7 +24,7 @@ export const SORT_TEXTS = {
   ascending: 'Sort sheet A → Z',
   descending: 'Sort sheet Z → A',
   tooManyRows: (rows: number) => `This sheet has ${rows.toLocaleString('en-US')} rows; sorting is available for sheets of up to ${SORT_MAX_ROWS.toLocaleString('en-US')} rows`,
-  noColumn: (column: number, columns: number) => `Cannot sort by column ${column + 1}: the sheet has ${columns} columns`,
+  noColumn: (column: number, columns: number) => `Cannot sort by column ${column + 1}: the sheet has ${columns} ${columns === 1 ? 'column' : 'columns'}`,
   columnRemoved: 'The sheet was not sorted: its column was removed by someone else first',
   rowsSorted: 'Your rows were not removed: someone sorted the sheet first and they are no longer together',
 } as const;
