@@ -348,6 +348,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
+              onSortRows={session.sortRows}
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}

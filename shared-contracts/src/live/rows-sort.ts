@@ -56,26 +56,26 @@ function compareKeys(a: Exclude<Key, null>, b: Exclude<Key, null>): number {
   return a.b - (b as { b: number }).b;
 }
 
-/**
- * Two cells in `direction`: empty cells last in both directions (like Google Sheets); 0 for
- * equal ones (the sort keeps their order: it is stable).
- */
-export function compareSortValues(a: CellValue | undefined, b: CellValue | undefined, direction: SortDirection): number {
-  const ka = sortKey(a);
-  const kb = sortKey(b);
+/** Two sort keys (sortKey) in `direction`: empty ones last in both directions (like Google Sheets); 0 for equal ones. */
+function compareSortKeys(ka: Key, kb: Key, direction: SortDirection): number {
   if (ka === null || kb === null) return ka === kb ? 0 : ka === null ? 1 : -1;
   const c = compareKeys(ka, kb);
   return direction === 'asc' ? c : -c;
 }
 
+/** Two cells in `direction` (empty cells last in both directions); 0 for equal ones (the sort keeps their order: it is stable). */
+export function compareSortValues(a: CellValue | undefined, b: CellValue | undefined, direction: SortDirection): number {
+  return compareSortKeys(sortKey(a), sortKey(b), direction);
+}
+
 /**
  * The rows of `grid` sorted by `column` in `direction`: `order[newRow] = oldRow`. Stable (equal
- * cells keep their rows' order). Keys are computed once per row.
+ * cells keep their rows' order). Keys are computed once per row (100,000 rows: ~1.7 million comparisons).
  */
 export function sortOrder(grid: GridData, column: number, direction: SortDirection): number[] {
-  const keys = grid.map((row) => row[column]);
+  const keys = grid.map((row) => sortKey(row[column]));
   const order = grid.map((_, i) => i);
-  order.sort((a, b) => compareSortValues(keys[a], keys[b], direction) || a - b);
+  order.sort((a, b) => compareSortKeys(keys[a], keys[b], direction) || a - b);
   return order;
 }
 

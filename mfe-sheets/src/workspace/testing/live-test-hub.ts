@@ -10,6 +10,8 @@ import {
   transformOperationThrough,
   applyOrder,
   sortOrder,
+  SORT_MAX_ROWS,
+  SORT_TEXTS,
   type MoveStep,
   type AppliedOperation,
   type LiveClientFrame,
@@ -96,7 +98,8 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   function applyTo(sheet: Sheet, op: LiveOperation): string | null {
     const { metadata } = sheet;
     if (op.type === 'rows_sort') {
-      if (op.column >= metadata.columns) return `Cannot sort by column ${op.column + 1}`;
+      if (op.column >= metadata.columns) return SORT_TEXTS.noColumn(op.column, metadata.columns);
+      if (sheet.data.length > SORT_MAX_ROWS) return SORT_TEXTS.tooManyRows(sheet.data.length);
       sheet.data = applyOrder(sheet.data, sortOrder(sheet.data, op.column, op.direction));
       touch(sheet);
       return null;
