@@ -70,11 +70,23 @@ test('someone else’s sort reorders the rows shown; an own pending edit follows
   expect(grid()[1][0]).toBe('b typed');
 });
 
-test('a sort with an own row insert pending: the grid is read again from the server once settled', async () => {
-  const { live, log } = setup([['b'], ['a']]);
-  live.send([{ id: 'ins', type: 'rows_insert', index: 0, count: 1 }]);
+test('a sort with an own row insert pending: the inserted row shows where the server will put it, before its row’s new place', () => {
+  const { live, grid } = setup([['b'], ['a']]);
+  // Inserted before "a" (shown at once).
+  grid().splice(1, 0, ['new']);
+  live.send([{ id: 'ins', type: 'rows_insert', index: 1, count: 1 }]);
   live.receive(sortFrame(2, [1, 0]));
+  expect(grid()).toEqual([['new'], ['a'], ['b']]);
   live.receive({ type: 'ack', data: { sheet_id: SHEET, operation_id: 'ins', version: 3, timestamp: 't' } });
+  expect(live.version).toBe(3);
+});
+
+test('a sort that parts rows an own pending removal took: the grid is read again from the server once settled', async () => {
+  const { live, grid, log } = setup([['c'], ['a'], ['b']]);
+  grid().splice(0, 2);
+  live.send([{ id: 'del', type: 'rows_remove', index: 0, count: 2 }]);
+  live.receive(sortFrame(2, [1, 2, 0]));
+  live.receive({ type: 'error', data: { code: 'conflict', message: 'parted', operation_id: 'del' } });
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(log).toContain('fetch');
 });

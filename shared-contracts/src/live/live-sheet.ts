@@ -2,7 +2,16 @@ import { moveChart } from '../charts/chart-range.js';
 import type { ChartDefinition } from '../charts/chart.schema.js';
 import type { CellChange } from '../sheets/sheet.schema.js';
 import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
-import { EDIT_DROPPED_TEXT, isStructureType, type SortStep, STRUCTURE_DROPPED_TEXT, type StructureStep, transformCell, transformOperation } from './transform-position.js';
+import {
+  EDIT_DROPPED_TEXT,
+  isStructureType,
+  type SortStep,
+  sortThrough,
+  STRUCTURE_DROPPED_TEXT,
+  type StructureStep,
+  transformCell,
+  transformOperation,
+} from './transform-position.js';
 
 export type SyncData = Extract<LiveServerFrame, { type: 'sync' }>['data'];
 export type StructureOperation = Extract<LiveOperation, { type: StructureOperationType }>;
@@ -362,20 +371,23 @@ export class LiveSheet {
 
   /**
    * Rows sorted on the server before every own operation still pending: they move through the
-   * order (the server moves them so too), and the grid shows the rows in it. An own pending row or
-   * column insert or removal shows rows the order does not know: the grid is repaired from the
-   * server's sheet once they are settled.
+   * order (the server moves them so too), and the order through the own rows inserted or removed
+   * (sortThrough: where the server will put them), and the grid shows the rows in it. Own rows
+   * removed that the sort parted (the server refuses that removal), or a grid without applySort:
+   * the grid is repaired from the server's sheet once the own operations are settled.
    */
-  private sortRows(step: SortStep): void {
-    let unknown = this.options.applySort === undefined;
+  private sortRows(sorted: SortStep): void {
+    let step: SortStep | null = sorted;
     for (const entry of this.own.values()) {
-      if (entry.operation === null) continue;
-      if (structureOf(entry.operation) !== null) unknown = true;
-      entry.operation = transformOperation(entry.operation, step, 'after').operation;
+      const mine = entry.operation;
+      if (mine === null) continue;
+      if (step !== null) entry.operation = transformOperation(mine, step, 'after').operation;
+      const structure = structureOf(mine);
+      if (structure !== null && step !== null) step = sortThrough(step, structure);
     }
     this.ownChanged();
-    if (unknown) this.drifted = true;
-    else this.options.applySort!(step.order);
+    if (step === null || this.options.applySort === undefined) this.drifted = true;
+    else this.options.applySort(step.order);
   }
 
   /** A chart as the server stored it, moved through the own row/column operations it was committed before. */

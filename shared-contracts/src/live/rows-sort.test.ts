@@ -1,6 +1,6 @@
 import { LiveOperationSchema } from './live.schema.js';
 import { applyOrder, compareSortValues, isPermutation, sortOrder } from './rows-sort.js';
-import { type SortStep, transformCell, transformChanges, transformOperation, transformStructure } from './transform-position.js';
+import { type SortStep, sortThrough, transformCell, transformChanges, transformOperation, transformStructure } from './transform-position.js';
 
 describe('sorting rows by a column', () => {
   const column = ['pear', 10, '', 'Apple', '9', null, true, 'apple', 2.5, '=A1'];
@@ -63,4 +63,14 @@ describe('positions through a sort', () => {
     expect(transformOperation(op, { type: 'columns_remove', index: 2, count: 1 }, 'after').operation).toBeNull();
     expect(transformOperation(op, { type: 'rows_remove', index: 0, count: 1 }, 'after').operation).toBe(op);
   });
+
+  test('a sort through rows inserted or removed after it (a client’s own, not on the server yet): where the server will put them', () => {
+    // Rows 0..3; two rows inserted before old row 3, which the sort put at 1.
+    expect(sortThrough(sort, { type: 'rows_insert', index: 3, count: 2 })?.order).toEqual([1, 3, 4, 5, 0, 2]);
+    expect(sortThrough(sort, { type: 'rows_insert', index: 4, count: 1 })?.order).toEqual([1, 3, 0, 2, 4]);
+    expect(sortThrough(sort, { type: 'rows_remove', index: 3, count: 1 })?.order).toEqual([1, 0, 2]);
+    expect(sortThrough(sort, { type: 'rows_remove', index: 2, count: 2 })).toBeNull();
+    expect(sortThrough(sort, { type: 'columns_insert', index: 0, count: 1 })).toBe(sort);
+  });
 });
+

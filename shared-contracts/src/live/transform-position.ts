@@ -133,6 +133,34 @@ function sortStructure<T extends StructureStep>(op: T, through: SortStep): T | n
   return low === op.index ? op : { ...op, index: low };
 }
 
+/**
+ * A sort committed before S, as it applies after S (a client's own rows inserted or removed, not
+ * on the server yet, which the server then moves through the sort: sortStructure): inserted rows
+ * go right before the new place of the row they were inserted before (at the end when they were
+ * at the end); removed rows leave the order. Null when S removes rows the sort parted (the server
+ * refuses that removal: what the rows are then is only known from the server).
+ */
+export function sortThrough(step: SortStep, through: StructureStep): SortStep | null {
+  if (!isRows(through.type)) return step;
+  const { index, count } = through;
+  const { order } = step;
+  if (through.type === 'rows_insert') {
+    const local = (old: number) => (old < index ? old : old + count);
+    const before = index < order.length ? sortedIndex(index, step) : order.length;
+    const moved: number[] = [];
+    for (let n = 0; n < order.length; n++) {
+      if (n === before) for (let k = 0; k < count; k++) moved.push(index + k);
+      moved.push(local(order[n]));
+    }
+    if (before >= order.length) for (let k = 0; k < count; k++) moved.push(index + k);
+    return { type: 'rows_sort', order: moved };
+  }
+  if (transformStructure(through, step, 'after') === null) return null;
+  const moved: number[] = [];
+  for (const old of order) if (old < index || old >= index + count) moved.push(old < index ? old : old - count);
+  return { type: 'rows_sort', order: moved };
+}
+
 /** What a live operation becomes through S: the operation (null when nothing of it is left) and how many of its cells were dropped. */
 export interface Transformed<T> {
   operation: T | null;
