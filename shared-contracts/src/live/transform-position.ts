@@ -57,12 +57,14 @@ export function isStructureType(type: string): type is StructureOperationType {
   return type === 'rows_insert' || type === 'rows_remove' || type === 'columns_insert' || type === 'columns_remove';
 }
 
-const isRows = (type: StructureOperationType) => type === 'rows_insert' || type === 'rows_remove';
-const isInsert = (type: StructureOperationType) => type === 'rows_insert' || type === 'columns_insert';
+/** Whether a structure op moves rows (else columns). */
+export const isRowStructure = (type: StructureOperationType) => type === 'rows_insert' || type === 'rows_remove';
+/** Whether a structure op inserts (else removes). */
+export const isInsertStructure = (type: StructureOperationType) => type === 'rows_insert' || type === 'columns_insert';
 
 /** A row index through S when S is on rows, a column index when S is on columns: where it is now, or null when removed. */
 export function transformIndex(index: number, through: StructureStep): number | null {
-  if (isInsert(through.type)) return index >= through.index ? index + through.count : index;
+  if (isInsertStructure(through.type)) return index >= through.index ? index + through.count : index;
   if (index < through.index) return index;
   if (index >= through.index + through.count) return index - through.count;
   return null;
@@ -74,7 +76,7 @@ export function transformCell<C extends { row: number; col: number }>(cell: C, t
     const row = sortedIndex(cell.row, through);
     return row === cell.row ? cell : { ...cell, row };
   }
-  if (isRows(through.type)) {
+  if (isRowStructure(through.type)) {
     const row = transformIndex(cell.row, through);
     if (row === null || row >= SHEET_MAX_ROWS) return null;
     return row === cell.row ? cell : { ...cell, row };
@@ -87,19 +89,19 @@ export function transformCell<C extends { row: number; col: number }>(cell: C, t
 /** A structure op through S (see the rules above): the op as it applies now, or null when nothing of it is left. */
 export function transformStructure<T extends StructureStep>(op: T, through: MoveStep, side: TransformSide): T | null {
   if (isSort(through)) return sortStructure(op, through);
-  if (isRows(op.type) !== isRows(through.type)) return op;
+  if (isRowStructure(op.type) !== isRowStructure(through.type)) return op;
   const { index, count } = op;
   const end = index + count;
   const sEnd = through.index + through.count;
   let next: { index: number; count: number } | null;
-  if (isInsert(op.type)) {
-    if (isInsert(through.type)) {
+  if (isInsertStructure(op.type)) {
+    if (isInsertStructure(through.type)) {
       const shifts = through.index < index || (through.index === index && side === 'after');
       next = { index: shifts ? index + through.count : index, count };
     } else if (index <= through.index) next = { index, count };
     else if (index >= sEnd) next = { index: index - through.count, count };
     else next = null;
-  } else if (isInsert(through.type)) {
+  } else if (isInsertStructure(through.type)) {
     if (through.index <= index) next = { index: index + through.count, count };
     else if (through.index >= end) next = { index, count };
     else next = { index, count: count + through.count };
@@ -109,14 +111,14 @@ export function transformStructure<T extends StructureStep>(op: T, through: Move
     next = count - overlap > 0 ? { index: start, count: count - overlap } : null;
   }
   if (next === null) return null;
-  const max = isRows(op.type) ? SHEET_MAX_ROWS : SHEET_MAX_COLUMNS;
+  const max = isRowStructure(op.type) ? SHEET_MAX_ROWS : SHEET_MAX_COLUMNS;
   if (next.index > max || next.count > max) return null;
   return next.index === index && next.count === count ? op : { ...op, index: next.index, count: next.count };
 }
 
 /** Rows inserted or removed through a sort (see SortStep); columns are untouched. */
 function sortStructure<T extends StructureStep>(op: T, through: SortStep): T | null {
-  if (!isRows(op.type)) return op;
+  if (!isRowStructure(op.type)) return op;
   if (op.type === 'rows_insert') {
     const index = sortedIndex(op.index, through);
     return index === op.index ? op : { ...op, index };
@@ -141,7 +143,7 @@ function sortStructure<T extends StructureStep>(op: T, through: SortStep): T | n
  * refuses that removal: what the rows are then is only known from the server).
  */
 export function sortThrough(step: SortStep, through: StructureStep): SortStep | null {
-  if (!isRows(through.type)) return step;
+  if (!isRowStructure(through.type)) return step;
   const { index, count } = through;
   const { order } = step;
   if (through.type === 'rows_insert') {
@@ -183,7 +185,7 @@ export function transformOperation<T extends LiveOperation>(op: T, through: Move
   }
   if (op.type === 'rows_sort') {
     // A sort is an intent: only its column moves (and is gone with its column); rows and other sorts leave it as it is.
-    if (isSort(through) || isRows(through.type)) return { operation: op, dropped: 0 };
+    if (isSort(through) || isRowStructure(through.type)) return { operation: op, dropped: 0 };
     const column = transformIndex(op.column, through);
     if (column === null || column >= SHEET_MAX_COLUMNS) return { operation: null, dropped: 0 };
     return { operation: column === op.column ? op : { ...op, column }, dropped: 0 };
@@ -215,7 +217,7 @@ export function transformChanges<C extends CellChange>(changes: C[], through: re
     let col: number | null = change.col;
     for (const s of through) {
       if (isSort(s)) row = sortedIndex(row as number, s);
-      else if (isRows(s.type)) {
+      else if (isRowStructure(s.type)) {
         row = transformIndex(row, s);
         if (row === null || row >= SHEET_MAX_ROWS) break;
       } else {
