@@ -24,7 +24,7 @@ describe('access on the live sockets', () => {
   after(() => closeLiveStack(s.t, open));
 
   it("a viewer's operation gets an error frame naming it and changes nothing", async () => {
-    const sheet = (await s.api.post('/api/v1/sheets', { name: 'Read me', data: [['before']] })).json();
+    const sheet = (await s.api.post('/api/v1/sheets', { name: 'Read me', data: [['before'], ['a row after']] })).json();
     await s.api.put(`/api/v1/sheets/${sheet.id}/access`, {
       entries: [
         { user_id: s.admin.userId, level: 'owner' },
@@ -37,8 +37,12 @@ describe('access on the live sockets', () => {
     const error = await bob.next('error', (f) => f.data.operation_id === 'bob-1');
     assert.equal(error.data.message, ACCESS_TEXTS.viewOnly);
     assert.equal(error.data.code, 'forbidden');
+    // A sort too (it reorders every row): refused by the server, whatever the client shows.
+    bob.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'asc' } });
+    const sortError = await bob.next('error', (f) => f.data.operation_id === 'bob-sort');
+    assert.deepEqual(sortError.data, { code: 'forbidden', message: ACCESS_TEXTS.viewOnly, operation_id: 'bob-sort' });
     const stored = (await s.api.get(`/api/v1/sheets/${sheet.id}`)).json();
-    assert.deepEqual(stored.data, [['before']]);
+    assert.deepEqual(stored.data, [['before'], ['a row after']]);
     assert.equal(stored.version, 1);
   });
 

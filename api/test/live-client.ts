@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { WebSocket } from '@fastify/websocket';
 import {
+  applyOrder,
   LiveServerFrameSchema,
   type LiveServerFrame,
   type LiveGrid,
@@ -175,7 +176,7 @@ export function applyChanges(grid: GridData, changes: { row: number; col: number
 }
 
 /** What one version does to a replica: cell changes, or rows / columns inserted or removed (as the server does it). */
-export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp;
+export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp | { type: 'rows_sort'; order: number[] };
 
 /**
  * A client's copy of the sheet: the grid it loaded at `version`, then every operation it
@@ -201,7 +202,8 @@ export class Replica {
         );
       } else if (f.type === 'ack') {
         const changes = this.sent.get(f.data.operation_id);
-        if (changes) this.pending.set(f.data.version, changes);
+        if (f.data.order) this.pending.set(f.data.version, { type: 'rows_sort', order: f.data.order });
+        else if (changes) this.pending.set(f.data.version, changes);
       } else if (f.type === 'sync' && f.data.version >= this.version) {
         // The test sockets hold the grid whole: their syncs carry it.
         this.grid = structuredClone(f.data.data ?? []);
@@ -211,6 +213,7 @@ export class Replica {
     while (this.pending.has(this.version + 1)) {
       const step = this.pending.get(this.version + 1)!;
       if (Array.isArray(step)) applyChanges(this.grid, step);
+      else if (step.type === 'rows_sort') this.grid = applyOrder(this.grid, step.order);
       else restructure(this.grid, [], widthOf(this.grid), step);
       this.pending.delete(this.version + 1);
       this.version += 1;

@@ -9,6 +9,7 @@ import {
   SHEET_REPLACED_TEXT,
   STRUCTURE_DROPPED_TEXT,
   SheetSchema,
+  SORT_TEXTS,
   type StructureOperation,
 } from '@tessera/contracts';
 import { LiveClient } from './live-client.js';
@@ -165,6 +166,109 @@ describe('live operations through concurrent rows and columns', () => {
     assert.equal(refused.type === 'error' && refused.data.operation_id, 'g5');
     assert.deepEqual((await server(s.id)).data, [['was r2'], ['r3c0'], ['r4c0'], ['was r5']]);
   });
+
+  // ---- rows sorted by a column (rows_sort): the server orders the rows it holds; edits on the version before follow their rows ----
+
+  /** Rows keyed by an id in column 0, a value to sort by in column 1, and a mark in column 2 that must stay with its row. */
+  const sortable = (): GridData => [
+    ['a', 'banana', 'a!'],
+    ['b', 10, 'b!'],
+    ['c', '', 'c!'],
+    ['d', 'Apple', 'd!'],
+    ['e', 9, 'e!'],
+    ['f', 'apple', 'f!'],
+  ];
+
+  it('A sorts by a column: numbers first, text without case, empty cells last; every row keeps its cells; B and A are told the order', async () => {
+    const s = await sheet(sortable());
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    const ack = await a.next('ack', (f) => f.data.operation_id === 'a-sort');
+    assert.equal(ack.data.version, s.version + 1);
+    // "Apple" and "apple" tie: they keep their order (stable).
+    const ascending = [
+      ['e', 9, 'e!'],
+      ['b', 10, 'b!'],
+      ['d', 'Apple', 'd!'],
+      ['f', 'apple', 'f!'],
+      ['a', 'banana', 'a!'],
+      ['c', '', 'c!'],
+    ];
+    assert.deepEqual((await server(s.id)).data, ascending);
+    assert.deepEqual(ack.data.order, [4, 1, 3, 5, 0, 2]);
+    const told = await b.next('operation', (f) => f.data.operation.id === 'a-sort');
+    assert.deepEqual(told.data.operation.type === 'rows_sort' && told.data.operation.order, [4, 1, 3, 5, 0, 2]);
+
+    send(b, s.id, { id: 'b-sort', type: 'rows_sort', column: 1, direction: 'desc', base_version: s.version + 1 });
+    await b.next('ack', (f) => f.data.operation_id === 'b-sort');
+    // Z → A: the empty cell still last.
+    assert.deepEqual((await server(s.id)).data.map((r) => r[0]), ['a', 'd', 'f', 'b', 'e', 'c']);
+  });
+
+  it('B types into a row and inserts a row on the version before A’s sort: the value lands on its (moved) row, the row before its (moved) row', async () => {
+    const s = await sheet(sortable());
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    await a.next('ack');
+    // B has not seen the sort: row 0 is "a" (banana), row 3 is "d" (Apple).
+    send(b, s.id, { id: 'b-typed', type: 'cell_update', position: { row: 0, column: 2 }, value: 'B typed on a', base_version: s.version });
+    send(b, s.id, { id: 'b-ins', type: 'rows_insert', index: 3, count: 1, base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-ins');
+    assert.deepEqual((await server(s.id)).data, [
+      ['e', 9, 'e!'],
+      ['b', 10, 'b!'],
+      ['', '', ''],
+      ['d', 'Apple', 'd!'],
+      ['f', 'apple', 'f!'],
+      ['a', 'banana', 'B typed on a'],
+      ['c', '', 'c!'],
+    ]);
+    // A is told where they landed.
+    const typed = await a.next('operation', (f) => f.data.operation.id === 'b-typed');
+    assert.deepEqual(typed.data.operation.type === 'cell_update' && typed.data.operation.position, { row: 4, column: 2 });
+  });
+
+  it('a sort based before a column insert sorts by its column where it moved; one whose column was removed is refused by name', async () => {
+    const s = await sheet(sortable());
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-col', type: 'columns_insert', index: 0, count: 1, base_version: s.version });
+    await a.next('ack');
+    send(b, s.id, { id: 'b-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-sort');
+    assert.deepEqual((await server(s.id)).data.map((r) => r[1]), ['e', 'b', 'd', 'f', 'a', 'c']);
+
+    send(a, s.id, { id: 'a-drop', type: 'columns_remove', index: 2, count: 1, base_version: s.version + 2 });
+    await a.next('ack', (f) => f.data.operation_id === 'a-drop');
+    const before = await server(s.id);
+    send(b, s.id, { id: 'b-late', type: 'rows_sort', column: 2, direction: 'desc', base_version: s.version + 2 });
+    assert.deepEqual((await b.next('error')).data, { code: 'conflict', message: SORT_TEXTS.columnRemoved, operation_id: 'b-late' });
+    assert.deepEqual((await server(s.id)).data, before.data, 'nothing changed');
+  });
+
+  it('the versions before and after a sort preview as they were; a client that missed the sort catches up with it', async () => {
+    const s = await sheet(sortable());
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'desc', base_version: s.version });
+    await a.next('ack');
+    send(a, s.id, { id: 'a-after', type: 'cell_update', position: { row: 0, column: 2 }, value: 'after', base_version: s.version + 1 });
+    await a.next('ack', (f) => f.data.operation_id === 'a-after');
+    const rowsAt = async (v: number) => {
+      const res = await api.get(`/api/v1/sheets/${s.id}/versions/${v}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { rows: GridData }).rows.map((r) => r[0]);
+    };
+    assert.deepEqual(await rowsAt(s.version), ['a', 'b', 'c', 'd', 'e', 'f']);
+    assert.deepEqual(await rowsAt(s.version + 1), ['a', 'd', 'f', 'b', 'e', 'c']);
+    assert.deepEqual(await rowsAt(s.version + 2), ['a', 'd', 'f', 'b', 'e', 'c']);
+
+    // A client that held the version before the sort is replayed the sort with its order.
+    const late = await join(s.id, bob.accessToken, 'late', s.version);
+    const replayed = await late.next('operation', (f) => f.data.version === s.version + 1);
+    assert.deepEqual(replayed.data.operation.type === 'rows_sort' && replayed.data.operation.order, [0, 3, 5, 1, 4, 2]);
+  });
 });
 
 /**
@@ -196,6 +300,12 @@ describe('live concurrency property: three clients, rows and columns moving unde
   for (const seed of SEEDS) {
     it(`seed ${seed}: replicas equal the server and every surviving edit is on its row and column`, async (t) => {
       t.diagnostic(await runScenario(stack, [stack.admin.accessToken, stack.bob.accessToken, carol.accessToken], seed, STEPS, open));
+    });
+  }
+  // Rows sorted by a column among the edits: every edit still lands on the row it aimed at, wherever the sorts moved it.
+  for (const seed of [7, 8]) {
+    it(`seed ${seed}, with sorts: replicas equal the server and every surviving edit is on its row and column`, async (t) => {
+      t.diagnostic(await runScenario(stack, [stack.admin.accessToken, stack.bob.accessToken, carol.accessToken], seed, STEPS, open, true));
     });
   }
 });
@@ -242,6 +352,12 @@ class SimClient {
         }
       },
       applyStructure: (op) => this.restructure(op),
+      // Rows sorted (anyone's; the own one at its ack): the grid and the row identities alike.
+      applySort: (order) => {
+        if (order.length !== this.rows) this.violations.push(`a sort of ${order.length} rows came for a grid of ${this.rows}`);
+        this.grid = order.map((old) => this.grid[old]);
+        this.rowIds = order.map((old) => this.rowIds[old]);
+      },
       replace: () => {
         this.syncs += 1;
       },
@@ -290,6 +406,9 @@ class SimClient {
         inserts: [],
       });
       for (const c of changes) this.grid[c.row][c.col] = String(c.value);
+    } else if (operation.type === 'rows_sort') {
+      // Aimed at its column (refused only when that column is gone); shown once the server gives the order.
+      this.aims.set(operation.id, { cells: [], removes: [this.colIds[operation.column]], inserts: [] });
     } else {
       const axis = operation.type.startsWith('rows') ? this.rowIds : this.colIds;
       const removes = operation.type.endsWith('remove') ? axis.slice(operation.index, operation.index + operation.count) : [];
@@ -316,7 +435,8 @@ class SimClient {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const normalize = (grid: GridData, width: number): string[][] => grid.map((row) => Array.from({ length: width }, (_, c) => String(row[c] ?? '')));
 
-async function runScenario(stack: LiveStack, tokens: string[], seed: number, steps: number, open: LiveClient[]): Promise<string> {
+/** `sorts`: clients also sort the rows (a removal then takes one row: rows a sort parted cannot be removed as one range, and are refused). */
+async function runScenario(stack: LiveStack, tokens: string[], seed: number, steps: number, open: LiveClient[], sorts = false): Promise<string> {
   const random = seededRandom(seed);
   const int = (n: number) => Math.floor(random() * n);
   const { api, base } = stack;
@@ -353,8 +473,10 @@ async function runScenario(stack: LiveStack, tokens: string[], seed: number, ste
       if (insert) c.edit({ id, type: rows ? 'rows_insert' : 'columns_insert', index: int(size + 1), count: 1 + int(2) });
       else {
         const index = int(size);
-        c.edit({ id, type: rows ? 'rows_remove' : 'columns_remove', index, count: 1 + int(Math.min(2, size - index)) });
+        c.edit({ id, type: rows ? 'rows_remove' : 'columns_remove', index, count: sorts && rows ? 1 : 1 + int(Math.min(2, size - index)) });
       }
+    } else if (sorts && roll < 0.68 && c.cols > 0) {
+      c.edit({ id, type: 'rows_sort', column: int(c.cols), direction: random() < 0.5 ? 'asc' : 'desc' });
     } else if (roll < 0.78) {
       c.flush();
     } else if (roll < 0.92) {
@@ -438,5 +560,6 @@ async function runScenario(stack: LiveStack, tokens: string[], seed: number, ste
   const ops = clients.flatMap((c) => [...c.aims.values()]);
   const structural = ops.filter((a) => a.cells.length === 0).length;
   const refused = clients.reduce((n, c) => n + errorsOf(c).length, 0);
-  return `${ops.length} ops (${structural} rows/columns), ${truth.version - s.version} versions, ${refused} refused by name; ${rowIds.length} × ${colIds.length} at the end`;
+  const sorted = clients.reduce((n, c) => n + c.socket.frames.filter((f) => f.type === 'ack' && f.data.order !== undefined).length, 0);
+  return `${ops.length} ops (${structural} rows/columns, ${sorted} sorts), ${truth.version - s.version} versions, ${refused} refused by name; ${rowIds.length} × ${colIds.length} at the end`;
 }

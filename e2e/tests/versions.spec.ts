@@ -163,4 +163,19 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
     await expect(gridCell(page, 0, 1)).toHaveText('2500');
     await expect(gridCell(page, 1, 1)).toHaveText('600');
   });
+  test("the column header's menu sorts the sheet A → Z by Cost: the rows move with their cells, in the grid and on the server", async ({ page, request }) => {
+    await signIn(page);
+    await openSheet(page, ids.sheet, sheetName);
+    await expect(gridCell(page, 0, 0)).toHaveText('Rent');
+    await expect(gridCell(page, 1, 0)).toHaveText('Food');
+    // Right-clicking the Cost header selects its column; the menu sorts by it.
+    await page.getByTestId('sheet-grid').locator('.ht_clone_top .colHeader', { hasText: 'Cost' }).first().click({ button: 'right' });
+    await page.locator('.htContextMenu').getByText('Sort sheet A → Z', { exact: true }).click();
+    await expect(gridCell(page, 0, 0)).toHaveText('Food');
+    await expect(gridCell(page, 0, 1)).toHaveText('600');
+    await expect(gridCell(page, 1, 0)).toHaveText('Rent');
+    await expect(gridCell(page, 1, 1)).toHaveText('2500');
+    await expect.poll(() => storedCell(request, 0, 0)).toBe('Food');
+    expect(await storedCell(request, 1, 1)).toBe(2500);
+  });
 });

@@ -17,7 +17,7 @@ export function replayFrames(sheetId: string, missed: LoggedOp[]): LiveServerFra
     if (op.kind === 'cells' && op.changes !== null) {
       operation = { ...base, type: 'cells_update', changes: op.changes.map((d) => ({ row: d.row, col: d.col, value: d.new })) };
     } else if (op.structure !== null) {
-      operation = { ...base, type: op.structure.type, index: op.structure.index, count: op.structure.count };
+      operation = { ...base, ...op.structure };
     } else if (op.kind === 'chart' && op.chart) {
       frames.push(chartFrame(sheetId, op.version, op.chart.id, op.chart.chart, base.user_id, base.timestamp));
       continue;

@@ -389,7 +389,14 @@ export class LiveHub {
     }
     const ack: LiveServerFrame = {
       type: 'ack',
-      data: { sheet_id: conn.sheetId, operation_id: op.id, version: outcome.version, timestamp: outcome.timestamp },
+      data: {
+        sheet_id: conn.sheetId,
+        operation_id: op.id,
+        version: outcome.version,
+        timestamp: outcome.timestamp,
+        // The sort's author learns the order it got here (the others from the operation frame).
+        ...(outcome.operation.type === 'rows_sort' ? { order: outcome.operation.order } : {}),
+      },
     };
     const entry = this.#rooms.get(conn.sheetId);
     // A re-sent operation (same id) was applied and delivered the first time: only the ack again,

@@ -2,7 +2,7 @@ import { type ChartDefinition, chartsOf } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { CellDelta } from '../sheets/cell-grid.js';
-import { type StoredStructureOp, withOpIds } from '../sheets/sheet-ops.tables.js';
+import { type StoredMoveOp, withOpIds } from '../sheets/sheet-ops.tables.js';
 
 export interface LoggedOp {
   version: number;
@@ -13,8 +13,8 @@ export interface LoggedOp {
   changes: CellDelta[] | null;
   /** The live client's operation id, when the op came through the socket. */
   opId: string | null;
-  /** Rows or columns inserted or removed. */
-  structure: StoredStructureOp | null;
+  /** Rows or columns inserted or removed, or rows sorted. */
+  structure: StoredMoveOp | null;
   /** A chart change ('chart'): the chart it changed as stored at that version (null: deleted); absent when it cannot be told. */
   chart?: { id: string; chart: ChartDefinition | null };
 }
@@ -46,7 +46,7 @@ export class SheetOpsRepository {
       createdAt: r.created_at,
       changes: r.changes === null ? null : (JSON.parse(r.changes) as CellDelta[]),
       opId: r.op_id,
-      structure: r.op === null ? null : (JSON.parse(r.op) as StoredStructureOp),
+      structure: r.op === null ? null : (JSON.parse(r.op) as StoredMoveOp),
     }));
     const chartOps = ops.filter((op) => op.kind === 'chart');
     if (chartOps.length > 0) await this.#chartChanges(sheetId, chartOps);

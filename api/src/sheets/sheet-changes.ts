@@ -1,11 +1,11 @@
 import type { CellChange, ChartDefinition, NavigationEventType } from '@tessera/contracts';
-import type { StoredStructureOp } from './sheet-ops.tables.js';
+import type { StoredMoveOp } from './sheet-ops.tables.js';
 
 /** A committed change of a sheet, told after the transaction, in the order of this process's commits. */
 export type SheetChange =
   | { sheetId: string; version: number; kind: 'cells'; changes: CellChange[]; userId: string; updatedAt: string; origin?: string }
-  /** Rows or columns inserted or removed. */
-  | { sheetId: string; version: number; kind: 'structure'; operation: StoredStructureOp; userId: string; updatedAt: string; origin?: string }
+  /** Rows or columns inserted or removed, or rows sorted. */
+  | { sheetId: string; version: number; kind: 'structure'; operation: StoredMoveOp; userId: string; updatedAt: string; origin?: string }
   /** A chart added or changed (`chart`), or deleted (null): the sockets get it as a `chart` frame, no one re-reads the sheet. */
   | { sheetId: string; version: number; kind: 'chart'; chartId: string; chart: ChartDefinition | null; userId: string; updatedAt: string }
   /** PUT: a new grid, a rename or other metadata: listeners re-read the sheet. */

@@ -1,3 +1,4 @@
+import type { SortDirection } from '@tessera/contracts';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -7,6 +8,17 @@ export interface StoredStructureOp {
   index: number;
   count: number;
 }
+
+/** Rows sorted (a live rows_sort as applied): the intent and the order it gave, `order[newRow] = oldRow`. */
+export interface StoredSortOp {
+  type: 'rows_sort';
+  column: number;
+  direction: SortDirection;
+  order: number[];
+}
+
+/** What the op log's `op` column holds: rows or columns inserted or removed, or rows sorted. */
+export type StoredMoveOp = StoredStructureOp | StoredSortOp;
 
 /** Kysely's view of the columns migration 0005 adds to sheet_ops (kept here so the feature stays in its folder). */
 export type SheetOpIdTables = {

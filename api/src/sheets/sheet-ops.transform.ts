@@ -6,8 +6,12 @@ import {
   ERROR_CODES,
   moveChartBox,
   moveChartRange,
+  SHEET_MAX_COLUMNS,
   SHEET_REPLACED_TEXT,
+  SORT_TEXTS,
   STRUCTURE_DROPPED_TEXT,
+  type StructureStep,
+  transformIndex,
   transformChanges,
   transformStructure,
 } from '@tessera/contracts';
@@ -15,7 +19,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChangeFeed } from './sheet-changes.js';
-import type { StoredStructureOp } from './sheet-ops.tables.js';
+import type { StoredMoveOp, StoredStructureOp } from './sheet-ops.tables.js';
 
 /**
  * What a live operation's positions go through on the server (DESIGN.md § Live collaboration):
@@ -34,7 +38,7 @@ import type { StoredStructureOp } from './sheet-ops.tables.js';
  */
 export interface StructureHistory {
   /** Structural ops after the lowest base asked for, oldest first. */
-  steps: { version: number; op: StoredStructureOp }[];
+  steps: { version: number; op: StoredMoveOp }[];
   /** The latest whole-grid replacement after that base, if any. */
   replacedAt: number | null;
 }
@@ -54,7 +58,7 @@ export async function structureSince(db: Kysely<Database> | Transaction<Database
   const steps: StructureHistory['steps'] = [];
   let replacedAt: number | null = null;
   for (const r of rows) {
-    if (r.op !== null) steps.push({ version: r.version, op: JSON.parse(r.op) as StoredStructureOp });
+    if (r.op !== null) steps.push({ version: r.version, op: JSON.parse(r.op) as StoredMoveOp });
     else if (!r.neutral) replacedAt = r.version;
   }
   return { steps, replacedAt };
@@ -111,7 +115,7 @@ export class StructureLog {
   }
 
   /** This process committed `version` (after the lock that made it): the next version of what is known, or a fresh start. */
-  #advance(sheetId: string, version: number, op: StoredStructureOp | null): void {
+  #advance(sheetId: string, version: number, op: StoredMoveOp | null): void {
     const known = this.#known.get(sheetId);
     if (known && known.upTo >= version) return;
     const next: Known = known && known.upTo === version - 1 ? known : { from: version - 1, upTo: version - 1, steps: [], replacedAt: null };
@@ -139,6 +143,8 @@ function baseError(base: number, current: number, history: StructureHistory): Ht
 }
 
 const stepsAfter = (history: StructureHistory, base: number) => history.steps.filter((s) => s.version > base).map((s) => s.op);
+/** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart. */
+const rangeStepsAfter = (history: StructureHistory, base: number) => stepsAfter(history, base).filter((op): op is StructureStep & StoredStructureOp => op.type !== 'rows_sort');
 
 /**
  * A live cell write based on `base` (undefined: an older client, taken as current), moved to
@@ -162,7 +168,25 @@ export function moveStructure(op: StoredStructureOp, base: number | undefined, c
   let moved: StoredStructureOp | null = op;
   for (const step of stepsAfter(history, base)) {
     moved = transformStructure(moved, step, 'after');
-    if (moved === null) return new HttpError(409, ERROR_CODES.conflict, STRUCTURE_DROPPED_TEXT);
+    if (moved === null) return new HttpError(409, ERROR_CODES.conflict, step.type === 'rows_sort' ? SORT_TEXTS.rowsSorted : STRUCTURE_DROPPED_TEXT);
+  }
+  return moved;
+}
+
+/**
+ * The column of a live sort based on `base` moved to the sheet at `current` through the columns
+ * inserted or removed since (rows inserted, removed or sorted leave it: the order is computed on
+ * the rows as they are now), or the refusal (its column removed, or no way to move it).
+ */
+export function moveSortColumn(column: number, base: number | undefined, current: number, history: StructureHistory): number | HttpError {
+  if (base === undefined) return column;
+  const refused = baseError(base, current, history);
+  if (refused) return refused;
+  let moved: number | null = column;
+  for (const step of rangeStepsAfter(history, base)) {
+    if (step.type !== 'columns_insert' && step.type !== 'columns_remove') continue;
+    moved = transformIndex(moved, step);
+    if (moved === null || moved >= SHEET_MAX_COLUMNS) return new HttpError(409, ERROR_CODES.conflict, SORT_TEXTS.columnRemoved);
   }
   return moved;
 }
@@ -177,7 +201,7 @@ export function moveChartRangeTo(range: ChartRange, base: number | undefined, cu
   const refused = baseError(base, current, history);
   if (refused) return refused;
   let moved: ChartRange | null = range;
-  for (const step of stepsAfter(history, base)) {
+  for (const step of rangeStepsAfter(history, base)) {
     moved = moveChartRange(moved, step);
     if (moved === null) return null;
   }
@@ -191,6 +215,6 @@ export function moveChartRangeTo(range: ChartRange, base: number | undefined, cu
 export function moveChartBoxTo(box: ChartBox, base: number | undefined, history: StructureHistory): ChartBox {
   if (base === undefined) return box;
   let moved = box;
-  for (const step of stepsAfter(history, base)) moved = moveChartBox(moved, step);
+  for (const step of rangeStepsAfter(history, base)) moved = moveChartBox(moved, step);
   return moved;
 }

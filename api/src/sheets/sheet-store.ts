@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { type CellDelta, ChunkLayout, CHUNK_ROWS, MAX_CHUNK_ROWS } from './cell-grid.js';
 import { groupVersionsRecorded, recordVersion } from '../versions/version-recorder.js';
 import type { VersionTables } from '../versions/versions.tables.js';
-import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { type StoredMoveOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
 import { applyColumnOps } from './column-text.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -522,7 +522,7 @@ export async function appendOp(
     /** The live client's operation id (idempotency of re-sent operations). */
     opId?: string;
     /** A structural operation's description, kept for replays to reconnecting clients. */
-    structure?: StoredStructureOp;
+    structure?: StoredMoveOp;
   },
 ): Promise<void> {
   await withOpIds(db)

@@ -32,6 +32,11 @@ import {
   type SheetSummary,
   type UpdateSheetBody,
   duplicateSheetName,
+  applyOrder,
+  SORT_MAX_ROWS,
+  SORT_TEXTS,
+  type SortDirection,
+  sortOrder,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -49,8 +54,8 @@ import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
-import { moveCells, moveChartBoxTo, moveChartRangeTo, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
@@ -907,6 +912,55 @@ export class SheetsService {
       this.layouts.set(id, written.version, layout!);
       if (rows) this.cache.splice(id, written.version, rows.splice.from, rows.splice.deleteCount, rows.splice.texts);
       else this.cache.delete(id);
+      this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
+      return written;
+    } catch (err) {
+      this.cache.delete(id);
+      throw err;
+    }
+  }
+
+  /**
+   * The sheet's rows sorted by a column (a live rows_sort): the column moved through the columns
+   * inserted or removed after `baseVersion`, the order computed on the rows stored now (rows-sort.ts:
+   * stable, empty cells last), the chunks holding a row that moved rewritten, and the op logged with
+   * its order (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions before
+   * and after it rebuild from snapshots; catch-up replays it and live ops based before it move
+   * through its order). Sheets over SORT_MAX_ROWS rows are refused (the order's size, see there).
+   * A duplicate (re-sent op id) answers its version with an empty order (it is not broadcast again).
+   */
+  async applySort(
+    id: string,
+    requested: { column: number; direction: SortDirection },
+    userId: string,
+    origin?: string,
+    opId?: string,
+    baseVersion?: number,
+  ): Promise<LiveWriteResult & { operation: StoredSortOp }> {
+    try {
+      const result = await this.db.transaction().execute(async (trx) => {
+        const row = await this.lockSheet(trx, id);
+        const applied = await this.appliedOp(trx, id, opId);
+        if (applied) return { ...applied, operation: { type: 'rows_sort' as const, ...requested, order: [] } };
+        const column = moveSortColumn(requested.column, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
+        if (column instanceof HttpError) throw column;
+        if (column >= row.col_count) throw HttpError.badRequest(SORT_TEXTS.noColumn(column, row.col_count));
+        if (row.row_count > SORT_MAX_ROWS) throw new HttpError(413, ERROR_CODES.payloadTooLarge, SORT_TEXTS.tooManyRows(row.row_count));
+        const version = row.version + 1;
+        const layout = await this.layoutOf(trx, id, row.version);
+        const grid = await readGrid(trx, id);
+        const order = sortOrder(grid, column, requested.direction);
+        const moved = order.flatMap((old, now) => (old === now ? [] : [now]));
+        const next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, order), layout, moved, version);
+        const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
+        const operation: StoredSortOp = { type: 'rows_sort', column, direction: requested.direction, order };
+        await appendOp(trx, { sheetId: id, version, kind: 'rows_sort', userId, changes: null, opId, structure: operation });
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next } as LiveWriteResult & { operation: StoredSortOp; layout?: ChunkLayout };
+      });
+      if (result.duplicate) return result;
+      const { layout, ...written } = result;
+      this.layouts.set(id, written.version, layout!);
+      this.cache.delete(id);
       this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
       return written;
     } catch (err) {

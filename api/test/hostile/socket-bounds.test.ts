@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CELL_MAX_LENGTH, ERROR_CODES, LIVE_CLOSE, LIVE_MAX_FRAME_BYTES, LIVE_PREJOIN_MAX_FRAMES, LIVE_TEXTS, SheetSchema, type Sheet } from '@tessera/contracts';
+import {
+  CELL_MAX_LENGTH,
+  ERROR_CODES,
+  LIVE_CLOSE,
+  LIVE_MAX_FRAME_BYTES,
+  LIVE_PREJOIN_MAX_FRAMES,
+  LIVE_TEXTS,
+  SHEET_MAX_COLUMNS,
+  SheetSchema,
+  type Sheet,
+  SORT_MAX_ROWS,
+  SORT_TEXTS,
+} from '@tessera/contracts';
 import { FRAME_TOO_LARGE_REASON } from '../../src/live/socket-close.js';
 import { LiveClient, listen } from '../live-client.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
@@ -95,6 +107,38 @@ describe('hostile: live socket bounds', () => {
     assert.equal(after.version, s.version + 1, 'only the valid operation');
     assert.equal(after.data[0]?.[0], 'ok');
     assert.equal(JSON.stringify(after.data).includes('forged'), false);
+    await healthAnswers();
+  });
+
+  it(`refuses a sort by a column that is not there, in no known direction, with a forged order, or of more than ${SORT_MAX_ROWS} rows; nothing stored`, async () => {
+    const created = await api.post('/api/v1/sheets', { name: `Sort bounds ${Math.random().toString(36).slice(2, 8)}`, data: [['b'], ['a']] });
+    assert.equal(created.statusCode, 201, created.body);
+    const s = SheetSchema.parse(created.json());
+    const c = await join(s.id, admin.accessToken, 'sorter');
+    const sort = (id: string, operation: object) => c.send({ type: 'operation', sheet_id: s.id, operation: { id, type: 'rows_sort', ...operation } });
+    const refusal = async (id: string) => (await c.next('error', (f) => f.data.operation_id === id)).data;
+    for (const [id, operation, field] of [
+      ['sideways', { column: 0, direction: 'sideways' }, 'direction'],
+      ['negative', { column: -1, direction: 'asc' }, 'column'],
+      ['past-max', { column: SHEET_MAX_COLUMNS, direction: 'asc' }, 'column'],
+      ['forged-order', { column: 0, direction: 'asc', order: [1, 0] }, ''],
+    ] as const) {
+      sort(id, operation);
+      const error = await refusal(id);
+      assert.equal(error.code, ERROR_CODES.validation, id);
+      assert.match(error.message, new RegExp(`^Invalid frame: operation${field ? `\\.${field}` : ''}`), id);
+    }
+    sort('no-column', { column: 3, direction: 'asc' });
+    assert.deepEqual(await refusal('no-column'), { code: ERROR_CODES.badRequest, message: SORT_TEXTS.noColumn(3, 1), operation_id: 'no-column' });
+    assert.deepEqual((await stored(s.id)).data, [['b'], ['a']], 'nothing sorted');
+
+    // Past the bound (the order it would log and send grows with the rows): refused with the reason.
+    c.send({ type: 'operation', sheet_id: s.id, operation: { id: 'grow', type: 'rows_insert', index: 2, count: SORT_MAX_ROWS - 1 } });
+    const grown = (await c.next('ack', (f) => f.data.operation_id === 'grow')).data.version;
+    sort('too-many', { column: 0, direction: 'asc' });
+    assert.deepEqual(await refusal('too-many'), { code: ERROR_CODES.payloadTooLarge, message: SORT_TEXTS.tooManyRows(SORT_MAX_ROWS + 1), operation_id: 'too-many' });
+    assert.equal(SORT_TEXTS.tooManyRows(SORT_MAX_ROWS + 1), 'This sheet has 100,001 rows; sorting is available for sheets of up to 100,000 rows');
+    assert.equal((await stored(s.id)).version, grown, 'nothing stored');
     await healthAnswers();
   });
 

@@ -49,7 +49,7 @@ test("a viewer: 'View only' in the toolbar; cells take no input, the context men
   expect((hot.getActiveEditor() as unknown as { isOpened(): boolean } | undefined)?.isOpened() ?? false).toBe(false);
 
   const menu = JSON.stringify(hot.getSettings().contextMenu);
-  for (const structure of ['row_above', 'row_below', 'col_left', 'col_right', 'remove_row', 'remove_col', 'cut']) expect(menu).not.toContain(structure);
+  for (const structure of ['row_above', 'row_below', 'col_left', 'col_right', 'remove_row', 'remove_col', 'cut', 'sort_asc', 'sort_desc']) expect(menu).not.toContain(structure);
   expect(menu).toContain('copy');
 
   const items = await fileMenuItems();

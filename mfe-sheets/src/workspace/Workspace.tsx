@@ -353,6 +353,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
+              onSortRows={session.sortRows}
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}
@@ -370,6 +371,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
+              onSortRows={session.sortRows}
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}

@@ -1127,3 +1127,18 @@ test("a formula typed into a windowed sheet past the engine's bound stays text, 
   // Never read whole.
   expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
 });
+
+test("the column header's menu sorts a windowed sheet Z → A: the server orders the rows and the windows shown are read again", async () => {
+  // Opened windowed as one of WINDOWED_SHEET_MIN_ROWS (see the mock above); the api sorts sheets of up to SORT_MAX_ROWS rows.
+  const sheet = makeSheet('Sortable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
+  api.sheets.set(sheet.id, sheet);
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  act(() => void currentGrid().selectColumns(1));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('sort_desc'));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[0]).toEqual([`r${SWITCHED_ROWS - 1}`, SWITCHED_ROWS - 1]));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${SWITCHED_ROWS - 1}`));
+  expect(currentGrid().getDataAtCell(1, 1)).toBe(SWITCHED_ROWS - 2);
+  expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
+});

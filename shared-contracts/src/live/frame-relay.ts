@@ -1,6 +1,6 @@
 import type { LiveOperationInput } from '../shell/shell-context.js';
 import type { LiveServerFrame } from './live.schema.js';
-import { isStructureType, type StructureStep, transformOperationThrough } from './transform-position.js';
+import { isStructureType, type MoveStep, transformOperationThrough } from './transform-position.js';
 
 type Listener = (frame: LiveServerFrame) => void;
 
@@ -26,7 +26,7 @@ export class LiveFrameRelay {
   readonly #sent = new Map<string, LiveOperationInput>();
   #buffer: LiveServerFrame[] | null = null;
   /** The structure operations of the versions seen, by version (as applied); versions with cells only map to null. */
-  readonly #versions = new Map<number, StructureStep | null>();
+  readonly #versions = new Map<number, MoveStep | null>();
 
   constructor(private readonly userId: string) {}
 
@@ -72,8 +72,12 @@ export class LiveFrameRelay {
   }
 
   /** Notes what version `version` did (a structure step, or null for cells), keeping the last STEP_LOG versions. */
-  #record(version: number, operation: { type: string; index?: number; count?: number }): void {
-    const step = isStructureType(operation.type) ? { type: operation.type, index: operation.index!, count: operation.count! } : null;
+  #record(version: number, operation: { type: string; index?: number; count?: number; order?: readonly number[] }): void {
+    const step: MoveStep | null = isStructureType(operation.type)
+      ? { type: operation.type, index: operation.index!, count: operation.count! }
+      : operation.type === 'rows_sort' && operation.order
+        ? { type: 'rows_sort', order: operation.order }
+        : null;
     this.#versions.set(version, step);
     if (this.#versions.size > STEP_LOG) this.#versions.delete(this.#versions.keys().next().value!);
   }
@@ -82,8 +86,8 @@ export class LiveFrameRelay {
    * The structure steps after `base` up to `upTo` (exclusive), oldest first, or null when a
    * version in between was not seen (then the echo goes as sent, as before base versions).
    */
-  #stepsBetween(base: number, upTo: number): StructureStep[] | null {
-    const steps: StructureStep[] = [];
+  #stepsBetween(base: number, upTo: number): MoveStep[] | null {
+    const steps: MoveStep[] = [];
     for (let v = base + 1; v < upTo; v++) {
       if (!this.#versions.has(v)) return null;
       const step = this.#versions.get(v);
@@ -110,9 +114,16 @@ export class LiveFrameRelay {
     if (!sent) return null;
     this.#sent.delete(frame.data.operation_id);
     const { base_version: base, ...rest } = sent;
+    // A sort's order is known from its ack only (the server computed it).
+    if (rest.type === 'rows_sort') {
+      if (!frame.data.order) return null;
+      const sorted = { ...rest, order: frame.data.order, user_id: this.userId, timestamp: frame.data.timestamp };
+      this.#record(frame.data.version, sorted);
+      return { type: 'operation', data: { sheet_id: sheetId, version: frame.data.version, operation: sorted } };
+    }
     let operation: typeof rest | null = rest;
     const steps = base === undefined ? null : this.#stepsBetween(base, frame.data.version);
-    if (steps) operation = transformOperationThrough(rest as typeof sent, steps, 'after').operation;
+    if (steps) operation = transformOperationThrough(rest as typeof sent, steps, 'after').operation as typeof rest | null;
     // Nothing of it was left to apply (its rows were removed first): the server wrote nothing either.
     if (operation === null) return null;
     this.#record(frame.data.version, operation);

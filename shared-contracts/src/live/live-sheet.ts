@@ -2,7 +2,16 @@ import { moveChart } from '../charts/chart-range.js';
 import type { ChartDefinition } from '../charts/chart.schema.js';
 import type { CellChange } from '../sheets/sheet.schema.js';
 import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
-import { EDIT_DROPPED_TEXT, isStructureType, STRUCTURE_DROPPED_TEXT, type StructureStep, transformCell, transformOperation } from './transform-position.js';
+import {
+  EDIT_DROPPED_TEXT,
+  isStructureType,
+  type SortStep,
+  sortThrough,
+  STRUCTURE_DROPPED_TEXT,
+  type StructureStep,
+  transformCell,
+  transformOperation,
+} from './transform-position.js';
 
 export type SyncData = Extract<LiveServerFrame, { type: 'sync' }>['data'];
 export type StructureOperation = Extract<LiveOperation, { type: StructureOperationType }>;
@@ -16,6 +25,12 @@ export interface LiveSheetOptions {
   applyCells(changes: CellChange[]): void;
   /** Someone else's rows or columns inserted or removed, to show. */
   applyStructure(operation: StructureOperation): void;
+  /**
+   * The rows sorted (anyone's rows_sort, the own one when its ack brings the order the server
+   * applied): the row shown at `order[r]` is shown at r now (rows past the order stay). Without it,
+   * a sort makes the grid read the server's sheet again (replace).
+   */
+  applySort?(order: readonly number[]): void;
   /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
@@ -41,7 +56,8 @@ export interface LiveSheetOptions {
 }
 
 type Entry =
-  | { kind: 'ack'; id: string; at: string }
+  /** `order`: an own rows_sort's, as the server applied it. */
+  | { kind: 'ack'; id: string; at: string; order?: readonly number[] }
   | { kind: 'op'; operation: AppliedOperation }
   | { kind: 'chart'; chartId: string; chart: ChartDefinition | null };
 
@@ -154,11 +170,13 @@ export class LiveSheet {
     if (this.stopped) return;
     switch (frame.type) {
       case 'ack':
-        if (this.own.has(frame.data.operation_id)) this.queue(frame.data.version, { kind: 'ack', id: frame.data.operation_id, at: frame.data.timestamp });
+        if (this.own.has(frame.data.operation_id))
+          this.queue(frame.data.version, { kind: 'ack', id: frame.data.operation_id, at: frame.data.timestamp, ...(frame.data.order ? { order: frame.data.order } : {}) });
         return;
       case 'operation': {
         const { version, operation } = frame.data;
-        if (this.own.has(operation.id)) this.queue(version, { kind: 'ack', id: operation.id, at: operation.timestamp });
+        if (this.own.has(operation.id))
+          this.queue(version, { kind: 'ack', id: operation.id, at: operation.timestamp, ...(operation.type === 'rows_sort' ? { order: operation.order } : {}) });
         else this.queue(version, { kind: 'op', operation });
         return;
       }
@@ -239,8 +257,8 @@ export class LiveSheet {
   private refused(id: string, entry: Own): void {
     const later = [...this.own.keys()].slice([...this.own.keys()].indexOf(id) + 1);
     this.own.delete(id);
-    // A remote removal had taken it already: the grid is right.
-    if (entry.operation !== null) {
+    // A remote removal had taken it already, or it was a sort (shown only once the server applies it): the grid is right.
+    if (entry.operation !== null && entry.made !== 'rows_sort') {
       this.drifted = true;
       // The own operations made after a refused structure change were made on rows that do not exist on the server.
       const structure = structureOf(entry.operation);
@@ -296,9 +314,15 @@ export class LiveSheet {
       this.held += 1;
       changed = true;
       if (entry.kind === 'ack') {
+        const sorted = this.own.get(entry.id)?.made === 'rows_sort';
         this.own.delete(entry.id);
         this.ownChanged();
         savedAt = entry.at;
+        // An own sort is shown now, in the order the server gave it (every own operation left was made after it).
+        if (sorted) {
+          if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order });
+          else this.drifted = true;
+        }
         // Applied: what was held back behind it goes now, on this version.
         this.sendReady();
       } else if (entry.kind === 'chart') {
@@ -320,6 +344,10 @@ export class LiveSheet {
    * the grid shown (an own insert at the same index stays after it), while they move through it.
    */
   private apply(operation: AppliedOperation): void {
+    if (operation.type === 'rows_sort') {
+      this.sortRows({ type: 'rows_sort', order: operation.order });
+      return;
+    }
     let remote: AppliedOperation | null = operation;
     for (const entry of this.own.values()) {
       if (remote === null) break;
@@ -339,6 +367,27 @@ export class LiveSheet {
     const mine = this.cellsHeld();
     const shown = mine.size === 0 ? changes : changes.filter((c) => !mine.has(cellKey(c.row, c.col)));
     if (shown.length > 0) this.options.applyCells(shown);
+  }
+
+  /**
+   * Rows sorted on the server before every own operation still pending: they move through the
+   * order (the server moves them so too), and the order through the own rows inserted or removed
+   * (sortThrough: where the server will put them), and the grid shows the rows in it. Own rows
+   * removed that the sort parted (the server refuses that removal), or a grid without applySort:
+   * the grid is repaired from the server's sheet once the own operations are settled.
+   */
+  private sortRows(sorted: SortStep): void {
+    let step: SortStep | null = sorted;
+    for (const entry of this.own.values()) {
+      const mine = entry.operation;
+      if (mine === null) continue;
+      if (step !== null) entry.operation = transformOperation(mine, step, 'after').operation;
+      const structure = structureOf(mine);
+      if (structure !== null && step !== null) step = sortThrough(step, structure);
+    }
+    this.ownChanged();
+    if (step === null || this.options.applySort === undefined) this.drifted = true;
+    else this.options.applySort(step.order);
   }
 
   /** A chart as the server stored it, moved through the own row/column operations it was committed before. */
@@ -396,7 +445,7 @@ export class LiveSheet {
       if (operation === null) continue;
       const changes = cellChangesOf(operation);
       if (changes) this.options.applyCells(changes);
-      else this.options.applyStructure(operation as StructureOperation);
+      else if (operation.type !== 'rows_sort') this.options.applyStructure(operation as StructureOperation);
     }
     this.sendReady();
     this.options.onVersion(this.held, null);

@@ -11,6 +11,7 @@ import {
   SHEET_MAX_ROWS,
   SheetMetadataSchema,
 } from '../sheets/sheet.schema.js';
+import { SORT_DIRECTIONS, SORT_MAX_ROWS } from './rows-sort.js';
 
 /**
  * The live sheet socket `/sheets/{sheetId}` (spec 01 §3 "Live messages", §4 "Live connection",
@@ -176,6 +177,23 @@ export const ColumnsRemoveOperationSchema = structureOperation('columns_remove',
 export const STRUCTURE_OPERATION_TYPES = ['rows_insert', 'rows_remove', 'columns_insert', 'columns_remove'] as const;
 export type StructureOperationType = (typeof STRUCTURE_OPERATION_TYPES)[number];
 
+/**
+ * The sheet's rows sorted by `column` (0-based, in the stored grid) in `direction` (rows-sort.ts):
+ * the intent only. The server moves the column through the columns inserted or removed since
+ * `base_version` and orders the rows it holds when it applies the op; the applied op carries that
+ * order (AppliedOperationSchema).
+ */
+export const RowsSortOperationSchema = z.strictObject({
+  id: OperationId,
+  type: z.literal('rows_sort'),
+  column: z.number().int().min(0).max(SHEET_MAX_COLUMNS - 1),
+  direction: z.enum(SORT_DIRECTIONS),
+  base_version: BaseVersion,
+  user_id: z.string().max(128).optional(),
+  timestamp: ClientTimestamp,
+});
+export type RowsSortOperation = z.infer<typeof RowsSortOperationSchema>;
+
 export const LiveOperationSchema = z.discriminatedUnion('type', [
   CellUpdateOperationSchema,
   CellsUpdateOperationSchema,
@@ -183,6 +201,7 @@ export const LiveOperationSchema = z.discriminatedUnion('type', [
   RowsRemoveOperationSchema,
   ColumnsInsertOperationSchema,
   ColumnsRemoveOperationSchema,
+  RowsSortOperationSchema,
 ]);
 export type LiveOperation = z.infer<typeof LiveOperationSchema>;
 
@@ -254,7 +273,10 @@ export const AppliedOperationSchema = z.discriminatedUnion('type', [
   RowsRemoveOperationSchema.extend(Applied),
   ColumnsInsertOperationSchema.extend(Applied),
   ColumnsRemoveOperationSchema.extend(Applied),
+  /** `order[newRow] = oldRow`: the permutation the server applied (a cell at old row r is now at the row whose entry is r). */
+  RowsSortOperationSchema.extend({ ...Applied, order: z.array(z.number().int().min(0)).max(SORT_MAX_ROWS) }),
 ]);
+export type AppliedRowsSort = Extract<AppliedOperation, { type: 'rows_sort' }>;
 export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
 
 /** Online presence entry (spec 01 §3: userId and joinedAt), with the name to show. */
@@ -276,10 +298,19 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_left'), data: PresenceEventData }),
   /** A committed change; apply in `version` order (skip versions already held). */
   z.object({ type: z.literal('operation'), data: z.object({ sheet_id: z.string(), version: z.number().int(), operation: AppliedOperationSchema }) }),
-  /** To the sender only, after the op is in the database. */
+  /**
+   * To the sender only, after the op is in the database (in place of the operation frame the others
+   * get). A rows_sort's ack carries the order the server applied (its client cannot know it before).
+   */
   z.object({
     type: z.literal('ack'),
-    data: z.object({ sheet_id: z.string(), operation_id: z.string(), version: z.number().int(), timestamp: z.string() }),
+    data: z.object({
+      sheet_id: z.string(),
+      operation_id: z.string(),
+      version: z.number().int(),
+      timestamp: z.string(),
+      order: z.array(z.number().int().min(0)).max(SORT_MAX_ROWS).optional(),
+    }),
   }),
   /**
    * The sheet as it is now: replaces what the client holds. `data` (the whole grid) is omitted

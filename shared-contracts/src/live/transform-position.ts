@@ -1,5 +1,6 @@
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS, type CellChange } from '../sheets/sheet.schema.js';
 import type { LiveOperation, StructureOperationType } from './live.schema.js';
+import { inverseOrder } from './rows-sort.js';
 
 /**
  * Positions through rows and columns inserted or removed (DESIGN.md § Live collaboration):
@@ -28,7 +29,29 @@ export interface StructureStep {
   count: number;
 }
 
+/**
+ * Rows sorted (an applied rows_sort): `order[newRow] = oldRow`. A row (and each of its cells) goes
+ * where its row went; a row inserted before old row r goes before r's new row (at the end when
+ * it was at the end); removed rows still together after the sort are removed there, rows the
+ * sort parted cannot be removed as one range (dropped: SORT_TEXTS.rowsSorted). Columns and the
+ * sheet's size do not change.
+ */
+export interface SortStep {
+  type: 'rows_sort';
+  order: readonly number[];
+}
+
+/** What positions move through: rows or columns inserted or removed, or rows sorted. */
+export type MoveStep = StructureStep | SortStep;
+
 export type TransformSide = 'after' | 'before';
+
+const isSort = (step: MoveStep): step is SortStep => step.type === 'rows_sort';
+
+/** A row index through a sort: where that row is now (a row past the sorted ones stays). */
+export function sortedIndex(index: number, through: SortStep): number {
+  return index < through.order.length ? inverseOrder(through.order)[index] : index;
+}
 
 export function isStructureType(type: string): type is StructureOperationType {
   return type === 'rows_insert' || type === 'rows_remove' || type === 'columns_insert' || type === 'columns_remove';
@@ -48,7 +71,11 @@ export function transformIndex(index: number, through: StructureStep): number | 
 }
 
 /** A cell through S: where it is now, or null when its row or column was removed (or it was pushed past the sheet's limit). */
-export function transformCell<C extends { row: number; col: number }>(cell: C, through: StructureStep): C | null {
+export function transformCell<C extends { row: number; col: number }>(cell: C, through: MoveStep): C | null {
+  if (isSort(through)) {
+    const row = sortedIndex(cell.row, through);
+    return row === cell.row ? cell : { ...cell, row };
+  }
   if (isRowStructure(through.type)) {
     const row = transformIndex(cell.row, through);
     if (row === null || row >= SHEET_MAX_ROWS) return null;
@@ -60,7 +87,8 @@ export function transformCell<C extends { row: number; col: number }>(cell: C, t
 }
 
 /** A structure op through S (see the rules above): the op as it applies now, or null when nothing of it is left. */
-export function transformStructure<T extends StructureStep>(op: T, through: StructureStep, side: TransformSide): T | null {
+export function transformStructure<T extends StructureStep>(op: T, through: MoveStep, side: TransformSide): T | null {
+  if (isSort(through)) return sortStructure(op, through);
   if (isRowStructure(op.type) !== isRowStructure(through.type)) return op;
   const { index, count } = op;
   const end = index + count;
@@ -88,6 +116,53 @@ export function transformStructure<T extends StructureStep>(op: T, through: Stru
   return next.index === index && next.count === count ? op : { ...op, index: next.index, count: next.count };
 }
 
+/** Rows inserted or removed through a sort (see SortStep); columns are untouched. */
+function sortStructure<T extends StructureStep>(op: T, through: SortStep): T | null {
+  if (!isRowStructure(op.type)) return op;
+  if (op.type === 'rows_insert') {
+    const index = sortedIndex(op.index, through);
+    return index === op.index ? op : { ...op, index };
+  }
+  let low = Infinity;
+  let high = -Infinity;
+  for (let r = op.index; r < op.index + op.count; r++) {
+    const at = sortedIndex(r, through);
+    low = Math.min(low, at);
+    high = Math.max(high, at);
+  }
+  // Distinct rows whose new positions span exactly `count` rows are still together.
+  if (high - low + 1 !== op.count) return null;
+  return low === op.index ? op : { ...op, index: low };
+}
+
+/**
+ * A sort committed before S, as it applies after S (a client's own rows inserted or removed, not
+ * on the server yet, which the server then moves through the sort: sortStructure): inserted rows
+ * go right before the new place of the row they were inserted before (at the end when they were
+ * at the end); removed rows leave the order. Null when S removes rows the sort parted (the server
+ * refuses that removal: what the rows are then is only known from the server).
+ */
+export function sortThrough(step: SortStep, through: StructureStep): SortStep | null {
+  if (!isRowStructure(through.type)) return step;
+  const { index, count } = through;
+  const { order } = step;
+  if (through.type === 'rows_insert') {
+    const local = (old: number) => (old < index ? old : old + count);
+    const before = index < order.length ? sortedIndex(index, step) : order.length;
+    const moved: number[] = [];
+    for (let n = 0; n < order.length; n++) {
+      if (n === before) for (let k = 0; k < count; k++) moved.push(index + k);
+      moved.push(local(order[n]));
+    }
+    if (before >= order.length) for (let k = 0; k < count; k++) moved.push(index + k);
+    return { type: 'rows_sort', order: moved };
+  }
+  if (transformStructure(through, step, 'after') === null) return null;
+  const moved: number[] = [];
+  for (const old of order) if (old < index || old >= index + count) moved.push(old < index ? old : old - count);
+  return { type: 'rows_sort', order: moved };
+}
+
 /** What a live operation becomes through S: the operation (null when nothing of it is left) and how many of its cells were dropped. */
 export interface Transformed<T> {
   operation: T | null;
@@ -96,7 +171,7 @@ export interface Transformed<T> {
 }
 
 /** A live operation (cells or structure) through S. */
-export function transformOperation<T extends LiveOperation>(op: T, through: StructureStep, side: TransformSide): Transformed<T> {
+export function transformOperation<T extends LiveOperation>(op: T, through: MoveStep, side: TransformSide): Transformed<T> {
   if (op.type === 'cell_update') {
     const cell = transformCell({ row: op.position.row, col: op.position.column }, through);
     if (cell === null) return { operation: null, dropped: 1 };
@@ -108,11 +183,18 @@ export function transformOperation<T extends LiveOperation>(op: T, through: Stru
     if (changes.length === 0) return { operation: null, dropped };
     return { operation: changes === op.changes ? op : { ...op, changes }, dropped };
   }
+  if (op.type === 'rows_sort') {
+    // A sort is an intent: only its column moves (and is gone with its column); rows and other sorts leave it as it is.
+    if (isSort(through) || isRowStructure(through.type)) return { operation: op, dropped: 0 };
+    const column = transformIndex(op.column, through);
+    if (column === null || column >= SHEET_MAX_COLUMNS) return { operation: null, dropped: 0 };
+    return { operation: column === op.column ? op : { ...op, column }, dropped: 0 };
+  }
   return { operation: transformStructure(op as T & StructureStep, through, side), dropped: 0 };
 }
 
 /** A live operation through several structure ops in order (oldest first). */
-export function transformOperationThrough<T extends LiveOperation>(op: T, through: readonly StructureStep[], side: TransformSide): Transformed<T> {
+export function transformOperationThrough<T extends LiveOperation>(op: T, through: readonly MoveStep[], side: TransformSide): Transformed<T> {
   let operation: T | null = op;
   let dropped = 0;
   for (const s of through) {
@@ -125,7 +207,7 @@ export function transformOperationThrough<T extends LiveOperation>(op: T, throug
 }
 
 /** Cell changes through several structure ops in order: those left (the same array when none moved) and how many were dropped. */
-export function transformChanges<C extends CellChange>(changes: C[], through: readonly StructureStep[]): { changes: C[]; dropped: number } {
+export function transformChanges<C extends CellChange>(changes: C[], through: readonly MoveStep[]): { changes: C[]; dropped: number } {
   if (through.length === 0) return { changes, dropped: 0 };
   let moved = false;
   const kept: C[] = [];
@@ -134,7 +216,8 @@ export function transformChanges<C extends CellChange>(changes: C[], through: re
     let row: number | null = change.row;
     let col: number | null = change.col;
     for (const s of through) {
-      if (isRowStructure(s.type)) {
+      if (isSort(s)) row = sortedIndex(row as number, s);
+      else if (isRowStructure(s.type)) {
         row = transformIndex(row, s);
         if (row === null || row >= SHEET_MAX_ROWS) break;
       } else {

@@ -5,6 +5,7 @@ import {
   type CellChange,
   type CellValue,
   type GridData,
+  type SortDirection,
 } from '@tessera/contracts';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
@@ -57,6 +58,8 @@ export interface SheetGridProps {
   onCellHistory?(row: number, col: number): void;
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
+  /** The context menu's 'Sort sheet A → Z' / 'Z → A' (only when given and not read-only): the rows sorted by that column on the server. */
+  onSortRows?(column: number, direction: SortDirection): void;
   onSelect(row: number, col: number): void;
   /** The selected range, corners in any order (a header click selects a whole row or column: -1 for its start). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
@@ -216,7 +219,18 @@ export const SheetGrid = memo(
     };
 
     const withHistory = handlers.onCellHistory !== undefined;
-    const menu = useMemo(() => contextMenu(readOnly, withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null, undefined, history), [readOnly, withHistory, history]);
+    const withSort = handlers.onSortRows !== undefined;
+    const menu = useMemo(
+      () =>
+        contextMenu(
+          readOnly,
+          withHistory ? (row, col) => on.current.onCellHistory?.(row, col) : null,
+          undefined,
+          history,
+          withSort ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
+        ),
+      [readOnly, withHistory, history, withSort],
+    );
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
 
     /**

@@ -1,4 +1,4 @@
-import { VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
+import { SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
 import type { StructureChange } from './SheetGrid.js';
 
 const EDIT_MENU = ['row_above', 'row_below', '---------', 'col_left', 'col_right', '---------', 'remove_row', 'remove_col', '---------', 'undo', 'redo', '---------', 'copy', 'cut'];
@@ -108,6 +108,24 @@ function structureItems(onStructure: (change: StructureChange) => void): Record<
   return items;
 }
 
+/** Rows sorted by a column (a live rows_sort): the column is the selection's first (right-clicking a header selects its column). */
+export type SortRows = (column: number, direction: SortDirection) => void;
+
+/** 'Sort sheet A → Z' and 'Sort sheet Z → A', by the selected column. */
+function sortItems(onSort: SortRows): Record<string, object> {
+  const item = (name: string, direction: SortDirection) => ({
+    name,
+    callback(this: MenuGrid) {
+      const s = selectedBlock(this);
+      if (s) onSort(s.left, direction);
+    },
+    disabled(this: MenuGrid) {
+      return selectedBlock(this) === null;
+    },
+  });
+  return { sort_asc: item(SORT_TEXTS.ascending, 'asc'), sort_desc: item(SORT_TEXTS.descending, 'desc') };
+}
+
 /** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
 export interface MenuHistory {
   undo(): void;
@@ -130,10 +148,19 @@ function historyItems(history: MenuHistory): Record<string, object> {
  * by the grid, as many inserted as are selected (wholeGridInserts);
  * `history`: Undo and Redo do its (historyItems).
  */
-export function contextMenu(readOnly: boolean, onCellHistory: ((row: number, col: number) => void) | null, onStructure?: (change: StructureChange) => void, history?: MenuHistory) {
-  const keys = readOnly ? ['copy'] : EDIT_MENU;
+export function contextMenu(
+  readOnly: boolean,
+  onCellHistory: ((row: number, col: number) => void) | null,
+  onStructure?: (change: StructureChange) => void,
+  history?: MenuHistory,
+  onSort?: SortRows,
+) {
+  // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway).
+  const keys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
   if (!onCellHistory && readOnly) return keys;
-  const own = readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}) };
+  const own = readOnly
+    ? {}
+    : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
   keys.forEach((key, i) => (items[key === '---------' ? `separator_${i}` : key] = key === '---------' ? { name: '---------' } : (own[key] ?? {})));

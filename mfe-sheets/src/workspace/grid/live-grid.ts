@@ -128,6 +128,18 @@ export function applyRemoteStructure(data: GridData, type: StructureOperationTyp
 }
 
 /**
+ * Rows sorted on the server (a rows_sort, anyone's): the row at `order[r]` is shown at r (rows past
+ * the order stay), in the same array. The user's undo steps go: they name rows by position, and the
+ * undo stack holds no permutation yet.
+ */
+export function applyRemoteSort(data: GridData, order: readonly number[]): void {
+  gridUndo(data).clear();
+  const sorted = order.map((old) => data[old] ?? []);
+  for (let r = 0; r < sorted.length; r++) data[r] = sorted[r];
+  replaceRows(data, data.slice());
+}
+
+/**
  * A `sync`: the rows become the server's, in the same array (the grid and the session keep
  * their hold on it). The selected cell stays selected when it still exists.
  */

@@ -3,6 +3,7 @@ import {
   type CellChange,
   type LiveOperation,
   type SheetSize,
+  type SortDirection,
   type StructureOperationType,
 } from '@tessera/contracts';
 import type { StructureChange } from '../grid/SheetGrid.js';
@@ -54,4 +55,9 @@ export function structureOperation(change: StructureChange, size: SheetSize, use
     type = change.axis === 'row' ? 'rows_remove' : 'columns_remove';
   }
   return { id: operationId(), type, index, count, user_id: userId, timestamp: now() };
+}
+
+/** Rows sorted by `column` (the stored grid's): the intent; the server orders the rows it holds and tells everyone the order. */
+export function sortOperation(column: number, direction: SortDirection, userId: string): LiveOperation {
+  return { id: operationId(), type: 'rows_sort', column, direction, user_id: userId, timestamp: now() };
 }

@@ -23,6 +23,7 @@ import {
   type SheetRows,
   type SheetSize,
   type SheetSummary,
+  type SortDirection,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -31,10 +32,10 @@ import { downloadFile, exportFileName } from '../export-file-name.js';
 import { workerFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, gridLink, type GridPlace, type PresenceMark } from '../grid/grid-link.js';
 import { hasFormula, isFormula, padRows, padRowsInSlices, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
-import { applyRemoteCells, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
+import { applyRemoteCells, applyRemoteSort, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
-import { cellOperations, structureOperation } from './live-ops.js';
+import { cellOperations, sortOperation, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
@@ -59,6 +60,8 @@ export interface SheetSession {
   store: SheetSessionStore;
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
+  /** Sorts the sheet's rows by a column (a live rows_sort): the grid shows the order once the server has applied it. */
+  sortRows(column: number, direction: SortDirection): void;
   onSelect(row: number, col: number): void;
   save(): Promise<void>;
   exportAs(format: ExportFormat): Promise<void>;
@@ -357,6 +360,11 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           if (moved.changed) store.setState({ charts: moved.charts });
           touched(null);
         },
+        // Rows sorted (anyone's sort, the own one once the server gave its order); charts stay on their ranges.
+        applySort: (order) => {
+          applyRemoteSort(loaded.data, order);
+          touched(null);
+        },
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
@@ -504,6 +512,9 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // A windowed sheet (issue 23): its size moves now, the rows held once the server has the op.
         if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.index, operation.count);
         if (operation) liveRef.current?.send([operation]);
+      },
+      sortRows(column, direction) {
+        liveRef.current?.send([sortOperation(column, direction, userId())]);
       },
       onSelect(row, col) {
         shellRef.current.sheet.select(row, col);

@@ -10,7 +10,11 @@ import {
   isStructureType,
   liveTokenFromProtocols,
   transformOperationThrough,
-  type StructureStep,
+  applyOrder,
+  sortOrder,
+  SORT_MAX_ROWS,
+  SORT_TEXTS,
+  type MoveStep,
   type AppliedOperation,
   type LiveClientFrame,
   type LiveGrid,
@@ -95,6 +99,13 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   /** Applies an operation to the stored sheet; returns the reason when it is refused. */
   function applyTo(sheet: Sheet, op: LiveOperation): string | null {
     const { metadata } = sheet;
+    if (op.type === 'rows_sort') {
+      if (op.column >= metadata.columns) return SORT_TEXTS.noColumn(op.column, metadata.columns);
+      if (sheet.data.length > SORT_MAX_ROWS) return SORT_TEXTS.tooManyRows(sheet.data.length);
+      sheet.data = applyOrder(sheet.data, sortOrder(sheet.data, op.column, op.direction));
+      touch(sheet);
+      return null;
+    }
     if (op.type === 'cell_update' || op.type === 'cells_update') {
       const changes = op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.changes;
       for (const { row, col, value } of changes) {
@@ -191,20 +202,22 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     }
     const { base_version: base, ...sent } = op;
     const since = [...(log.get(sheet.id) ?? new Map<number, AppliedOperation>()).entries()]
-      .filter(([version, applied]) => base !== undefined && version > base && isStructureType(applied.type))
+      .filter(([version, applied]) => base !== undefined && version > base && (isStructureType(applied.type) || applied.type === 'rows_sort'))
       .sort(([a], [b]) => a - b)
-      .map(([, applied]) => applied as AppliedOperation & StructureStep);
+      .map(([, applied]) => applied as AppliedOperation & MoveStep);
     const moved = transformOperationThrough(sent as LiveOperation, since, 'after').operation;
     if (moved === null) {
       const message = isStructureType(op.type) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT;
       return send(conn, { type: 'error', data: { code: 'conflict', message, operation_id: op.id } });
     }
+    // A sort's order, as the api computes it: on the rows held when it applies.
+    const order = moved.type === 'rows_sort' ? sortOrder(sheet.data, moved.column, moved.direction) : undefined;
     const refusal = hub.refuse?.(moved) ?? applyTo(sheet, moved);
     if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
-    const operation = { ...moved, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
+    const operation = { ...moved, ...(order ? { order } : {}), user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
-    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at } });
+    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...(order ? { order } : {}) } });
     for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation } });
   }
 

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange } from '@tessera/contracts';
+import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -62,6 +62,8 @@ export interface WindowedGridProps {
   onCellsChanged(changes: CellChange[]): void;
   /** Own rows or columns inserted or removed from the menu, at absolute rows. */
   onStructureChanged(change: StructureChange): void;
+  /** The menu's 'Sort sheet A → Z' / 'Z → A' (when given): the windows are read again once the server has sorted. */
+  onSortRows?(column: number, direction: SortDirection): void;
   onSelect(row: number, col: number): void;
   /** The cells selected, at absolute rows (a column header's click: the sheet's whole column, from -1 as the whole grid says it). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
@@ -611,6 +613,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
         (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
+        on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
       ),
     [readOnly],
   );

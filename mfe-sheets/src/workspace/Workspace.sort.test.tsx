@@ -1,0 +1,61 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { createSheetLiveClient, liveSocketUrl, sheetSocketPath, SORT_TEXTS, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { renderInShell } from '@tessera/jest-react';
+import { currentGrid } from './testing/grid-instances.js';
+import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
+import Workspace from './Workspace.js';
+
+jest.setTimeout(30_000);
+
+/** Sorting the sheet's rows by a column from the column header's menu: a live rows_sort, shown once the server has ordered the rows. */
+let api: SheetTestApi;
+let sheet: Sheet;
+let bob: ReturnType<typeof createSheetLiveClient> | null = null;
+
+beforeEach(async () => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+  sheet = makeSheet('Costs', [['Rent', 1200], ['food', 300], ['Car', ''], ['Bills', 45]], ['Item', 'Cost']);
+  api = await startSheetApi([sheet]);
+});
+afterEach(async () => {
+  closeLiveShells();
+  bob?.close();
+  bob = null;
+  await api.close();
+});
+
+async function aliceOpens() {
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
+  await screen.findByTestId('sheet-grid');
+  await waitFor(() => expect(api.live.sockets('alice')).toBe(1));
+}
+
+const rowsShown = (n: number) => Array.from({ length: n }, (_, r) => [currentGrid().getDataAtCell(r, 0), currentGrid().getDataAtCell(r, 1)]);
+
+test("the column header's menu sorts the sheet A → Z by that column: the server orders the rows, the grid shows them with every row's cells together", async () => {
+  await aliceOpens();
+  const menu = JSON.stringify(currentGrid().getSettings().contextMenu);
+  expect(menu).toContain(SORT_TEXTS.ascending);
+  expect(menu).toContain(SORT_TEXTS.descending);
+  act(() => void currentGrid().selectColumns(1));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('sort_asc'));
+  // Numbers ascending, the empty cell last.
+  const sorted = [['Bills', 45], ['food', 300], ['Rent', 1200], ['Car', '']];
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data).toEqual(sorted));
+  await waitFor(() => expect(rowsShown(4)).toEqual(sorted));
+});
+
+test("someone else's sort Z → A reorders the rows shown", async () => {
+  await aliceOpens();
+  const frames: LiveServerFrame[] = [];
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bob.subscribe((frame) => frames.push(frame));
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const operation = { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'desc' } as LiveOperation;
+  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
+  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-sort')).toBe(true));
+  // Text without case: Rent, food, Car, Bills.
+  await waitFor(() => expect(rowsShown(4).map((r) => r[0])).toEqual(['Rent', 'food', 'Car', 'Bills']));
+});
