@@ -206,6 +206,14 @@ describe('live operations through concurrent rows and columns', () => {
     assert.deepEqual((await server(s.id)).data.map((r) => r[0]), ['a', 'd', 'f', 'b', 'e', 'c']);
   });
 
+  it('formulas move with their rows: relative references follow them, absolute ones stay (the stored sheet, as every grid shows it)', async () => {
+    const s = await sheet([['x', 3, '=B1*2'], ['y', 1, '=B2*2+$B$1'], ['z', 2, '=B3*2']]);
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    await a.next('ack', (f) => f.data.operation_id === 'a-sort');
+    assert.deepEqual((await server(s.id)).data, [['y', 1, '=B1*2+$B$1'], ['z', 2, '=B2*2'], ['x', 3, '=B3*2']]);
+  });
+
   it('B types into a row and inserts a row on the version before A’s sort: the value lands on its (moved) row, the row before its (moved) row', async () => {
     const s = await sheet(sortable());
     const a = await join(s.id, admin.accessToken, 'A', s.version);

@@ -43,6 +43,7 @@ export * from './sheets/sheet-rows.schema.js';
 export * from './find/find.js';
 export * from './sheets/parse-rows.js';
 export * from './sheets/formula-cells.js';
+export * from './sheets/formula-references.js';
 export * from './sheets/sheet-size.js';
 export * from './sheets/group.schema.js';
 export * from './sheets/import-export.schema.js';

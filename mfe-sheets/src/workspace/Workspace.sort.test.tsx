@@ -59,3 +59,15 @@ test("someone else's sort Z → A reorders the rows shown", async () => {
   // Text without case: Rent, food, Car, Bills.
   await waitFor(() => expect(rowsShown(4).map((r) => r[0])).toEqual(['Rent', 'food', 'Car', 'Bills']));
 });
+
+test("a formula moves with its row as the server moves it: its relative references follow (it still reads its own row), absolute ones stay", async () => {
+  sheet = makeSheet('Totals', [['Rent', 1200, '=B1*2'], ['food', 300, '=B2*2+$B$1'], ['Bills', 45, '=B3*2']], ['Item', 'Cost', 'Twice']);
+  await api.close();
+  api = await startSheetApi([sheet]);
+  await aliceOpens();
+  act(() => void currentGrid().selectColumns(1));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('sort_asc'));
+  const sorted = [['Bills', 45, '=B1*2'], ['food', 300, '=B2*2+$B$1'], ['Rent', 1200, '=B3*2']];
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data).toEqual(sorted));
+  await waitFor(() => expect([0, 1, 2].map((r) => [0, 1, 2].map((c) => currentGrid().getSourceDataAtCell(r, c)))).toEqual(sorted));
+});

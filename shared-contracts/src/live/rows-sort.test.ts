@@ -21,6 +21,11 @@ describe('sorting rows by a column', () => {
     expect(compareSortValues(undefined, 'x', 'desc')).toBeGreaterThan(0);
   });
 
+  test('a formula moves with its row: its relative references by as many rows, absolute ones and rows that stay unchanged', () => {
+    const grid = [['c', '=A1&"!"'], ['b', '=A2&$A$1'], ['a', '=SUM(A1:A3)']];
+    expect(applyOrder(grid, sortOrder(grid, 0, 'asc'))).toEqual([['a', '=SUM(#REF!:A1)'], ['b', '=A2&$A$1'], ['c', '=A3&"!"']]);
+  });
+
   test('a permutation is checked', () => {
     expect(isPermutation([2, 0, 1])).toBe(true);
     expect(isPermutation([0, 0, 1])).toBe(false);

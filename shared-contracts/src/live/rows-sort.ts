@@ -1,3 +1,5 @@
+import { isFormula } from '../sheets/formula-cells.js';
+import { shiftFormula } from '../sheets/formula-references.js';
 import type { CellValue, GridData } from '../sheets/sheet.schema.js';
 
 /**
@@ -102,7 +104,16 @@ export function inverseOrder(order: readonly number[]): Int32Array {
   return inverse;
 }
 
-/** The rows of `grid` in `order` (a new array of the same row arrays). */
-export function applyOrder<R>(grid: readonly R[], order: readonly number[]): R[] {
-  return order.map((old) => grid[old]);
+/**
+ * The rows of `grid` in `order` (a new array; a row that keeps its place is the same array). A
+ * formula moves with its row as a copy moves it in every spreadsheet: its relative references by
+ * as many rows (=B2*C2 sorted from row 2 to row 5 reads =B5*C5, so it still reads its own row),
+ * absolute ones stay. The server stores, and every grid shows, the rows so.
+ */
+export function applyOrder(grid: GridData, order: readonly number[]): GridData {
+  return order.map((old, now) => {
+    const row = grid[old] ?? [];
+    if (old === now || !row.some(isFormula)) return row;
+    return row.map((cell) => (isFormula(cell) ? shiftFormula(cell as string, now - old, 0) : cell));
+  });
 }

@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, GridData, StructureOperationType } from '@tessera/contracts';
+import { applyOrder, type CellChange, type CellValue, type GridData, type StructureOperationType } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { gridUndo } from '../undo/grid-undo.js';
 import { movedCell } from '../undo/undo-stack.js';
@@ -134,7 +134,8 @@ export function applyRemoteStructure(data: GridData, type: StructureOperationTyp
  */
 export function applyRemoteSort(data: GridData, order: readonly number[]): void {
   gridUndo(data).clear();
-  const sorted = order.map((old) => data[old] ?? []);
+  // Formulas moved with their rows as the server moved them (their relative references with them).
+  const sorted = applyOrder(data, order);
   for (let r = 0; r < sorted.length; r++) data[r] = sorted[r];
   replaceRows(data, data.slice());
 }
