@@ -15,6 +15,12 @@ describe('sorting rows by a column', () => {
     expect(order.map((i) => column[i])).toEqual([true, 'pear', 'Apple', 'apple', '=A1', 10, '9', 2.5, '', null]);
   });
 
+  test('text in the order of the alphabet: accented letters by their letter, not after z; case and accents alone tie', () => {
+    const names = ['zoe', 'Émile', 'eve', 'Zoë', 'Ångström', 'bob'];
+    const order = sortOrder(names.map((v) => [v]), 0, 'asc');
+    expect(order.map((i) => names[i])).toEqual(['Ångström', 'bob', 'Émile', 'eve', 'zoe', 'Zoë']);
+  });
+
   test('rows keep all their cells; a row shorter than the column sorts as empty', () => {
     const grid = [['b', 1], ['a'], ['c', 0]];
     expect(applyOrder(grid, sortOrder(grid, 1, 'asc'))).toEqual([['c', 0], ['b', 1], ['a']]);

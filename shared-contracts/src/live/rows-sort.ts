@@ -44,16 +44,24 @@ export function sortKey(value: CellValue | undefined): Key {
   if (typeof value === 'boolean') return { kind: 2, b: value ? 1 : 0 };
   if (value.trim() === '') return null;
   if (NUMERIC.test(value)) return { kind: 0, n: Number(value) };
-  return { kind: 1, s: value.toLowerCase() };
+  return { kind: 1, s: value };
 }
 
-/** Compares two non-empty keys ascending (numbers numerically, text case-insensitively by code unit, false before true). */
+/**
+ * Text in the order of the alphabet, not of code units: case and accents aside (Émile by emile,
+ * before zoe; by code unit every accented or non-Latin letter came after z), differing only so
+ * counting as equal (the sort is stable). ~4x a code-unit compare: 0.27 against 0.07 s for
+ * 100,000 rows of short text here. Only the server orders rows (its order is logged and sent).
+ */
+const TEXT_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** Compares two non-empty keys ascending (numbers numerically, text alphabetically without case or accents, false before true). */
 function compareKeys(a: Exclude<Key, null>, b: Exclude<Key, null>): number {
   if (a.kind !== b.kind) return a.kind - b.kind;
   if (a.kind === 0) return a.n - (b as { n: number }).n;
   if (a.kind === 1) {
     const s = (b as { s: string }).s;
-    return a.s < s ? -1 : a.s > s ? 1 : 0;
+    return TEXT_ORDER.compare(a.s, s);
   }
   return a.b - (b as { b: number }).b;
 }
