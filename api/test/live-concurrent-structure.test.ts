@@ -197,6 +197,11 @@ describe('live operations through concurrent rows and columns', () => {
     ];
     assert.deepEqual((await server(s.id)).data, ascending);
     assert.deepEqual(ack.data.order, [4, 1, 3, 5, 0, 2]);
+    // Re-sent (its ack lost with a connection): acked again at its version with the same order, applied once.
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    const again = await a.next('ack', (f) => f.data.operation_id === 'a-sort' && f !== ack);
+    assert.deepEqual([again.data.version, again.data.order], [s.version + 1, [4, 1, 3, 5, 0, 2]]);
+    assert.deepEqual((await server(s.id)).data, ascending);
     const told = await b.next('operation', (f) => f.data.operation.id === 'a-sort');
     assert.deepEqual(told.data.operation.type === 'rows_sort' && told.data.operation.order, [4, 1, 3, 5, 0, 2]);
 

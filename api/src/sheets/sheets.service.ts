@@ -927,7 +927,7 @@ export class SheetsService {
    * its order (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions before
    * and after it rebuild from snapshots; catch-up replays it and live ops based before it move
    * through its order). Sheets over SORT_MAX_ROWS rows are refused (the order's size, see there).
-   * A duplicate (re-sent op id) answers its version with an empty order (it is not broadcast again).
+   * A duplicate (re-sent op id) answers its version with the order it was given (it is not broadcast again).
    */
   async applySort(
     id: string,
@@ -941,7 +941,12 @@ export class SheetsService {
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
-        if (applied) return { ...applied, operation: { type: 'rows_sort' as const, ...requested, order: [] } };
+        if (applied) {
+          // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
+          const { rows: logged } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${applied.version}::int`.execute(trx);
+          const op = logged[0]?.op ? (JSON.parse(logged[0].op) as StoredSortOp) : null;
+          return { ...applied, operation: { type: 'rows_sort' as const, ...requested, order: op?.type === 'rows_sort' ? op.order : [] } };
+        }
         const column = moveSortColumn(requested.column, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
         if (column instanceof HttpError) throw column;
         if (column >= row.col_count) throw HttpError.badRequest(SORT_TEXTS.noColumn(column, row.col_count));
