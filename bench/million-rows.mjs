@@ -23,6 +23,9 @@
 // MILLION_CLEAR_COLUMN=1: on the largest sheet, once open, Ctrl+A Ctrl+C and then Delete of column C
 // (its header clicked), as a user does them (bench/support/whole-column-ops.mjs): the time, the
 // longest frame gap and the tab's peak memory of each; MILLION_PROFILE=1 adds the Delete's CPU profile;
+// MILLION_HEAP=1 its JS heap (before, when read and sent, after a GC once saved) and a sampling heap
+// profile of what it allocated that is still alive when read and sent (MILLION_HEAP=all: everything it
+// allocated, garbage included — V8's includeObjectsCollectedBy* flags); MILLION_LARGEST_ONLY=1 runs the largest size only;
 // the api's figures then also time each 5,000-row window of column C only (col_start=2&col_count=1, what the Delete reads).
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +40,7 @@ import { jumpInPage } from './support/row-scrollbar-jump.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
 import { wholeColumnOps } from './support/whole-column-ops.mjs';
 import { summarizeCpuProfile } from './support/cpu-profile.mjs';
+import { summarizeHeapProfile } from './support/heap-profile.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
 // BENCH_PORT_BASE: the processes on consecutive ports from it instead (bench/support/bench-ports.mjs).
@@ -153,6 +157,8 @@ try {
     { label: '100,000 × 10', rows: 100_000, tag: 'h' },
     { label: '1,000,000 × 10', rows: 1_000_000, tag: 'm' },
   ].filter((x) => x.rows <= Number(process.argv[3] ?? 1_000_000));
+  // MILLION_LARGEST_ONLY=1: the largest size only (a heap measurement of the whole-column Delete needs no other).
+  if (process.env.MILLION_LARGEST_ONLY === '1') sizes.splice(0, sizes.length - 1);
   for (const size of sizes) {
     const text = csv(size.tag, size.rows);
     size.csvBytes = Buffer.byteLength(text);
@@ -355,8 +361,31 @@ try {
       const cpuProfile = process.env.MILLION_PROFILE === '1'
         ? { start: () => cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start')), stop: async () => summarizeCpuProfile((await cdp.send('Profiler.stop')).profile) }
         : null;
+      const heapMode = process.env.MILLION_HEAP;
+      const collected = heapMode === 'all';
+      const heapProfile = heapMode
+        ? {
+            start: async () => {
+              await cdp.send('Performance.enable');
+              await cdp.send('HeapProfiler.enable');
+              await cdp.send('HeapProfiler.collectGarbage');
+              const used = await jsHeapUsed(cdp);
+              await cdp.send('HeapProfiler.startSampling', { samplingInterval: 32_768, ...(collected ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) });
+              return used;
+            },
+            stop: async () => {
+              const used = await jsHeapUsed(cdp);
+              const { profile } = await cdp.send('HeapProfiler.stopSampling');
+              return { used, summary: summarizeHeapProfile(profile, 20) };
+            },
+            after: async () => {
+              await cdp.send('HeapProfiler.collectGarbage');
+              return jsHeapUsed(cdp);
+            },
+          }
+        : null;
       const cellsOfColumn = async (start) => (await api(`/sheets/${size.id}/rows?start=${start}&count=5000`, { token })).data.map((row) => row[2]);
-      const lines = await wholeColumnOps(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), cellsOfColumn, apiCpuMs: () => cpuMs(apiPid), cpuProfile, failures }).catch((err) => {
+      const lines = await wholeColumnOps(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), cellsOfColumn, apiCpuMs: () => cpuMs(apiPid), cpuProfile, heapProfile, failures }).catch((err) => {
         failures.push(`whole-column ops: ${err.message.split('\n')[0]}`);
         return [];
       });

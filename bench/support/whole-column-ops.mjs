@@ -11,16 +11,25 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-/** Samples `tabBytes()` every 100 ms until the returned function is called; it returns the peak. */
+/**
+ * Samples `tabBytes()` every 100 ms until the returned function is called; it returns the peak
+ * (its `at` property: ms from the start to the sample that saw it, to tell which phase it was in).
+ */
 function peakOf(tabBytes) {
+  const t0 = Date.now();
   let peak = tabBytes();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, tabBytes());
-  }, 100);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, tabBytes());
+  let at = 0;
+  const sample = () => {
+    const now = tabBytes();
+    if (now > peak) [peak, at] = [now, Date.now() - t0];
   };
+  const timer = setInterval(sample, 100);
+  const stop = () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+  return Object.assign(stop, { at: () => at });
 }
 
 /**
@@ -63,7 +72,7 @@ async function until(ready, t0, timeoutMs) {
  * (failures pushed to `failures`). `cellsOfColumn(start)`: column C's cells of the api's window at
  * `start` (the server's rows), to check that Delete emptied them there; `apiCpuMs()`: the api's CPU time so far.
  */
-export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiCpuMs, cpuProfile, failures, timeoutMs = Number(process.env.WHOLE_COLUMN_TIMEOUT_MS ?? 300_000) }) {
+export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiCpuMs, cpuProfile, heapProfile, failures, timeoutMs = Number(process.env.WHOLE_COLUMN_TIMEOUT_MS ?? 300_000) }) {
   const lines = [];
   const grid = page.getByTestId('sheet-grid');
 
@@ -72,10 +81,14 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   await startFrameGaps(page);
   let peak = peakOf(tabBytes);
   if (cpuProfile) await cpuProfile.start();
+  // MILLION_HEAP: what the Delete allocated, sampled from the key until the read and sent end (the tab's peak is about then).
+  const heapBefore = heapProfile ? await heapProfile.start() : null;
   let t0 = Date.now();
   const apiCpu0 = apiCpuMs();
   await page.keyboard.press('Delete');
   const { ms: sentMs, text: deleteText } = await untilRead(page, t0, timeoutMs);
+  const heapAtSent = heapProfile ? await heapProfile.stop() : null;
+  const sentRss = tabBytes();
   // The server has it all once the last rows' window is empty there (the changes are applied in order).
   const emptyAt = async (start) => (await cellsOfColumn(start)).every((v) => v === null || v === undefined || v === '');
   const savedMs = await until(() => emptyAt(rows - 5_000), t0, timeoutMs);
@@ -84,6 +97,7 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   const profile = cpuProfile ? await cpuProfile.stop() : null;
   const gap = await stopFrameGaps(page);
   const tabPeak = peak();
+  const peakAt = peak.at();
   const checked = [0, Math.floor(rows / 2), rows - 5_000];
   const left = [];
   for (const start of checked) {
@@ -95,6 +109,11 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   if (sentMs === null || savedMs === null) failures.push('Delete: not done in time');
   lines.push(`column C's header, Delete on ${rows.toLocaleString('en-US')} rows →${deleteText ? ` "${deleteText}"` : ''} read and sent ${sentMs === null ? 'FAILED' : s(sentMs)}, the server's column C empty ${savedMs === null ? 'FAILED' : s(savedMs)}; longest frame gap ${Math.round(gap)} ms; tab peak ${mb(tabPeak)}; api CPU meanwhile ${s(apiCpu)}; the badge says ${badge}; server's column C empty at rows ${checked.join(', ')}: ${left.length ? 'NO' : 'yes'}  load ${load()}`);
   if (profile) lines.push(profile);
+  if (heapProfile) {
+    const retained = await heapProfile.after();
+    lines.push(`heap (MILLION_HEAP): JS heap before the Delete (after a GC) ${mb(heapBefore)}; when read and sent ${mb(heapAtSent.used)} (tab ${mb(sentRss)} resident); tab peak ${mb(tabPeak)} at ${s(peakAt)} after the key; once saved, after a GC ${mb(retained)} (tab ${mb(tabBytes())} resident)  load ${load()}`);
+    lines.push(`what the Delete allocated that was still alive when read and sent (sampling heap profile):\n${heapAtSent.summary}`);
+  }
 
   // Then Ctrl+A, Ctrl+C: every cell copied (column C empty now), or refused.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
