@@ -378,6 +378,7 @@ try {
               const { profile } = await cdp.send('HeapProfiler.stopSampling');
               return { used, summary: summarizeHeapProfile(profile, 20) };
             },
+            used: () => jsHeapUsed(cdp),
             after: async () => {
               await cdp.send('HeapProfiler.collectGarbage');
               return jsHeapUsed(cdp);

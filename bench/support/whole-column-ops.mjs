@@ -89,10 +89,21 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   const { ms: sentMs, text: deleteText } = await untilRead(page, t0, timeoutMs);
   const heapAtSent = heapProfile ? await heapProfile.stop() : null;
   const sentRss = tabBytes();
+  // MILLION_HEAP: the JS heap's largest size while the operations go out (polled through CDP: a busy page answers late).
+  let sendHeap = 0;
+  let polling = !!heapProfile;
+  const heapPoll = (async () => {
+    while (polling) {
+      sendHeap = Math.max(sendHeap, (await heapProfile.used()) ?? 0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
   // The server has it all once the last rows' window is empty there (the changes are applied in order).
   const emptyAt = async (start) => (await cellsOfColumn(start)).every((v) => v === null || v === undefined || v === '');
   const savedMs = await until(() => emptyAt(rows - 5_000), t0, timeoutMs);
   const apiCpu = apiCpuMs() - apiCpu0;
+  polling = false;
+  await heapPoll;
   const badge = await page.getByTestId('save-status').textContent().catch(() => '?');
   const profile = cpuProfile ? await cpuProfile.stop() : null;
   const gap = await stopFrameGaps(page);
@@ -111,7 +122,7 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   if (profile) lines.push(profile);
   if (heapProfile) {
     const retained = await heapProfile.after();
-    lines.push(`heap (MILLION_HEAP): JS heap before the Delete (after a GC) ${mb(heapBefore)}; when read and sent ${mb(heapAtSent.used)} (tab ${mb(sentRss)} resident); tab peak ${mb(tabPeak)} at ${s(peakAt)} after the key; once saved, after a GC ${mb(retained)} (tab ${mb(tabBytes())} resident)  load ${load()}`);
+    lines.push(`heap (MILLION_HEAP): JS heap before the Delete (after a GC) ${mb(heapBefore)}; when read and sent ${mb(heapAtSent.used)} (tab ${mb(sentRss)} resident); largest while the operations went out ${mb(sendHeap)}; tab peak ${mb(tabPeak)} at ${s(peakAt)} after the key; once saved, after a GC ${mb(retained)} (tab ${mb(tabBytes())} resident)  load ${load()}`);
     lines.push(`what the Delete allocated that was still alive when read and sent (sampling heap profile):\n${heapAtSent.summary}`);
   }
 
