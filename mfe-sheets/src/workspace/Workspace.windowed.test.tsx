@@ -553,7 +553,7 @@ test("another user's rows inserted above an edit move its undo; the undo of a ro
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS + 2);
 });
 
-test("Delete with a whole column selected (its header clicked) clears it in every row of the sheet, not only the rows read; Undo puts it back", async () => {
+test("Delete with a whole column selected (its header clicked) clears it in every row of the sheet, not only the rows read; Undo puts it back, beside the column another user inserted meanwhile", async () => {
   await opens();
   const hot = currentGrid();
   // As a click on N's header: the column selected, the grid listening to the keys.
@@ -579,12 +579,17 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
   expect(hot.getDataAtCell(hot.countRows() - 1, 1)).toBeNull();
 
-  // One step: Undo gives every row its N back.
+  // Bob inserts a column at the left: N is the third column now.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  // Shown here (the rows read again, moved): the step's cells moved with it.
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 1)).toBe(`r${ROWS - 1}`));
+  // One step: Undo gives every row its N back, in N where it is now.
   act(() => void press('z', { ctrlKey: true }));
-  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`, ROWS - 1]), { timeout: 10_000 });
   // Every row's, once the server has every operation (the step's cells go to the socket a few operations a turn: LiveSheet's SEND_CELLS_PER_TURN).
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
-  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[0] !== null || row[1] !== `r${r}` || row[2] !== r)).toEqual([]);
 });
 
 /** The selection's corners at absolute rows (the row headers say them). */

@@ -6,6 +6,12 @@ export interface ChangedCellRef {
 
 /** Ticks remembered: a reader further behind reads everything again. */
 const KEPT = 256;
+/**
+ * Cells of one tick remembered one by one; past it (a whole column of a million rows cleared) the
+ * tick is recorded as "anything may have changed": a chart reads its rows again rather than the
+ * log keeping a million cells alive after they are saved.
+ */
+export const TICK_MAX_CELLS = 100_000;
 
 /**
  * What changed at each data tick of a loaded sheet (the session's dataTick): the cells edited,
@@ -17,7 +23,7 @@ export class CellChangeLog {
   private entries: { tick: number; cells: readonly ChangedCellRef[] | null }[] = [];
 
   record(tick: number, cells: readonly ChangedCellRef[] | null): void {
-    this.entries.push({ tick, cells });
+    this.entries.push({ tick, cells: cells && cells.length > TICK_MAX_CELLS ? null : cells });
     if (this.entries.length > KEPT) this.entries.splice(0, this.entries.length - KEPT);
   }
 

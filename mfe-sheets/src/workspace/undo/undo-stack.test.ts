@@ -1,6 +1,6 @@
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
-import { ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEP_CELLS_MAX, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
+import { type ClearedCells, ownStep, REDO_SOURCE, UNDO_CELLS_MAX, UNDO_SOURCE, UNDO_STEP_CELLS_MAX, UNDO_STEPS_MAX, UndoStack, type UndoStep } from './undo-stack.js';
 
 /** An undo or redo done (its inverse sent at once): the cells written, null when there was none. */
 const undone = (stack: UndoStack) => {
@@ -200,4 +200,44 @@ test("an own remove keeps the earlier edits' cells it takes: the remove undone, 
   expect(other.undo()).toEqual({ structure: { type: 'rows_insert', index: 9, count: 1 }, cells: [] });
   other.settled();
   expect(other.undo()).toBeNull();
+});
+
+/** Cells emptied, packed as a whole-column Delete or Cut records them: [row, col, before] each. */
+const cleared = (cells: [number, number, string | number][]): ClearedCells => ({
+  rows: Int32Array.from(cells, ([row]) => row),
+  cols: Int32Array.from(cells, ([, col]) => col),
+  before: cells.map(([, , before]) => before),
+});
+
+test('cells emptied, recorded packed (a whole column cleared): undone with their values, redone empty, moved with the columns and rows others insert or remove', () => {
+  const undo = new UndoStack();
+  undo.record(cleared([[0, 2, 'a'], [7, 2, 3], [900_000, 2, 'z']]));
+  // A column inserted right of them: they stay; undo writes each value back where it was (the last cell first, as a step's).
+  undo.moved({ type: 'columns_insert', index: 5, count: 1 });
+  expect(undone(undo)).toEqual([{ row: 900_000, col: 2, value: 'z' }, { row: 7, col: 2, value: 3 }, { row: 0, col: 2, value: 'a' }]);
+  expect(redone(undo)).toEqual([{ row: 0, col: 2, value: null }, { row: 7, col: 2, value: null }, { row: 900_000, col: 2, value: null }]);
+  // A column inserted left of them and row 7 removed: the others go back one column right, row 900,000 one row up.
+  undo.moved({ type: 'columns_insert', index: 0, count: 1 });
+  undo.moved({ type: 'rows_remove', index: 7, count: 1 });
+  expect(undone(undo)).toEqual([{ row: 899_999, col: 3, value: 'z' }, { row: 0, col: 3, value: 'a' }]);
+  // Their column removed by someone: nothing left to undo.
+  redone(undo);
+  undo.moved({ type: 'columns_remove', index: 3, count: 1 });
+  expect(undo.canUndo()).toBe(false);
+  // Past UNDO_STEP_CELLS_MAX cells: not undoable, the history ends (as for a step of objects).
+  undo.record([{ row: 0, col: 0, before: null, after: 1 }]);
+  const many = { rows: new Int32Array(UNDO_STEP_CELLS_MAX + 1), cols: new Int32Array(UNDO_STEP_CELLS_MAX + 1), before: new Array(UNDO_STEP_CELLS_MAX + 1).fill(1) };
+  undo.record(many);
+  expect(undo.canUndo()).toBe(false);
+});
+
+test("an own remove of rows takes packed cleared cells of an earlier step with it: undoing the remove, then the clear, restores every cell", () => {
+  const undo = new UndoStack();
+  undo.record(cleared([[4, 1, 'x'], [10, 1, 'y']]));
+  undo.own({ type: 'rows_remove', index: 4, count: 1 }, () => [{ row: 4, col: 0, before: 'k', after: null }]);
+  const back = undo.undo();
+  expect(back).toEqual({ structure: { type: 'rows_insert', index: 4, count: 1 }, cells: [{ row: 4, col: 0, value: 'k' }] });
+  undo.own(back!.structure!, () => []);
+  undo.settled();
+  expect(undone(undo)?.sort((a, b) => a.row - b.row)).toEqual([{ row: 4, col: 1, value: 'x' }, { row: 10, col: 1, value: 'y' }]);
 });

@@ -34,6 +34,31 @@ export interface UndoCell {
 }
 /** The cells of one change of the user's (a typed cell, a paste, an autofill, a cut...): undone and redone whole. */
 export type UndoStep = UndoCell[];
+/**
+ * Cells emptied (`after` null), packed: cell i at row rows[i], column cols[i], holding before[i]
+ * before. A whole column of a million rows cleared (Delete, Cut, a column removed) is three arrays
+ * of about 4 MB each here instead of a million UndoCell objects (33 MB of the tab's heap, kept as
+ * long as the step is: bench/million-rows.mjs MILLION_HEAP).
+ */
+export interface ClearedCells {
+  rows: Int32Array;
+  cols: Int32Array;
+  before: CellValue[];
+}
+/** What a step is recorded with: its cells, or cells emptied, packed. */
+export type StepCells = UndoStep | ClearedCells;
+
+const isPacked = (cells: StepCells): cells is ClearedCells => !Array.isArray(cells);
+/** How many cells `cells` holds. */
+export const cellCount = (cells: StepCells): number => (isPacked(cells) ? cells.rows.length : cells.length);
+
+/** Packed cells as UndoCells (a step's cells must be placed one by one: rows or columns moved under it). */
+export function unpackCells({ rows, cols, before }: ClearedCells): UndoStep {
+  // Pushed: V8 makes a large `new Array(n)` a slow (dictionary) array.
+  const out: UndoStep = [];
+  for (let i = 0; i < rows.length; i++) out.push({ row: rows[i], col: cols[i], before: before[i], after: null });
+  return out;
+}
 
 /**
  * A step: cells changed, or rows or columns the user inserted or removed (`structure`, where it is
@@ -41,7 +66,10 @@ export type UndoStep = UndoCell[];
  * undo). Steps are changed in place (parked cells name the step they go back to).
  */
 interface Step {
+  /** Empty while `packed` holds them. */
   cells: UndoStep;
+  /** The step's cells as recorded packed (emptied cells), until something must place them one by one (unpacked()). */
+  packed?: ClearedCells;
   structure?: StructureMove;
   /**
    * An own remove's: cells of earlier steps (edits, or another remove's cells) that were in the rows
@@ -194,10 +222,11 @@ export class UndoStack {
    * A new change of the user's: the steps undone cannot be redone any more (as in Handsontable).
    * One past UNDO_STEP_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
    */
-  record(cells: UndoStep): void {
-    if (cells.length === 0) return;
+  record(cells: StepCells): void {
+    const count = cellCount(cells);
+    if (count === 0) return;
     this.settled();
-    if (cells.length <= UNDO_STEP_CELLS_MAX) this.push({ cells });
+    if (count <= UNDO_STEP_CELLS_MAX) this.push(stepOf(cells));
     else this.clear();
   }
 
@@ -208,7 +237,7 @@ export class UndoStack {
    * do after an action they cannot undo). The ops an undo or redo sends are not steps; a redone
    * remove takes the earlier steps' cells in its rows again.
    */
-  own(move: StructureMove, removed: () => UndoStep | null): void {
+  own(move: StructureMove, removed: () => StepCells | null): void {
     const remove = !isInsert(move);
     if (this.pending) {
       const { step, redone } = this.pending;
@@ -220,7 +249,7 @@ export class UndoStack {
     this.moved(move, parked);
     if (!remove) return this.push({ cells: [], structure: move });
     const cells = removed();
-    if (cells && cells.length <= UNDO_STEP_CELLS_MAX) this.push({ cells, structure: move, parked });
+    if (cells && cellCount(cells) <= UNDO_STEP_CELLS_MAX) this.push({ ...stepOf(cells), structure: move, parked });
     else this.clear();
   }
 
@@ -234,13 +263,13 @@ export class UndoStack {
     this.settled();
     let step = this.done.pop();
     // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
-    while (step && step.cells.length === 0 && !step.structure) step = this.done.pop();
+    while (step && sizeOf(step) === 0 && !step.structure) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
-    const { structure } = step;
+    const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
-    if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: step.cells.map(({ row, col, before }) => ({ row, col, value: before })) };
-    return { cells: step.cells.map(({ row, col, before }) => ({ row, col, value: before })).reverse() };
+    if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })) };
+    return { cells: packed ? valuesOf(packed, false).reverse() : step.cells.map(({ row, col, before }) => ({ row, col, value: before })).reverse() };
   }
 
   /** The last step undone made again (null when there is none); call settled() once it is sent. */
@@ -250,7 +279,7 @@ export class UndoStack {
     if (!step) return null;
     this.pending = { step, redone: true };
     if (step.structure) return { structure: step.structure, cells: [] };
-    return { cells: step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
+    return { cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
 
   /** The undo or redo is sent: its step goes to the other stack; an undone remove gives back the cells it parked. */
@@ -261,7 +290,7 @@ export class UndoStack {
     this.pending = null;
     if (redone || !step.parked) return;
     for (const { step: owner, cell } of step.parked) {
-      owner.cells.push(cell);
+      unpacked(owner).push(cell);
       owner.away = (owner.away ?? 1) - 1;
     }
     step.parked = undefined;
@@ -281,6 +310,11 @@ export class UndoStack {
           out.push(step);
           continue;
         }
+        // Packed cells all before the move's index stay where they are: kept packed (a column inserted after a cleared one).
+        if (step.packed && !step.structure && allBefore(step.packed, move)) {
+          out.push(step);
+          continue;
+        }
         let place = (cell: UndoCell): UndoCell | null => movedCell(cell, move);
         const was = step.structure;
         // Its rows are in the sheet when it is an insert done or a remove undone.
@@ -296,7 +330,7 @@ export class UndoStack {
           if (isRows(move) === rows) place = (cell) => (rows ? { ...cell, row: cell.row + shift } : { ...cell, col: cell.col + shift });
         }
         const cells: UndoStep = [];
-        for (const cell of step.cells) {
+        for (const cell of unpacked(step)) {
           const to = place(cell);
           if (to) cells.push(to);
           else if (park && inDone) {
@@ -336,7 +370,35 @@ export class UndoStack {
     this.done.push(step);
     this.undone = [];
     let cells = 0;
-    for (const s of this.done) cells += s.cells.length;
-    while (this.done.length > 1 && (this.done.length > UNDO_STEPS_MAX || cells > UNDO_CELLS_MAX)) cells -= this.done.shift()!.cells.length;
+    for (const s of this.done) cells += sizeOf(s);
+    while (this.done.length > 1 && (this.done.length > UNDO_STEPS_MAX || cells > UNDO_CELLS_MAX)) cells -= sizeOf(this.done.shift()!);
   }
+}
+
+/** A step of `cells` (packed ones kept packed). */
+const stepOf = (cells: StepCells): Step => (isPacked(cells) ? { cells: [], packed: cells } : { cells });
+/** How many cells a step holds. */
+const sizeOf = (step: Step): number => (step.packed ? step.packed.rows.length : step.cells.length);
+
+/** A step's cells one by one (unpacked now if they were packed: rows or columns moved under it, or cells parked back into it). */
+function unpacked(step: Step): UndoStep {
+  if (step.packed) {
+    step.cells = unpackCells(step.packed);
+    step.packed = undefined;
+  }
+  return step.cells;
+}
+
+/** Whether every cell of `cells` is before `move`'s index along its axis (movedCell leaves them all). */
+function allBefore(cells: ClearedCells, move: StructureMove): boolean {
+  const at = isRows(move) ? cells.rows : cells.cols;
+  for (let i = 0; i < at.length; i++) if (at[i] >= move.index) return false;
+  return true;
+}
+
+/** Packed cells as the changes that write them: their values before (an undo) or empty (a redo). */
+function valuesOf({ rows, cols, before }: ClearedCells, after: boolean): CellChange[] {
+  const out: CellChange[] = [];
+  for (let i = 0; i < rows.length; i++) out.push({ row: rows[i], col: cols[i], value: after ? null : before[i] });
+  return out;
 }

@@ -1,6 +1,6 @@
 import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
 import type { StructureMove } from './moved-rows.js';
-import { UNDO_STEP_CELLS_MAX } from '../undo/undo-stack.js';
+import { type ClearedCells, UNDO_STEP_CELLS_MAX, unpackCells } from '../undo/undo-stack.js';
 import { removeColumns } from './remove-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -32,7 +32,9 @@ test("a column remove is sent once its cells are read, with them for its undo; a
   const { sheet, removing } = sheetWith([[null, 'a', 1], [null, 'b', 2], [null, 'c', null]], { type: 'columns_insert', index: 0, count: 1 });
   await removeColumns(sheet, 1, 1, send, () => false);
   expect(send).toHaveBeenCalledWith(2);
-  expect(removing).toHaveBeenCalledWith({ type: 'columns_remove', index: 2, count: 1 }, [
+  expect(removing).toHaveBeenCalledWith({ type: 'columns_remove', index: 2, count: 1 }, expect.anything());
+  // Packed (a whole column of a million rows is three arrays, not a million objects).
+  expect(unpackCells(removing.mock.calls[0][1] as ClearedCells)).toEqual([
     { row: 0, col: 2, before: 1, after: null },
     { row: 1, col: 2, before: 2, after: null },
   ]);

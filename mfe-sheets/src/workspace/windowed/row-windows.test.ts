@@ -1,5 +1,5 @@
 import type { GridData } from '@tessera/contracts';
-import { RowWindows } from './row-windows.js';
+import { LOG_MAX_CELLS_SAVED, RowWindows } from './row-windows.js';
 
 /** Windows of 10 rows; rows hold their absolute index in column 0. */
 const SIZE = 10;
@@ -64,6 +64,23 @@ describe('RowWindows', () => {
     const later = windowRows(1);
     windows.arrived(1, 6, later);
     expect(windows.get(1)?.[1]).toEqual(['r11', 'x']);
+  });
+
+  it('own edits of more cells than LOG_MAX_CELLS_SAVED (a whole column cleared) are let go once saved: a window read before is read again, not shown without them', () => {
+    const windows = new RowWindows(4, 40, SIZE);
+    windows.applyOwn(Array.from({ length: LOG_MAX_CELLS_SAVED + 1 }, (_, row) => ({ row, col: 1, value: null })));
+    windows.advance(5); // their ack
+    windows.ownSaved();
+    // Read at 4 (before the server had them): its column 1 would show the values cleared.
+    expect(windows.arrived(0, 4, windowRows(0))).toBe('stale');
+    expect(windows.catchUp(1, 4, windowRows(1))).toBe('stale');
+    // Read at 5: it has them.
+    const rows = windowRows(0).map(([name]) => [name, null]);
+    expect(windows.arrived(0, 5, rows)).toBe('stored');
+    // Others' cells from then on are logged as before.
+    windows.applyRemote(6, [{ row: 12, col: 1, value: 'theirs' }]);
+    expect(windows.arrived(1, 5, windowRows(1))).toBe('stored');
+    expect(windows.get(1)?.[2]).toEqual(['r12', 'theirs']);
   });
 
   it('after a reset (rows or columns moved) a window read before it is stale: read it again', () => {

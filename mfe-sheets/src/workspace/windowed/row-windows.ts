@@ -6,6 +6,12 @@ export const ROW_WINDOW_SIZE = SHEET_ROWS_WINDOW_MAX;
 export const ROW_WINDOW_CAPACITY = 40;
 /** Cell changes remembered to bring a window read at an older version up to date (beyond: read it again). */
 const LOG_MAX_ENTRIES = 5_000;
+/**
+ * Cells the log may still hold once the server has every own edit: past it (a whole column of a
+ * million rows cleared is a million changes, some 30 MB kept after the Delete is saved) it is let
+ * go, and a window read before then is read again instead (stale).
+ */
+export const LOG_MAX_CELLS_SAVED = 100_000;
 
 /** What became of a window that arrived. */
 export type WindowArrival = 'stored' | 'held' | 'stale';
@@ -189,7 +195,14 @@ export class RowWindows {
 
   /** No own edit is pending any more: each was saved by this version at the latest. */
   ownSaved(): void {
-    for (const entry of this.log) if (entry.own && entry.savedBy === null) entry.savedBy = this.current;
+    let cells = 0;
+    for (const entry of this.log) {
+      if (entry.own && entry.savedBy === null) entry.savedBy = this.current;
+      cells += entry.changes.length;
+    }
+    if (cells <= LOG_MAX_CELLS_SAVED) return;
+    this.log = [];
+    this.loggedFrom = this.current;
   }
 
   /** Rows or columns inserted or removed, a sync: every window is read again, at `version`. */

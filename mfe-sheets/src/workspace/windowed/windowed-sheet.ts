@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { projectRows, RowWindows } from './row-windows.js';
-import { removedCells, UndoStack, type UndoStep } from '../undo/undo-stack.js';
+import { removedCells, type StepCells, UndoStack } from '../undo/undo-stack.js';
 import { sizeAfterEdits } from '../grid/grid-shape.js';
 
 /** Columns [start, start + count) of each row (GET /sheets/:id/rows' col_start and col_count). */
@@ -54,7 +54,7 @@ export class WindowedSheet {
   /** The rows held before the own ops, at their new places: shown read-only until read again. */
   private moved: ((row: number) => CellValue[] | undefined) | null = null;
   /** An own remove about to be sent, its cells read from every row first (removeColumns): its undo step's. */
-  private removeRead: { move: StructureMove; cells: UndoStep } | null = null;
+  private removeRead: { move: StructureMove; cells: StepCells } | null = null;
 
   constructor(
     first: SheetRows,
@@ -323,7 +323,7 @@ export class WindowedSheet {
    * The cells holding a value that the own remove `move` takes, read from every row of the sheet
    * just before it is sent (removeColumns): ownStructure gives them to its undo step.
    */
-  removing(move: StructureMove, cells: UndoStep): void {
+  removing(move: StructureMove, cells: StepCells): void {
     this.removeRead = { move, cells };
   }
 
@@ -332,7 +332,7 @@ export class WindowedSheet {
    * else from the rows held; null when they are not all known: rows not read, or the rows held not
    * yet moved by an own op the server has not acknowledged.
    */
-  private removedCells(move: StructureMove): UndoStep | null {
+  private removedCells(move: StructureMove): StepCells | null {
     const read = this.removeRead;
     this.removeRead = null;
     if (read && read.move.type === move.type && read.move.index === move.index && read.move.count === move.count) return read.cells;
