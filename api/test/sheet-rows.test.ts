@@ -49,6 +49,17 @@ describe('a window of rows, read from the chunks it overlaps', () => {
   after(() => cleanup());
 
   const create = async (data: GridData) => (await sheets.create({ name: `Rows ${crypto.randomUUID().slice(0, 8)}`, data }, userId)).id;
+  /** A labelled sheet of `rows` rows and its model, which `step` keeps equal to the sheet through each structure op it applies. */
+  const restructured = async (rows: number) => {
+    const sheet = { id: '', model: labelled(rows), columns: COLS };
+    sheet.id = await create(sheet.model);
+    const step = async (op: StoredStructureOp) => {
+      await sheets.applyStructure(sheet.id, op, userId);
+      sheet.model = restructure(structuredClone(sheet.model), [], sheet.columns, op).grid;
+      if (op.type === 'columns_insert') sheet.columns += op.count;
+    };
+    return { sheet, step };
+  };
   /** Every window of `windows` equals the same rows of the whole sheet, with the sheet's size and version. */
   const checkWindows = async (id: string, model: GridData, columns: number, windows: [number, number][], label: string) => {
     const whole = await sheets.readGrid(id);
@@ -84,14 +95,8 @@ describe('a window of rows, read from the chunks it overlaps', () => {
   });
 
   it('after rows inserted and removed (chunks of any size) and a column inserted (pending on the chunks): the same rows as the whole sheet', async () => {
-    let model = labelled(1_700);
-    let columns = COLS;
-    const id = await create(model);
-    const step = async (op: StoredStructureOp) => {
-      await sheets.applyStructure(id, op, userId);
-      model = restructure(structuredClone(model), [], columns, op).grid;
-      if (op.type === 'columns_insert') columns += op.count;
-    };
+    const { sheet, step } = await restructured(1_700);
+    const { id } = sheet;
     await step({ type: 'rows_insert', index: 0, count: 3 });
     await step({ type: 'rows_remove', index: 600, count: 120 });
     await step({ type: 'rows_insert', index: 1_000, count: 40 });
@@ -99,15 +104,15 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.notDeepEqual(sizes, [500, 500, 500, 200], 'the row ops left chunks of other sizes');
     // Each chunk's first row, and the rows either side of it.
     const edges = sizes.reduce<number[]>((starts, n) => [...starts, starts.at(-1)! + n], [0]);
-    const windows: [number, number][] = [[0, model.length], [model.length - 1, 5], ...edges.flatMap((e): [number, number][] => [[Math.max(0, e - 1), 2], [e, 1], [Math.max(0, e - 3), 700]])];
-    await checkWindows(id, model, columns, windows, 'after row ops');
+    const windows: [number, number][] = [[0, sheet.model.length], [sheet.model.length - 1, 5], ...edges.flatMap((e): [number, number][] => [[Math.max(0, e - 1), 2], [e, 1], [Math.max(0, e - 3), 700]])];
+    await checkWindows(id, sheet.model, sheet.columns, windows, 'after row ops');
 
     const stored = await sql<{ rows: string }>`SELECT rows::text AS rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid ORDER BY ord`.execute(db);
     await step({ type: 'columns_insert', index: 1, count: 2 });
     const after = await sql<{ rows: string }>`SELECT rows::text AS rows FROM sheet_chunks WHERE sheet_id = ${id}::uuid ORDER BY ord`.execute(db);
     assert.deepEqual(after.rows, stored.rows, 'the column insert is pending on the chunks (none rewritten)');
-    assert.deepEqual(model[3].slice(0, 3), ['r0c0', '', '']);
-    await checkWindows(id, model, columns, windows, 'after a column insert');
+    assert.deepEqual(sheet.model[3].slice(0, 3), ['r0c0', '', '']);
+    await checkWindows(id, sheet.model, sheet.columns, windows, 'after a column insert');
   });
 
   it('with col_start and col_count: exactly those columns of those rows, as the whole window sliced (ragged rows, texts with brackets and quotes, a pending column insert)', async () => {
@@ -166,26 +171,20 @@ describe('a window of rows, read from the chunks it overlaps', () => {
 
   it('find: the next matches in row order across windows and chunks of any size (a column op pending), with their places, a wrap, and the count', async () => {
     // 12,300 rows: three windows of 5,000 (the scan's), chunks of 500 moved by row ops; 'x7' in rows 7, 70-79, 700-799, 7000-7999 ...
-    let model = labelled(12_300);
-    let columns = COLS;
-    const id = await create(model);
-    const step = async (op: StoredStructureOp) => {
-      await sheets.applyStructure(id, op, userId);
-      model = restructure(structuredClone(model), [], columns, op).grid;
-      if (op.type === 'columns_insert') columns += op.count;
-    };
+    const { sheet, step } = await restructured(12_300);
+    const { id } = sheet;
     await step({ type: 'rows_insert', index: 4_990, count: 30 });
     await step({ type: 'rows_remove', index: 10, count: 5 });
     await step({ type: 'columns_insert', index: 0, count: 1 });
     const { version } = await sheets.rowWindow(id, { start: 0, count: 1 });
     await sheets.patchCells(id, { base_version: version, changes: [{ row: 12_000, col: 0, value: 'R77C0 typed' }] }, userId);
-    model[12_000][0] = 'R77C0 typed';
+    sheet.model[12_000][0] = 'R77C0 typed';
     // Every match of the model, in row order: what the scan must agree with.
     const all: FindMatch[] = [];
-    model.forEach((row, r) => row.forEach((cell, c) => cellMatches(cell, findNeedle('77C0')) && all.push([r, c, all.length + 1])));
+    sheet.model.forEach((row, r) => row.forEach((cell, c) => cellMatches(cell, findNeedle('77C0')) && all.push([r, c, all.length + 1])));
     assert.ok(all.length > 20 && all.length < FIND_COUNT_CAP);
     const first = await sheets.find(id, { q: '77C0', direction: 'next', limit: 5 });
-    assert.deepEqual(first, { id, version: first.version, row_count: model.length, matches: all.slice(0, 5), total: all.length, complete: true, wrapped: false });
+    assert.deepEqual(first, { id, version: first.version, row_count: sheet.model.length, matches: all.slice(0, 5), total: all.length, complete: true, wrapped: false });
     // After a match near the end: the last ones, then round to the first.
     const near = all.at(-2)!;
     const wrapped = await sheets.find(id, { q: '77c0', after_row: near[0], after_col: near[1], direction: 'next', limit: 3 });
@@ -196,7 +195,7 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     // Past the cap: the scan stops once the matches asked for are found; the count says how far it got.
     const many = await sheets.find(id, { q: 'c1', direction: 'next', limit: 2 });
     assert.equal(many.complete, false);
-    assert.ok(many.total > FIND_COUNT_CAP && many.total < model.length);
+    assert.ok(many.total > FIND_COUNT_CAP && many.total < sheet.model.length);
     assert.deepEqual(many.matches, [[0, 2, 1], [1, 2, 2]]);
     assert.deepEqual((await sheets.find(id, { q: 'nowhere', direction: 'next', limit: 5 })).matches, []);
     // A number by the text it shows, however the stored JSON spells it (chunks passed over unparsed only when that cannot miss one).
