@@ -6,3 +6,4 @@ export * from './server/run-server.js';
 export * from './server/request-id.js';
 export * from './server/http-metrics.js';
 export * from './server/logger-options.js';
+export * from './db/made-once.js';
