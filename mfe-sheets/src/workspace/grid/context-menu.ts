@@ -1,4 +1,4 @@
-import { SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
+import { FILTER_TEXTS, SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
 import type { StructureChange } from './SheetGrid.js';
 
 const EDIT_MENU = ['row_above', 'row_below', '---------', 'col_left', 'col_right', '---------', 'remove_row', 'remove_col', '---------', 'undo', 'redo', '---------', 'copy', 'cut'];
@@ -126,6 +126,29 @@ function sortItems(onSort: SortRows): Record<string, object> {
   return { sort_asc: item(SORT_TEXTS.ascending, 'asc'), sort_desc: item(SORT_TEXTS.descending, 'desc') };
 }
 
+/**
+ * 'Filter by this column…' (the user's own row filter, filter/): `open` opens its dialog for the
+ * selection's first column; `unavailable`: the entry is shown disabled, its text saying why (a
+ * windowed sheet's rows are not all in the browser).
+ */
+export type MenuFilter = { open(column: number): void } | { unavailable: string };
+
+function filterItems(filter: MenuFilter): Record<string, object> {
+  if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
+  return {
+    filter_column: {
+      name: FILTER_TEXTS.menu,
+      callback(this: MenuGrid) {
+        const s = selectedBlock(this);
+        if (s) filter.open(s.left);
+      },
+      disabled(this: MenuGrid) {
+        return selectedBlock(this) === null;
+      },
+    },
+  };
+}
+
 /** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
 export interface MenuHistory {
   undo(): void;
@@ -154,13 +177,17 @@ export function contextMenu(
   onStructure?: (change: StructureChange) => void,
   history?: MenuHistory,
   onSort?: SortRows,
+  filter?: MenuFilter,
 ) {
-  // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway).
-  const keys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
-  if (!onCellHistory && readOnly) return keys;
-  const own = readOnly
-    ? {}
-    : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) };
+  // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway). A filter
+  // is no edit (only this user's view changes): a viewer filters too.
+  const editKeys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
+  const keys = filter ? [...editKeys, '---------', 'filter_column'] : editKeys;
+  if (!onCellHistory && readOnly && !filter) return keys;
+  const own = {
+    ...(readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) }),
+    ...(filter ? filterItems(filter) : {}),
+  };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
   keys.forEach((key, i) => (items[key === '---------' ? `separator_${i}` : key] = key === '---------' ? { name: '---------' } : (own[key] ?? {})));
