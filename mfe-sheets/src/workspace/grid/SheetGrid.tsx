@@ -93,9 +93,22 @@ export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
 /** HiddenRows as the row filter uses it: copy and paste skip the hidden rows (they take the rows shown). */
 const FILTER_HIDDEN_ROWS = { copyPasteEnabled: false, indicators: false, rows: [] };
 
-/** The mark after a filtered column's header label. */
-export const FILTER_MARK_CLASS = 'tessera-filter-mark';
-const FILTER_MARK_STYLE = `.handsontable th .${FILTER_MARK_CLASS} { color: #2563eb; margin-left: 4px; }`;
+/**
+ * A filtered column's header: marked by an attribute (its mark drawn by CSS after the label), not by
+ * HTML in the label, which Handsontable would write unsanitized (and warn of).
+ */
+export const FILTER_MARK_ATTRIBUTE = 'data-filtered';
+const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ${JSON.stringify(FILTER_TEXTS.headerMark)}; color: #2563eb; margin-left: 4px; }`;
+/** Marks (or unmarks: header cells are reused as the grid scrolls) a column header as filtered. */
+function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
+  if (filtered) {
+    th.setAttribute(FILTER_MARK_ATTRIBUTE, '');
+    th.title = FILTER_TEXTS.headerMarkTitle;
+  } else if (th.hasAttribute(FILTER_MARK_ATTRIBUTE)) {
+    th.removeAttribute(FILTER_MARK_ATTRIBUTE);
+    th.removeAttribute('title');
+  }
+}
 
 export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
 
@@ -334,10 +347,8 @@ export const SheetGrid = memo(
           licenseKey={HANDSONTABLE_LICENSE_KEY}
           rowHeaders
           // Handsontable writes the label as HTML: escaped, a header shows as its text.
-          colHeaders={(index: number) =>
-            escapeHtml(headerLabel(headers.current, index)) +
-            (withFilter && sheetFilter(data).columns.has(index) ? `<span class="${FILTER_MARK_CLASS}" title="${escapeHtml(FILTER_TEXTS.headerMarkTitle)}">${FILTER_TEXTS.headerMark}</span>` : '')
-          }
+          colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
+          afterGetColHeader={withFilter ? (col: number, th: HTMLTableCellElement) => col >= 0 && markFilteredHeader(th, sheetFilter(data).columns.has(col)) : undefined}
           colWidths={COLUMN_WIDTH}
           // The editor's shape for small sheets (spec 01 §9): spare cells, stored only once typed into.
           minRows={NEW_SHEET_EDITOR_DEFAULT.rows}
