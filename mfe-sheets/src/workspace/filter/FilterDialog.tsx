@@ -1,4 +1,4 @@
-import { Button, Checkbox, Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Button, Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import {
   type CellValue,
   type ColumnFilter,
@@ -62,16 +62,17 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
   const isTicked = (text: string) => values.texts.has(text) === (values.mode === 'only');
 
   /** Ticks (or unticks) these texts, whatever the mode. */
-  const tick = (texts: string[], ticked: boolean) => {
-    const next = new Set(values.texts);
-    // 'only' lists the ticked texts, 'except' the unticked ones.
-    const listedWhenTicked = values.mode === 'only';
-    for (const text of texts) {
-      if (ticked === listedWhenTicked) next.add(text);
-      else next.delete(text);
-    }
-    setValues({ mode: values.mode, texts: next });
-  };
+  const tick = (texts: string[], ticked: boolean) =>
+    setValues((before) => {
+      const next = new Set(before.texts);
+      // 'only' lists the ticked texts, 'except' the unticked ones.
+      const listedWhenTicked = before.mode === 'only';
+      for (const text of texts) {
+        if (ticked === listedWhenTicked) next.add(text);
+        else next.delete(text);
+      }
+      return { mode: before.mode, texts: next };
+    });
   const selectAll = () => (needle === '' ? setValues(NO_EXCEPTIONS) : tick(matching.map(([t]) => t), true));
   const clearAll = () => (needle === '' ? setValues({ mode: 'only', texts: new Set() }) : tick(matching.map(([t]) => t), false));
 
@@ -125,16 +126,16 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
         </Flex>
         <Stack gap="1" maxH="240px" overflowY="auto" data-testid="filter-values">
           {listed.map(([text, n]) => (
-            <Checkbox.Root key={text} size="sm" checked={isTicked(text)} onCheckedChange={(e) => tick([text], e.checked === true)}>
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label>
+            // A native checkbox: up to FILTER_VALUES_SHOWN of them, each a label and an input (no state machine per value).
+            <Flex as="label" key={text} gap="2" align="center" fontSize="sm" cursor="pointer">
+              <input type="checkbox" checked={isTicked(text)} onChange={(e) => tick([text], e.currentTarget.checked)} />
+              <Text as="span">
                 {text === '' ? FILTER_TEXTS.blank : text}{' '}
                 <Text as="span" color="fg.muted">
                   ({n.toLocaleString('en-US')})
                 </Text>
-              </Checkbox.Label>
-            </Checkbox.Root>
+              </Text>
+            </Flex>
           ))}
           {listed.length === 0 && (
             <Text fontSize="sm" color="fg.muted">
