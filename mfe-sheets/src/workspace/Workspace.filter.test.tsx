@@ -168,6 +168,11 @@ test('copy, Delete and paste over a selection that spans hidden rows touch only 
   act(() => void hot.selectCell(0, 0));
   act(() => hot.getPlugin('copyPaste').paste('a\nb\nc'));
   await waitFor(() => expect(stored().map((r) => r[0])).toEqual(['a', 'Wire', 'b', 'Roof', 'c']));
+  // Remove rows over rows 1-5 removes the three shown; Wire and Roof stay.
+  act(() => void hot.selectRows(0, 4));
+  act(() => hot.getPlugin('contextMenu').executeCommand('remove_row'));
+  await waitFor(() => expect(stored()).toEqual([['Wire', 'done', 5], ['Roof', 'done', 2]]));
+  await waitFor(() => expect(count()).toBe(FILTER_TEXTS.showing(0, 2)));
 });
 
 test("an undo made while filtered goes back to its own row after others' inserts; a sort keeps the filter; find passes over the hidden rows", async () => {

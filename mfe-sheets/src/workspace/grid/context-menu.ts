@@ -133,9 +133,47 @@ function sortItems(onSort: SortRows): Record<string, object> {
  */
 export type MenuFilter = { open(column: number): void } | { unavailable: string };
 
-function filterItems(filter: MenuFilter): Record<string, object> {
+/** A whole grid that may hide rows (the row filter draws with HiddenRows). */
+interface FilteringGrid {
+  getSelectedRange(): { from: { row: number | null }; to: { row: number | null } }[] | undefined;
+  getPlugin(name: 'hiddenRows'): { enabled: boolean; isHidden(row: number): boolean };
+  alter(action: 'remove_row', groups: [number, number][], amount: number | undefined, source: string): void;
+}
+
+/**
+ * 'Remove rows' over a selection that spans rows the filter hides removes only the rows shown, as
+ * Google Sheets and Excel delete only the visible rows of a filtered selection (what one cannot see
+ * one does not mean to delete). The rows shown go in groups of adjacent rows: Handsontable removes
+ * each in turn, each a rows_remove of its own (and an undo step of its own).
+ */
+function shownRowsRemove(): Record<string, object> {
+  return {
+    remove_row: {
+      callback(this: FilteringGrid) {
+        const plugin = this.getPlugin('hiddenRows');
+        const rows = new Set<number>();
+        for (const range of this.getSelectedRange() ?? []) {
+          if (range.from.row === null || range.to.row === null) continue;
+          const top = Math.max(0, Math.min(range.from.row, range.to.row));
+          const bottom = Math.max(range.from.row, range.to.row);
+          for (let r = top; r <= bottom; r++) if (!plugin.enabled || !plugin.isHidden(r)) rows.add(r);
+        }
+        const groups: [number, number][] = [];
+        for (const row of [...rows].sort((a, b) => a - b)) {
+          const last = groups.at(-1);
+          if (last && last[0] + last[1] === row) last[1]++;
+          else groups.push([row, 1]);
+        }
+        if (groups.length > 0) this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow');
+      },
+    },
+  };
+}
+
+function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, object> {
   if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
   return {
+    ...(wholeGrid ? shownRowsRemove() : {}),
     filter_column: {
       name: FILTER_TEXTS.menu,
       callback(this: MenuGrid) {
@@ -186,7 +224,7 @@ export function contextMenu(
   if (!onCellHistory && readOnly && !filter) return keys;
   const own = {
     ...(readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) }),
-    ...(filter ? filterItems(filter) : {}),
+    ...(filter ? filterItems(filter, !onStructure && !readOnly) : {}),
   };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
