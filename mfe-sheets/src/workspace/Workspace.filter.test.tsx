@@ -198,3 +198,18 @@ test("an undo made while filtered goes back to its own row after others' inserts
   fireEvent.change(screen.getByRole('textbox', { name: FIND_TEXTS.label }), { target: { value: 'o' } });
   await waitFor(() => expect(screen.getByTestId('find-count')).toHaveTextContent('1 of 3'));
 });
+
+test('a formula column is filtered by the values it shows, not by its text', async () => {
+  tasks = makeSheet('Totals', [['Paint', 3, '=B1*10'], ['Wire', 5, '=B2*10'], ['Roof', 2, '=B3*10']], ['Task', 'Hours', 'Cost']);
+  await api.close();
+  api = await startSheetApi([tasks]);
+  await aliceOpens();
+  act(() => void currentGrid().selectCell(0, 2));
+  await waitFor(() => expect(currentGrid().getCell(0, 2)?.textContent).toBe('30'));
+  await openFilter(2);
+  expect(screen.getByTestId('filter-values')).toHaveTextContent('20 (1)30 (1)50 (1)');
+  fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'less' } });
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '40' } });
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  await waitFor(() => expect(shownRows()).toEqual(['1:Paint', '3:Roof']));
+});

@@ -66,6 +66,7 @@ export function applyFilter(hot: Handsontable, data: GridData, formulas: Formula
   const filter = sheetFilter(data);
   const plugin = hiddenRows(hot);
   const hide: number[] = [];
+  filter.judgedBeforeValues = filter.active && formulas !== null && formulas.state === 'computing';
   if (filter.active) {
     const passes = rowTest(data, formulas, filter);
     const rows = Math.min(usedRows(data), hot.countRows());

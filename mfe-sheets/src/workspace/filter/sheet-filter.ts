@@ -12,6 +12,11 @@ export class SheetFilter {
   /** Rows shown and rows in the filter's range, as the grid last counted them. */
   shown = 0;
   rows = 0;
+  /**
+   * Judged while the formulas' values were still being computed (a formula then shows, and is judged
+   * by, '' until its value comes): judged again once they are all in.
+   */
+  judgedBeforeValues = false;
   /** The grid showing the rows, while mounted: applies the filter to every row again. */
   reapply: (() => void) | null = null;
   private readonly listeners = new Set<() => void>();

@@ -157,6 +157,9 @@ export const SheetGrid = memo(
         const values: FormulaValues = new FormulaValues(formulaEngine, data, () => {
           const hot = ref.current?.hotInstance;
           if (hot && !hot.isDestroyed) hot.render();
+          // A filter judged before the values came is judged again once they are all in (once: later values are edits').
+          const filter = sheetFilter(data);
+          if (filter.judgedBeforeValues && values.state === 'ready') filter.reapply?.();
           on.current.onFormulaValues?.();
           tellOverLimit(values.overLimit);
         });
