@@ -134,6 +134,9 @@ test("while filtered, an edit lands on its sheet row for everyone; others' edits
   await bob.acked(bob.send({ type: 'cells_update', changes: [{ row: 0, col: 1, value: 'done' }, { row: 3, col: 1, value: 'open' }] }));
   await waitFor(() => expect(shownRows()).toEqual(['3:Plumb pipes', '4:Roof', '5:Tile']));
   expect(count()).toBe(FILTER_TEXTS.showing(3, 5));
+  // Text typed into a cell whose row Bob's edit just hid still lands there (the user meant that cell).
+  act(() => hot.setDataAtCell(0, 0, 'Paint walls'));
+  await waitFor(() => expect(stored()[0][0]).toBe('Paint walls'));
   // Bob inserts an empty row above Plumb (it shows nothing 'open': hidden) and a column before Status: the filter moves with it.
   await bob.acked(bob.send({ type: 'rows_insert', index: 2, count: 1 }));
   await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));

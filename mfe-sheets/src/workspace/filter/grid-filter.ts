@@ -96,9 +96,12 @@ export function refilterRows(hot: Handsontable, data: GridData, formulas: Formul
   const range = Math.min(usedRows(data), hot.countRows());
   const hide: number[] = [];
   const show: number[] = [];
+  // The row the user is typing in stays: their text goes where they see it (the value is held for the editor anyway: live-grid).
+  const editor = hot.getActiveEditor();
+  const editing = editor?.isOpened() ? editor.row : null;
   for (const row of new Set(rows)) {
     if (row < 0 || row >= hot.countRows()) continue;
-    const pass = row >= range || passes(row);
+    const pass = row >= range || row === editing || passes(row);
     const hidden = plugin.isHidden(row);
     if (pass && hidden) show.push(row);
     else if (!pass && !hidden) hide.push(row);
@@ -130,8 +133,14 @@ export function filteredOut(data: GridData): ((row: number) => boolean) | null {
   return (row) => plugin.isHidden(row);
 }
 
-/** Handsontable change sources that write a range the user selected (Delete, Cut, paste, fill): they skip hidden rows. */
-const RANGE_SOURCES = new Set(['edit', 'CopyPaste.cut', 'CopyPaste.paste', 'Autofill.fill']);
+/**
+ * Handsontable change sources that write a range the user selected (Cut, paste, fill): they skip
+ * hidden rows. Delete is 'edit' writing null (emptySelectedCells); an editor's 'edit' writes text
+ * ('' when emptied) into the one cell it was opened on, kept even if someone else's edit has hidden
+ * its row meanwhile (the user meant that cell).
+ */
+const RANGE_SOURCES = new Set(['CopyPaste.cut', 'CopyPaste.paste', 'Autofill.fill']);
+const isRangeChange = (source: string, value: unknown) => RANGE_SOURCES.has(source) || (source === 'edit' && value === null);
 
 /**
  * beforeChange: a Delete, Cut, paste or fill over a selection that spans hidden rows changes only the
@@ -141,10 +150,10 @@ const RANGE_SOURCES = new Set(['edit', 'CopyPaste.cut', 'CopyPaste.paste', 'Auto
  * and others' changes reach hidden rows as they must.
  */
 export function dropHiddenRowChanges(hot: Handsontable, data: GridData, changes: (Handsontable.CellChange | null)[], source: string): void {
-  const plugin = RANGE_SOURCES.has(source) ? activePlugin(hot, data) : null;
+  const plugin = source === 'edit' || RANGE_SOURCES.has(source) ? activePlugin(hot, data) : null;
   if (!plugin) return;
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i];
-    if (change && plugin.isHidden(change[0])) changes[i] = null;
+    if (change && isRangeChange(source, change[3]) && plugin.isHidden(change[0])) changes[i] = null;
   }
 }
