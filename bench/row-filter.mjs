@@ -3,7 +3,8 @@
 // with HiddenRows as SheetGrid has it. Each round: filter B by one value (5,000 rows shown), clear it,
 // filter by a condition ('contains 1': 55,000 rows of B shown), clear; each step timed from the call
 // to the grid drawn (applyFilter + render + layout: one task, the freeze the user feels), then a
-// scroll render while filtered. Rounds alternate the order. Prints medians with the load average.
+// scroll render while filtered, and an own edit with and without a filter (the bar's recount).
+// Rounds alternate the order. Prints medians with the load average.
 // Run from the root: node bench/row-filter.mjs
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -20,7 +21,7 @@ const hotDir = fromRoot('mfe-sheets', 'node_modules', 'handsontable');
 
 const entry = `
 import Handsontable from 'handsontable';
-import { applyFilter } from ${JSON.stringify(fromRoot('mfe-sheets', 'src/workspace/filter/grid-filter.ts'))};
+import { applyFilter, recount } from ${JSON.stringify(fromRoot('mfe-sheets', 'src/workspace/filter/grid-filter.ts'))};
 import { sheetFilter } from ${JSON.stringify(fromRoot('mfe-sheets', 'src/workspace/filter/sheet-filter.ts'))};
 let data;
 const drawn = () => { void document.body.offsetHeight; };
@@ -34,6 +35,8 @@ window.bench = {
     window.hot = new Handsontable(box, {
       data, themeName: 'ht-theme-main', licenseKey: 'non-commercial-and-evaluation', rowHeaders: true, colHeaders: true,
       colWidths: 120, height: '100%', width: '100%', stretchH: 'all', manualRowResize: true,
+      // As SheetGrid: the user's own edit only recounts the rows shown (it is not judged).
+      afterChange: (changes, source) => { if (changes && source !== 'loadData') recount(window.hot, data); },
     });
     drawn();
     const opened = performance.now() - t0;
@@ -57,6 +60,13 @@ window.bench = {
     drawn();
     const ms = performance.now() - t0;
     return { ms, shown: filter.active ? filter.shown : data.length, drawnRows: document.querySelectorAll('.ht_master tbody tr').length };
+  },
+  /** An own edit (typed value committed) while filtered or not: setDataAtCell to drawn. */
+  edit(i) {
+    const t0 = performance.now();
+    window.hot.setDataAtCell(0, 5, 'e' + i, 'edit');
+    drawn();
+    return performance.now() - t0;
   },
   scroll() {
     const t0 = performance.now();
@@ -102,8 +112,10 @@ for (let round = 0; round < ROUNDS; round++) {
         add(first ? `first apply (${kind})` : `apply ${kind}`, applied.ms);
     first = false;
     add(`scroll to the end while filtered (${kind})`, await page.evaluate(() => window.bench.scroll()));
+    for (let i = 0; i < 5; i++) add(`own edit while filtered (${kind}: recount)`, await page.evaluate((n) => window.bench.edit(n), i));
     const cleared = await page.evaluate(() => window.bench.step('clear'));
     add('clear', cleared.ms);
+    for (let i = 0; i < 5; i++) add('own edit, no filter', await page.evaluate((n) => window.bench.edit(n), i));
     if (round === 0) console.log(`  ${kind}: ${applied.shown.toLocaleString('en-US')} rows shown (${applied.drawnRows} drawn), cleared: ${cleared.shown.toLocaleString('en-US')}`);
   }
   console.log(`round ${round + 1} done (load ${load()})`);

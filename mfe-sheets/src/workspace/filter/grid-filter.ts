@@ -52,12 +52,21 @@ function rowTest(data: GridData, formulas: FormulaValues | null, filter: SheetFi
   };
 }
 
-/** Counts the rows shown of the filter's range and tells the filter (the bar). */
+/**
+ * Counts the rows shown of the filter's range and tells the filter (the bar). After every edit while
+ * filtered: the hidden rows are counted by the index mapper's cached count of rows not hidden, less
+ * those past the range (read one by one: the spare rows, few), not by listing every hidden row
+ * (100,000 × 10 with 95,000 hidden: an edit took 16 ms instead of 7 that way).
+ */
 function count(hot: Handsontable, data: GridData, filter: SheetFilter): void {
   const rows = usedRows(data);
   let hidden = 0;
   const plugin = activePlugin(hot, data);
-  if (plugin) for (const row of plugin.getHiddenRows()) if (row < rows) hidden++;
+  if (plugin) {
+    const total = hot.countRows();
+    hidden = total - hot.rowIndexMapper.getNotHiddenIndexesLength();
+    for (let r = rows; r < total && hidden > 0; r++) if (plugin.isHidden(r)) hidden--;
+  }
   filter.counted(rows - hidden, rows);
 }
 
