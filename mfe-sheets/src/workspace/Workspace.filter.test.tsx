@@ -167,6 +167,10 @@ test('copy, Delete and paste over a selection that spans hidden rows touch only 
   act(() => void hot.selectCell(0, 0, 4, 0));
   act(() => hot.emptySelectedCells());
   await waitFor(() => expect(stored().map((r) => r[0])).toEqual([null, 'Wire', null, 'Roof', null]));
+  // Ctrl+Down from the emptied Paint goes past the hidden Wire and Roof (no shown cell below is filled: to the bottom).
+  act(() => void hot.selectCell(0, 0));
+  act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowDown', ctrlKey: true }));
+  await waitFor(() => expect(hot.getSelectedLast()?.[0]).toBe(hot.countRows() - 1));
   // Pasting three lines from Paint's row fills the rows shown, passing over the hidden ones.
   act(() => void hot.selectCell(0, 0));
   act(() => hot.getPlugin('copyPaste').paste('a\nb\nc'));
