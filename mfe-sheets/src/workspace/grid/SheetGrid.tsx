@@ -90,6 +90,8 @@ const NOT_REMOVE_STEPS = new Set<string | undefined>([...NOT_STRUCTURE_EDITS, UN
 /** The class of a highlighted cell (its style is in HIGHLIGHT_STYLE). */
 export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
 // !important: read-only cells get their background from Handsontable's `.htDimmed` rule, itself !important.
+export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
+
 /** HiddenRows as the row filter uses it: copy and paste skip the hidden rows (they take the rows shown). */
 const FILTER_HIDDEN_ROWS = { copyPasteEnabled: false, indicators: false, rows: [] };
 
@@ -109,8 +111,6 @@ function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
     th.removeAttribute('title');
   }
 }
-
-export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
 
 /**
  * The Handsontable grid. It re-renders only when the data, engine or read-only mode change:
