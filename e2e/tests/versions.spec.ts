@@ -177,5 +177,20 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
     await expect(gridCell(page, 1, 1)).toHaveText('2500');
     await expect.poll(() => storedCell(request, 0, 0)).toBe('Food');
     expect(await storedCell(request, 1, 1)).toBe(2500);
+
+    // A filter of the user's own view: Item, only Rent. Row 2 shows alone, with its own number; the sheet is unchanged.
+    await page.getByTestId('sheet-grid').locator('.ht_clone_top .colHeader', { hasText: 'Item' }).first().click({ button: 'right' });
+    await page.locator('.htContextMenu').getByText('Filter by this column…', { exact: true }).click();
+    const filter = page.getByTestId('filter-dialog');
+    await expect(filter).toContainText('Food (1)');
+    await filter.getByRole('button', { name: 'Clear', exact: true }).click();
+    await filter.getByRole('checkbox', { name: /Rent/ }).check();
+    await filter.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByTestId('filter-count')).toHaveText('Showing 1 of 2 rows');
+    await expect(gridCell(page, 0, 0)).toHaveText('Rent');
+    await expect(page.getByTestId('sheet-grid').locator('.ht_master .htCore tbody th').first()).toHaveText('2');
+    expect(await storedCell(request, 0, 0)).toBe('Food');
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+    await expect(gridCell(page, 0, 0)).toHaveText('Food');
   });
 });

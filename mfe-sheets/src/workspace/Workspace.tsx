@@ -15,11 +15,13 @@ import { CodeView } from './CodeView.js';
 import { ErrorBox } from './ErrorBox.js';
 import type { FindTarget } from './find/find-controller.js';
 import { FindBar } from './find/FindBar.js';
+import { FilterBar } from './filter/FilterBar.js';
+import { FilterDialog } from './filter/FilterDialog.js';
 import { useFind } from './find/use-find.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
 import { restorePlace } from './grid/grid-place.js';
-import { storedSize, toCellValue } from './grid/grid-shape.js';
+import { headerLabel, storedSize, toCellValue } from './grid/grid-shape.js';
 import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
@@ -54,6 +56,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const [deleting, setDeleting] = useState(false);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const [historyCell, setHistoryCell] = useState<{ row: number; col: number } | null>(null);
+  // The column whose row filter's dialog is open (the user's own filter: filter/).
+  const [filterColumn, setFilterColumn] = useState<number | null>(null);
   const preview = useVersionPreview(shell, versionService, {
     sheetId: phase === 'ready' && sheet ? sheet.id : null,
     liveGrid: () => shell.sheet.getData(),
@@ -296,6 +300,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       {error && <ErrorBox message={error} onDismiss={session.dismissError} />}
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
       {overLimit !== null && <Notice status="warning" detail={formulasOverLimit(overLimit, FORMULA_MAX_CELLS)} data-testid="formulas-over-limit" m="2" width="auto" />}
+      {/* The user's row filter: on the live whole grid only (a version preview shows every row). */}
+      {view === 'sheet' && phase === 'ready' && sheet && !sheet.windowed && !previewed && shell.tab === 'data' && <FilterBar data={sheet.data} />}
       <Flex flex="1" minH="0">
         <Box flex="1" minH="0" minW="0" position="relative">
           {view === 'code' ? (
@@ -372,6 +378,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
               onSortRows={session.sortRows}
+              onFilterColumn={setFilterColumn}
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}
               onScroll={onGridScroll}
@@ -399,6 +406,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onInsert={(options) => void charts.submit(options)}
         onCancel={charts.closeDialog}
       />
+      {sheet && !sheet.windowed && (
+        <FilterDialog data={sheet.data} column={filterColumn} label={filterColumn === null ? '' : headerLabel(sheet.headers.current, filterColumn)} onClose={() => setFilterColumn(null)} />
+      )}
       {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}
       <ConfirmDialog
         open={confirmingDelete}

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FIND_COUNT_CAP, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FILTER_TEXTS, FIND_COUNT_CAP, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -424,6 +424,8 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   const columnLeft = menuTexts(hot).find((text) => /^Insert .*columns? left$/.test(text ?? ''))!;
   expect(menuEntry(hot, columnLeft)).toBe('disabled');
   expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
+  // A row filter needs every row in the browser: the entry is there, greyed out, saying why.
+  expect(menuEntry(hot, FILTER_TEXTS.menuWindowed)).toBe('disabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column", async () => {

@@ -1,6 +1,7 @@
 import { cellMatches, type CellValue, findNeedle, type GridData } from '@tessera/contracts';
 import { shownValue } from '../grid/formulas/formula-renderer.js';
 import type { FormulaValues } from '../grid/formulas/formula-values.js';
+import { filteredOut } from '../filter/grid-filter.js';
 
 /**
  * Cells looked at per task while a whole grid is searched: 100,000 × 10 cells is some ten tasks
@@ -16,8 +17,12 @@ export interface WholeMatches {
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Does stored cell (row, col) of `data` match `needle`, by the text it shows (a formula's value when computed)? */
+/**
+ * Does stored cell (row, col) of `data` match `needle`, by the text it shows (a formula's value when
+ * computed)? A row the user's filter hides holds no match (filteredOut says why).
+ */
 export function wholeCellMatches(data: GridData, formulas: FormulaValues | null, row: number, col: number, needle: string): boolean {
+  if (filteredOut(data)?.(row)) return false;
   return cellMatches(shownValue(formulas, data[row]?.[col], row, col) as CellValue | undefined, needle);
 }
 
@@ -35,13 +40,14 @@ export async function findInGrid(data: GridData, formulas: () => FormulaValues |
     await nextTask();
     if (stale()) return null;
     const values = formulas();
+    const hidden = filteredOut(data);
     let cells = 0;
     for (; row < data.length && cells < FIND_SLICE_CELLS; row++) {
       const cellsOfRow = data[row];
-      if (!cellsOfRow) continue;
+      if (!cellsOfRow || hidden?.(row)) continue;
       cells += cellsOfRow.length + 1;
       for (let col = 0; col < cellsOfRow.length; col++) {
-        if (wholeCellMatches(data, values, row, col, needle)) {
+        if (cellMatches(shownValue(values, cellsOfRow[col], row, col) as CellValue | undefined, needle)) {
           found.rows.push(row);
           found.cols.push(col);
         }

@@ -1,5 +1,6 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
 import {
+  FILTER_TEXTS,
   HANDSONTABLE_LICENSE_KEY,
   NEW_SHEET_EDITOR_DEFAULT,
   type CellChange,
@@ -7,6 +8,7 @@ import {
   type GridData,
   type SortDirection,
 } from '@tessera/contracts';
+import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { cellEdits, typeCellEdits } from './cell-edits.js';
 import type { FormulaEngine } from './formula-engine.js';
@@ -14,6 +16,8 @@ import { contextMenu } from './context-menu.js';
 import { fillFormulas } from './formulas/fill-formulas.js';
 import { formulaInputs } from './formulas/formula-inputs.js';
 import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
+import { applyFilter, dropHiddenRowChanges, recount, refilterRows } from '../filter/grid-filter.js';
+import { sheetFilter } from '../filter/sheet-filter.js';
 import { formulaRenderer, shownValue } from './formulas/formula-renderer.js';
 import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
@@ -60,6 +64,8 @@ export interface SheetGridProps {
   onStructureChanged(change: StructureChange): void;
   /** The context menu's 'Sort sheet A → Z' / 'Z → A' (only when given and not read-only): the rows sorted by that column on the server. */
   onSortRows?(column: number, direction: SortDirection): void;
+  /** The context menu's 'Filter by this column…' (only when given): the user's row filter's dialog for that column (filter/). */
+  onFilterColumn?(column: number): void;
   onSelect(row: number, col: number): void;
   /** The selected range, corners in any order (a header click selects a whole row or column: -1 for its start). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
@@ -85,6 +91,26 @@ const NOT_REMOVE_STEPS = new Set<string | undefined>([...NOT_STRUCTURE_EDITS, UN
 export const HIGHLIGHT_CLASS = 'tessera-cell-changed';
 // !important: read-only cells get their background from Handsontable's `.htDimmed` rule, itself !important.
 export const HIGHLIGHT_STYLE = `.handsontable td.${HIGHLIGHT_CLASS} { background-color: #fde68a !important; }`;
+
+/** HiddenRows as the row filter uses it: copy and paste skip the hidden rows (they take the rows shown). */
+const FILTER_HIDDEN_ROWS = { copyPasteEnabled: false, indicators: false, rows: [] };
+
+/**
+ * A filtered column's header: marked by an attribute (its mark drawn by CSS after the label), not by
+ * HTML in the label, which Handsontable would write unsanitized (and warn of).
+ */
+export const FILTER_MARK_ATTRIBUTE = 'data-filtered';
+const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ${JSON.stringify(FILTER_TEXTS.headerMark)}; color: #2563eb; margin-left: 4px; }`;
+/** Marks (or unmarks: header cells are reused as the grid scrolls) a column header as filtered. */
+function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
+  if (filtered) {
+    th.setAttribute(FILTER_MARK_ATTRIBUTE, '');
+    th.title = FILTER_TEXTS.headerMarkTitle;
+  } else if (th.hasAttribute(FILTER_MARK_ATTRIBUTE)) {
+    th.removeAttribute(FILTER_MARK_ATTRIBUTE);
+    th.removeAttribute('title');
+  }
+}
 
 /**
  * The Handsontable grid. It re-renders only when the data, engine or read-only mode change:
@@ -131,6 +157,9 @@ export const SheetGrid = memo(
         const values: FormulaValues = new FormulaValues(formulaEngine, data, () => {
           const hot = ref.current?.hotInstance;
           if (hot && !hot.isDestroyed) hot.render();
+          // A filter judged before the values came is judged again once they are all in (once: later values are edits').
+          const filter = sheetFilter(data);
+          if (filter.judgedBeforeValues && values.state === 'ready') filter.reapply?.();
           on.current.onFormulaValues?.();
           tellOverLimit(values.overLimit);
         });
@@ -149,8 +178,23 @@ export const SheetGrid = memo(
       link.hot = hot;
       link.formulas = formulas;
       formulas?.start();
+      // The user's row filter: applied by this grid while it shows the rows (again when it mounts anew: the Code tab and back).
+      const filter = sheetFilter(data);
+      if (hot && withFilterRef.current) {
+        filter.reapply = () => {
+          if (hot.isDestroyed) return;
+          // HiddenRows is turned on with the first filter (a grid never filtered pays nothing for it), on the
+          // instance rather than as a prop: each render of the wrapper would hand it over again, which
+          // restarts the plugin and shows every row.
+          if (!hot.getPlugin('hiddenRows').enabled) hot.updateSettings({ hiddenRows: FILTER_HIDDEN_ROWS });
+          applyFilter(hot, data, formulas);
+          hot.render();
+        };
+        if (filter.active) filter.reapply();
+      }
       on.current.onLinked?.();
       return () => {
+        if (filter.reapply && link.hot === hot) filter.reapply = null;
         formulas?.dispose();
         tellOverLimit(null);
         if (link.hot === hot) link.hot = null;
@@ -220,6 +264,9 @@ export const SheetGrid = memo(
 
     const withHistory = handlers.onCellHistory !== undefined;
     const withSort = handlers.onSortRows !== undefined;
+    const withFilter = handlers.onFilterColumn !== undefined;
+    const withFilterRef = useRef(withFilter);
+    withFilterRef.current = withFilter;
     const menu = useMemo(
       () =>
         contextMenu(
@@ -228,8 +275,9 @@ export const SheetGrid = memo(
           undefined,
           history,
           withSort ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
+          withFilter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
         ),
-      [readOnly, withHistory, history, withSort],
+      [readOnly, withHistory, history, withSort, withFilter],
     );
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
 
@@ -240,6 +288,7 @@ export const SheetGrid = memo(
      */
     const structureChanged = (change: StructureChange, source: string | undefined) => {
       formulas?.structure(change.axis, change.index, change.amount);
+      filterStructure(change, source);
       if (source !== LIVE_SOURCE) {
         const move = moveOfChange(change);
         const removed = removing.current;
@@ -249,6 +298,33 @@ export const SheetGrid = memo(
         else gridUndo(data).own(move, () => removed);
       }
       if (!NOT_STRUCTURE_EDITS.has(source)) on.current.onStructureChanged(change);
+    };
+
+    /**
+     * The row filter follows the rows: hidden rows keep their state as rows move (HiddenRows' map moves
+     * with them); rows others insert are judged (refilterRows), the user's own stay shown; a filtered
+     * column moves with its column, or goes with it (every row judged again).
+     */
+    const filterStructure = (change: StructureChange, source: string | undefined) => {
+      const hot = ref.current?.hotInstance;
+      const filter = sheetFilter(data);
+      if (!hot || hot.isDestroyed || !filter.active) return;
+      if (change.axis === 'col') {
+        if (filter.columnsMoved(change.index, change.amount)) filter.reapply?.();
+      } else if (source === LIVE_SOURCE && change.amount > 0) {
+        refilterRows(hot, data, formulas, Array.from({ length: change.amount }, (_, i) => change.index + i));
+      } else recount(hot, data);
+    };
+    /** Cells changed: others' are judged again when they are in a filtered column (refilterRows says why); the user's only counted. */
+    const filterCells = (changes: Handsontable.CellChange[] | null, source: string) => {
+      const hot = ref.current?.hotInstance;
+      const filter = sheetFilter(data);
+      if (!changes || !hot || hot.isDestroyed || !filter.active) return;
+      if (source === LIVE_SOURCE) refilterRows(hot, data, formulas, changes.filter((c) => filter.columns.has(c[1] as number)).map((c) => c[0]));
+      else recount(hot, data);
+    };
+    const rowsReplaced = () => {
+      if (sheetFilter(data).active) sheetFilter(data).reapply?.();
     };
 
     // The rows go to Handsontable only when they are another array than the one it holds. The wrapper
@@ -266,6 +342,7 @@ export const SheetGrid = memo(
       <div data-testid="sheet-grid" data-formulas={formulaEngine ? 'on' : 'off'} style={{ position: 'absolute', inset: 0, overflow: 'hidden' }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         {findMarks && <style>{FIND_MARK_STYLE}</style>}
+        {withFilter && <style>{FILTER_MARK_STYLE}</style>}
         {mounted && <HotTable
           ref={ref}
           {...rows}
@@ -274,6 +351,7 @@ export const SheetGrid = memo(
           rowHeaders
           // Handsontable writes the label as HTML: escaped, a header shows as its text.
           colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
+          afterGetColHeader={withFilter ? (col: number, th: HTMLTableCellElement) => col >= 0 && markFilteredHeader(th, sheetFilter(data).columns.has(col)) : undefined}
           colWidths={COLUMN_WIDTH}
           // The editor's shape for small sheets (spec 01 §9): spare cells, stored only once typed into.
           minRows={NEW_SHEET_EDITOR_DEFAULT.rows}
@@ -296,18 +374,31 @@ export const SheetGrid = memo(
           beforeAutofill={formulas ? (fill, sourceRange, targetRange) => fillFormulas(fill, sourceRange, targetRange) as CellValue[][] | undefined : undefined}
           {...live}
           afterRenderer={afterRenderer}
-          beforeChange={typeCellEdits}
+          beforeChange={(changes, source) => {
+            const hot = ref.current?.hotInstance;
+            if (hot) dropHiddenRowChanges(hot, data, changes, source);
+            typeCellEdits(changes, source);
+          }}
           afterChange={(changes, source) => {
             gridUndo(data).record(ownStep(changes, source, 0));
+            filterCells(changes, source);
             formulas?.cells(formulaInputs(changes, source));
             const cells = cellEdits(changes, source);
             if (cells.length === 0) return;
             dropDeferredCells(data, cells);
             on.current.onCellsChanged(cells);
           }}
-          // The rows replaced (a sync): the formulas read them again.
-          afterUpdateData={(_data, firstRun) => !firstRun && formulas?.reload()}
-          afterLoadData={(_data, firstRun) => !firstRun && formulas?.reload()}
+                // The rows replaced (a sync, a sort): the formulas read them again, the filter judges them again.
+          afterUpdateData={(_data, firstRun) => {
+            if (firstRun) return;
+            formulas?.reload();
+            rowsReplaced();
+          }}
+          afterLoadData={(_data, firstRun) => {
+            if (firstRun) return;
+            formulas?.reload();
+            rowsReplaced();
+          }}
           beforeRemoveRow={(index, amount, _rows, source) => beforeRemove({ type: 'rows_remove', index, count: amount }, source)}
           beforeRemoveCol={(index, amount, _cols, source) => beforeRemove({ type: 'columns_remove', index, count: amount }, source)}
           afterCreateRow={(index, amount, source) => structureChanged({ axis: 'row', index, amount }, source)}

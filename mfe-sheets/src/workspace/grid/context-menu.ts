@@ -1,4 +1,4 @@
-import { SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
+import { FILTER_TEXTS, SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
 import type { StructureChange } from './SheetGrid.js';
 
 const EDIT_MENU = ['row_above', 'row_below', '---------', 'col_left', 'col_right', '---------', 'remove_row', 'remove_col', '---------', 'undo', 'redo', '---------', 'copy', 'cut'];
@@ -126,6 +126,67 @@ function sortItems(onSort: SortRows): Record<string, object> {
   return { sort_asc: item(SORT_TEXTS.ascending, 'asc'), sort_desc: item(SORT_TEXTS.descending, 'desc') };
 }
 
+/**
+ * 'Filter by this column…' (the user's own row filter, filter/): `open` opens its dialog for the
+ * selection's first column; `unavailable`: the entry is shown disabled, its text saying why (a
+ * windowed sheet's rows are not all in the browser).
+ */
+export type MenuFilter = { open(column: number): void } | { unavailable: string };
+
+/** A whole grid that may hide rows (the row filter draws with HiddenRows). */
+interface FilteringGrid {
+  getSelectedRange(): { from: { row: number | null }; to: { row: number | null } }[] | undefined;
+  getPlugin(name: 'hiddenRows'): { enabled: boolean; isHidden(row: number): boolean };
+  alter(action: 'remove_row', groups: [number, number][], amount: number | undefined, source: string): void;
+}
+
+/**
+ * 'Remove rows' over a selection that spans rows the filter hides removes only the rows shown, as
+ * Google Sheets and Excel delete only the visible rows of a filtered selection (what one cannot see
+ * one does not mean to delete). The rows shown go in groups of adjacent rows: Handsontable removes
+ * each in turn, each a rows_remove of its own (and an undo step of its own).
+ */
+function shownRowsRemove(): Record<string, object> {
+  return {
+    remove_row: {
+      callback(this: FilteringGrid) {
+        const plugin = this.getPlugin('hiddenRows');
+        const rows = new Set<number>();
+        for (const range of this.getSelectedRange() ?? []) {
+          if (range.from.row === null || range.to.row === null) continue;
+          const top = Math.max(0, Math.min(range.from.row, range.to.row));
+          const bottom = Math.max(range.from.row, range.to.row);
+          for (let r = top; r <= bottom; r++) if (!plugin.enabled || !plugin.isHidden(r)) rows.add(r);
+        }
+        const groups: [number, number][] = [];
+        for (const row of [...rows].sort((a, b) => a - b)) {
+          const last = groups.at(-1);
+          if (last && last[0] + last[1] === row) last[1]++;
+          else groups.push([row, 1]);
+        }
+        if (groups.length > 0) this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow');
+      },
+    },
+  };
+}
+
+function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, object> {
+  if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
+  return {
+    ...(wholeGrid ? shownRowsRemove() : {}),
+    filter_column: {
+      name: FILTER_TEXTS.menu,
+      callback(this: MenuGrid) {
+        const s = selectedBlock(this);
+        if (s) filter.open(s.left);
+      },
+      disabled(this: MenuGrid) {
+        return selectedBlock(this) === null;
+      },
+    },
+  };
+}
+
 /** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
 export interface MenuHistory {
   undo(): void;
@@ -154,13 +215,17 @@ export function contextMenu(
   onStructure?: (change: StructureChange) => void,
   history?: MenuHistory,
   onSort?: SortRows,
+  filter?: MenuFilter,
 ) {
-  // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway).
-  const keys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
-  if (!onCellHistory && readOnly) return keys;
-  const own = readOnly
-    ? {}
-    : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) };
+  // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway). A filter
+  // is no edit (only this user's view changes): a viewer filters too.
+  const editKeys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
+  const keys = filter ? [...editKeys, '---------', 'filter_column'] : editKeys;
+  if (!onCellHistory && readOnly && !filter) return keys;
+  const own = {
+    ...(readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) }),
+    ...(filter ? filterItems(filter, !onStructure && !readOnly) : {}),
+  };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.
   keys.forEach((key, i) => (items[key === '---------' ? `separator_${i}` : key] = key === '---------' ? { name: '---------' } : (own[key] ?? {})));

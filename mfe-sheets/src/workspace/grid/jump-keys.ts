@@ -1,5 +1,6 @@
 import type { CellValue, GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
+import { filteredOut } from '../filter/grid-filter.js';
 
 /**
  * Ctrl+Arrow, Ctrl+Home and Ctrl+End (with Shift: the selection extended), on both grids: they go
@@ -166,8 +167,16 @@ export function wholeJumpGrid(hot: Handsontable, rows: () => GridData): JumpGrid
     length: () => hot.countRows(),
     rowCount: () => hot.countRows(),
     colCount: () => hot.countCols(),
-    // Spare rows past the data (minRows) are empty ones.
-    rows: { rowAt: (row) => rows()[row] ?? [], read: async () => [], chunk: 1 },
+    // Spare rows past the data (minRows) are empty ones; so are the rows the user's filter hides (a jump
+    // goes to a cell one sees, as in Google Sheets: typing there must not land in a hidden row).
+    rows: {
+      rowAt: (row) => {
+        const data = rows();
+        return filteredOut(data)?.(row) ? [] : (data[row] ?? []);
+      },
+      read: async () => [],
+      chunk: 1,
+    },
     // Handsontable scrolls to the cell it selects and reports the selection itself (afterSelectionEnd).
     show: () => {},
     report: () => {},

@@ -137,6 +137,8 @@ export function applyRemoteSort(data: GridData, order: readonly number[]): void 
   // Formulas moved with their rows as the server moved them (their relative references with them).
   const sorted = applyOrder(data, order);
   for (let r = 0; r < sorted.length; r++) data[r] = sorted[r];
+  // Through updateData: the grid's afterUpdateData judges the user's row filter again (the hidden rows
+  // are kept by index; rows reordered another way must reapply it: sheetFilter(data).reapply).
   replaceRows(data, data.slice());
 }
 

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { FILTER_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -614,6 +614,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
+        // A filter judges every row in the browser: a windowed sheet's are not all here (the api would have to filter: not yet).
+        { unavailable: FILTER_TEXTS.menuWindowed },
       ),
     [readOnly],
   );
