@@ -37,6 +37,7 @@ import {
   SORT_TEXTS,
   type SortDirection,
   sortOrder,
+  packOrder,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -54,7 +55,8 @@ import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { SORT_IN_PROCESS_MAX_ROWS, sortInWorker } from './sheet-sort.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
@@ -70,6 +72,8 @@ import {
   type CellGroupWrite,
   writeCellGroups,
   writeChunkRows,
+  readChunks,
+  chunkRowsAt,
   copyChunks,
   applyCellChanges,
   joinChunkTexts,
@@ -158,6 +162,8 @@ export class SheetsService {
   readonly navigation = new NavigationFeed();
   /** Recent rows and columns inserted or removed, for moving live ops from their base version (sheet-ops.transform.ts). */
   private readonly structure = new StructureLog(this.changes);
+  /** A process 'sheet read' transfer slot (waited for, TransferSlots.wait): a large sort reads the whole sheet under one (the app sets it). */
+  readSlot?: () => Promise<() => void>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -924,10 +930,14 @@ export class SheetsService {
    * The sheet's rows sorted by a column (a live rows_sort): the column moved through the columns
    * inserted or removed after `baseVersion`, the order computed on the rows stored now (rows-sort.ts:
    * stable, empty cells last), the chunks holding a row that moved rewritten, and the op logged with
-   * its order (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions before
-   * and after it rebuild from snapshots; catch-up replays it and live ops based before it move
-   * through its order). Sheets over SORT_MAX_ROWS rows are refused (the order's size, see there).
-   * A duplicate (re-sent op id) answers its version with the order it was given (it is not broadcast again).
+   * its order, packed (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions
+   * before and after it rebuild from snapshots; catch-up replays it and live ops based before it move
+   * through its order). Every sheet may be sorted (SORT_MAX_ROWS = SHEET_MAX_ROWS). A sheet of more
+   * than SORT_IN_PROCESS_MAX_ROWS rows is read and sorted before the transaction, in a worker thread
+   * (sheet-sort.ts) under a 'sheet read' slot: its chunks are read, not parsed, here; the result is
+   * written if the sheet is still at the version read (this process commits a sheet's live ops one
+   * after the other, so it is unless another process or a REST write came between), else sorted
+   * again under the lock. A duplicate (re-sent op id) answers its version with the op it logged (it is not broadcast again).
    */
   async applySort(
     id: string,
@@ -937,28 +947,52 @@ export class SheetsService {
     opId?: string,
     baseVersion?: number,
   ): Promise<LiveWriteResult & { operation: StoredSortOp }> {
+    let release: (() => void) | undefined;
     try {
+      const large = async (db: Kysely<Database> | Transaction<Database>, version: number, column: number) => {
+        const { layout, texts } = await readChunks(db, id);
+        return { version, column, layout, ...(await sortInWorker(texts, [...layout.sizes], column, requested.direction)) };
+      };
+      type Large = Awaited<ReturnType<typeof large>>;
+      let prepared: Large | undefined;
+      const before = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
+      if (before && before.row_count > SORT_IN_PROCESS_MAX_ROWS && before.row_count <= SORT_MAX_ROWS) {
+        release = await this.readSlot?.();
+        const column = moveSortColumn(requested.column, baseVersion, before.version, await this.structure.since(this.db, id, baseVersion ?? before.version, before.version));
+        if (typeof column === 'number' && column < before.col_count) prepared = await large(this.db, before.version, column);
+      }
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
         if (applied) {
           // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
           const { rows: logged } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${applied.version}::int`.execute(trx);
-          const op = logged[0]?.op ? (JSON.parse(logged[0].op) as StoredSortOp) : null;
-          return { ...applied, operation: { type: 'rows_sort' as const, ...requested, order: op?.type === 'rows_sort' ? op.order : [] } };
+          const op = logged[0]?.op ? (JSON.parse(logged[0].op) as StoredMoveOp) : null;
+          return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, ...requested, order: [] } };
         }
         const column = moveSortColumn(requested.column, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
         if (column instanceof HttpError) throw column;
         if (column >= row.col_count) throw HttpError.badRequest(SORT_TEXTS.noColumn(column, row.col_count));
         if (row.row_count > SORT_MAX_ROWS) throw new HttpError(413, ERROR_CODES.payloadTooLarge, SORT_TEXTS.tooManyRows(row.row_count));
         const version = row.version + 1;
-        const layout = await this.layoutOf(trx, id, row.version);
-        const grid = await readGrid(trx, id);
-        const order = sortOrder(grid, column, requested.direction);
-        const moved = order.flatMap((old, now) => (old === now ? [] : [now]));
-        const next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, order), layout, moved, version);
+        let order: ArrayLike<number>;
+        let next: ChunkLayout;
+        if (row.row_count > SORT_IN_PROCESS_MAX_ROWS) {
+          const sorted = prepared && prepared.version === row.version && prepared.column === column ? prepared : await large(trx, row.version, column);
+          const texts = new Map(sorted.changed.map((p, k) => [p, sorted.written[k]]));
+          await writeChunkRows(trx, chunkRowsAt(id, sorted.layout, sorted.changed, version, (p) => texts.get(p)!));
+          order = sorted.order;
+          next = sorted.layout;
+        } else {
+          const layout = await this.layoutOf(trx, id, row.version);
+          const grid = await readGrid(trx, id);
+          const sorted = sortOrder(grid, column, requested.direction);
+          const moved = sorted.flatMap((old, now) => (old === now ? [] : [now]));
+          next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, sorted), layout, moved, version);
+          order = sorted;
+        }
         const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
-        const operation: StoredSortOp = { type: 'rows_sort', column, direction: requested.direction, order };
+        const operation: StoredSortOp = { type: 'rows_sort', column, direction: requested.direction, rows: order.length, packed: packOrder(order) };
         await appendOp(trx, { sheetId: id, version, kind: 'rows_sort', userId, changes: null, opId, structure: operation });
         return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next } as LiveWriteResult & { operation: StoredSortOp; layout?: ChunkLayout };
       });
@@ -971,6 +1005,8 @@ export class SheetsService {
     } catch (err) {
       this.cache.delete(id);
       throw err;
+    } finally {
+      release?.();
     }
   }
 

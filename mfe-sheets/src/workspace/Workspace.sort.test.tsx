@@ -8,6 +8,18 @@ import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
 
+/** Set by a test: the sort frames carry no order (as the api's for a sheet past SORT_ORDER_SENT_MAX_ROWS rows). */
+let orderSentMax: number | null = null;
+jest.mock('@tessera/contracts', () => {
+  const actual = jest.requireActual('@tessera/contracts');
+  return {
+    ...actual,
+    get SORT_ORDER_SENT_MAX_ROWS() {
+      return orderSentMax ?? actual.SORT_ORDER_SENT_MAX_ROWS;
+    },
+  };
+});
+
 /** Sorting the sheet's rows by a column from the column header's menu: a live rows_sort, shown once the server has ordered the rows. */
 let api: SheetTestApi;
 let sheet: Sheet;
@@ -19,6 +31,7 @@ beforeEach(async () => {
   api = await startSheetApi([sheet]);
 });
 afterEach(async () => {
+  orderSentMax = null;
   closeLiveShells();
   bob?.close();
   bob = null;
@@ -70,4 +83,22 @@ test("a formula moves with its row as the server moves it: its relative referenc
   const sorted = [['Bills', 45, '=B1*2'], ['food', 300, '=B2*2+$B$1'], ['Rent', 1200, '=B3*2']];
   await waitFor(() => expect(api.sheets.get(sheet.id)!.data).toEqual(sorted));
   await waitFor(() => expect([0, 1, 2].map((r) => [0, 1, 2].map((c) => currentGrid().getSourceDataAtCell(r, c)))).toEqual(sorted));
+});
+
+test("someone else's sort of a sheet whose order the frames do not carry (past SORT_ORDER_SENT_MAX_ROWS rows: it grew while open) is shown from the server's sheet, read again", async () => {
+  orderSentMax = 2;
+  await aliceOpens();
+  const frames: LiveServerFrame[] = [];
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bob.subscribe((frame) => frames.push(frame));
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const reads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`).length;
+  const before = reads();
+  const operation = { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'asc' } as LiveOperation;
+  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
+  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-sort')).toBe(true));
+  expect(frames.find((f) => f.type === 'ack')).not.toHaveProperty('data.order');
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]));
+  expect(reads()).toBe(before + 1);
 });

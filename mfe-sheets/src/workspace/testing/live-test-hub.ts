@@ -13,6 +13,7 @@ import {
   applyOrder,
   sortOrder,
   SORT_MAX_ROWS,
+  SORT_ORDER_SENT_MAX_ROWS,
   SORT_TEXTS,
   type MoveStep,
   type AppliedOperation,
@@ -217,8 +218,11 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     const operation = { ...moved, ...(order ? { order } : {}), user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
-    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...(order ? { order } : {}) } });
-    for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation } });
+    // As the api: a sort's frames carry its order up to SORT_ORDER_SENT_MAX_ROWS rows only.
+    const carried = order && order.length <= SORT_ORDER_SENT_MAX_ROWS ? { order } : {};
+    const told = order ? ({ ...moved, ...carried, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation) : operation;
+    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } });
+    for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation: told } });
   }
 
   acceptWebSockets(
