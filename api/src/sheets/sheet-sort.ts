@@ -6,11 +6,11 @@ import type { SortDirection } from '@tessera/contracts';
 const SORT_WORKER_SCRIPT = fileURLToPath(new URL('../../src/sheets/sort-worker.mjs', import.meta.url));
 
 /**
- * Sheets of up to this many rows are sorted on the api's thread, in the transaction (a few
- * tenths of a second at 100,000 rows); larger ones in a worker thread (sortInWorker), which costs
- * its start (~50 ms) and copying the chunks' text to it and back.
+ * Sheets of up to this many rows are sorted on the api's thread, in the transaction; larger ones in
+ * a worker thread (sortInWorker), which costs its start (~50 ms) and copying the chunks' text to it
+ * and back. In the thread, 100,000 × 5 held it 0.9-1.3 s at once (load 4-5).
  */
-export const SORT_IN_PROCESS_MAX_ROWS = 100_000;
+export const SORT_IN_PROCESS_MAX_ROWS = 10_000;
 /**
  * The worker's heap limit: 1,000,000 × 10 short cells parsed and sorted take about 400-500 MB; the
  * largest sheet (SHEET_MAX_CELLS of long text) may not fit, and then the sort fails with an error
@@ -23,9 +23,10 @@ const SORT_WORKER_TIME_LIMIT_MS = 120_000;
 export interface WorkerSort {
   /** `order[newRow] = oldRow`. */
   order: Int32Array;
-  /** Positions (in the layout the texts were read in) of the chunks holding a row that moved, and their new text. */
+  /** Positions (in the layout the texts were read in) of the chunks holding a row that moved, their new text and held cells. */
   changed: number[];
   written: string[];
+  held: number[];
 }
 
 // One sort in a worker at a time per process: each holds a whole sheet in a worker's heap.
@@ -59,3 +60,6 @@ export function sortInWorker(texts: string[], sizes: number[], column: number, d
   queue = run.catch(() => undefined);
   return run;
 }
+
+/** Chunks read or written per statement by a large sort: a few MB, so that no one statement holds the api's thread long (PGlite runs in it). */
+export const SORT_WRITE_CHUNKS = 8;

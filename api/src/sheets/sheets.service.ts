@@ -56,7 +56,7 @@ import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
-import { SORT_IN_PROCESS_MAX_ROWS, sortInWorker } from './sheet-sort.js';
+import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
@@ -72,7 +72,7 @@ import {
   type CellGroupWrite,
   writeCellGroups,
   writeChunkRows,
-  readChunks,
+  readChunksInSlices,
   chunkRowsAt,
   copyChunks,
   applyCellChanges,
@@ -950,7 +950,7 @@ export class SheetsService {
     let release: (() => void) | undefined;
     try {
       const large = async (db: Kysely<Database> | Transaction<Database>, version: number, column: number) => {
-        const { layout, texts } = await readChunks(db, id);
+        const { layout, texts } = await readChunksInSlices(db, id, SORT_WRITE_CHUNKS);
         return { version, column, layout, ...(await sortInWorker(texts, [...layout.sizes], column, requested.direction)) };
       };
       type Large = Awaited<ReturnType<typeof large>>;
@@ -979,8 +979,13 @@ export class SheetsService {
         let next: ChunkLayout;
         if (row.row_count > SORT_IN_PROCESS_MAX_ROWS) {
           const sorted = prepared && prepared.version === row.version && prepared.column === column ? prepared : await large(trx, row.version, column);
-          const texts = new Map(sorted.changed.map((p, k) => [p, sorted.written[k]]));
-          await writeChunkRows(trx, chunkRowsAt(id, sorted.layout, sorted.changed, version, (p) => texts.get(p)!));
+          const at = new Map(sorted.changed.map((p, k) => [p, k]));
+          const rows = chunkRowsAt(id, sorted.layout, sorted.changed, version, (p) => sorted.written[at.get(p)!], (p) => sorted.held[at.get(p)!]);
+          for (let i = 0; i < rows.length; i += SORT_WRITE_CHUNKS) {
+            await writeChunkRows(trx, rows.slice(i, i + SORT_WRITE_CHUNKS));
+            // The api's other work (sockets, other sheets' reads) goes on between the statements.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
           order = sorted.order;
           next = sorted.layout;
         } else {

@@ -3,10 +3,11 @@
 // collator) and writing the moved chunks' text (~0.2 s) would each hold every other sheet's live
 // operations on the api's thread. In: the chunks' stored text in row order, their row counts, the
 // column and direction. Out: the order (Int32Array, transferred), the positions of the chunks
-// holding a row that moved, and those chunks' new text. One comparator for every size: contracts'
+// holding a row that moved, those chunks' new text and their held cells (contracts heldCells: given,
+// the database's trigger does not count them, which on PGlite took seconds of the api's thread). One comparator for every size: contracts'
 // sortOrder and applyOrder (formulas move with their rows).
 import { parentPort, workerData } from 'node:worker_threads';
-import { applyOrder, sortOrder } from '@tessera/contracts';
+import { applyOrder, heldCells, sortOrder } from '@tessera/contracts';
 
 const { texts, sizes, column, direction } = workerData;
 const grid = [];
@@ -15,16 +16,19 @@ const order = sortOrder(grid, column, direction);
 const sorted = applyOrder(grid, order);
 const changed = [];
 const written = [];
+const held = [];
 let start = 0;
 for (let p = 0; p < sizes.length; p++) {
   const end = start + sizes[p];
   let moved = false;
   for (let r = start; r < end && !moved; r++) moved = order[r] !== r;
   if (moved) {
+    const rows = sorted.slice(start, end);
     changed.push(p);
-    written.push(JSON.stringify(sorted.slice(start, end)));
+    written.push(JSON.stringify(rows));
+    held.push(heldCells(rows));
   }
   start = end;
 }
 const packedOrder = Int32Array.from(order);
-parentPort.postMessage({ order: packedOrder, changed, written }, [packedOrder.buffer]);
+parentPort.postMessage({ order: packedOrder, changed, written, held }, [packedOrder.buffer]);
