@@ -6,11 +6,14 @@ import type { SortDirection } from '@tessera/contracts';
 const SORT_WORKER_SCRIPT = fileURLToPath(new URL('../../src/sheets/sort-worker.mjs', import.meta.url));
 
 /**
- * Sheets of up to this many rows are sorted on the api's thread, in the transaction; larger ones in
- * a worker thread (sortInWorker), which costs its start (~50 ms) and copying the chunks' text to it
- * and back. In the thread, 100,000 × 5 held it 0.9-1.3 s at once (load 4-5).
+ * Sheets of up to this many rows are sorted on the api's thread, in the transaction, as before the
+ * worker; larger ones in a worker thread (sortInWorker), which costs its start and copying the
+ * chunks' text to it and back, and reads and writes them a few per statement. bench/sort.mjs,
+ * 100,000 × 5 by text, alternated (load 4.2-5.3): in the thread send → ack 0.88-1.42 s, holding the
+ * event loop as long at once; through the worker (this bound at 10,000) 1.63-2.17 s, holding it
+ * 149-270 ms at most. The ack must not get slower: sheets up to here stay in the thread.
  */
-export const SORT_IN_PROCESS_MAX_ROWS = 10_000;
+export const SORT_IN_PROCESS_MAX_ROWS = 100_000;
 /**
  * The worker's heap limit: 1,000,000 × 10 short cells parsed and sorted take about 400-500 MB; the
  * largest sheet (SHEET_MAX_CELLS of long text) may not fit, and then the sort fails with an error
