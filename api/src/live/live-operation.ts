@@ -102,7 +102,7 @@ export async function commitOperation(
       return outcomeOf(op, userId, result);
     }
     if (op.type === 'rows_sort') {
-      const result = await sheets.applySort(sheetId, { column: op.column, direction: op.direction }, userId, origin, op.id, op.base_version);
+      const result = await sheets.applySort(sheetId, { column: op.column, direction: op.direction, undo: op.undo }, userId, origin, op.id, op.base_version);
       const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }

@@ -19,6 +19,8 @@ export interface StoredSortOp {
   type: 'rows_sort';
   column: number;
   direction: SortDirection;
+  /** An undo's: the version of the sort it undid. */
+  undo?: number;
   rows?: number;
   packed?: string;
   order?: number[];
@@ -50,7 +52,7 @@ export function sentSortOrder(op: StoredSortOp): { order?: number[] } {
 
 /** A logged move as the fields of the applied operation frames carry (a sort: its order only when sent, never packed). */
 export function appliedMoveFields(op: StoredMoveOp) {
-  return op.type === 'rows_sort' ? { type: op.type, column: op.column, direction: op.direction, ...sentSortOrder(op) } : op;
+  return op.type === 'rows_sort' ? { type: op.type, column: op.column, direction: op.direction, ...(op.undo ? { undo: op.undo } : {}), ...sentSortOrder(op) } : op;
 }
 
 /** What the op log's `op` column holds: rows or columns inserted or removed, or rows sorted. */

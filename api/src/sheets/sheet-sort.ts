@@ -35,12 +35,12 @@ export interface WorkerSort {
 // One sort in a worker at a time per process: each holds a whole sheet in a worker's heap.
 let queue: Promise<unknown> = Promise.resolve();
 
-/** The rows of the chunks `texts` (row counts `sizes`) sorted by `column` in a worker thread. */
-export function sortInWorker(texts: string[], sizes: number[], column: number, direction: SortDirection): Promise<WorkerSort> {
+/** The rows of the chunks `texts` (row counts `sizes`) sorted by a column, or put in a given order (an undo), in a worker thread. */
+export function sortInWorker(texts: string[], sizes: number[], how: { column: number; direction: SortDirection } | { order: readonly number[] }): Promise<WorkerSort> {
   const run = queue.then(
     () =>
       new Promise<WorkerSort>((resolve, reject) => {
-        const worker = new Worker(SORT_WORKER_SCRIPT, { workerData: { texts, sizes, column, direction }, resourceLimits: { maxOldGenerationSizeMb: SORT_WORKER_HEAP_MB } });
+        const worker = new Worker(SORT_WORKER_SCRIPT, { workerData: { texts, sizes, ...how }, resourceLimits: { maxOldGenerationSizeMb: SORT_WORKER_HEAP_MB } });
         const timer = setTimeout(() => {
           void worker.terminate();
           reject(new Error(`sorting took over ${SORT_WORKER_TIME_LIMIT_MS} ms`));

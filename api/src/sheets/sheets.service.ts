@@ -38,6 +38,7 @@ import {
   type SortDirection,
   sortOrder,
   packOrder,
+  inverseOrder,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -55,7 +56,7 @@ import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
 import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
@@ -941,7 +942,7 @@ export class SheetsService {
    */
   async applySort(
     id: string,
-    requested: { column: number; direction: SortDirection },
+    requested: { column: number; direction: SortDirection; undo?: number },
     userId: string,
     origin?: string,
     opId?: string,
@@ -949,36 +950,47 @@ export class SheetsService {
   ): Promise<LiveWriteResult & { operation: StoredSortOp }> {
     let release: (() => void) | undefined;
     try {
-      const large = async (db: Kysely<Database> | Transaction<Database>, version: number, column: number) => {
+      /** The sort to make on the sheet at `at`: by a column (moved to it), or an undo's order (the logged sort's inverted); or why not. */
+      const planOf = async (db: Kysely<Database> | Transaction<Database>, at: { version: number; row_count: number; col_count: number }) => {
+        if (requested.undo === undefined) {
+          const column = moveSortColumn(requested.column, baseVersion, at.version, await this.structure.since(db, id, baseVersion ?? at.version, at.version));
+          if (column instanceof HttpError) return column;
+          if (column >= at.col_count) return HttpError.badRequest(SORT_TEXTS.noColumn(column, at.col_count));
+          return { column, direction: requested.direction };
+        }
+        return this.undoPlan(db, id, requested.undo, at);
+      };
+      type Plan = Exclude<Awaited<ReturnType<typeof planOf>>, HttpError>;
+      const large = async (db: Kysely<Database> | Transaction<Database>, version: number, plan: Plan) => {
         const { layout, texts } = await readChunksInSlices(db, id, SORT_WRITE_CHUNKS);
-        return { version, column, layout, ...(await sortInWorker(texts, [...layout.sizes], column, requested.direction)) };
+        return { version, plan, layout, ...(await sortInWorker(texts, [...layout.sizes], 'given' in plan ? { order: plan.given } : plan)) };
       };
       type Large = Awaited<ReturnType<typeof large>>;
       let prepared: Large | undefined;
       const before = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
       if (before && before.row_count > SORT_IN_PROCESS_MAX_ROWS && before.row_count <= SORT_MAX_ROWS) {
         release = await this.readSlot?.();
-        const column = moveSortColumn(requested.column, baseVersion, before.version, await this.structure.since(this.db, id, baseVersion ?? before.version, before.version));
-        if (typeof column === 'number' && column < before.col_count) prepared = await large(this.db, before.version, column);
+        const plan = await planOf(this.db, before);
+        if (!(plan instanceof HttpError)) prepared = await large(this.db, before.version, plan);
       }
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
         if (applied) {
           // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
-          const { rows: logged } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${applied.version}::int`.execute(trx);
-          const op = logged[0]?.op ? (JSON.parse(logged[0].op) as StoredMoveOp) : null;
-          return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, ...requested, order: [] } };
+          const op = await this.loggedMove(trx, id, applied.version);
+          return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, column: requested.column, direction: requested.direction, order: [] } };
         }
-        const column = moveSortColumn(requested.column, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
-        if (column instanceof HttpError) throw column;
-        if (column >= row.col_count) throw HttpError.badRequest(SORT_TEXTS.noColumn(column, row.col_count));
         if (row.row_count > SORT_MAX_ROWS) throw new HttpError(413, ERROR_CODES.payloadTooLarge, SORT_TEXTS.tooManyRows(row.row_count));
+        const plan = await planOf(trx, row);
+        if (plan instanceof HttpError) throw plan;
         const version = row.version + 1;
         let order: ArrayLike<number>;
         let next: ChunkLayout;
         if (row.row_count > SORT_IN_PROCESS_MAX_ROWS) {
-          const sorted = prepared && prepared.version === row.version && prepared.column === column ? prepared : await large(trx, row.version, column);
+          // Made on this version with this plan (an undo's plan is fixed by its logged sort once the checks pass).
+          const same = prepared && prepared.version === row.version && ('given' in plan ? 'given' in prepared.plan : 'column' in prepared.plan && prepared.plan.column === plan.column);
+          const sorted = same ? prepared! : await large(trx, row.version, plan);
           const at = new Map(sorted.changed.map((p, k) => [p, k]));
           const rows = chunkRowsAt(id, sorted.layout, sorted.changed, version, (p) => sorted.written[at.get(p)!], (p) => sorted.held[at.get(p)!]);
           for (let i = 0; i < rows.length; i += SORT_WRITE_CHUNKS) {
@@ -991,13 +1003,20 @@ export class SheetsService {
         } else {
           const layout = await this.layoutOf(trx, id, row.version);
           const grid = await readGrid(trx, id);
-          const sorted = sortOrder(grid, column, requested.direction);
+          const sorted = 'given' in plan ? plan.given : sortOrder(grid, plan.column, plan.direction);
           const moved = sorted.flatMap((old, now) => (old === now ? [] : [now]));
           next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, sorted), layout, moved, version);
           order = sorted;
         }
         const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
-        const operation: StoredSortOp = { type: 'rows_sort', column, direction: requested.direction, rows: order.length, packed: packOrder(order) };
+        const operation: StoredSortOp = {
+          type: 'rows_sort',
+          column: plan.column,
+          direction: plan.direction,
+          ...('given' in plan ? { undo: plan.undo } : {}),
+          rows: order.length,
+          packed: packOrder(order),
+        };
         await appendOp(trx, { sheetId: id, version, kind: 'rows_sort', userId, changes: null, opId, structure: operation });
         return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next } as LiveWriteResult & { operation: StoredSortOp; layout?: ChunkLayout };
       });
@@ -1013,6 +1032,30 @@ export class SheetsService {
     } finally {
       release?.();
     }
+  }
+
+  /** The move (rows or columns, or a sort) logged at `version`, or null. */
+  private async loggedMove(db: Kysely<Database> | Transaction<Database>, id: string, version: number): Promise<StoredMoveOp | null> {
+    const { rows } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${version}::int`.execute(db);
+    return rows[0]?.op ? (JSON.parse(rows[0].op) as StoredMoveOp) : null;
+  }
+
+  /**
+   * An undo of the sort logged at `undo` on the sheet at `at`: the rows put back where they were
+   * before it (its order inverted: the row now at r goes to the row it came from), column and
+   * direction those of the sort. Refused when that version is not a sort, or when rows were inserted,
+   * removed or sorted after it or the grid was replaced (positions no longer those the order names:
+   * no rule maps an order through them that puts back what the user saw, so none is guessed). Cell
+   * edits and column changes since move with their rows.
+   */
+  private async undoPlan(db: Kysely<Database> | Transaction<Database>, id: string, undo: number, at: { version: number; row_count: number }) {
+    const op = undo <= at.version ? await this.loggedMove(db, id, undo) : null;
+    if (op?.type !== 'rows_sort') return HttpError.badRequest(SORT_TEXTS.undoNotSort(undo));
+    const since = await this.structure.since(db, id, undo, at.version);
+    const order = storedSortOrder(op);
+    const moved = since.replacedAt !== null || since.steps.some((s) => s.op.type === 'rows_insert' || s.op.type === 'rows_remove' || s.op.type === 'rows_sort');
+    if (moved || !order || order.length !== at.row_count) return new HttpError(409, ERROR_CODES.conflict, SORT_TEXTS.undoMoved);
+    return { column: op.column, direction: op.direction, undo, given: Array.from(inverseOrder(order)) };
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */

@@ -9,10 +9,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyOrder, heldCells, sortOrder } from '@tessera/contracts';
 
-const { texts, sizes, column, direction } = workerData;
+// `order` given: an undo's (the logged sort's inverted), applied as it is.
+const { texts, sizes, column, direction, order: given } = workerData;
 const grid = [];
 for (const text of texts) for (const row of JSON.parse(text)) grid.push(row);
-const order = sortOrder(grid, column, direction);
+const order = given ? Array.from(given) : sortOrder(grid, column, direction);
 const sorted = applyOrder(grid, order);
 const changed = [];
 const written = [];

@@ -122,6 +122,11 @@ describe('hostile: live socket bounds', () => {
       ['negative', { column: -1, direction: 'asc' }, 'column'],
       ['past-max', { column: SHEET_MAX_COLUMNS, direction: 'asc' }, 'column'],
       ['forged-order', { column: 0, direction: 'asc', order: [1, 0] }, ''],
+      ['undo-zero', { column: 0, direction: 'asc', undo: 0 }, 'undo'],
+      ['undo-negative', { column: 0, direction: 'asc', undo: -3 }, 'undo'],
+      ['undo-fraction', { column: 0, direction: 'asc', undo: 1.5 }, 'undo'],
+      ['undo-text', { column: 0, direction: 'asc', undo: '1' }, 'undo'],
+      ['undo-huge', { column: 0, direction: 'asc', undo: 2 ** 53 }, 'undo'],
     ] as const) {
       sort(id, operation);
       const error = await refusal(id);
@@ -148,6 +153,10 @@ describe('hostile: live socket bounds', () => {
     const sorted = await stored(s.id);
     assert.equal(sorted.data.length, SORT_ORDER_SENT_MAX_ROWS + 1);
     assert.deepEqual(sorted.data.slice(0, 3), [['a edited'], ['b'], ['']]);
+    // Its undo (in the worker too): the rows back in their order before it, the edit with its row.
+    sort('large-undo', { column: 0, direction: 'asc', undo: grown + 1 });
+    assert.equal('order' in (await c.next('ack', (f) => f.data.operation_id === 'large-undo')).data, false);
+    assert.deepEqual((await stored(s.id)).data.slice(0, 3), [['b'], ['a edited'], ['']]);
     await healthAnswers();
   });
 

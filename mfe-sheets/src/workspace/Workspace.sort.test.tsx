@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createSheetLiveClient, liveSocketUrl, sheetSocketPath, SORT_TEXTS, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
@@ -101,4 +101,53 @@ test("someone else's sort of a sheet whose order the frames do not carry (past S
   expect(frames.find((f) => f.type === 'ack')).not.toHaveProperty('data.order');
   await waitFor(() => expect(rowsShown(4)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]));
   expect(reads()).toBe(before + 1);
+});
+
+const press = (key: string) => act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key, ctrlKey: true }));
+
+test('Ctrl+Z after Sort sheet A → Z puts the rows back in their order before it (on the server too); a value typed before the sort is still undone on its row; Ctrl+Y types it and sorts again', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  const stored = () => api.sheets.get(sheet.id)!.data;
+  act(() => hot.setDataAtCell(0, 1, 1250));
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1250]));
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('sort_asc'));
+  const sorted = [['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1250]];
+  await waitFor(() => expect(rowsShown(4)).toEqual(sorted));
+  act(() => void hot.selectCell(0, 0));
+  press('z');
+  const before = [['Rent', 1250], ['food', 300], ['Car', ''], ['Bills', 45]];
+  await waitFor(() => expect(stored()).toEqual(before));
+  await waitFor(() => expect(rowsShown(4)).toEqual(before));
+  // The step before the sort followed its row there and back.
+  press('z');
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1200]));
+  expect(rowsShown(1)).toEqual([['Rent', 1200]]);
+  press('y');
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1250]));
+  press('y');
+  await waitFor(() => expect(rowsShown(4)).toEqual(sorted));
+  expect(stored()).toEqual(sorted);
+  // The redone sort is undone in turn (by its own version).
+  press('z');
+  await waitFor(() => expect(rowsShown(4)).toEqual(before));
+});
+
+test('Ctrl+Z of a sort after someone inserted a row says why it cannot be undone; the rows stay as they are', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('sort_asc'));
+  await waitFor(() => expect(rowsShown(1)).toEqual([['Bills', 45]]));
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const insert = { id: 'bob-ins', type: 'rows_insert', index: 0, count: 1 } as LiveOperation;
+  bob.sendOperation(insert.id, { type: 'operation', operation: insert, sheet_id: sheet.id });
+  await waitFor(() => expect(rowsShown(2)).toEqual([[null, null], ['Bills', 45]]));
+  act(() => void hot.selectCell(1, 0));
+  press('z');
+  expect(await screen.findByText(SORT_TEXTS.undoMoved)).toBeInTheDocument();
+  expect(api.sheets.get(sheet.id)!.data.slice(1)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]);
 });

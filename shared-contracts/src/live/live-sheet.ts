@@ -33,6 +33,12 @@ export interface LiveSheetOptions {
    */
   applySort?(order: readonly number[]): void;
   /**
+   * A sort applied (anyone's; `own`: the id of the user's own rows_sort, once its ack came), after
+   * the grid shows it: `order` as the grid got it, null when it is not known here (no order in the
+   * frame, or the grid is repaired from the server's sheet instead). For the user's undo steps.
+   */
+  onSorted?(sorted: { version: number; own?: string; order: readonly number[] | null }): void;
+  /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
    * chart frame only advances the version.
@@ -327,8 +333,8 @@ export class LiveSheet {
         savedAt = entry.at;
         // An own sort is shown now, in the order the server gave it (every own operation left was made after it).
         if (sorted) {
-          if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order });
-          else this.unsortedRows();
+          if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order }, entry.id);
+          else this.unsortedRows(entry.id);
         }
         // Applied: what was held back behind it goes now, on this version.
         this.sendReady();
@@ -384,7 +390,7 @@ export class LiveSheet {
    * removed that the sort parted (the server refuses that removal), or a grid without applySort:
    * the grid is repaired from the server's sheet once the own operations are settled.
    */
-  private sortRows(sorted: SortStep): void {
+  private sortRows(sorted: SortStep, own?: string): void {
     let step: SortStep | null = sorted;
     for (const entry of this.own.values()) {
       const mine = entry.operation;
@@ -396,6 +402,7 @@ export class LiveSheet {
     this.ownChanged();
     if (step === null || this.options.applySort === undefined) this.drifted = true;
     else this.options.applySort(step.order);
+    this.options.onSorted?.({ version: this.held, ...(own ? { own } : {}), order: step?.order ?? null });
   }
 
   /**
@@ -408,7 +415,7 @@ export class LiveSheet {
    * insert or remove (made on rows the server will have moved through the sort first: no way to
    * tell where), which are dropped with SORT_TEXTS.editsDropped.
    */
-  private unsortedRows(): void {
+  private unsortedRows(own?: string): void {
     const before = this.held - 1;
     let behindStructure = false;
     for (const [id, entry] of this.own) {
@@ -425,6 +432,7 @@ export class LiveSheet {
     }
     this.ownChanged();
     this.drifted = true;
+    this.options.onSorted?.({ version: this.held, ...(own ? { own } : {}), order: null });
   }
 
   /** A chart as the server stored it, moved through the own row/column operations it was committed before. */

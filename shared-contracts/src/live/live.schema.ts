@@ -188,6 +188,13 @@ export const RowsSortOperationSchema = z.strictObject({
   type: z.literal('rows_sort'),
   column: z.number().int().min(0).max(SHEET_MAX_COLUMNS - 1),
   direction: z.enum(SORT_DIRECTIONS),
+  /**
+   * The version of a sort this operation undoes (Ctrl+Z after a sort): the server puts the rows back
+   * in the order they had before it (the logged order inverted; column and direction are that sort's).
+   * Refused (SORT_TEXTS.undoMoved) when rows were inserted, removed or sorted since, or the grid was
+   * replaced; cell edits since move with their rows.
+   */
+  undo: z.number().int().min(1).optional(),
   base_version: BaseVersion,
   user_id: z.string().max(128).optional(),
   timestamp: ClientTimestamp,

@@ -35,6 +35,8 @@ export const SORT_TEXTS = {
   noColumn: (column: number, columns: number) => `Cannot sort by column ${column + 1}: the sheet has ${columns} ${columns === 1 ? 'column' : 'columns'}`,
   columnRemoved: 'The sheet was not sorted: its column was removed by someone else first',
   rowsSorted: 'Your rows were not removed: someone sorted the sheet first and they are no longer together',
+  undoMoved: 'The sort was not undone: rows were inserted, removed or sorted since, so their earlier order cannot be put back',
+  undoNotSort: (version: number) => `Version ${version} of this sheet is not a sort: there is no sort to undo there`,
   editsDropped: 'Some of your last edits were not saved: the sheet was sorted while they waited to be sent after your row or column change',
 } as const;
 
