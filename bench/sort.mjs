@@ -41,6 +41,13 @@ await withBuiltApi('pglite', {}, async ({ base, pid }) => {
     // A wrong sort is worth nothing: rows 0-3 read b0, b1, b10, b100.
     const top = await (await fetch(`${base}/api/v1/sheets/${id}/rows?start=0&count=4`, { headers: auth })).json();
     const ok = JSON.stringify(top.data.map((r) => r[1])) === JSON.stringify(['b0', 'b1', 'b10', 'b100']);
+    // Its undo (Ctrl+Z): the logged order inverted, through the same path.
+    const undone = await timedSort({ apiBase: base, token, sheetId: id, column: 1, direction: 'asc', undo: figures.version, apiPid: pid });
+    const back = await (await fetch(`${base}/api/v1/sheets/${id}/rows?start=0&count=4`, { headers: auth })).json();
+    const backOk = JSON.stringify(back.data.map((r) => r[1])) === JSON.stringify(['b0', 'b1', 'b2', 'b3']);
+    console.log(
+      `undo of that sort: send → ack ${s(undone.ms)}; event loop ${undone.longestLoopMs.toFixed(0)} ms, /health ${undone.longestHealthMs.toFixed(0)} ms; api CPU ${s(undone.apiCpuMs)}; rows ${backOk ? 'back in their order' : 'NOT BACK'}  load ${load()}`,
+    );
     console.log(
       `sort ${size.label} by B: send → ack ${s(figures.ms)}; longest answer meanwhile: event loop (a 404) ${figures.longestLoopMs.toFixed(0)} ms, /health (database, 2 s timeout) ${figures.longestHealthMs.toFixed(0)} ms; api CPU ${s(figures.apiCpuMs)}, api peak ${mb(figures.apiPeakKb)} resident; ack ${figures.frameBytes} B; op log order ${logged.packed === null ? '(not packed: this build)' : mb(logged.packed)} packed (JSON ${mb(logged.json)}); rows ${ok ? 'sorted' : 'NOT SORTED'}  load ${load()}`,
     );

@@ -588,7 +588,7 @@ export class SheetsService {
   }
 
   /** The version an operation id already made on this sheet, if any (under the sheet's row lock: race-free across processes). */
-  private async appliedOp(trx: Transaction<Database>, id: string, opId: string | undefined): Promise<LiveWriteResult | undefined> {
+  private async appliedOp(trx: Kysely<Database>, id: string, opId: string | undefined): Promise<LiveWriteResult | undefined> {
     if (opId === undefined) return undefined;
     const op = await withOpIds(trx)
       .selectFrom('sheet_ops')
@@ -968,7 +968,8 @@ export class SheetsService {
       type Large = Awaited<ReturnType<typeof large>>;
       let prepared: Large | undefined;
       const before = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
-      if (before && before.row_count > SORT_IN_PROCESS_MAX_ROWS && before.row_count <= SORT_MAX_ROWS) {
+      // Not for a re-sent one (its ack lost with a connection): it is answered from the op log below, nothing sorted.
+      if (before && before.row_count > SORT_IN_PROCESS_MAX_ROWS && before.row_count <= SORT_MAX_ROWS && !(await this.appliedOp(this.db, id, opId))) {
         release = await this.readSlot?.();
         const plan = await planOf(this.db, before);
         if (!(plan instanceof HttpError)) prepared = await large(this.db, before.version, plan);
