@@ -26,6 +26,7 @@
 // MILLION_HEAP=1 its JS heap (before, when read and sent, after a GC once saved) and a sampling heap
 // profile of what it allocated that is still alive when read and sent (MILLION_HEAP=all: everything it
 // allocated, garbage included — V8's includeObjectsCollectedBy* flags); MILLION_LARGEST_ONLY=1 runs the largest size only;
+// MILLION_SORT=1: each open sheet sorted by B from another socket (sortStep): → ack, → the tab shows it, the api's holds, the tab's peak;
 // the api's figures then also time each 5,000-row window of column C only (col_start=2&col_count=1, what the Delete reads).
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,7 @@ import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
 import { wholeColumnOps } from './support/whole-column-ops.mjs';
 import { summarizeCpuProfile } from './support/cpu-profile.mjs';
 import { summarizeHeapProfile } from './support/heap-profile.mjs';
+import { loggedOrderBytes, timedSort } from './support/sort-step.mjs';
 
 const offset = Number(process.argv[2] ?? 800);
 // BENCH_PORT_BASE: the processes on consecutive ports from it instead (bench/support/bench-ports.mjs).
@@ -59,6 +61,9 @@ const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.
 const WITH_CHART = process.env.MILLION_CHART === '1';
 const TYPE_FORMULA = process.env.MILLION_TYPE_FORMULA === '1' && !MILLION_FORMULA;
 const CLEAR_COLUMN = process.env.MILLION_CLEAR_COLUMN === '1' && !MILLION_FORMULA;
+const SORT = process.env.MILLION_SORT === '1';
+/** The bench user's token, for MILLION_SORT's socket. */
+let sortToken;
 /** The chart MILLION_CHART adds: C (0–99) as the categories, D charted, over every row. */
 const chartOf = (rows) => ({
   type: 'line', range: { start_row: 0, start_col: 2, end_row: rows - 1, end_col: 3 }, categories: 'first_column', title: 'C and D',
@@ -144,6 +149,33 @@ async function typeFormula(page, size, failures) {
 
 const importSheet = (token, name, text) => importCsv(base, token, name, text);
 
+/**
+ * MILLION_SORT: the open sheet, its top rows on screen, sorted by B (`{tag}{r}`) A → Z by the same
+ * user from another socket (as a second tab would): send → ack, send → the tab shows row 3 of the
+ * sorted sheet (`{tag}100`, at row 100 before: off screen), the api's longest event-loop hold and
+ * database hold meanwhile, the tab's peak resident size (polled every 100 ms) and the op-log order.
+ */
+async function sortStep(page, size, failures) {
+  await page.evaluate(jumpInPage, { fraction: 0, target: 0, tag: size.tag, limitMs: 30_000 });
+  const before = rendererRss(process.pid);
+  let peak = before;
+  const poll = setInterval(() => (peak = Math.max(peak, rendererRss(process.pid))), 100);
+  const t0 = performance.now();
+  const grid = page.getByTestId('sheet-grid');
+  const shown = grid.locator('.ht_master td', { hasText: new RegExp(`^${size.tag}100$`) }).first().waitFor({ timeout: OPEN_TIMEOUT_MS }).then(() => performance.now() - t0);
+  let figures;
+  try {
+    figures = await timedSort({ apiBase: `http://127.0.0.1:${ports.api}`, token: sortToken, sheetId: size.id, column: 1, direction: 'asc', apiPid });
+  } catch (err) {
+    clearInterval(poll);
+    throw err;
+  }
+  const shownMs = await shown.catch((err) => (failures.push(`sort: row 3 not shown: ${err.message.split('\n')[0]}`), null));
+  clearInterval(poll);
+  const logged = loggedOrderBytes(Array.from({ length: size.rows }, (_, r) => `${size.tag}${r}`), 'asc');
+  return `\n  sorted by B A → Z from another socket: send → ack ${s(figures.ms)}, → the tab shows the sorted rows ${shownMs === null ? 'FAILED' : s(shownMs)}; api: event loop held ${ms(figures.longestLoopMs)} at most, database (/health) ${ms(figures.longestHealthMs)}, CPU ${s(figures.apiCpuMs)}, peak ${mb(figures.apiPeakKb)}; ack ${figures.frameBytes} B; op-log order ${logged.packed === null ? '?' : mb(logged.packed)} packed (JSON ${mb(logged.json)}); tab ${mb(before)} before, peak ${mb(peak)}  load ${load()}`;
+}
+
 const stack = await startProductStack(ports, 'tessera-bench-million-');
 const apiPid = stack.processes.find((p) => p.name === 'api').pid;
 let browser;
@@ -151,6 +183,7 @@ try {
   browser = await launchChromium();
   await api('/auth/signup', { method: 'POST', body: user });
   const { access_token: token } = await api('/auth/login', { method: 'POST', body: user });
+  sortToken = token;
   const small = await api('/sheets', { method: 'POST', token, body: { name: 'small', headers: ['a'], data: [['s0']] } });
   // Argument 2: the largest size to run (1,000,000 unless given; 100000 for a quick check of the bench).
   const sizes = [
@@ -354,6 +387,9 @@ try {
       }
       typedLine = `\n  a formula typed into C${typed.row} of the open windowed sheet, Enter → ${typed.over ? 'the over-limit notice' : 'its value shown'}: ${typed.shownMs === null ? 'FAILED' : s(typed.shownMs)}  load ${typedLoad}; longest gap between frames meanwhile ${ms(typed.gap)}; then the grid ${typed.after.windowed ? 'windowed' : 'whole'} (formulas ${typed.after.formulas}), the cell shows "${typed.cellText}", row ${typed.row} ${typed.after.onScreen ? 'still' : 'NOT'} on screen; JS heap after a GC ${typedHeap === null ? '?' : mb(typedHeap)}, tab ${mb(rendererRss(process.pid))} resident  load ${load()}`;
     }
+    // MILLION_SORT: the open sheet sorted by B A → Z from another socket (bench/support/sort-step.mjs).
+    let sortLine = '';
+    if (SORT && openMs !== null) sortLine = await sortStep(page, size, failures).catch((err) => void failures.push(`sort: ${err.message.split('\n')[0]}`)) ?? '';
     // MILLION_CLEAR_COLUMN: whole-column Copy and Delete on the largest sheet.
     let columnLines = '';
     if (CLEAR_COLUMN && openMs !== null && size === sizes.at(-1)) {
@@ -394,7 +430,7 @@ try {
     }
     results.push({
       label: size.label,
-      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}${typedLine}${columnLines}`,
+      line: `open ${size.label}${MILLION_FORMULA ? ' with a formula' : ''}${WITH_CHART ? ' with a chart' : ''} (click → first rows): ${openMs === null ? 'FAILED' : s(openMs)}${size.notice ? `, → the notice ${noticeMs === null ? 'FAILED' : s(noticeMs)}` : ''}${WITH_CHART ? `, → chart drawn: ${chartMs === null ? 'FAILED' : s(chartMs)}` : ''}; JS heap ${heap === null ? '?' : mb(heap)}, tab ${mb(tab)} resident; api CPU ${s(apiCpu)} for the open, api peak ${mb(statusKb(apiPid, 'VmHWM'))} resident  load ${load()}\n  requests before its first rows: ${openRequests || 'none seen'} (the 1-row sheet opened before it: ${smallRequests})\n  scroll to the last row: ${scroll}\n  jumps with the row scroll bar to ${JUMP_FRACTIONS.join(', ')} of the sheet → a row near the target drawn: ${jumps}${typedLine}${sortLine}${columnLines}`,
       failures,
     });
     await context.close();

@@ -174,6 +174,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     startedAt: Date.now(),
     version,
   };
+  // A sort of a large sheet reads it whole under a process 'sheet read' slot, as a whole-sheet sync does.
+  sheets.readSlot = () => services.slots.wait('sheet read');
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel),

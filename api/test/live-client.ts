@@ -198,7 +198,13 @@ export class Replica {
         const op = f.data.operation;
         this.pending.set(
           f.data.version,
-          op.type === 'cell_update' ? [{ row: op.position.row, col: op.position.column, value: op.value }] : op.type === 'cells_update' ? op.changes : op,
+          op.type === 'cell_update'
+            ? [{ row: op.position.row, col: op.position.column, value: op.value }]
+            : op.type === 'cells_update'
+              ? op.changes
+              : op.type === 'rows_sort'
+                ? { type: 'rows_sort', order: op.order ?? [] }
+                : op,
         );
       } else if (f.type === 'ack') {
         const changes = this.sent.get(f.data.operation_id);

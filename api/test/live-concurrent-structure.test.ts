@@ -261,6 +261,39 @@ describe('live operations through concurrent rows and columns', () => {
     assert.deepEqual((await server(s.id)).data, before.data, 'nothing changed');
   });
 
+  it('undo of a sort (undo: its version) puts the rows back in their order before it, cell edits since with them, as a new version B is told; refused once rows moved since, or for a version that is no sort', async () => {
+    const s = await sheet([['x', 3, '=B1*2'], ['y', 1, 'y!'], ['z', 2, 'z!']]);
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    const sorted = (await a.next('ack', (f) => f.data.operation_id === 'a-sort')).data.version;
+    // B edits row 2 after the sort ("x" is there now): the edit stays on x's row when it goes back.
+    send(b, s.id, { id: 'b-typed', type: 'cell_update', position: { row: 2, column: 0 }, value: 'x typed', base_version: sorted });
+    await b.next('ack', (f) => f.data.operation_id === 'b-typed');
+    send(a, s.id, { id: 'a-undo', type: 'rows_sort', column: 1, direction: 'asc', undo: sorted, base_version: sorted + 1 });
+    const undone = (await a.next('ack', (f) => f.data.operation_id === 'a-undo')).data;
+    assert.equal(undone.version, sorted + 2);
+    // The order that puts them back: the row now at r goes to where it came from (the formula follows its row back).
+    assert.deepEqual(undone.order, [2, 0, 1]);
+    assert.deepEqual((await server(s.id)).data, [['x typed', 3, '=B1*2'], ['y', 1, 'y!'], ['z', 2, 'z!']]);
+    const told = (await b.next('operation', (f) => f.data.operation.id === 'a-undo')).data.operation;
+    assert.deepEqual(told.type === 'rows_sort' && [told.undo, told.order], [sorted, [2, 0, 1]]);
+
+    // Sorted again (redo), then a row inserted: that sort can no longer be undone (its order names rows that moved).
+    send(a, s.id, { id: 'a-redo', type: 'rows_sort', column: 1, direction: 'asc', base_version: sorted + 2 });
+    const redone = (await a.next('ack', (f) => f.data.operation_id === 'a-redo')).data.version;
+    send(b, s.id, { id: 'b-ins', type: 'rows_insert', index: 0, count: 1, base_version: redone });
+    await b.next('ack', (f) => f.data.operation_id === 'b-ins');
+    const before = await server(s.id);
+    send(a, s.id, { id: 'a-undo-late', type: 'rows_sort', column: 1, direction: 'asc', undo: redone, base_version: redone });
+    assert.deepEqual((await a.next('error', (f) => f.data.operation_id === 'a-undo-late')).data, { code: 'conflict', message: SORT_TEXTS.undoMoved, operation_id: 'a-undo-late' });
+    send(a, s.id, { id: 'a-undo-cell', type: 'rows_sort', column: 1, direction: 'asc', undo: sorted + 1, base_version: redone + 1 });
+    assert.deepEqual((await a.next('error', (f) => f.data.operation_id === 'a-undo-cell')).data, { code: 'bad_request', message: SORT_TEXTS.undoNotSort(sorted + 1), operation_id: 'a-undo-cell' });
+    send(a, s.id, { id: 'a-undo-ahead', type: 'rows_sort', column: 1, direction: 'asc', undo: redone + 50, base_version: redone + 1 });
+    assert.deepEqual((await a.next('error', (f) => f.data.operation_id === 'a-undo-ahead')).data, { code: 'bad_request', message: SORT_TEXTS.undoNotSort(redone + 50), operation_id: 'a-undo-ahead' });
+    assert.deepEqual((await server(s.id)).data, before.data, 'nothing changed');
+  });
+
   it('the versions before and after a sort preview as they were; a client that missed the sort catches up with it', async () => {
     const s = await sheet(sortable());
     const a = await join(s.id, admin.accessToken, 'A', s.version);

@@ -64,7 +64,7 @@ export async function withBuiltApi(kind, { onLogEntry = () => {} } = {}, fn) {
     }
   });
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => { stderr += d; if (process.env.BENCH_API_STDERR) process.stderr.write(d); });
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

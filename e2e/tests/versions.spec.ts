@@ -163,7 +163,7 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
     await expect(gridCell(page, 0, 1)).toHaveText('2500');
     await expect(gridCell(page, 1, 1)).toHaveText('600');
   });
-  test("the column header's menu sorts the sheet A → Z by Cost: the rows move with their cells, in the grid and on the server", async ({ page, request }) => {
+  test("the column header's menu sorts the sheet A → Z by Cost: the rows move with their cells, in the grid and on the server; Ctrl+Z puts them back", async ({ page, request }) => {
     await signIn(page);
     await openSheet(page, ids.sheet, sheetName);
     await expect(gridCell(page, 0, 0)).toHaveText('Rent');
@@ -192,5 +192,11 @@ test.describe.serial('versions: a new user edits, previews, applies and restores
     expect(await storedCell(request, 0, 0)).toBe('Food');
     await page.getByRole('button', { name: 'Clear filter' }).click();
     await expect(gridCell(page, 0, 0)).toHaveText('Food');
+    // Ctrl+Z: the rows go back to their order before the sort, in the grid and on the server.
+    await gridCell(page, 0, 0).click();
+    await page.keyboard.press('Control+z');
+    await expect(gridCell(page, 0, 0)).toHaveText('Rent');
+    await expect(gridCell(page, 1, 1)).toHaveText('600');
+    await expect.poll(() => storedCell(request, 0, 0)).toBe('Rent');
   });
 });

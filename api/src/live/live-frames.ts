@@ -1,5 +1,6 @@
 import type { AppliedOperation, ChartDefinition, LiveServerFrame } from '@tessera/contracts';
 import type { SheetChange } from '../sheets/sheet-changes.js';
+import { appliedMoveFields } from '../sheets/sheet-ops.tables.js';
 import type { LoggedOp } from './sheet-ops.repository.js';
 
 /**
@@ -17,7 +18,7 @@ export function replayFrames(sheetId: string, missed: LoggedOp[]): LiveServerFra
     if (op.kind === 'cells' && op.changes !== null) {
       operation = { ...base, type: 'cells_update', changes: op.changes.map((d) => ({ row: d.row, col: d.col, value: d.new })) };
     } else if (op.structure !== null) {
-      operation = { ...base, ...op.structure };
+      operation = { ...base, ...appliedMoveFields(op.structure) };
     } else if (op.kind === 'chart' && op.chart) {
       frames.push(chartFrame(sheetId, op.version, op.chart.id, op.chart.chart, base.user_id, base.timestamp));
       continue;
@@ -43,7 +44,7 @@ export function changeFrame(change: SheetChange, liveOrigin: string): LiveServer
       if (change.origin === liveOrigin) return undefined;
       const base = { id: `rest-${change.version}`, user_id: change.userId, timestamp: change.updatedAt };
       const operation: AppliedOperation =
-        change.kind === 'cells' ? { ...base, type: 'cells_update', changes: change.changes } : { ...base, ...change.operation };
+        change.kind === 'cells' ? { ...base, type: 'cells_update', changes: change.changes } : { ...base, ...appliedMoveFields(change.operation) };
       return { type: 'operation', data: { sheet_id: change.sheetId, version: change.version, operation } };
     }
     case 'chart':

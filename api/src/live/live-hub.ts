@@ -394,8 +394,8 @@ export class LiveHub {
         operation_id: op.id,
         version: outcome.version,
         timestamp: outcome.timestamp,
-        // The sort's author learns the order it got here (the others from the operation frame).
-        ...(outcome.operation.type === 'rows_sort' ? { order: outcome.operation.order } : {}),
+        // The sort's author learns the order it got here (the others from the operation frame); none past SORT_ORDER_SENT_MAX_ROWS rows.
+        ...(outcome.operation.type === 'rows_sort' && outcome.operation.order ? { order: outcome.operation.order } : {}),
       },
     };
     const entry = this.#rooms.get(conn.sheetId);

@@ -1,6 +1,6 @@
 import { type AppliedOperation, type CellChange, cellChangesOf, type LiveOperation } from '@tessera/contracts';
 import { HttpError } from '../http/http-error.js';
-import type { StoredMoveOp } from '../sheets/sheet-ops.tables.js';
+import { sentSortOrder, type StoredMoveOp } from '../sheets/sheet-ops.tables.js';
 import type { LiveCellOutcome, LiveCellWrite, SheetsService } from '../sheets/sheets.service.js';
 import type { SheetOpsRepository } from './sheet-ops.repository.js';
 
@@ -27,7 +27,7 @@ function appliedOperation(op: LiveOperation, userId: string, timestamp: string, 
   let moved: LiveOperation = rest;
   if (rest.type === 'cell_update' && landed.changes) moved = { ...rest, position: { row: landed.changes[0].row, column: landed.changes[0].col } };
   else if (rest.type === 'cells_update' && landed.changes) moved = { ...rest, changes: landed.changes };
-  else if (rest.type === 'rows_sort' && landed.structure?.type === 'rows_sort') return { ...rest, column: landed.structure.column, order: landed.structure.order, user_id: userId, timestamp };
+  else if (rest.type === 'rows_sort' && landed.structure?.type === 'rows_sort') return { ...rest, column: landed.structure.column, ...sentSortOrder(landed.structure), user_id: userId, timestamp };
   else if (landed.structure && landed.structure.type !== 'rows_sort' && rest.type !== 'cell_update' && rest.type !== 'cells_update' && rest.type !== 'rows_sort')
     moved = { ...rest, index: landed.structure.index, count: landed.structure.count };
   return { ...moved, user_id: userId, timestamp } as AppliedOperation;
@@ -102,7 +102,7 @@ export async function commitOperation(
       return outcomeOf(op, userId, result);
     }
     if (op.type === 'rows_sort') {
-      const result = await sheets.applySort(sheetId, { column: op.column, direction: op.direction }, userId, origin, op.id, op.base_version);
+      const result = await sheets.applySort(sheetId, { column: op.column, direction: op.direction, undo: op.undo }, userId, origin, op.id, op.base_version);
       const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }

@@ -1,4 +1,4 @@
-import type { SortDirection } from '@tessera/contracts';
+import { SORT_ORDER_SENT_MAX_ROWS, type SortDirection, unpackOrder } from '@tessera/contracts';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -9,12 +9,50 @@ export interface StoredStructureOp {
   count: number;
 }
 
-/** Rows sorted (a live rows_sort as applied): the intent and the order it gave, `order[newRow] = oldRow`. */
+/**
+ * Rows sorted (a live rows_sort as applied): the intent and the order it gave, `order[newRow] =
+ * oldRow`, packed (contracts order-pack.ts: a 1,000,000-row order is ~3.3 MB of text at worst
+ * instead of ~6.9 MB of JSON; a column of few values a few bytes) with its row count. Sorts logged
+ * before the packing (at most SORT_ORDER_SENT_MAX_ROWS rows) hold `order` as a JSON array.
+ */
 export interface StoredSortOp {
   type: 'rows_sort';
   column: number;
   direction: SortDirection;
-  order: number[];
+  /** An undo's: the version of the sort it undid. */
+  undo?: number;
+  rows?: number;
+  packed?: string;
+  order?: number[];
+}
+
+const unpacked = new WeakMap<StoredSortOp, number[] | null>();
+
+/** A logged sort's order (unpacked once per op object), or null when the log holds none that fits. */
+export function storedSortOrder(op: StoredSortOp): number[] | null {
+  if (op.order) return op.order;
+  let order = unpacked.get(op);
+  if (order === undefined) {
+    const packed = op.packed !== undefined && op.rows !== undefined ? unpackOrder(op.packed, op.rows) : null;
+    order = packed && Array.from(packed);
+    unpacked.set(op, order);
+  }
+  return order;
+}
+
+/** How many rows a logged sort ordered. */
+export const sortedRows = (op: StoredSortOp): number => op.rows ?? op.order?.length ?? 0;
+
+/** The order an applied sort's frames carry: only up to SORT_ORDER_SENT_MAX_ROWS rows (contracts rows-sort.ts). */
+export function sentSortOrder(op: StoredSortOp): { order?: number[] } {
+  if (sortedRows(op) > SORT_ORDER_SENT_MAX_ROWS) return {};
+  const order = storedSortOrder(op);
+  return order ? { order } : {};
+}
+
+/** A logged move as the fields of the applied operation frames carry (a sort: its order only when sent, never packed). */
+export function appliedMoveFields(op: StoredMoveOp) {
+  return op.type === 'rows_sort' ? { type: op.type, column: op.column, direction: op.direction, ...(op.undo ? { undo: op.undo } : {}), ...sentSortOrder(op) } : op;
 }
 
 /** What the op log's `op` column holds: rows or columns inserted or removed, or rows sorted. */

@@ -10,7 +10,8 @@ import {
   SHEET_REPLACED_TEXT,
   SORT_TEXTS,
   STRUCTURE_DROPPED_TEXT,
-  type StructureStep,
+  type MoveStep,
+  SORT_ORDER_SENT_MAX_ROWS,
   transformIndex,
   transformChanges,
   transformStructure,
@@ -19,7 +20,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChangeFeed } from './sheet-changes.js';
-import type { StoredMoveOp, StoredStructureOp } from './sheet-ops.tables.js';
+import { sortedRows, storedSortOrder, type StoredMoveOp, type StoredStructureOp } from './sheet-ops.tables.js';
 
 /**
  * What a live operation's positions go through on the server (DESIGN.md § Live collaboration):
@@ -120,7 +121,12 @@ export class StructureLog {
     if (known && known.upTo >= version) return;
     const next: Known = known && known.upTo === version - 1 ? known : { from: version - 1, upTo: version - 1, steps: [], replacedAt: null };
     next.upTo = version;
-    if (op) next.steps.push({ version, op });
+    // A sort past SORT_ORDER_SENT_MAX_ROWS rows is not kept (its order is megabytes): the known history starts after it, and an op based before it reads the log.
+    if (op?.type === 'rows_sort' && sortedRows(op) > SORT_ORDER_SENT_MAX_ROWS) {
+      next.from = version;
+      next.steps = [];
+      next.replacedAt = null;
+    } else if (op) next.steps.push({ version, op });
     if (next.upTo - next.from > STRUCTURE_LOG_VERSIONS) {
       next.from = next.upTo - STRUCTURE_LOG_VERSIONS;
       next.steps = next.steps.filter((s) => s.version > next.from);
@@ -142,9 +148,20 @@ function baseError(base: number, current: number, history: StructureHistory): Ht
   return null;
 }
 
-const stepsAfter = (history: StructureHistory, base: number) => history.steps.filter((s) => s.version > base).map((s) => s.op);
+/** The moves after `base` as the contracts' transform takes them (a sort with its order unpacked; one the log holds no order of cannot be moved through). */
+function stepsAfter(history: StructureHistory, base: number): MoveStep[] {
+  return history.steps
+    .filter((s) => s.version > base)
+    .map(({ op }) => {
+      if (op.type !== 'rows_sort') return op;
+      const order = storedSortOrder(op);
+      if (!order) throw new HttpError(409, ERROR_CODES.conflict, SHEET_REPLACED_TEXT);
+      return { type: 'rows_sort', order };
+    });
+}
 /** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart. */
-const rangeStepsAfter = (history: StructureHistory, base: number) => stepsAfter(history, base).filter((op): op is StructureStep & StoredStructureOp => op.type !== 'rows_sort');
+const rangeStepsAfter = (history: StructureHistory, base: number) =>
+  history.steps.filter((s) => s.version > base).map((s) => s.op).filter((op): op is StoredStructureOp => op.type !== 'rows_sort');
 
 /**
  * A live cell write based on `base` (undefined: an older client, taken as current), moved to

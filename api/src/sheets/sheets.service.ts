@@ -37,6 +37,8 @@ import {
   SORT_TEXTS,
   type SortDirection,
   sortOrder,
+  packOrder,
+  inverseOrder,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -54,7 +56,8 @@ import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredSortOp, type StoredStructureOp, withOpIds } from './sheet-ops.tables.js';
+import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
+import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
 import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
@@ -70,6 +73,8 @@ import {
   type CellGroupWrite,
   writeCellGroups,
   writeChunkRows,
+  readChunksInSlices,
+  chunkRowsAt,
   copyChunks,
   applyCellChanges,
   joinChunkTexts,
@@ -158,6 +163,8 @@ export class SheetsService {
   readonly navigation = new NavigationFeed();
   /** Recent rows and columns inserted or removed, for moving live ops from their base version (sheet-ops.transform.ts). */
   private readonly structure = new StructureLog(this.changes);
+  /** A process 'sheet read' transfer slot (waited for, TransferSlots.wait): a large sort reads the whole sheet under one (the app sets it). */
+  readSlot?: () => Promise<() => void>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -581,7 +588,7 @@ export class SheetsService {
   }
 
   /** The version an operation id already made on this sheet, if any (under the sheet's row lock: race-free across processes). */
-  private async appliedOp(trx: Transaction<Database>, id: string, opId: string | undefined): Promise<LiveWriteResult | undefined> {
+  private async appliedOp(trx: Kysely<Database>, id: string, opId: string | undefined): Promise<LiveWriteResult | undefined> {
     if (opId === undefined) return undefined;
     const op = await withOpIds(trx)
       .selectFrom('sheet_ops')
@@ -924,41 +931,93 @@ export class SheetsService {
    * The sheet's rows sorted by a column (a live rows_sort): the column moved through the columns
    * inserted or removed after `baseVersion`, the order computed on the rows stored now (rows-sort.ts:
    * stable, empty cells last), the chunks holding a row that moved rewritten, and the op logged with
-   * its order (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions before
-   * and after it rebuild from snapshots; catch-up replays it and live ops based before it move
-   * through its order). Sheets over SORT_MAX_ROWS rows are refused (the order's size, see there).
-   * A duplicate (re-sent op id) answers its version with the order it was given (it is not broadcast again).
+   * its order, packed (kind 'rows_sort', a whole-grid op: its version gets a full snapshot, so versions
+   * before and after it rebuild from snapshots; catch-up replays it and live ops based before it move
+   * through its order). Every sheet may be sorted (SORT_MAX_ROWS = SHEET_MAX_ROWS). A sheet of more
+   * than SORT_IN_PROCESS_MAX_ROWS rows is read and sorted before the transaction, in a worker thread
+   * (sheet-sort.ts) under a 'sheet read' slot: its chunks are read, not parsed, here; the result is
+   * written if the sheet is still at the version read (this process commits a sheet's live ops one
+   * after the other, so it is unless another process or a REST write came between), else sorted
+   * again under the lock. A duplicate (re-sent op id) answers its version with the op it logged (it is not broadcast again).
    */
   async applySort(
     id: string,
-    requested: { column: number; direction: SortDirection },
+    requested: { column: number; direction: SortDirection; undo?: number },
     userId: string,
     origin?: string,
     opId?: string,
     baseVersion?: number,
   ): Promise<LiveWriteResult & { operation: StoredSortOp }> {
+    let release: (() => void) | undefined;
     try {
+      /** The sort to make on the sheet at `at`: by a column (moved to it), or an undo's order (the logged sort's inverted); or why not. */
+      const planOf = async (db: Kysely<Database> | Transaction<Database>, at: { version: number; row_count: number; col_count: number }) => {
+        if (requested.undo === undefined) {
+          const column = moveSortColumn(requested.column, baseVersion, at.version, await this.structure.since(db, id, baseVersion ?? at.version, at.version));
+          if (column instanceof HttpError) return column;
+          if (column >= at.col_count) return HttpError.badRequest(SORT_TEXTS.noColumn(column, at.col_count));
+          return { column, direction: requested.direction };
+        }
+        return this.undoPlan(db, id, requested.undo, at);
+      };
+      type Plan = Exclude<Awaited<ReturnType<typeof planOf>>, HttpError>;
+      const large = async (db: Kysely<Database> | Transaction<Database>, version: number, plan: Plan) => {
+        const { layout, texts } = await readChunksInSlices(db, id, SORT_WRITE_CHUNKS);
+        return { version, plan, layout, ...(await sortInWorker(texts, [...layout.sizes], 'given' in plan ? { order: plan.given } : plan)) };
+      };
+      type Large = Awaited<ReturnType<typeof large>>;
+      let prepared: Large | undefined;
+      const before = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
+      // Not for a re-sent one (its ack lost with a connection): it is answered from the op log below, nothing sorted.
+      if (before && before.row_count > SORT_IN_PROCESS_MAX_ROWS && before.row_count <= SORT_MAX_ROWS && !(await this.appliedOp(this.db, id, opId))) {
+        release = await this.readSlot?.();
+        const plan = await planOf(this.db, before);
+        if (!(plan instanceof HttpError)) prepared = await large(this.db, before.version, plan);
+      }
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
         if (applied) {
           // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
-          const { rows: logged } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${applied.version}::int`.execute(trx);
-          const op = logged[0]?.op ? (JSON.parse(logged[0].op) as StoredSortOp) : null;
-          return { ...applied, operation: { type: 'rows_sort' as const, ...requested, order: op?.type === 'rows_sort' ? op.order : [] } };
+          const op = await this.loggedMove(trx, id, applied.version);
+          return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, column: requested.column, direction: requested.direction, order: [] } };
         }
-        const column = moveSortColumn(requested.column, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
-        if (column instanceof HttpError) throw column;
-        if (column >= row.col_count) throw HttpError.badRequest(SORT_TEXTS.noColumn(column, row.col_count));
         if (row.row_count > SORT_MAX_ROWS) throw new HttpError(413, ERROR_CODES.payloadTooLarge, SORT_TEXTS.tooManyRows(row.row_count));
+        const plan = await planOf(trx, row);
+        if (plan instanceof HttpError) throw plan;
         const version = row.version + 1;
-        const layout = await this.layoutOf(trx, id, row.version);
-        const grid = await readGrid(trx, id);
-        const order = sortOrder(grid, column, requested.direction);
-        const moved = order.flatMap((old, now) => (old === now ? [] : [now]));
-        const next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, order), layout, moved, version);
+        let order: ArrayLike<number>;
+        let next: ChunkLayout;
+        if (row.row_count > SORT_IN_PROCESS_MAX_ROWS) {
+          // Made on this version with this plan (an undo's plan is fixed by its logged sort once the checks pass).
+          const same = prepared && prepared.version === row.version && ('given' in plan ? 'given' in prepared.plan : 'column' in prepared.plan && prepared.plan.column === plan.column);
+          const sorted = same ? prepared! : await large(trx, row.version, plan);
+          const at = new Map(sorted.changed.map((p, k) => [p, k]));
+          const rows = chunkRowsAt(id, sorted.layout, sorted.changed, version, (p) => sorted.written[at.get(p)!], (p) => sorted.held[at.get(p)!]);
+          for (let i = 0; i < rows.length; i += SORT_WRITE_CHUNKS) {
+            await writeChunkRows(trx, rows.slice(i, i + SORT_WRITE_CHUNKS));
+            // The api's other work (sockets, other sheets' reads) goes on between the statements.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          order = sorted.order;
+          next = sorted.layout;
+        } else {
+          const layout = await this.layoutOf(trx, id, row.version);
+          const grid = await readGrid(trx, id);
+          const sorted = 'given' in plan ? plan.given : sortOrder(grid, plan.column, plan.direction);
+          const moved = sorted.flatMap((old, now) => (old === now ? [] : [now]));
+          next = moved.length === 0 ? layout : await replaceGrid(trx, id, applyOrder(grid, sorted), layout, moved, version);
+          order = sorted;
+        }
         const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
-        const operation: StoredSortOp = { type: 'rows_sort', column, direction: requested.direction, order };
+        const operation: StoredSortOp = {
+          type: 'rows_sort',
+          column: plan.column,
+          direction: plan.direction,
+          ...('given' in plan ? { undo: plan.undo } : {}),
+          rows: order.length,
+          packed: packOrder(order),
+        };
         await appendOp(trx, { sheetId: id, version, kind: 'rows_sort', userId, changes: null, opId, structure: operation });
         return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next } as LiveWriteResult & { operation: StoredSortOp; layout?: ChunkLayout };
       });
@@ -971,7 +1030,33 @@ export class SheetsService {
     } catch (err) {
       this.cache.delete(id);
       throw err;
+    } finally {
+      release?.();
     }
+  }
+
+  /** The move (rows or columns, or a sort) logged at `version`, or null. */
+  private async loggedMove(db: Kysely<Database> | Transaction<Database>, id: string, version: number): Promise<StoredMoveOp | null> {
+    const { rows } = await sql<{ op: string | null }>`SELECT op::text AS op FROM sheet_ops WHERE sheet_id = ${id}::uuid AND version = ${version}::int`.execute(db);
+    return rows[0]?.op ? (JSON.parse(rows[0].op) as StoredMoveOp) : null;
+  }
+
+  /**
+   * An undo of the sort logged at `undo` on the sheet at `at`: the rows put back where they were
+   * before it (its order inverted: the row now at r goes to the row it came from), column and
+   * direction those of the sort. Refused when that version is not a sort, or when rows were inserted,
+   * removed or sorted after it or the grid was replaced (positions no longer those the order names:
+   * no rule maps an order through them that puts back what the user saw, so none is guessed). Cell
+   * edits and column changes since move with their rows.
+   */
+  private async undoPlan(db: Kysely<Database> | Transaction<Database>, id: string, undo: number, at: { version: number; row_count: number }) {
+    const op = undo <= at.version ? await this.loggedMove(db, id, undo) : null;
+    if (op?.type !== 'rows_sort') return HttpError.badRequest(SORT_TEXTS.undoNotSort(undo));
+    const since = await this.structure.since(db, id, undo, at.version);
+    const order = storedSortOrder(op);
+    const moved = since.replacedAt !== null || since.steps.some((s) => s.op.type === 'rows_insert' || s.op.type === 'rows_remove' || s.op.type === 'rows_sort');
+    if (moved || !order || order.length !== at.row_count) return new HttpError(409, ERROR_CODES.conflict, SORT_TEXTS.undoMoved);
+    return { column: op.column, direction: op.direction, undo, given: Array.from(inverseOrder(order)) };
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */

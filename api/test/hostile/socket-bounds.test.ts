@@ -13,7 +13,7 @@ import {
   SHEET_MAX_COLUMNS,
   SheetSchema,
   type Sheet,
-  SORT_MAX_ROWS,
+  SORT_ORDER_SENT_MAX_ROWS,
   SORT_TEXTS,
 } from '@tessera/contracts';
 import { FRAME_TOO_LARGE_REASON } from '../../src/live/socket-close.js';
@@ -110,7 +110,7 @@ describe('hostile: live socket bounds', () => {
     await healthAnswers();
   });
 
-  it(`refuses a sort by a column that is not there, in no known direction, with a forged order, or of more than ${SORT_MAX_ROWS} rows; nothing stored`, async () => {
+  it(`refuses a sort by a column that is not there, in no known direction, with a forged order, nothing stored; past ${SORT_ORDER_SENT_MAX_ROWS} rows it sorts and sends no order`, async () => {
     const created = await api.post('/api/v1/sheets', { name: `Sort bounds ${Math.random().toString(36).slice(2, 8)}`, data: [['b'], ['a']] });
     assert.equal(created.statusCode, 201, created.body);
     const s = SheetSchema.parse(created.json());
@@ -122,6 +122,11 @@ describe('hostile: live socket bounds', () => {
       ['negative', { column: -1, direction: 'asc' }, 'column'],
       ['past-max', { column: SHEET_MAX_COLUMNS, direction: 'asc' }, 'column'],
       ['forged-order', { column: 0, direction: 'asc', order: [1, 0] }, ''],
+      ['undo-zero', { column: 0, direction: 'asc', undo: 0 }, 'undo'],
+      ['undo-negative', { column: 0, direction: 'asc', undo: -3 }, 'undo'],
+      ['undo-fraction', { column: 0, direction: 'asc', undo: 1.5 }, 'undo'],
+      ['undo-text', { column: 0, direction: 'asc', undo: '1' }, 'undo'],
+      ['undo-huge', { column: 0, direction: 'asc', undo: 2 ** 53 }, 'undo'],
     ] as const) {
       sort(id, operation);
       const error = await refusal(id);
@@ -132,13 +137,26 @@ describe('hostile: live socket bounds', () => {
     assert.deepEqual(await refusal('no-column'), { code: ERROR_CODES.badRequest, message: SORT_TEXTS.noColumn(3, 1), operation_id: 'no-column' });
     assert.deepEqual((await stored(s.id)).data, [['b'], ['a']], 'nothing sorted');
 
-    // Past the bound (the order it would log and send grows with the rows): refused with the reason.
-    c.send({ type: 'operation', sheet_id: s.id, operation: { id: 'grow', type: 'rows_insert', index: 2, count: SORT_MAX_ROWS - 1 } });
+    // Past SORT_ORDER_SENT_MAX_ROWS rows the sort is made (in a worker thread), and its frames carry no order (the clients read the sheet again).
+    c.send({ type: 'operation', sheet_id: s.id, operation: { id: 'grow', type: 'rows_insert', index: 2, count: SORT_ORDER_SENT_MAX_ROWS - 1 } });
     const grown = (await c.next('ack', (f) => f.data.operation_id === 'grow')).data.version;
-    sort('too-many', { column: 0, direction: 'asc' });
-    assert.deepEqual(await refusal('too-many'), { code: ERROR_CODES.payloadTooLarge, message: SORT_TEXTS.tooManyRows(SORT_MAX_ROWS + 1), operation_id: 'too-many' });
-    assert.equal(SORT_TEXTS.tooManyRows(SORT_MAX_ROWS + 1), 'This sheet has 100,001 rows; sorting is available for sheets of up to 100,000 rows');
-    assert.equal((await stored(s.id)).version, grown, 'nothing stored');
+    const other = await join(s.id, admin.accessToken, 'watcher');
+    sort('large', { column: 0, direction: 'asc', base_version: grown });
+    const ack = (await c.next('ack', (f) => f.data.operation_id === 'large')).data;
+    assert.equal(ack.version, grown + 1);
+    assert.equal('order' in ack, false, 'no order in the ack');
+    const seen = (await other.next('operation', (f) => f.data.operation.id === 'large')).data.operation;
+    assert.deepEqual(seen, { id: 'large', type: 'rows_sort', column: 0, direction: 'asc', user_id: seen.user_id, timestamp: seen.timestamp });
+    // An edit made before the sort (on 'a', row 1 then) lands on its row's new place: the logged, packed order read back.
+    c.send({ type: 'operation', sheet_id: s.id, operation: { id: 'late', type: 'cell_update', position: { row: 1, column: 0 }, value: 'a edited', base_version: grown } });
+    await c.next('ack', (f) => f.data.operation_id === 'late');
+    const sorted = await stored(s.id);
+    assert.equal(sorted.data.length, SORT_ORDER_SENT_MAX_ROWS + 1);
+    assert.deepEqual(sorted.data.slice(0, 3), [['a edited'], ['b'], ['']]);
+    // Its undo (in the worker too): the rows back in their order before it, the edit with its row.
+    sort('large-undo', { column: 0, direction: 'asc', undo: grown + 1 });
+    assert.equal('order' in (await c.next('ack', (f) => f.data.operation_id === 'large-undo')).data, false);
+    assert.deepEqual((await stored(s.id)).data.slice(0, 3), [['b'], ['a edited'], ['']]);
     await healthAnswers();
   });
 

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createSheetLiveClient, liveSocketUrl, sheetSocketPath, SORT_TEXTS, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
@@ -7,6 +7,18 @@ import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace
 import Workspace from './Workspace.js';
 
 jest.setTimeout(30_000);
+
+/** Set by a test: the sort frames carry no order (as the api's for a sheet past SORT_ORDER_SENT_MAX_ROWS rows). */
+let orderSentMax: number | null = null;
+jest.mock('@tessera/contracts', () => {
+  const actual = jest.requireActual('@tessera/contracts');
+  return {
+    ...actual,
+    get SORT_ORDER_SENT_MAX_ROWS() {
+      return orderSentMax ?? actual.SORT_ORDER_SENT_MAX_ROWS;
+    },
+  };
+});
 
 /** Sorting the sheet's rows by a column from the column header's menu: a live rows_sort, shown once the server has ordered the rows. */
 let api: SheetTestApi;
@@ -19,6 +31,7 @@ beforeEach(async () => {
   api = await startSheetApi([sheet]);
 });
 afterEach(async () => {
+  orderSentMax = null;
   closeLiveShells();
   bob?.close();
   bob = null;
@@ -70,4 +83,71 @@ test("a formula moves with its row as the server moves it: its relative referenc
   const sorted = [['Bills', 45, '=B1*2'], ['food', 300, '=B2*2+$B$1'], ['Rent', 1200, '=B3*2']];
   await waitFor(() => expect(api.sheets.get(sheet.id)!.data).toEqual(sorted));
   await waitFor(() => expect([0, 1, 2].map((r) => [0, 1, 2].map((c) => currentGrid().getSourceDataAtCell(r, c)))).toEqual(sorted));
+});
+
+test("someone else's sort of a sheet whose order the frames do not carry (past SORT_ORDER_SENT_MAX_ROWS rows: it grew while open) is shown from the server's sheet, read again", async () => {
+  orderSentMax = 2;
+  await aliceOpens();
+  const frames: LiveServerFrame[] = [];
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bob.subscribe((frame) => frames.push(frame));
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const reads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`).length;
+  const before = reads();
+  const operation = { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'asc' } as LiveOperation;
+  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
+  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-sort')).toBe(true));
+  expect(frames.find((f) => f.type === 'ack')).not.toHaveProperty('data.order');
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]));
+  expect(reads()).toBe(before + 1);
+});
+
+const press = (key: string) => act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key, ctrlKey: true }));
+
+test('Ctrl+Z after Sort sheet A → Z puts the rows back in their order before it (on the server too); a value typed before the sort is still undone on its row; Ctrl+Y types it and sorts again', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  const stored = () => api.sheets.get(sheet.id)!.data;
+  act(() => hot.setDataAtCell(0, 1, 1250));
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1250]));
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('sort_asc'));
+  const sorted = [['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1250]];
+  await waitFor(() => expect(rowsShown(4)).toEqual(sorted));
+  act(() => void hot.selectCell(0, 0));
+  press('z');
+  const before = [['Rent', 1250], ['food', 300], ['Car', ''], ['Bills', 45]];
+  await waitFor(() => expect(stored()).toEqual(before));
+  await waitFor(() => expect(rowsShown(4)).toEqual(before));
+  // The step before the sort followed its row there and back.
+  press('z');
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1200]));
+  expect(rowsShown(1)).toEqual([['Rent', 1200]]);
+  press('y');
+  await waitFor(() => expect(stored()[0]).toEqual(['Rent', 1250]));
+  press('y');
+  await waitFor(() => expect(rowsShown(4)).toEqual(sorted));
+  expect(stored()).toEqual(sorted);
+  // The redone sort is undone in turn (by its own version).
+  press('z');
+  await waitFor(() => expect(rowsShown(4)).toEqual(before));
+});
+
+test('Ctrl+Z of a sort after someone inserted a row says why it cannot be undone; the rows stay as they are', async () => {
+  await aliceOpens();
+  const hot = currentGrid();
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('sort_asc'));
+  await waitFor(() => expect(rowsShown(1)).toEqual([['Bills', 45]]));
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const insert = { id: 'bob-ins', type: 'rows_insert', index: 0, count: 1 } as LiveOperation;
+  bob.sendOperation(insert.id, { type: 'operation', operation: insert, sheet_id: sheet.id });
+  await waitFor(() => expect(rowsShown(2)).toEqual([[null, null], ['Bills', 45]]));
+  act(() => void hot.selectCell(1, 0));
+  press('z');
+  expect(await screen.findByText(SORT_TEXTS.undoMoved)).toBeInTheDocument();
+  expect(api.sheets.get(sheet.id)!.data.slice(1)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]);
 });

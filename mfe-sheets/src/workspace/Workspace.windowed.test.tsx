@@ -1135,7 +1135,7 @@ test("a formula typed into a windowed sheet past the engine's bound stays text, 
   expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
 });
 
-test("the column header's menu sorts a windowed sheet Z → A: the server orders the rows and the windows shown are read again", async () => {
+test("the column header's menu sorts a windowed sheet Z → A: the server orders the rows and the windows shown are read again; Ctrl+Z puts them back", async () => {
   // Opened windowed as one of WINDOWED_SHEET_MIN_ROWS (see the mock above); the api sorts sheets of up to SORT_MAX_ROWS rows.
   const sheet = makeSheet('Sortable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r]), ['Name', 'N']);
   api.sheets.set(sheet.id, sheet);
@@ -1148,4 +1148,10 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${SWITCHED_ROWS - 1}`));
   expect(currentGrid().getDataAtCell(1, 1)).toBe(SWITCHED_ROWS - 2);
   expect(api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`)).toEqual([]);
+  // Ctrl+Z: the server puts the rows back in their order before the sort; the windows are read again.
+  act(() => void currentGrid().selectCell(0, 0));
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[0]).toEqual(['r0', 0]));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });

@@ -73,6 +73,11 @@ export class LiveFrameRelay {
 
   /** Notes what version `version` did (a structure step, or null for cells), keeping the last STEP_LOG versions. */
   #record(version: number, operation: { type: string; index?: number; count?: number; order?: readonly number[] }): void {
+    // A sort without its order (a sheet past SORT_ORDER_SENT_MAX_ROWS rows): the versions across it are not known.
+    if (operation.type === 'rows_sort' && !operation.order) {
+      this.#versions.delete(version);
+      return;
+    }
     const step: MoveStep | null = isStructureType(operation.type)
       ? { type: operation.type, index: operation.index!, count: operation.count! }
       : operation.type === 'rows_sort' && operation.order

@@ -1,6 +1,7 @@
 import type { CellValue } from '../sheets/sheet.schema.js';
 import type { LiveOperation, LiveServerFrame } from './live.schema.js';
-import { LiveSheet } from './live-sheet.js';
+import { LiveSheet, SEND_CELLS_PER_TURN } from './live-sheet.js';
+import { SORT_TEXTS } from './rows-sort.js';
 
 /** A sort on a LiveSheet whose copy is a plain grid of rows: the frames fed as the server sends them. */
 const SHEET = 's1';
@@ -88,5 +89,43 @@ test('a sort that parts rows an own pending removal took: the grid is read again
   live.receive(sortFrame(2, [1, 2, 0]));
   live.receive({ type: 'error', data: { code: 'conflict', message: 'parted', operation_id: 'del' } });
   await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(log).toContain('fetch');
+});
+
+test('a sort without its order (a sheet past SORT_ORDER_SENT_MAX_ROWS rows): the grid is read again once settled; an edit not sent yet goes on the version before the sort, one made after an own row insert is dropped with the reason', async () => {
+  const { live, sent, log } = setup([['b'], ['a'], ['c']]);
+  // Held back behind the own insert in flight (made on the rows it inserted).
+  live.send([
+    { id: 'ins', type: 'rows_insert', index: 0, count: 1 },
+    { id: 'after-ins', type: 'cell_update', position: { row: 0, column: 0 }, value: 'x' },
+  ]);
+  expect(sent.map((op) => op.id)).toEqual(['ins']);
+  live.receive({ type: 'operation', data: { sheet_id: SHEET, version: 2, operation: { id: 'r2', type: 'rows_sort', column: 0, direction: 'asc', user_id: 'bob', timestamp: 't' } } });
+  expect(log).toContain(`error ${SORT_TEXTS.editsDropped}`);
+  expect(live.pending).toBe(1);
+  // Settled: the server's sheet is read (the rows shown could not be moved here).
+  live.receive({ type: 'ack', data: { sheet_id: SHEET, operation_id: 'ins', version: 3, timestamp: 't' } });
+  await Promise.resolve();
+  expect(log).toContain('fetch');
+  expect(sent.map((op) => op.id)).toEqual(['ins']);
+});
+
+test('someone’s sort without its order: an edit not sent yet (the next turn’s) goes on the version before the sort, where the server moves it', async () => {
+  const { live, sent, log } = setup([['b'], ['a']]);
+  const many = (id: string) => ({ id, type: 'cells_update' as const, changes: Array.from({ length: SEND_CELLS_PER_TURN / 2 }, (_, k) => ({ row: 0, col: k, value: id })) });
+  live.send([many('one'), many('two'), many('three')]);
+  expect(sent.map((op) => [op.id, op.base_version])).toEqual([
+    ['one', 1],
+    ['two', 1],
+  ]);
+  live.receive({ type: 'operation', data: { sheet_id: SHEET, version: 2, operation: { id: 'r2', type: 'rows_sort', column: 0, direction: 'asc', user_id: 'bob', timestamp: 't' } } });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(sent.map((op) => [op.id, op.base_version])).toEqual([
+    ['one', 1],
+    ['two', 1],
+    ['three', 1],
+  ]);
+  for (const [id, version] of [['one', 3], ['two', 4], ['three', 5]] as const) live.receive({ type: 'ack', data: { sheet_id: SHEET, operation_id: id, version, timestamp: 't' } });
+  expect(live.pending).toBe(0);
   expect(log).toContain('fetch');
 });

@@ -2,6 +2,7 @@ import { moveChart } from '../charts/chart-range.js';
 import type { ChartDefinition } from '../charts/chart.schema.js';
 import type { CellChange } from '../sheets/sheet.schema.js';
 import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
+import { SORT_TEXTS } from './rows-sort.js';
 import {
   EDIT_DROPPED_TEXT,
   isStructureType,
@@ -31,6 +32,12 @@ export interface LiveSheetOptions {
    * a sort makes the grid read the server's sheet again (replace).
    */
   applySort?(order: readonly number[]): void;
+  /**
+   * A sort applied (anyone's; `own`: the id of the user's own rows_sort, once its ack came), after
+   * the grid shows it: `order` as the grid got it, null when it is not known here (no order in the
+   * frame, or the grid is repaired from the server's sheet instead). For the user's undo steps.
+   */
+  onSorted?(sorted: { version: number; own?: string; order: readonly number[] | null }): void;
   /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
@@ -69,6 +76,12 @@ interface Own {
   sent: boolean;
   /** Its type as made. */
   made: LiveOperation['type'];
+  /**
+   * The version it is sent on, when not the one held then: it was not sent yet when a sort without
+   * its order came (unsortedRows), so it is in the rows' order before that sort, and the server
+   * moves it (through everything after this version); here it is no longer moved.
+   */
+  base?: number;
 }
 
 const RESYNC_ATTEMPTS = 3;
@@ -248,7 +261,7 @@ export class LiveSheet {
       }
       entry.sent = true;
       cells += cellChangesOf(operation)?.length ?? 1;
-      this.options.send({ ...operation, base_version: this.held });
+      this.options.send({ ...operation, base_version: entry.base ?? this.held });
       if (structureOf(operation) !== null) return;
     }
   }
@@ -320,8 +333,8 @@ export class LiveSheet {
         savedAt = entry.at;
         // An own sort is shown now, in the order the server gave it (every own operation left was made after it).
         if (sorted) {
-          if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order });
-          else this.drifted = true;
+          if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order }, entry.id);
+          else this.unsortedRows(entry.id);
         }
         // Applied: what was held back behind it goes now, on this version.
         this.sendReady();
@@ -345,14 +358,15 @@ export class LiveSheet {
    */
   private apply(operation: AppliedOperation): void {
     if (operation.type === 'rows_sort') {
-      this.sortRows({ type: 'rows_sort', order: operation.order });
+      if (operation.order) this.sortRows({ type: 'rows_sort', order: operation.order });
+      else this.unsortedRows();
       return;
     }
     let remote: AppliedOperation | null = operation;
     for (const entry of this.own.values()) {
       if (remote === null) break;
       const mine = entry.operation;
-      if (mine === null) continue;
+      if (mine === null || entry.base !== undefined) continue;
       if (isStructureType(remote.type)) entry.operation = transformOperation(mine, remote as StructureStep & AppliedOperation, 'after').operation;
       const structure = structureOf(mine);
       if (structure !== null) remote = transformOperation(remote, structure, 'before').operation;
@@ -376,11 +390,11 @@ export class LiveSheet {
    * removed that the sort parted (the server refuses that removal), or a grid without applySort:
    * the grid is repaired from the server's sheet once the own operations are settled.
    */
-  private sortRows(sorted: SortStep): void {
+  private sortRows(sorted: SortStep, own?: string): void {
     let step: SortStep | null = sorted;
     for (const entry of this.own.values()) {
       const mine = entry.operation;
-      if (mine === null) continue;
+      if (mine === null || entry.base !== undefined) continue;
       if (step !== null) entry.operation = transformOperation(mine, step, 'after').operation;
       const structure = structureOf(mine);
       if (structure !== null && step !== null) step = sortThrough(step, structure);
@@ -388,6 +402,37 @@ export class LiveSheet {
     this.ownChanged();
     if (step === null || this.options.applySort === undefined) this.drifted = true;
     else this.options.applySort(step.order);
+    this.options.onSorted?.({ version: this.held, ...(own ? { own } : {}), order: step?.order ?? null });
+  }
+
+  /**
+   * Rows sorted on the server without their order in the frame (a sheet past
+   * SORT_ORDER_SENT_MAX_ROWS rows): the rows shown cannot be moved here, so the grid is repaired
+   * from the server's sheet once the own operations are settled (a windowed page reads its windows
+   * again). Own operations already sent were sent on a version before the sort: the server moves
+   * them. Those not sent yet were made on the rows before it too: they go on the version before
+   * it (`base`), and the server moves them — unless one of them follows an own row or column
+   * insert or remove (made on rows the server will have moved through the sort first: no way to
+   * tell where), which are dropped with SORT_TEXTS.editsDropped.
+   */
+  private unsortedRows(own?: string): void {
+    const before = this.held - 1;
+    let behindStructure = false;
+    for (const [id, entry] of this.own) {
+      if (entry.operation === null) continue;
+      if (!entry.sent) {
+        if (behindStructure) {
+          this.own.delete(id);
+          this.options.onError(SORT_TEXTS.editsDropped);
+          continue;
+        }
+        entry.base ??= before;
+      }
+      if (structureOf(entry.operation) !== null) behindStructure = true;
+    }
+    this.ownChanged();
+    this.drifted = true;
+    this.options.onSorted?.({ version: this.held, ...(own ? { own } : {}), order: null });
   }
 
   /** A chart as the server stored it, moved through the own row/column operations it was committed before. */

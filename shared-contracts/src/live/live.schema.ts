@@ -11,7 +11,7 @@ import {
   SHEET_MAX_ROWS,
   SheetMetadataSchema,
 } from '../sheets/sheet.schema.js';
-import { SORT_DIRECTIONS, SORT_MAX_ROWS } from './rows-sort.js';
+import { SORT_DIRECTIONS, SORT_ORDER_SENT_MAX_ROWS } from './rows-sort.js';
 
 /**
  * The live sheet socket `/sheets/{sheetId}` (spec 01 §3 "Live messages", §4 "Live connection",
@@ -188,6 +188,13 @@ export const RowsSortOperationSchema = z.strictObject({
   type: z.literal('rows_sort'),
   column: z.number().int().min(0).max(SHEET_MAX_COLUMNS - 1),
   direction: z.enum(SORT_DIRECTIONS),
+  /**
+   * The version of a sort this operation undoes (Ctrl+Z after a sort): the server puts the rows back
+   * in the order they had before it (the logged order inverted; column and direction are that sort's).
+   * Refused (SORT_TEXTS.undoMoved) when rows were inserted, removed or sorted since, or the grid was
+   * replaced; cell edits since move with their rows.
+   */
+  undo: z.number().int().min(1).optional(),
   base_version: BaseVersion,
   user_id: z.string().max(128).optional(),
   timestamp: ClientTimestamp,
@@ -273,8 +280,12 @@ export const AppliedOperationSchema = z.discriminatedUnion('type', [
   RowsRemoveOperationSchema.extend(Applied),
   ColumnsInsertOperationSchema.extend(Applied),
   ColumnsRemoveOperationSchema.extend(Applied),
-  /** `order[newRow] = oldRow`: the permutation the server applied (a cell at old row r is now at the row whose entry is r). */
-  RowsSortOperationSchema.extend({ ...Applied, order: z.array(z.number().int().min(0)).max(SORT_MAX_ROWS) }),
+  /**
+   * `order[newRow] = oldRow`: the permutation the server applied (a cell at old row r is now at the
+   * row whose entry is r). Absent for a sheet of more than SORT_ORDER_SENT_MAX_ROWS rows (its size):
+   * the client reads the sheet again instead (LiveSheet).
+   */
+  RowsSortOperationSchema.extend({ ...Applied, order: z.array(z.number().int().min(0)).max(SORT_ORDER_SENT_MAX_ROWS).optional() }),
 ]);
 export type AppliedRowsSort = Extract<AppliedOperation, { type: 'rows_sort' }>;
 export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
@@ -300,7 +311,8 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('operation'), data: z.object({ sheet_id: z.string(), version: z.number().int(), operation: AppliedOperationSchema }) }),
   /**
    * To the sender only, after the op is in the database (in place of the operation frame the others
-   * get). A rows_sort's ack carries the order the server applied (its client cannot know it before).
+   * get). A rows_sort's ack carries the order the server applied (its client cannot know it before),
+   * up to SORT_ORDER_SENT_MAX_ROWS rows (past it, none: the client reads the sheet again).
    */
   z.object({
     type: z.literal('ack'),
@@ -309,7 +321,7 @@ export const LiveServerFrameSchema = z.discriminatedUnion('type', [
       operation_id: z.string(),
       version: z.number().int(),
       timestamp: z.string(),
-      order: z.array(z.number().int().min(0)).max(SORT_MAX_ROWS).optional(),
+      order: z.array(z.number().int().min(0)).max(SORT_ORDER_SENT_MAX_ROWS).optional(),
     }),
   }),
   /**

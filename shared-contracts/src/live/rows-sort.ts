@@ -1,6 +1,6 @@
 import { isFormula } from '../sheets/formula-cells.js';
 import { shiftFormula } from '../sheets/formula-references.js';
-import type { CellValue, GridData } from '../sheets/sheet.schema.js';
+import { type CellValue, type GridData, SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
 
 /**
  * Sorting a sheet's rows by a column (a live operation, `rows_sort`): the client sends the
@@ -14,12 +14,18 @@ export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
- * Most rows a sort may reorder. The applied op carries its permutation (one index per row): at
- * 100,000 rows that is at most ~690 KB of JSON in the op log and in each socket's frame; at
- * 1,000,000 rows it would be ~7.9 MB, about LIVE_OUTBOUND_MAX_BYTES on its own, so larger
- * sheets are refused with SORT_TEXTS.tooManyRows for now.
+ * Most rows a sort may reorder: every sheet (SHEET_MAX_ROWS). Kept as a guard the server checks.
  */
-export const SORT_MAX_ROWS = 100_000;
+export const SORT_MAX_ROWS = SHEET_MAX_ROWS;
+/**
+ * Most rows whose order an applied sort's frames carry (operation, ack, catch-up): at 100,000 rows
+ * that is at most ~690 KB of JSON per socket; at 1,000,000 rows it would be ~6.9 MB, about
+ * LIVE_OUTBOUND_MAX_BYTES on its own. Past it the frames carry no order: a windowed page (every
+ * sheet past 100,000 rows opens windowed) reads its windows again anyway, and a page holding the
+ * sheet whole (one that grew past it while open) repairs from the server's sheet (LiveSheet). The
+ * op log keeps every order, packed (order-pack.ts).
+ */
+export const SORT_ORDER_SENT_MAX_ROWS = 100_000;
 
 /** The sort's texts: the column header's menu items and the refusals. */
 export const SORT_TEXTS = {
@@ -29,6 +35,9 @@ export const SORT_TEXTS = {
   noColumn: (column: number, columns: number) => `Cannot sort by column ${column + 1}: the sheet has ${columns} ${columns === 1 ? 'column' : 'columns'}`,
   columnRemoved: 'The sheet was not sorted: its column was removed by someone else first',
   rowsSorted: 'Your rows were not removed: someone sorted the sheet first and they are no longer together',
+  undoMoved: 'The sort was not undone: rows were inserted, removed or sorted since, so their earlier order cannot be put back',
+  undoNotSort: (version: number) => `Version ${version} of this sheet is not a sort: there is no sort to undo there`,
+  editsDropped: 'Some of your last edits were not saved: the sheet was sorted while they waited to be sent after your row or column change',
 } as const;
 
 /** Rank of a value's kind: numbers, then text, then booleans; empty cells are ranked apart (always last). */

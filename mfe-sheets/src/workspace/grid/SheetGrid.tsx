@@ -63,7 +63,7 @@ export interface SheetGridProps {
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   /** The context menu's 'Sort sheet A → Z' / 'Z → A' (only when given and not read-only): the rows sorted by that column on the server. */
-  onSortRows?(column: number, direction: SortDirection): void;
+  onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   /** The context menu's 'Filter by this column…' (only when given): the user's row filter's dialog for that column (filter/). */
   onFilterColumn?(column: number): void;
   onSelect(row: number, col: number): void;
@@ -241,7 +241,7 @@ export const SheetGrid = memo(
     const history = useMemo(() => {
       const run = (redo: boolean) => {
         const hot = ref.current?.hotInstance;
-        if (hot && !hot.isDestroyed && !locked.current) undoInGrid(hot, gridUndo(sheetRows.current), redo);
+        if (hot && !hot.isDestroyed && !locked.current) undoInGrid(hot, gridUndo(sheetRows.current), redo, (column, direction, how) => on.current.onSortRows?.(column, direction, how));
       };
       return { undo: () => run(false), redo: () => run(true), canUndo: () => gridUndo(sheetRows.current).canUndo(), canRedo: () => gridUndo(sheetRows.current).canRedo() };
     }, []);

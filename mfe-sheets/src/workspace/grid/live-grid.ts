@@ -129,11 +129,9 @@ export function applyRemoteStructure(data: GridData, type: StructureOperationTyp
 
 /**
  * Rows sorted on the server (a rows_sort, anyone's): the row at `order[r]` is shown at r (rows past
- * the order stay), in the same array. The user's undo steps go: they name rows by position, and the
- * undo stack holds no permutation yet.
+ * the order stay), in the same array. The user's undo steps follow their rows after (LiveSheet onSorted: UndoStack.sorted).
  */
 export function applyRemoteSort(data: GridData, order: readonly number[]): void {
-  gridUndo(data).clear();
   // Formulas moved with their rows as the server moved them (their relative references with them).
   const sorted = applyOrder(data, order);
   for (let r = 0; r < sorted.length; r++) data[r] = sorted[r];

@@ -58,6 +58,6 @@ export function structureOperation(change: StructureChange, size: SheetSize, use
 }
 
 /** Rows sorted by `column` (the stored grid's): the intent; the server orders the rows it holds and tells everyone the order. */
-export function sortOperation(column: number, direction: SortDirection, userId: string): LiveOperation {
-  return { id: operationId(), type: 'rows_sort', column, direction, user_id: userId, timestamp: now() };
+export function sortOperation(column: number, direction: SortDirection, userId: string, undo?: number): LiveOperation {
+  return { id: operationId(), type: 'rows_sort', column, direction, ...(undo === undefined ? {} : { undo }), user_id: userId, timestamp: now() };
 }

@@ -24,6 +24,7 @@ import {
   type SheetSize,
   type SheetSummary,
   type SortDirection,
+  inverseOrder,
 } from '@tessera/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -44,6 +45,9 @@ import { gridUndo, keepUndo } from '../undo/grid-undo.js';
 import { syncKeepsUndo } from '../undo/sync-undo.js';
 import type { UndoStack } from '../undo/undo-stack.js';
 
+/** An own rows_sort on its way (see useSheetSession's ownSorts). */
+type OwnSort = { kind: 'new'; column: number; direction: SortDirection } | { kind: 'undo' } | { kind: 'redo' };
+
 /**
  * What the Workspace renders from: the state less what changes with every edit — the data tick,
  * the pending edits, the version and time of the last save (each acknowledged edit). The charts,
@@ -61,7 +65,7 @@ export interface SheetSession {
   onCellsChanged(changes: CellChange[]): void;
   onStructureChanged(change: StructureChange): void;
   /** Sorts the sheet's rows by a column (a live rows_sort): the grid shows the order once the server has applied it. */
-  sortRows(column: number, direction: SortDirection): void;
+  sortRows(column: number, direction: SortDirection, history?: { undo?: number }): void;
   onSelect(row: number, col: number): void;
   save(): Promise<void>;
   exportAs(format: ExportFormat): Promise<void>;
@@ -113,6 +117,17 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   const wholeRef = useRef<SwitchToWhole | null>(null);
   // The windowed sheet's check of formulas the user typed or pasted (its own edits reach the session outside its load).
   const windowedFormulasRef = useRef<((changes: readonly CellChange[]) => void) | null>(null);
+  // The user's rows_sort operations on their way, by id: a new sort (a step once the server gave its version), an undo, or a redo.
+  const ownSorts = useRef(new Map<string, OwnSort>());
+  /** What an applied sort does to `undo`: the steps follow the rows (or go, see UndoStack.sorted); an own new sort becomes a step. */
+  const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }) => {
+    const mine = own === undefined ? undefined : ownSorts.current.get(own);
+    if (own !== undefined) ownSorts.current.delete(own);
+    const inverse = order === null ? null : inverseOrder(order);
+    if (mine?.kind === 'new') undo.sorted(inverse, { step: { version, column: mine.column, direction: mine.direction } });
+    else if (mine?.kind === 'redo') undo.sorted(inverse, { redone: version });
+    else undo.sorted(inverse);
+  };
 
   // Load the route's sheet (again after a conflict or a restore) and follow it live.
   useEffect(() => {
@@ -252,11 +267,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           touched(null);
         },
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
+        // The rows shown are read again (the sync that repairs them); the user's steps follow, or go (UndoStack.sorted).
+        onSorted: (sorted) => sortedSteps(windowed.undo, sorted),
         // A sync carries no cells here (the socket is windowed): the windows shown are read again at its version.
         replace: (sync) => {
           // The user's undo steps go (see syncKeepsUndo): a windowed sheet's own Save sends no sheet, so a
           // sync here is never of the user's doing (someone's PUT, or a repair of positions not known).
-          windowed.undo.clear();
+          windowed.undo.clearButSorts();
           loaded.headers.current = [...sync.metadata.headers];
           store.setState({ name: sync.name, charts: chartsOf(sync.metadata) });
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
@@ -365,13 +382,14 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           applyRemoteSort(loaded.data, order);
           touched(null);
         },
+        onSorted: (sorted) => sortedSteps(gridUndo(loaded.data), sorted),
         // A chart added, changed or deleted by anyone: that chart alone, the grid is as it was.
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         replace: (sync) => {
           // Always with its cells here: LiveSheet repairs from fetch() a sync without them (see its `windowed`).
           const cells = sync.data ?? [];
           // Compared with the rows shown before they go: the user's undo steps stay only if the sync left every cell as it was.
-          if (!syncKeepsUndo(loaded.data, cells, live?.ownCellsShown() ?? null)) gridUndo(loaded.data).clear();
+          if (!syncKeepsUndo(loaded.data, cells, live?.ownCellsShown() ?? null)) gridUndo(loaded.data).clearButSorts();
           // Measured before the grid pads the rows to its spare columns.
           const syncSize = storedSize(cells, sync.metadata.rows, sync.metadata.columns);
           replaceRows(loaded.data, padRows(cells, syncSize.cols));
@@ -513,8 +531,10 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.index, operation.count);
         if (operation) liveRef.current?.send([operation]);
       },
-      sortRows(column, direction) {
-        liveRef.current?.send([sortOperation(column, direction, userId())]);
+      sortRows(column, direction, history) {
+        const operation = sortOperation(column, direction, userId(), history?.undo);
+        ownSorts.current.set(operation.id, history === undefined ? { kind: 'new', column, direction } : history.undo === undefined ? { kind: 'redo' } : { kind: 'undo' });
+        liveRef.current?.send([operation]);
       },
       onSelect(row, col) {
         shellRef.current.sheet.select(row, col);

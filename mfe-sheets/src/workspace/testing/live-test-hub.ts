@@ -13,6 +13,8 @@ import {
   applyOrder,
   sortOrder,
   SORT_MAX_ROWS,
+  SORT_ORDER_SENT_MAX_ROWS,
+  inverseOrder,
   SORT_TEXTS,
   type MoveStep,
   type AppliedOperation,
@@ -96,13 +98,22 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     log.set(sheet.id, byVersion);
   };
 
+  /** The order that undoes the sort logged at `version` (as the api's undoPlan), or why not. */
+  function undoOrder(sheet: Sheet, version: number): number[] | string {
+    const logged = [...(log.get(sheet.id) ?? new Map<number, AppliedOperation>()).entries()];
+    const sort = logged.find(([v]) => v === version)?.[1];
+    if (sort?.type !== 'rows_sort' || !sort.order) return SORT_TEXTS.undoNotSort(version);
+    if (logged.some(([v, op]) => v > version && (op.type === 'rows_insert' || op.type === 'rows_remove' || op.type === 'rows_sort'))) return SORT_TEXTS.undoMoved;
+    return Array.from(inverseOrder(sort.order));
+  }
+
   /** Applies an operation to the stored sheet; returns the reason when it is refused. */
-  function applyTo(sheet: Sheet, op: LiveOperation): string | null {
+  function applyTo(sheet: Sheet, op: LiveOperation, order?: readonly number[]): string | null {
     const { metadata } = sheet;
     if (op.type === 'rows_sort') {
       if (op.column >= metadata.columns) return SORT_TEXTS.noColumn(op.column, metadata.columns);
       if (sheet.data.length > SORT_MAX_ROWS) return SORT_TEXTS.tooManyRows(sheet.data.length);
-      sheet.data = applyOrder(sheet.data, sortOrder(sheet.data, op.column, op.direction));
+      sheet.data = applyOrder(sheet.data, order ?? sortOrder(sheet.data, op.column, op.direction));
       touch(sheet);
       return null;
     }
@@ -210,15 +221,20 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
       const message = isStructureType(op.type) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT;
       return send(conn, { type: 'error', data: { code: 'conflict', message, operation_id: op.id } });
     }
-    // A sort's order, as the api computes it: on the rows held when it applies.
-    const order = moved.type === 'rows_sort' ? sortOrder(sheet.data, moved.column, moved.direction) : undefined;
-    const refusal = hub.refuse?.(moved) ?? applyTo(sheet, moved);
+    // A sort's order, as the api computes it: on the rows held when it applies; an undo's, the logged sort's inverted (refused when rows moved since).
+    const undone = moved.type === 'rows_sort' && moved.undo !== undefined ? undoOrder(sheet, moved.undo) : undefined;
+    if (typeof undone === 'string') return send(conn, { type: 'error', data: { code: 'conflict', message: undone, operation_id: op.id } });
+    const order = moved.type === 'rows_sort' ? (undone ?? sortOrder(sheet.data, moved.column, moved.direction)) : undefined;
+    const refusal = hub.refuse?.(moved) ?? applyTo(sheet, moved, order);
     if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
     const operation = { ...moved, ...(order ? { order } : {}), user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
-    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...(order ? { order } : {}) } });
-    for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation } });
+    // As the api: a sort's frames carry its order up to SORT_ORDER_SENT_MAX_ROWS rows only.
+    const carried = order && order.length <= SORT_ORDER_SENT_MAX_ROWS ? { order } : {};
+    const told = order ? ({ ...moved, ...carried, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation) : operation;
+    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } });
+    for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation: told } });
   }
 
   acceptWebSockets(

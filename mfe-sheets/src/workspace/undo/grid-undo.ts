@@ -2,7 +2,7 @@ import { isRowStructure, type GridData } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { alterGrid } from '../grid/grid-alter.js';
 import type { StructureMove } from '../windowed/moved-rows.js';
-import { cellsBlock, REDO_SOURCE, removedCells, UNDO_SOURCE, UndoStack, type UndoStep } from './undo-stack.js';
+import { cellsBlock, REDO_SOURCE, removedCells, type SortRowsAgain, UNDO_SOURCE, UndoStack, type UndoStep } from './undo-stack.js';
 
 /**
  * The undo of a sheet loaded whole (SheetGrid): the same stack as the windowed grid's, so its
@@ -43,12 +43,14 @@ export function removedGridCells(data: GridData, move: StructureMove): UndoStep 
  * through the grid with Handsontable's own sources (sent like any edit, not steps themselves); the
  * cells written are selected and scrolled to, as Handsontable's undo did.
  */
-export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean): void {
+export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean, onSort?: SortRowsAgain): void {
   const inverse = redo ? stack.redo() : stack.undo();
   if (!inverse) return;
   const source = redo ? REDO_SOURCE : UNDO_SOURCE;
   try {
     const { structure, cells } = inverse;
+    // A sort: the server puts the rows back (undo) or sorts them again (redo); the grid shows them once it has.
+    if (inverse.sort) return onSort?.(inverse.sort.column, inverse.sort.direction, { undo: inverse.sort.undo });
     if (structure) alterGrid(hot, structure.type, structure.index, structure.count, source);
     if (cells.length > 0) {
       hot.setDataAtCell(

@@ -241,3 +241,34 @@ test("an own remove of rows takes packed cleared cells of an earlier step with i
   undo.settled();
   expect(undone(undo)?.sort((a, b) => a.row - b.row)).toEqual([{ row: 4, col: 1, value: 'x' }, { row: 10, col: 1, value: 'y' }]);
 });
+
+test('a sort: later cell steps follow their rows, a row insert before it goes with every step before it, an own sort becomes a step undone by its version and redone by sorting again', () => {
+  const stack = new UndoStack();
+  stack.record([{ row: 0, col: 0, before: 'old', after: 'a' }]);
+  stack.own({ type: 'rows_insert', index: 1, count: 1 }, () => []);
+  stack.record([{ row: 2, col: 1, before: null, after: 'typed' }]);
+  // order [2, 0, 1]: row 2 is now row 0 (inverse [1, 2, 0]).
+  stack.sorted([1, 2, 0], { step: { version: 7, column: 1, direction: 'asc' } });
+  expect(stack.undo()).toEqual({ cells: [], sort: { column: 1, direction: 'asc', undo: 7 } });
+  stack.settled();
+  expect(stack.undo()).toEqual({ cells: [{ row: 0, col: 1, value: null }] });
+  stack.settled();
+  // The insert and the edit before it went (rows no longer together).
+  expect(stack.undo()).toBeNull();
+  expect(stack.redo()).toEqual({ cells: [{ row: 0, col: 1, value: 'typed' }] });
+  stack.settled();
+  expect(stack.redo()).toEqual({ cells: [], sort: { column: 1, direction: 'asc' } });
+  stack.settled();
+  stack.sorted([0, 1, 2], { redone: 9 });
+  expect(stack.undo()).toEqual({ cells: [], sort: { column: 1, direction: 'asc', undo: 9 } });
+});
+
+test('a sort whose order is not known here (past SORT_ORDER_SENT_MAX_ROWS rows): every step goes but the sorts', () => {
+  const stack = new UndoStack();
+  stack.record([{ row: 0, col: 0, before: 'old', after: 'a' }]);
+  stack.sorted(null, { step: { version: 3, column: 0, direction: 'desc' } });
+  stack.clearButSorts();
+  expect(stack.undo()).toEqual({ cells: [], sort: { column: 0, direction: 'desc', undo: 3 } });
+  stack.settled();
+  expect(stack.undo()).toBeNull();
+});

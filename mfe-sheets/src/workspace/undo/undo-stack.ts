@@ -1,4 +1,4 @@
-import { type CellChange, type CellValue, SHEET_MAX_ROWS, isInsertStructure, isRowStructure } from '@tessera/contracts';
+import { type CellChange, type CellValue, SHEET_MAX_ROWS, type SortDirection, isInsertStructure, isRowStructure } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
@@ -80,6 +80,19 @@ interface Step {
   parked?: Parked[];
   /** Cells of this step parked in a remove after it: the step is kept, even with no cell left. */
   away?: number;
+  /** The user's sort of the rows (no cells): undone by the server (rows_sort `undo`: its version), redone by sorting again. */
+  sort?: SortStep;
+}
+/**
+ * A sort sent from the undo stack: `history.undo` the version of the sort undone, or none for a redo
+ * (sorting again). The menu's sort is sent without `history`.
+ */
+export type SortRowsAgain = (column: number, direction: SortDirection, history?: { undo?: number }) => void;
+/** An own sort as a step: the version the server gave it (the one an undo names), its column and direction. */
+export interface SortStep {
+  version: number;
+  column: number;
+  direction: SortDirection;
 }
 interface Parked {
   step: Step;
@@ -90,6 +103,8 @@ interface Parked {
 export interface StepInverse {
   structure?: StructureMove;
   cells: CellChange[];
+  /** A sort step: undo sends a rows_sort with `undo` (the sort's version), redo a rows_sort again (then sortRedone). */
+  sort?: { column: number; direction: SortDirection; undo?: number };
 }
 
 const isRows = (move: StructureMove) => isRowStructure(move.type);
@@ -258,14 +273,26 @@ export class UndoStack {
     this.undone = [];
   }
 
+  /**
+   * The rows were replaced by the server's (a sync): every step goes but the sorts', whose undo the
+   * server checks itself (refused with SORT_TEXTS.undoMoved when rows moved or the grid was
+   * replaced since) and whose redo sorts again: the repair that shows a sort whose order was not
+   * sent (a sheet past SORT_ORDER_SENT_MAX_ROWS rows) keeps it undoable.
+   */
+  clearButSorts(): void {
+    this.done = this.done.filter((step) => step.sort);
+    this.undone = this.undone.filter((step) => step.sort);
+  }
+
   /** The last step taken back (null when there is none); call settled() once its inverse is sent. */
   undo(): StepInverse | null {
     this.settled();
     let step = this.done.pop();
     // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
-    while (step && sizeOf(step) === 0 && !step.structure) step = this.done.pop();
+    while (step && sizeOf(step) === 0 && !step.structure && !step.sort) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
+    if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
     const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
     if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })) };
@@ -278,6 +305,7 @@ export class UndoStack {
     const step = this.undone.pop();
     if (!step) return null;
     this.pending = { step, redone: true };
+    if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction } };
     if (step.structure) return { structure: step.structure, cells: [] };
     return { cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
@@ -352,12 +380,56 @@ export class UndoStack {
         if (structure) {
           step.structure = structure;
           out.push(step);
-        } else if (cells.length > 0 || (step.away ?? 0) > 0) out.push(step);
+        // A sort step stays whatever moved: its undo is the server's to refuse, with the reason (SORT_TEXTS.undoMoved), not a silent skip to the step before.
+        } else if (cells.length > 0 || (step.away ?? 0) > 0 || step.sort) out.push(step);
       }
       return out;
     };
     this.done = follow(this.done, true);
     this.undone = follow(this.undone, false);
+  }
+
+  /**
+   * Rows sorted on the server (anyone's sort, an own one, or an own sort's undo or redo), applied:
+   * `inverse[oldRow] = newRow`, or null when the order is not known here (a sheet past
+   * SORT_ORDER_SENT_MAX_ROWS rows). With it, every step's cells follow their rows (cells of a
+   * typed value, a paste, a Delete: each names one row); a step of rows inserted or removed cannot
+   * (its rows are no longer together) and goes with every step before it, and so does a sort step
+   * before this sort (the server undoes a sort only while no rows moved since it: SORT_TEXTS.undoMoved).
+   * Without the order every step goes. `own`: the user's new sort, which becomes a step; an own
+   * sort's redo (the step being redone, `redone`) takes its new version; an undo adds nothing.
+   */
+  sorted(inverse: ArrayLike<number> | null, own?: { step: SortStep } | { redone: number }): void {
+    // A sort step undone stays: its redo sorts again, whatever happened since.
+    const follow = (steps: Step[], inDone: boolean): Step[] => {
+      if (inverse === null) return inDone ? [] : steps.filter((step) => step.sort);
+      let kept: Step[] = [];
+      for (const step of steps) {
+        if (step.sort && !inDone) {
+          kept.push(step);
+          continue;
+        }
+        if (step.sort || (step.structure && isRows(step.structure))) {
+          kept = [];
+          continue;
+        }
+        const place = (cell: UndoCell): UndoCell => (cell.row < inverse.length ? { ...cell, row: inverse[cell.row] } : cell);
+        step.cells = unpacked(step).map(place);
+        if (step.parked) step.parked = step.parked.map((entry) => ({ step: entry.step, cell: place(entry.cell) }));
+        kept.push(step);
+      }
+      return kept;
+    };
+    const redone = own && 'redone' in own ? this.done.at(-1) : undefined;
+    if (redone?.sort && own && 'redone' in own) {
+      // The redo is this sort: the steps before it follow it, it stays on top with its new version.
+      this.done = [...follow(this.done.slice(0, -1), true), { ...redone, sort: { ...redone.sort, version: own.redone } }];
+      this.undone = follow(this.undone, false);
+      return;
+    }
+    this.done = follow(this.done, true);
+    this.undone = follow(this.undone, false);
+    if (own && 'step' in own) this.push({ cells: [], sort: own.step });
   }
 
   /** A remove dropped (someone's op cut into its rows once back): the cells it parked go with it. */

@@ -63,7 +63,7 @@ export interface WindowedGridProps {
   /** Own rows or columns inserted or removed from the menu, at absolute rows. */
   onStructureChanged(change: StructureChange): void;
   /** The menu's 'Sort sheet A → Z' / 'Z → A' (when given): the windows are read again once the server has sorted. */
-  onSortRows?(column: number, direction: SortDirection): void;
+  onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   onSelect(row: number, col: number): void;
   /** The cells selected, at absolute rows (a column header's click: the sheet's whole column, from -1 as the whole grid says it). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
@@ -243,7 +243,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (!inverse) return;
     try {
       const { structure, cells } = inverse;
-      if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
+      // A sort: the server puts the rows back (undo) or sorts them again (redo); the windows are read again once it has.
+      if (inverse.sort) on.current.onSortRows?.(inverse.sort.column, inverse.sort.direction, { undo: inverse.sort.undo });
+      else if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
       else {
         const change = changeOfMove(structure);
         if (change.axis === 'row') showRow(h, structure.index);
