@@ -62,6 +62,7 @@ export * from './live/live-sockets.js';
 export * from './live/presence-texts.js';
 export * from './live/transform-position.js';
 export * from './live/rows-sort.js';
+export * from './live/cells-clear.js';
 export * from './live/frame-size.js';
 export * from './live/live-sheet.js';
 export * from './time/relative-time.js';

@@ -1,4 +1,4 @@
-import type { SortDirection } from '@tessera/contracts';
+import type { ClearBlock, SortDirection } from '@tessera/contracts';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -17,8 +17,13 @@ export interface StoredSortOp {
   order: number[];
 }
 
-/** What the op log's `op` column holds: rows or columns inserted or removed, or rows sorted. */
-export type StoredMoveOp = StoredStructureOp | StoredSortOp;
+/** A block of cells emptied (a live cells_clear as applied): it moves no position (sheet-ops.transform.ts skips it). */
+export interface StoredClearOp extends ClearBlock {
+  type: 'cells_clear';
+}
+
+/** What the op log's `op` column holds: rows or columns inserted or removed, rows sorted, or a block cleared. */
+export type StoredMoveOp = StoredStructureOp | StoredSortOp | StoredClearOp;
 
 /** Kysely's view of the columns migration 0005 adds to sheet_ops (kept here so the feature stays in its folder). */
 export type SheetOpIdTables = {

@@ -1,5 +1,9 @@
 import {
   type CellChange,
+  CLEAR_TEXTS,
+  type ClearBlock,
+  clearBlocksThrough,
+  type MoveStep,
   type ChartBox,
   type ChartRange,
   EDIT_DROPPED_TEXT,
@@ -19,7 +23,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChangeFeed } from './sheet-changes.js';
-import type { StoredMoveOp, StoredStructureOp } from './sheet-ops.tables.js';
+import type { StoredClearOp, StoredMoveOp, StoredStructureOp } from './sheet-ops.tables.js';
 
 /**
  * What a live operation's positions go through on the server (DESIGN.md § Live collaboration):
@@ -142,7 +146,9 @@ function baseError(base: number, current: number, history: StructureHistory): Ht
   return null;
 }
 
-const stepsAfter = (history: StructureHistory, base: number) => history.steps.filter((s) => s.version > base).map((s) => s.op);
+/** The ops after `base` that move positions (a cleared block moves none). */
+const stepsAfter = (history: StructureHistory, base: number) =>
+  history.steps.flatMap((s) => (s.version > base && s.op.type !== 'cells_clear' ? [s.op as Exclude<StoredMoveOp, StoredClearOp> & MoveStep] : []));
 /** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart. */
 const rangeStepsAfter = (history: StructureHistory, base: number) => stepsAfter(history, base).filter((op): op is StructureStep & StoredStructureOp => op.type !== 'rows_sort');
 
@@ -171,6 +177,22 @@ export function moveStructure(op: StoredStructureOp, base: number | undefined, c
     if (moved === null) return new HttpError(409, ERROR_CODES.conflict, step.type === 'rows_sort' ? SORT_TEXTS.rowsSorted : STRUCTURE_DROPPED_TEXT);
   }
   return moved;
+}
+
+/**
+ * A live clear's block based on `base` moved to the sheet at `current` (cells-clear.ts: it
+ * shrinks with rows or columns removed, grows over rows inserted inside it, stays whole through a
+ * sort of all its rows), or the refusal: nothing of it left, its rows scattered by a sort, or no way to move it.
+ */
+export function moveClearBlock(block: ClearBlock, base: number | undefined, current: number, history: StructureHistory): ClearBlock | HttpError {
+  if (base === undefined) return block;
+  const refused = baseError(base, current, history);
+  if (refused) return refused;
+  const moved = clearBlocksThrough([block], stepsAfter(history, base), 'after');
+  if (moved === null) return new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.rowsSorted);
+  // Moved as the server moves it ('after'), a block never comes apart: one or none.
+  if (moved.length === 0) return new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.removed);
+  return moved[0];
 }
 
 /**
