@@ -1,4 +1,4 @@
-import { SHEET_ROWS_WINDOW_MAX, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { SHEET_ROWS_WINDOW_MAX, type CellChange, type CellValue, type ClearBlock, type GridData } from '@tessera/contracts';
 
 /** Rows per window: the most one GET /sheets/:id/rows answers. */
 export const ROW_WINDOW_SIZE = SHEET_ROWS_WINDOW_MAX;
@@ -46,7 +46,15 @@ interface LogEntry {
   /** An own edit: the version by which the server had it (known once no own edit is pending); null while pending. */
   savedBy: number | null;
   changes: readonly CellChange[];
+  /**
+   * A block cleared (a cells_clear: one entry however many cells, so a whole column cleared keeps
+   * the log small): its cells empty but those `keep` says (own edits pending when someone else's
+   * clear came: they land after it on the server). `changes` is empty then.
+   */
+  clear?: { blocks: readonly ClearBlock[]; keep: (row: number, col: number) => boolean };
 }
+
+const keepNone = () => false;
 
 /**
  * The rows of a windowed sheet that the client holds (issue 23): absolute row → fixed windows of
@@ -162,6 +170,23 @@ export class RowWindows {
     this.advance(version);
   }
 
+  /** Someone else's clear at `version` (the session's version now): the blocks' cells held emptied, but those `keep` says. */
+  applyRemoteClear(version: number, blocks: readonly ClearBlock[], keep: (row: number, col: number) => boolean): void {
+    const entry: LogEntry = { version, own: false, savedBy: null, changes: [], clear: { blocks, keep } };
+    this.record(entry);
+    this.writeEntry(entry, this.windows);
+    for (const follower of this.followers) this.writeEntry(entry, follower.windows, follower.cols);
+    this.advance(version);
+  }
+
+  /** An own clear (made at the version held now): the windows held, and copies taken, show it at once. */
+  applyOwnClear(blocks: readonly ClearBlock[]): void {
+    const entry: LogEntry = { version: this.current, own: true, savedBy: null, changes: [], clear: { blocks, keep: keepNone } };
+    this.record(entry);
+    this.writeEntry(entry, this.windows);
+    for (const follower of this.followers) this.writeEntry(entry, follower.windows, follower.cols);
+  }
+
   /** Own edits, already in the row arrays the grid shows (made at the version held now). */
   applyOwn(changes: readonly CellChange[]): void {
     this.record({ version: this.current, own: true, savedBy: null, changes });
@@ -226,7 +251,29 @@ export class RowWindows {
   private replay(index: number, rows: GridData, at: number, cols?: ReadonlyMap<number, number>): void {
     for (const entry of this.log) {
       const missed = entry.own ? entry.savedBy === null || entry.savedBy > at : entry.version > at;
-      if (missed) this.write(entry.changes, new Map([[index, rows]]), cols);
+      if (missed) this.writeEntry(entry, new Map([[index, rows]]), cols);
+    }
+  }
+
+  /** A log entry's cells (or cleared blocks) into the rows of `windows` held (see write). */
+  private writeEntry(entry: LogEntry, windows: Map<number, GridData>, cols?: ReadonlyMap<number, number>): void {
+    if (!entry.clear) return this.write(entry.changes, windows, cols);
+    const { blocks, keep } = entry.clear;
+    for (const { rows: span, columns } of blocks) {
+      const end = span.start + span.count;
+      for (let index = this.indexOf(span.start); index <= this.indexOf(end - 1); index++) {
+        const rows = windows.get(index);
+        if (!rows) continue;
+        const first = index * this.size;
+        for (let at = Math.max(0, span.start - first); at < Math.min(rows.length, end - first); at++) {
+          const cells = rows[at];
+          for (let col = columns.start; col < columns.start + columns.count; col++) {
+            const place = cols ? cols.get(col) : col;
+            if (place === undefined || place >= cells.length || keep(first + at, col)) continue;
+            cells[place] = null;
+          }
+        }
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
+import type { CellChange, CellValue, ClearBlock, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { projectRows, RowWindows } from './row-windows.js';
 import { removedCells, type StepCells, UndoStack } from '../undo/undo-stack.js';
@@ -344,6 +344,21 @@ export class WindowedSheet {
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
     this.grow(changes);
+    this.notify(false);
+  }
+
+  /**
+   * An own clear (a cells_clear sent: clear-columns.ts): the windows held, and copies being read,
+   * show its cells empty now; a window read before the server has it is brought to it (the log keeps
+   * the block, one entry however many rows).
+   */
+  ownClear(block: ClearBlock): void {
+    this.windows.applyOwnClear([block]);
+  }
+
+  /** Someone else's clear, at `version`: the blocks' cells empty, but those `keep` says (own edits on their way). */
+  remoteClear(version: number, blocks: readonly ClearBlock[], keep: (row: number, col: number) => boolean): void {
+    this.windows.applyRemoteClear(version, blocks, keep);
     this.notify(false);
   }
 
