@@ -108,7 +108,31 @@ export function clearBlocks(sheet: WindowedSheet, spans: readonly ColumnSpan[], 
  * garbage once it returns, before the changes and the operations are made of what it found.
  */
 async function cellsToClear(sheet: WindowedSheet, cols: readonly number[], range?: RowRange): Promise<ClearedCells> {
-  return clearedCells(await sheet.cells(range, () => cols), cols, range?.start);
+  const { values } = await sheet.columns(range, () => cols);
+  return clearedOfColumns(values, cols, range?.start);
+}
+
+/**
+ * The cells holding a value in `values` (column form, as sheet.columns gives them: values[k] is
+ * column cols[k] of each row from row `first`), packed as clearedCells packs rows.
+ */
+export function clearedOfColumns(values: readonly (readonly CellValue[])[], cols: readonly number[], first = 0): ClearedCells {
+  const held = (value: CellValue | undefined) => value !== null && value !== undefined && value !== '';
+  let count = 0;
+  for (const column of values) for (const value of column) if (held(value)) count++;
+  const cleared: ClearedCells = { rows: new Int32Array(count), cols: new Int32Array(count), before: [] };
+  let i = 0;
+  for (let k = 0; k < cols.length; k++) {
+    const column = values[k] ?? [];
+    for (let row = 0; row < column.length; row++) {
+      if (!held(column[row])) continue;
+      cleared.rows[i] = first + row;
+      cleared.cols[i] = cols[k];
+      cleared.before.push(column[row]);
+      i++;
+    }
+  }
+  return cleared;
 }
 
 /**
