@@ -41,6 +41,10 @@ describe('access on the live sockets', () => {
     bob.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'asc' } });
     const sortError = await bob.next('error', (f) => f.data.operation_id === 'bob-sort');
     assert.deepEqual(sortError.data, { code: 'forbidden', message: ACCESS_TEXTS.viewOnly, operation_id: 'bob-sort' });
+    // A clear too (one small op that empties a whole column): refused the same way.
+    bob.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'bob-clear', type: 'cells_clear', rows: { start: 0, count: 2 }, columns: { start: 0, count: 1 } } });
+    const clearError = await bob.next('error', (f) => f.data.operation_id === 'bob-clear');
+    assert.deepEqual(clearError.data, { code: 'forbidden', message: ACCESS_TEXTS.viewOnly, operation_id: 'bob-clear' });
     const stored = (await s.api.get(`/api/v1/sheets/${sheet.id}`)).json();
     assert.deepEqual(stored.data, [['before'], ['a row after']]);
     assert.equal(stored.version, 1);

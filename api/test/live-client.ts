@@ -13,7 +13,7 @@ import {
 } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { widthOf } from '../src/sheets/cell-grid.js';
-import type { StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import type { StoredClearOp, StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
 import { restructure } from '../src/sheets/structure-op.js';
 
 // `ws` is not a direct dependency of the api: load the copy @fastify/websocket itself uses.
@@ -176,7 +176,13 @@ export function applyChanges(grid: GridData, changes: { row: number; col: number
 }
 
 /** What one version does to a replica: cell changes, or rows / columns inserted or removed (as the server does it). */
-export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp | { type: 'rows_sort'; order: number[] };
+export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp | { type: 'rows_sort'; order: number[] } | StoredClearOp;
+
+/** A block emptied as the server does it (cells past a row's end stay absent). */
+export function applyClearBlock(grid: GridData, { rows, columns }: StoredClearOp): void {
+  for (let r = rows.start; r < Math.min(rows.start + rows.count, grid.length); r++)
+    for (let c = columns.start; c < Math.min(columns.start + columns.count, grid[r].length); c++) grid[r][c] = null;
+}
 
 /**
  * A client's copy of the sheet: the grid it loaded at `version`, then every operation it
@@ -220,6 +226,7 @@ export class Replica {
       const step = this.pending.get(this.version + 1)!;
       if (Array.isArray(step)) applyChanges(this.grid, step);
       else if (step.type === 'rows_sort') this.grid = applyOrder(this.grid, step.order);
+      else if (step.type === 'cells_clear') applyClearBlock(this.grid, step);
       else restructure(this.grid, [], widthOf(this.grid), step);
       this.pending.delete(this.version + 1);
       this.version += 1;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  CLEAR_TEXTS,
   EDIT_DROPPED_TEXT,
   type GridData,
   type LiveOperation,
@@ -315,6 +316,79 @@ describe('live operations through concurrent rows and columns', () => {
     const replayed = await late.next('operation', (f) => f.data.version === s.version + 1);
     assert.deepEqual(replayed.data.operation.type === 'rows_sort' && replayed.data.operation.order, [0, 3, 5, 1, 4, 2]);
   });
+
+  // ---- a block of cells cleared as one operation (cells_clear): a whole column is one small op ----
+
+  const column1 = (rows: number) => ({ rows: { start: 0, count: rows }, columns: { start: 1, count: 1 } });
+
+  it('A clears column B while B types into it and inserts a row inside it on the version before: the column is empty for everyone but what B typed after', async () => {
+    const s = await sheet(labelled(4, 3));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    // B's insert is committed first; A's clear, made before it, grows over the inserted row (cells-clear.ts).
+    send(b, s.id, { id: 'b-ins', type: 'rows_insert', index: 2, count: 1, base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-ins');
+    send(a, s.id, { id: 'a-clear', type: 'cells_clear', ...column1(4), base_version: s.version });
+    const ack = await a.next('ack', (f) => f.data.operation_id === 'a-clear');
+    assert.equal(ack.data.version, s.version + 2);
+    // B is told the clear as applied: one small op, grown over its row.
+    const told = await b.next('operation', (f) => f.data.operation.id === 'a-clear');
+    assert.deepEqual(told.data.operation.type === 'cells_clear' && [told.data.operation.rows, told.data.operation.columns], [{ start: 0, count: 5 }, { start: 1, count: 1 }]);
+    // B typed on the version before the clear: it lands after it, so it stays.
+    send(b, s.id, { id: 'b-typed', type: 'cell_update', position: { row: 3, column: 1 }, value: 'B typed', base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-typed');
+    const now = await server(s.id);
+    assert.deepEqual(now.data, [
+      ['r0c0', null, 'r0c2'],
+      ['r1c0', null, 'r1c2'],
+      ['', null, ''],
+      ['r2c0', null, 'r2c2'],
+      ['r3c0', 'B typed', 'r3c2'],
+    ]);
+    // Re-sent (its ack lost): acked again at its version, applied once.
+    send(a, s.id, { id: 'a-clear', type: 'cells_clear', ...column1(4), base_version: s.version });
+    const again = await a.next('ack', (f) => f.data.operation_id === 'a-clear' && f !== ack);
+    assert.equal(again.data.version, s.version + 2);
+    assert.deepEqual((await server(s.id)).data, now.data);
+  });
+
+  it('the versions before and after a clear preview as they were; a client that missed it catches up with the one op', async () => {
+    const s = await sheet(labelled(3, 2));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    send(a, s.id, { id: 'a-clear', type: 'cells_clear', ...column1(3), base_version: s.version });
+    await a.next('ack');
+    send(a, s.id, { id: 'a-after', type: 'cell_update', position: { row: 0, column: 1 }, value: 'after', base_version: s.version + 1 });
+    await a.next('ack', (f) => f.data.operation_id === 'a-after');
+    const columnAt = async (v: number) => {
+      const res = await api.get(`/api/v1/sheets/${s.id}/versions/${v}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { rows: GridData }).rows.map((r) => r[1] ?? null);
+    };
+    assert.deepEqual(await columnAt(s.version), ['r0c1', 'r1c1', 'r2c1']);
+    assert.deepEqual(await columnAt(s.version + 1), [null, null, null]);
+    assert.deepEqual(await columnAt(s.version + 2), ['after', null, null]);
+    const late = await join(s.id, bob.accessToken, 'late', s.version);
+    const replayed = await late.next('operation', (f) => f.data.version === s.version + 1);
+    assert.deepEqual(replayed.data.operation.type === 'cells_clear' && replayed.data.operation.rows, { start: 0, count: 3 });
+  });
+
+  it('a clear of some rows based before a sort that scattered them is refused by name; one past the sheet is refused; nothing changes', async () => {
+    const s = await sheet(sortable());
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    const b = await join(s.id, bob.accessToken, 'B', s.version);
+    send(a, s.id, { id: 'a-sort', type: 'rows_sort', column: 1, direction: 'asc', base_version: s.version });
+    await a.next('ack');
+    const before = await server(s.id);
+    send(b, s.id, { id: 'b-clear', type: 'cells_clear', rows: { start: 0, count: 2 }, columns: { start: 2, count: 1 }, base_version: s.version });
+    assert.deepEqual((await b.next('error')).data, { code: 'conflict', message: CLEAR_TEXTS.rowsSorted, operation_id: 'b-clear' });
+    send(b, s.id, { id: 'b-past', type: 'cells_clear', rows: { start: 0, count: 7 }, columns: { start: 0, count: 1 }, base_version: s.version + 1 });
+    assert.deepEqual((await b.next('error', (f) => f.data.operation_id === 'b-past')).data.message, CLEAR_TEXTS.pastSheet(6, 3));
+    assert.deepEqual((await server(s.id)).data, before.data, 'nothing changed');
+    // A whole column stays whole through the sort.
+    send(b, s.id, { id: 'b-col', type: 'cells_clear', ...column1(6), base_version: s.version });
+    await b.next('ack', (f) => f.data.operation_id === 'b-col');
+    assert.deepEqual((await server(s.id)).data.map((r) => r[1]), [null, null, null, null, null, null]);
+  });
 });
 
 /**
@@ -455,7 +529,7 @@ class SimClient {
     } else if (operation.type === 'rows_sort') {
       // Aimed at its column (refused only when that column is gone); shown once the server gives the order.
       this.aims.set(operation.id, { cells: [], removes: [this.colIds[operation.column]], inserts: [] });
-    } else {
+    } else if (operation.type !== 'cells_clear') {
       const axis = operation.type.startsWith('rows') ? this.rowIds : this.colIds;
       const removes = operation.type.endsWith('remove') ? axis.slice(operation.index, operation.index + operation.count) : [];
       const inserts = operation.type.endsWith('insert') ? Array.from({ length: operation.count }, (_, k) => `${operation.id}#${k}`) : [];

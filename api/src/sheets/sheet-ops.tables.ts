@@ -1,4 +1,4 @@
-import { SORT_ORDER_SENT_MAX_ROWS, type SortDirection, unpackOrder } from '@tessera/contracts';
+import { type ClearBlock, SORT_ORDER_SENT_MAX_ROWS, type SortDirection, unpackOrder } from '@tessera/contracts';
 import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -55,8 +55,13 @@ export function appliedMoveFields(op: StoredMoveOp) {
   return op.type === 'rows_sort' ? { type: op.type, column: op.column, direction: op.direction, ...(op.undo ? { undo: op.undo } : {}), ...sentSortOrder(op) } : op;
 }
 
-/** What the op log's `op` column holds: rows or columns inserted or removed, or rows sorted. */
-export type StoredMoveOp = StoredStructureOp | StoredSortOp;
+/** A block of cells emptied (a live cells_clear as applied): it moves no position (sheet-ops.transform.ts skips it). */
+export interface StoredClearOp extends ClearBlock {
+  type: 'cells_clear';
+}
+
+/** What the op log's `op` column holds: rows or columns inserted or removed, rows sorted, or a block cleared. */
+export type StoredMoveOp = StoredStructureOp | StoredSortOp | StoredClearOp;
 
 /** Kysely's view of the columns migration 0005 adds to sheet_ops (kept here so the feature stays in its folder). */
 export type SheetOpIdTables = {

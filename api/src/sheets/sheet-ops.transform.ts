@@ -1,5 +1,9 @@
 import {
   type CellChange,
+  CLEAR_TEXTS,
+  type ClearBlock,
+  clearBlocksThrough,
+  type MoveStep,
   type ChartBox,
   type ChartRange,
   EDIT_DROPPED_TEXT,
@@ -10,7 +14,6 @@ import {
   SHEET_REPLACED_TEXT,
   SORT_TEXTS,
   STRUCTURE_DROPPED_TEXT,
-  type MoveStep,
   SORT_ORDER_SENT_MAX_ROWS,
   transformIndex,
   transformChanges,
@@ -148,20 +151,24 @@ function baseError(base: number, current: number, history: StructureHistory): Ht
   return null;
 }
 
-/** The moves after `base` as the contracts' transform takes them (a sort with its order unpacked; one the log holds no order of cannot be moved through). */
+/**
+ * The ops after `base` that move positions, as the contracts' transform takes them: a cleared block
+ * moves none; a sort with its order unpacked (one the log holds no order of cannot be moved through).
+ */
 function stepsAfter(history: StructureHistory, base: number): MoveStep[] {
   return history.steps
     .filter((s) => s.version > base)
-    .map(({ op }) => {
-      if (op.type !== 'rows_sort') return op;
+    .flatMap(({ op }): MoveStep[] => {
+      if (op.type === 'cells_clear') return [];
+      if (op.type !== 'rows_sort') return [op];
       const order = storedSortOrder(op);
       if (!order) throw new HttpError(409, ERROR_CODES.conflict, SHEET_REPLACED_TEXT);
-      return { type: 'rows_sort', order };
+      return [{ type: 'rows_sort', order }];
     });
 }
-/** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart. */
+/** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart; a cleared block moves nothing. */
 const rangeStepsAfter = (history: StructureHistory, base: number) =>
-  history.steps.filter((s) => s.version > base).map((s) => s.op).filter((op): op is StoredStructureOp => op.type !== 'rows_sort');
+  history.steps.filter((s) => s.version > base).map((s) => s.op).filter((op): op is StoredStructureOp => op.type !== 'rows_sort' && op.type !== 'cells_clear');
 
 /**
  * A live cell write based on `base` (undefined: an older client, taken as current), moved to
@@ -188,6 +195,22 @@ export function moveStructure(op: StoredStructureOp, base: number | undefined, c
     if (moved === null) return new HttpError(409, ERROR_CODES.conflict, step.type === 'rows_sort' ? SORT_TEXTS.rowsSorted : STRUCTURE_DROPPED_TEXT);
   }
   return moved;
+}
+
+/**
+ * A live clear's block based on `base` moved to the sheet at `current` (cells-clear.ts: it
+ * shrinks with rows or columns removed, grows over rows inserted inside it, stays whole through a
+ * sort of all its rows), or the refusal: nothing of it left, its rows scattered by a sort, or no way to move it.
+ */
+export function moveClearBlock(block: ClearBlock, base: number | undefined, current: number, history: StructureHistory): ClearBlock | HttpError {
+  if (base === undefined) return block;
+  const refused = baseError(base, current, history);
+  if (refused) return refused;
+  const moved = clearBlocksThrough([block], stepsAfter(history, base), 'after');
+  if (moved === null) return new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.rowsSorted);
+  // Moved as the server moves it ('after'), a block never comes apart: one or none.
+  if (moved.length === 0) return new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.removed);
+  return moved[0];
 }
 
 /**

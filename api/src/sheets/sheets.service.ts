@@ -39,6 +39,9 @@ import {
   sortOrder,
   packOrder,
   inverseOrder,
+  blockInside,
+  CLEAR_TEXTS,
+  type ClearBlock,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -56,9 +59,10 @@ import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
+import { type StoredClearOp, type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
 import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
-import { moveCells, moveChartBoxTo, moveChartRangeTo, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { moveCells, moveChartBoxTo, moveChartRangeTo, moveClearBlock, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { clearBlockInChunks } from './clear-block.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
@@ -1057,6 +1061,53 @@ export class SheetsService {
     const moved = since.replacedAt !== null || since.steps.some((s) => s.op.type === 'rows_insert' || s.op.type === 'rows_remove' || s.op.type === 'rows_sort');
     if (moved || !order || order.length !== at.row_count) return new HttpError(409, ERROR_CODES.conflict, SORT_TEXTS.undoMoved);
     return { column: op.column, direction: op.direction, undo, given: Array.from(inverseOrder(order)) };
+  }
+
+  /**
+   * A block of cells emptied (a live cells_clear): the block moved through the rows and columns
+   * inserted or removed and rows sorted after `baseVersion` (sheet-ops.transform.ts moveClearBlock),
+   * refused (400) when it passes the sheet, then only the chunks holding its rows read and written
+   * (clear-block.ts), as one version with one op-log entry: kind 'cells_clear', the block in `op`
+   * (replays and catch-up send it as it is: a few bytes whatever its size). Its old values are not
+   * logged (a million of them would be the op log's largest entry): like a row or column op it is a
+   * whole-grid op for versions (recordVersion takes a full snapshot, which copies only the chunks
+   * written since the previous one), so versions before and after it rebuild from snapshots.
+   * A duplicate (re-sent op id) answers its first version with the block as sent.
+   */
+  async applyClear(
+    id: string,
+    requested: ClearBlock,
+    userId: string,
+    origin?: string,
+    opId?: string,
+    baseVersion?: number,
+  ): Promise<LiveWriteResult & { operation: StoredClearOp }> {
+    try {
+      const result = await this.db.transaction().execute(async (trx) => {
+        const row = await this.lockSheet(trx, id);
+        const applied = await this.appliedOp(trx, id, opId);
+        if (applied) return { ...applied, operation: { type: 'cells_clear' as const, rows: requested.rows, columns: requested.columns } };
+        const block = moveClearBlock(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
+        if (block instanceof HttpError) throw block;
+        if (!blockInside(block, row.row_count, row.col_count)) throw HttpError.badRequest(CLEAR_TEXTS.pastSheet(row.row_count, row.col_count));
+        const version = row.version + 1;
+        const layout = await this.layoutOf(trx, id, row.version);
+        await clearBlockInChunks(trx, id, layout, block, version);
+        const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
+        const operation: StoredClearOp = { type: 'cells_clear', rows: block.rows, columns: block.columns };
+        await appendOp(trx, { sheetId: id, version, kind: 'cells_clear', userId, changes: null, opId, structure: operation });
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout } as LiveWriteResult & { operation: StoredClearOp; layout?: ChunkLayout };
+      });
+      if (result.duplicate) return result;
+      const { layout, ...written } = result;
+      this.layouts.set(id, written.version, layout!);
+      this.cache.delete(id);
+      this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
+      return written;
+    } catch (err) {
+      this.cache.delete(id);
+      throw err;
+    }
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */

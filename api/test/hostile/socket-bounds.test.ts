@@ -10,7 +10,9 @@ import {
   LIVE_MAX_FRAME_BYTES,
   LIVE_PREJOIN_MAX_FRAMES,
   LIVE_TEXTS,
+  CLEAR_TEXTS,
   SHEET_MAX_COLUMNS,
+  SHEET_MAX_ROWS,
   SheetSchema,
   type Sheet,
   SORT_ORDER_SENT_MAX_ROWS,
@@ -157,6 +159,38 @@ describe('hostile: live socket bounds', () => {
     sort('large-undo', { column: 0, direction: 'asc', undo: grown + 1 });
     assert.equal('order' in (await c.next('ack', (f) => f.data.operation_id === 'large-undo')).data, false);
     assert.deepEqual((await stored(s.id)).data.slice(0, 3), [['b'], ['a edited'], ['']]);
+    await healthAnswers();
+  });
+
+  it('refuses a clear with a negative, empty, huge, fractional or forged block, or one past the sheet; nothing stored', async () => {
+    const created = await api.post('/api/v1/sheets', { name: `Clear bounds ${Math.random().toString(36).slice(2, 8)}`, data: [['a', 1], ['b', 2]] });
+    assert.equal(created.statusCode, 201, created.body);
+    const s = SheetSchema.parse(created.json());
+    const c = await join(s.id, admin.accessToken, 'clearer');
+    const clear = (id: string, operation: object) => c.send({ type: 'operation', sheet_id: s.id, operation: { id, type: 'cells_clear', ...operation } });
+    const refusal = async (id: string) => (await c.next('error', (f) => f.data.operation_id === id)).data;
+    const one = { start: 0, count: 1 };
+    for (const [id, operation, field] of [
+      ['negative', { rows: { start: -1, count: 1 }, columns: one }, 'rows.start'],
+      ['empty', { rows: { start: 0, count: 0 }, columns: one }, 'rows.count'],
+      ['huge', { rows: one, columns: { start: 0, count: 1e15 } }, 'columns.count'],
+      ['past-limit', { rows: { start: SHEET_MAX_ROWS - 1, count: 2 }, columns: one }, 'rows'],
+      ['fraction', { rows: { start: 0.5, count: 1 }, columns: one }, 'rows.start'],
+      ['no-columns', { rows: one }, 'columns'],
+      ['forged', { rows: { ...one, end: 5 }, columns: one }, 'rows'],
+      ['forged-value', { rows: one, columns: one, value: 'x' }, ''],
+    ] as const) {
+      clear(id, operation);
+      const error = await refusal(id);
+      assert.equal(error.code, ERROR_CODES.validation, id);
+      assert.match(error.message, new RegExp(`^Invalid frame: operation${field ? `\\.${field}` : ''}`), id);
+    }
+    clear('past-rows', { rows: { start: 1, count: 2 }, columns: one });
+    assert.deepEqual(await refusal('past-rows'), { code: ERROR_CODES.badRequest, message: CLEAR_TEXTS.pastSheet(2, 2), operation_id: 'past-rows' });
+    clear('past-columns', { rows: one, columns: { start: 0, count: 3 } });
+    assert.deepEqual(await refusal('past-columns'), { code: ERROR_CODES.badRequest, message: CLEAR_TEXTS.pastSheet(2, 2), operation_id: 'past-columns' });
+    const kept = await stored(s.id);
+    assert.deepEqual([kept.data, kept.version], [[['a', 1], ['b', 2]], s.version], 'nothing stored');
     await healthAnswers();
   });
 

@@ -151,3 +151,22 @@ test('Ctrl+Z of a sort after someone inserted a row says why it cannot be undone
   expect(await screen.findByText(SORT_TEXTS.undoMoved)).toBeInTheDocument();
   expect(api.sheets.get(sheet.id)!.data.slice(1)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]);
 });
+
+// Not a sort, but the same two-user setup: a cells_clear (a windowed page's whole-column Delete) reaching a whole grid.
+test("someone else's clear of a column (one cells_clear) empties it in the whole grid, the other column kept", async () => {
+  await aliceOpens();
+  const sheetReads = () => api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${sheet.id}`).length;
+  const readsBefore = sheetReads();
+  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
+  const frames: LiveServerFrame[] = [];
+  bob.subscribe((frame) => frames.push(frame));
+  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
+  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const operation = { id: 'bob-clear', type: 'cells_clear', rows: { start: 0, count: 4 }, columns: { start: 1, count: 1 } } as LiveOperation;
+  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
+  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-clear')).toBe(true));
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', null], ['food', null], ['Car', ''], ['Bills', null]]));
+  // Shown from the op, without reading the sheet again (no sync, no repair).
+  expect(api.live.syncs.filter((s) => s.userId === 'alice')).toEqual([]);
+  expect(sheetReads()).toBe(readsBefore);
+});

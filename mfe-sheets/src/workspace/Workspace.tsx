@@ -359,6 +359,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               onCellHistory={(row, col) => setHistoryCell({ row, col })}
               onCellsChanged={session.onCellsChanged}
               onStructureChanged={session.onStructureChanged}
+              onCellsCleared={session.clearCells}
               onSortRows={session.sortRows}
               onSelect={session.onSelect}
               onSelectRange={charts.onSelectRange}

@@ -575,6 +575,10 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
   expect(hot.getDataAtCell(3, 1)).toBeNull();
   expect(hot.getDataAtCell(3, 0)).toBe('r3');
+  // Sent as ONE small operation the server clears, not a change per row.
+  const sentOps = ownOps().slice(-1);
+  expect(sentOps).toEqual([expect.objectContaining({ type: 'cells_clear', rows: { start: 0, count: ROWS }, columns: { start: 1, count: 1 } })]);
+  expect(ownOps().filter((op) => op.type === 'cells_update')).toEqual([]);
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
   // Shown so at the end too.
   act(() => dragBar(1));
@@ -592,6 +596,22 @@ test("Delete with a whole column selected (its header clicked) clears it in ever
   // Every row's, once the server has every operation (the step's cells go to the socket a few operations a turn: LiveSheet's SEND_CELLS_PER_TURN).
   await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
   expect(api.sheets.get(big.id)!.data.filter((row, r) => row[0] !== null || row[1] !== `r${r}` || row[2] !== r)).toEqual([]);
+});
+
+test("another user's clear of a whole column empties it here, in the rows shown and in those read later; an edit after it stays", async () => {
+  await opens();
+  const hot = currentGrid();
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cells_clear', rows: { start: 0, count: ROWS }, columns: { start: 1, count: 1 } }));
+  await waitFor(() => expect(hot.getDataAtCell(3, 1)).toBeNull());
+  expect(hot.getDataAtCell(3, 0)).toBe('r3');
+  act(() => hot.setDataAtCell(2, 1, 'mine'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[2]).toEqual(['r2', 'mine']));
+  expect(hot.getDataAtCell(2, 1)).toBe('mine');
+  // Rows never read before: read as the server has them, empty in N.
+  act(() => dragBar(1));
+  await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`));
+  expect(hot.getDataAtCell(hot.countRows() - 1, 1)).toBeNull();
 });
 
 /** The selection's corners at absolute rows (the row headers say them). */
@@ -708,6 +728,9 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
     await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
     expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]);
     expect(hot.getDataAtCell(3, 1)).toBeNull();
+    // The Cut's clear is one cells_clear, not a change per row.
+    expect(ownOps().filter((op) => op.type === 'cells_clear')).toEqual([expect.objectContaining({ rows: { start: 0, count: ROWS }, columns: { start: 1, count: 1 } })]);
+    expect(ownOps().filter((op) => op.type === 'cells_update')).toEqual([]);
     await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
     act(() => void press('z', { ctrlKey: true }));
     // The slab's rows go last (the grid's own write): row 1's N back, every row's is.
@@ -742,6 +765,8 @@ test('Copy and Delete of a range selected with Shift past the slab (Ctrl+Shift+E
     await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
     expect(api.sheets.get(big.id)!.data.slice(0, 6).map((row) => row[1])).toEqual([0, 1, 2, 3, 4, null]);
     expect(api.sheets.get(big.id)!.data.filter((row, r) => r >= 5 && row[1] !== null)).toEqual([]);
+    // Those rows as one cells_clear.
+    expect(ownOps().filter((op) => op.type === 'cells_clear')).toEqual([expect.objectContaining({ rows: { start: 5, count: ROWS - 5 }, columns: { start: 1, count: 1 } })]);
     // A block within the slab: the grid's own copy.
     act(() => {
       hot.selectCell(2, 0, 3, 0);

@@ -1,6 +1,7 @@
 import { moveChart } from '../charts/chart-range.js';
 import type { ChartDefinition } from '../charts/chart.schema.js';
 import type { CellChange } from '../sheets/sheet.schema.js';
+import { CLEAR_TEXTS, type ClearBlock, clearBlocksThrough, inBlock } from './cells-clear.js';
 import type { AppliedOperation, LiveOperation, LiveServerFrame, StructureOperationType } from './live.schema.js';
 import { SORT_TEXTS } from './rows-sort.js';
 import {
@@ -38,6 +39,13 @@ export interface LiveSheetOptions {
    * frame, or the grid is repaired from the server's sheet instead). For the user's undo steps.
    */
   onSorted?(sorted: { version: number; own?: string; order: readonly number[] | null }): void;
+  /**
+   * Someone else's cells_clear (cells-clear.ts), in the grid's terms: the cells of these blocks are
+   * empty now, but for those `keep` says (own pending edits: they land after the clear on the
+   * server). Also an own pending clear shown again after a sync (`keep` then keeps nothing). Without
+   * it, a clear makes the grid read the server's sheet again (replace).
+   */
+  applyClear?(blocks: ClearBlock[], keep: (row: number, col: number) => boolean): void;
   /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
@@ -137,6 +145,8 @@ export class LiveSheet {
   private readonly own = new Map<string, Own>();
   /** The cells own pending operations hold in the grid shown (cached until `own` changes). */
   private ownCells: Set<string> | null = null;
+  /** The blocks own pending clears hold empty in the grid shown (cached until `own` changes). */
+  private ownBlocks: ClearBlock[] | null = null;
   /** Frames that came before the version before them. */
   private readonly ahead = new Map<number, Entry>();
   private drifted = false;
@@ -249,7 +259,7 @@ export class LiveSheet {
         // A remote removal took it before it went: dropped here, as the server would have.
         this.own.delete(id);
         this.ownChanged();
-        this.options.onError(isStructureType(entry.made) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT);
+        this.options.onError(isStructureType(entry.made) ? STRUCTURE_DROPPED_TEXT : entry.made === 'cells_clear' ? CLEAR_TEXTS.removed : EDIT_DROPPED_TEXT);
         continue;
       }
       if (cells >= SEND_CELLS_PER_TURN) {
@@ -362,6 +372,10 @@ export class LiveSheet {
       else this.unsortedRows();
       return;
     }
+    if (operation.type === 'cells_clear') {
+      this.clearRemote(operation);
+      return;
+    }
     let remote: AppliedOperation | null = operation;
     for (const entry of this.own.values()) {
       if (remote === null) break;
@@ -379,8 +393,31 @@ export class LiveSheet {
       return;
     }
     const mine = this.cellsHeld();
-    const shown = mine.size === 0 ? changes : changes.filter((c) => !mine.has(cellKey(c.row, c.col)));
+    const cleared = this.blocksHeld();
+    const shown =
+      mine.size === 0 && cleared.length === 0 ? changes : changes.filter((c) => !mine.has(cellKey(c.row, c.col)) && !cleared.some((b) => inBlock(b, c.row, c.col)));
     if (shown.length > 0) this.options.applyCells(shown);
+  }
+
+  /**
+   * Someone else's clear, committed before every own pending operation: its block moved through
+   * the own rows and columns inserted or removed (the server puts those after it: rows inserted
+   * inside it are not cleared, so it may come apart in several blocks), emptied but for the cells
+   * own pending edits hold (they land after it).
+   */
+  private clearRemote(block: ClearBlock): void {
+    let blocks: ClearBlock[] | null = [{ rows: block.rows, columns: block.columns }];
+    for (const entry of this.own.values()) {
+      const structure = structureOf(entry.operation);
+      if (structure !== null && blocks !== null) blocks = clearBlocksThrough(blocks, [structure], 'before');
+    }
+    if (blocks === null || blocks.length === 0) return;
+    if (this.options.applyClear === undefined) {
+      this.drifted = true;
+      return;
+    }
+    const mine = this.cellsHeld();
+    this.options.applyClear(blocks, (row, col) => mine.has(cellKey(row, col)));
   }
 
   /**
@@ -396,6 +433,8 @@ export class LiveSheet {
       const mine = entry.operation;
       if (mine === null || entry.base !== undefined) continue;
       if (step !== null) entry.operation = transformOperation(mine, step, 'after').operation;
+      // An own clear whose rows the sort scattered: shown cleared here, refused by the server.
+      if (mine.type === 'cells_clear' && entry.operation === null) this.drifted = true;
       const structure = structureOf(mine);
       if (structure !== null && step !== null) step = sortThrough(step, structure);
     }
@@ -466,8 +505,27 @@ export class LiveSheet {
     return cells;
   }
 
+  /** The blocks own pending clears empty in the grid shown: each moved through the own structure changes after it (which the server puts after it). */
+  private blocksHeld(): ClearBlock[] {
+    if (this.ownBlocks) return this.ownBlocks;
+    const blocks: ClearBlock[] = [];
+    const entries = [...this.own.values()];
+    for (const [i, entry] of entries.entries()) {
+      const op = entry.operation;
+      if (op?.type !== 'cells_clear') continue;
+      const later = entries.slice(i + 1).flatMap((e) => {
+        const structure = structureOf(e.operation);
+        return structure === null ? [] : [structure];
+      });
+      blocks.push(...(clearBlocksThrough([{ rows: op.rows, columns: op.columns }], later, 'before') ?? []));
+    }
+    this.ownBlocks = blocks;
+    return blocks;
+  }
+
   private ownChanged(): void {
     this.ownCells = null;
+    this.ownBlocks = null;
   }
 
   private sync(data: SyncData): void {
@@ -490,6 +548,7 @@ export class LiveSheet {
       if (operation === null) continue;
       const changes = cellChangesOf(operation);
       if (changes) this.options.applyCells(changes);
+      else if (operation.type === 'cells_clear') this.options.applyClear?.([{ rows: operation.rows, columns: operation.columns }], () => false);
       else if (operation.type !== 'rows_sort') this.options.applyStructure(operation as StructureOperation);
     }
     this.sendReady();

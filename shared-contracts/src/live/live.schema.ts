@@ -201,6 +201,31 @@ export const RowsSortOperationSchema = z.strictObject({
 });
 export type RowsSortOperation = z.infer<typeof RowsSortOperationSchema>;
 
+/** `count` rows or columns from `start`, inside the sheet's limit `max`. */
+function spanSchema(max: number) {
+  return z
+    .strictObject({ start: z.number().int().min(0).max(max - 1), count: z.number().int().min(1).max(max) })
+    .refine((s) => s.start + s.count <= max, { message: `A range may not pass ${max.toLocaleString('en-US')}` });
+}
+
+/**
+ * A block of cells emptied as one operation (cells-clear.ts): `rows` × `columns` (0-based, in the
+ * stored grid), one version and one op-log entry however many cells — a whole column of a
+ * million rows is this, not a million changes. The server moves the block through the rows and
+ * columns inserted or removed and rows sorted since `base_version` (cells-clear.ts says how),
+ * refuses a block past the sheet, and broadcasts the block as it applied it.
+ */
+export const CellsClearOperationSchema = z.strictObject({
+  id: OperationId,
+  type: z.literal('cells_clear'),
+  rows: spanSchema(SHEET_MAX_ROWS),
+  columns: spanSchema(SHEET_MAX_COLUMNS),
+  base_version: BaseVersion,
+  user_id: z.string().max(128).optional(),
+  timestamp: ClientTimestamp,
+});
+export type CellsClearOperation = z.infer<typeof CellsClearOperationSchema>;
+
 export const LiveOperationSchema = z.discriminatedUnion('type', [
   CellUpdateOperationSchema,
   CellsUpdateOperationSchema,
@@ -209,6 +234,7 @@ export const LiveOperationSchema = z.discriminatedUnion('type', [
   ColumnsInsertOperationSchema,
   ColumnsRemoveOperationSchema,
   RowsSortOperationSchema,
+  CellsClearOperationSchema,
 ]);
 export type LiveOperation = z.infer<typeof LiveOperationSchema>;
 
@@ -286,7 +312,9 @@ export const AppliedOperationSchema = z.discriminatedUnion('type', [
    * the client reads the sheet again instead (LiveSheet).
    */
   RowsSortOperationSchema.extend({ ...Applied, order: z.array(z.number().int().min(0)).max(SORT_ORDER_SENT_MAX_ROWS).optional() }),
+  CellsClearOperationSchema.extend(Applied),
 ]);
+export type AppliedCellsClear = Extract<AppliedOperation, { type: 'cells_clear' }>;
 export type AppliedRowsSort = Extract<AppliedOperation, { type: 'rows_sort' }>;
 export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
 

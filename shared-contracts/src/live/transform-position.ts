@@ -1,5 +1,6 @@
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS, type CellChange } from '../sheets/sheet.schema.js';
 import type { LiveOperation, StructureOperationType } from './live.schema.js';
+import { clearBlockThrough } from './cells-clear.js';
 import { inverseOrder } from './rows-sort.js';
 
 /**
@@ -189,6 +190,14 @@ export function transformOperation<T extends LiveOperation>(op: T, through: Move
     const column = transformIndex(op.column, through);
     if (column === null || column >= SHEET_MAX_COLUMNS) return { operation: null, dropped: 0 };
     return { operation: column === op.column ? op : { ...op, column }, dropped: 0 };
+  }
+  if (op.type === 'cells_clear') {
+    // As one operation: moved as the server moves it, committed after `through` (cells-clear.ts; a
+    // client moving a remote clear through its own inserts splits it: LiveSheet does that with clearBlocksThrough).
+    const blocks = clearBlockThrough(op, through, 'after');
+    if (blocks === null || blocks.length === 0) return { operation: null, dropped: 0 };
+    const [{ rows, columns }] = blocks;
+    return { operation: rows === op.rows && columns === op.columns ? op : { ...op, rows, columns }, dropped: 0 };
   }
   return { operation: transformStructure(op as T & StructureStep, through, side), dropped: 0 };
 }

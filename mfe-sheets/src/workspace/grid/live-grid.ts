@@ -1,4 +1,4 @@
-import { applyOrder, type CellChange, type CellValue, type GridData, type StructureOperationType } from '@tessera/contracts';
+import { applyOrder, type CellChange, type CellValue, type ClearBlock, type GridData, type StructureOperationType } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { gridUndo } from '../undo/grid-undo.js';
 import { movedCell } from '../undo/undo-stack.js';
@@ -50,6 +50,25 @@ export function applyRemoteCells(data: GridData, changes: readonly CellChange[])
     }
   }
   if (input.length > 0) hot.setDataAtCell(input, LIVE_SOURCE);
+}
+
+/**
+ * Someone else's cleared blocks (a cells_clear) as the changes the whole grid shows: the cells in
+ * them holding a value, but those `keep` says (own edits on their way). The whole grid holds at
+ * most WINDOWED_SHEET_MIN_ROWS rows, so this list is bounded by the grid it empties.
+ */
+export function clearedChanges(data: GridData, blocks: readonly ClearBlock[], keep: (row: number, col: number) => boolean): CellChange[] {
+  const changes: CellChange[] = [];
+  for (const { rows, columns } of blocks) {
+    for (let row = rows.start; row < Math.min(rows.start + rows.count, data.length); row++) {
+      const cells = data[row];
+      for (let col = columns.start; col < Math.min(columns.start + columns.count, cells.length); col++) {
+        const value = cells[col];
+        if (value !== null && value !== undefined && value !== '' && !keep(row, col)) changes.push({ row, col, value: null });
+      }
+    }
+  }
+  return changes;
 }
 
 /** After a key or a selection change: values held for a closed editor are applied now. */

@@ -1,6 +1,7 @@
 import {
   chunkChanges,
   type CellChange,
+  type ClearBlock,
   type LiveOperation,
   type SheetSize,
   type SortDirection,
@@ -33,6 +34,11 @@ export function cellOperations(changes: readonly CellChange[], userId: string): 
   }
   // At most CELL_PATCH_MAX_CHANGES cells and under the frame bound each, counted as encoded (JSON escapes included).
   return chunkChanges(changes).map((chunk): LiveOperation => ({ id: operationId(), type: 'cells_update', changes: chunk, user_id: userId, timestamp: now() }));
+}
+
+/** A block of cells emptied as one operation (a whole column of a windowed sheet: the server empties every row of it). */
+export function clearOperation(block: ClearBlock, userId: string): LiveOperation {
+  return { id: operationId(), type: 'cells_clear', rows: block.rows, columns: block.columns, user_id: userId, timestamp: now() };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   meetsAccess,
   normalizeHeaders,
   type CellChange,
+  type ClearBlock,
   type ExportFormat,
   type GridData,
   type LiveServerFrame,
@@ -33,10 +34,10 @@ import { downloadFile, exportFileName } from '../export-file-name.js';
 import { workerFormulaEngine } from '../grid/formula-engine.js';
 import { cellKey, gridLink, type GridPlace, type PresenceMark } from '../grid/grid-link.js';
 import { hasFormula, isFormula, padRows, padRowsInSlices, sizeAfterEdits, sizeAfterStructure, storedCells, storedSize } from '../grid/grid-shape.js';
-import { applyRemoteCells, applyRemoteSort, applyRemoteStructure, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
+import { applyRemoteCells, applyRemoteSort, applyRemoteStructure, clearedChanges, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
-import { cellOperations, sortOperation, structureOperation } from './live-ops.js';
+import { cellOperations, clearOperation, sortOperation, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
@@ -66,6 +67,11 @@ export interface SheetSession {
   onStructureChanged(change: StructureChange): void;
   /** Sorts the sheet's rows by a column (a live rows_sort): the grid shows the order once the server has applied it. */
   sortRows(column: number, direction: SortDirection, history?: { undo?: number }): void;
+  /**
+   * Own blocks cleared on a windowed sheet (whole columns, a long Shift range): one cells_clear
+   * each, shown at once in the windows held; the server empties every row of them.
+   */
+  clearCells(blocks: ClearBlock[]): void;
   onSelect(row: number, col: number): void;
   save(): Promise<void>;
   exportAs(format: ExportFormat): Promise<void>;
@@ -257,6 +263,11 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           touched(changes);
           formulasCame(changes);
         },
+        // Someone's clear: the windows held (and copies being read) empty its cells, but own edits on their way.
+        applyClear: (blocks, keep) => {
+          windowed.remoteClear(sheetLive.version, blocks, keep);
+          touched(null);
+        },
         applyStructure: ({ type, index, count }) => {
           if (!isRowStructure(type)) shiftHeaders(loaded, index, isInsertStructure(type) ? count : -count);
           // Charts are anchored to their cells: moved as the server moved them (their rows are read again).
@@ -376,6 +387,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           const moved = moveCharts(store.getState().charts, { type, index, count });
           if (moved.changed) store.setState({ charts: moved.charts });
           touched(null);
+        },
+        // Someone's clear (a windowed page's whole-column Delete): its cells holding a value, emptied as cells are.
+        applyClear: (blocks, keep) => {
+          const changes = clearedChanges(loaded.data, blocks, keep);
+          if (changes.length === 0) return;
+          applyRemoteCells(loaded.data, changes);
+          touched(changes);
         },
         // Rows sorted (anyone's sort, the own one once the server gave its order); charts stay on their ranges.
         applySort: (order) => {
@@ -535,6 +553,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         const operation = sortOperation(column, direction, userId(), history?.undo);
         ownSorts.current.set(operation.id, history === undefined ? { kind: 'new', column, direction } : history.undo === undefined ? { kind: 'redo' } : { kind: 'undo' });
         liveRef.current?.send([operation]);
+      },
+      clearCells(blocks) {
+        const windowed = store.getState().sheet?.windowed;
+        if (!windowed || blocks.length === 0) return;
+        for (const block of blocks) windowed.ownClear(block);
+        liveRef.current?.send(blocks.map((block) => clearOperation(block, userId())));
+        dataChanged(null);
       },
       onSelect(row, col) {
         shellRef.current.sheet.select(row, col);

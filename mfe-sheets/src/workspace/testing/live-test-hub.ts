@@ -16,6 +16,7 @@ import {
   SORT_ORDER_SENT_MAX_ROWS,
   inverseOrder,
   SORT_TEXTS,
+  CLEAR_TEXTS,
   type MoveStep,
   type AppliedOperation,
   type LiveClientFrame,
@@ -127,6 +128,14 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
         metadata.rows = Math.max(metadata.rows, row + 1);
         metadata.columns = Math.max(metadata.columns, col + 1);
       }
+      touch(sheet);
+      return null;
+    }
+    if (op.type === 'cells_clear') {
+      // As the api: a block past the sheet is refused; cells past a row's end stay absent.
+      if (op.rows.start + op.rows.count > metadata.rows || op.columns.start + op.columns.count > metadata.columns) return CLEAR_TEXTS.pastSheet(metadata.rows, metadata.columns);
+      for (let r = op.rows.start; r < Math.min(op.rows.start + op.rows.count, sheet.data.length); r++)
+        for (let c = op.columns.start; c < Math.min(op.columns.start + op.columns.count, sheet.data[r].length); c++) sheet.data[r][c] = null;
       touch(sheet);
       return null;
     }

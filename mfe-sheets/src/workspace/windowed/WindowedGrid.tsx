@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { FILTER_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { FILTER_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -62,6 +62,11 @@ export interface WindowedGridProps {
   onCellsChanged(changes: CellChange[]): void;
   /** Own rows or columns inserted or removed from the menu, at absolute rows. */
   onStructureChanged(change: StructureChange): void;
+  /**
+   * Own blocks cleared (whole columns' Delete or Cut, a Shift range of rows past the slab), each one
+   * small cells_clear the server empties, not a change per cell; without it, changes per cell.
+   */
+  onCellsCleared?(blocks: ClearBlock[]): void;
   /** The menu's 'Sort sheet A → Z' / 'Z → A' (when given): the windows are read again once the server has sorted. */
   onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   onSelect(row: number, col: number): void;
@@ -330,7 +335,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
 
   const clearWholeColumns = (spans: ColumnSpan[], rows?: RowRange) => {
     if (locked.current) return;
-    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current, rows).catch(() => {
+    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared).catch(() => {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
@@ -349,7 +354,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     const block = h && selectedBlock(h);
     if (!block) return true;
-    void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows)).then(() => cut && hot()?.render());
+    void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared)).then(() => cut && hot()?.render());
     return false;
   };
 

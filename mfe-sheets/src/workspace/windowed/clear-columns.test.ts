@@ -1,5 +1,5 @@
 import { unpackCells } from '../undo/undo-stack.js';
-import { clearedCells, spanColumns, wholeColumns } from './clear-columns.js';
+import { clearedCells, clearedOfColumns, spanColumns, wholeColumns } from './clear-columns.js';
 
 const range = (row: number, col: number, row2: number, col2: number) => ({ from: { row, col }, to: { row: row2, col: col2 } });
 
@@ -24,4 +24,10 @@ test('the cells cleared: those holding a value in the columns, once each, with t
   ]);
   // Rows from row 7 (a Shift-selected range of rows past the slab): the cells at their rows in the sheet.
   expect(unpackCells(clearedCells(rows, [1, 2], 7)).map(({ row, col }) => [row, col])).toEqual([[7, 1], [9, 1], [8, 2]]);
+});
+
+test('the cells cleared from column form (sheet.columns) are the same packed step as from rows', () => {
+  const rows = [[1, ''], [null, 'x'], [0]];
+  const columns = [[1, null, 0], ['', 'x', null]];
+  expect(unpackCells(clearedOfColumns(columns, [1, 2], 7))).toEqual(unpackCells(clearedCells(rows, [1, 2], 7)));
 });

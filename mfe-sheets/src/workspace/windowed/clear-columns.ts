@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, GridData, RowRange } from '@tessera/contracts';
+import type { CellChange, CellValue, ClearBlock, GridData, RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { ClearedCells } from '../undo/undo-stack.js';
 import type { WindowedSheet } from './windowed-sheet.js';
@@ -72,10 +72,34 @@ export function clearedCells(rows: GridData, cols: readonly number[], first = 0)
  * cleared (none held a value, or `stopped`: read-only, or gone, once read); rejects when the rows
  * could not be read (rows moved on every read: the user may press Delete again).
  */
-export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], write: (changes: CellChange[]) => void, stopped: () => boolean, range?: RowRange): Promise<boolean> {
+export async function clearColumns(
+  sheet: WindowedSheet,
+  spans: readonly ColumnSpan[],
+  write: (changes: CellChange[]) => void,
+  stopped: () => boolean,
+  range?: RowRange,
+  clear?: (blocks: ClearBlock[]) => void,
+): Promise<boolean> {
   const cols = spanColumns(spans);
   const cleared = await cellsToClear(sheet, cols, range);
-  return !stopped() && clearCells(sheet, cleared, write);
+  return !stopped() && clearCells(sheet, cleared, write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
+}
+
+/**
+ * The blocks a clear of whole columns (every row of the sheet, or `range`'s rows) is sent as: one
+ * cells_clear per span of columns, cut to the sheet's rows and columns (the grid shows spare ones
+ * past them, which the server does not hold).
+ */
+export function clearBlocks(sheet: WindowedSheet, spans: readonly ColumnSpan[], range?: RowRange): ClearBlock[] {
+  const start = Math.max(0, range?.start ?? 0);
+  const end = Math.min(sheet.rowCount, range ? start + range.count : sheet.rowCount);
+  if (end <= start) return [];
+  const blocks: ClearBlock[] = [];
+  for (const { left, right } of spans) {
+    const last = Math.min(right, sheet.colCount - 1);
+    if (last >= left) blocks.push({ rows: { start, count: end - start }, columns: { start: left, count: last - left + 1 } });
+  }
+  return blocks;
 }
 
 /**
@@ -84,7 +108,31 @@ export async function clearColumns(sheet: WindowedSheet, spans: readonly ColumnS
  * garbage once it returns, before the changes and the operations are made of what it found.
  */
 async function cellsToClear(sheet: WindowedSheet, cols: readonly number[], range?: RowRange): Promise<ClearedCells> {
-  return clearedCells(await sheet.cells(range, () => cols), cols, range?.start);
+  const { values } = await sheet.columns(range, () => cols);
+  return clearedOfColumns(values, cols, range?.start);
+}
+
+/**
+ * The cells holding a value in `values` (column form, as sheet.columns gives them: values[k] is
+ * column cols[k] of each row from row `first`), packed as clearedCells packs rows.
+ */
+export function clearedOfColumns(values: readonly (readonly CellValue[])[], cols: readonly number[], first = 0): ClearedCells {
+  const held = (value: CellValue | undefined) => value !== null && value !== undefined && value !== '';
+  let count = 0;
+  for (const column of values) for (const value of column) if (held(value)) count++;
+  const cleared: ClearedCells = { rows: new Int32Array(count), cols: new Int32Array(count), before: [] };
+  let i = 0;
+  for (let k = 0; k < cols.length; k++) {
+    const column = values[k] ?? [];
+    for (let row = 0; row < column.length; row++) {
+      if (!held(column[row])) continue;
+      cleared.rows[i] = first + row;
+      cleared.cols[i] = cols[k];
+      cleared.before.push(column[row]);
+      i++;
+    }
+  }
+  return cleared;
 }
 
 /**
@@ -92,14 +140,30 @@ async function cellsToClear(sheet: WindowedSheet, cols: readonly number[], range
  * a Cut; cut to columns `cols`, as clearedCells takes them) sent empty through `write`
  * as one undo step; the rows held show it at once, the others once read. False when none held a value.
  */
-export function clearRows(sheet: WindowedSheet, rows: GridData, cols: readonly number[], write: (changes: CellChange[]) => void, first = 0): boolean {
-  return clearCells(sheet, clearedCells(rows, cols, first), write);
+export function clearRows(
+  sheet: WindowedSheet,
+  rows: GridData,
+  cols: readonly number[],
+  write: (changes: CellChange[]) => void,
+  first = 0,
+  blocks?: { blocks: ClearBlock[]; clear: (blocks: ClearBlock[]) => void },
+): boolean {
+  return clearCells(sheet, clearedCells(rows, cols, first), write, blocks);
 }
 
-/** `cleared` sent empty through `write` and recorded as one undo step (packed); false when it holds no cell. */
-export function clearCells(sheet: WindowedSheet, cleared: ClearedCells, write: (changes: CellChange[]) => void): boolean {
+/**
+ * `cleared` sent empty and recorded as one undo step (packed); false when it holds no cell. With
+ * `blocks`, as those blocks (one small cells_clear each: the server empties them, whatever their
+ * rows) instead of a change per cell through `write`.
+ */
+export function clearCells(sheet: WindowedSheet, cleared: ClearedCells, write: (changes: CellChange[]) => void, blocks?: { blocks: ClearBlock[]; clear: (blocks: ClearBlock[]) => void }): boolean {
   const count = cleared.rows.length;
   if (count === 0) return false;
+  if (blocks && blocks.blocks.length > 0) {
+    blocks.clear(blocks.blocks);
+    sheet.undo.record(cleared);
+    return true;
+  }
   const changes: CellChange[] = [];
   for (let i = 0; i < count; i++) changes.push({ row: cleared.rows[i], col: cleared.cols[i], value: null });
   write(changes);

@@ -1,5 +1,5 @@
-import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type GridData, type RowRange } from '@tessera/contracts';
-import { clearRows, spanColumns, type ColumnSpan } from './clear-columns.js';
+import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type ClearBlock, type GridData, type RowRange } from '@tessera/contracts';
+import { clearBlocks, clearRows, spanColumns, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /**
@@ -76,7 +76,16 @@ export async function writeClipboard(text: Promise<string>): Promise<void> {
  * cell takes at least its tab or line break), else once it passes it; rejects with the message to show.
  * With `range`, those rows only (a Shift-selected range of rows longer than the slab, which holds part of it).
  */
-export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], cut: boolean, write: (changes: CellChange[]) => void, stopped: () => boolean, max = COPY_MAX_CHARS, range?: RowRange): Promise<void> {
+export function copyColumns(
+  sheet: WindowedSheet,
+  spans: readonly ColumnSpan[],
+  cut: boolean,
+  write: (changes: CellChange[]) => void,
+  stopped: () => boolean,
+  max = COPY_MAX_CHARS,
+  range?: RowRange,
+  clear?: (blocks: ClearBlock[]) => void,
+): Promise<void> {
   const cols = spanColumns(spans);
   let rows: GridData | null = null;
   const text = (async () => {
@@ -91,6 +100,7 @@ export function copyColumns(sheet: WindowedSheet, spans: readonly ColumnSpan[], 
     return built;
   })();
   return writeClipboard(text).then(() => {
-    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write, range?.start);
+    // A Cut's clear: one cells_clear per span (`clear`), else a change per cell.
+    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write, range?.start, clear && { blocks: clearBlocks(sheet, spans, range), clear });
   });
 }

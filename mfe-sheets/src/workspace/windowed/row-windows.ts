@@ -1,4 +1,4 @@
-import { SHEET_ROWS_WINDOW_MAX, type CellChange, type CellValue, type GridData } from '@tessera/contracts';
+import { SHEET_ROWS_WINDOW_MAX, type CellChange, type CellValue, type ClearBlock, type GridData } from '@tessera/contracts';
 
 /** Rows per window: the most one GET /sheets/:id/rows answers. */
 export const ROW_WINDOW_SIZE = SHEET_ROWS_WINDOW_MAX;
@@ -22,6 +22,23 @@ interface Follower {
   onReset(): void;
   /** Copies of some columns only (projected): the sheet's column → its place in the copies' rows. */
   cols?: ReadonlyMap<number, number>;
+  /**
+   * The copies are in column form (columnRows): copy[place][rowInWindow], one array per column, not
+   * one per row — a million rows of one column are a few arrays, not a million (with `cols` only).
+   */
+  columnar?: boolean;
+}
+
+/**
+ * Rows cut to columns `cols`, in column form: out[k][r] is row r's cell of column cols[k] (see
+ * Follower.columnar). A whole column's Delete of a million rows holds its values so while it reads.
+ */
+export function columnRows(rows: GridData, cols: readonly number[]): GridData {
+  return cols.map((col) => {
+    const values: CellValue[] = [];
+    for (let r = 0; r < rows.length; r++) values.push(rows[r]?.[col] ?? null);
+    return values;
+  });
 }
 
 /**
@@ -46,7 +63,15 @@ interface LogEntry {
   /** An own edit: the version by which the server had it (known once no own edit is pending); null while pending. */
   savedBy: number | null;
   changes: readonly CellChange[];
+  /**
+   * A block cleared (a cells_clear: one entry however many cells, so a whole column cleared keeps
+   * the log small): its cells empty but those `keep` says (own edits pending when someone else's
+   * clear came: they land after it on the server). `changes` is empty then.
+   */
+  clear?: { blocks: readonly ClearBlock[]; keep: (row: number, col: number) => boolean };
 }
+
+const keepNone = () => false;
 
 /**
  * The rows of a windowed sheet that the client holds (issue 23): absolute row → fixed windows of
@@ -121,8 +146,8 @@ export class RowWindows {
    * copies are no longer the sheet's rows). With `cols`, the copies are of those columns only
    * (projectRows): a change to another column is not theirs. Returns the function that stops it.
    */
-  follow(windows: Map<number, GridData>, onReset: () => void, cols?: readonly number[]): () => void {
-    const follower: Follower = { windows, onReset, cols: cols && new Map(cols.map((col, k) => [col, k])) };
+  follow(windows: Map<number, GridData>, onReset: () => void, cols?: readonly number[], columnar = false): () => void {
+    const follower: Follower = { windows, onReset, cols: cols && new Map(cols.map((col, k) => [col, k])), columnar: columnar && cols !== undefined };
     this.followers.add(follower);
     return () => this.followers.delete(follower);
   }
@@ -158,14 +183,31 @@ export class RowWindows {
   applyRemote(version: number, changes: readonly CellChange[]): void {
     this.record({ version, own: false, savedBy: null, changes });
     this.write(changes, this.windows);
-    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols);
+    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols, follower.columnar);
     this.advance(version);
+  }
+
+  /** Someone else's clear at `version` (the session's version now): the blocks' cells held emptied, but those `keep` says. */
+  applyRemoteClear(version: number, blocks: readonly ClearBlock[], keep: (row: number, col: number) => boolean): void {
+    const entry: LogEntry = { version, own: false, savedBy: null, changes: [], clear: { blocks, keep } };
+    this.record(entry);
+    this.writeEntry(entry, this.windows);
+    for (const follower of this.followers) this.writeEntry(entry, follower.windows, follower.cols, follower.columnar);
+    this.advance(version);
+  }
+
+  /** An own clear (made at the version held now): the windows held, and copies taken, show it at once. */
+  applyOwnClear(blocks: readonly ClearBlock[]): void {
+    const entry: LogEntry = { version: this.current, own: true, savedBy: null, changes: [], clear: { blocks, keep: keepNone } };
+    this.record(entry);
+    this.writeEntry(entry, this.windows);
+    for (const follower of this.followers) this.writeEntry(entry, follower.windows, follower.cols, follower.columnar);
   }
 
   /** Own edits, already in the row arrays the grid shows (made at the version held now). */
   applyOwn(changes: readonly CellChange[]): void {
     this.record({ version: this.current, own: true, savedBy: null, changes });
-    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols);
+    for (const follower of this.followers) this.write(changes, follower.windows, follower.cols, follower.columnar);
   }
 
   /**
@@ -226,18 +268,57 @@ export class RowWindows {
   private replay(index: number, rows: GridData, at: number, cols?: ReadonlyMap<number, number>): void {
     for (const entry of this.log) {
       const missed = entry.own ? entry.savedBy === null || entry.savedBy > at : entry.version > at;
-      if (missed) this.write(entry.changes, new Map([[index, rows]]), cols);
+      if (missed) this.writeEntry(entry, new Map([[index, rows]]), cols);
+    }
+  }
+
+  /** A log entry's cells (or cleared blocks) into the rows of `windows` held (see write). */
+  private writeEntry(entry: LogEntry, windows: Map<number, GridData>, cols?: ReadonlyMap<number, number>, columnar = false): void {
+    if (!entry.clear) return this.write(entry.changes, windows, cols, columnar);
+    const { blocks, keep } = entry.clear;
+    for (const { rows: span, columns } of blocks) {
+      const end = span.start + span.count;
+      for (let index = this.indexOf(span.start); index <= this.indexOf(end - 1); index++) {
+        const rows = windows.get(index);
+        if (!rows) continue;
+        const first = index * this.size;
+        if (columnar && cols) {
+          // Column form: rows[place] is a column's values.
+          for (let col = columns.start; col < columns.start + columns.count; col++) {
+            const place = cols.get(col);
+            const values = place === undefined ? undefined : rows[place];
+            if (!values) continue;
+            for (let at = Math.max(0, span.start - first); at < Math.min(values.length, end - first); at++) if (!keep(first + at, col)) values[at] = null;
+          }
+          continue;
+        }
+        for (let at = Math.max(0, span.start - first); at < Math.min(rows.length, end - first); at++) {
+          const cells = rows[at];
+          for (let col = columns.start; col < columns.start + columns.count; col++) {
+            const place = cols ? cols.get(col) : col;
+            if (place === undefined || place >= cells.length || keep(first + at, col)) continue;
+            cells[place] = null;
+          }
+        }
+      }
     }
   }
 
   /** `changes` into the rows of `windows` held; with `cols` (a projected copy), those of its columns only, at their places in it. */
-  private write(changes: readonly CellChange[], windows: Map<number, GridData>, cols?: ReadonlyMap<number, number>): void {
+  private write(changes: readonly CellChange[], windows: Map<number, GridData>, cols?: ReadonlyMap<number, number>, columnar = false): void {
     for (const { row, col, value } of changes) {
       const rows = windows.get(this.indexOf(row));
       if (!rows) continue;
       const place = cols ? cols.get(col) : col;
       if (place === undefined) continue;
       const at = row - this.indexOf(row) * this.size;
+      if (columnar) {
+        // Column form (Follower.columnar): rows[place] is the column's values, row `at` of the window.
+        const values = rows[place];
+        while (values.length < at) values.push(null);
+        values[at] = value;
+        continue;
+      }
       while (rows.length <= at) rows.push(cols ? new Array<CellValue>(cols.size).fill(null) : []);
       setCell(rows[at], place, value);
     }

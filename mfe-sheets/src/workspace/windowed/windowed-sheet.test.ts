@@ -171,6 +171,33 @@ test('cells() of some columns: each row holds those columns only, changes to the
   expect(api.reads.slice(1).map((r) => r.columns)).toEqual(api.reads.slice(1).map(() => ({ start: 1, count: 3 })));
 });
 
+test('columns(): the same cells in column form (one array per column), changes and a clear made while the windows are read included', async () => {
+  const api = server(4);
+  const sheet = new WindowedSheet({ ...first(), column_count: 4 }, api.read);
+  sheet.show(0, 40);
+  api.reads[0].answer();
+  await settle();
+  const reading = sheet.columns(undefined, () => [1, 3]);
+  await settle();
+  sheet.remoteCells(2, [{ row: 1, col: 1, value: 'bob 1' }, { row: ROW_WINDOW_SIZE + 1, col: 1, value: 'bob 3' }]);
+  sheet.rowAt(2)![3] = 'mine';
+  sheet.ownEdits([{ row: 2, col: 3, value: 'mine' }]);
+  // Someone clears column 3 of rows 3 and 4 (and of one row in a window not read yet).
+  sheet.remoteClear(3, [{ rows: { start: 3, count: 2 }, columns: { start: 3, count: 1 } }, { rows: { start: 2 * ROW_WINDOW_SIZE + 5, count: 1 }, columns: { start: 3, count: 1 } }], () => false);
+  api.reads[1].answer(1);
+  api.state.version = 3;
+  const stop = answering(api);
+  const { cols, values } = await reading;
+  stop();
+  expect(cols).toEqual([1, 3]);
+  expect(values.map((column) => column.length)).toEqual([ROWS, ROWS]);
+  expect(values[0].slice(0, 3)).toEqual(['r0c1', 'bob 1', 'r2c1']);
+  expect(values[0][ROW_WINDOW_SIZE + 1]).toBe('bob 3');
+  expect(values[1].slice(0, 6)).toEqual(['r0c3', 'r1c3', 'mine', null, null, 'r5c3']);
+  // The window read after the clear came: as the server has it then (the test server does not clear: the log brings it).
+  expect(values[1][ROWS - 1]).toBe(`r${ROWS - 1}c3`);
+});
+
 test('cells(): rows inserted meanwhile start the read again, at the new size', async () => {
   const api = server();
   const sheet = new WindowedSheet(first(), api.read);

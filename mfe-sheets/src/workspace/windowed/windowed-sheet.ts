@@ -1,6 +1,6 @@
-import type { CellChange, CellValue, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
+import type { CellChange, CellValue, ClearBlock, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
-import { projectRows, RowWindows } from './row-windows.js';
+import { columnRows, projectRows, RowWindows } from './row-windows.js';
 import { removedCells, type StepCells, UndoStack } from '../undo/undo-stack.js';
 import { sizeAfterEdits } from '../grid/grid-shape.js';
 
@@ -139,6 +139,39 @@ export class WindowedSheet {
   }
 
   /**
+   * The cells of columns `columns()` in rows [start, start + count) (all by default), at the
+   * session's version as cells() gives them, but in column form: values[k] holds column cols[k]'s
+   * cell of each row, in order. A whole-column Delete of a million rows reads its columns so: each
+   * window is turned into one array per column as it arrives (the rows of its reply are garbage at
+   * once), instead of a million one-cell row arrays held until the last window is in.
+   */
+  async columns(range: RowRange | undefined, columns: () => readonly number[]): Promise<{ cols: readonly number[]; values: CellValue[][] }> {
+    const start = Math.max(0, range?.start ?? 0);
+    for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
+      const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
+      const cols = columns();
+      if (end <= start || cols.length === 0) return { cols, values: cols.map(() => []) };
+      const first = this.windows.indexOf(start);
+      const last = this.windows.indexOf(end - 1);
+      const kept = await this.copies(first, last, false, cols, true);
+      if (!kept) continue;
+      const size = this.windows.size;
+      const values = cols.map(() => [] as CellValue[]);
+      for (let k = 0; k < cols.length; k++) {
+        const column = values[k];
+        for (let index = first; index <= last; index++) {
+          const held = kept.windows.get(index)?.[k];
+          const from = Math.max(start, index * size);
+          const to = Math.min(end, (index + 1) * size);
+          for (let row = from; row < to; row++) column.push(held?.[row - index * size] ?? null);
+        }
+      }
+      return { cols, values };
+    }
+    throw new Error(CELLS_UNREADABLE);
+  }
+
+  /**
    * Rows [start, end) kept at the session's version for as long as something reads them (a chart's
    * range, issue 23): copies of their windows (those held copied, the others read and not stored, as
    * cells() does), which every cell change then reaches, own and others', as it reaches the windows.
@@ -191,7 +224,7 @@ export class WindowedSheet {
    * until `stop` is called); null when rows or columns moved meanwhile. With `cols`, of those
    * columns only (projectRows), cut as each window arrives.
    */
-  private async copies(first: number, last: number, keep = false, cols?: readonly number[]): Promise<{ windows: Map<number, GridData>; stop(): void } | null> {
+  private async copies(first: number, last: number, keep = false, cols?: readonly number[], columnar = false): Promise<{ windows: Map<number, GridData>; stop(): void } | null> {
     const copies = new Map<number, GridData>();
     let moved = false;
     const stop = this.windows.follow(
@@ -200,20 +233,23 @@ export class WindowedSheet {
         moved = true;
       },
       cols,
+      columnar,
     );
+    // Column form (columns()): one array per column of each window (RowWindows columnRows).
+    const shape = (rows: GridData, projected: boolean) => (columnar && cols ? columnRows(rows, projected ? cols.map((_, k) => k) : cols) : rows);
     let kept = false;
     try {
       const toRead: number[] = [];
       for (let index = first; index <= last; index++) {
         const held = this.windows.peek(index);
-        if (held) copies.set(index, cols ? projectRows(held, cols) : held.map((row) => row.slice()));
+        if (held) copies.set(index, columnar && cols ? columnRows(held, cols) : cols ? projectRows(held, cols) : held.map((row) => row.slice()));
         else toRead.push(index);
       }
       const reader = async () => {
         for (let index = toRead.shift(); index !== undefined && !moved; index = toRead.shift()) {
           // Read of `cols` only: the rows come projected.
           const rows = await this.readNow(index, () => moved, cols);
-          if (rows && !moved) copies.set(index, rows);
+          if (rows && !moved) copies.set(index, shape(rows, true));
         }
       };
       await Promise.all(Array.from({ length: Math.min(CELLS_READERS, toRead.length) }, reader));
@@ -344,6 +380,21 @@ export class WindowedSheet {
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
     this.grow(changes);
+    this.notify(false);
+  }
+
+  /**
+   * An own clear (a cells_clear sent: clear-columns.ts): the windows held, and copies being read,
+   * show its cells empty now; a window read before the server has it is brought to it (the log keeps
+   * the block, one entry however many rows).
+   */
+  ownClear(block: ClearBlock): void {
+    this.windows.applyOwnClear([block]);
+  }
+
+  /** Someone else's clear, at `version`: the blocks' cells empty, but those `keep` says (own edits on their way). */
+  remoteClear(version: number, blocks: readonly ClearBlock[], keep: (row: number, col: number) => boolean): void {
+    this.windows.applyRemoteClear(version, blocks, keep);
     this.notify(false);
   }
 
