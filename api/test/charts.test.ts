@@ -159,7 +159,7 @@ describe('charts on a sheet', () => {
     assert.deepEqual((await chartsNow(s.id))[0].range, fresh);
   });
 
-  it('a chart written on an older version (base_version) charts the same cells after another user’s inserts; a new one on cells removed since: 409, nothing stored; a changed one keeps no range', async () => {
+  it('a chart written on an older version (base_version) charts the same cells after another user’s inserts (and a block cleared); a new one on cells removed since: 409, nothing stored; a changed one keeps no range', async () => {
     const s = await sheet();
     const made = await addChart(s.id, { range: { start_row: 1, start_col: 0, end_row: 2, end_col: 1 } });
     const seen = made.version; // what the chart's author has on screen
@@ -169,6 +169,9 @@ describe('charts on a sheet', () => {
     other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'up', type: 'rows_insert', index: 0, count: 2 } });
     await other.next('ack');
     other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'left', type: 'columns_insert', index: 0, count: 1 } });
+    await other.next('ack');
+    // And empties a block (a whole-column Delete): it moves no row or column, so no chart.
+    other.send({ type: 'operation', sheet_id: s.id, operation: { id: 'clear', type: 'cells_clear', rows: { start: 0, count: 2 }, columns: { start: 0, count: 1 } } });
     await other.next('ack');
     const moved = { start_row: 3, start_col: 1, end_row: 4, end_col: 2 };
     assert.deepEqual((await chartsNow(s.id))[0].range, moved);
