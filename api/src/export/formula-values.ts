@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { FORMULA_ENGINE_SETTINGS, HYBRID_MAX_CELLS, HYPERFORMULA_LICENSE_KEY, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '@tessera/contracts';
 import type { ExportSource } from './export-source.js';
+import { WorkerLane } from '../worker-threads/worker-answer.js';
 
 // Plain .mjs in src/ (tsc does not copy it to dist/): from src/export/ and dist/export/ alike
 // this resolves to src/export/formula-worker.mjs.
@@ -87,33 +87,7 @@ interface FormulaColumns {
 type WorkerAnswer = FormulaColumns | { over: number };
 
 // One evaluation at a time per process: each holds a whole sheet in a worker's heap.
-let queue: Promise<unknown> = Promise.resolve();
-
-function runWorker(chunks: string[], maxCells: number): Promise<WorkerAnswer> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(FORMULA_WORKER_SCRIPT, {
-      workerData: { chunks, settings: GRID_ENGINE_SETTINGS, maxHeld: maxCells },
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(maxCells) },
-    });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error(`formula evaluation took over ${WORKER_TIME_LIMIT_MS} ms`));
-    }, WORKER_TIME_LIMIT_MS);
-    worker.once('message', (answer: WorkerAnswer) => {
-      clearTimeout(timer);
-      resolve(answer);
-      void worker.terminate();
-    });
-    worker.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`formula worker exited with code ${code}`));
-    });
-  });
-}
+const lane = new WorkerLane('formula evaluation');
 
 /** The index of (row, col) in the worker's columns (sorted by row, then column), or -1. */
 function find(found: FormulaColumns, row: number, col: number): number {
@@ -142,8 +116,11 @@ export async function evaluateFormulas(source: ExportSource, onFailure: (err: un
   const { may_have_formulas: mayHaveFormulas, held_cells: held } = source.summary;
   if (maxCells === 0 || mayHaveFormulas === false || (held !== undefined && held > maxCells)) return NOT_EVALUATED;
 
-  const turn = queue.then(() => runWorker(source.chunks as string[], maxCells));
-  queue = turn.catch(() => undefined);
+  const turn = lane.run<WorkerAnswer>(
+    FORMULA_WORKER_SCRIPT,
+    { workerData: { chunks: source.chunks, settings: GRID_ENGINE_SETTINGS, maxHeld: maxCells }, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(maxCells) } },
+    WORKER_TIME_LIMIT_MS,
+  );
   let answer: WorkerAnswer;
   try {
     answer = await turn;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { SortDirection } from '@tessera/contracts';
+import { WorkerLane } from '../worker-threads/worker-answer.js';
 
 // Plain .mjs in src/ (tsc does not copy it to dist/): from src/sheets/ and dist/sheets/ alike this resolves to src/sheets/sort-worker.mjs.
 const SORT_WORKER_SCRIPT = fileURLToPath(new URL('../../src/sheets/sort-worker.mjs', import.meta.url));
@@ -33,35 +33,11 @@ export interface WorkerSort {
 }
 
 // One sort in a worker at a time per process: each holds a whole sheet in a worker's heap.
-let queue: Promise<unknown> = Promise.resolve();
+const lane = new WorkerLane('sorting');
 
 /** The rows of the chunks `texts` (row counts `sizes`) sorted by a column, or put in a given order (an undo), in a worker thread. */
 export function sortInWorker(texts: string[], sizes: number[], how: { column: number; direction: SortDirection } | { order: readonly number[] }): Promise<WorkerSort> {
-  const run = queue.then(
-    () =>
-      new Promise<WorkerSort>((resolve, reject) => {
-        const worker = new Worker(SORT_WORKER_SCRIPT, { workerData: { texts, sizes, ...how }, resourceLimits: { maxOldGenerationSizeMb: SORT_WORKER_HEAP_MB } });
-        const timer = setTimeout(() => {
-          void worker.terminate();
-          reject(new Error(`sorting took over ${SORT_WORKER_TIME_LIMIT_MS} ms`));
-        }, SORT_WORKER_TIME_LIMIT_MS);
-        worker.once('message', (answer: WorkerSort) => {
-          clearTimeout(timer);
-          resolve(answer);
-          void worker.terminate();
-        });
-        worker.once('error', (err) => {
-          clearTimeout(timer);
-          reject(err);
-        });
-        worker.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`sort worker exited with code ${code}`));
-        });
-      }),
-  );
-  queue = run.catch(() => undefined);
-  return run;
+  return lane.run<WorkerSort>(SORT_WORKER_SCRIPT, { workerData: { texts, sizes, ...how }, resourceLimits: { maxOldGenerationSizeMb: SORT_WORKER_HEAP_MB } }, SORT_WORKER_TIME_LIMIT_MS);
 }
 
 /** Chunks read or written per statement by a large sort: a few MB, so that no one statement holds the api's thread long (PGlite runs in it). */
