@@ -870,57 +870,72 @@ export class SheetsService {
     opId?: string,
     baseVersion?: number,
   ): Promise<LiveWriteResult & { operation: StoredStructureOp }> {
+    return this.commitMove<StoredStructureOp>(id, userId, origin, opId, (applied) => ({ ...applied, operation: requested }), async (trx, row) => {
+      const moved = moveStructure(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
+      if (moved instanceof HttpError) throw moved;
+      const op = moved;
+      const refused = structureError(op, row.row_count, row.col_count);
+      if (refused) throw HttpError.badRequest(refused);
+      requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
+      const version = row.version + 1;
+      const layout = await this.layoutOf(trx, id, row.version);
+      // Only the restructured rows' chunks are rewritten: a row op touches the chunk(s) it falls
+      // in (rows below keep their chunks); a column op none: the op log holds it and every read
+      // applies it until the column compactor has rewritten the chunks (sheet-store.ts pendingColumnOps).
+      const next = restructure([], row.headers, row.col_count, op);
+      let rows: RowsWrite | undefined;
+      if (op.type === 'rows_insert') {
+        const blank = Array.from({ length: op.count }, () => Array<CellValue>(row.col_count).fill(''));
+        rows = await insertRows(trx, id, layout, op.index, blank, version);
+      } else if (op.type === 'rows_remove') {
+        rows = await removeRows(trx, id, layout, op.index, op.count, version);
+      }
+      next.rowCount = rows ? rows.layout.rowCount : row.row_count;
+      // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
+      const charts = moveCharts(storedCharts(row.extra), op);
+      const updated = await trx
+        .updateTable('sheets')
+        .set({
+          version,
+          row_count: next.rowCount,
+          col_count: next.colCount,
+          headers: JSON.stringify(next.headers),
+          ...(charts.changed ? { extra: JSON.stringify({ ...row.extra, charts: charts.charts }) } : {}),
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', id)
+        .returning('updated_at')
+        .executeTakeFirstOrThrow();
+      await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
+      if (charts.changed) await recordCharts(trx, id, version, charts.charts);
+      return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows };
+    });
+  }
+
+  /**
+   * The frame every live move (rows or columns inserted or removed, a sort, a clear) is written in:
+   * one transaction under the sheet's row lock; a re-sent op (its id already applied) answered by
+   * `duplicate` and nothing else done; else `write` makes the next version. Once committed: the
+   * new chunk layout kept, the cached grid spliced (rows written as `rows` says) or dropped, and the
+   * change told (kind 'structure'); on any failure the cached grid is dropped.
+   */
+  private async commitMove<Op extends StoredMoveOp>(
+    id: string,
+    userId: string,
+    origin: string | undefined,
+    opId: string | undefined,
+    duplicate: (applied: LiveWriteResult, trx: Transaction<Database>) => (LiveWriteResult & { operation: Op }) | Promise<LiveWriteResult & { operation: Op }>,
+    write: (trx: Transaction<Database>, row: SheetRow) => Promise<LiveWriteResult & { operation: Op; layout: ChunkLayout; rows?: RowsWrite }>,
+  ): Promise<LiveWriteResult & { operation: Op }> {
     try {
       const result = await this.db.transaction().execute(async (trx) => {
         const row = await this.lockSheet(trx, id);
         const applied = await this.appliedOp(trx, id, opId);
-        if (applied) return { ...applied, operation: requested };
-        const moved = moveStructure(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
-        if (moved instanceof HttpError) throw moved;
-        const op = moved;
-        const refused = structureError(op, row.row_count, row.col_count);
-        if (refused) throw HttpError.badRequest(refused);
-        requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
-        const version = row.version + 1;
-        const layout = await this.layoutOf(trx, id, row.version);
-        // Only the restructured rows' chunks are rewritten: a row op touches the chunk(s) it falls
-        // in (rows below keep their chunks); a column op none: the op log holds it and every read
-        // applies it until the column compactor has rewritten the chunks (sheet-store.ts pendingColumnOps).
-        const next = restructure([], row.headers, row.col_count, op);
-        let rows: RowsWrite | undefined;
-        if (op.type === 'rows_insert') {
-          const blank = Array.from({ length: op.count }, () => Array<CellValue>(row.col_count).fill(''));
-          rows = await insertRows(trx, id, layout, op.index, blank, version);
-        } else if (op.type === 'rows_remove') {
-          rows = await removeRows(trx, id, layout, op.index, op.count, version);
-        }
-        next.rowCount = rows ? rows.layout.rowCount : row.row_count;
-        // Charts are anchored to their cells: they move, grow or shrink with the op (the client does the same).
-        const charts = moveCharts(storedCharts(row.extra), op);
-        const updated = await trx
-          .updateTable('sheets')
-          .set({
-            version,
-            row_count: next.rowCount,
-            col_count: next.colCount,
-            headers: JSON.stringify(next.headers),
-            ...(charts.changed ? { extra: JSON.stringify({ ...row.extra, charts: charts.charts }) } : {}),
-            updated_at: sql`now()`,
-          })
-          .where('id', '=', id)
-          .returning('updated_at')
-          .executeTakeFirstOrThrow();
-        await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
-        if (charts.changed) await recordCharts(trx, id, version, charts.charts);
-        return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows } as LiveWriteResult & {
-          operation: StoredStructureOp;
-          layout?: ChunkLayout;
-          rows?: RowsWrite;
-        };
+        return applied ? { ...(await duplicate(applied, trx)), layout: undefined, rows: undefined } : write(trx, row);
       });
-      if (result.duplicate) return result;
       const { layout, rows, ...written } = result;
-      this.layouts.set(id, written.version, layout!);
+      if (written.duplicate || !layout) return written;
+      this.layouts.set(id, written.version, layout);
       if (rows) this.cache.splice(id, written.version, rows.splice.from, rows.splice.deleteCount, rows.splice.texts);
       else this.cache.delete(id);
       this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
@@ -978,14 +993,12 @@ export class SheetsService {
         const plan = await planOf(this.db, before);
         if (!(plan instanceof HttpError)) prepared = await large(this.db, before.version, plan);
       }
-      const result = await this.db.transaction().execute(async (trx) => {
-        const row = await this.lockSheet(trx, id);
-        const applied = await this.appliedOp(trx, id, opId);
-        if (applied) {
-          // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
-          const op = await this.loggedMove(trx, id, applied.version);
-          return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, column: requested.column, direction: requested.direction, order: [] } };
-        }
+      // Re-sent after a reconnect that lost its ack: acked again with the order it was given (its author shows the sort from the ack).
+      const again = async (applied: LiveWriteResult, trx: Transaction<Database>) => {
+        const op = await this.loggedMove(trx, id, applied.version);
+        return { ...applied, operation: op?.type === 'rows_sort' ? op : { type: 'rows_sort' as const, column: requested.column, direction: requested.direction, order: [] } };
+      };
+      return await this.commitMove<StoredSortOp>(id, userId, origin, opId, again, async (trx, row) => {
         if (row.row_count > SORT_MAX_ROWS) throw new HttpError(413, ERROR_CODES.payloadTooLarge, SORT_TEXTS.tooManyRows(row.row_count));
         const plan = await planOf(trx, row);
         if (plan instanceof HttpError) throw plan;
@@ -1023,17 +1036,8 @@ export class SheetsService {
           packed: packOrder(order),
         };
         await appendOp(trx, { sheetId: id, version, kind: 'rows_sort', userId, changes: null, opId, structure: operation });
-        return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next } as LiveWriteResult & { operation: StoredSortOp; layout?: ChunkLayout };
+        return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout: next };
       });
-      if (result.duplicate) return result;
-      const { layout, ...written } = result;
-      this.layouts.set(id, written.version, layout!);
-      this.cache.delete(id);
-      this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
-      return written;
-    } catch (err) {
-      this.cache.delete(id);
-      throw err;
     } finally {
       release?.();
     }
@@ -1082,32 +1086,19 @@ export class SheetsService {
     opId?: string,
     baseVersion?: number,
   ): Promise<LiveWriteResult & { operation: StoredClearOp }> {
-    try {
-      const result = await this.db.transaction().execute(async (trx) => {
-        const row = await this.lockSheet(trx, id);
-        const applied = await this.appliedOp(trx, id, opId);
-        if (applied) return { ...applied, operation: { type: 'cells_clear' as const, rows: requested.rows, columns: requested.columns } };
-        const block = moveClearBlock(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
-        if (block instanceof HttpError) throw block;
-        if (!blockInside(block, row.row_count, row.col_count)) throw HttpError.badRequest(CLEAR_TEXTS.pastSheet(row.row_count, row.col_count));
-        const version = row.version + 1;
-        const layout = await this.layoutOf(trx, id, row.version);
-        await clearBlockInChunks(trx, id, layout, block, version);
-        const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
-        const operation: StoredClearOp = { type: 'cells_clear', rows: block.rows, columns: block.columns };
-        await appendOp(trx, { sheetId: id, version, kind: 'cells_clear', userId, changes: null, opId, structure: operation });
-        return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout } as LiveWriteResult & { operation: StoredClearOp; layout?: ChunkLayout };
-      });
-      if (result.duplicate) return result;
-      const { layout, ...written } = result;
-      this.layouts.set(id, written.version, layout!);
-      this.cache.delete(id);
-      this.changes.emit({ sheetId: id, version: written.version, kind: 'structure', operation: written.operation, userId, updatedAt: written.updated_at, origin });
-      return written;
-    } catch (err) {
-      this.cache.delete(id);
-      throw err;
-    }
+    const asSent = (applied: LiveWriteResult) => ({ ...applied, operation: { type: 'cells_clear' as const, rows: requested.rows, columns: requested.columns } });
+    return this.commitMove<StoredClearOp>(id, userId, origin, opId, asSent, async (trx, row) => {
+      const block = moveClearBlock(requested, baseVersion, row.version, await this.structure.since(trx, id, baseVersion ?? row.version, row.version));
+      if (block instanceof HttpError) throw block;
+      if (!blockInside(block, row.row_count, row.col_count)) throw HttpError.badRequest(CLEAR_TEXTS.pastSheet(row.row_count, row.col_count));
+      const version = row.version + 1;
+      const layout = await this.layoutOf(trx, id, row.version);
+      await clearBlockInChunks(trx, id, layout, block, version);
+      const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
+      const operation: StoredClearOp = { type: 'cells_clear', rows: block.rows, columns: block.columns };
+      await appendOp(trx, { sheetId: id, version, kind: 'cells_clear', userId, changes: null, opId, structure: operation });
+      return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout };
+    });
   }
 
   /** A copy of the sheet and its cells named with ' (Copy)' (made unique), in `groupId` (the caller checked it). */
