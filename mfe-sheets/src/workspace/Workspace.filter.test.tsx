@@ -99,8 +99,9 @@ test('filtering a column by its values shows only the matching rows, with their 
   await waitFor(() => expect(shownRows()).toEqual(['1:Paint', '3:Plumb', '5:Tile']));
   expect(count()).toBe(FILTER_TEXTS.showing(3, 5));
   expect(filteredHeaders()).toEqual(['Status']);
-  // A second column, AND: Hours greater than 2.
+  // A second column, AND: Hours greater than 2. Its values are those of the rows shown (Wire's 5 and Roof's 2 are not).
   await openFilter(2);
+  expect(screen.getByTestId('filter-values')).toHaveTextContent(/^1 \(1\)3 \(1\)8 \(1\)$/);
   fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'greater' } });
   fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '2' } });
   fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
@@ -134,6 +135,10 @@ test("while filtered, an edit lands on its sheet row for everyone; others' edits
   await bob.acked(bob.send({ type: 'cells_update', changes: [{ row: 0, col: 1, value: 'done' }, { row: 3, col: 1, value: 'open' }] }));
   await waitFor(() => expect(shownRows()).toEqual(['3:Plumb pipes', '4:Roof', '5:Tile']));
   expect(count()).toBe(FILTER_TEXTS.showing(3, 5));
+  // Ctrl+Home lands on the first row shown, not on the hidden Paint.
+  act(() => void hot.selectCell(4, 1));
+  act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Home', ctrlKey: true }));
+  await waitFor(() => expect(hot.getSelectedLast()?.slice(0, 2)).toEqual([2, 0]));
   // Text typed into a cell whose row Bob's edit just hid still lands there (the user meant that cell).
   act(() => hot.setDataAtCell(0, 0, 'Paint walls'));
   await waitFor(() => expect(stored()[0][0]).toBe('Paint walls'));
@@ -219,4 +224,27 @@ test('a formula column is filtered by the values it shows, not by its text', asy
   fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '40' } });
   fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
   await waitFor(() => expect(shownRows()).toEqual(['1:Paint', '3:Roof']));
+});
+
+test('Ctrl+End does not land on a hidden row: the last row shown instead', async () => {
+  // As many rows as the grid shows (no spare row below): the last one is 'done', hidden by the filter.
+  tasks = makeSheet('Long', Array.from({ length: 50 }, (_, r) => [`t${r}`, r % 2 === 0 ? 'open' : 'done']), ['Task', 'Status']);
+  await api.close();
+  api = await startSheetApi([tasks]);
+  await aliceOpens();
+  await openFilter(1);
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clearValues }));
+  fireEvent.click(screen.getByRole('checkbox', { name: /open/ }));
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  await waitFor(() => expect(count()).toBe(FILTER_TEXTS.showing(25, 50)));
+  const hot = currentGrid();
+  expect(hot.countRows()).toBe(50);
+  act(() => void hot.selectCell(0, 0));
+  act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key: 'End', ctrlKey: true }));
+  await waitFor(() => expect(hot.getSelectedLast()?.[0]).toBe(48));
+  // Ctrl+Down from the last row shown (nothing shown below: to the sheet's edge) stays on it, not on the hidden edge.
+  act(() => void hot.selectCell(48, 1));
+  act(() => void fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowDown', ctrlKey: true }));
+  await new Promise((done) => setTimeout(done, 50));
+  expect(hot.getSelectedLast()?.slice(0, 2)).toEqual([48, 1]);
 });

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FILTER_TEXTS, FIND_COUNT_CAP, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FILTER_TEXTS, FIND_COUNT_CAP, FREEZE_TEXTS, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -49,6 +49,8 @@ beforeEach(async () => {
   api = await startSheetApi([{ ...big, metadata: JSON.parse(JSON.stringify(big.metadata)) as Sheet['metadata'], data: big.data.map((row) => [...row]) }]);
 });
 afterEach(async () => {
+  // A freeze is remembered per sheet (local storage, shared by this file's tests).
+  localStorage.clear();
   closeLiveShells();
   for (const bob of bobs.splice(0)) bob.close();
   await api.close();
@@ -428,12 +430,18 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   expect(menuEntry(hot, FILTER_TEXTS.menuWindowed)).toBe('disabled');
 });
 
-test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column", async () => {
+test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column; frozen columns follow", async () => {
   const shell = await opens();
   const at = 119_000;
   act(() => dragBar(at / ROWS));
   const hot = currentGrid();
   await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
+  // Name frozen, as on the whole grid; rows cannot be (the grid's first rows are its slab's): greyed out, saying why.
+  act(() => void hot.selectCell(slabRow(at), 0));
+  expect(menuEntry(hot, FREEZE_TEXTS.rowsWindowed)).toBe('disabled');
+  act(() => hot.getPlugin('contextMenu').executeCommand('freeze_columns'));
+  expect(hot.getSettings().fixedColumnsStart).toBe(1);
+  expect(hot.getSettings().fixedRowsTop).toBe(0);
 
   // A column inserted left of N.
   act(() => {
@@ -463,6 +471,12 @@ test("the menu's Insert column left goes out as a column op; the rows shown and 
   expect(hot.countCols()).toBe(2);
   expect(shell.sheet.size.cols).toBe(2);
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  // Inserted right of the frozen Name (above) it stayed alone; one another user inserts before it is frozen with it.
+  expect(hot.getSettings().fixedColumnsStart).toBe(1);
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
+  await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(`r${at}`));
+  expect(hot.getSettings().fixedColumnsStart).toBe(2);
 });
 
 test("another user's selected cell is outlined at its absolute row once that row is shown, and follows them", async () => {

@@ -16,7 +16,7 @@ import { DialogFrame } from '@tessera/ui-kit';
 import { useMemo, useState } from 'react';
 import { shownValue } from '../grid/formulas/formula-renderer.js';
 import { gridLink } from '../grid/grid-link.js';
-import { usedRows } from './grid-filter.js';
+import { rowTest, usedRows } from './grid-filter.js';
 import { sheetFilter } from './sheet-filter.js';
 
 export interface FilterDialogProps {
@@ -47,15 +47,17 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
   const [kind, setKind] = useState<FilterConditionKind | 'none'>(current?.condition?.kind ?? 'none');
   const [value, setValue] = useState(current?.condition?.value ?? '');
   const [search, setSearch] = useState('');
-  // Counted once per opening over the filter's range (every row, whatever the other columns' filters hide).
+  // Counted once per opening over the filter's range, in the rows the other columns' filters show (as
+  // Google Sheets does: a value only hidden rows hold is no choice one can see the effect of).
   const distinct = useMemo(() => {
     const formulas = gridLink(data).formulas;
     const rows = usedRows(data);
+    const shown = rowTest(data, formulas, filter, column);
     function* texts() {
-      for (let r = 0; r < rows; r++) yield shownCellText(shownValue(formulas, data[r]?.[column], r, column) as CellValue | undefined);
+      for (let r = 0; r < rows; r++) if (shown(r)) yield shownCellText(shownValue(formulas, data[r]?.[column], r, column) as CellValue | undefined);
     }
     return distinctValues(texts()).values;
-  }, [data, column]);
+  }, [data, column, filter]);
   const needle = search.trim().toLowerCase();
   const matching = useMemo(() => (needle === '' ? distinct : distinct.filter(([text]) => (text === '' ? FILTER_TEXTS.blank : text).toLowerCase().includes(needle))), [distinct, needle]);
   const listed = matching.slice(0, FILTER_VALUES_SHOWN);

@@ -40,9 +40,13 @@ export function usedRows(data: GridData): number {
   return 0;
 }
 
-/** The filter prepared for many rows: does row `r` pass every filtered column (by the text it shows)? */
-function rowTest(data: GridData, formulas: FormulaValues | null, filter: SheetFilter): (row: number) => boolean {
-  const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
+/**
+ * The filter prepared for many rows: does row `r` pass every filtered column (by the text it shows)?
+ * `except`: that column's filter left out (the values list of its dialog counts the rows the other
+ * columns' filters show, as Google Sheets' does).
+ */
+export function rowTest(data: GridData, formulas: FormulaValues | null, filter: SheetFilter, except?: number): (row: number) => boolean {
+  const tests = [...filter.columns].filter(([col]) => col !== except).map(([col, f]) => [col, columnFilterTest(f)] as const);
   return (row) => {
     const cells = data[row];
     for (const [col, test] of tests) {

@@ -18,6 +18,8 @@ import { formulaInputs } from './formulas/formula-inputs.js';
 import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
 import { applyFilter, dropHiddenRowChanges, recount, refilterRows } from '../filter/grid-filter.js';
 import { sheetFilter } from '../filter/sheet-filter.js';
+import { applyFreeze, frozenSettings, menuFreeze } from '../freeze/grid-freeze.js';
+import type { SheetFreeze } from '../freeze/sheet-freeze.js';
 import { formulaRenderer, shownValue } from './formulas/formula-renderer.js';
 import { FormulaValues } from './formulas/formula-values.js';
 import { gridLink, LIVE_SOURCE } from './grid-link.js';
@@ -66,6 +68,11 @@ export interface SheetGridProps {
   onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   /** The context menu's 'Filter by this column…' (only when given): the user's row filter's dialog for that column (filter/). */
   onFilterColumn?(column: number): void;
+  /**
+   * The user's frozen rows and columns (freeze/): drawn by the grid, and set by its menu's 'Freeze up to
+   * column X' / 'Freeze up to row N' / 'Unfreeze' (only when given: the live sheet's grid, not a preview).
+   */
+  freeze?: SheetFreeze | null;
   onSelect(row: number, col: number): void;
   /** The selected range, corners in any order (a header click selects a whole row or column: -1 for its start). */
   onSelectRange?(row: number, col: number, row2: number, col2: number): void;
@@ -118,7 +125,7 @@ function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
  * reload the whole grid.
  */
 export const SheetGrid = memo(
-  function SheetGrid({ data, headers, formulaEngine, readOnly = false, highlight = null, findMarks = null, ...handlers }: SheetGridProps) {
+  function SheetGrid({ data, headers, formulaEngine, readOnly = false, highlight = null, findMarks = null, freeze = null, ...handlers }: SheetGridProps) {
     const ref = useRef<HotTableRef>(null);
     // The latest handlers, so the grid's hooks (bound once) always call the current ones.
     const on = useRef(handlers);
@@ -276,9 +283,18 @@ export const SheetGrid = memo(
           history,
           withSort ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
           withFilter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
+          freeze ? menuFreeze(freeze, headers) : undefined,
         ),
-      [readOnly, withHistory, history, withSort, withFilter],
+      [readOnly, withHistory, history, withSort, withFilter, freeze, headers],
     );
+    // The freeze set from the menu, or moved by a row or column op (the session): drawn at once.
+    useEffect(() => {
+      if (!mounted || !freeze) return undefined;
+      return freeze.subscribe(() => {
+        const hot = ref.current?.hotInstance;
+        if (hot) applyFreeze(hot, freeze, true);
+      });
+    }, [freeze, mounted]);
     const cells = useMemo(() => (highlight ? (row: number, col: number) => (highlight(row, col) ? { className: HIGHLIGHT_CLASS } : {}) : undefined), [highlight]);
 
     /**
@@ -357,6 +373,8 @@ export const SheetGrid = memo(
           minRows={NEW_SHEET_EDITOR_DEFAULT.rows}
           minCols={NEW_SHEET_EDITOR_DEFAULT.columns}
           contextMenu={menu}
+          // Read at each render: the freeze as it is now (its changes between renders: the effect above).
+          {...frozenSettings(freeze, true)}
           cells={cells}
           manualColumnResize
           // A large sheet's: set once its rows are shown (above).
@@ -416,5 +434,5 @@ export const SheetGrid = memo(
       </div>
     );
   },
-  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers && a.highlight === b.highlight && a.findMarks === b.findMarks,
+  (a, b) => a.data === b.data && a.formulaEngine === b.formulaEngine && a.readOnly === b.readOnly && a.headers === b.headers && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze,
 );

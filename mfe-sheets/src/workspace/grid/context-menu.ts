@@ -1,4 +1,6 @@
-import { FILTER_TEXTS, SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
+import { FILTER_TEXTS, FREEZE_LIMITS, FREEZE_TEXTS, SORT_TEXTS, type SortDirection, VERSION_PREVIEW_TEXTS } from '@tessera/contracts';
+import type { FrozenPanes } from '../freeze/sheet-freeze.js';
+import { escapeHtml } from './grid-shape.js';
 import type { StructureChange } from './SheetGrid.js';
 
 const EDIT_MENU = ['row_above', 'row_below', '---------', 'col_left', 'col_right', '---------', 'remove_row', 'remove_col', '---------', 'undo', 'redo', '---------', 'copy', 'cut'];
@@ -187,6 +189,76 @@ function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, obj
   };
 }
 
+/**
+ * 'Freeze up to column X', 'Freeze up to row N' and 'Unfreeze': the user's own frozen rows and columns
+ * (freeze/), which the grid draws with fixedColumnsStart / fixedRowsTop (no index moves).
+ * `rowsUnavailable`: rows cannot be frozen on this grid (a windowed sheet's slab): the row entry is
+ * shown disabled with this text, and only the columns count as frozen here.
+ */
+export interface MenuFreeze {
+  frozen(): FrozenPanes;
+  set(next: Partial<FrozenPanes>): void;
+  /** Column `col`'s header label, as the grid shows it. */
+  label(col: number): string;
+  rowsUnavailable?: string;
+}
+
+/** The entries of MenuFreeze, up to the selection's last column or row (a whole column selected has no row entry, a whole row no column entry). */
+function freezeItems(freeze: MenuFreeze): Record<string, object> {
+  // Handsontable writes entry names as HTML: the header label is user text.
+  const columns = (s: Block) => s.right + 1;
+  const rows = (s: Block) => s.bottom + 1;
+  return {
+    freeze_columns: {
+      name(this: MenuGrid) {
+        const s = selectedBlock(this);
+        if (!s) return '';
+        const label = freeze.label(s.right);
+        return escapeHtml(columns(s) > FREEZE_LIMITS.columns ? FREEZE_TEXTS.columnsTooMany(label) : FREEZE_TEXTS.columns(label));
+      },
+      callback(this: MenuGrid) {
+        const s = selectedBlock(this);
+        if (s) freeze.set({ cols: columns(s) });
+      },
+      disabled(this: MenuGrid) {
+        const s = selectedBlock(this);
+        return !s || columns(s) > FREEZE_LIMITS.columns;
+      },
+      hidden(this: MenuGrid) {
+        return selectedBlock(this) === null || this.selection.isSelectedByRowHeader();
+      },
+    },
+    freeze_rows: freeze.rowsUnavailable
+      ? { name: freeze.rowsUnavailable, disabled: () => true }
+      : {
+          name(this: MenuGrid) {
+            const s = selectedBlock(this);
+            if (!s) return '';
+            return rows(s) > FREEZE_LIMITS.rows ? FREEZE_TEXTS.rowsTooMany(rows(s)) : FREEZE_TEXTS.rows(rows(s));
+          },
+          callback(this: MenuGrid) {
+            const s = selectedBlock(this);
+            if (s) freeze.set({ rows: rows(s) });
+          },
+          disabled(this: MenuGrid) {
+            const s = selectedBlock(this);
+            return !s || rows(s) > FREEZE_LIMITS.rows;
+          },
+          hidden(this: MenuGrid) {
+            return selectedBlock(this) === null || this.selection.isSelectedByColumnHeader();
+          },
+        },
+    unfreeze: {
+      name: FREEZE_TEXTS.unfreeze,
+      callback: () => freeze.set({ rows: 0, cols: 0 }),
+      disabled: () => {
+        const { rows: r, cols: c } = freeze.frozen();
+        return c === 0 && (r === 0 || freeze.rowsUnavailable !== undefined);
+      },
+    },
+  };
+}
+
 /** Undo and redo kept by the grids themselves instead of Handsontable's UndoRedo (undo/undo-stack.ts). */
 export interface MenuHistory {
   undo(): void;
@@ -216,15 +288,18 @@ export function contextMenu(
   history?: MenuHistory,
   onSort?: SortRows,
   filter?: MenuFilter,
+  freeze?: MenuFreeze,
 ) {
   // Sorting is an edit: a viewer's menu has none (the server refuses a viewer's sort anyway). A filter
-  // is no edit (only this user's view changes): a viewer filters too.
+  // or a freeze is no edit (only this user's view changes): a viewer filters and freezes too.
   const editKeys = readOnly ? ['copy'] : onSort ? [...EDIT_MENU, '---------', 'sort_asc', 'sort_desc'] : EDIT_MENU;
-  const keys = filter ? [...editKeys, '---------', 'filter_column'] : editKeys;
-  if (!onCellHistory && readOnly && !filter) return keys;
+  const filterKeys = filter ? [...editKeys, '---------', 'filter_column'] : editKeys;
+  const keys = freeze ? [...filterKeys, '---------', 'freeze_columns', 'freeze_rows', 'unfreeze'] : filterKeys;
+  if (!onCellHistory && readOnly && !filter && !freeze) return keys;
   const own = {
     ...(readOnly ? {} : { ...(onStructure ? structureItems(onStructure) : wholeGridInserts()), ...(history ? historyItems(history) : {}), ...(onSort ? sortItems(onSort) : {}) }),
     ...(filter ? filterItems(filter, !onStructure && !readOnly) : {}),
+    ...(freeze ? freezeItems(freeze) : {}),
   };
   const items: Record<string, object> = {};
   // Separators need keys of their own in the object form.

@@ -157,6 +157,12 @@ export interface JumpGrid {
   show(row: number): void;
   /** The selection, at absolute rows (it may reach past the slab: its rows there are not in Handsontable's). */
   report(row: number, col: number, row2: number, col2: number): void;
+  /**
+   * Row `row` when it is shown, else the nearest shown one from it going `toward` (a row the user's
+   * filter hides is no place to land: Ctrl+End, Ctrl+Home, Ctrl+Up/Down to the sheet's edge). Without
+   * it, every row is shown.
+   */
+  shownRow?(row: number, toward: 1 | -1): number;
 }
 
 /** A grid that holds every row of its sheet (the whole grid, `rows` its data): nothing to read or move. */
@@ -180,6 +186,15 @@ export function wholeJumpGrid(hot: Handsontable, rows: () => GridData): JumpGrid
     // Handsontable scrolls to the cell it selects and reports the selection itself (afterSelectionEnd).
     show: () => {},
     report: () => {},
+    shownRow: (row, toward) => {
+      const hidden = filteredOut(rows());
+      if (!hidden) return row;
+      const count = hot.countRows();
+      for (let r = row; r >= 0 && r < count; r += toward) if (!hidden(r)) return r;
+      // Nothing shown that way: the other way (every row that way hidden, the edge among them).
+      for (let r = row; r >= 0 && r < count; r -= toward) if (!hidden(r)) return r;
+      return row;
+    },
   };
 }
 
@@ -207,8 +222,10 @@ export function jumper(grid: JumpGrid): (key: JumpKey) => void {
     const col = !key.extend && same ? anchorCol : (corner.col ?? 0);
     const last = grid.rowCount() - 1;
     const mine = ++generation;
-    const go = (target: number, targetCol: number) => {
+    const go = (reached: number, targetCol: number) => {
       if (mine !== generation || h.isDestroyed) return;
+      // A hidden row reached (the sheet's edge, past the rows shown): the nearest one shown back from it.
+      const target = grid.shownRow ? grid.shownRow(reached, key.to === 'end' || key.to === 'down' ? -1 : 1) : reached;
       grid.show(target);
       const b = grid.base();
       const inSlab = (r: number) => Math.max(0, Math.min(r - b, grid.length() - 1));

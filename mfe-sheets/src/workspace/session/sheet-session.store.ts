@@ -3,6 +3,7 @@ import { createStore, type StoreApi } from 'zustand';
 import type { FormulaEngine } from '../grid/formula-engine.js';
 import type { GridPlace } from '../grid/grid-link.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
+import type { SheetFreeze } from '../freeze/sheet-freeze.js';
 
 /** The sheet as the Workspace holds it once loaded (spec 01 §3 Loaded sheet). */
 export interface LoadedSheet {
@@ -27,6 +28,8 @@ export interface LoadedSheet {
   formulaCellsOverLimit?: number;
   /** Loaded whole in place of the windowed sheet shown (a formula came, issue 23): where the user was in it. */
   place?: GridPlace | null;
+  /** The user's own frozen rows and columns (freeze/), remembered per sheet; moved with every row and column op. */
+  freeze: SheetFreeze;
 }
 
 export interface SheetSessionState {

@@ -41,6 +41,7 @@ import { cellOperations, clearOperation, sortOperation, structureOperation } fro
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
+import { rememberedFreeze } from '../freeze/remembered-freeze.js';
 import { ROW_WINDOW_SIZE } from '../windowed/row-windows.js';
 import { gridUndo, keepUndo } from '../undo/grid-undo.js';
 import { syncKeepsUndo } from '../undo/sync-undo.js';
@@ -203,7 +204,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       });
       // Windowed with formulas only past the engine's bound (opensWindowed): the count says by how much.
       const overLimit = summary.may_have_formulas !== false && summary.held_cells !== undefined ? { formulaCellsOverLimit: summary.held_cells } : {};
-      const loaded: LoadedSheet = { id, data: [], headers: { current: [...summary.metadata.headers] }, loadKey: ++loadCount.current, windowed, ...overLimit };
+      const loaded: LoadedSheet = { id, data: [], headers: { current: [...summary.metadata.headers] }, loadKey: ++loadCount.current, windowed, freeze: rememberedFreeze(shellRef.current.user.id, id), ...overLimit };
       const sizeNow = () => store.getState().size;
       const resize = (next: { rows: number; cols: number }) => {
         const before = sizeNow();
@@ -274,6 +275,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           const moved = moveCharts(store.getState().charts, { type, index, count });
           if (moved.changed) store.setState({ charts: moved.charts });
           windowed.remoteStructure(sheetLive.version, type, index, count);
+          // The user's frozen columns move with theirs (after the slab is rebuilt with the columns moved).
+          loaded.freeze.moved(isRowStructure(type) ? 'row' : 'col', index, isInsertStructure(type) ? count : -count);
           resize({ rows: windowed.rowCount, cols: windowed.colCount });
           touched(null);
         },
@@ -352,7 +355,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       // get the editor's spare columns (spec 01 §9) here, a slice per task: Handsontable would
       // otherwise add them to every row while it first renders, in that one long task.
       if (!(await padRowsInSlices(sheet.data, Math.max(size.cols, NEW_SHEET_EDITOR_DEFAULT.columns), () => current))) return;
-      const loaded: LoadedSheet = { id, data: sheet.data, headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null };
+      const loaded: LoadedSheet = { id, data: sheet.data, headers: { current: [...sheet.metadata.headers] }, loadKey: ++loadCount.current, windowed: null, freeze: rememberedFreeze(shellRef.current.user.id, id) };
       if (switched) {
         // Switched from windowed: the grid opens where the user was, and their steps can be undone.
         loaded.place = switched.place;
@@ -380,6 +383,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           applyRemoteStructure(loaded.data, type, index, count);
           const axis = isRowStructure(type) ? 'row' : 'col';
           const amount = isInsertStructure(type) ? count : -count;
+          // The user's frozen rows and columns move with theirs (Handsontable itself only lowers them on a remove).
+          loaded.freeze.moved(axis, index, amount);
           if (axis === 'col') shiftHeaders(loaded, index, amount);
           resize(sizeAfterStructure(sizeNow(), axis, index, amount));
           if (axis === 'col') refreshHeaders(loaded.data);
@@ -540,6 +545,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         // In the stored grid's terms, before the change moves them.
         const operation = structureOperation(change, store.getState().size, userId());
         if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
+        // The user's frozen rows and columns move with theirs (spare ones too: they are frozen in the grid as well).
+        held?.freeze.moved(change.axis, change.index, change.amount);
         dataChanged(null, (s) => ({ size: sizeAfterStructure(s.size, change.axis, change.index, change.amount) }));
         if (operation && operation.type !== 'cell_update' && operation.type !== 'cells_update' && 'index' in operation) {
           const moved = moveCharts(store.getState().charts, { type: operation.type, index: operation.index, count: operation.count });

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { FILTER_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { FILTER_TEXTS, FREEZE_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -18,6 +18,8 @@ import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from 
 import { copyColumns } from './copy-columns.js';
 import { addJumpKeys, jumper } from '../grid/jump-keys.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
+import { applyFreeze, frozenSettings, menuFreeze } from '../freeze/grid-freeze.js';
+import type { SheetFreeze } from '../freeze/sheet-freeze.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { removeColumns } from './remove-columns.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
@@ -86,6 +88,11 @@ export interface WindowedGridProps {
    * users' selected cells, drawn at absolute rows, and redrawn as they move. A preview has none.
    */
   link?: GridData;
+  /**
+   * The user's frozen columns (freeze/), drawn and set from the menu as on the whole grid (a preview has
+   * none). Not its frozen rows: the grid's first rows are its slab's, which moves as one scrolls.
+   */
+  freeze?: SheetFreeze | null;
 }
 
 /**
@@ -96,7 +103,7 @@ export interface WindowedGridProps {
  * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
  * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, freeze = null, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
@@ -623,9 +630,19 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
         // A filter judges every row in the browser: a windowed sheet's are not all here (the api would have to filter: not yet).
         { unavailable: FILTER_TEXTS.menuWindowed },
+        // Frozen rows would be the slab's first rows: only columns freeze here, the row entry says why.
+        freeze ? menuFreeze(freeze, headers, FREEZE_TEXTS.rowsWindowed) : undefined,
       ),
-    [readOnly],
+    [readOnly, freeze, headers],
   );
+  // The freeze set from the menu, or moved by a column op (the session, once the slab has the columns moved): drawn at once.
+  useEffect(() => {
+    if (!freeze) return undefined;
+    return freeze.subscribe(() => {
+      const h = hot();
+      if (h) applyFreeze(h, freeze, false);
+    });
+  }, [freeze]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <div data-testid="sheet-grid" data-windowed="on" data-formulas="off" style={{ position: 'absolute', inset: 0, overflow: 'hidden', display: 'flex' }}>
@@ -647,6 +664,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           // Its steps name slab rows: undo and redo are sheet.undo's (history above).
           undo={false}
           contextMenu={menu}
+          // Read at each render: the columns frozen now (their changes between renders: the effect above).
+          {...frozenSettings(freeze, false)}
           // Said either way: Handsontable keeps a cell's meta, so a placeholder's readOnly (or a
           // highlight) would outlive its row's arrival (or the slab's move).
           cells={(row: number, col: number) => ({
@@ -686,4 +705,4 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   );
 },
 // The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
-(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks);
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze);
