@@ -26,6 +26,10 @@
 // MILLION_HEAP=1 its JS heap (before, when read and sent, after a GC once saved) and a sampling heap
 // profile of what it allocated that is still alive when read and sent (MILLION_HEAP=all: everything it
 // allocated, garbage included — V8's includeObjectsCollectedBy* flags); MILLION_LARGEST_ONLY=1 runs the largest size only;
+// MILLION_COPY_COLUMN=1: on the largest sheet, once open, column C's header clicked and Ctrl+C (the clipboard
+// granted; before MILLION_CLEAR_COLUMN's Delete when both are on): the time until the clipboard holds it,
+// the longest frame gap, the tab's peak, the text checked to be column C exactly (copyColumnOp); with
+// MILLION_HEAP its JS heap and a sampling heap profile;
 // MILLION_SORT=1: each open sheet sorted by B from another socket (sortStep): → ack, → the tab shows it, the api's holds, the tab's peak;
 // the api's figures then also time each 5,000-row window of column C only (col_start=2&col_count=1, what the Delete reads).
 import os from 'node:os';
@@ -39,7 +43,7 @@ import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
 import { jumpInPage } from './support/row-scrollbar-jump.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
-import { wholeColumnOps } from './support/whole-column-ops.mjs';
+import { copyColumnOp, wholeColumnOps } from './support/whole-column-ops.mjs';
 import { summarizeCpuProfile } from './support/cpu-profile.mjs';
 import { summarizeHeapProfile } from './support/heap-profile.mjs';
 import { loggedOrderBytes, timedSort } from './support/sort-step.mjs';
@@ -61,6 +65,7 @@ const { HYBRID_MAX_CELLS, formulasOverLimit } = await import(pathToFileURL(path.
 const WITH_CHART = process.env.MILLION_CHART === '1';
 const TYPE_FORMULA = process.env.MILLION_TYPE_FORMULA === '1' && !MILLION_FORMULA;
 const CLEAR_COLUMN = process.env.MILLION_CLEAR_COLUMN === '1' && !MILLION_FORMULA;
+const COPY_COLUMN = process.env.MILLION_COPY_COLUMN === '1' && !MILLION_FORMULA;
 const SORT = process.env.MILLION_SORT === '1';
 /** The bench user's token, for MILLION_SORT's socket. */
 let sortToken;
@@ -174,6 +179,34 @@ async function sortStep(page, size, failures) {
   clearInterval(poll);
   const logged = loggedOrderBytes(Array.from({ length: size.rows }, (_, r) => `${size.tag}${r}`), 'asc');
   return `\n  sorted by B A → Z from another socket: send → ack ${s(figures.ms)}, → the tab shows the sorted rows ${shownMs === null ? 'FAILED' : s(shownMs)}; api: event loop held ${ms(figures.longestLoopMs)} at most, database (/health) ${ms(figures.longestHealthMs)}, CPU ${s(figures.apiCpuMs)}, peak ${mb(figures.apiPeakKb)}; ack ${figures.frameBytes} B; op-log order ${logged.packed === null ? '?' : mb(logged.packed)} packed (JSON ${mb(logged.json)}); tab ${mb(before)} before, peak ${mb(peak)}  load ${load()}`;
+}
+
+/**
+ * MILLION_HEAP's heap measurement through `cdp`: start() (a GC, the heap used, sampling started),
+ * stop() (the heap used, the profile summed up), used(), after() (a GC, then the heap used).
+ * `collected`: the profile counts garbage too (V8's includeObjectsCollectedBy* flags).
+ */
+function heapProfiler(cdp, collected) {
+  return {
+    start: async () => {
+      await cdp.send('Performance.enable');
+      await cdp.send('HeapProfiler.enable');
+      await cdp.send('HeapProfiler.collectGarbage');
+      const used = await jsHeapUsed(cdp);
+      await cdp.send('HeapProfiler.startSampling', { samplingInterval: 32_768, ...(collected ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) });
+      return used;
+    },
+    stop: async () => {
+      const used = await jsHeapUsed(cdp);
+      const { profile } = await cdp.send('HeapProfiler.stopSampling');
+      return { used, summary: summarizeHeapProfile(profile, 20) };
+    },
+    used: () => jsHeapUsed(cdp),
+    after: async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return jsHeapUsed(cdp);
+    },
+  };
 }
 
 const stack = await startProductStack(ports, 'tessera-bench-million-');
@@ -390,43 +423,28 @@ try {
     // MILLION_SORT: the open sheet sorted by B A → Z from another socket (bench/support/sort-step.mjs).
     let sortLine = '';
     if (SORT && openMs !== null) sortLine = await sortStep(page, size, failures).catch((err) => void failures.push(`sort: ${err.message.split('\n')[0]}`)) ?? '';
-    // MILLION_CLEAR_COLUMN: whole-column Copy and Delete on the largest sheet.
+    // MILLION_CLEAR_COLUMN, MILLION_COPY_COLUMN: whole-column Copy and Delete on the largest sheet.
     let columnLines = '';
-    if (CLEAR_COLUMN && openMs !== null && size === sizes.at(-1)) {
+    const largest = openMs !== null && size === sizes.at(-1);
+    const heapProfile = process.env.MILLION_HEAP && (CLEAR_COLUMN || COPY_COLUMN) && largest ? heapProfiler(cdp, process.env.MILLION_HEAP === 'all') : null;
+    if (COPY_COLUMN && largest) {
+      const lines = await copyColumnOp(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), heapProfile, failures }).catch((err) => {
+        failures.push(`copy of column C: ${err.message.split('\n')[0]}`);
+        return [];
+      });
+      columnLines += `\n  ${lines.join('\n  ')}`;
+    }
+    if (CLEAR_COLUMN && largest) {
       const before = `tab ${mb(rendererRss(process.pid))} resident before  load ${load()}`;
       const cpuProfile = process.env.MILLION_PROFILE === '1'
         ? { start: () => cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start')), stop: async () => summarizeCpuProfile((await cdp.send('Profiler.stop')).profile) }
-        : null;
-      const heapMode = process.env.MILLION_HEAP;
-      const collected = heapMode === 'all';
-      const heapProfile = heapMode
-        ? {
-            start: async () => {
-              await cdp.send('Performance.enable');
-              await cdp.send('HeapProfiler.enable');
-              await cdp.send('HeapProfiler.collectGarbage');
-              const used = await jsHeapUsed(cdp);
-              await cdp.send('HeapProfiler.startSampling', { samplingInterval: 32_768, ...(collected ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) });
-              return used;
-            },
-            stop: async () => {
-              const used = await jsHeapUsed(cdp);
-              const { profile } = await cdp.send('HeapProfiler.stopSampling');
-              return { used, summary: summarizeHeapProfile(profile, 20) };
-            },
-            used: () => jsHeapUsed(cdp),
-            after: async () => {
-              await cdp.send('HeapProfiler.collectGarbage');
-              return jsHeapUsed(cdp);
-            },
-          }
         : null;
       const cellsOfColumn = async (start) => (await api(`/sheets/${size.id}/rows?start=${start}&count=5000`, { token })).data.map((row) => row[2]);
       const lines = await wholeColumnOps(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), cellsOfColumn, apiCpuMs: () => cpuMs(apiPid), cpuProfile, heapProfile, failures }).catch((err) => {
         failures.push(`whole-column ops: ${err.message.split('\n')[0]}`);
         return [];
       });
-      columnLines = `\n  whole columns (${before}):\n  ${lines.join('\n  ')}`;
+      columnLines += `\n  whole columns (${before}):\n  ${lines.join('\n  ')}`;
     }
     results.push({
       label: size.label,

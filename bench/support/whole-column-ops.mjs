@@ -142,3 +142,69 @@ export async function wholeColumnOps(page, { rows, tabBytes, cellsOfColumn, apiC
   await page.keyboard.press('Escape');
   return lines;
 }
+
+/**
+ * MILLION_COPY_COLUMN (bench/million-rows.mjs): column C's header clicked and Ctrl+C pressed on the
+ * open windowed sheet of `rows` rows (the clipboard granted), as a user copies a whole column: the
+ * time until the clipboard holds it (the grid's status gone: copyColumns resolves once written), the
+ * longest frame gap and the tab's peak meanwhile; then the clipboard's text checked against column
+ * C's values (row r holds r % 100: bench/million-rows.mjs's CSV) — read after the figures, its
+ * reading allocates the text again in the page. With `heapProfile` (MILLION_HEAP) the JS heap before
+ * (after a GC), when written, and a sampling profile of what the copy allocated still alive then.
+ * Returns the lines to print (failures pushed to `failures`).
+ */
+export async function copyColumnOp(page, { rows, tabBytes, heapProfile, failures, timeoutMs = Number(process.env.WHOLE_COLUMN_TIMEOUT_MS ?? 300_000) }) {
+  const lines = [];
+  const grid = page.getByTestId('sheet-grid');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  // A cell first, as a user working in the grid: a header's click leaves the focus where it was (the
+  // navigator's button the sheet was opened with), and Handsontable ignores a copy event aimed there.
+  await grid.locator('.ht_master td').nth(3).click();
+  await grid.locator('.ht_clone_top thead th', { hasText: /^c$/i }).first().click();
+  await startFrameGaps(page);
+  const peak = peakOf(tabBytes);
+  const heapBefore = heapProfile ? await heapProfile.start() : null;
+  const before = tabBytes();
+  // MILLION_HEAP: the JS heap's largest size while copying (polled through CDP: a busy page answers late).
+  let heapMax = 0;
+  let polling = !!heapProfile;
+  const heapPoll = (async () => {
+    while (polling) {
+      heapMax = Math.max(heapMax, (await heapProfile.used()) ?? 0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const t0 = Date.now();
+  await page.keyboard.press('Control+c');
+  const { ms: copyMs, text: copyText } = await untilRead(page, t0, timeoutMs);
+  polling = false;
+  await heapPoll;
+  const heapAtCopied = heapProfile ? await heapProfile.stop() : null;
+  const gap = await stopFrameGaps(page);
+  const tabPeak = peak();
+  const peakAt = peak.at();
+  const copyLoad = load();
+  // The text exactly: column C of every row, by line breaks, none after the last.
+  const check = await page.evaluate(
+    (rows) =>
+      navigator.clipboard.readText().then(
+        (text) => {
+          const expected = Array.from({ length: rows }, (_, r) => String(r % 100)).join('\n');
+          return { length: text.length, same: text === expected };
+        },
+        (e) => ({ length: null, same: false, error: e.message }),
+      ),
+    rows,
+  );
+  if (copyMs === null) failures.push('Ctrl+C of column C: no answer');
+  if (copyText) failures.push(`Ctrl+C of column C: "${copyText}"`);
+  if (!check.same) failures.push(`Ctrl+C of column C: the clipboard does not hold column C (${check.error ?? `${check.length} characters`})`);
+  lines.push(`column C's header, Ctrl+C on ${rows.toLocaleString('en-US')} rows → ${check.same ? `column C on the clipboard (${check.length} characters, exact)` : 'NOT column C'}: ${copyMs === null ? 'FAILED' : s(copyMs)}; longest frame gap ${Math.round(gap)} ms; tab ${mb(before)} before, peak ${mb(tabPeak)} at ${s(peakAt)} after the key  load ${copyLoad}`);
+  if (heapProfile) {
+    const retained = await heapProfile.after();
+    lines.push(`heap (MILLION_HEAP): JS heap before the copy (after a GC) ${mb(heapBefore)}; largest while copying ${mb(heapMax)}; when on the clipboard ${mb(heapAtCopied.used)}; after a GC ${mb(retained)} (tab ${mb(tabBytes())} resident)  load ${load()}`);
+    lines.push(`what the copy allocated that was still alive when on the clipboard (sampling heap profile):\n${heapAtCopied.summary}`);
+  }
+  await page.keyboard.press('Escape');
+  return lines;
+}

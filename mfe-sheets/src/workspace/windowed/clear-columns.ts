@@ -136,22 +136,6 @@ export function clearedOfColumns(values: readonly (readonly CellValue[])[], cols
 }
 
 /**
- * The cells holding a value in `rows` (every row of the sheet, or those from row `first`, read:
- * a Cut; cut to columns `cols`, as clearedCells takes them) sent empty through `write`
- * as one undo step; the rows held show it at once, the others once read. False when none held a value.
- */
-export function clearRows(
-  sheet: WindowedSheet,
-  rows: GridData,
-  cols: readonly number[],
-  write: (changes: CellChange[]) => void,
-  first = 0,
-  blocks?: { blocks: ClearBlock[]; clear: (blocks: ClearBlock[]) => void },
-): boolean {
-  return clearCells(sheet, clearedCells(rows, cols, first), write, blocks);
-}
-
-/**
  * `cleared` sent empty and recorded as one undo step (packed); false when it holds no cell. With
  * `blocks`, as those blocks (one small cells_clear each: the server empties them, whatever their
  * rows) instead of a change per cell through `write`.

@@ -1,31 +1,109 @@
-import { WINDOWED_READ_TEXTS } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS, type CellValue } from '@tessera/contracts';
+import { unpackCells } from '../undo/undo-stack.js';
 import { spanColumns } from './clear-columns.js';
-import { columnsText, copyColumns } from './copy-columns.js';
+import { clipboardBlob, columnsText, copyColumns } from './copy-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
+/** A Blob's text (jsdom's Blob has no text()): read as a page reads a file. */
+const blobText = (blob: Blob) =>
+  new Promise<string>((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.readAsText(blob);
+  });
+
+/** A windowed sheet of `rowCount` rows whose columns() answers `values` (column form); cells() must not be read. */
+function sheetOf(values: CellValue[][], rowCount = values[0]?.length ?? 0) {
+  const columns = jest.fn(async (_range: unknown, cols: () => readonly number[]) => ({ cols: cols(), values: values.map((column) => column.slice()) }));
+  const record = jest.fn();
+  const sheet = { rowCount, colCount: 10, columns, cells: jest.fn(), undo: { record } } as unknown as WindowedSheet;
+  return { sheet, columns, record };
+}
+
+/** The browser's clipboard (jsdom has none): the text/plain written through a ClipboardItem. Removed by the returned function. */
+function stubClipboard() {
+  const written: string[] = [];
+  class Item {
+    constructor(readonly items: Record<string, Promise<Blob>>) {}
+  }
+  Object.assign(globalThis, { ClipboardItem: Item });
+  const write = async ([item]: Item[]) => void written.push(await blobText(await item.items['text/plain']));
+  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { write } });
+  return {
+    written,
+    remove: () => {
+      Reflect.deleteProperty(globalThis, 'ClipboardItem');
+      Reflect.deleteProperty(navigator, 'clipboard');
+    },
+  };
+}
+
 test("whole columns' text is Handsontable's copy of them: tabs, line breaks, a text with a line break quoted, empty cells empty", async () => {
-  // Columns 1 and 2, as sheet.cells gives them (a row shorter than the columns: its cells empty).
-  const rows = [[1, 'x'], [null, 'say "hi"\nthere'], []];
+  // Columns 1 and 2 in column form, as sheet.columns gives them.
+  const values = [[1, null, null], ['x', 'say "hi"\nthere', null]];
   expect(spanColumns([{ left: 1, right: 2 }, { left: 0, right: 0 }, { left: 2, right: 2 }])).toEqual([0, 1, 2]);
-  expect(await columnsText(rows, 2)).toBe('1\tx\n\t"say ""hi""\nthere"\n\t');
+  const pieces = await columnsText(values, 3);
+  expect(pieces!.join('\n')).toBe('1\tx\n\t"say ""hi""\nthere"\n\t');
+  expect(await blobText(clipboardBlob(pieces!))).toBe('1\tx\n\t"say ""hi""\nthere"\n\t');
+  expect(await columnsText([[], []], 0)).toEqual([]);
+});
+
+test('a million-row text is built in pieces and given to the clipboard as the parts of one Blob: the same text as one string', async () => {
+  const rows = 120_001;
+  const values = [Array.from({ length: rows }, (_, r) => (r % 7 === 0 ? null : r)), Array.from({ length: rows }, (_, r) => `v${r % 100}`)];
+  const pieces = (await columnsText(values, rows))!;
+  // Several pieces (a turn of the page between them), none of them the whole text.
+  expect(pieces.length).toBeGreaterThan(1);
+  const whole = Array.from({ length: rows }, (_, r) => `${r % 7 === 0 ? '' : r}\tv${r % 100}`).join('\n');
+  expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(whole.length / 2);
+  expect(await blobText(clipboardBlob(pieces))).toBe(whole);
+});
+
+test('Copy and Cut read the columns in column form (sheet.columns, not row arrays); the clipboard holds their text; a Cut clears them as one undo step', async () => {
+  const clipboard = stubClipboard();
+  try {
+    const { sheet, columns, record } = sheetOf([[1, null, 'a\nb'], ['x', 'y', null]], 10);
+    const write = jest.fn();
+    const clear = jest.fn();
+    await copyColumns(sheet, [{ left: 2, right: 3 }], false, write, () => false, undefined, undefined, clear);
+    expect(columns).toHaveBeenCalledTimes(1);
+    expect(sheet.cells).not.toHaveBeenCalled();
+    expect(clipboard.written).toEqual(['1\tx\n\ty\n"a\nb"\t']);
+    expect(clear).not.toHaveBeenCalled();
+    expect(record).not.toHaveBeenCalled();
+    // Cut of rows 5..7 (a Shift range past the slab): the same text, then its cells cleared as one cells_clear and one step.
+    await copyColumns(sheet, [{ left: 2, right: 3 }], true, write, () => false, undefined, { start: 5, count: 3 }, clear);
+    expect(clipboard.written[1]).toBe(clipboard.written[0]);
+    expect(clear).toHaveBeenCalledWith([{ rows: { start: 5, count: 3 }, columns: { start: 2, count: 2 } }]);
+    expect(write).not.toHaveBeenCalled();
+    expect(record).toHaveBeenCalledTimes(1);
+    expect(unpackCells(record.mock.calls[0][0])).toEqual([
+      { row: 5, col: 2, before: 1, after: null },
+      { row: 7, col: 2, before: 'a\nb', after: null },
+      { row: 5, col: 3, before: 'x', after: null },
+      { row: 6, col: 3, before: 'y', after: null },
+    ]);
+  } finally {
+    clipboard.remove();
+  }
 });
 
 test('a copy whose text would pass the bound is refused: before any row is read when the cells alone pass it, else as soon as the text does', async () => {
-  expect(await columnsText([['abcd'], ['efgh']], 1, 9)).toBe('abcd\nefgh');
-  expect(await columnsText([['abcd'], ['efgh']], 1, 8)).toBeNull();
+  expect((await columnsText([['abcd', 'efgh']], 2, 9))!.join('\n')).toBe('abcd\nefgh');
+  expect(await columnsText([['abcd', 'efgh']], 2, 8)).toBeNull();
 
-  const cells = jest.fn(async () => [['abcd'], ['efgh']]);
-  const sheet = { rowCount: 2, cells, undo: { record: jest.fn() } } as unknown as WindowedSheet;
+  const { sheet, columns } = sheetOf([['abcd', 'efgh']]);
   const write = jest.fn();
   Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: jest.fn(async () => {}) } });
   try {
     // 2 rows × 10 columns: 20 separators at least, past 15 characters; nothing read.
     await expect(copyColumns(sheet, [{ left: 0, right: 9 }], true, write, () => false, 15)).rejects.toThrow(WINDOWED_READ_TEXTS.tooLarge(15));
-    expect(cells).not.toHaveBeenCalled();
+    expect(columns).not.toHaveBeenCalled();
     // Read, then found too long: not on the clipboard, and a Cut clears nothing.
     await expect(copyColumns(sheet, [{ left: 0, right: 0 }], true, write, () => false, 8)).rejects.toThrow(WINDOWED_READ_TEXTS.tooLarge(8));
     expect(navigator.clipboard.writeText).not.toHaveBeenCalled();
     expect(write).not.toHaveBeenCalled();
+    expect(sheet.undo.record).not.toHaveBeenCalled();
   } finally {
     Reflect.deleteProperty(navigator, 'clipboard');
   }

@@ -1,5 +1,5 @@
-import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type ClearBlock, type GridData, type RowRange } from '@tessera/contracts';
-import { clearBlocks, clearRows, spanColumns, type ColumnSpan } from './clear-columns.js';
+import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type RowRange } from '@tessera/contracts';
+import { clearBlocks, clearCells, clearedOfColumns, spanColumns, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /**
@@ -20,60 +20,84 @@ function cellText(value: unknown): string {
 }
 
 /**
- * `rows` (cut to the columns copied, as sheet.cells gives them) as the text Handsontable's copy puts
- * in text/plain (cells by tabs, rows by line breaks, none after the last), built a slice of rows at
- * a time; null as soon as it would pass `max` characters (what is built so far is dropped).
+ * The columns `values` (column form, as sheet.columns gives them: values[k][row]; `count` rows) as
+ * the text Handsontable's copy puts in text/plain (cells by tabs, rows by line breaks, none after
+ * the last), in pieces of ROWS_PER_TURN rows built a turn of the page apart: the text is
+ * pieces.join('\n') (clipboardBlob: the Blob's parts; no one string of the whole text is made);
+ * null as soon as it would pass `max` characters (what is built so far is dropped).
  */
-export async function columnsText(rows: GridData, width: number, max = COPY_MAX_CHARS): Promise<string | null> {
-  const parts: string[] = [];
+export async function columnsText(values: readonly (readonly CellValue[])[], count: number, max = COPY_MAX_CHARS): Promise<string[] | null> {
+  const pieces: string[] = [];
+  const width = values.length;
   let length = 0;
-  for (let from = 0; from < rows.length; from += ROWS_PER_TURN) {
+  for (let from = 0; from < count; from += ROWS_PER_TURN) {
     if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    const to = Math.min(count, from + ROWS_PER_TURN);
     const lines: string[] = [];
-    for (let row = from; row < Math.min(rows.length, from + ROWS_PER_TURN); row++) {
-      const cells = rows[row] ?? [];
-      const texts: string[] = new Array(width);
-      for (let k = 0; k < width; k++) texts[k] = cellText(cells[k]);
-      const line = texts.join('\t');
+    for (let row = from; row < to; row++) {
+      // No array per row: a line of one column is its cell's text.
+      let line = width > 0 ? cellText(values[0][row]) : '';
+      for (let k = 1; k < width; k++) line += `\t${cellText(values[k][row])}`;
       length += line.length + (row > 0 ? 1 : 0);
       if (length > max) return null;
       lines.push(line);
     }
-    parts.push(lines.join('\n'));
+    pieces.push(lines.join('\n'));
   }
-  return parts.join('\n');
+  return pieces;
+}
+
+/** `pieces` (columnsText's) as one text/plain Blob, the line breaks between them as parts of their own. */
+export function clipboardBlob(pieces: readonly string[]): Blob {
+  const parts: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) parts.push('\n');
+    parts.push(pieces[i]);
+  }
+  return new Blob(parts, { type: 'text/plain' });
 }
 
 /**
  * The text given to the clipboard, as text/plain (what spreadsheets paste; the HTML table
  * Handsontable adds too would at least double a million rows' text). Called in the copy event:
  * a ClipboardItem takes the text still being read (Safari writes only within the user's
- * gesture), else it is written once read. Rejects with the user's message: the text's own
- * (too large, unreadable), or the browser's refusal.
+ * gesture), else it is written once read. `text` resolves with columnsText's pieces; they go into
+ * a Blob (its parts: the whole text is never one JS string) and are let go. Rejects with the
+ * user's message: the text's own (too large, unreadable), or the browser's refusal.
  */
-export async function writeClipboard(text: Promise<string>): Promise<void> {
+export async function writeClipboard(text: Promise<string[]>): Promise<void> {
   const clipboard = globalThis.navigator?.clipboard;
+  // The failure of the text itself, kept apart from its pieces (the promise holding them is let go once they are in the Blob).
+  let failure: Promise<void> = Promise.resolve();
   let written: Promise<void>;
   if (clipboard && typeof clipboard.write === 'function' && typeof ClipboardItem === 'function') {
-    written = clipboard.write([new ClipboardItem({ 'text/plain': text.then((t) => new Blob([t], { type: 'text/plain' })) })]);
-  } else if (clipboard && typeof clipboard.writeText === 'function') written = text.then((t) => clipboard.writeText(t));
-  else written = Promise.reject(new Error(WINDOWED_READ_TEXTS.clipboardRefused));
+    const blob = text.then(clipboardBlob);
+    failure = blob.then(() => undefined);
+    written = clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
+  } else if (clipboard && typeof clipboard.writeText === 'function') {
+    const joined = text.then((pieces) => pieces.join('\n'));
+    failure = joined.then(() => undefined);
+    written = joined.then((t) => clipboard.writeText(t));
+  } else written = Promise.reject(new Error(WINDOWED_READ_TEXTS.clipboardRefused));
+  // Nothing here holds `text` any more while the browser writes.
+  text = null as unknown as Promise<string[]>;
   try {
     await written;
   } catch {
     // The text's own failure says more than the browser's (which refuses a text that never came).
-    await text;
+    await failure;
     throw new Error(WINDOWED_READ_TEXTS.clipboardRefused);
   }
 }
 
 /**
  * Copy, or Cut (`cut`), with whole columns selected (their headers clicked, Ctrl+A) on a windowed
- * sheet: every row of the sheet, not the slab's. The rows are read as Delete reads them
- * (sheet.cells, those columns only), their text goes to the clipboard (writeClipboard: called now, in the copy event),
- * and a Cut then clears the cells it copied (clearRows: one undo step; not when `stopped`, read-only
- * by then). Refused before any row is read when the text could not stay under COPY_MAX_CHARS (each
- * cell takes at least its tab or line break), else once it passes it; rejects with the message to show.
+ * sheet: every row of the sheet, not the slab's. The cells are read as Delete reads them
+ * (sheet.columns: those columns only, in column form), their text goes to the clipboard (writeClipboard:
+ * called now, in the copy event; a Copy's values are garbage once the text is built), and a Cut then
+ * clears the cells it copied (clearCells: one undo step; not when `stopped`, read-only by then).
+ * Refused before any row is read when the text could not stay under COPY_MAX_CHARS (each cell takes
+ * at least its tab or line break), else once it passes it; rejects with the message to show.
  * With `range`, those rows only (a Shift-selected range of rows longer than the slab, which holds part of it).
  */
 export function copyColumns(
@@ -87,20 +111,28 @@ export function copyColumns(
   clear?: (blocks: ClearBlock[]) => void,
 ): Promise<void> {
   const cols = spanColumns(spans);
-  let rows: GridData | null = null;
+  // A Cut's values, kept (column form) until the text is on the clipboard: its undo step is made of them then.
+  let held: CellValue[][] | null = null;
   const text = (async () => {
     if ((range ? range.count : sheet.rowCount) * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
+    let values: CellValue[][];
     try {
-      rows = await sheet.cells(range, () => cols);
+      ({ values } = await sheet.columns(range, () => cols));
     } catch {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     }
-    const built = await columnsText(rows, cols.length, max);
-    if (built === null) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
+    if (cut) held = values;
+    const built = await columnsText(values, values[0]?.length ?? 0, max);
+    if (built === null) {
+      held = null;
+      throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
+    }
     return built;
   })();
   return writeClipboard(text).then(() => {
+    const values = held;
+    held = null;
     // A Cut's clear: one cells_clear per span (`clear`), else a change per cell.
-    if (cut && rows && !stopped()) clearRows(sheet, rows, cols, write, range?.start, clear && { blocks: clearBlocks(sheet, spans, range), clear });
+    if (cut && values && !stopped()) clearCells(sheet, clearedOfColumns(values, cols, range?.start), write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
   });
 }
