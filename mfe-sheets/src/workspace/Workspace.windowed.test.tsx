@@ -755,6 +755,33 @@ test('Cut with a whole column selected puts it on the clipboard from every row o
   }
 });
 
+test('a Cut of a whole column still being read is abandoned by a copy made meanwhile: the newer copy stays on the clipboard and nothing is cleared', async () => {
+  await opens();
+  const clipboard = stubClipboard();
+  try {
+    const hot = currentGrid();
+    act(() => {
+      hot.selectColumns(1);
+      hot.listen();
+    });
+    act(() => void clipboardEvent('cut'));
+    expect(screen.getByTestId('windowed-status')).toHaveTextContent(WINDOWED_READ_TEXTS.reading(ROWS));
+    // While every row is read, the user copies two names: on the clipboard at once.
+    act(() => {
+      hot.selectCell(2, 0, 3, 0);
+      hot.listen();
+    });
+    expect(clipboardEvent('copy')['text/plain']).toBe('r2\nr3');
+    // The column's text never replaces it, and its cells stay: they never reached the clipboard.
+    await waitFor(() => expect(screen.queryByTestId('windowed-status')).toBeNull(), { timeout: 20_000 });
+    expect(clipboard.written).toEqual([]);
+    expect(ownOps().filter((op) => op.type === 'cells_clear' || op.type === 'cells_update')).toEqual([]);
+    expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
+  } finally {
+    clipboard.remove();
+  }
+});
+
 test('Copy and Delete of a range selected with Shift past the slab (Ctrl+Shift+End) take every row of it, not the slab\'s part; a block inside the slab is the grid\'s own', async () => {
   await opens();
   const clipboard = stubClipboard();

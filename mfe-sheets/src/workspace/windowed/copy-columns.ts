@@ -90,6 +90,36 @@ export async function writeClipboard(text: Promise<string[]>): Promise<void> {
   }
 }
 
+/** Why a whole-column copy's text never came: a newer copy or cut (abandonedByNewerCopy). Not shown: the user moved on. */
+const SUPERSEDED = new Error('superseded by a newer copy');
+let abandonPending: (() => void) | null = null;
+let listening = false;
+
+/**
+ * A whole-column copy is read for seconds (a million rows: 7-9 s) before its text reaches the clipboard;
+ * a copy or cut the user makes meanwhile — a cell, text in the chat — is on the clipboard at once, and
+ * the column's text landing after it would replace what the user copied last. So any later copy or cut
+ * event on the page abandons the pending one (`abandon`; its write refused, a Cut's clear not made: its
+ * cells never reached the clipboard). The page's copy events are heard first (capture), before the
+ * grid starts the newer copy. Returns the function that forgets `abandon` once its copy is settled.
+ */
+function abandonedByNewerCopy(abandon: () => void): () => void {
+  if (!listening && typeof document !== 'undefined') {
+    listening = true;
+    const supersede = () => {
+      const pending = abandonPending;
+      abandonPending = null;
+      pending?.();
+    };
+    document.addEventListener('copy', supersede, true);
+    document.addEventListener('cut', supersede, true);
+  }
+  abandonPending = abandon;
+  return () => {
+    if (abandonPending === abandon) abandonPending = null;
+  };
+}
+
 /**
  * Copy, or Cut (`cut`), with whole columns selected (their headers clicked, Ctrl+A) on a windowed
  * sheet: every row of the sheet, not the slab's. The cells are read as Delete reads them
@@ -129,10 +159,24 @@ export function copyColumns(
     }
     return built;
   })();
-  return writeClipboard(text).then(() => {
-    const values = held;
-    held = null;
-    // A Cut's clear: one cells_clear per span (`clear`), else a change per cell.
-    if (cut && values && !stopped()) clearCells(sheet, clearedOfColumns(values, cols, range?.start), write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
+  let abandon!: () => void;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = () => reject(SUPERSEDED);
   });
+  abandoned.catch(() => undefined);
+  const forget = abandonedByNewerCopy(abandon);
+  return writeClipboard(Promise.race([text, abandoned]))
+    .then(
+      () => {
+        const values = held;
+        held = null;
+        // A Cut's clear: one cells_clear per span (`clear`), else a change per cell.
+        if (cut && values && !stopped()) clearCells(sheet, clearedOfColumns(values, cols, range?.start), write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
+      },
+      (error: unknown) => {
+        held = null;
+        if (error !== SUPERSEDED) throw error;
+      },
+    )
+    .finally(forget);
 }
