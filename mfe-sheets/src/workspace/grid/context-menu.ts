@@ -203,51 +203,43 @@ export interface MenuFreeze {
   rowsUnavailable?: string;
 }
 
-/** The entries of MenuFreeze, up to the selection's last column or row (a whole column selected has no row entry, a whole row no column entry). */
-function freezeItems(freeze: MenuFreeze): Record<string, object> {
-  // Handsontable writes entry names as HTML: the header label is user text.
-  const columns = (s: Block) => s.right + 1;
-  const rows = (s: Block) => s.bottom + 1;
+/**
+ * One 'Freeze up to …' entry: up to the selection's last column (`cols`) or row (`rows`). A whole
+ * row selected has no column entry, a whole column no row entry.
+ */
+function freezeItem(freeze: MenuFreeze, axis: 'cols' | 'rows'): object {
+  const count = (s: Block) => (axis === 'cols' ? s.right : s.bottom) + 1;
+  const limit = axis === 'cols' ? FREEZE_LIMITS.columns : FREEZE_LIMITS.rows;
+  const name = (s: Block) => {
+    if (axis === 'rows') return count(s) > limit ? FREEZE_TEXTS.rowsTooMany(count(s)) : FREEZE_TEXTS.rows(count(s));
+    // Handsontable writes entry names as HTML: the header label is user text.
+    const label = freeze.label(s.right);
+    return escapeHtml(count(s) > limit ? FREEZE_TEXTS.columnsTooMany(label) : FREEZE_TEXTS.columns(label));
+  };
   return {
-    freeze_columns: {
-      name(this: MenuGrid) {
-        const s = selectedBlock(this);
-        if (!s) return '';
-        const label = freeze.label(s.right);
-        return escapeHtml(columns(s) > FREEZE_LIMITS.columns ? FREEZE_TEXTS.columnsTooMany(label) : FREEZE_TEXTS.columns(label));
-      },
-      callback(this: MenuGrid) {
-        const s = selectedBlock(this);
-        if (s) freeze.set({ cols: columns(s) });
-      },
-      disabled(this: MenuGrid) {
-        const s = selectedBlock(this);
-        return !s || columns(s) > FREEZE_LIMITS.columns;
-      },
-      hidden(this: MenuGrid) {
-        return selectedBlock(this) === null || this.selection.isSelectedByRowHeader();
-      },
+    name(this: MenuGrid) {
+      const s = selectedBlock(this);
+      return s ? name(s) : '';
     },
-    freeze_rows: freeze.rowsUnavailable
-      ? { name: freeze.rowsUnavailable, disabled: () => true }
-      : {
-          name(this: MenuGrid) {
-            const s = selectedBlock(this);
-            if (!s) return '';
-            return rows(s) > FREEZE_LIMITS.rows ? FREEZE_TEXTS.rowsTooMany(rows(s)) : FREEZE_TEXTS.rows(rows(s));
-          },
-          callback(this: MenuGrid) {
-            const s = selectedBlock(this);
-            if (s) freeze.set({ rows: rows(s) });
-          },
-          disabled(this: MenuGrid) {
-            const s = selectedBlock(this);
-            return !s || rows(s) > FREEZE_LIMITS.rows;
-          },
-          hidden(this: MenuGrid) {
-            return selectedBlock(this) === null || this.selection.isSelectedByColumnHeader();
-          },
-        },
+    callback(this: MenuGrid) {
+      const s = selectedBlock(this);
+      if (s) freeze.set({ [axis]: count(s) });
+    },
+    disabled(this: MenuGrid) {
+      const s = selectedBlock(this);
+      return !s || count(s) > limit;
+    },
+    hidden(this: MenuGrid) {
+      return selectedBlock(this) === null || (axis === 'cols' ? this.selection.isSelectedByRowHeader() : this.selection.isSelectedByColumnHeader());
+    },
+  };
+}
+
+/** The entries of MenuFreeze. */
+function freezeItems(freeze: MenuFreeze): Record<string, object> {
+  return {
+    freeze_columns: freezeItem(freeze, 'cols'),
+    freeze_rows: freeze.rowsUnavailable ? { name: freeze.rowsUnavailable, disabled: () => true } : freezeItem(freeze, 'rows'),
     unfreeze: {
       name: FREEZE_TEXTS.unfreeze,
       callback: () => freeze.set({ rows: 0, cols: 0 }),
