@@ -168,6 +168,12 @@ test('copy, Delete and paste over a selection that spans hidden rows touch only 
   act(() => hot.getPlugin('contextMenu').executeCommand('remove_row'));
   await waitFor(() => expect(stored()).toEqual([['Wire', 'done', 5], ['Roof', 'done', 2]]));
   await waitFor(() => expect(count()).toBe(FILTER_TEXTS.showing(0, 2)));
+  // One Ctrl+Z brings the three back (one action, though three rows_remove went out), each in its place.
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(stored()).toEqual([['a', 'open', 3], ['Wire', 'done', 5], ['b', 'open', 8], ['Roof', 'done', 2], ['c', 'open', 1]]));
+  // The paste before it is the next step.
+  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
+  await waitFor(() => expect(stored().map((r) => r[0])).toEqual([null, 'Wire', null, 'Roof', null]));
 });
 
 test("an undo made while filtered goes back to its own row after others' inserts; a sort keeps the filter; find passes over the hidden rows", async () => {

@@ -282,7 +282,7 @@ export const SheetGrid = memo(
           undefined,
           history,
           withSort ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
-          withFilter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
+          withFilter ? { open: (column) => on.current.onFilterColumn?.(column), together: (run) => gridUndo(sheetRows.current).together(run) } : undefined,
           freeze ? menuFreeze(freeze, headers) : undefined,
         ),
       [readOnly, withHistory, history, withSort, withFilter, freeze, headers],

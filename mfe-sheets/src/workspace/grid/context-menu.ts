@@ -133,7 +133,7 @@ function sortItems(onSort: SortRows): Record<string, object> {
  * selection's first column; `unavailable`: the entry is shown disabled, its text saying why (a
  * windowed sheet's rows are not all in the browser).
  */
-export type MenuFilter = { open(column: number): void } | { unavailable: string };
+export type MenuFilter = { open(column: number): void; together?(run: () => void): void } | { unavailable: string };
 
 /** A whole grid that may hide rows (the row filter draws with HiddenRows). */
 interface FilteringGrid {
@@ -146,9 +146,9 @@ interface FilteringGrid {
  * 'Remove rows' over a selection that spans rows the filter hides removes only the rows shown, as
  * Google Sheets and Excel delete only the visible rows of a filtered selection (what one cannot see
  * one does not mean to delete). The rows shown go in groups of adjacent rows: Handsontable removes
- * each in turn, each a rows_remove of its own (and an undo step of its own).
+ * each in turn, each a rows_remove of its own; `together` makes their undo steps one.
  */
-function shownRowsRemove(): Record<string, object> {
+function shownRowsRemove(together: (run: () => void) => void = (run) => run()): Record<string, object> {
   return {
     remove_row: {
       callback(this: FilteringGrid) {
@@ -166,7 +166,7 @@ function shownRowsRemove(): Record<string, object> {
           if (last && last[0] + last[1] === row) last[1]++;
           else groups.push([row, 1]);
         }
-        if (groups.length > 0) this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow');
+        if (groups.length > 0) together(() => this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow'));
       },
     },
   };
@@ -175,7 +175,7 @@ function shownRowsRemove(): Record<string, object> {
 function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, object> {
   if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
   return {
-    ...(wholeGrid ? shownRowsRemove() : {}),
+    ...(wholeGrid ? shownRowsRemove(filter.together) : {}),
     filter_column: {
       name: FILTER_TEXTS.menu,
       callback(this: MenuGrid) {
