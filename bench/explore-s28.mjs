@@ -58,6 +58,10 @@ try {
   await page.waitForTimeout(2000);
   console.log('after redo:', (await api(`/sheets/${sheet.id}`, { token })).data.map((r) => r[0]).join(','));
   await shot(page, 's7-redone');
+  for (const wait of [3000, 10000]) {
+    await page.waitForTimeout(wait);
+    console.log(`navigator after +${wait} ms:`, await page.getByTestId('remote-mfe-sheets-Navigator').getByText(/rows •/).first().textContent());
+  }
   console.log('errors:', errors);
   await browser.close();
 } finally {

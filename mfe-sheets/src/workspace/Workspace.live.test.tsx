@@ -159,6 +159,19 @@ test('concurrent writers on the same cells: the grid ends equal to the server sh
   expect(shell.sheet.getData()).toEqual(padded(server));
 });
 
+test('own row and column removes sent together: the navigator is told the size once the server has them all (not only when the first is in)', async () => {
+  const { shell } = await aliceOpens();
+  const toldAt: [number, number][] = [];
+  // What the navigator reads when told: the server's size then.
+  shell.bus.on('sheet-updated', () => toldAt.push([api.sheets.get(budget.id)!.data.length, api.sheets.get(budget.id)!.metadata.columns]));
+  act(() => {
+    currentGrid().alter('remove_row', 0, 1);
+    currentGrid().alter('remove_col', 0, 1);
+  });
+  await waitFor(() => expect(api.sheets.get(budget.id)!.metadata.columns).toBe(1));
+  await waitFor(() => expect(toldAt.at(-1)).toEqual([1, 1]));
+});
+
 test('rows and columns inserted or removed by someone else move the cells here; named headers move with them; the navigator is told the new size', async () => {
   const { shell } = await aliceOpens();
   const updated: unknown[] = [];
