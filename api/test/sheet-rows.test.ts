@@ -271,7 +271,8 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.equal(values.more, 0);
     await assert.rejects(sheets.filterRows(id, { filters: [{ column: columns, values: null, condition: null }] }), /column 4 is not in the sheet/);
 
-    // Rows inserted between the first window and the second: scanned again, the answer of the sheet as it is after.
+    // Rows inserted between the first window and the second: the answer is of one layout, before the insert or after it
+    // (scanned again; PGlite runs the insert between the two windows: after).
     let checks = 0;
     let inserted: Promise<unknown> | undefined;
     const closed = () => {
@@ -280,9 +281,10 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     };
     const moved = await sheets.filterRows(id, { filters }, closed);
     await inserted;
-    assert.equal(moved.row_count, model.length + 10);
+    const shift = moved.row_count - model.length;
+    assert.ok(shift === 0 || shift === 10, `rows ${moved.row_count}`);
     assert.equal(moved.shown, expected.rows.length);
-    assert.equal(unpackRuns(moved.runs, moved.row_count)![0], expected.rows[0] + 10);
+    assert.equal(unpackRuns(moved.runs, moved.row_count)![0], expected.rows[0] + shift);
   });
 
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
