@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CellValue, cellMatches, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
+import { type CellValue, type ColumnFilterBody, cellMatches, columnFilterOf, columnFilterTest, distinctValues, shownCellText, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
@@ -230,6 +230,63 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.equal(found.row_count, rows[0] === 20 ? model.length + 10 : model.length);
   });
 
+  it("filter: the rows and a column's values a whole grid shows, across windows and chunks of any size (row ops, a column op pending); rows moved while it scans: scanned again", async () => {
+    // 11,050 rows: a status, an amount, a formula's text (a windowed grid shows it), empty rows at the end (outside the filter's range).
+    const STATUS = ['open', 'Closed', 'pending', '', 'open'];
+    let model: GridData = Array.from({ length: 11_050 }, (_, r) => (r >= 11_000 ? [null, null, null] : [STATUS[r % 5], r % 97, r % 7 === 0 ? `=B${r + 1}*2` : `n${r}`]));
+    const id = await create(model);
+    let columns = 3;
+    for (const op of [{ type: 'rows_insert', index: 4_990, count: 30 }, { type: 'rows_remove', index: 10, count: 5 }, { type: 'columns_insert', index: 1, count: 1 }] as StoredStructureOp[]) {
+      await sheets.applyStructure(id, op, userId);
+      model = restructure(structuredClone(model), [], columns, op).grid;
+      if (op.type === 'columns_insert') columns += op.count;
+    }
+    assert.deepEqual((await sheets.readGrid(id)).data, model);
+    const filters: ColumnFilterBody[] = [
+      { column: 0, values: { mode: 'except', texts: ['Closed', ''] }, condition: null },
+      { column: 2, values: null, condition: { kind: 'less', value: '50' } },
+      { column: 3, values: null, condition: { kind: 'contains', value: '=b' } },
+    ];
+    // What the whole grid shows: its range up to the last row with a value, each row judged on its cells' text (grid-filter.ts).
+    const whole = (except?: number) => {
+      let used = 0;
+      model.forEach((row, r) => row.some((v) => v !== null && v !== '') && (used = r + 1));
+      const tests = filters.filter((f) => f.column !== except).map((f) => [f.column, columnFilterTest(columnFilterOf(f))] as const);
+      return { used, rows: Array.from({ length: used }, (_, r) => r).filter((r) => tests.every(([c, test]) => test(model[r][c]))) };
+    };
+    const expected = whole();
+    assert.ok(expected.rows.length > 100 && expected.used < model.length);
+    const result = await sheets.filterRows(id, { filters });
+    const runs = unpackRuns(result.runs, result.row_count)!;
+    const shown: number[] = [];
+    for (let i = 0; i < runs.length; i += 2) for (let k = 0; k < runs[i + 1]; k++) shown.push(runs[i] + k);
+    const below = Array.from({ length: model.length - expected.used }, (_, k) => expected.used + k);
+    assert.deepEqual(shown, [...expected.rows, ...below]);
+    assert.deepEqual([result.shown, result.rows, result.row_count], [expected.rows.length, expected.used, model.length]);
+    // The values of column 0 in the rows the other filters show (its own left out), as the dialog lists them.
+    const others = whole(0);
+    const values = await sheets.filterValues(id, { filters, column: 0, search: '' });
+    assert.deepEqual(values.values, distinctValues(others.rows.map((r) => shownCellText(model[r][0]))).values);
+    assert.deepEqual(values.values.map(([text]) => text), ['Closed', 'open', 'pending', '']);
+    assert.equal(values.more, 0);
+    await assert.rejects(sheets.filterRows(id, { filters: [{ column: columns, values: null, condition: null }] }), /column 4 is not in the sheet/);
+
+    // Rows inserted between the first window and the second: the answer is of one layout, before the insert or after it
+    // (scanned again; PGlite runs the insert between the two windows: after).
+    let checks = 0;
+    let inserted: Promise<unknown> | undefined;
+    const closed = () => {
+      if (++checks === 2) inserted = sheets.applyStructure(id, { type: 'rows_insert', index: 0, count: 10 }, userId);
+      return false;
+    };
+    const moved = await sheets.filterRows(id, { filters }, closed);
+    await inserted;
+    const shift = moved.row_count - model.length;
+    assert.ok(shift === 0 || shift === 10, `rows ${moved.row_count}`);
+    assert.equal(moved.shown, expected.rows.length);
+    assert.equal(unpackRuns(moved.runs, moved.row_count)![0], expected.rows[0] + shift);
+  });
+
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
     const model = labelled(1_500);
     const id = await create(model);
@@ -287,6 +344,25 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const res = await api.get(`/api/v1/sheets/${created.json().id}/find?q=R1100C2&after_row=3&after_col=0&limit=2`);
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(FindResultSchema.parse(res.json()), { id: created.json().id, version: created.json().version, row_count: 1_200, matches: [[1_100, 2, 1]], total: 1, complete: true, wrapped: false });
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+
+  it('POST /sheets/:id/filter and /filter/values answer the rows shown and the values at the sheet\'s version, as described', async () => {
+    const admin = await login(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const created = await api.post('/api/v1/sheets', { name: `Filter ${crypto.randomUUID().slice(0, 8)}`, data: [['open', 1], ['closed', 2], ['open', '=A1'], ['', 4]] });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, version } = created.json();
+    const res = await api.post(`/api/v1/sheets/${id}/filter`, { filters: [{ column: 0, values: { mode: 'only', texts: ['open'] } }] });
+    assert.equal(res.statusCode, 200, res.body);
+    const result = SheetFilterResultSchema.parse(res.json());
+    assert.deepEqual({ ...result, runs: Array.from(unpackRuns(result.runs, 4)!) }, { id, version, row_count: 4, rows: 4, shown: 2, runs: [0, 1, 2, 1] });
+    const values = await api.post(`/api/v1/sheets/${id}/filter/values`, { filters: [{ column: 0, values: { mode: 'only', texts: ['open'] } }], column: 1, search: '=' });
+    assert.equal(values.statusCode, 200, values.body);
+    assert.deepEqual(SheetFilterValuesResultSchema.parse(values.json()), { id, version, values: [['=A1', 1]], more: 0 });
+    const outside = await api.post(`/api/v1/sheets/${id}/filter/values`, { filters: [], column: 2 });
+    assert.equal(outside.statusCode, 400, outside.body);
+    assert.equal(outside.json().error.message, 'column 2 is not in the sheet (it has 2 columns)');
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 

@@ -42,6 +42,8 @@ export * from './sheets/sheet.schema.js';
 export * from './sheets/sheet-rows.schema.js';
 export * from './find/find.js';
 export * from './find/row-filter.js';
+export * from './find/row-runs.js';
+export * from './find/sheet-filter.schema.js';
 export * from './sheets/freeze.js';
 export * from './sheets/parse-rows.js';
 export * from './sheets/formula-cells.js';

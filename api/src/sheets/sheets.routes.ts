@@ -5,6 +5,13 @@ import {
   FavoriteToggleResultSchema,
   FindQuerySchema,
   FindResultSchema,
+  FILTER_BODY_MAX_BYTES,
+  FILTER_COLUMNS_MAX,
+  FILTER_VALUES_SHOWN,
+  SheetFilterBodySchema,
+  SheetFilterResultSchema,
+  SheetFilterValuesBodySchema,
+  SheetFilterValuesResultSchema,
   SheetListSchema,
   SheetSchema,
   SheetSummarySchema,
@@ -72,6 +79,21 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     const query = validate(FindQuerySchema, request.query);
     // The client gone (another text typed, the bar closed): the scan stops.
     return sheets.find(id, query, () => reply.raw.destroyed || request.raw.socket.destroyed);
+  });
+
+  // A windowed sheet's row filter (personal: nothing is stored or sent to others), judged here since its rows are not in the browser.
+  const filterDoc = `The filters of up to FILTER_COLUMNS_MAX (${FILTER_COLUMNS_MAX}) columns of the sheet, each a values list (mode only: the texts ticked; except: the texts unticked) and a condition (contains, equals, greater, less, empty, not_empty), judged on each cell's text as shown (a formula by its text, as a windowed grid shows it), over the stored rows read a window at a time, never whole; a row passes when every filtered column passes. Takes a 'sheet read' slot while it scans. 409 when the sheet's rows kept moving during the scan.`;
+  app.post('/:id/filter', withDoc({ summary: 'The rows a row filter shows', description: `${filterDoc} The answer, at the sheet's version (read before the scan): runs, the rows shown as packed runs (contracts unpackRuns: start and count pairs, varints, base64), and shown of rows, the filter's range (up to the last row holding a value; the empty rows below it are shown, outside it).`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterBodySchema, responses: { 200: SheetFilterResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    const body = validate(SheetFilterBodySchema, request.body);
+    // The client gone (the filter changed, the sheet closed): the scan stops.
+    return sheets.filterRows(id, body, () => reply.raw.destroyed || request.raw.socket.destroyed);
+  });
+
+  app.post('/:id/filter/values', withDoc({ summary: 'A column\'s values for its row filter', description: `${filterDoc} The values of column (its text as shown, '' for the blanks) in the rows the other columns' filters show of the filter's range, containing search (without case; the blanks as '(Blanks)'), in the filter list's order (numbers, then texts, the blanks last): the first FILTER_VALUES_SHOWN (${FILTER_VALUES_SHOWN}) with how many cells show each, and more, how many other values there are.`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterValuesBodySchema, responses: { 200: SheetFilterValuesResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    const body = validate(SheetFilterValuesBodySchema, request.body);
+    return sheets.filterValues(id, body, () => reply.raw.destroyed || request.raw.socket.destroyed);
   });
 
   app.put('/:id', withDoc({ summary: 'Save a sheet (a stale base is merged cell by cell)', tag: 'Sheets', params: SheetIdParamsSchema, body: UpdateSheetBodySchema, responses: { 200: SheetSummarySchema } }, { bodyLimit: SHEET_BODY_LIMIT_BYTES, ...onSheet('edit'), onRequest: services.slots.before('save') }), async (request) => {

@@ -12,6 +12,12 @@ import {
   type CreateSheetBody,
   type FindQuery,
   type FindResult,
+  FilterValuesScan,
+  RowFilterScan,
+  type SheetFilterBody,
+  type SheetFilterResult,
+  type SheetFilterValuesBody,
+  type SheetFilterValuesResult,
   hasFormula,
   opensWindowed,
   WINDOWED_SHEET_MIN_ROWS,
@@ -57,6 +63,7 @@ import { GridCache, LayoutCache, LoadedChunkCache } from './grid-cache.js';
 import { readRowWindow } from './row-window.js';
 import { columnSpanOf } from './window-text.js';
 import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
+import { requireColumnsInSheet, scanSheetRows } from './sheet-filter.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredClearOp, type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
@@ -97,6 +104,8 @@ import {
 } from './sheet-store.js';
 
 export const SHEET_NOT_FOUND = 'Sheet not found';
+/** A filter whose sheet's rows kept moving (FIND_ATTEMPTS scans) while it scanned. */
+export const FILTER_ROWS_MOVED = 'The sheet\'s rows kept moving while it was filtered: try again';
 export const GROUP_NOT_FOUND = 'Group not found';
 
 export const notFound = (message: string) => new HttpError(404, ERROR_CODES.notFound, message);
@@ -326,6 +335,39 @@ export class SheetsService {
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
       const found = await findInSheet(this.db, id, sheet.row_count, query, closed);
       if (attempt >= FIND_ATTEMPTS || closed() || !(await rowsMovedSince(this.db, id, sheet.version))) return { id, version: sheet.version, row_count: sheet.row_count, ...found };
+    }
+  }
+
+  /**
+   * The rows a windowed sheet's filter shows (POST /sheets/:id/filter), judged here over the stored
+   * rows (sheet-filter.ts), a window at a time, each its own statement as find's (the same reasons).
+   * The answer's version is the one read before the scan: a cell edited after it may or may not have
+   * been seen, and the client judges the rows edited after that version again (as a whole grid judges
+   * others' edits), so either is right. When rows moved meanwhile the scan starts again, FIND_ATTEMPTS
+   * at most, then it is refused (409): the runs would be of rows no longer where they were.
+   */
+  async filterRows(id: string, body: SheetFilterBody, closed: () => boolean = () => false): Promise<SheetFilterResult> {
+    const { sheet, scan } = await this.scanFiltered(id, body.filters.map((f) => f.column), () => new RowFilterScan(body.filters), closed);
+    return { id, version: sheet.version, row_count: sheet.row_count, ...scan.result(sheet.row_count) };
+  }
+
+  /** A column's values for a windowed sheet's filter dialog (POST /sheets/:id/filter/values), scanned as filterRows. */
+  async filterValues(id: string, body: SheetFilterValuesBody, closed: () => boolean = () => false): Promise<SheetFilterValuesResult> {
+    const columns = [...body.filters.map((f) => f.column), body.column];
+    const { sheet, scan } = await this.scanFiltered(id, columns, () => new FilterValuesScan(body.filters, body.column, body.search), closed);
+    return { id, version: sheet.version, ...scan.result() };
+  }
+
+  private async scanFiltered<S extends { feed(rows: CellValue[][], first: number): void }>(id: string, columns: number[], start: () => S, closed: () => boolean): Promise<{ sheet: { version: number; row_count: number }; scan: S }> {
+    for (let attempt = 1; ; attempt++) {
+      const sheet = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
+      if (!sheet) throw notFound(SHEET_NOT_FOUND);
+      requireColumnsInSheet(columns, sheet.col_count);
+      const scan = start();
+      // The client gone: whatever is answered goes nowhere.
+      if (!(await scanSheetRows(this.db, id, sheet.row_count, (rows, first) => scan.feed(rows, first), closed))) return { sheet, scan };
+      if (!(await rowsMovedSince(this.db, id, sheet.version))) return { sheet, scan };
+      if (attempt >= FIND_ATTEMPTS) throw HttpError.conflict(FILTER_ROWS_MOVED);
     }
   }
 

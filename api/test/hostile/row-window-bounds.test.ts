@@ -1,7 +1,7 @@
 // npm test: once, on PostgreSQL (scripts/lib/service-tests.mjs): the database only backs the app; what is checked is the refusal of forged windows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
-import { ERROR_CODES, FIND_LIMIT_MAX, FIND_QUERY_MAX_CHARS, FindResultSchema, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, VersionRowsSchema } from '@tessera/contracts';
+import { ERROR_CODES, FILTER_BODY_MAX_BYTES, FILTER_COLUMNS_MAX, FILTER_TEXTS_MAX, FIND_LIMIT_MAX, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_QUERY_MAX_CHARS, FindResultSchema, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, VersionRowsSchema } from '@tessera/contracts';
 import { SheetsService } from '../../src/sheets/sheets.service.js';
 import { VersionsService } from '../../src/versions/versions.service.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
@@ -20,6 +20,7 @@ describe('hostile: row windows', () => {
   let t: TestApp;
   let api: ApiClient;
   let id: string;
+  let token: string;
   /** Window reads started (the services' rowWindow and versionRows), counted around the calls below. */
   const reads = mock.method(SheetsService.prototype, 'rowWindow');
   const versionReads = mock.method(VersionsService.prototype, 'versionRows');
@@ -27,9 +28,12 @@ describe('hostile: row windows', () => {
   const finds = mock.method(SheetsService.prototype, 'find');
   /** Finds in a version started (GET /sheets/:id/versions/:versionId/find's scans). */
   const versionFinds = mock.method(VersionsService.prototype, 'find');
+  /** Filter scans started (POST /sheets/:id/filter and /filter/values). */
+  const filterScans = [mock.method(SheetsService.prototype, 'filterRows'), mock.method(SheetsService.prototype, 'filterValues')];
   before(async () => {
     t = await createTestApp();
-    api = apiClient(t.app, (await signupAdmin(t.app)).accessToken);
+    token = (await signupAdmin(t.app)).accessToken;
+    api = apiClient(t.app, token);
     const res = await api.post('/api/v1/sheets', { name: 'Bounds', data: [['a', 1], ['b', 2]] });
     assert.equal(res.statusCode, 201, res.body);
     id = res.json().id;
@@ -210,6 +214,68 @@ describe('hostile: row windows', () => {
     const column = await api.get(`/api/v1/sheets/${id}/versions/1/rows?col_start=1&col_count=1`);
     assert.equal(column.statusCode, 200, column.body);
     assert.deepEqual([VersionRowsSchema.parse(column.json()).data, column.json().col_start], [[[1], [2]], 1]);
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, health.body);
+  });
+  it('refuses a forged filter (extra fields, bad or repeated columns, too many columns or texts, texts too long, a huge body, a column past the sheet), scanning nothing and changing nothing', async () => {
+    const before = (await api.get(`/api/v1/sheets/${id}`)).json();
+    const COLUMN = 'column must be a whole number from 0 to 16383';
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `${i}`);
+    // Each body to both routes (to the values one with column 0); those marked 'values' (a column's values: filters, a column and a bounded search) to that one only.
+    const forged: [unknown, string, 'values'?][] = [
+      [{}, 'filters must be a list of column filters'],
+      [{ filters: 'all' }, 'filters must be a list of column filters'],
+      [[], 'expected object, received array'],
+      [{ filters: [], sort: 1 }, 'Unrecognized key: "sort"'],
+      [{ filters: [{ column: 0, __proto__x: 1 }] }, 'Unrecognized key: "__proto__x"'],
+      [{ filters: [{ column: -1 }] }, COLUMN],
+      [{ filters: [{ column: 0.5 }] }, COLUMN],
+      [{ filters: [{ column: '0' }] }, COLUMN],
+      [{ filters: [{ column: 1e300 }] }, COLUMN],
+      [{ filters: [{ column: 16_384 }] }, COLUMN],
+      [{ filters: [{ column: 1 }, { column: 1 }] }, 'each column may be filtered once'],
+      [{ filters: Array.from({ length: FILTER_COLUMNS_MAX + 1 }, (_, c) => ({ column: c })) }, `at most ${FILTER_COLUMNS_MAX} columns may be filtered`],
+      [{ filters: [{ column: 0, values: { mode: 'some', texts: [] } }] }, 'values.mode must be only or except'],
+      [{ filters: [{ column: 0, values: { mode: 'only', texts: [1] } }] }, 'Invalid input'],
+      [{ filters: [{ column: 0, values: { mode: 'only', texts: many(FILTER_TEXTS_MAX + 1) } }] }, `a filter may list at most ${FILTER_TEXTS_MAX} texts`],
+      [{ filters: [{ column: 0, values: { mode: 'only', texts: ['x'.repeat(32_768)] } }] }, 'a listed text may be at most 32767 characters'],
+      [{ filters: [{ column: 0, values: { mode: 'only', texts: Array.from({ length: 31 }, () => 'x'.repeat(32_767)) } }] }, 'the listed texts may hold at most 1000000 characters together'],
+      [{ filters: [{ column: 0, condition: { kind: 'regex', value: '.*' } }] }, 'condition.kind must be one of'],
+      [{ filters: [{ column: 0, condition: { kind: 'contains', value: 'x'.repeat(257) } }] }, 'condition.value may be at most 256 characters'],
+      [{ filters: [{ column: 0, condition: { kind: 'contains', value: 'a', flags: 'i' } }] }, 'Unrecognized key: "flags"'],
+      // The column's values: the same filters, a column and a bounded search.
+      [{ filters: [], column: -1 }, COLUMN, 'values'],
+      [{ filters: [], column: 0, search: 'x'.repeat(257) }, 'search may be at most 256 characters', 'values'],
+      [{ filters: [], column: 0, limit: 10_000 }, 'Unrecognized key: "limit"', 'values'],
+      [{ filters: [] }, COLUMN, 'values'],
+      // A column the sheet does not have (it has 2).
+      [{ filters: [], column: 2 }, 'column 2 is not in the sheet (it has 2 columns)', 'values'],
+      [{ filters: [{ column: 2 }] }, 'column 2 is not in the sheet (it has 2 columns)'],
+    ];
+    for (const [body, message, only] of forged) {
+      for (const path of only ? ['filter/values'] : ['filter', 'filter/values']) {
+        // To the values route with a column (the body's own fault is then the first found).
+        const sent = path === 'filter/values' && !only && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, column: 0 } : body;
+        const res = await api.post(`/api/v1/sheets/${id}/${path}`, sent);
+        const label = `${path} ${JSON.stringify(body).slice(0, 100)}`;
+        assert.equal(res.statusCode, 400, `${label}: ${res.body.slice(0, 300)}`);
+        assert.equal(res.json().error.code, ERROR_CODES.validation, label);
+        assert.ok(res.json().error.message.includes(message), `${label}: ${res.json().error.message}`);
+      }
+    }
+    // A body past FILTER_BODY_MAX_BYTES is refused before it is parsed.
+    const huge = await t.app.inject({ method: 'POST', url: `/api/v1/sheets/${id}/filter`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: `{"filters":[{"column":0,"values":{"mode":"only","texts":["${'x'.repeat(FILTER_BODY_MAX_BYTES)}"]}}]}` });
+    assert.equal(huge.statusCode, 413, huge.body.slice(0, 300));
+    const scanned = filterScans.reduce((n, m) => n + m.mock.callCount(), 0);
+    assert.equal(scanned, 3, 'only the columns past the sheet got to the service (refused there before any row is read)');
+    const ok = await api.post(`/api/v1/sheets/${id}/filter`, { filters: [{ column: 0, values: { mode: 'except', texts: ['a'] } }] });
+    assert.equal(ok.statusCode, 200, ok.body);
+    const shown = SheetFilterResultSchema.parse(ok.json());
+    assert.deepEqual([Array.from(unpackRuns(shown.runs, shown.row_count)!), shown.shown, shown.rows], [[1, 1], 1, 2]);
+    const values = await api.post(`/api/v1/sheets/${id}/filter/values`, { filters: [], column: 1 });
+    assert.deepEqual(SheetFilterValuesResultSchema.parse(values.json()).values, [['1', 1], ['2', 1]]);
+    const after = (await api.get(`/api/v1/sheets/${id}`)).json();
+    assert.deepEqual([after.version, after.data], [before.version, before.data], 'nothing changed');
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     assert.equal(health.statusCode, 200, health.body);
   });

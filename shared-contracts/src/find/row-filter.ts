@@ -107,16 +107,25 @@ export function distinctValues(texts: Iterable<string>): DistinctValues {
   const counts = new Map<string, number>();
   for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
   const values = [...counts];
-  values.sort(([a], [b]) => {
-    if (a === '' || b === '') return a === '' ? (b === '' ? 0 : 1) : -1;
-    const na = numberOf(a);
-    const nb = numberOf(b);
-    if (na !== null && nb !== null) return na - nb;
-    if (na !== null || nb !== null) return na !== null ? -1 : 1;
-    return TEXT_ORDER.compare(a, b);
-  });
+  values.sort(([a], [b]) => compareFilterTexts(a, b));
   return { values };
 }
+
+/** The order of the filter's list: numbers by value, then texts alphabetically without case, the empty text last. */
+export function compareFilterTexts(a: string, b: string): number {
+  if (a === '' || b === '') return a === '' ? (b === '' ? 0 : 1) : -1;
+  const na = numberOf(a);
+  const nb = numberOf(b);
+  if (na !== null && nb !== null) return na - nb;
+  if (na !== null || nb !== null) return na !== null ? -1 : 1;
+  return TEXT_ORDER.compare(a, b);
+}
+
+/** Does a value of the list (its text, '' for the blanks) match the dialog's search box's text? */
+export const valueMatchesSearch = (text: string, search: string): boolean => {
+  const needle = search.trim().toLowerCase();
+  return needle === '' || (text === '' ? FILTER_TEXTS.blank : text).toLowerCase().includes(needle);
+};
 
 /** The filter's texts: the menu entry, its dialog, the bar over a filtered grid. */
 export const FILTER_TEXTS = {

@@ -11,6 +11,7 @@ import {
   type FilterValues,
   type GridData,
   shownCellText,
+  valueMatchesSearch,
 } from '@tessera/contracts';
 import { DialogFrame } from '@tessera/ui-kit';
 import { useMemo, useState } from 'react';
@@ -59,7 +60,7 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
     return distinctValues(texts()).values;
   }, [data, column, filter]);
   const needle = search.trim().toLowerCase();
-  const matching = useMemo(() => (needle === '' ? distinct : distinct.filter(([text]) => (text === '' ? FILTER_TEXTS.blank : text).toLowerCase().includes(needle))), [distinct, needle]);
+  const matching = useMemo(() => (needle === '' ? distinct : distinct.filter(([text]) => valueMatchesSearch(text, needle))), [distinct, needle]);
   const listed = matching.slice(0, FILTER_VALUES_SHOWN);
   const isTicked = (text: string) => values.texts.has(text) === (values.mode === 'only');
 
