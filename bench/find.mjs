@@ -7,49 +7,21 @@
 // a text found nowhere (the whole sheet read); then the same in version 1 (GET .../versions/1/find's scan:
 // the first find rebuilds the version, later ones scan it kept); and the process's peak resident size.
 // FIND_ROWS: another row count (default 1,000,000). Build first: pnpm --filter @tessera/api run build.
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { requireFromApi, root } from './support/built-api.mjs';
+import { root } from './support/built-api.mjs';
+import { benchSheetsService } from './support/sheets-service.mjs';
 
 const ROWS = Number(process.env.FIND_ROWS ?? 1_000_000);
 const COLS = 10;
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-const { sql } = await import(requireFromApi.resolve('kysely'));
-const { openDatabase } = await import(path.join(root, 'api/dist/db/database.js'));
-const { SheetsService } = await import(path.join(root, 'api/dist/sheets/sheets.service.js'));
-
-const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-find-'));
-let dbUrl;
-let dropDb = async () => {};
-if (process.env.BENCH_PG_URL) {
-  const pg = requireFromApi('pg');
-  const name = `bench_find_${crypto.randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.BENCH_PG_URL);
-  url.pathname = `/${name}`;
-  dbUrl = url.toString();
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE ${name}`);
-    await c.end();
-  };
-}
-const db = await openDatabase({ databaseUrl: dbUrl, pgliteDir: path.join(dir, 'db') });
-const sheets = new SheetsService(db);
-const userId = crypto.randomUUID();
-await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'bench-find', 'x', 'admin')`.execute(db);
+const { db, sheets, userId, database, close } = await benchSheetsService('find');
 
 let started = performance.now();
 const data = Array.from({ length: ROWS }, (_, r) => [`k${r}`, ...Array.from({ length: COLS - 1 }, (_, c) => r * COLS + c)]);
 const { id } = await sheets.create({ name: 'Find bench', data }, userId);
 data.length = 0;
-console.log(`${ROWS.toLocaleString('en-US')} × ${COLS} sheet made in ${((performance.now() - started) / 1000).toFixed(1)} s (${dbUrl ? 'PostgreSQL' : 'PGlite'}; load ${load()})`);
+console.log(`${ROWS.toLocaleString('en-US')} × ${COLS} sheet made in ${((performance.now() - started) / 1000).toFixed(1)} s (${database}; load ${load()})`);
 
 const runs = [
   ['a unique text in the last rows (k999990): first match, whole sheet counted', { q: `k${ROWS - 10}`, direction: 'next', limit: 100 }],
@@ -99,6 +71,4 @@ for (const [label, query] of versionRuns) {
 await versions.rowsSettled();
 // The process's peak is mostly the sheet built in it for create (a 1,000,000-row array), not the scans.
 console.log(`peak resident size of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the sheet built for create included)`);
-await db.destroy();
-await dropDb();
-await fs.rm(dir, { recursive: true, force: true });
+await close();

@@ -7,43 +7,13 @@
 // the event loop was held meanwhile (a 1 ms timer's largest lateness: what every other request
 // on the api waited at worst) and the answer's size; then the process's peak resident size.
 // FILTER_ROWS: the row counts (default 1000000,100000). Build first: pnpm --filter @tessera/api run build.
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { requireFromApi, root } from './support/built-api.mjs';
+import { benchSheetsService } from './support/sheets-service.mjs';
 
 const SIZES = (process.env.FILTER_ROWS ?? '1000000,100000').split(',').map(Number);
 const COLS = 10;
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-const { sql } = await import(requireFromApi.resolve('kysely'));
-const { openDatabase } = await import(path.join(root, 'api/dist/db/database.js'));
-const { SheetsService } = await import(path.join(root, 'api/dist/sheets/sheets.service.js'));
-
-const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-wfilter-'));
-let dbUrl;
-let dropDb = async () => {};
-if (process.env.BENCH_PG_URL) {
-  const pg = requireFromApi('pg');
-  const name = `bench_wfilter_${crypto.randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.BENCH_PG_URL);
-  url.pathname = `/${name}`;
-  dbUrl = url.toString();
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: process.env.BENCH_PG_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE ${name}`);
-    await c.end();
-  };
-}
-const db = await openDatabase({ databaseUrl: dbUrl, pgliteDir: path.join(dir, 'db') });
-const sheets = new SheetsService(db);
-const userId = crypto.randomUUID();
-await sql`INSERT INTO users (id, username, password_hash, role) VALUES (${userId}::uuid, 'bench-wfilter', 'x', 'admin')`.execute(db);
+const { sheets, userId, database, close } = await benchSheetsService('wfilter');
 
 /** `fn`'s time and the event loop's longest hold meanwhile (the largest lateness of a 1 ms timer). */
 async function timed(fn) {
@@ -70,7 +40,7 @@ for (const rows of SIZES) {
   const data = Array.from({ length: rows }, (_, r) => [STATUS[r % 5], r % 1000, `k${r}`, ...Array.from({ length: COLS - 3 }, (_, c) => r * COLS + c)]);
   const { id } = await sheets.create({ name: `Filter bench ${rows}`, data }, userId);
   data.length = 0;
-  console.log(`${rows.toLocaleString('en-US')} × ${COLS} sheet made in ${((performance.now() - started) / 1000).toFixed(1)} s (${dbUrl ? 'PostgreSQL' : 'PGlite'}; load ${load()})`);
+  console.log(`${rows.toLocaleString('en-US')} × ${COLS} sheet made in ${((performance.now() - started) / 1000).toFixed(1)} s (${database}; load ${load()})`);
   const requests = [
     ['filter: A is open and B < 500 (10% of rows, runs of one row)', () => sheets.filterRows(id, { filters: [{ column: 0, values: { mode: 'only', texts: ['open'] }, condition: null }, { column: 1, values: null, condition: { kind: 'less', value: '500' } }] }), (r) => `shown ${r.shown} of ${r.rows}, runs ${r.runs.length} chars`],
     ['filter: A is not "done" (80%, runs of four rows)', () => sheets.filterRows(id, { filters: [{ column: 0, values: { mode: 'except', texts: ['done'] }, condition: null }] }), (r) => `shown ${r.shown} of ${r.rows}, runs ${r.runs.length} chars`],
@@ -86,6 +56,4 @@ for (const rows of SIZES) {
   }
 }
 console.log(`peak resident size of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the sheets built for create included)`);
-await db.destroy();
-await dropDb();
-await fs.rm(dir, { recursive: true, force: true });
+await close();
