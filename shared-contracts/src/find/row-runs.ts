@@ -8,14 +8,7 @@
  * (1.3 MB of base64) and a filter keeping long runs a few bytes.
  */
 
-function pushVarint(out: number[], value: number): void {
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-}
+import { fromBase64, pushVarint, toBase64, VarintReader } from '../packing/packed-bytes.js';
 
 /** Packs runs given as flat [start0, count0, start1, count1, …] (ascending, not touching, counts ≥ 1). */
 export function packRuns(runs: ArrayLike<number>): string {
@@ -26,10 +19,7 @@ export function packRuns(runs: ArrayLike<number>): string {
     pushVarint(out, runs[i + 1]);
     end = runs[i] + runs[i + 1];
   }
-  let text = 'g';
-  // In slices of a multiple of 3 bytes (their base64 joins): String.fromCharCode of a MB-size array would pass the argument limit.
-  for (let i = 0; i < out.length; i += 0x6000) text += btoa(String.fromCharCode(...out.slice(i, i + 0x6000)));
-  return text;
+  return `g${toBase64(out)}`;
 }
 
 /**
@@ -38,29 +28,14 @@ export function packRuns(runs: ArrayLike<number>): string {
  */
 export function unpackRuns(text: string, rows: number): Int32Array | null {
   if (text[0] !== 'g') return null;
-  let raw: string;
-  try {
-    raw = atob(text.slice(1));
-  } catch {
-    return null;
-  }
+  const bytes = fromBase64(text.slice(1));
+  if (bytes === null) return null;
+  const reader = new VarintReader(bytes);
   const out: number[] = [];
-  let at = 0;
-  const varint = (): number => {
-    let v = 0;
-    let scale = 1;
-    for (;;) {
-      if (at >= raw.length || scale > 2 ** 28) return -1;
-      const b = raw.charCodeAt(at++);
-      v += (b & 0x7f) * scale;
-      if (b < 0x80) return v;
-      scale *= 128;
-    }
-  };
   let end = 0;
-  while (at < raw.length) {
-    const gap = varint();
-    const count = varint();
+  while (!reader.done) {
+    const gap = reader.next();
+    const count = reader.next();
     if (gap < 0 || count < 1 || (gap === 0 && out.length > 0) || end + gap + count > rows) return null;
     out.push(end + gap, count);
     end += gap + count;

@@ -12,16 +12,9 @@
  * The smaller of the two is written.
  */
 
-const BITS_MAX = 21;
+import { fromBase64, pushVarint, toBase64, VarintReader } from '../packing/packed-bytes.js';
 
-function pushVarint(out: number[], value: number): void {
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-}
+const BITS_MAX = 21;
 
 const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
 const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
@@ -57,25 +50,6 @@ function bitsBytes(order: ArrayLike<number>): Uint8Array {
   return out;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  // In slices: String.fromCharCode of a whole MB-size array would pass the argument limit.
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-function fromBase64(text: string): Uint8Array | null {
-  let raw: string;
-  try {
-    raw = atob(text);
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-  return bytes;
-}
-
 /** `order` (a permutation of 0 … n-1, n ≤ 2^21) as its packed text. */
 export function packOrder(order: ArrayLike<number>): string {
   const bits = bitsBytes(order);
@@ -99,18 +73,8 @@ export function unpackOrder(text: string, rows: number): Int32Array | null {
       order[i] = v;
     }
   } else if (text[0] === 'r') {
-    let at = 0;
-    const varint = (): number => {
-      let v = 0;
-      let scale = 1;
-      for (;;) {
-        if (at >= bytes.length || scale > 2 ** 28) return -1;
-        const b = bytes[at++];
-        v += (b & 0x7f) * scale;
-        if (b < 0x80) return v;
-        scale *= 128;
-      }
-    };
+    const reader = new VarintReader(bytes);
+    const varint = () => reader.next();
     let i = 0;
     if (rows > 0) {
       const first = varint();
@@ -124,7 +88,7 @@ export function unpackOrder(text: string, rows: number): Int32Array | null {
       const d = unzigzag(step);
       for (let k = 0; k < count; k++, i++) order[i] = order[i - 1] + d;
     }
-    if (at !== bytes.length) return null;
+    if (!reader.done) return null;
   } else {
     return null;
   }
