@@ -7,7 +7,8 @@ import type { AnyDb } from './versions.tables.js';
  * Every K versions a delta snapshot: the cells changed since the previous snapshot, one old and
  * one new value per cell. It costs what those cells cost, and bounds a rebuild to the delta
  * snapshots between it and its base plus fewer than K ops. A full snapshot (a copy of every
- * chunk written since the previous one) is taken at whole-grid ops, and at a delta snapshot when the cells
+ * chunk written since the previous one) is taken at whole-grid ops (not at a cells_clear: its block is
+ * replayed, version-rebuild.ts), and at a delta snapshot when the cells
  * changed since the last full one reach FULL_SNAPSHOT_SHARE of the grid's cells: its cost is
  * then paid by at least that many changed cells, so storage stays proportional to the changed
  * cells however they are scattered, and a rebuild never replays more than about that share of
@@ -77,23 +78,29 @@ export function groupVersionsRecorded(
 }
 
 /**
- * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) folded per
- * cell; then a full snapshot too when enough cells changed since the last one (see above).
+ * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) or the last
+ * cells_clear, whichever is latest, folded per cell (a clear logs no old values, so no fold spans
+ * one: a forward rebuild replays the op log up to it, then the delta from it, snapshot-delta.ts
+ * forwardChain); then a full snapshot too when enough cells changed since the last one (see above).
  */
 export async function captureDelta(db: AnyDb, sheetId: string, version: number): Promise<void> {
-  const { rows } = await sql<{ prev_delta: number | null; prev_full: number | null; since_full: number; grid_cells: number }>`SELECT
+  const { rows } = await sql<{ prev_delta: number | null; prev_full: number | null; prev_clear: number | null; since_full: number; grid_cells: number }>`SELECT
       (SELECT max(version) FROM sheet_snapshot_deltas WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_delta,
       (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_full,
+      (SELECT max(version) FROM sheet_ops WHERE sheet_id = ${sheetId}::uuid AND kind = 'cells_clear' AND version <= ${version}::int) AS prev_clear,
       (SELECT coalesce(sum(d.cells), 0)::int FROM sheet_snapshot_deltas d WHERE d.sheet_id = ${sheetId}::uuid
         AND d.version > coalesce((SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid), 0)) AS since_full,
       (SELECT row_count::float8 * col_count FROM sheets WHERE id = ${sheetId}::uuid) AS grid_cells`.execute(db);
   const r = rows[0];
-  const from = Math.max(r?.prev_delta ?? 0, r?.prev_full ?? 0);
+  const start = Math.max(r?.prev_delta ?? 0, r?.prev_full ?? 0);
   // No snapshot to start from (cannot happen past the versions migration): a full one is always right.
-  if (from === 0) return captureSnapshot(db, sheetId, version);
+  if (start === 0) return captureSnapshot(db, sheetId, version);
+  const from = Math.max(start, r.prev_clear ?? 0);
+  // This version is a clear: nothing after it to fold yet.
+  if (from >= version) return;
   const { rows: ops } = await sql<{ changes: string | null }>`SELECT changes::text AS changes FROM sheet_ops
     WHERE sheet_id = ${sheetId}::uuid AND version > ${from}::int AND version <= ${version}::int ORDER BY version`.execute(db);
-  // A whole-grid op always has a full snapshot, so `from` is at or after it; kept as a guard.
+  // A whole-grid op always has a full snapshot (and a clear starts the fold), so `from` is at or after it; kept as a guard.
   if (ops.some((o) => o.changes === null)) return captureSnapshot(db, sheetId, version);
   const cells = foldPacked(ops.map((o) => JSON.parse(o.changes!) as CellDelta[]));
   await sql`INSERT INTO sheet_snapshot_deltas (sheet_id, version, from_version, cells, changes)
