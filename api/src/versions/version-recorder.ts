@@ -109,19 +109,34 @@ export async function captureDelta(db: AnyDb, sheetId: string, version: number):
 }
 
 /**
+ * Chunks a full snapshot copies per statement. PGlite runs in the api's thread: the copy of a sort of
+ * 1,000,000 rows (about 2,000 chunks rewritten) in one statement held the event loop ~0.9 s, every
+ * other sheet's live ops waiting (issue 23). Statements of this many chunks (about 25,000 rows),
+ * with other work let in between, in the same transaction, copy the same rows.
+ */
+export const SNAPSHOT_COPY_CHUNKS = 50;
+
+/**
  * The snapshot of `version`: its layout (the chunk ids and sizes in row order), and a copy, made
  * inside the database, of each chunk written since the previous snapshot (by `sheet_chunks.version`):
  * the others are unchanged since, so that snapshot's copy (the newest one of the id up to it) is theirs.
  * A row inserted at the top of a 100,000-row sheet thus copies one chunk, not 200.
  */
-export async function captureSnapshot(db: AnyDb, sheetId: string, version: number): Promise<void> {
+export async function captureSnapshot(db: AnyDb, sheetId: string, version: number, batch = SNAPSHOT_COPY_CHUNKS): Promise<void> {
   const prev = await sql<{ version: number }>`SELECT version FROM sheet_snapshots
     WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int ORDER BY version DESC LIMIT 1`.execute(db);
   const since = prev.rows[0]?.version ?? 0;
   // `written`: the version the text is of (column ops after it still apply: sheet-store.ts pendingColumnOps).
-  await sql`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows, written)
-    SELECT c.sheet_id, c.chunk, ${version}::int, c.rows, c.version FROM sheet_chunks c
-    WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int`.execute(db);
+  // `batch` (SNAPSHOT_COPY_CHUNKS) chunks per statement, in chunk order, the event loop let go between (see there).
+  for (let after = -1; ; ) {
+    const { rows: copied } = await sql<{ chunk: number }>`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows, written)
+      SELECT c.sheet_id, c.chunk, ${version}::int, c.rows, c.version FROM sheet_chunks c
+      WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int AND c.chunk > ${after}::int
+      ORDER BY c.chunk LIMIT ${batch}::int RETURNING chunk`.execute(db);
+    if (copied.length < batch) break;
+    after = Math.max(...copied.map((c) => c.chunk));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   await sql`INSERT INTO sheet_snapshots (sheet_id, version, chunk_count, layout)
     SELECT ${sheetId}::uuid, ${version}::int, count(*)::int, coalesce(json_agg(json_build_array(chunk, n) ORDER BY ord), '[]'::json)
     FROM sheet_chunks WHERE sheet_id = ${sheetId}::uuid`.execute(db);
