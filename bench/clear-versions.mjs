@@ -2,7 +2,7 @@
 // sheet imported (CSV through POST /api/v1/import), column C cleared whole over a live socket (a
 // cells_clear), then the rows sorted by column B. Prints for each: send → ack, the longest answer
 // meanwhile of a 404 (the api's event loop held) and of /health (the database held), then, the api
-// stopped, the bytes of chunk copies its version stored (sheet_snapshot_chunks, rows as text) and the
+// stopped, the bytes of chunk copies its version stored (and, before that, the clear's version and the one before it previewed) (sheet_snapshot_chunks, rows as text) and the
 // versions tables' size on disk, with the load average. The built api on PGlite (bench/support/built-api.mjs);
 // BENCH_API_ROOT: another build of the api to compare (A/B). Argument 1: the rows (default 300,000).
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchSession, requireFromApi, withBuiltApi } from './support/built-api.mjs';
 import { importCsv } from './support/import-csv.mjs';
-import { timedOperation, timedSort } from './support/sort-step.mjs';
+import { askWhile, timedOperation, timedSort } from './support/sort-step.mjs';
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const s = (x) => `${(x / 1000).toFixed(2)} s`;
@@ -41,6 +41,19 @@ await withBuiltApi('pglite', {}, async ({ base, pid, dataDir, stop }) => {
   console.log(line(`whole column C cleared (${label})`, clear));
   const sort = await timedSort({ apiBase: base, token, sheetId: id, column: 1, direction: 'asc', apiPid: pid });
   console.log(line(`sorted by B (${label})`, sort));
+  // The cost moved from storage to reading: the clear's version previewed (rebuilt whole once, then windows read from it).
+  for (const [what, v] of [['the clear\'s version', clear.version], ['the version before it', clear.version - 1]]) {
+    const asking = askWhile(base);
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/v1/sheets/${id}/versions/${v}/rows?start=${rows - 100}&count=100&summary=1`, { headers: auth });
+    const window = await res.json();
+    const took = performance.now() - t0;
+    // The whole version is rebuilt behind the first window, a batch at a time (version-rows.ts): asked on meanwhile.
+    await new Promise((r) => setTimeout(r, 4000));
+    const longest = await asking.stop();
+    const right = res.ok && window.data.length === 100 && window.data.every((r) => (v === clear.version ? r[2] === null : r[2] !== null));
+    console.log(`preview of ${what} (v${v}), its last 100 rows: ${s(took)}; event loop ${longest.loop.toFixed(0)} ms, /health ${longest.db.toFixed(0)} ms at most in the 4 s after the ask (its rebuild behind); column C ${right ? 'as it was' : 'WRONG'}  load ${load()}`);
+  }
   const top = await (await fetch(`${base}/api/v1/sheets/${id}/rows?start=0&count=2`, { headers: auth })).json();
   const ok = JSON.stringify(top.data.map((r) => [r[1], r[2]])) === JSON.stringify([['b0', null], ['b1', null]]);
   await stop();

@@ -29,18 +29,7 @@ export async function timedOperation({ apiBase, token, sheetId, operation, apiPi
     });
     ws.once('error', reject);
   });
-  // Two askers every 10 ms: a path no route serves (a 404 answered without the database: the event loop alone) and /health (SELECT 1: the database too).
-  const longest = { loop: 0, db: 0 };
-  let polling = true;
-  const poll = async (path, key) => {
-    while (polling) {
-      const t = performance.now();
-      await fetch(`${apiBase}${path}`).then((r) => r.arrayBuffer()).catch(() => undefined);
-      longest[key] = Math.max(longest[key], performance.now() - t);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  const poller = Promise.all([poll('/bench-no-such-path', 'loop'), poll('/health', 'db')]);
+  const asking = askWhile(apiBase);
   const cpu0 = cpuMs(apiPid);
   const t0 = performance.now();
   const opId = `bench-${operation.type}-${Math.random().toString(36).slice(2)}`;
@@ -55,10 +44,34 @@ export async function timedOperation({ apiBase, token, sheetId, operation, apiPi
     ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id: opId, ...operation } }));
   });
   onAck(ack);
-  polling = false;
-  await poller;
+  const longest = await asking.stop();
   ws.close();
   return { ...ack, longestLoopMs: longest.loop, longestHealthMs: longest.db, apiCpuMs: cpuMs(apiPid) - cpu0, apiPeakKb: statusKb(apiPid, 'VmHWM') };
+}
+
+/**
+ * Two askers every 10 ms until `stop()`: a path no route serves (a 404 answered without the database: the event loop
+ * alone) and /health (SELECT 1: the database too); `stop()` resolves with the longest answer of each (ms).
+ */
+export function askWhile(apiBase) {
+  const longest = { loop: 0, db: 0 };
+  let polling = true;
+  const poll = async (path, key) => {
+    while (polling) {
+      const t = performance.now();
+      await fetch(`${apiBase}${path}`).then((r) => r.arrayBuffer()).catch(() => undefined);
+      longest[key] = Math.max(longest[key], performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const poller = Promise.all([poll('/bench-no-such-path', 'loop'), poll('/health', 'db')]);
+  return {
+    stop: async () => {
+      polling = false;
+      await poller;
+      return longest;
+    },
+  };
 }
 
 /** What the op log holds of a sort of `cells` (the sorted column, in row order): the packed order's and its JSON's size. */
