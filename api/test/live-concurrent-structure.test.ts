@@ -13,6 +13,8 @@ import {
   SORT_TEXTS,
   type StructureOperation,
 } from '@tessera/contracts';
+import { sql } from 'kysely';
+import { captureSnapshot } from '../src/versions/version-recorder.js';
 import { LiveClient } from './live-client.js';
 import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
 import { signedInMember } from './support/members.js';
@@ -370,6 +372,98 @@ describe('live operations through concurrent rows and columns', () => {
     const late = await join(s.id, bob.accessToken, 'late', s.version);
     const replayed = await late.next('operation', (f) => f.data.version === s.version + 1);
     assert.deepEqual(replayed.data.operation.type === 'cells_clear' && replayed.data.operation.rows, { start: 0, count: 3 });
+  });
+
+  it('a clear stores only its block for versions, and a history with clears previews, restores, compares and keeps cell histories as when each clear took a full snapshot', async () => {
+    // Delta snapshots every 3 versions, so some would span a clear.
+    const previous = process.env.VERSION_SNAPSHOT_EVERY;
+    process.env.VERSION_SNAPSHOT_EVERY = '3';
+    try {
+      // Three chunks of rows (500 each). `now`: as recorded now; `old`: the same history, each clear given the full snapshot it took before (old histories).
+      const [now, old] = [await sheet(labelled(1200, 4)), await sheet(labelled(1200, 4))];
+      const clients = [await join(now.id, admin.accessToken, 'now', now.version), await join(old.id, admin.accessToken, 'old', old.version)];
+      const block = (rows: [number, number], columns: [number, number]) => ({ type: 'cells_clear', rows: { start: rows[0], count: rows[1] }, columns: { start: columns[0], count: columns[1] } });
+      const ops: object[] = [
+        { type: 'cell_update', position: { row: 3, column: 1 }, value: 'typed' },
+        block([0, 1200], [1, 1]),
+        { type: 'cell_update', position: { row: 700, column: 1 }, value: 'after' },
+        { type: 'cells_update', changes: [{ row: 2, col: 1, value: 'p1' }, { row: 900, col: 2, value: 'p2' }] },
+        block([100, 800], [0, 2]),
+        block([0, 1], [3, 1]),
+        { type: 'cell_update', position: { row: 150, column: 0 }, value: 'x' },
+        { type: 'rows_insert', index: 1, count: 2 },
+        { type: 'cell_update', position: { row: 1, column: 1 }, value: 'ins' },
+        block([0, 1202], [1, 1]),
+        { type: 'rows_sort', column: 0, direction: 'desc' },
+        { type: 'cell_update', position: { row: 0, column: 3 }, value: 'top' },
+        { type: 'columns_insert', index: 0, count: 1 },
+        block([500, 702], [2, 3]),
+        { type: 'cells_update', changes: [{ row: 600, col: 3, value: 'q' }, { row: 10, col: 0, value: 'r' }] },
+        { type: 'rows_remove', index: 0, count: 3 },
+        block([0, 1199], [0, 5]),
+        { type: 'cell_update', position: { row: 5, column: 4 }, value: 'last' },
+      ];
+      const snapshotsAt = async (id: string) =>
+        (await t.app.db.selectFrom('sheet_snapshot_chunks' as never).select('version' as never).where('sheet_id' as never, '=', id as never).execute()).map((r) => (r as { version: number }).version);
+      const expected: GridData[] = [];
+      expected[now.version] = (await server(now.id)).data;
+      const clears: number[] = [];
+      let version = now.version;
+      for (const [i, op] of ops.entries()) {
+        for (const [k, s] of [now, old].entries()) {
+          send(clients[k], s.id, { ...op, id: `op-${i}`, base_version: version });
+          const ack = await clients[k].next('ack', (f) => f.data.operation_id === `op-${i}`);
+          assert.equal(ack.data.version, version + 1);
+          if (s === old && (op as { type: string }).type === 'cells_clear' && !(await snapshotsAt(old.id)).includes(version + 1)) await captureSnapshot(t.app.db, old.id, version + 1);
+        }
+        version++;
+        if ((op as { type: string }).type === 'cells_clear') clears.push(version);
+        expected[version] = (await server(now.id)).data;
+        assert.deepEqual((await server(old.id)).data, expected[version]);
+      }
+      // What a clear stores for versions: its block in the op log, no copy of the chunks it rewrote.
+      const copied = await snapshotsAt(now.id);
+      assert.deepEqual(clears.filter((v) => copied.includes(v)), [], 'no chunk copied at a clear');
+      const before = await snapshotsAt(old.id);
+      assert.deepEqual(clears.filter((v) => !before.includes(v)), [], 'the old history copied them');
+      const read = async (path: string) => {
+        const res = await api.get(path);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json() as { rows?: GridData; data?: GridData; cells?: unknown; changes?: unknown[] };
+      };
+      for (let v = now.version; v <= version; v++) {
+        const [mine, theirs] = [await read(`/api/v1/sheets/${now.id}/versions/${v}`), await read(`/api/v1/sheets/${old.id}/versions/${v}`)];
+        assert.deepEqual(mine.rows, theirs.rows, `version ${v} as before`);
+        assert.deepEqual(mine.rows?.map((r) => r.map((c) => c ?? '')), expected[v].map((r) => r.map((c) => c ?? '')), `version ${v} as it was live`);
+        // A window across a chunk border (read from the chunks holding it).
+        assert.deepEqual((await read(`/api/v1/sheets/${now.id}/versions/${v}/rows?start=495&count=10`)).data, mine.rows?.slice(495, 505), `a window of version ${v}`);
+        assert.deepEqual((await read(`/api/v1/sheets/${now.id}/snapshots/${v}`)).cells, (await read(`/api/v1/sheets/${old.id}/snapshots/${v}`)).cells, `changes of version ${v}`);
+      }
+      for (const [row, col] of [[3, 1], [700, 2]]) {
+        const entries = async (id: string) =>
+          ((await read(`/api/v1/sheets/${id}/cells/${row}/${col}/history`)).changes as { version: number; kind: string; old: unknown; new: unknown }[]).map((c) => [c.version, c.kind, c.old, c.new]);
+        assert.deepEqual(await entries(now.id), await entries(old.id), `history of cell ${row},${col}`);
+      }
+      // Each version restored is the grid it was (restores add versions after the history read above).
+      for (let v = now.version; v < version; v++) {
+        const res = await api.post(`/api/v1/sheets/${now.id}/snapshots/${v}/restore`);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual((await server(now.id)).data.map((r) => r.map((c) => c ?? '')), expected[v].map((r) => r.map((c) => c ?? '')), `version ${v} restored`);
+        expected.push(expected[v]);
+      }
+      // Pruned (one version an hour, all older than the 10 minutes never pruned): the kept versions are as they were (a clear keeps the version before it: no cell change is folded into a clear).
+      await sql`UPDATE sheet_ops SET created_at = now() - make_interval(hours => ${expected.length}::int - version + 1) WHERE sheet_id = ${now.id}::uuid`.execute(t.app.db);
+      const pruned = await api.post(`/api/v1/sheets/${now.id}/history/prune`, { recent: 2, daily: 1 });
+      assert.equal(pruned.statusCode, 200, pruned.body);
+      const kept = ((await read(`/api/v1/sheets/${now.id}/history?limit=500`)) as unknown as { versions: { version: number }[] }).versions.map((e) => e.version);
+      assert.ok(kept.length < expected.length - now.version, `some pruned: ${kept.length} kept`);
+      for (const v of kept) {
+        assert.deepEqual((await read(`/api/v1/sheets/${now.id}/versions/${v}`)).rows?.map((r) => r.map((c) => c ?? '')), expected[v].map((r) => r.map((c) => c ?? '')), `version ${v} after pruning`);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.VERSION_SNAPSHOT_EVERY;
+      else process.env.VERSION_SNAPSHOT_EVERY = previous;
+    }
   });
 
   it('a clear of some rows based before a sort that scattered them is refused by name; one past the sheet is refused; nothing changes', async () => {

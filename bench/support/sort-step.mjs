@@ -15,7 +15,12 @@ const { WebSocket } = createRequire(requireFromApi.resolve('@fastify/websocket')
 const contracts = await import(pathToFileURL(path.join(root, 'shared-contracts/dist/index.js')).href);
 
 /** Sorts sheet `sheetId` by `column` in `direction` (`undo`: undoes the sort of that version instead) over a live socket of `apiBase` (the api itself, for /health); resolves with the figures. */
-export async function timedSort({ apiBase, token, sheetId, column, direction, undo, apiPid, onAck = () => {} }) {
+export function timedSort({ apiBase, token, sheetId, column, direction, undo, apiPid, onAck = () => {} }) {
+  return timedOperation({ apiBase, token, sheetId, apiPid, onAck, operation: { type: 'rows_sort', column, direction, ...(undo ? { undo } : {}) } });
+}
+
+/** Any live operation (without its id) sent as timedSort sends a sort, with the same figures. */
+export async function timedOperation({ apiBase, token, sheetId, operation, apiPid, onAck = () => {} }) {
   const ws = new WebSocket(`${apiBase.replace(/^http/, 'ws')}/sheets/${sheetId}?grid=windowed`, ['tessera.bearer', token]);
   await new Promise((resolve, reject) => {
     ws.on('message', (data) => {
@@ -24,7 +29,31 @@ export async function timedSort({ apiBase, token, sheetId, column, direction, un
     });
     ws.once('error', reject);
   });
-  // Two askers every 10 ms: a path no route serves (a 404 answered without the database: the event loop alone) and /health (SELECT 1: the database too).
+  const asking = askWhile(apiBase);
+  const cpu0 = cpuMs(apiPid);
+  const t0 = performance.now();
+  const opId = `bench-${operation.type}-${Math.random().toString(36).slice(2)}`;
+  const ack = await new Promise((resolve, reject) => {
+    ws.on('message', (data) => {
+      const message = JSON.parse(data);
+      for (const f of Array.isArray(message) ? message : [message]) {
+        if (f.type === 'ack' && f.data.operation_id === opId) resolve({ ms: performance.now() - t0, frameBytes: Buffer.byteLength(JSON.stringify(f)), version: f.data.version });
+        if (f.type === 'error' && f.data.operation_id === opId) reject(new Error(`${operation.type} refused: ${f.data.message}`));
+      }
+    });
+    ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id: opId, ...operation } }));
+  });
+  onAck(ack);
+  const longest = await asking.stop();
+  ws.close();
+  return { ...ack, longestLoopMs: longest.loop, longestHealthMs: longest.db, apiCpuMs: cpuMs(apiPid) - cpu0, apiPeakKb: statusKb(apiPid, 'VmHWM') };
+}
+
+/**
+ * Two askers every 10 ms until `stop()`: a path no route serves (a 404 answered without the database: the event loop
+ * alone) and /health (SELECT 1: the database too); `stop()` resolves with the longest answer of each (ms).
+ */
+export function askWhile(apiBase) {
   const longest = { loop: 0, db: 0 };
   let polling = true;
   const poll = async (path, key) => {
@@ -36,24 +65,13 @@ export async function timedSort({ apiBase, token, sheetId, column, direction, un
     }
   };
   const poller = Promise.all([poll('/bench-no-such-path', 'loop'), poll('/health', 'db')]);
-  const cpu0 = cpuMs(apiPid);
-  const t0 = performance.now();
-  const opId = `bench-sort-${Math.random().toString(36).slice(2)}`;
-  const ack = await new Promise((resolve, reject) => {
-    ws.on('message', (data) => {
-      const message = JSON.parse(data);
-      for (const f of Array.isArray(message) ? message : [message]) {
-        if (f.type === 'ack' && f.data.operation_id === opId) resolve({ ms: performance.now() - t0, frameBytes: Buffer.byteLength(JSON.stringify(f)), version: f.data.version });
-        if (f.type === 'error' && f.data.operation_id === opId) reject(new Error(`sort refused: ${f.data.message}`));
-      }
-    });
-    ws.send(JSON.stringify({ type: 'operation', sheet_id: sheetId, operation: { id: opId, type: 'rows_sort', column, direction, ...(undo ? { undo } : {}) } }));
-  });
-  onAck(ack);
-  polling = false;
-  await poller;
-  ws.close();
-  return { ...ack, longestLoopMs: longest.loop, longestHealthMs: longest.db, apiCpuMs: cpuMs(apiPid) - cpu0, apiPeakKb: statusKb(apiPid, 'VmHWM') };
+  return {
+    stop: async () => {
+      polling = false;
+      await poller;
+      return longest;
+    },
+  };
 }
 
 /** What the op log holds of a sort of `cells` (the sorted column, in row order): the packed order's and its JSON's size. */

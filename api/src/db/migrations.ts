@@ -11,6 +11,7 @@ import { byteSizeMigration } from '../sheets/byte-size.migration.js';
 import { heldCellsMigration } from '../sheets/held-cells.migration.js';
 import { chunkLayoutMigration } from '../sheets/chunk-layout.migration.js';
 import { columnOpsMigration } from '../sheets/column-ops.migration.js';
+import { clearOpsMigration } from '../versions/clear-ops.migration.js';
 import { chunkStorageMigration } from '../sheets/chunk-storage.migration.js';
 import { formulaFlagMigration } from '../sheets/formula-flag.migration.js';
 
@@ -139,6 +140,7 @@ export const migrations: Record<string, Migration> = {
   '0014_sheet_chunk_storage': chunkStorageMigration,
   '0015_sheet_formula_flag': formulaFlagMigration,
   '0016_sheet_held_cells': heldCellsMigration,
+  '0017_sheet_clear_ops': clearOpsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,9 +8,10 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * Chunks read, emptied and written per round: a whole column of a million rows is 2,000 chunks;
- * one round holds only these parsed (a few MB), not the sheet.
+ * one round holds only these parsed (a few MB), not the sheet, and the event loop about 0.1 s at
+ * most (rounds of 40 held it ~0.5 s under load 8: bench/clear-versions.mjs).
  */
-const CHUNKS_PER_ROUND = 40;
+const CHUNKS_PER_ROUND = 20;
 
 /**
  * A block of cells emptied (a live cells_clear, cells-clear.ts) in the stored chunks it touches,
@@ -49,10 +50,15 @@ export async function clearBlockInChunks(db: Db, sheetId: string, layout: ChunkL
       }
       if (touched) changed.push(p);
     }
-    if (changed.length === 0) continue;
-    const texts = new Map(changed.map((p) => [p, JSON.stringify(loaded.get(p))]));
-    await writeChunkRows(db, chunkRowsAt(sheetId, layout, changed, version, (p) => texts.get(p)!, (p) => heldCells(loaded.get(p)!)));
-    written += changed.length;
+    if (changed.length > 0) {
+      const texts = new Map(changed.map((p) => [p, JSON.stringify(loaded.get(p))]));
+      await writeChunkRows(db, chunkRowsAt(sheetId, layout, changed, version, (p) => texts.get(p)!, (p) => heldCells(loaded.get(p)!)));
+      written += changed.length;
+    }
+    // The api's other work (sockets, other sheets) goes on between rounds: PGlite answers in this
+    // thread, so awaiting it never let them in, and a whole column of 1,000,000 rows held the event
+    // loop 5.8-8.0 s at once (bench/clear-versions.mjs, load 7-8).
+    if (from + CHUNKS_PER_ROUND <= last) await new Promise((resolve) => setImmediate(resolve));
   }
   return written;
 }

@@ -565,7 +565,8 @@ export async function appendOp(
     })
     .execute();
   // What the op log alone cannot rebuild a version from: its shape, headers and (at whole-grid ops) a snapshot.
-  await recordVersion(db, op.sheetId, op.version, op.changes === null);
+  // A cells_clear is not one: its block, logged in `op`, is replayed (version-rebuild.ts), its rewritten chunks not copied.
+  await recordVersion(db, op.sheetId, op.version, op.changes === null && op.kind !== 'cells_clear');
 }
 
 /**

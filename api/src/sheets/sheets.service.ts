@@ -1115,9 +1115,8 @@ export class SheetsService {
    * refused (400) when it passes the sheet, then only the chunks holding its rows read and written
    * (clear-block.ts), as one version with one op-log entry: kind 'cells_clear', the block in `op`
    * (replays and catch-up send it as it is: a few bytes whatever its size). Its old values are not
-   * logged (a million of them would be the op log's largest entry): like a row or column op it is a
-   * whole-grid op for versions (recordVersion takes a full snapshot, which copies only the chunks
-   * written since the previous one), so versions before and after it rebuild from snapshots.
+   * logged (a million of them would be the op log's largest entry): versions replay the block (no
+   * snapshot copies the chunks it rewrote: version-rebuild.ts), rebuilding forwards across it.
    * A duplicate (re-sent op id) answers its first version with the block as sent.
    */
   async applyClear(

@@ -31,9 +31,11 @@ describe('delta snapshots', () => {
       { from: 20, to: 30, cells: 5 },
       { from: 33, to: 40, cells: 5 }, // after a whole-grid op at 33
     ];
-    assert.deepEqual(forwardChain(spans, 1, 25), { used: spans.slice(0, 2), opsFrom: 20 });
-    assert.deepEqual(forwardChain(spans, 33, 39), { used: [], opsFrom: 33 });
-    assert.deepEqual(forwardChain(spans, 5, 25), { used: [], opsFrom: 5 });
+    assert.deepEqual(forwardChain(spans, 1, 25), { used: spans.slice(0, 2), opsFrom: 20, gaps: 0 });
+    assert.deepEqual(forwardChain(spans, 33, 39), { used: [], opsFrom: 33, gaps: 0 });
+    // A gap (a cells_clear at 10 that no delta spans, or a pruned delta) is filled from the op log.
+    assert.deepEqual(forwardChain(spans, 5, 25), { used: [spans[1]], opsFrom: 20, gaps: 5 });
+    assert.deepEqual(forwardChain(spans, 10, 40), { used: spans.slice(1), opsFrom: 40, gaps: 3 });
     assert.deepEqual(backwardChain(spans, 5, 32), { used: [spans[2], spans[1]], opsAbove: 30, opsBelow: 10 });
     assert.deepEqual(backwardChain(spans, 25, 29), { used: [], opsAbove: 29, opsBelow: 29 });
   });

@@ -33,20 +33,25 @@ export function foldPacked(ops: (CellDelta[] | PackedCell[])[]): PackedCell[] {
 export const unpack = (cells: PackedCell[]): CellDelta[] => cells.map(([row, col, old, value]) => ({ row, col, old, new: value }));
 
 /**
- * The delta snapshots that take version `base` forwards towards `version` (each starting where
- * the previous one ends), and the version from which the op log has to go on.
+ * The delta snapshots that take version `base` forwards towards `version`, oldest first, and the
+ * version from which the op log has to go on. A delta snapshot starting later than where the chain
+ * is (after a cells_clear, which no delta snapshot spans: version-recorder.ts captureDelta; or one
+ * dropped by pruning) is still used: the op log fills the gap before it (`gaps` versions in all),
+ * which replays no more than the op log all the way would.
  */
-export function forwardChain(deltas: DeltaSpan[], base: number, version: number): { used: DeltaSpan[]; opsFrom: number } {
+export function forwardChain(deltas: DeltaSpan[], base: number, version: number): { used: DeltaSpan[]; opsFrom: number; gaps: number } {
   const used: DeltaSpan[] = [];
   let at = base;
+  let gaps = 0;
   for (const d of [...deltas].sort((a, b) => a.from - b.from)) {
     if (d.to > version) break;
-    if (d.from === at) {
+    if (d.from >= at) {
+      gaps += d.from - at;
       used.push(d);
       at = d.to;
     }
   }
-  return { used, opsFrom: at };
+  return { used, opsFrom: at, gaps };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type CellValue, normalizeHeaders } from '@tessera/contracts';
+import { type CellValue, type ClearBlock, normalizeHeaders } from '@tessera/contracts';
 import { sql } from 'kysely';
 import { type CellDelta, CHUNK_ROWS, segmentHolding } from '../sheets/cell-grid.js';
 import { currentText, pendingColumnOps, readChunks, readLayout } from '../sheets/sheet-store.js';
@@ -29,6 +29,46 @@ export function applyDeltas(grid: CellValue[][], ops: CellDelta[][], direction: 
       while (row.length < d.col) row.push('');
       row[d.col] = direction === 'forward' ? d.new : d.old;
     }
+  }
+}
+
+/**
+ * A cells_clear in a forward replay: only its block is logged (not its old values), so it replays
+ * forwards only (a rebuild never goes backwards across one: rebuildChunks).
+ */
+export interface ClearStep {
+  clear: ClearBlock;
+}
+
+/** One op of a replay: its cell changes, or a block cleared. */
+export type ReplayStep = CellDelta[] | ClearStep;
+
+const isClear = (step: ReplayStep): step is ClearStep => !Array.isArray(step);
+
+/**
+ * A block emptied in rows (the first being row `firstRow`) as clear-block.ts empties it in the
+ * stored chunks: a cell of the block set to null where its row reaches it (a shorter row is left
+ * short: the cell is empty already), no row added.
+ */
+export function applyClear(grid: CellValue[][], block: ClearBlock, firstRow = 0): void {
+  const low = Math.max(block.rows.start, firstRow) - firstRow;
+  const high = Math.min(block.rows.start + block.rows.count - firstRow, grid.length);
+  const colEnd = block.columns.start + block.columns.count;
+  for (let r = low; r < high; r++) {
+    const row = grid[r];
+    if (!row) continue;
+    const end = Math.min(colEnd, row.length);
+    for (let c = block.columns.start; c < end; c++) row[c] = null;
+  }
+}
+
+/** Replays steps (oldest first): cell changes forwards with their new values, clears as they were applied. */
+function applySteps(grid: CellValue[][], steps: ReplayStep[], direction: 'forward' | 'backward', firstRow: number): void {
+  for (const step of steps) {
+    if (isClear(step)) {
+      if (direction !== 'forward') throw new UnrebuildableVersionError('A cleared block cannot be replayed backwards');
+      applyClear(grid, step.clear, firstRow);
+    } else applyDeltas(grid, [step], direction, firstRow);
   }
 }
 
@@ -107,13 +147,22 @@ async function liveChunks(db: AnyDb, sheetId: string, span?: RowSpan): Promise<S
   return { texts, sizes: [...layout.sizes] };
 }
 
-async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: number, order: 'asc' | 'desc'): Promise<CellDelta[][]> {
-  const { rows } = await sql<{ version: number; changes: string | null }>`SELECT version, changes::text AS changes FROM sheet_ops
+/**
+ * The op log's entries in (after, upTo]: their cell changes, or (forwards only) a cells_clear's
+ * block; any other op without cell changes replaced the whole grid and has a snapshot a rebuild starts from.
+ */
+async function opsBetween(db: AnyDb, sheetId: string, after: number, upTo: number, order: 'asc' | 'desc'): Promise<ReplayStep[]> {
+  if (after >= upTo) return [];
+  const { rows } = await sql<{ version: number; kind: string; changes: string | null; op: string | null }>`SELECT version, kind, changes::text AS changes, op::text AS op FROM sheet_ops
     WHERE sheet_id = ${sheetId}::uuid AND version > ${after}::int AND version <= ${upTo}::int
     ORDER BY version ${sql.raw(order)}`.execute(db);
   return rows.map((op) => {
-    if (op.changes === null) throw new UnrebuildableVersionError(`Version ${op.version} replaced the whole grid and has no snapshot`);
-    return JSON.parse(op.changes) as CellDelta[];
+    if (op.changes !== null) return JSON.parse(op.changes) as CellDelta[];
+    if (op.kind === 'cells_clear' && op.op !== null && order === 'asc') {
+      const block = JSON.parse(op.op) as ClearBlock;
+      return { clear: { rows: block.rows, columns: block.columns } };
+    }
+    throw new UnrebuildableVersionError(`Version ${op.version} replaced the whole grid and has no snapshot`);
   });
 }
 
@@ -154,9 +203,13 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
         AND o.version = (SELECT min(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version >= ${version}::int)) AS above_whole`.execute(db);
   const below = near[0]?.below ?? null;
   const above = Math.min(near[0]?.above ?? liveVersion, liveVersion);
-  // A whole-grid op (a structural one: rows or columns inserted or removed) records no old cells,
-  // so it cannot be undone backwards; it always has a snapshot, so only the one at `above` can be in the way.
-  const aboveWhole = near[0]?.above_whole === true;
+  // A whole-grid op (a structural one: rows or columns inserted or removed, a sort) records no old
+  // cells, so it cannot be undone backwards; it always has a snapshot, so only the one at `above` can
+  // be in the way. A cells_clear (no snapshot since 2.14: its block is replayed) cannot be undone
+  // either: one between the version and `above` sends the rebuild forwards.
+  const { rows: cleared } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sheet_ops WHERE sheet_id = ${sheetId}::uuid
+    AND kind = 'cells_clear' AND version > ${version}::int AND version <= ${above}::int`.execute(db);
+  const aboveWhole = near[0]?.above_whole === true || (cleared[0]?.n ?? 0) > 0;
   const spans = await deltaSpans(db, sheetId, below ?? version, above);
   // Cells per version, to weigh the op log's stretches against the delta snapshots' counted cells.
   const spanned = spans.reduce((n, s) => n + s.to - s.from, 0);
@@ -165,11 +218,19 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   const fwd = below === null ? null : forwardChain(spans, below, version);
   const bwd = backwardChain(spans, version, above);
   let stored: StoredChunks;
-  let ops: CellDelta[][];
+  let ops: ReplayStep[];
   let direction: 'forward' | 'backward';
-  if (fwd && below !== null && (aboveWhole || cost(fwd.used, version - fwd.opsFrom) <= cost(bwd.used, above - bwd.opsAbove + bwd.opsBelow - version))) {
+  if (fwd && below !== null && (aboveWhole || cost(fwd.used, version - fwd.opsFrom + fwd.gaps) <= cost(bwd.used, above - bwd.opsAbove + bwd.opsBelow - version))) {
     stored = await snapshotChunks(db, sheetId, below, span);
-    ops = [...(await deltaCells(db, sheetId, fwd.used)), ...(await opsBetween(db, sheetId, fwd.opsFrom, version, 'asc'))];
+    // The delta snapshots in order, the op log before each one that starts later than the last ended (after a clear) and after the last.
+    const cells = await deltaCells(db, sheetId, fwd.used);
+    ops = [];
+    let at = below;
+    for (const [i, d] of fwd.used.entries()) {
+      ops.push(...(await opsBetween(db, sheetId, at, d.from, 'asc')), cells[i]);
+      at = d.to;
+    }
+    ops.push(...(await opsBetween(db, sheetId, at, version, 'asc')));
     direction = 'forward';
   } else {
     // The live grid is a snapshot of the live version that is always there.
@@ -200,21 +261,27 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   const startOf = (segment: number) => (segment < texts.length ? starts[segment] : storedRows + (segment - texts.length) * CHUNK_ROWS);
   const sizeOf = (segment: number) => (segment < texts.length ? sizes[segment] : CHUNK_ROWS);
 
-  // Deltas by segment, in replay order.
-  const byChunk = new Map<number, CellDelta[][]>();
-  for (const deltas of ops) {
+  // Steps by segment, in replay order (a clear in each segment its block's rows reach).
+  const byChunk = new Map<number, ReplayStep[]>();
+  const add = (segment: number, step: ReplayStep) => {
+    const lists = byChunk.get(segment);
+    if (lists) lists.push(step);
+    else byChunk.set(segment, [step]);
+  };
+  for (const step of ops) {
+    if (isClear(step)) {
+      const { start, count } = step.clear.rows;
+      if (count > 0) for (let segment = segmentOf(start), last = segmentOf(start + count - 1); segment <= last; segment++) add(segment, step);
+      continue;
+    }
     const split = new Map<number, CellDelta[]>();
-    for (const d of deltas) {
+    for (const d of step) {
       const segment = segmentOf(d.row);
       const list = split.get(segment) ?? [];
       list.push(d);
       split.set(segment, list);
     }
-    for (const [chunk, list] of split) {
-      const lists = byChunk.get(chunk);
-      if (lists) lists.push(list);
-      else byChunk.set(chunk, [list]);
-    }
+    for (const [chunk, list] of split) add(chunk, list);
   }
   const parsed = new Map<number, CellValue[][]>();
   const rowsOf = (chunk: number) => {
@@ -230,7 +297,7 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   if (shape) ({ row_count: rowCount, col_count: colCount } = shape);
   else {
     // History older than the versions migration: the shape is what a replay of whole chunks gives.
-    for (const [chunk, list] of byChunk) applyDeltas(rowsOf(chunk), list, direction, startOf(chunk));
+    for (const [chunk, list] of byChunk) applySteps(rowsOf(chunk), list, direction, startOf(chunk));
     const lastTouched = Math.max(-1, ...[...parsed].filter(([, r]) => r.length > 0).map(([c, r]) => startOf(c) + r.length));
     const lastText = texts.length > 0 ? startOf(texts.length - 1) + rowsOf(texts.length - 1).length : 0;
     rowCount = Math.max(lastTouched, lastText);
@@ -242,6 +309,7 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
   const ends = new Set([texts.length - 1, count - 1]);
   const chunks: string[] = [];
   const outSizes: number[] = [];
+  let rewritten = 0;
   for (let chunk = 0; chunk < count; chunk++) {
     const list = byChunk.get(chunk);
     const first = startOf(chunk);
@@ -252,7 +320,8 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
       continue;
     }
     if (shape && !ends.has(chunk) && chunk < texts.length) {
-      const patched = list ? patchChunkText(texts[chunk], list, direction, first, colCount) : texts[chunk];
+      // A clear is applied to the parsed rows (below): a text patch writes cells, it does not empty a block.
+      const patched = !list ? texts[chunk] : list.some(isClear) ? undefined : patchChunkText(texts[chunk], list as CellDelta[][], direction, first, colCount);
       if (patched !== undefined) {
         chunks.push(patched);
         continue;
@@ -264,7 +333,7 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
     }
     const fresh = !parsed.has(chunk);
     const rows = rowsOf(chunk);
-    if (fresh && list) applyDeltas(rows, list, direction, first);
+    if (fresh && list) applySteps(rows, list, direction, first);
     rows.length = Math.min(rows.length, length);
     while (rows.length < length) rows.push([]);
     for (const row of rows) {
@@ -272,9 +341,18 @@ export async function rebuildChunks(db: AnyDb, sheetId: string, version: number,
       while (row.length < colCount) row.push('');
     }
     chunks.push(JSON.stringify(rows));
+    // A clear replayed parses every chunk its block reaches: the event loop is let go now and then.
+    if (++rewritten % REBUILD_YIELD_CHUNKS === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   return { headers: normalizeHeaders(heads[0]?.headers ?? [], colCount), rowCount, colCount, chunks, sizes: outSizes };
 }
+
+/**
+ * Chunks parsed and written again by a rebuild between two turns of the event loop. A whole column
+ * cleared is replayed in every chunk (parsed, emptied, written: ~1 ms each): a rebuild batch of 100
+ * such chunks held the loop 0.2-0.3 s under load 6-7 (bench/clear-versions.mjs), stored text 0.03-0.05 s.
+ */
+const REBUILD_YIELD_CHUNKS = 20;
 
 /** Chunks per transaction of rebuildInBatches: 50,000 rows, ~30–80 ms of a 1,000,000-row version's rebuild. */
 export const REBUILD_BATCH_CHUNKS = 100;

@@ -7,7 +7,8 @@ import type { AnyDb } from './versions.tables.js';
  * Every K versions a delta snapshot: the cells changed since the previous snapshot, one old and
  * one new value per cell. It costs what those cells cost, and bounds a rebuild to the delta
  * snapshots between it and its base plus fewer than K ops. A full snapshot (a copy of every
- * chunk written since the previous one) is taken at whole-grid ops, and at a delta snapshot when the cells
+ * chunk written since the previous one) is taken at whole-grid ops (not at a cells_clear: its block is
+ * replayed, version-rebuild.ts), and at a delta snapshot when the cells
  * changed since the last full one reach FULL_SNAPSHOT_SHARE of the grid's cells: its cost is
  * then paid by at least that many changed cells, so storage stays proportional to the changed
  * cells however they are scattered, and a rebuild never replays more than about that share of
@@ -77,23 +78,29 @@ export function groupVersionsRecorded(
 }
 
 /**
- * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) folded per
- * cell; then a full snapshot too when enough cells changed since the last one (see above).
+ * The delta snapshot of `version`: the ops since the previous snapshot (delta or full) or the last
+ * cells_clear, whichever is latest, folded per cell (a clear logs no old values, so no fold spans
+ * one: a forward rebuild replays the op log up to it, then the delta from it, snapshot-delta.ts
+ * forwardChain); then a full snapshot too when enough cells changed since the last one (see above).
  */
 export async function captureDelta(db: AnyDb, sheetId: string, version: number): Promise<void> {
-  const { rows } = await sql<{ prev_delta: number | null; prev_full: number | null; since_full: number; grid_cells: number }>`SELECT
+  const { rows } = await sql<{ prev_delta: number | null; prev_full: number | null; prev_clear: number | null; since_full: number; grid_cells: number }>`SELECT
       (SELECT max(version) FROM sheet_snapshot_deltas WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_delta,
       (SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int) AS prev_full,
+      (SELECT max(version) FROM sheet_ops WHERE sheet_id = ${sheetId}::uuid AND kind = 'cells_clear' AND version <= ${version}::int) AS prev_clear,
       (SELECT coalesce(sum(d.cells), 0)::int FROM sheet_snapshot_deltas d WHERE d.sheet_id = ${sheetId}::uuid
         AND d.version > coalesce((SELECT max(version) FROM sheet_snapshots WHERE sheet_id = ${sheetId}::uuid), 0)) AS since_full,
       (SELECT row_count::float8 * col_count FROM sheets WHERE id = ${sheetId}::uuid) AS grid_cells`.execute(db);
   const r = rows[0];
-  const from = Math.max(r?.prev_delta ?? 0, r?.prev_full ?? 0);
+  const start = Math.max(r?.prev_delta ?? 0, r?.prev_full ?? 0);
   // No snapshot to start from (cannot happen past the versions migration): a full one is always right.
-  if (from === 0) return captureSnapshot(db, sheetId, version);
+  if (start === 0) return captureSnapshot(db, sheetId, version);
+  const from = Math.max(start, r.prev_clear ?? 0);
+  // This version is a clear: nothing after it to fold yet.
+  if (from >= version) return;
   const { rows: ops } = await sql<{ changes: string | null }>`SELECT changes::text AS changes FROM sheet_ops
     WHERE sheet_id = ${sheetId}::uuid AND version > ${from}::int AND version <= ${version}::int ORDER BY version`.execute(db);
-  // A whole-grid op always has a full snapshot, so `from` is at or after it; kept as a guard.
+  // A whole-grid op always has a full snapshot (and a clear starts the fold), so `from` is at or after it; kept as a guard.
   if (ops.some((o) => o.changes === null)) return captureSnapshot(db, sheetId, version);
   const cells = foldPacked(ops.map((o) => JSON.parse(o.changes!) as CellDelta[]));
   await sql`INSERT INTO sheet_snapshot_deltas (sheet_id, version, from_version, cells, changes)
@@ -102,19 +109,34 @@ export async function captureDelta(db: AnyDb, sheetId: string, version: number):
 }
 
 /**
+ * Chunks a full snapshot copies per statement. PGlite runs in the api's thread: the copy of a sort of
+ * 1,000,000 rows (about 2,000 chunks rewritten) in one statement held the event loop ~0.9 s, every
+ * other sheet's live ops waiting (issue 23). Statements of this many chunks (about 25,000 rows),
+ * with other work let in between, in the same transaction, copy the same rows.
+ */
+export const SNAPSHOT_COPY_CHUNKS = 50;
+
+/**
  * The snapshot of `version`: its layout (the chunk ids and sizes in row order), and a copy, made
  * inside the database, of each chunk written since the previous snapshot (by `sheet_chunks.version`):
  * the others are unchanged since, so that snapshot's copy (the newest one of the id up to it) is theirs.
  * A row inserted at the top of a 100,000-row sheet thus copies one chunk, not 200.
  */
-export async function captureSnapshot(db: AnyDb, sheetId: string, version: number): Promise<void> {
+export async function captureSnapshot(db: AnyDb, sheetId: string, version: number, batch = SNAPSHOT_COPY_CHUNKS): Promise<void> {
   const prev = await sql<{ version: number }>`SELECT version FROM sheet_snapshots
     WHERE sheet_id = ${sheetId}::uuid AND version < ${version}::int ORDER BY version DESC LIMIT 1`.execute(db);
   const since = prev.rows[0]?.version ?? 0;
   // `written`: the version the text is of (column ops after it still apply: sheet-store.ts pendingColumnOps).
-  await sql`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows, written)
-    SELECT c.sheet_id, c.chunk, ${version}::int, c.rows, c.version FROM sheet_chunks c
-    WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int`.execute(db);
+  // `batch` (SNAPSHOT_COPY_CHUNKS) chunks per statement, in chunk order, the event loop let go between (see there).
+  for (let after = -1; ; ) {
+    const { rows: copied } = await sql<{ chunk: number }>`INSERT INTO sheet_snapshot_chunks (sheet_id, chunk, version, rows, written)
+      SELECT c.sheet_id, c.chunk, ${version}::int, c.rows, c.version FROM sheet_chunks c
+      WHERE c.sheet_id = ${sheetId}::uuid AND c.version > ${since}::int AND c.chunk > ${after}::int
+      ORDER BY c.chunk LIMIT ${batch}::int RETURNING chunk`.execute(db);
+    if (copied.length < batch) break;
+    after = Math.max(...copied.map((c) => c.chunk));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   await sql`INSERT INTO sheet_snapshots (sheet_id, version, chunk_count, layout)
     SELECT ${sheetId}::uuid, ${version}::int, count(*)::int, coalesce(json_agg(json_build_array(chunk, n) ORDER BY ord), '[]'::json)
     FROM sheet_chunks WHERE sheet_id = ${sheetId}::uuid`.execute(db);
