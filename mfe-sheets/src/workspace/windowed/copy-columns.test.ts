@@ -73,8 +73,12 @@ test('a million-row text is built in pieces and given to the clipboard as the pa
   // Several pieces (a turn of the page between them), none of them the whole text.
   expect(pieces.length).toBeGreaterThan(1);
   const whole = Array.from({ length: rows }, (_, r) => `${r % 7 === 0 ? '' : r}\tv${r % 100}`).join('\n');
-  expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(whole.length / 2);
+  expect(Math.max(...pieces.map((p) => (typeof p === 'string' ? p.length : p.size)))).toBeLessThan(whole.length / 2);
   expect(await blobText(clipboardBlob(pieces))).toBe(whole);
+  // Pieces turned into a Blob as soon as 100,000 characters are built (each piece here): the same text.
+  const folded = (await columnsText(values, rows, undefined, 100_000))!;
+  expect(folded.map((piece) => piece instanceof Blob)).toEqual([true, true, true]);
+  expect(await blobText(clipboardBlob(folded))).toBe(whole);
 });
 
 test('Copy and Cut read the columns in column form, a window at a time (sheet.columnWindows, not row arrays); the clipboard holds their text; a Cut clears them as one undo step', async () => {

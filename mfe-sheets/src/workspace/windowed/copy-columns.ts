@@ -21,17 +21,31 @@ function cellText(value: unknown): string {
 }
 
 /**
+ * Characters of text pieces turned into one Blob as soon as they are built (copyColumns): the page
+ * hands their bytes to the browser's blob storage then, instead of holding the whole text as JS
+ * strings until the last window is read.
+ */
+const FOLD_CHARS = 4 * 1024 * 1024;
+
+/**
  * The text Handsontable's copy puts in text/plain (cells by tabs, rows by line breaks, none after
  * the last) of whole columns, built a block of rows at a time (copyColumns: a window of the sheet
- * as it is read, its values let go at once): `pieces` holds one text per block, the whole text being
- * pieces.join('\n') (clipboardBlob: the Blob's parts; no one string of the whole text is made).
+ * as it is read, its values let go at once): `pieces` holds one text per block, those of every
+ * `fold` characters turned into one Blob (FOLD_CHARS); the whole text is the pieces joined by line
+ * breaks (clipboardBlob: the Blob's parts; no one string of the whole text is made).
  */
 export class ColumnsText {
-  pieces: string[] = [];
+  pieces: (string | Blob)[] = [];
   private length = 0;
   private rows = 0;
+  /** Characters of the string pieces at the end of `pieces` (not folded yet), and how many they are. */
+  private loose = 0;
+  private looseCount = 0;
 
-  constructor(private readonly max = COPY_MAX_CHARS) {}
+  constructor(
+    private readonly max = COPY_MAX_CHARS,
+    private readonly fold = FOLD_CHARS,
+  ) {}
 
   /**
    * Rows [from, to) of `values` (column form: values[k][row]) appended as one piece; false as soon
@@ -40,11 +54,13 @@ export class ColumnsText {
   add(values: readonly (readonly CellValue[])[], from: number, to: number): boolean {
     const width = values.length;
     const lines: string[] = [];
+    let chars = 0;
     for (let row = from; row < to; row++) {
       // No array per row: a line of one column is its cell's text.
       let line = width > 0 ? cellText(values[0][row]) : '';
       for (let k = 1; k < width; k++) line += `\t${cellText(values[k][row])}`;
       this.length += line.length + (this.rows > 0 ? 1 : 0);
+      chars += line.length + 1;
       this.rows++;
       if (this.length > this.max) {
         this.reset();
@@ -52,7 +68,17 @@ export class ColumnsText {
       }
       lines.push(line);
     }
-    if (lines.length > 0) this.pieces.push(lines.join('\n'));
+    if (lines.length === 0) return true;
+    this.pieces.push(lines.join('\n'));
+    this.loose += chars;
+    this.looseCount++;
+    if (this.loose >= this.fold) {
+      // The loose pieces as one Blob (their line breaks between them), in their place.
+      const loose = this.pieces.splice(this.pieces.length - this.looseCount);
+      this.pieces.push(clipboardBlob(loose));
+      this.loose = 0;
+      this.looseCount = 0;
+    }
     return true;
   }
 
@@ -61,6 +87,8 @@ export class ColumnsText {
     this.pieces = [];
     this.length = 0;
     this.rows = 0;
+    this.loose = 0;
+    this.looseCount = 0;
   }
 }
 
@@ -71,8 +99,8 @@ const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
  * The columns `values` (column form: values[k][row]; `count` rows) as ColumnsText's pieces, of
  * ROWS_PER_TURN rows built a turn of the page apart; null as soon as the text would pass `max` characters.
  */
-export async function columnsText(values: readonly (readonly CellValue[])[], count: number, max = COPY_MAX_CHARS): Promise<string[] | null> {
-  const text = new ColumnsText(max);
+export async function columnsText(values: readonly (readonly CellValue[])[], count: number, max = COPY_MAX_CHARS, fold = FOLD_CHARS): Promise<(string | Blob)[] | null> {
+  const text = new ColumnsText(max, fold);
   for (let from = 0; from < count; from += ROWS_PER_TURN) {
     if (from > 0) await turn();
     if (!text.add(values, from, Math.min(count, from + ROWS_PER_TURN))) return null;
@@ -135,8 +163,8 @@ class PackedCells {
 }
 
 /** `pieces` (columnsText's) as one text/plain Blob, the line breaks between them as parts of their own. */
-export function clipboardBlob(pieces: readonly string[]): Blob {
-  const parts: string[] = [];
+export function clipboardBlob(pieces: readonly (string | Blob)[]): Blob {
+  const parts: (string | Blob)[] = [];
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) parts.push('\n');
     parts.push(pieces[i]);
@@ -148,11 +176,11 @@ export function clipboardBlob(pieces: readonly string[]): Blob {
  * The text given to the clipboard, as text/plain (what spreadsheets paste; the HTML table
  * Handsontable adds too would at least double a million rows' text). Called in the copy event:
  * a ClipboardItem takes the text still being read (Safari writes only within the user's
- * gesture), else it is written once read. `text` resolves with columnsText's pieces; they go into
- * a Blob (its parts: the whole text is never one JS string) and are let go. Rejects with the
+ * gesture), else it is written once read. `text` resolves with columnsText's pieces (texts and
+ * Blobs of them); they go into a Blob (its parts: the whole text is never one JS string) and are let go. Rejects with the
  * user's message: the text's own (too large, unreadable), or the browser's refusal.
  */
-export async function writeClipboard(text: Promise<string[]>): Promise<void> {
+export async function writeClipboard(text: Promise<(string | Blob)[]>): Promise<void> {
   const clipboard = globalThis.navigator?.clipboard;
   // The failure of the text itself, kept apart from its pieces (the promise holding them is let go once they are in the Blob).
   let failure: Promise<void> = Promise.resolve();
@@ -162,12 +190,13 @@ export async function writeClipboard(text: Promise<string[]>): Promise<void> {
     failure = blob.then(() => undefined);
     written = clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
   } else if (clipboard && typeof clipboard.writeText === 'function') {
-    const joined = text.then((pieces) => pieces.join('\n'));
+    // No Blob written here: one string (the pieces folded into Blobs read back).
+    const joined = text.then(async (pieces) => (await Promise.all(pieces.map((piece) => (typeof piece === 'string' ? piece : piece.text())))).join('\n'));
     failure = joined.then(() => undefined);
     written = joined.then((t) => clipboard.writeText(t));
   } else written = Promise.reject(new Error(WINDOWED_READ_TEXTS.clipboardRefused));
   // Nothing here holds `text` any more while the browser writes.
-  text = null as unknown as Promise<string[]>;
+  text = null as unknown as Promise<(string | Blob)[]>;
   try {
     await written;
   } catch {

@@ -267,8 +267,12 @@ export class WindowedSheet {
         const window = held ? columnRows(held, cols) : await this.readNow(index, () => moved || failed, cols).then((rows) => rows && columnRows(rows, cols.map((_, k) => k)));
         if (!window || moved || failed) continue;
         copies.set(index, window);
+        // Given out meanwhile: the reader goes on to its next window (WINDOWS_AHEAD bounds how far).
         giving = giving.then(give);
-        await giving;
+        giving.catch(() => {
+          failed = true;
+          wake();
+        });
       }
     };
     try {
@@ -277,6 +281,8 @@ export class WindowedSheet {
         wake();
         throw error;
       })));
+      // The last windows given out (or what `deliver` threw).
+      await giving;
       return !moved;
     } finally {
       failed = true;
