@@ -30,6 +30,9 @@
 // granted; before MILLION_CLEAR_COLUMN's Delete when both are on): the time until the clipboard holds it,
 // the longest frame gap, the tab's peak, the text checked to be column C exactly (copyColumnOp); with
 // MILLION_HEAP its JS heap and a sampling heap profile;
+// MILLION_COPY_ALL=1: on the largest sheet, once open, Ctrl+A then Ctrl+C (every column), then Ctrl+A then Ctrl+X
+// (copyAllOps): for each the time until read, built and written, the longest frame gap, the tab before and its peak
+// (issue 23: under 600 MB), the clipboard's length; then Ctrl+Z, and column C of the last rows checked back on the server;
 // MILLION_SORT=1: each open sheet sorted by B from another socket (sortStep): → ack, → the tab shows it, the api's holds, the tab's peak;
 // the api's figures then also time each 5,000-row window of column C only (col_start=2&col_count=1, what the Delete reads).
 import os from 'node:os';
@@ -43,7 +46,7 @@ import { importCsv } from './support/import-csv.mjs';
 import { signInPage } from './support/sign-in-page.mjs';
 import { jumpInPage } from './support/row-scrollbar-jump.mjs';
 import { cpuMs, rendererRss, statusKb } from './support/proc-stats.mjs';
-import { copyColumnOp, wholeColumnOps } from './support/whole-column-ops.mjs';
+import { copyAllOps, copyColumnOp, wholeColumnOps } from './support/whole-column-ops.mjs';
 import { summarizeCpuProfile } from './support/cpu-profile.mjs';
 import { summarizeHeapProfile } from './support/heap-profile.mjs';
 import { loggedOrderBytes, timedSort } from './support/sort-step.mjs';
@@ -66,6 +69,7 @@ const WITH_CHART = process.env.MILLION_CHART === '1';
 const TYPE_FORMULA = process.env.MILLION_TYPE_FORMULA === '1' && !MILLION_FORMULA;
 const CLEAR_COLUMN = process.env.MILLION_CLEAR_COLUMN === '1' && !MILLION_FORMULA;
 const COPY_COLUMN = process.env.MILLION_COPY_COLUMN === '1' && !MILLION_FORMULA;
+const COPY_ALL = process.env.MILLION_COPY_ALL === '1' && !MILLION_FORMULA;
 const SORT = process.env.MILLION_SORT === '1';
 /** The bench user's token, for MILLION_SORT's socket. */
 let sortToken;
@@ -430,6 +434,14 @@ try {
     if (COPY_COLUMN && largest) {
       const lines = await copyColumnOp(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), heapProfile, failures }).catch((err) => {
         failures.push(`copy of column C: ${err.message.split('\n')[0]}`);
+        return [];
+      });
+      columnLines += `\n  ${lines.join('\n  ')}`;
+    }
+    if (COPY_ALL && largest) {
+      const cellsOfColumn = async (start) => (await api(`/sheets/${size.id}/rows?start=${start}&count=5000`, { token })).data.map((row) => row[2]);
+      const lines = await copyAllOps(page, { rows: size.rows, tabBytes: () => rendererRss(process.pid), cellsOfColumn, failures }).catch((err) => {
+        failures.push(`Ctrl+A copy and cut: ${err.message.split('\n')[0]}`);
         return [];
       });
       columnLines += `\n  ${lines.join('\n  ')}`;

@@ -208,3 +208,52 @@ export async function copyColumnOp(page, { rows, tabBytes, heapProfile, failures
   await page.keyboard.press('Escape');
   return lines;
 }
+
+/**
+ * MILLION_COPY_ALL (bench/million-rows.mjs): Ctrl+A then Ctrl+C on the open windowed sheet of `rows`
+ * rows (every column: the clipboard granted), then Ctrl+A then Ctrl+X, as a user copies and cuts the
+ * whole sheet: for each, the time until the grid's status ends (read, text built and written; a Cut's
+ * cells_clear sent), the longest frame gap, the tab's peak meanwhile (the figure issue 23 bounds at
+ * 600 MB), and the clipboard's length; after the Cut, column C's cells of the last window checked
+ * empty on the server (`cellsOfColumn`), then Ctrl+Z and the same cells checked back (the Cut's undo
+ * step kept the values). Returns the lines to print (failures pushed to `failures`).
+ */
+export async function copyAllOps(page, { rows, tabBytes, cellsOfColumn, failures, timeoutMs = Number(process.env.WHOLE_COLUMN_TIMEOUT_MS ?? 300_000) }) {
+  const lines = [];
+  const grid = page.getByTestId('sheet-grid');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const clipboardLength = () => page.evaluate(() => navigator.clipboard.readText().then((t) => t.length, (e) => `clipboard not read: ${e.message}`));
+  for (const key of ['Control+c', 'Control+x']) {
+    await grid.locator('.ht_master td').nth(3).click();
+    await page.keyboard.press('Control+a');
+    await startFrameGaps(page);
+    const before = tabBytes();
+    const peak = peakOf(tabBytes);
+    const t0 = Date.now();
+    await page.keyboard.press(key);
+    const { ms: doneMs, text } = await untilRead(page, t0, timeoutMs);
+    const gap = await stopFrameGaps(page);
+    const tabPeak = peak();
+    const peakAt = peak.at();
+    const opLoad = load();
+    const copied = text === '' ? await clipboardLength() : null;
+    lines.push(`Ctrl+A, ${key === 'Control+c' ? 'Ctrl+C' : 'Ctrl+X'} on ${rows.toLocaleString('en-US')} rows → ${text ? `"${text.slice(0, 90)}"` : `${copied} characters on the clipboard`}: read and built ${doneMs === null ? 'FAILED' : s(doneMs)}; longest frame gap ${Math.round(gap)} ms; tab ${mb(before)} before, peak ${mb(tabPeak)} at ${s(peakAt)} after the key  load ${opLoad}`);
+    if (doneMs === null || text) failures.push(`Ctrl+A, ${key}: ${text || 'no answer'}`);
+    await page.keyboard.press('Escape');
+  }
+  // The Cut's clear reached the server, then its undo brings the values back.
+  const last = rows - 5_000;
+  const heldAt = async () => (await cellsOfColumn(last)).filter((v) => v !== null && v !== undefined && v !== '').length;
+  const t0 = Date.now();
+  const cleared = await until(async () => (await heldAt()) === 0, t0, timeoutMs);
+  if (cleared === null) failures.push('Ctrl+X: column C of the last rows not cleared on the server');
+  await grid.locator('.ht_master td').nth(3).click();
+  const peak = peakOf(tabBytes);
+  const t1 = Date.now();
+  await page.keyboard.press('Control+z');
+  // At most 2 minutes: the undo of ten million cells is its own matter (its figure, not its end, is what this prints).
+  const back = await until(async () => (await heldAt()) === 5_000, t1, Math.min(timeoutMs, 120_000));
+  if (back === null) failures.push('Ctrl+Z after Ctrl+X: column C of the last rows not back on the server');
+  lines.push(`then Ctrl+Z → column C of the last 5,000 rows back on the server: ${back === null ? 'FAILED' : s(back)}; tab peak ${mb(peak())}  load ${load()}`);
+  return lines;
+}

@@ -1,8 +1,8 @@
-import { WINDOWED_READ_TEXTS, type CellValue } from '@tessera/contracts';
+import { WINDOWED_READ_TEXTS, type CellValue, type RowRange } from '@tessera/contracts';
 import { unpackCells } from '../undo/undo-stack.js';
 import { spanColumns } from './clear-columns.js';
 import { clipboardBlob, columnsText, copyColumns } from './copy-columns.js';
-import type { WindowedSheet } from './windowed-sheet.js';
+import { type ReadRows, WindowedSheet } from './windowed-sheet.js';
 
 /** A Blob's text (jsdom's Blob has no text()): read as a page reads a file. */
 const blobText = (blob: Blob) =>
@@ -12,12 +12,30 @@ const blobText = (blob: Blob) =>
     reader.readAsText(blob);
   });
 
-/** A windowed sheet of `rowCount` rows whose columns() answers `values` (column form); cells() must not be read. */
+/** A windowed sheet of `rowCount` rows whose columnWindows() gives `values` (column form) as one window; cells() and columns() must not be read. */
 function sheetOf(values: CellValue[][], rowCount = values[0]?.length ?? 0) {
-  const columns = jest.fn(async (_range: unknown, cols: () => readonly number[]) => ({ cols: cols(), values: values.map((column) => column.slice()) }));
+  const columns = jest.fn(async (range: RowRange | undefined, cols: () => readonly number[], onWindow: (values: CellValue[][], from: number) => Promise<void> | void) => {
+    await onWindow(values.map((column) => column.slice()), range?.start ?? 0);
+    return cols();
+  });
   const record = jest.fn();
-  const sheet = { rowCount, colCount: 10, columns, cells: jest.fn(), undo: { record } } as unknown as WindowedSheet;
+  const sheet = { rowCount, colCount: 10, columnWindows: columns, columns: jest.fn(), cells: jest.fn(), undo: { record } } as unknown as WindowedSheet;
   return { sheet, columns, record };
+}
+
+/** A real windowed sheet of `rows` rows of `width` columns (`v{row}.{col}`, empty where `empty(row, col)`), its reads answered at once; `reads` logs their starts. */
+function readSheet(rows: number, width: number, empty: (row: number, col: number) => boolean = () => false) {
+  const state = { rows, version: 1, onRead: (_index: number) => {} };
+  const reads: number[] = [];
+  const read: ReadRows = async (start, count) => {
+    reads.push(start);
+    state.onRead(reads.length);
+    const data: CellValue[][] = [];
+    for (let r = start; r < Math.min(start + count, state.rows); r++) data.push(Array.from({ length: width }, (_, c) => (empty(r, c) ? null : `v${r}.${c}`)));
+    return { id: 's', version: state.version, row_count: state.rows, column_count: width, start, data };
+  };
+  const sheet = new WindowedSheet({ id: 's', version: 1, row_count: rows, column_count: width, start: 0, data: [] }, read);
+  return { sheet, reads, state };
 }
 
 /** The browser's clipboard (jsdom has none): the text/plain written through a ClipboardItem. Removed by the returned function. */
@@ -55,11 +73,15 @@ test('a million-row text is built in pieces and given to the clipboard as the pa
   // Several pieces (a turn of the page between them), none of them the whole text.
   expect(pieces.length).toBeGreaterThan(1);
   const whole = Array.from({ length: rows }, (_, r) => `${r % 7 === 0 ? '' : r}\tv${r % 100}`).join('\n');
-  expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(whole.length / 2);
+  expect(Math.max(...pieces.map((p) => (typeof p === 'string' ? p.length : p.size)))).toBeLessThan(whole.length / 2);
   expect(await blobText(clipboardBlob(pieces))).toBe(whole);
+  // Pieces turned into a Blob as soon as 100,000 characters are built (each piece here): the same text.
+  const folded = (await columnsText(values, rows, undefined, 100_000))!;
+  expect(folded.map((piece) => piece instanceof Blob)).toEqual([true, true, true]);
+  expect(await blobText(clipboardBlob(folded))).toBe(whole);
 });
 
-test('Copy and Cut read the columns in column form (sheet.columns, not row arrays); the clipboard holds their text; a Cut clears them as one undo step', async () => {
+test('Copy and Cut read the columns in column form, a window at a time (sheet.columnWindows, not row arrays); the clipboard holds their text; a Cut clears them as one undo step', async () => {
   const clipboard = stubClipboard();
   try {
     const { sheet, columns, record } = sheetOf([[1, null, 'a\nb'], ['x', 'y', null]], 10);
@@ -68,6 +90,7 @@ test('Copy and Cut read the columns in column form (sheet.columns, not row array
     await copyColumns(sheet, [{ left: 2, right: 3 }], false, write, () => false, undefined, undefined, clear);
     expect(columns).toHaveBeenCalledTimes(1);
     expect(sheet.cells).not.toHaveBeenCalled();
+    expect(sheet.columns).not.toHaveBeenCalled();
     expect(clipboard.written).toEqual(['1\tx\n\ty\n"a\nb"\t']);
     expect(clear).not.toHaveBeenCalled();
     expect(record).not.toHaveBeenCalled();
@@ -106,5 +129,51 @@ test('a copy whose text would pass the bound is refused: before any row is read 
     expect(sheet.undo.record).not.toHaveBeenCalled();
   } finally {
     Reflect.deleteProperty(navigator, 'clipboard');
+  }
+});
+
+test('a copy whose text passes the bound midway stops reading there: no further window is read, nothing on the clipboard', async () => {
+  const clipboard = stubClipboard();
+  try {
+    // 100,000 rows (20 windows) of one column, about 9 characters a row: not refused before reading (a row
+    // takes at least one), the bound passed within the third window.
+    const { sheet, reads } = readSheet(100_000, 1);
+    const write = jest.fn();
+    await expect(copyColumns(sheet, [{ left: 0, right: 0 }], true, write, () => false, 100_000)).rejects.toThrow(WINDOWED_READ_TEXTS.tooLarge(100_000));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThan(10);
+    expect(clipboard.written).toEqual([]);
+    expect(write).not.toHaveBeenCalled();
+  } finally {
+    clipboard.remove();
+  }
+});
+
+test("a Cut of every row while rows are inserted: read again, the clipboard holds the rows as they are now, its undo step every cell it cleared once", async () => {
+  const clipboard = stubClipboard();
+  try {
+    const rows = 24_000;
+    const empty = (row: number, col: number) => (row + col) % 3 === 0;
+    const { sheet, state } = readSheet(rows, 2, empty);
+    // Someone inserts a row at the top while the last window is read (the first ones given out already).
+    state.onRead = (n) => {
+      if (n !== 5) return;
+      state.rows = rows + 1;
+      state.version = 2;
+      sheet.remoteStructure(2, 'rows_insert', 0, 1);
+    };
+    const record = jest.spyOn(sheet.undo, 'record');
+    const clear = jest.fn();
+    await copyColumns(sheet, [{ left: 0, right: 1 }], true, jest.fn(), () => false, undefined, undefined, clear);
+    const cell = (r: number, c: number) => (empty(r, c) ? '' : `v${r}.${c}`);
+    expect(clipboard.written).toEqual([Array.from({ length: rows + 1 }, (_, r) => `${cell(r, 0)}\t${cell(r, 1)}`).join('\n')]);
+    expect(clear).toHaveBeenCalledWith([{ rows: { start: 0, count: rows + 1 }, columns: { start: 0, count: 2 } }]);
+    expect(record).toHaveBeenCalledTimes(1);
+    const undone = unpackCells(record.mock.calls[0][0] as Parameters<typeof unpackCells>[0]).sort((a, b) => a.row - b.row || a.col - b.col);
+    const expected = [];
+    for (let row = 0; row <= rows; row++) for (let col = 0; col < 2; col++) if (!empty(row, col)) expected.push({ row, col, before: `v${row}.${col}`, after: null });
+    expect(undone).toEqual(expected);
+  } finally {
+    clipboard.remove();
   }
 });

@@ -1,4 +1,4 @@
-import type { GridData, SheetRows } from '@tessera/contracts';
+import type { CellValue, GridData, SheetRows } from '@tessera/contracts';
 import { ROW_WINDOW_SIZE } from './row-windows.js';
 import { type ColumnRange, type ReadRows, WindowedSheet } from './windowed-sheet.js';
 
@@ -196,6 +196,59 @@ test('columns(): the same cells in column form (one array per column), changes a
   expect(values[1].slice(0, 6)).toEqual(['r0c3', 'r1c3', 'mine', null, null, 'r5c3']);
   // The window read after the clear came: as the server has it then (the test server does not clear: the log brings it).
   expect(values[1][ROWS - 1]).toBe(`r${ROWS - 1}c3`);
+});
+
+test('columnWindows(): windows read out of order are given out in row order, a change to one waiting included; at most a few wait', async () => {
+  const api = server(3);
+  const sheet = new WindowedSheet({ ...first(), column_count: 3 }, api.read);
+  const given: { from: number; values: CellValue[][] }[] = [];
+  const reading = sheet.columnWindows(undefined, () => [0, 2], (values, from) => void given.push({ from, values }), () => given.splice(0));
+  // Window 0's answer is late; the other reader goes on until windows 1-3 wait for it.
+  for (let i = 0; i < 5; i++) {
+    await settle();
+    for (const r of api.reads.slice(1)) r.answer();
+  }
+  expect(api.reads.map((r) => r.start / ROW_WINDOW_SIZE)).toEqual([0, 1, 2, 3]);
+  expect(given).toEqual([]);
+  sheet.remoteCells(2, [{ row: ROW_WINDOW_SIZE + 1, col: 2, value: 'bob' }]);
+  api.state.version = 2;
+  api.reads[0].answer(1);
+  const stop = answering(api);
+  await reading;
+  stop();
+  expect(given.map((g) => g.from)).toEqual([0, 1, 2, 3, 4, 5].map((i) => i * ROW_WINDOW_SIZE));
+  expect(given.every((g) => g.values.length === 2 && g.values.every((column) => column.length === ROW_WINDOW_SIZE))).toBe(true);
+  expect(given[0].values[0][0]).toBe('r0c0');
+  expect(given[1].values[1].slice(0, 3)).toEqual([`r${ROW_WINDOW_SIZE}c2`, 'bob', `r${ROW_WINDOW_SIZE + 2}c2`]);
+  expect(given[5].values[1][ROW_WINDOW_SIZE - 1]).toBe(`r${ROWS - 1}c2`);
+});
+
+test('columnWindows(): rows inserted while the windows are given out: restart, then every window again at the new size', async () => {
+  const api = server();
+  const sheet = new WindowedSheet(first(), api.read);
+  const given: number[] = [];
+  let restarts = 0;
+  const reading = sheet.columnWindows(
+    { start: 0, count: ROWS + 5 },
+    () => [0],
+    (values, from) => void given.push(from, values[0].length),
+    () => {
+      restarts++;
+      given.splice(0);
+    },
+  );
+  await settle();
+  api.reads[0].answer();
+  await settle();
+  expect(given).toEqual([0, ROW_WINDOW_SIZE]);
+  sheet.remoteStructure(2, 'rows_insert', 0, 5);
+  api.state.version = 2;
+  api.state.rows = ROWS + 5;
+  const stop = answering(api);
+  await reading;
+  stop();
+  expect(restarts).toBe(1);
+  expect(given).toEqual([...[0, 1, 2, 3, 4, 5].flatMap((i) => [i * ROW_WINDOW_SIZE, ROW_WINDOW_SIZE]), 6 * ROW_WINDOW_SIZE, 5]);
 });
 
 test('cells(): rows inserted meanwhile start the read again, at the new size', async () => {

@@ -25,6 +25,11 @@ const RETRY_MS = 2_000;
 const CELLS_READERS = 2;
 /** cells() starts again when rows or columns move while it reads; this many times at most. */
 const CELLS_ATTEMPTS = 3;
+/**
+ * Windows columnWindows() holds read but not yet given out, at most (the readers wait): one slow read
+ * lets the others run this far ahead, not through the whole sheet.
+ */
+const WINDOWS_AHEAD = 4;
 /** A window read ahead of the session waits this long for the live frames between, then is read again. */
 const AHEAD_WAIT_MS = 5_000;
 
@@ -169,6 +174,121 @@ export class WindowedSheet {
       return { cols, values };
     }
     throw new Error(CELLS_UNREADABLE);
+  }
+
+  /**
+   * columns()' cells given out a window at a time, in row order, as soon as the windows before it
+   * are in (`onWindow(values, from)`: values[k][i] is column cols[k] of row from + i; it may be
+   * async: the next waits for it), then let go: a Copy of a million rows turns each into its text
+   * (copy-columns.ts) and never holds every row's values. Windows are read by CELLS_READERS at once;
+   * at most WINDOWS_AHEAD read ones wait for an earlier one. A window given out is at the session's
+   * version then (later changes do not reach it). When rows or columns move meanwhile, `restart()`
+   * is called (what was given out is to be dropped) and every window is given out again, up to
+   * CELLS_ATTEMPTS times. Resolves with the columns read; rejects as columns() does, or with what
+   * onWindow threw (no window is read after it).
+   */
+  async columnWindows(
+    range: RowRange | undefined,
+    columns: () => readonly number[],
+    onWindow: (values: CellValue[][], from: number) => void | Promise<void>,
+    restart: () => void,
+  ): Promise<readonly number[]> {
+    const start = Math.max(0, range?.start ?? 0);
+    for (let attempt = 0; attempt < CELLS_ATTEMPTS; attempt++) {
+      if (attempt > 0) restart();
+      const end = Math.min(this.rowCount, range ? start + Math.max(0, range.count) : this.rowCount);
+      const cols = columns();
+      if (end <= start || cols.length === 0) return cols;
+      const size = this.windows.size;
+      const done = await this.inOrder(this.windows.indexOf(start), this.windows.indexOf(end - 1), cols, (index, window) => {
+        const from = Math.max(start, index * size);
+        const to = Math.min(end, (index + 1) * size);
+        const count = to - from;
+        // Each column cut to the range's rows, as long as they are (a row missing from a reply is empty).
+        const values = window.map((column) => {
+          const cut = column.length === count && from === index * size ? column : column.slice(from - index * size, to - index * size);
+          while (cut.length < count) cut.push(null);
+          return cut;
+        });
+        return onWindow(values, from);
+      });
+      if (done) return cols;
+    }
+    throw new Error(CELLS_UNREADABLE);
+  }
+
+  /**
+   * Windows first..last of columns `cols` (column form) given to `deliver` in order, each followed
+   * (at the session's version) until given; false when rows or columns moved meanwhile.
+   */
+  private async inOrder(first: number, last: number, cols: readonly number[], deliver: (index: number, window: GridData) => void | Promise<void>): Promise<boolean> {
+    const copies = new Map<number, GridData>();
+    let moved = false;
+    let failed = false;
+    /** Readers waiting for room (WINDOWS_AHEAD), woken each time a window is given out (or the read ends). */
+    let waiting: (() => void)[] = [];
+    const wake = () => {
+      const woken = waiting;
+      waiting = [];
+      for (const resolve of woken) resolve();
+    };
+    const stop = this.windows.follow(
+      copies,
+      () => {
+        moved = true;
+        wake();
+      },
+      cols,
+      true,
+    );
+    /** The next window to give out, and the next one a reader takes. */
+    let next = first;
+    let taken = first;
+    // One giving-out at a time (both readers may bring the window it waits for).
+    let giving: Promise<void> = Promise.resolve();
+    const give = async () => {
+      while (!moved && !failed && copies.has(next)) {
+        const window = copies.get(next)!;
+        copies.delete(next);
+        await deliver(next, window);
+        next++;
+        wake();
+      }
+    };
+    const reader = async () => {
+      while (!moved && !failed && taken <= last) {
+        if (taken - next >= WINDOWS_AHEAD) {
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
+        const index = taken++;
+        // A window held is copied when its turn comes (at the session's version then); the others read.
+        const held = this.windows.peek(index);
+        const window = held ? columnRows(held, cols) : await this.readNow(index, () => moved || failed, cols).then((rows) => rows && columnRows(rows, cols.map((_, k) => k)));
+        if (!window || moved || failed) continue;
+        copies.set(index, window);
+        // Given out meanwhile: the reader goes on to its next window (WINDOWS_AHEAD bounds how far).
+        giving = giving.then(give);
+        giving.catch(() => {
+          failed = true;
+          wake();
+        });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(CELLS_READERS, last - first + 1) }, () => reader().catch((error: unknown) => {
+        failed = true;
+        wake();
+        throw error;
+      })));
+      // The last windows given out (or what `deliver` threw).
+      await giving;
+      return !moved;
+    } finally {
+      failed = true;
+      wake();
+      stop();
+    }
   }
 
   /**
