@@ -5,19 +5,14 @@
 // same, then FindMarks.draw): bar closed (no text), and open on '1' (most drawn cells marked: digits of the numbers, one
 // cell current), at the top and scrolled to row 50,000. Modes alternate, rounds of RENDERS renders
 // each; prints the median render per mode with the load average. Run from the root: node bench/find-marks-render.mjs
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
 import { fromRoot } from '../scripts/lib/paths.mjs';
-import { launchChromium } from './support/chromium.mjs';
+import { handsontablePage } from './support/handsontable-page.mjs';
 
 const ROWS = Number(process.env.MARKS_ROWS ?? 100_000);
 const RENDERS = Number(process.env.MARKS_RENDERS ?? 40);
 const ROUNDS = Number(process.env.MARKS_ROUNDS ?? 4);
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-const requireSheets = createRequire(fromRoot('mfe-sheets', 'package.json'));
-const esbuild = createRequire(requireSheets.resolve('tsx'))('esbuild');
-const hotDir = fromRoot('mfe-sheets', 'node_modules', 'handsontable');
 
 const entry = `
 import Handsontable from 'handsontable';
@@ -63,22 +58,7 @@ window.bench = {
   },
 };
 `;
-const { outputFiles } = await esbuild.build({
-  stdin: { contents: entry, resolveDir: fromRoot('mfe-sheets'), loader: 'js' },
-  bundle: true,
-  write: false,
-  format: 'iife',
-  minify: true,
-  nodePaths: [fromRoot('mfe-sheets', 'node_modules')],
-  logLevel: 'error',
-});
-
-const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.setContent('<!doctype html><html><body></body></html>');
-await page.addStyleTag({ path: path.join(hotDir, 'styles/handsontable.min.css') });
-await page.addStyleTag({ path: path.join(hotDir, 'styles/ht-theme-main.min.css') });
-await page.addScriptTag({ content: outputFiles[0].text });
+const { browser, page } = await handsontablePage(entry);
 await page.evaluate((rows) => window.bench.open(rows), ROWS);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

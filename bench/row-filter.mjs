@@ -6,18 +6,13 @@
 // scroll render while filtered, and an own edit with and without a filter (the bar's recount).
 // Rounds alternate the order. Prints medians with the load average.
 // Run from the root: node bench/row-filter.mjs
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
 import { fromRoot } from '../scripts/lib/paths.mjs';
-import { launchChromium } from './support/chromium.mjs';
+import { handsontablePage } from './support/handsontable-page.mjs';
 
 const ROWS = Number(process.env.FILTER_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.FILTER_ROUNDS ?? 5);
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-const requireSheets = createRequire(fromRoot('mfe-sheets', 'package.json'));
-const esbuild = createRequire(requireSheets.resolve('tsx'))('esbuild');
-const hotDir = fromRoot('mfe-sheets', 'node_modules', 'handsontable');
 
 const entry = `
 import Handsontable from 'handsontable';
@@ -79,22 +74,7 @@ window.bench = {
   },
 };
 `;
-const { outputFiles } = await esbuild.build({
-  stdin: { contents: entry, resolveDir: fromRoot('mfe-sheets'), loader: 'js' },
-  bundle: true,
-  write: false,
-  format: 'iife',
-  minify: true,
-  nodePaths: [fromRoot('mfe-sheets', 'node_modules')],
-  logLevel: 'error',
-});
-
-const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.setContent('<!doctype html><html><body></body></html>');
-await page.addStyleTag({ path: path.join(hotDir, 'styles/handsontable.min.css') });
-await page.addStyleTag({ path: path.join(hotDir, 'styles/ht-theme-main.min.css') });
-await page.addScriptTag({ content: outputFiles[0].text });
+const { browser, page } = await handsontablePage(entry);
 const opened = await page.evaluate((rows) => window.bench.open(rows), ROWS);
 console.log(`${ROWS.toLocaleString('en-US')} × 10 grid opened in ${opened.toFixed(0)} ms (load ${load()})`);
 

@@ -1,9 +1,9 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { createSheetLiveClient, FREEZE_STORAGE_KEY, FREEZE_TEXTS, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { FREEZE_STORAGE_KEY, FREEZE_TEXTS, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
-import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { closeLiveShells, colleagueJoins, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
 
@@ -12,7 +12,6 @@ jest.setTimeout(30_000);
 /** The user's own frozen rows and columns (freeze/): the menu's entries, the grid's frozen panes, following others' ops, remembered per sheet. */
 let api: SheetTestApi;
 let tasks: Sheet;
-const bobs: ReturnType<typeof createSheetLiveClient>[] = [];
 
 beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
@@ -30,7 +29,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   closeLiveShells();
-  for (const bob of bobs.splice(0)) bob.close();
   await api.close();
 });
 
@@ -41,22 +39,7 @@ async function aliceOpens() {
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('Paint'));
 }
 
-async function bobJoins() {
-  const frames: LiveServerFrame[] = [];
-  const client = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  bobs.push(client);
-  client.subscribe((frame) => frames.push(frame));
-  client.connect(liveSocketUrl(api.url, sheetSocketPath(tasks.id)));
-  await waitFor(() => expect(client.state).toBe('connected'));
-  let n = 0;
-  const send = (op: Record<string, unknown>) => {
-    const operation = { id: `bob-${++n}`, ...op } as LiveOperation;
-    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: tasks.id });
-    return operation.id;
-  };
-  const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
-  return { send, acked };
-}
+const bobJoins = () => colleagueJoins(api.url, tasks.id);
 
 /** What the grid keeps in view: its frozen rows and columns (Handsontable's fixed panes). */
 const frozen = () => {

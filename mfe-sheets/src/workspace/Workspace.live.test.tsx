@@ -2,10 +2,7 @@ import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
-  createSheetLiveClient,
-  liveSocketUrl,
   presenceColor,
-  sheetSocketPath,
   type LiveOperation,
   type ChartDefinition,
   type LiveServerFrame,
@@ -15,7 +12,7 @@ import {
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
 import { chooseFromFileMenu, menuEntry } from './testing/workspace-menus.js';
-import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { closeLiveShells, colleagueJoins, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, send, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import { testChart } from '../charts/testing-chart.js';
 import { anchorAt, chartGeometry } from '../charts/chart-geometry.js';
@@ -25,7 +22,6 @@ jest.setTimeout(30_000);
 
 let api: SheetTestApi;
 let budget: Sheet;
-const bobs: ReturnType<typeof createSheetLiveClient>[] = [];
 
 beforeEach(async () => {
   // Frames come from a real socket at any moment, as in a browser, not inside act(): the
@@ -36,7 +32,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   closeLiveShells();
-  for (const bob of bobs.splice(0)) bob.close();
   await api.close();
 });
 
@@ -49,23 +44,8 @@ async function aliceOpens(sheet: Sheet = budget) {
   return { shell, view };
 }
 
-/** Bob on the same sheet from another client: the contracts' socket client, as his shell has it. */
-async function bobJoins(sheet: Sheet = budget) {
-  const frames: LiveServerFrame[] = [];
-  const client = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  bobs.push(client);
-  client.subscribe((frame) => frames.push(frame));
-  client.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
-  await waitFor(() => expect(client.state).toBe('connected'));
-  let n = 0;
-  const send = (op: Record<string, unknown>) => {
-    const operation = { id: `bob-${++n}`, ...op } as LiveOperation;
-    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
-    return operation.id;
-  };
-  const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
-  return { client, frames, send, acked };
-}
+/** Bob on the same sheet from another client. */
+const bobJoins = (sheet: Sheet = budget) => colleagueJoins(api.url, sheet.id);
 
 const cellOf = (row: number, col: number) => currentGrid().getCell(row, col);
 /** The server's rows as the grid reports them: every row as wide as the sheet. */
@@ -177,6 +157,19 @@ test('concurrent writers on the same cells: the grid ends equal to the server sh
   await waitFor(() => expect(shell.sheet.version).toBe(41));
   await waitFor(() => expect(status()).toHaveTextContent('Saved'));
   expect(shell.sheet.getData()).toEqual(padded(server));
+});
+
+test('own row and column removes sent together: the navigator is told the size once the server has them all (not only when the first is in)', async () => {
+  const { shell } = await aliceOpens();
+  const toldAt: [number, number][] = [];
+  // What the navigator reads when told: the server's size then.
+  shell.bus.on('sheet-updated', () => toldAt.push([api.sheets.get(budget.id)!.data.length, api.sheets.get(budget.id)!.metadata.columns]));
+  act(() => {
+    currentGrid().alter('remove_row', 0, 1);
+    currentGrid().alter('remove_col', 0, 1);
+  });
+  await waitFor(() => expect(api.sheets.get(budget.id)!.metadata.columns).toBe(1));
+  await waitFor(() => expect(toldAt.at(-1)).toEqual([1, 1]));
 });
 
 test('rows and columns inserted or removed by someone else move the cells here; named headers move with them; the navigator is told the new size', async () => {

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createSheetLiveClient, liveSocketUrl, sheetSocketPath, SORT_TEXTS, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { SORT_TEXTS, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid } from './testing/grid-instances.js';
-import { closeLiveShells, liveShellFor } from './testing/live-shell.js';
+import { closeLiveShells, colleagueJoins, liveShellFor } from './testing/live-shell.js';
 import { makeSheet, startSheetApi, type SheetTestApi } from './testing/workspace-test-api.js';
 import Workspace from './Workspace.js';
 
@@ -23,7 +23,6 @@ jest.mock('@tessera/contracts', () => {
 /** Sorting the sheet's rows by a column from the column header's menu: a live rows_sort, shown once the server has ordered the rows. */
 let api: SheetTestApi;
 let sheet: Sheet;
-let bob: ReturnType<typeof createSheetLiveClient> | null = null;
 
 beforeEach(async () => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
@@ -33,8 +32,6 @@ beforeEach(async () => {
 afterEach(async () => {
   orderSentMax = null;
   closeLiveShells();
-  bob?.close();
-  bob = null;
   await api.close();
 });
 
@@ -61,14 +58,8 @@ test("the column header's menu sorts the sheet A → Z by that column: the serve
 
 test("someone else's sort Z → A reorders the rows shown", async () => {
   await aliceOpens();
-  const frames: LiveServerFrame[] = [];
-  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  bob.subscribe((frame) => frames.push(frame));
-  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
-  await waitFor(() => expect(bob!.state).toBe('connected'));
-  const operation = { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'desc' } as LiveOperation;
-  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
-  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-sort')).toBe(true));
+  const bob = await colleagueJoins(api.url, sheet.id);
+  await bob.acked(bob.send({ type: 'rows_sort', column: 0, direction: 'desc' }));
   // Text without case: Rent, food, Car, Bills.
   await waitFor(() => expect(rowsShown(4).map((r) => r[0])).toEqual(['Rent', 'food', 'Car', 'Bills']));
 });
@@ -88,17 +79,11 @@ test("a formula moves with its row as the server moves it: its relative referenc
 test("someone else's sort of a sheet whose order the frames do not carry (past SORT_ORDER_SENT_MAX_ROWS rows: it grew while open) is shown from the server's sheet, read again", async () => {
   orderSentMax = 2;
   await aliceOpens();
-  const frames: LiveServerFrame[] = [];
-  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  bob.subscribe((frame) => frames.push(frame));
-  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
-  await waitFor(() => expect(bob!.state).toBe('connected'));
+  const bob = await colleagueJoins(api.url, sheet.id);
   const reads = () => api.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/sheets/${sheet.id}`).length;
   const before = reads();
-  const operation = { id: 'bob-sort', type: 'rows_sort', column: 0, direction: 'asc' } as LiveOperation;
-  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
-  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-sort')).toBe(true));
-  expect(frames.find((f) => f.type === 'ack')).not.toHaveProperty('data.order');
+  await bob.acked(bob.send({ type: 'rows_sort', column: 0, direction: 'asc' }));
+  expect(bob.frames.find((f) => f.type === 'ack')).not.toHaveProperty('data.order');
   await waitFor(() => expect(rowsShown(4)).toEqual([['Bills', 45], ['Car', ''], ['food', 300], ['Rent', 1200]]));
   expect(reads()).toBe(before + 1);
 });
@@ -140,11 +125,8 @@ test('Ctrl+Z of a sort after someone inserted a row says why it cannot be undone
   act(() => void hot.selectColumns(0));
   act(() => hot.getPlugin('contextMenu').executeCommand('sort_asc'));
   await waitFor(() => expect(rowsShown(1)).toEqual([['Bills', 45]]));
-  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
-  await waitFor(() => expect(bob!.state).toBe('connected'));
-  const insert = { id: 'bob-ins', type: 'rows_insert', index: 0, count: 1 } as LiveOperation;
-  bob.sendOperation(insert.id, { type: 'operation', operation: insert, sheet_id: sheet.id });
+  const bob = await colleagueJoins(api.url, sheet.id);
+  bob.send({ type: 'rows_insert', index: 0, count: 1 });
   await waitFor(() => expect(rowsShown(2)).toEqual([[null, null], ['Bills', 45]]));
   act(() => void hot.selectCell(1, 0));
   press('z');
@@ -157,14 +139,8 @@ test("someone else's clear of a column (one cells_clear) empties it in the whole
   await aliceOpens();
   const sheetReads = () => api.requests.filter((r) => r.method === 'GET' && r.path.split('?')[0] === `/api/v1/sheets/${sheet.id}`).length;
   const readsBefore = sheetReads();
-  bob = createSheetLiveClient({ token: () => 'bob', log: () => {} });
-  const frames: LiveServerFrame[] = [];
-  bob.subscribe((frame) => frames.push(frame));
-  bob.connect(liveSocketUrl(api.url, sheetSocketPath(sheet.id)));
-  await waitFor(() => expect(bob!.state).toBe('connected'));
-  const operation = { id: 'bob-clear', type: 'cells_clear', rows: { start: 0, count: 4 }, columns: { start: 1, count: 1 } } as LiveOperation;
-  bob.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheet.id });
-  await waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === 'bob-clear')).toBe(true));
+  const bob = await colleagueJoins(api.url, sheet.id);
+  await bob.acked(bob.send({ type: 'cells_clear', rows: { start: 0, count: 4 }, columns: { start: 1, count: 1 } }));
   await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', null], ['food', null], ['Car', ''], ['Bills', null]]));
   // Shown from the op, without reading the sheet again (no sync, no repair).
   expect(api.live.syncs.filter((s) => s.userId === 'alice')).toEqual([]);

@@ -26,6 +26,7 @@ import { SheetGrid } from './grid/SheetGrid.js';
 import { PreviewBanner } from './preview/PreviewBanner.js';
 import { useVersionPreview } from './preview/use-version-preview.js';
 import { createVersionService } from './preview/version.service.js';
+import type { LoadedSheet } from './session/sheet-session.store.js';
 import { useSheetSession } from './session/use-sheet-session.js';
 import { WithDataTick } from './session/WithDataTick.js';
 import { createSheetService } from './sheet.service.js';
@@ -231,6 +232,22 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         }
       : null;
 
+  // What both grids take: read-only over a version preview, or the loaded sheet's live handlers.
+  const onCellHistory = (row: number, col: number) => setHistoryCell({ row, col });
+  const previewGrid = { readOnly: true, findMarks: find.controller.marks, onCellHistory, onCellsChanged: noop, onStructureChanged: noop, onSelect: noop, onScroll: onGridScroll };
+  const liveGrid = (loaded: LoadedSheet) => ({
+    readOnly: locked,
+    findMarks: find.controller.marks,
+    onCellHistory,
+    onCellsChanged: session.onCellsChanged,
+    onStructureChanged: session.onStructureChanged,
+    onSortRows: session.sortRows,
+    freeze: loaded.freeze,
+    onSelect: session.onSelect,
+    onSelectRange: charts.onSelectRange,
+    onScroll: onGridScroll,
+  });
+
   const exportAs = async (format: ExportFormat) => {
     setExporting(format);
     try {
@@ -318,14 +335,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               sheet={preview.state.windowed.sheet}
               link={previewed?.rows}
               headers={previewHeaders}
-              readOnly
+              {...previewGrid}
               highlight={preview.state.windowed}
-              findMarks={find.controller.marks}
-              onCellHistory={(row, col) => setHistoryCell({ row, col })}
-              onCellsChanged={noop}
-              onStructureChanged={noop}
-              onSelect={noop}
-              onScroll={onGridScroll}
               onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' && previewed && previewHeaders ? (
@@ -335,14 +346,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               data={previewed.rows}
               headers={previewHeaders}
               formulaEngine={preview.state.phase === 'ready' ? preview.state.formulaEngine : null}
-              readOnly
+              {...previewGrid}
               highlight={highlight}
-              findMarks={find.controller.marks}
-              onCellHistory={(row, col) => setHistoryCell({ row, col })}
-              onCellsChanged={noop}
-              onStructureChanged={noop}
-              onSelect={noop}
-              onScroll={onGridScroll}
               onLinked={onGridLinked}
               onFormulaValues={onFormulaValues}
               onFormulasOverLimit={setFormulaCellsOverLimit}
@@ -354,17 +359,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               sheet={sheet.windowed}
               link={sheet.data}
               headers={sheet.headers}
-              readOnly={locked}
-              findMarks={find.controller.marks}
-              onCellHistory={(row, col) => setHistoryCell({ row, col })}
-              onCellsChanged={session.onCellsChanged}
-              onStructureChanged={session.onStructureChanged}
+              {...liveGrid(sheet)}
               onCellsCleared={session.clearCells}
-              onSortRows={session.sortRows}
-              freeze={sheet.freeze}
-              onSelect={session.onSelect}
-              onSelectRange={charts.onSelectRange}
-              onScroll={onGridScroll}
               onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
@@ -374,17 +370,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               data={sheet.data}
               headers={sheet.headers}
               formulaEngine={formulaEngine}
-              readOnly={locked}
-              findMarks={find.controller.marks}
-              onCellHistory={(row, col) => setHistoryCell({ row, col })}
-              onCellsChanged={session.onCellsChanged}
-              onStructureChanged={session.onStructureChanged}
-              onSortRows={session.sortRows}
+              {...liveGrid(sheet)}
               onFilterColumn={setFilterColumn}
-              freeze={sheet.freeze}
-              onSelect={session.onSelect}
-              onSelectRange={charts.onSelectRange}
-              onScroll={onGridScroll}
               onLinked={onGridLinked}
               onFormulaValues={onFormulaValues}
               onFormulasOverLimit={setFormulaCellsOverLimit}

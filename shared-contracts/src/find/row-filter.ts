@@ -157,8 +157,7 @@ export const FILTER_TEXTS = {
   /** The bar over a filtered grid. */
   showing: (shown: number, rows: number) => `Showing ${shown.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`,
   clear: 'Clear filter',
-  /** The mark after a filtered column's header label, and its tooltip. */
-  headerMark: '⏷',
+  /** The tooltip of the mark (a funnel) after a filtered column's header label. */
   headerMarkTitle: 'This column is filtered',
   personal: 'Only your view is filtered; others still see every row.',
 } as const;

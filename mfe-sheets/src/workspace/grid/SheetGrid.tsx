@@ -107,7 +107,9 @@ const FILTER_HIDDEN_ROWS = { copyPasteEnabled: false, indicators: false, rows: [
  * HTML in the label, which Handsontable would write unsanitized (and warn of).
  */
 export const FILTER_MARK_ATTRIBUTE = 'data-filtered';
-const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ${JSON.stringify(FILTER_TEXTS.headerMark)}; color: #2563eb; margin-left: 4px; }`;
+/** A funnel drawn, not a character: a symbol such as ⏷ is missing from many Linux fonts (a box is shown instead). */
+const FILTER_MARK_ICON = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath fill='%232563eb' d='M1 2h14l-5.5 6.5V14l-3-1.5V8.5z'/%3E%3C/svg%3E")`;
+const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ''; display: inline-block; width: 10px; height: 10px; margin-left: 4px; vertical-align: -1px; background: ${FILTER_MARK_ICON} center / contain no-repeat; }`;
 /** Marks (or unmarks: header cells are reused as the grid scrolls) a column header as filtered. */
 function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
   if (filtered) {
@@ -282,7 +284,7 @@ export const SheetGrid = memo(
           undefined,
           history,
           withSort ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
-          withFilter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
+          withFilter ? { open: (column) => on.current.onFilterColumn?.(column), together: (run) => gridUndo(sheetRows.current).together(run) } : undefined,
           freeze ? menuFreeze(freeze, headers) : undefined,
         ),
       [readOnly, withHistory, history, withSort, withFilter, freeze, headers],

@@ -133,7 +133,7 @@ function sortItems(onSort: SortRows): Record<string, object> {
  * selection's first column; `unavailable`: the entry is shown disabled, its text saying why (a
  * windowed sheet's rows are not all in the browser).
  */
-export type MenuFilter = { open(column: number): void } | { unavailable: string };
+export type MenuFilter = { open(column: number): void; together?(run: () => void): void } | { unavailable: string };
 
 /** A whole grid that may hide rows (the row filter draws with HiddenRows). */
 interface FilteringGrid {
@@ -146,9 +146,9 @@ interface FilteringGrid {
  * 'Remove rows' over a selection that spans rows the filter hides removes only the rows shown, as
  * Google Sheets and Excel delete only the visible rows of a filtered selection (what one cannot see
  * one does not mean to delete). The rows shown go in groups of adjacent rows: Handsontable removes
- * each in turn, each a rows_remove of its own (and an undo step of its own).
+ * each in turn, each a rows_remove of its own; `together` makes their undo steps one.
  */
-function shownRowsRemove(): Record<string, object> {
+function shownRowsRemove(together: (run: () => void) => void = (run) => run()): Record<string, object> {
   return {
     remove_row: {
       callback(this: FilteringGrid) {
@@ -166,7 +166,7 @@ function shownRowsRemove(): Record<string, object> {
           if (last && last[0] + last[1] === row) last[1]++;
           else groups.push([row, 1]);
         }
-        if (groups.length > 0) this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow');
+        if (groups.length > 0) together(() => this.alter('remove_row', groups, undefined, 'ContextMenu.removeRow'));
       },
     },
   };
@@ -175,7 +175,7 @@ function shownRowsRemove(): Record<string, object> {
 function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, object> {
   if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
   return {
-    ...(wholeGrid ? shownRowsRemove() : {}),
+    ...(wholeGrid ? shownRowsRemove(filter.together) : {}),
     filter_column: {
       name: FILTER_TEXTS.menu,
       callback(this: MenuGrid) {
@@ -203,51 +203,43 @@ export interface MenuFreeze {
   rowsUnavailable?: string;
 }
 
-/** The entries of MenuFreeze, up to the selection's last column or row (a whole column selected has no row entry, a whole row no column entry). */
-function freezeItems(freeze: MenuFreeze): Record<string, object> {
-  // Handsontable writes entry names as HTML: the header label is user text.
-  const columns = (s: Block) => s.right + 1;
-  const rows = (s: Block) => s.bottom + 1;
+/**
+ * One 'Freeze up to …' entry: up to the selection's last column (`cols`) or row (`rows`). A whole
+ * row selected has no column entry, a whole column no row entry.
+ */
+function freezeItem(freeze: MenuFreeze, axis: 'cols' | 'rows'): object {
+  const count = (s: Block) => (axis === 'cols' ? s.right : s.bottom) + 1;
+  const limit = axis === 'cols' ? FREEZE_LIMITS.columns : FREEZE_LIMITS.rows;
+  const name = (s: Block) => {
+    if (axis === 'rows') return count(s) > limit ? FREEZE_TEXTS.rowsTooMany(count(s)) : FREEZE_TEXTS.rows(count(s));
+    // Handsontable writes entry names as HTML: the header label is user text.
+    const label = freeze.label(s.right);
+    return escapeHtml(count(s) > limit ? FREEZE_TEXTS.columnsTooMany(label) : FREEZE_TEXTS.columns(label));
+  };
   return {
-    freeze_columns: {
-      name(this: MenuGrid) {
-        const s = selectedBlock(this);
-        if (!s) return '';
-        const label = freeze.label(s.right);
-        return escapeHtml(columns(s) > FREEZE_LIMITS.columns ? FREEZE_TEXTS.columnsTooMany(label) : FREEZE_TEXTS.columns(label));
-      },
-      callback(this: MenuGrid) {
-        const s = selectedBlock(this);
-        if (s) freeze.set({ cols: columns(s) });
-      },
-      disabled(this: MenuGrid) {
-        const s = selectedBlock(this);
-        return !s || columns(s) > FREEZE_LIMITS.columns;
-      },
-      hidden(this: MenuGrid) {
-        return selectedBlock(this) === null || this.selection.isSelectedByRowHeader();
-      },
+    name(this: MenuGrid) {
+      const s = selectedBlock(this);
+      return s ? name(s) : '';
     },
-    freeze_rows: freeze.rowsUnavailable
-      ? { name: freeze.rowsUnavailable, disabled: () => true }
-      : {
-          name(this: MenuGrid) {
-            const s = selectedBlock(this);
-            if (!s) return '';
-            return rows(s) > FREEZE_LIMITS.rows ? FREEZE_TEXTS.rowsTooMany(rows(s)) : FREEZE_TEXTS.rows(rows(s));
-          },
-          callback(this: MenuGrid) {
-            const s = selectedBlock(this);
-            if (s) freeze.set({ rows: rows(s) });
-          },
-          disabled(this: MenuGrid) {
-            const s = selectedBlock(this);
-            return !s || rows(s) > FREEZE_LIMITS.rows;
-          },
-          hidden(this: MenuGrid) {
-            return selectedBlock(this) === null || this.selection.isSelectedByColumnHeader();
-          },
-        },
+    callback(this: MenuGrid) {
+      const s = selectedBlock(this);
+      if (s) freeze.set({ [axis]: count(s) });
+    },
+    disabled(this: MenuGrid) {
+      const s = selectedBlock(this);
+      return !s || count(s) > limit;
+    },
+    hidden(this: MenuGrid) {
+      return selectedBlock(this) === null || (axis === 'cols' ? this.selection.isSelectedByRowHeader() : this.selection.isSelectedByColumnHeader());
+    },
+  };
+}
+
+/** The entries of MenuFreeze. */
+function freezeItems(freeze: MenuFreeze): Record<string, object> {
+  return {
+    freeze_columns: freezeItem(freeze, 'cols'),
+    freeze_rows: freeze.rowsUnavailable ? { name: freeze.rowsUnavailable, disabled: () => true } : freezeItem(freeze, 'rows'),
     unfreeze: {
       name: FREEZE_TEXTS.unfreeze,
       callback: () => freeze.set({ rows: 0, cols: 0 }),

@@ -179,13 +179,19 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
      */
     const versionHandler = (size: SheetSize) => {
       let announcedSize = size;
+      // The navigator reads the sizes from the server: told while own operations were still on
+      // their way (a filtered Remove rows sends one per run), it read a size the server had not
+      // reached yet; it is told again once they are all in.
+      let toldEarly = false;
       return (version: number, savedAt: string | null) => {
         const before = store.getState();
         if (savedAt === null) store.setState({ version });
         else store.setState({ version, lastSavedAt: savedAt, saveError: null, error: before.error === before.saveError ? null : before.error });
         const now = store.getState().size;
-        if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols) {
+        const inFlight = (liveRef.current?.pending ?? 0) > 0;
+        if (now.rows !== announcedSize.rows || now.cols !== announcedSize.cols || (toldEarly && !inFlight)) {
           announcedSize = now;
+          toldEarly = inFlight;
           shellRef.current.bus.emit('sheet-updated', { sheetId: id, version });
         }
       };

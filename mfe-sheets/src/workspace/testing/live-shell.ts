@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import {
   LiveFrameRelay,
   createDevShellContext,
@@ -6,6 +7,8 @@ import {
   sheetSocketPath,
   type DevShellOptions,
   type LiveGrid,
+  type LiveOperation,
+  type LiveServerFrame,
   type ShellContext,
   type ShellLive,
   type SheetLiveClient,
@@ -72,4 +75,29 @@ export function liveShellFor(apiUrl: string, sheetId: string, userId: string, op
 export function closeLiveShells(): void {
   for (const client of clients) client.close();
   clients.clear();
+}
+
+/** Operation ids unique across the test run: two colleagues of one test never send the same id. */
+let sequence = 0;
+
+/**
+ * Test support: a colleague (`userId`, Bob by default) on the sheet from another client — the
+ * contracts' socket client, as his shell has it, connected before this resolves; closed by
+ * closeLiveShells. `send` sends an operation (an id given) and returns its id; `acked` waits for its
+ * ack; `frames` are all he received.
+ */
+export async function colleagueJoins(apiUrl: string, sheetId: string, userId = 'bob') {
+  const frames: LiveServerFrame[] = [];
+  const client = createSheetLiveClient({ token: () => userId, log: () => {} });
+  clients.add(client);
+  client.subscribe((frame) => frames.push(frame));
+  client.connect(liveSocketUrl(apiUrl, sheetSocketPath(sheetId)));
+  await waitFor(() => expect(client.state).toBe('connected'));
+  const send = (op: Record<string, unknown>) => {
+    const operation = { id: `${userId}-${++sequence}`, ...op } as LiveOperation;
+    client.sendOperation(operation.id, { type: 'operation', operation, sheet_id: sheetId });
+    return operation.id;
+  };
+  const acked = (id: string) => waitFor(() => expect(frames.some((f) => f.type === 'ack' && f.data.operation_id === id)).toBe(true));
+  return { client, frames, send, acked };
 }

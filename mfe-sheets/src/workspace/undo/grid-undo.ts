@@ -44,13 +44,22 @@ export function removedGridCells(data: GridData, move: StructureMove): UndoStep 
  * cells written are selected and scrolled to, as Handsontable's undo did.
  */
 export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean, onSort?: SortRowsAgain): void {
+  // Steps one action made (UndoStack.together) go back, or come again, together.
+  for (let more = true; more; ) more = undoStepInGrid(hot, stack, redo, onSort);
+}
+
+/** One step of undoInGrid; whether the next step goes with it. */
+function undoStepInGrid(hot: Handsontable, stack: UndoStack, redo: boolean, onSort?: SortRowsAgain): boolean {
   const inverse = redo ? stack.redo() : stack.undo();
-  if (!inverse) return;
+  if (!inverse) return false;
   const source = redo ? REDO_SOURCE : UNDO_SOURCE;
   try {
     const { structure, cells } = inverse;
     // A sort: the server puts the rows back (undo) or sorts them again (redo); the grid shows them once it has.
-    if (inverse.sort) return onSort?.(inverse.sort.column, inverse.sort.direction, { undo: inverse.sort.undo });
+    if (inverse.sort) {
+      onSort?.(inverse.sort.column, inverse.sort.direction, { undo: inverse.sort.undo });
+      return false;
+    }
     if (structure) alterGrid(hot, structure.type, structure.index, structure.count, source);
     if (cells.length > 0) {
       hot.setDataAtCell(
@@ -67,4 +76,5 @@ export function undoInGrid(hot: Handsontable, stack: UndoStack, redo: boolean, o
   } finally {
     stack.settled();
   }
+  return inverse.more === true;
 }

@@ -93,6 +93,58 @@ test('the stack is bounded: the oldest steps go past UNDO_STEPS_MAX steps or UND
   expect(undo.canUndo()).toBe(false);
 });
 
+test('steps one action made (together: the shown rows of a filtered selection removed run by run) are undone and redone as one, and count as one step', () => {
+  const undo = new UndoStack();
+  undo.record([{ row: 9, col: 0, before: 'x', after: 'y' }]);
+  // Rows 1-2 and 5 removed (as Handsontable removes a filtered selection's runs: the last run first).
+  undo.together(() => {
+    undo.own({ type: 'rows_remove', index: 5, count: 1 }, () => [{ row: 5, col: 0, before: 'f', after: null }]);
+    undo.own({ type: 'rows_remove', index: 1, count: 2 }, () => []);
+  });
+  // Each inverse goes out as the grid sends it (own: the other steps move), then is settled.
+  const sent = (inverse: ReturnType<UndoStack['undo']>) => {
+    if (inverse?.structure) undo.own(inverse.structure, () => []);
+    undo.settled();
+    return inverse;
+  };
+  expect(sent(undo.undo())).toEqual({ structure: { type: 'rows_insert', index: 1, count: 2 }, cells: [], more: true });
+  expect(sent(undo.undo())).toEqual({ structure: { type: 'rows_insert', index: 5, count: 1 }, cells: [{ row: 5, col: 0, value: 'f' }] });
+  expect(sent(undo.redo())).toEqual({ structure: { type: 'rows_remove', index: 5, count: 1 }, cells: [], more: true });
+  expect(sent(undo.redo())).toEqual({ structure: { type: 'rows_remove', index: 1, count: 2 }, cells: [] });
+  // Undone again, the edit before them is the next step, on its row.
+  expect(sent(undo.undo())?.more).toBe(true);
+  expect(sent(undo.undo())?.more).toBeUndefined();
+  expect(undone(undo)).toEqual([{ row: 9, col: 0, value: 'x' }]);
+
+  // An action of more runs than UNDO_STEPS_MAX is one step: kept whole, and the oldest steps go whole.
+  const bounded = new UndoStack();
+  bounded.record([{ row: 0, col: 0, before: null, after: 1 }]);
+  for (let action = 0; action < UNDO_STEPS_MAX; action++) {
+    bounded.together(() => {
+      for (let run = 0; run < 2; run++) bounded.own({ type: 'rows_insert', index: 1000, count: 1 }, () => []);
+    });
+  }
+  let actions = 0;
+  while (bounded.canUndo()) {
+    for (let inverse = bounded.undo(); ; inverse = bounded.undo()) {
+      bounded.settled();
+      if (!inverse?.more) break;
+    }
+    actions++;
+  }
+  expect(actions).toBe(UNDO_STEPS_MAX);
+  const big = new UndoStack();
+  big.together(() => {
+    for (let run = 0; run < UNDO_STEPS_MAX + 5; run++) big.own({ type: 'rows_insert', index: 0, count: 1 }, () => []);
+  });
+  let runs = 0;
+  for (let inverse = big.undo(); inverse; inverse = inverse.more ? big.undo() : null) {
+    big.settled();
+    runs++;
+  }
+  expect(runs).toBe(UNDO_STEPS_MAX + 5);
+});
+
 test('one step past UNDO_STEP_CELLS_MAX cells (several whole columns of a million rows) cannot be undone: the history before it goes too, as for a remove too large', () => {
   const undo = new UndoStack();
   undo.record([{ row: 0, col: 0, before: null, after: 1 }]);

@@ -82,6 +82,8 @@ interface Step {
   away?: number;
   /** The user's sort of the rows (no cells): undone by the server (rows_sort `undo`: its version), redone by sorting again. */
   sort?: SortStep;
+  /** Made by the same action as the step before it (together()): undone and redone with it, counted as one step. */
+  joined?: boolean;
 }
 /**
  * A sort sent from the undo stack: `history.undo` the version of the sort undone, or none for a redo
@@ -105,6 +107,8 @@ export interface StepInverse {
   cells: CellChange[];
   /** A sort step: undo sends a rows_sort with `undo` (the sort's version), redo a rows_sort again (then sortRedone). */
   sort?: { column: number; direction: SortDirection; undo?: number };
+  /** The step goes with the next one the stack gives (one action made them, together()): undo or redo again, once this one is settled. */
+  more?: boolean;
 }
 
 const isRows = (move: StructureMove) => isRowStructure(move.type);
@@ -224,6 +228,8 @@ export class UndoStack {
   private undone: Step[] = [];
   /** The step being undone or redone (its inverse is being sent): its own ops do not move it. */
   private pending: { step: Step; redone: boolean } | null = null;
+  /** Inside together(): 'first' until its first step is pushed, then 'joined'. */
+  private grouping: 'off' | 'first' | 'joined' = 'off';
 
   canUndo(): boolean {
     return this.done.length > 0;
@@ -268,6 +274,20 @@ export class UndoStack {
     else this.clear();
   }
 
+  /**
+   * `run` is one action of the user's that makes several steps (the rows shown of a filtered
+   * selection removed run by run): they are undone and redone as one (StepInverse.more) and count
+   * as one step against UNDO_STEPS_MAX.
+   */
+  together(run: () => void): void {
+    this.grouping = 'first';
+    try {
+      run();
+    } finally {
+      this.grouping = 'off';
+    }
+  }
+
   clear(): void {
     this.done = [];
     this.undone = [];
@@ -292,11 +312,12 @@ export class UndoStack {
     while (step && sizeOf(step) === 0 && !step.structure && !step.sort) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
+    const more = step.joined ? { more: true } : {};
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
     const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
-    if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })) };
-    return { cells: packed ? valuesOf(packed, false).reverse() : step.cells.map(({ row, col, before }) => ({ row, col, value: before })).reverse() };
+    if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })), ...more };
+    return { ...more, cells: packed ? valuesOf(packed, false).reverse() : step.cells.map(({ row, col, before }) => ({ row, col, value: before })).reverse() };
   }
 
   /** The last step undone made again (null when there is none); call settled() once it is sent. */
@@ -306,8 +327,9 @@ export class UndoStack {
     if (!step) return null;
     this.pending = { step, redone: true };
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction } };
-    if (step.structure) return { structure: step.structure, cells: [] };
-    return { cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
+    const more = this.undone.at(-1)?.joined ? { more: true } : {};
+    if (step.structure) return { structure: step.structure, cells: [], ...more };
+    return { ...more, cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
 
   /** The undo or redo is sent: its step goes to the other stack; an undone remove gives back the cells it parked. */
@@ -439,11 +461,22 @@ export class UndoStack {
   }
 
   private push(step: Step): void {
+    if (this.grouping === 'joined') step.joined = true;
+    else if (this.grouping === 'first') this.grouping = 'joined';
     this.done.push(step);
     this.undone = [];
+    // Steps as the user counts them: a step with those joined to it. The oldest go whole, the newest always stays.
     let cells = 0;
-    for (const s of this.done) cells += sizeOf(s);
-    while (this.done.length > 1 && (this.done.length > UNDO_STEPS_MAX || cells > UNDO_CELLS_MAX)) cells -= sizeOf(this.done.shift()!);
+    let actions = 0;
+    for (const [i, s] of this.done.entries()) {
+      cells += sizeOf(s);
+      if (!s.joined || i === 0) actions++;
+    }
+    while (actions > 1 && (actions > UNDO_STEPS_MAX || cells > UNDO_CELLS_MAX)) {
+      do cells -= sizeOf(this.done.shift()!);
+      while (this.done[0]?.joined);
+      actions--;
+    }
   }
 }
 
