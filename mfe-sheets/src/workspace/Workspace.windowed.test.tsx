@@ -427,7 +427,6 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   expect(menuEntry(hot, columnLeft)).toBe('disabled');
   expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
   // A row filter needs every row in the browser: the entry is there, greyed out, saying why.
-  expect(menuEntry(hot, FILTER_TEXTS.menuWindowed)).toBe('disabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column; frozen columns follow", async () => {
@@ -1220,4 +1219,40 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   await waitFor(() => expect(api.sheets.get(sheet.id)!.data[0]).toEqual(['r0', 0]));
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
+});
+
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; Clear filter shows every row", async () => {
+  await opens();
+  const hot = currentGrid();
+  // Column Name, right-clicked: 'Filter by this column…'.
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('filter_column'));
+  const dialog = await screen.findByTestId('filter-dialog');
+  // The values come from the api (the first 200 of 120,000, the rest counted).
+  await waitFor(() => expect(dialog).toHaveTextContent('r0 (1)'));
+  expect(screen.getByTestId('filter-more')).toHaveTextContent(FILTER_TEXTS.moreValues(ROWS - 200));
+  // The search asks the api again.
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.search }), { target: { value: 'r11999' } });
+  const values = ['r11999', ...Array.from({ length: 10 }, (_, i) => `r11999${i}`)];
+  await waitFor(() => expect(screen.getByTestId('filter-values')).toHaveTextContent(values.map((text) => `${text} (1)`).join(''), { normalizeWhitespace: false }));
+  // A condition: Name contains 9999.
+  fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'contains' } });
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '9999' } });
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  const matching = big.data.flatMap((row, r) => (String(row[0]).includes('9999') ? [r] : []));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length, ROWS)));
+  // Only those rows, numbered as in the sheet, their windows read.
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe(`r${matching[1]}`));
+  expect(currentGrid().countRows()).toBe(matching.length);
+  expect([0, 1, matching.length - 1].map((i) => currentGrid().getRowHeader(i))).toEqual([matching[0] + 1, matching[1] + 1, matching.at(-1)! + 1].map(String));
+  await waitFor(() => expect(currentGrid().getDataAtCell(matching.length - 1, 0)).toBe(`r${matching.at(-1)}`));
+  // An edit of the second row shown goes to its sheet row.
+  act(() => currentGrid().setDataAtCell(1, 1, 'edited'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[1]][1]).toBe('edited'));
+  expect(api.sheets.get(big.id)!.data[1][1]).toBe(1);
+  // Clear filter: every row again, from the top.
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clear }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('r1'));
+  expect(currentGrid().getRowHeader(1)).toBe('2');
+  expect(screen.queryByTestId('filter-bar')).toBeNull();
 });

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { FILTER_TEXTS, FREEZE_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { columnFilterBody, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -24,6 +24,9 @@ import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { removeColumns } from './remove-columns.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
+import type { SheetFilter } from '../filter/sheet-filter.js';
+import type { SheetResult } from '../sheet.service.js';
+import { FilteredRows } from './filtered-rows.js';
 
 registerGridModules();
 
@@ -93,6 +96,14 @@ export interface WindowedGridProps {
    * none). Not its frozen rows: the grid's first rows are its slab's, which moves as one scrolls.
    */
   freeze?: SheetFreeze | null;
+  /**
+   * The user's row filter (filter/sheet-filter.ts, a live grid only): the rows it shows are asked of
+   * the api (`askFilter`), and only they are shown, with the sheet's row numbers; the menu's entry
+   * opens its dialog (`onFilterColumn`).
+   */
+  filter?: SheetFilter | null;
+  askFilter?(body: SheetFilterBody): Promise<SheetResult<SheetFilterResult>>;
+  onFilterColumn?(column: number): void;
 }
 
 /**
@@ -103,26 +114,42 @@ export interface WindowedGridProps {
  * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
  * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, freeze = null, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, freeze = null, filter = null, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
   on.current = handlers;
+  // The slab's first row, as the grid counts rows: the sheet's, or with a filter on the rows it shows (rowOf).
   const base = useRef(0);
+  /** The rows the user's filter shows (null: no filter, every row). */
+  const view = useRef<FilteredRows | null>(null);
+  /** Rows the grid counts: the sheet's, or those the filter shows. */
+  const shownRows = () => view.current?.length ?? sheet.rowCount;
+  /** The sheet's row at the grid's position `p` (base.current + a slab row). */
+  const rowOf = (p: number) => (view.current ? view.current.rowAt(p) : p);
+  /** The windows of positions [first, last] read, and of `ahead` more either side (a filter's rows are no one span). */
+  const showPositions = (first: number, last: number, ahead = 0) => {
+    const v = view.current;
+    if (!v) return sheet.show(first, last, ahead);
+    const now: number[] = [];
+    const soon: number[] = [];
+    for (let p = Math.max(0, first - ahead); p <= Math.min(last + ahead, v.length - 1); p++) (p >= first && p <= last ? now : soon).push(v.rowAt(p));
+    sheet.showRows(now, soon);
+  };
   // Rows not read yet (empty, or as before an own row or column op): placeholders, read-only.
   const placeholders = useRef(new WeakSet<CellValue[]>());
   /** The grid's columns: the sheet's, at least one (Handsontable shows one for a sheet of none). */
   const gridCols = () => Math.max(1, sheet.colCount);
   const slabOf = (from: number): GridData => {
-    const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
+    const length = Math.max(0, Math.min(SLAB.rows, shownRows() - from));
     const cols = gridCols();
     const rows: GridData = new Array(length);
     for (let i = 0; i < length; i++) {
-      const row = sheet.rowAt(from + i);
+      const row = sheet.rowAt(rowOf(from + i));
       if (row) rows[i] = padded(row, cols);
       else {
         // Not read (again) yet: as it was before the user's own row or column op, moved as it moved, or empty.
-        const stale = padded(sheet.staleRowAt(from + i) ?? [], cols);
+        const stale = padded(sheet.staleRowAt(rowOf(from + i)) ?? [], cols);
         placeholders.current.add(stale);
         rows[i] = stale;
       }
@@ -184,7 +211,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     reportScroll();
   };
   /** The slab centred on the rows shown (`rows` of them from `top`). */
-  const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), sheet.rowCount - SLAB.rows));
+  const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), shownRows() - SLAB.rows));
 
   /** The rows shown moved: read their windows, move the slab near its edge, and keep the bar in step. */
   const followGrid = () => {
@@ -193,17 +220,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     reportScroll();
     const { first, last } = visibleRange(h);
     const top = base.current + first;
-    sheet.show(top, base.current + last, SLAB.readAhead);
+    showPositions(top, base.current + last, SLAB.readAhead);
     const length = slab.current.length;
     const nearStart = first < SLAB.edge && base.current > 0;
-    const nearEnd = length - last < SLAB.edge && base.current + length < sheet.rowCount;
+    const nearEnd = length - last < SLAB.edge && base.current + length < shownRows();
     if (nearStart || nearEnd) {
       const from = slabAround(top, last - first + 1);
       if (from !== base.current) rebase(from, top);
     }
     const b = bar.current;
     if (b) {
-      const span = Math.max(1, sheet.rowCount - (last - first + 1));
+      const span = Math.max(1, shownRows() - (last - first + 1));
       const target = Math.round((top / span) * (b.scrollHeight - b.clientHeight));
       if (Math.abs(b.scrollTop - target) > 1) {
         barSet.current = true;
@@ -224,11 +251,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
     const ratio = Math.min(1, Math.max(0, b.scrollTop / Math.max(1, b.scrollHeight - b.clientHeight)));
-    const top = Math.round(ratio * Math.max(0, sheet.rowCount - rows));
+    const top = Math.round(ratio * Math.max(0, shownRows() - rows));
     // The reads go out first; the slab moves once they are on their way.
-    sheet.show(top, top + rows, SLAB.readAhead);
+    showPositions(top, top + rows, SLAB.readAhead);
     const inside = top >= base.current + SLAB.edge / 3 && top + rows <= base.current + slab.current.length - SLAB.edge / 3;
-    const atEnds = (top < SLAB.edge && base.current === 0) || top + rows >= sheet.rowCount;
+    const atEnds = (top < SLAB.edge && base.current === 0) || top + rows >= shownRows();
     if (inside || (atEnds && slabAround(top, rows) === base.current)) h.scrollViewportTo({ row: top - base.current, verticalSnap: 'top' });
     else {
       const from = slabAround(top, rows);
@@ -498,7 +525,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       const drawn = (i: number) => firstDrawn === null || lastDrawn === null || (i >= firstDrawn && i <= lastDrawn);
       const rows = slab.current;
       for (let i = 0; i < rows.length; i++) {
-        const row = sheet.rowAt(base.current + i);
+        const row = sheet.rowAt(rowOf(base.current + i));
         if (row && rows[i] !== row) {
           rows[i] = padded(row, cols);
           changed = true;
@@ -528,6 +555,43 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     reportScroll();
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The user's filter set or cleared (its dialog, the bar's Clear filter): the rows it shows asked of the api, then the slab shows them from the top.
+  useEffect(() => {
+    if (!filter) return undefined;
+    let asked = 0;
+    const showFrom = () => {
+      const h = hot();
+      if (!h) return;
+      rebase(0, 0);
+      const { first, last } = visibleRange(h);
+      showPositions(first, last, SLAB.readAhead);
+    };
+    const reapply = () => {
+      const n = ++asked;
+      if (!filter.active) {
+        view.current = null;
+        showFrom();
+        return;
+      }
+      const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
+      void on.current.askFilter?.(body).then((answer) => {
+        if (n !== asked || !answer.success) return;
+        const runs = unpackRuns(answer.data.runs, answer.data.row_count);
+        if (!runs) return;
+        view.current = new FilteredRows(runs, answer.data.row_count);
+        filter.counted(answer.data.shown, answer.data.rows);
+        showFrom();
+      });
+    };
+    filter.reapply = reapply;
+    // Mounted again over a filter already on (a version preview closed): its rows asked again.
+    if (filter.active) reapply();
+    return () => {
+      asked++;
+      if (filter.reapply === reapply) filter.reapply = null;
+    };
+  }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside; `select`: its cell selected (find: the grid not made to listen, the find box keeps the keys). */
   const jumpTo = (row: number, col: number, select = false) => {
@@ -574,8 +638,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     () =>
       link || findMarks
         ? (td: HTMLTableCellElement, row: number, col: number, _prop: string | number, value: unknown) => {
-            if (link) drawPresence(link, td, base.current + row, col);
-            findMarks?.draw(td, base.current + row, col, value);
+            if (link) drawPresence(link, td, rowOf(base.current + row), col);
+            findMarks?.draw(td, rowOf(base.current + row), col, value);
           }
         : undefined,
     [link, findMarks],
@@ -623,17 +687,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     () =>
       contextMenu(
         readOnly,
-        on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
+        on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(rowOf(base.current + row), col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
         (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
-        // A filter judges every row in the browser: a windowed sheet's are not all here (the api would have to filter: not yet).
-        { unavailable: FILTER_TEXTS.menuWindowed },
+        // The api judges the rows (they are not all here): the dialog lists a column's values from it too.
+        filter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
         // Frozen rows would be the slab's first rows: only columns freeze here, the row entry says why.
         freeze ? menuFreeze(freeze, headers, FREEZE_TEXTS.rowsWindowed) : undefined,
       ),
-    [readOnly, freeze, headers],
+    [readOnly, freeze, headers, filter],
   );
   // The freeze set from the menu, or moved by a column op (the session, once the slab has the columns moved): drawn at once.
   useEffect(() => {
@@ -655,7 +719,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           data={slab.current}
           themeName="ht-theme-main"
           licenseKey={HANDSONTABLE_LICENSE_KEY}
-          rowHeaders={(index: number) => String(base.current + index + 1)}
+          rowHeaders={(index: number) => String(rowOf(base.current + index) + 1)}
           rowHeaderWidth={80}
           colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
           colWidths={COLUMN_WIDTH}
@@ -670,7 +734,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           // highlight) would outlive its row's arrival (or the slab's move).
           cells={(row: number, col: number) => ({
             readOnly: readOnly || placeholders.current.has(slab.current[row]),
-            className: highlight?.has(base.current + row, col) ? HIGHLIGHT_CLASS : '',
+            className: highlight?.has(rowOf(base.current + row), col) ? HIGHLIGHT_CLASS : '',
           })}
           manualColumnResize
           stretchH="all"
@@ -683,8 +747,12 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           beforeCopy={() => copyWholeColumns(false)}
           beforeCut={() => copyWholeColumns(true)}
           afterChange={(changes, source) => {
-            sheet.undo.record(ownStep(changes, source, base.current));
-            const cells = cellEdits(changes, source, base.current);
+            // With a filter on, each slab row stands for its own sheet row (no one offset).
+            const v = view.current;
+            const at = v && changes ? changes.map(([row, ...rest]): Handsontable.CellChange => [v.rowAt(base.current + row), ...rest]) : changes;
+            const offset = v ? 0 : base.current;
+            sheet.undo.record(ownStep(at, source, offset));
+            const cells = cellEdits(at, source, offset);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
           afterRenderer={drawn}
@@ -692,8 +760,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
             // A column header's click selects the slab's rows: the sheet's whole column is meant.
-            on.current.onSelectRange?.(row < 0 ? -1 : base.current + row, col, row < 0 ? sheet.rowCount - 1 : base.current + row2, col2);
-            if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
+            on.current.onSelectRange?.(row < 0 ? -1 : rowOf(base.current + row), col, row < 0 ? sheet.rowCount - 1 : rowOf(base.current + row2), col2);
+            if (row >= 0 && col >= 0) on.current.onSelect(rowOf(base.current + row), col);
           }}
         />
         <GridStatusLine status={status.current} />
@@ -705,4 +773,4 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   );
 },
 // The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
-(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze);
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze && a.filter === b.filter);

@@ -103,6 +103,25 @@ export class WindowedSheet {
   }
 
   /**
+   * As show, for the rows a row filter shows (absolute rows, not one span: filtered-rows.ts): the
+   * windows holding rows `now` read first, then those of `soon`; the windows of both kept.
+   */
+  showRows(now: readonly number[], soon: readonly number[]): void {
+    const shown = new Set<number>();
+    for (const row of now) shown.add(this.windows.indexOf(row));
+    for (const row of soon) shown.add(this.windows.indexOf(row));
+    this.shown = shown;
+    const asked = new Set<number>();
+    for (const row of [...now, ...soon]) {
+      for (const index of this.windows.missing(row, row)) {
+        if (asked.has(index)) continue;
+        asked.add(index);
+        void this.load(index);
+      }
+    }
+  }
+
+  /**
    * The sheet's cells now, rows [start, start + count) (all by default), for the chat and the Code
    * tab (SheetReport.loadData): the windows held are copied, the others read (not stored: they
    * would push out the windows shown) and brought to the session's version; every change made
