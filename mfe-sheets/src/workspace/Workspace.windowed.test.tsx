@@ -1221,7 +1221,7 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });
 
-test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; Clear filter shows every row", async () => {
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Clear filter shows every row", async () => {
   await opens();
   const hot = currentGrid();
   // Column Name, right-clicked: 'Filter by this column…'.
@@ -1250,9 +1250,19 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   act(() => currentGrid().setDataAtCell(1, 1, 'edited'));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[1]][1]).toBe('edited'));
   expect(api.sheets.get(big.id)!.data[1][1]).toBe(1);
+  // Another user's edit of a row shown, in the filtered column, hides it (judged here); rows they insert above move the rows shown.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: matching[0], column: 0 }, value: 'gone' }));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length - 1, ROWS)));
+  expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 1));
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
+  await waitFor(() => expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 3)));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${matching[1]}`));
+  expect(currentGrid().countRows()).toBe(matching.length - 1);
   // Clear filter: every row again, from the top.
   fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clear }));
-  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('r1'));
-  expect(currentGrid().getRowHeader(1)).toBe('2');
+  await waitFor(() => expect(currentGrid().getDataAtCell(3, 0)).toBe('r1'));
+  expect(currentGrid().getRowHeader(3)).toBe('4');
+  expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
   expect(screen.queryByTestId('filter-bar')).toBeNull();
 });

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { columnFilterBody, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { columnFilterBody, columnFilterTest, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -127,6 +127,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const shownRows = () => view.current?.length ?? sheet.rowCount;
   /** The sheet's row at the grid's position `p` (base.current + a slab row). */
   const rowOf = (p: number) => (view.current ? view.current.rowAt(p) : p);
+  /** The grid's position of sheet row `row`, or of the first row shown after it when the filter hides it. */
+  const positionAt = (row: number) => (view.current ? view.current.positionAtOrAfter(row) : row);
+  /** The slab row of sheet row `row` (negative, or past the slab, when it is not in it: hidden rows too). */
+  const slabIndex = (row: number) => (view.current ? view.current.positionOf(row) : row) - base.current;
+  /** Own row ops sent while a filter is on: the rows shown follow them at once (the reset once the server has each asks nothing again). */
+  const ownRowOps = useRef(0);
+  /** The filter's rows asked of the api again, the user's place kept (set by the filter's effect). */
+  const askAgain = useRef(() => {});
   /** The windows of positions [first, last] read, and of `ahead` more either side (a filter's rows are no one span). */
   const showPositions = (first: number, last: number, ahead = 0) => {
     const v = view.current;
@@ -288,7 +296,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       else {
         const change = changeOfMove(structure);
         if (change.axis === 'row') showRow(h, structure.index);
-        on.current.onStructureChanged(change);
+        ownStructure(change);
         if (cells.length > 0) on.current.onCellsChanged(cells);
       }
     } finally {
@@ -297,15 +305,16 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   };
   /** `rows` rows from absolute row `top` shown at the top: read, and the slab moved around them. */
   const showRows = (top: number, rows: number) => {
-    sheet.show(top, top + rows, SLAB.readAhead);
+    showPositions(top, top + rows, SLAB.readAhead);
     rebase(slabAround(top, rows), top);
   };
   /** Absolute row `row` shown, a third down the rows shown; the slab moved there when it is outside. */
-  const showRow = (h: Handsontable, row: number) => {
+  const showRow = (h: Handsontable, sheetRow: number) => {
+    const row = positionAt(sheetRow);
     if (row >= base.current && row < base.current + slab.current.length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows)), rows);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), shownRows() - rows)), rows);
   };
   /** Absolute row `row` shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
   const showNear = (h: Handsontable, row: number) => {
@@ -325,18 +334,19 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (changes.length === 0) return;
     const { top, bottom, left, right } = cellsBlock(changes);
     showRow(h, top);
-    const inSlab = (row: number) => row >= base.current && row < base.current + slab.current.length;
     const through: [number, number, CellValue][] = [];
     const direct: CellChange[] = [];
     for (const change of changes) {
-      const i = change.row - base.current;
-      if (inSlab(change.row) && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
+      // Rows the filter hides, or outside the slab: sent directly.
+      const i = slabIndex(change.row);
+      if (i >= 0 && i < slab.current.length && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
       else direct.push(change);
     }
     if (direct.length > 0) sendOwn(direct);
     if (through.length > 0) h.setDataAtCell(through, source);
-    const last = base.current + slab.current.length - 1;
-    if (top <= last) h.selectCell(top - base.current, left, Math.min(bottom, last) - base.current, right, true);
+    const first = positionAt(top) - base.current;
+    const last = Math.min(positionAt(bottom + 1) - 1 - base.current, slab.current.length - 1);
+    if (first >= 0 && first <= last) h.selectCell(first, left, last, right, true);
     h.render();
   };
   const undo = () => history(false);
@@ -447,7 +457,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const stopEditing = (h: Handsontable) => {
     const editor = h.getActiveEditor();
     if (!editor?.isOpened() || editor.row === null || editor.col === null) return null;
-    const cell = { row: base.current + editor.row, col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
+    const cell = { row: rowOf(base.current + editor.row), col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
     editor.cancelChanges();
     return cell;
   };
@@ -455,7 +465,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const resumeEditing = (h: Handsontable) => {
     const cell = resume.current;
     if (!cell) return;
-    const i = cell.row - base.current;
+    const i = slabIndex(cell.row);
     if (i < 0 || i >= slab.current.length || cell.col >= h.countCols()) {
       resume.current = null;
       return;
@@ -491,16 +501,27 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       if (!h) return;
       if (reset) {
         rowsShown.current = sheet.rowCount;
+        const v = view.current;
+        if (v && filter) {
+          // Someone's row op: the rows shown follow it until the api answers again; a column op moves the filters.
+          if (move?.type === 'rows_insert') v.rowsInserted(move.index, move.count);
+          else if (move?.type === 'rows_remove') v.rowsRemoved(move.index, move.count);
+          else if (move) filter.columnsMoved(move.index, move.type === 'columns_insert' ? move.count : -move.count);
+          // The user's own op acknowledged: followed already. Others' ops, a sort, a sync: asked again.
+          if (!move && ownRowOps.current > 0) ownRowOps.current--;
+          else askAgain.current();
+        }
         const top = base.current + visibleRange(h).first;
         const editing = stopEditing(h);
         // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
         const moved = editing && move ? movedCell(editing, move) : editing;
-        const from = Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows));
-        if (editing && moved && (moved.row < from || moved.row >= from + SLAB.rows)) {
+        const from = Math.min(base.current, Math.max(0, shownRows() - SLAB.rows));
+        const movedAt = moved ? positionAt(moved.row) : -1;
+        if (editing && moved && (movedAt < from || movedAt >= from + SLAB.rows)) {
           // Moved out of the slab (many rows inserted or removed above it): the slab follows it, the
           // cell kept where it was on screen, else the editor has no row to open on and the text is lost.
           const { first, last } = visibleRange(h);
-          showRows(Math.max(0, top + moved.row - editing.row), last - first + 1);
+          showRows(Math.max(0, top + movedAt - positionAt(editing.row)), last - first + 1);
         } else rebase(from, top);
         if (moved) {
           resume.current = moved;
@@ -539,7 +560,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       // grid scrolls no further: the slab moves to hold them, the selection kept on its cells.
       const endBefore = rowsShown.current;
       rowsShown.current = sheet.rowCount;
-      if (rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
+      if (!view.current && rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
         const selected = h.getSelectedLast();
         const from = Math.max(0, sheet.rowCount - SLAB.rows);
         const shift = from - base.current;
@@ -557,21 +578,27 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The user's filter set or cleared (its dialog, the bar's Clear filter): the rows it shows asked of the api, then the slab shows them from the top.
+  // Asked again (others' row ops, a sort, a sync, others' edits of rows not held), the user's place is kept.
   useEffect(() => {
     if (!filter) return undefined;
     let asked = 0;
-    const showFrom = () => {
+    /** The slab from the top, or around sheet row `keep` (where the user was). */
+    const showFrom = (keep: number | null) => {
       const h = hot();
       if (!h) return;
-      rebase(0, 0);
       const { first, last } = visibleRange(h);
-      showPositions(first, last, SLAB.readAhead);
+      const rows = last - first + 1;
+      const top = keep === null ? 0 : Math.max(0, Math.min(positionAt(keep), shownRows() - rows));
+      rebase(slabAround(top, rows), top);
+      showPositions(top, top + rows, SLAB.readAhead);
     };
-    const reapply = () => {
+    const ask = (keepPlace: boolean) => {
       const n = ++asked;
+      const h = hot();
+      const keep = keepPlace && h ? rowOf(base.current + visibleRange(h).first) : null;
       if (!filter.active) {
         view.current = null;
-        showFrom();
+        showFrom(keep);
         return;
       }
       const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
@@ -581,15 +608,47 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         if (!runs) return;
         view.current = new FilteredRows(runs, answer.data.row_count);
         filter.counted(answer.data.shown, answer.data.rows);
-        showFrom();
+        showFrom(keep);
       });
     };
+    const reapply = () => ask(false);
+    askAgain.current = () => ask(true);
     filter.reapply = reapply;
+    // Others' edits: a row held is judged again here (shown or hidden alone); one not held, by the api.
+    sheet.othersCells = (changes) => {
+      const v = view.current;
+      if (!v || !changes.some((c) => filter.columns.has(c.col))) return;
+      const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
+      let unheld = false;
+      let moved = false;
+      let shownNow = filter.shown;
+      for (const row of new Set(changes.filter((c) => filter.columns.has(c.col)).map((c) => c.row))) {
+        const cells = sheet.rowAt(row);
+        if (!cells) {
+          unheld = true;
+          continue;
+        }
+        const shown = v.positionOf(row) >= 0;
+        const passes = tests.every(([col, test]) => test(cells[col]));
+        if (passes !== shown) {
+          v.setShown(row, passes);
+          moved = true;
+          if (row < filter.rows) shownNow += passes ? 1 : -1;
+        }
+      }
+      if (unheld) ask(true);
+      else if (moved) {
+        filter.counted(shownNow, filter.rows);
+        const h = hot();
+        if (h) rebase(base.current, base.current + visibleRange(h).first);
+      }
+    };
     // Mounted again over a filter already on (a version preview closed): its rows asked again.
     if (filter.active) reapply();
     return () => {
       asked++;
       if (filter.reapply === reapply) filter.reapply = null;
+      sheet.othersCells = null;
     };
   }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -599,8 +658,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (!h) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    const top = Math.max(0, Math.min(row, sheet.rowCount - 1));
-    sheet.show(top, top + rows, SLAB.readAhead);
+    const top = Math.max(0, Math.min(positionAt(row), shownRows() - 1));
+    showPositions(top, top + rows, SLAB.readAhead);
     if (top >= base.current && top < base.current + slab.current.length) h.scrollViewportTo({ row: top - base.current, col, verticalSnap: 'top' });
     else rebase(slabAround(top, rows), top);
     followGrid();
@@ -611,11 +670,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const place = (): GridPlace | null => {
     const h = hot();
     if (!h) return null;
-    const top = base.current + visibleRange(h).first;
+    const top = rowOf(base.current + visibleRange(h).first);
     const selected = h.getSelectedLast();
     // Headers selected (a negative index) are no cells to keep.
     const cells = selected && selected.every((i) => i >= 0) ? selected : null;
-    return { top, selection: cells ? [base.current + cells[0], cells[1], base.current + cells[2], cells[3]] : null };
+    return { top, selection: cells ? [rowOf(base.current + cells[0]), cells[1], rowOf(base.current + cells[2]), cells[3]] : null };
   };
 
   // The session draws others' selections through this grid while it is mounted (showPresence), and
@@ -683,13 +742,41 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (top >= base.current && top <= slabEnd) h.selectCell(top - base.current, left, Math.min(bottom, slabEnd) - base.current, right, false);
   };
 
+  /**
+   * An own row or column op sent: with a filter on, the rows shown follow a row op now (inserted rows
+   * shown, unjudged, as the whole grid's) and a column's filter moves with its column.
+   */
+  const ownStructure = (change: StructureChange) => {
+    const v = view.current;
+    if (v && change.axis === 'row') {
+      if (change.amount > 0) v.rowsInserted(change.index, change.amount);
+      else v.rowsRemoved(change.index, -change.amount);
+      ownRowOps.current++;
+    }
+    if (v && change.axis === 'col' && filter?.columnsMoved(change.index, change.amount)) filter.reapply?.();
+    on.current.onStructureChanged(change);
+  };
+  /** The menu's row insert or remove at slab rows: at sheet rows; removed rows shown only, a run of adjacent ones at a time from the bottom (a filter's rows are not one run). */
+  const menuRows = (change: StructureChange) => {
+    const top = base.current + change.index;
+    if (!view.current || change.amount > 0) return ownStructure({ ...change, index: rowOf(top) });
+    const groups: [number, number][] = [];
+    for (let p = top; p < top - change.amount; p++) {
+      const row = rowOf(p);
+      const last = groups.at(-1);
+      if (last && last[0] + last[1] === row) last[1]++;
+      else if (row >= 0) groups.push([row, 1]);
+    }
+    for (const [row, count] of groups.reverse()) ownStructure({ axis: 'row', index: row, amount: -count });
+  };
+
   const menu = useMemo(
     () =>
       contextMenu(
         readOnly,
         on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(rowOf(base.current + row), col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
-        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
+        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : change.axis === 'row' ? menuRows(change) : ownStructure(change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
         // The api judges the rows (they are not all here): the dialog lists a column's values from it too.

@@ -395,10 +395,14 @@ export class WindowedSheet {
     return removedCells(move, this.rowCount, (row) => this.rowAt(row) ?? this.staleRowAt(row) ?? null);
   }
 
+  /** Told of others' cells before the grid redraws (a row filter judges their rows again). */
+  othersCells: ((changes: readonly CellChange[]) => void) | null = null;
+
   /** Others' cells, at `version`. */
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
     this.grow(changes);
+    this.othersCells?.(changes);
     this.notify(false);
   }
 
