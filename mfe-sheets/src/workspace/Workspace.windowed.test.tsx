@@ -1221,7 +1221,7 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });
 
-test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Clear filter shows every row", async () => {
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only; Clear filter shows every row", async () => {
   await opens();
   const hot = currentGrid();
   // Column Name, right-clicked: 'Filter by this column…'.
@@ -1259,6 +1259,18 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   await waitFor(() => expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 3)));
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${matching[1]}`));
   expect(currentGrid().countRows()).toBe(matching.length - 1);
+  // Delete with column N selected empties it in the rows shown only, a cells_clear per run of them; the hidden rows keep theirs.
+  act(() => {
+    currentGrid().selectColumns(1);
+    currentGrid().listen();
+  });
+  act(() => void press('Delete', {}));
+  const shownNow = matching.slice(1).map((r) => r + 2);
+  const stored = () => api.sheets.get(big.id)!.data;
+  await waitFor(() => expect(shownNow.map((r) => stored()[r][1])).toEqual(shownNow.map(() => null)), { timeout: 10_000 });
+  expect([stored()[5][1], stored()[matching[0] + 2]]).toEqual([3, ['gone', matching[0]]]);
+  const runs = shownNow.filter((r, k) => k === 0 || shownNow[k - 1] !== r - 1).length;
+  expect(ownOps().filter((op) => op.type === 'cells_clear')).toHaveLength(runs);
   // Clear filter: every row again, from the top.
   fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clear }));
   await waitFor(() => expect(currentGrid().getDataAtCell(3, 0)).toBe('r1'));

@@ -14,7 +14,7 @@ import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } 
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
+import { addClearColumnKeys, clearColumns, clearShownColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
 import { copyColumns } from './copy-columns.js';
 import { addJumpKeys, jumper } from '../grid/jump-keys.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
@@ -29,6 +29,19 @@ import type { SheetResult } from '../sheet.service.js';
 import { FilteredRows } from './filtered-rows.js';
 
 registerGridModules();
+
+/** Runs (flat [start, count, …]) cut to `range`'s rows (none: as they are). */
+function clipRuns(runs: number[], range?: RowRange): number[] {
+  if (!range) return runs;
+  const end = range.start + range.count;
+  const out: number[] = [];
+  for (let k = 0; k + 1 < runs.length; k += 2) {
+    const from = Math.max(runs[k], range.start);
+    const to = Math.min(runs[k] + runs[k + 1], end);
+    if (to > from) out.push(from, to - from);
+  }
+  return out;
+}
 
 /**
  * Rows the grid holds at once (the slab), from an absolute row `base`: Handsontable scrolls the
@@ -379,7 +392,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
 
   const clearWholeColumns = (spans: ColumnSpan[], rows?: RowRange) => {
     if (locked.current) return;
-    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared).catch(() => {
+    // With a filter on, the rows it shows only (of `rows`, when a range).
+    const v = view.current;
+    const cleared = (v ? clearShownColumns(sheet, spans, clipRuns(v.runs(), rows), sendOwn, () => locked.current, on.current.onCellsCleared) : clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared)).catch(() => {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
@@ -397,7 +412,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const copyWholeColumns = (cut: boolean): boolean => {
     const h = hot();
     const block = h && selectedBlock(h);
-    if (!block) return true;
+    // With a filter on, Handsontable's own copy of the slab's rows (those shown): a Cut of every row would clear hidden ones.
+    if (!block || view.current) return true;
     void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared)).then(() => cut && hot()?.render());
     return false;
   };
