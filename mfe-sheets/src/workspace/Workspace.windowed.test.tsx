@@ -1221,7 +1221,7 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });
 
-test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only; Clear filter shows every row", async () => {
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only; find passes over hidden rows; Clear filter shows every row", async () => {
   await opens();
   const hot = currentGrid();
   // Column Name, right-clicked: 'Filter by this column…'.
@@ -1271,6 +1271,11 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect([stored()[5][1], stored()[matching[0] + 2]]).toEqual([3, ['gone', matching[0]]]);
   const runs = shownNow.filter((r, k) => k === 0 || shownNow[k - 1] !== r - 1).length;
   expect(ownOps().filter((op) => op.type === 'cells_clear')).toHaveLength(runs);
+  // Find passes over the rows hidden (r2999, r12999): the first match shown is r29999.
+  act(() => currentGrid().selectCell(0, 0));
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });
+  fireEvent.change(screen.getByRole('textbox', { name: FIND_TEXTS.label }), { target: { value: 'r2999' } });
+  await waitFor(() => expect(currentGrid().getDataAtCell(currentGrid().getSelectedLast()![0], 0)).toBe('r29999'));
   // Clear filter: every row again, from the top.
   fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clear }));
   await waitFor(() => expect(currentGrid().getDataAtCell(3, 0)).toBe('r1'));

@@ -702,7 +702,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     shared.hot = h;
     shared.jumpTo = jumpTo;
     shared.place = place;
+    const rowShown = (row: number) => !view.current || view.current.positionOf(row) >= 0;
+    shared.rowShown = rowShown;
     return () => {
+      if (shared.rowShown === rowShown) shared.rowShown = null;
       if (shared.hot === h) shared.hot = null;
       if (shared.jumpTo === jumpTo) shared.jumpTo = null;
       if (shared.place === place) shared.place = null;
