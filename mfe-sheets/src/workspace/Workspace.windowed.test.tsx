@@ -1221,7 +1221,7 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });
 
-test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only; find passes over hidden rows; Clear filter shows every row", async () => {
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only, a paste fills them only; find passes over hidden rows; Clear filter shows every row", async () => {
   await opens();
   const hot = currentGrid();
   // Column Name, right-clicked: 'Filter by this column…'.
@@ -1271,6 +1271,17 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect([stored()[5][1], stored()[matching[0] + 2]]).toEqual([3, ['gone', matching[0]]]);
   const runs = shownNow.filter((r, k) => k === 0 || shownNow[k - 1] !== r - 1).length;
   expect(ownOps().filter((op) => op.type === 'cells_clear')).toHaveLength(runs);
+  // A paste over the last rows shown goes into the rows shown only; its row past the last one grows the sheet and shows.
+  const len = currentGrid().countRows();
+  act(() => {
+    currentGrid().selectCell(len - 2, 0);
+    currentGrid().listen();
+    currentGrid().getPlugin('copyPaste').paste('x\ny\nz');
+  });
+  const [r1, r2] = shownNow.slice(-2);
+  await waitFor(() => expect([stored()[r1][0], stored()[r2][0], stored()[ROWS + 2]?.[0]]).toEqual(['x', 'y', 'z']));
+  expect(stored()[r1 + 1][0]).toBe(`r${r1 - 1}`);
+  await waitFor(() => expect(currentGrid().getDataAtCell(len, 0)).toBe('z'));
   // Find passes over the rows hidden (r2999, r12999): the first match shown is r29999.
   act(() => currentGrid().selectCell(0, 0));
   fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });

@@ -329,14 +329,26 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const rows = last - first + 1;
     showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), shownRows() - rows)), rows);
   };
-  /** Absolute row `row` shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
+  /** Position `row` (the grid's: a sheet row without a filter) shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
   const showNear = (h: Handsontable, row: number) => {
     const b = base.current;
     const length = slab.current.length;
-    if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= sheet.rowCount) && row >= b && row < b + length) return;
+    if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= shownRows()) && row >= b && row < b + length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), sheet.rowCount - rows)), rows);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), shownRows() - rows)), rows);
+  };
+  /** The rows at positions [start, start + count) (a jump's scan): the sheet's span holding them read, those shown picked. */
+  const readPositions = async (start: number, count: number): Promise<GridData> => {
+    const v = view.current;
+    if (!v) return sheet.cells({ start, count });
+    const end = Math.min(start + count, v.length);
+    if (end <= start) return [];
+    const first = v.rowAt(start);
+    const rows = await sheet.cells({ start: first, count: v.rowAt(end - 1) - first + 1 });
+    const out: GridData = [];
+    for (let p = start; p < end; p++) out.push(rows[v.rowAt(p) - first] ?? []);
+    return out;
   };
   /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
   const sendOwn = (changes: CellChange[]) => {
@@ -436,22 +448,24 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       h,
       jumper({
         hot: h,
+        // In the grid's positions (with a filter on, the rows it shows: the jumps go over them only).
         base: () => base.current,
         length: () => slab.current.length,
-        rowCount: () => sheet.rowCount,
+        rowCount: shownRows,
         colCount: gridCols,
         rows: {
-          rowAt: (row) => sheet.rowAt(row),
-          read: (start, count) => sheet.cells({ start, count }),
+          rowAt: (p) => sheet.rowAt(rowOf(p)),
+          read: readPositions,
           chunk: sheet.windows.size,
           reading: (rows, work) => void status.current.track(WINDOWED_READ_TEXTS.reading(rows), work),
         },
         show: (row) => showNear(h, row),
-        report: (row, col, row2, col2) => {
-          // Past the slab: kept, for Copy, Cut and Delete of all its rows (selectedBlock).
+        report: (p, col, p2, col2) => {
+          // Past the slab: kept, for Copy, Cut and Delete of all its rows (selectedBlock), at sheet rows (a filter's Delete clears the rows shown of them).
           const selected = h.getSelectedLast();
           const held = selected ? Math.abs(selected[2] - selected[0]) + 1 : 0;
-          longRange.current = selected && row2 - row + 1 > held ? { rows: { start: row, count: row2 - row + 1 }, spans: [{ left: col, right: col2 }], selected: [...selected], base: base.current } : null;
+          const [row, row2] = [rowOf(p), rowOf(p2)];
+          longRange.current = selected && p2 - p + 1 > held ? { rows: { start: row, count: row2 - row + 1 }, spans: [{ left: col, right: col2 }], selected: [...selected], base: base.current } : null;
           on.current.onSelectRange?.(row, col, row2, col2);
         },
       }),
@@ -741,8 +755,22 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const rows = { base: base.current, length: slab.current.length, unread: (i: number) => placeholders.current.has(slab.current[i]) };
     if (!pasteOutsideSlab(rows, at.row, data.length)) return false;
     const end = sheet.rowCount;
-    const atEnd = base.current + slab.current.length >= end;
-    void pasteCells(sheet, base.current + at.row, at.col, data, sendOwn, () => locked.current).then((block) => block && showPasted(block, atEnd && block.bottom >= end));
+    const atEnd = base.current + slab.current.length >= shownRows();
+    // With a filter on, into the rows it shows (past the last of them, the rows after the sheet's end).
+    const v = view.current;
+    const atRow = at.row;
+    const rowAtOffset = (k: number) => {
+      const p = base.current + atRow + k;
+      return v && p < v.length ? v.rowAt(p) : (v && v.length > 0 ? Math.max(v.rowAt(v.length - 1) + 1, end) : end) + (p - (v?.length ?? 0));
+    };
+    const top = rowAtOffset(0);
+    const offsets = v ? data.map((_, k) => rowAtOffset(k) - top) : undefined;
+    void pasteCells(sheet, top, at.col, data, sendOwn, () => locked.current, offsets).then((block) => {
+      if (!block) return;
+      // Rows the paste added past the sheet's end are shown (unjudged, as own inserts).
+      if (v && view.current === v && block.bottom >= end) v.rowsInserted(end, block.bottom - end + 1);
+      showPasted(block, atEnd && block.bottom >= end);
+    });
     return true;
   };
   /** A paste made by pasteBeyondSlab shown: its rows in the slab selected; `grown` (it ran past the sheet's end from the slab there): the slab at the new end. */
@@ -750,6 +778,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return;
     const { first, last } = visibleRange(h);
+    if (view.current) {
+      // With a filter on: the slab around the block's first row shown, its rows shown selected.
+      const pTop = positionAt(top);
+      const pBottom = positionAt(bottom + 1) - 1;
+      showRows(Math.max(0, Math.min(pTop, shownRows() - (last - first + 1))), last - first + 1);
+      const inSlab = (p: number) => Math.max(0, Math.min(p - base.current, slab.current.length - 1));
+      if (pBottom >= pTop) h.selectCell(inSlab(pTop), left, inSlab(pBottom), right, false);
+      return;
+    }
     if (grown) {
       // The rows past the old end are read (as any window) once shown.
       const from = Math.max(0, sheet.rowCount - SLAB.rows);
