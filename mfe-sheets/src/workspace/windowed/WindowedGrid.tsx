@@ -761,7 +761,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const atRow = at.row;
     const rowAtOffset = (k: number) => {
       const p = base.current + atRow + k;
-      return v && p < v.length ? v.rowAt(p) : (v && v.length > 0 ? Math.max(v.rowAt(v.length - 1) + 1, end) : end) + (p - (v?.length ?? 0));
+      if (!v) return p;
+      return p < v.length ? v.rowAt(p) : (v.length > 0 ? Math.max(v.rowAt(v.length - 1) + 1, end) : end) + (p - v.length);
     };
     const top = rowAtOffset(0);
     const offsets = v ? data.map((_, k) => rowAtOffset(k) - top) : undefined;
