@@ -1244,6 +1244,8 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   // Only those rows, numbered as in the sheet, their windows read.
   await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe(`r${matching[1]}`));
   expect(currentGrid().countRows()).toBe(matching.length);
+  // Name's header marked as filtered.
+  expect([...document.querySelectorAll(`.ht_clone_top thead th[title="${FILTER_TEXTS.headerMarkTitle}"]`)].map((th) => th.textContent?.trim())).toEqual(['Name']);
   expect([0, 1, matching.length - 1].map((i) => currentGrid().getRowHeader(i))).toEqual([matching[0] + 1, matching[1] + 1, matching.at(-1)! + 1].map(String));
   await waitFor(() => expect(currentGrid().getDataAtCell(matching.length - 1, 0)).toBe(`r${matching.at(-1)}`));
   // An edit of the second row shown goes to its sheet row.

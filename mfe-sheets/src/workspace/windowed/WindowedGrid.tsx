@@ -10,7 +10,7 @@ import { drawPresence } from '../grid/live-grid.js';
 import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
-import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
+import { COLUMN_WIDTH, FILTER_MARK_STYLE, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, markFilteredHeader, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
@@ -632,8 +632,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         return;
       }
       const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
-      void on.current.askFilter?.(body).then((answer) => {
-        if (n !== asked || !answer.success) return;
+      const asking = on.current.askFilter?.(body).then((answer) => {
+        // Its failure said on the grid's status line (the rows shown stay as they were).
+        if (!answer.success) throw new Error(answer.error);
+        return answer;
+      });
+      if (!asking) return;
+      // The api reads every row: said while under way, as the grid's other work on every row.
+      void status.current.track(reading(), asking).then((answer) => {
+        if (n !== asked || !answer) return;
         const runs = unpackRuns(answer.data.runs, answer.data.row_count);
         if (!runs) return;
         view.current = new FilteredRows(runs, answer.data.row_count);
@@ -857,6 +864,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         {findMarks && <style>{FIND_MARK_STYLE}</style>}
+        {filter && <style>{FILTER_MARK_STYLE}</style>}
         <HotTable
           ref={ref}
           // The slab held now: a re-render (read-only mode changed) loads the same rows again.
@@ -900,6 +908,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
           afterRenderer={drawn}
+          // The filtered columns' headers marked, as on the whole grid.
+          afterGetColHeader={filter ? (col: number, th: HTMLTableCellElement) => col >= 0 && markFilteredHeader(th, filter.columns.has(col)) : undefined}
           afterScrollVertically={followGrid}
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
