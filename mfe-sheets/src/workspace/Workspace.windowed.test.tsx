@@ -1221,7 +1221,7 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
 });
 
-test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed; Delete of a whole column empties the rows shown only, a paste fills them only; find passes over hidden rows; Clear filter shows every row", async () => {
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed (a cell being typed into too); Delete of a whole column empties the rows shown only, a paste fills them only; find passes over hidden rows; Clear filter shows every row", async () => {
   await opens();
   const hot = currentGrid();
   // Column Name, right-clicked: 'Filter by this column…'.
@@ -1253,10 +1253,20 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[1]][1]).toBe('edited'));
   expect(api.sheets.get(big.id)!.data[1][1]).toBe(1);
   // Another user's edit of a row shown, in the filtered column, hides it (judged here); rows they insert above move the rows shown.
+  // The user types into the third row shown meanwhile: the text is saved into it, moved up a row.
   const bob = await bobJoins();
+  act(() => {
+    currentGrid().selectCell(2, 1);
+    currentGrid().listen();
+    currentGrid().getActiveEditor()!.beginEditing();
+    currentGrid().getActiveEditor()!.setValue('typed');
+  });
   await bob.acked(bob.send({ type: 'cell_update', position: { row: matching[0], column: 0 }, value: 'gone' }));
   await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length - 1, ROWS)));
   expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 1));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[2]][1]).toBe('typed'));
+  expect(api.sheets.get(big.id)!.data[matching[3]][1]).toBe(matching[3]);
   await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
   await waitFor(() => expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 3)));
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${matching[1]}`));

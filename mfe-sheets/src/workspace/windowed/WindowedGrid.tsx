@@ -485,11 +485,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const resume = useRef<{ row: number; col: number; value: unknown; full: boolean } | null>(null);
   /** The open editor closed without saving (the slab's cell it would save into holds another row now): its cell and text. */
   const stopEditing = (h: Handsontable) => {
+    const cell = editingCell(h);
+    if (cell) h.getActiveEditor()?.cancelChanges();
+    return cell;
+  };
+  /** The open editor's cell (at its sheet row, read before the rows shown change) and text, else null. */
+  const editingCell = (h: Handsontable) => {
     const editor = h.getActiveEditor();
     if (!editor?.isOpened() || editor.row === null || editor.col === null) return null;
-    const cell = { row: rowOf(base.current + editor.row), col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
-    editor.cancelChanges();
-    return cell;
+    return { row: rowOf(base.current + editor.row), col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
   };
   /** The editor opened again on the cell typed into, with its text, once its row is read (selected meanwhile). */
   const resumeEditing = (h: Handsontable) => {
@@ -612,23 +616,30 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   useEffect(() => {
     if (!filter) return undefined;
     let asked = 0;
-    /** The slab from the top, or around sheet row `keep` (where the user was). */
-    const showFrom = (keep: number | null) => {
+    /** The slab from the top, or around sheet row `keep` (where the user was); `editing`: the cell typed into, read before the rows shown changed. */
+    const showFrom = (keep: number | null, editing: ReturnType<typeof editingCell>) => {
       const h = hot();
       if (!h) return;
       const { first, last } = visibleRange(h);
       const rows = last - first + 1;
       const top = keep === null ? 0 : Math.max(0, Math.min(positionAt(keep), shownRows() - rows));
+      // A cell being typed into: its editor closed for the move and opened again on it (its slab row holds another row now).
+      if (editing) h.getActiveEditor()?.cancelChanges();
       rebase(slabAround(top, rows), top);
       showPositions(top, top + rows, SLAB.readAhead);
+      if (editing) {
+        resume.current = editing;
+        resumeEditing(h);
+      }
     };
     const ask = (keepPlace: boolean) => {
       const n = ++asked;
       const h = hot();
       const keep = keepPlace && h ? rowOf(base.current + visibleRange(h).first) : null;
       if (!filter.active) {
+        const editing = h ? editingCell(h) : null;
         view.current = null;
-        showFrom(keep);
+        showFrom(keep, editing);
         return;
       }
       const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
@@ -643,9 +654,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         if (n !== asked || !answer) return;
         const runs = unpackRuns(answer.data.runs, answer.data.row_count);
         if (!runs) return;
-        view.current = new FilteredRows(runs, answer.data.row_count);
+        const rowsShown = new FilteredRows(runs, answer.data.row_count);
+        // The row the user is typing in stays shown (their text goes where they see it), as the whole grid's filter keeps it.
+        const grid = hot();
+        const editing = grid ? editingCell(grid) : null;
+        if (editing) rowsShown.setShown(editing.row, true);
+        view.current = rowsShown;
         filter.counted(answer.data.shown, answer.data.rows);
-        showFrom(keep);
+        showFrom(keep, editing);
       });
     };
     const reapply = () => ask(false);
@@ -656,6 +672,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       const v = view.current;
       if (!v || !changes.some((c) => filter.columns.has(c.col))) return;
       const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
+      const grid = hot();
+      const editing = grid ? editingCell(grid) : null;
       let unheld = false;
       let moved = false;
       let shownNow = filter.shown;
@@ -666,7 +684,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           continue;
         }
         const shown = v.positionOf(row) >= 0;
-        const passes = tests.every(([col, test]) => test(cells[col]));
+        // The row being typed in stays (whole grid's rule: their text goes where they see it).
+        const passes = editing?.row === row || tests.every(([col, test]) => test(cells[col]));
         if (passes !== shown) {
           v.setShown(row, passes);
           moved = true;
@@ -677,7 +696,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       else if (moved) {
         filter.counted(shownNow, filter.rows);
         const h = hot();
-        if (h) rebase(base.current, base.current + visibleRange(h).first);
+        if (!h) return;
+        // Rows above it hidden or shown move the cell being typed into: its editor follows it.
+        if (editing) h.getActiveEditor()?.cancelChanges();
+        rebase(base.current, base.current + visibleRange(h).first);
+        if (editing) {
+          resume.current = editing;
+          resumeEditing(h);
+        }
       }
     };
     // Mounted again over a filter already on (a version preview closed): its rows asked again.
