@@ -535,9 +535,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       if (!h) return;
       if (reset) {
         rowsShown.current = sheet.rowCount;
+        const top = base.current + visibleRange(h).first;
+        const editing = stopEditing(h);
         const v = view.current;
         if (v && filter) {
-          // Someone's row op: the rows shown follow it until the api answers again; a column op moves the filters.
+          // (After the editor's cell is read: at its sheet row before the rows shown change.) Someone's row op: the rows shown follow it until the api answers again; a column op moves the filters.
           if (move?.type === 'rows_insert') v.rowsInserted(move.index, move.count);
           else if (move?.type === 'rows_remove') v.rowsRemoved(move.index, move.count);
           else if (move) filter.columnsMoved(move.index, move.type === 'columns_insert' ? move.count : -move.count);
@@ -545,8 +547,6 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           if (!move && ownRowOps.current > 0) ownRowOps.current--;
           else askAgain.current();
         }
-        const top = base.current + visibleRange(h).first;
-        const editing = stopEditing(h);
         // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
         const moved = editing && move ? movedCell(editing, move) : editing;
         const from = Math.min(base.current, Math.max(0, shownRows() - SLAB.rows));
