@@ -69,6 +69,9 @@ function padded(row: CellValue[], cols: number): CellValue[] {
   return row;
 }
 
+/** Times the filter's rows are asked again when the api's answer is of another row count than the sheet's here. */
+const FILTER_ASKS = 3;
+
 /** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
 const BAR_HEIGHT_PX = 4_000_000;
 
@@ -632,7 +635,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         resumeEditing(h);
       }
     };
-    const ask = (keepPlace: boolean) => {
+    const ask = (keepPlace: boolean, attempt = 0) => {
       const n = ++asked;
       const h = hot();
       const keep = keepPlace && h ? rowOf(base.current + visibleRange(h).first) : null;
@@ -652,9 +655,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       // The api reads every row: said while under way, as the grid's other work on every row.
       void status.current.track(reading(), asking).then((answer) => {
         if (n !== asked || !answer) return;
+        // Rows inserted or removed since it was read (the user's own, not on the server yet; others' on their way): asked again, a few times.
+        if (answer.data.row_count !== sheet.rowCount && attempt < FILTER_ASKS) return ask(keepPlace, attempt + 1);
         const runs = unpackRuns(answer.data.runs, answer.data.row_count);
         if (!runs) return;
         const rowsShown = new FilteredRows(runs, answer.data.row_count);
+        // Still not the sheet's size: rows past the answer's end shown (as own inserts), rows past the sheet's end dropped.
+        if (sheet.rowCount > rowsShown.rowCount) rowsShown.rowsInserted(rowsShown.rowCount, sheet.rowCount - rowsShown.rowCount);
+        else if (sheet.rowCount < rowsShown.rowCount) rowsShown.rowsRemoved(sheet.rowCount, rowsShown.rowCount - sheet.rowCount);
         // The row the user is typing in stays shown (their text goes where they see it), as the whole grid's filter keeps it.
         const grid = hot();
         const editing = grid ? editingCell(grid) : null;
