@@ -1307,7 +1307,7 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect(screen.queryByTestId('filter-bar')).toBeNull();
 });
 
-test('a sort with a row filter on shows the rows the filter shows in their new order (the api asked again)', async () => {
+test("a sort with a row filter on shows the rows the filter shows in their new order (the api asked again); another user's rows past the end are judged", async () => {
   const sheet = makeSheet('Sortable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r < SWITCHED_ROWS / 3 ? 'keep' : 'drop']), ['Name', 'Kind']);
   api.sheets.set(sheet.id, sheet);
   renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
@@ -1329,4 +1329,11 @@ test('a sort with a row filter on shows the rows the filter shows in their new o
   const last = SWITCHED_ROWS / 3 - 1;
   await waitFor(() => expect([0, 1, last].map((i) => [Number(currentGrid().getRowHeader(i)) - 1, currentGrid().getDataAtCell(i, 0)])).toEqual([kept[0], kept[1], kept[last]]));
   expect(currentGrid().countRows()).toBe(SWITCHED_ROWS / 3);
+  // Another user writes rows past the end: judged, the one the filter keeps shown at its row.
+  const bob = await bobJoins(sheet.id);
+  for (const [row, column, value] of [[SWITCHED_ROWS, 0, 'new'], [SWITCHED_ROWS, 1, 'keep'], [SWITCHED_ROWS + 1, 1, 'drop']] as const) {
+    await bob.acked(bob.send({ type: 'cell_update', position: { row, column }, value }));
+  }
+  await waitFor(() => expect(currentGrid().countRows()).toBe(SWITCHED_ROWS / 3 + 1));
+  expect([currentGrid().getRowHeader(last + 1), currentGrid().getDataAtCell(last + 1, 0)]).toEqual([String(SWITCHED_ROWS + 1), 'new']);
 });

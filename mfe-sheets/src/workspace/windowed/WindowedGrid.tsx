@@ -678,14 +678,20 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     // Others' edits: a row held is judged again here (shown or hidden alone); one not held, by the api.
     sheet.othersCells = (changes) => {
       const v = view.current;
-      if (!v || !changes.some((c) => filter.columns.has(c.col))) return;
+      if (!v) return;
+      // Rows others wrote past the sheet's end (it grew): among the rows shown, judged below with the rest.
+      const end = v.rowCount;
+      const grew = sheet.rowCount > end;
+      if (grew) v.rowsInserted(end, sheet.rowCount - end);
+      const judged = changes.filter((c) => filter.columns.has(c.col) || c.row >= end);
+      if (judged.length === 0) return;
       const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
       const grid = hot();
       const editing = grid ? editingCell(grid) : null;
       let unheld = false;
-      let moved = false;
+      let moved = grew;
       let shownNow = filter.shown;
-      for (const row of new Set(changes.filter((c) => filter.columns.has(c.col)).map((c) => c.row))) {
+      for (const row of new Set(judged.map((c) => c.row))) {
         const cells = sheet.rowAt(row);
         if (!cells) {
           unheld = true;
