@@ -16,6 +16,8 @@ export interface ColumnRange {
  */
 export type ReadRows = (start: number, count: number, columns?: ColumnRange) => Promise<SheetRows | null>;
 
+/** Windows read ahead of the rows a filter shows (showRows), beyond those of the rows on screen. */
+const SHOW_ROWS_AHEAD_WINDOWS = 4;
 /** A read that failed is tried again after this long while its rows are still shown. */
 const RETRY_MS = 2_000;
 /**
@@ -109,16 +111,15 @@ export class WindowedSheet {
   showRows(now: readonly number[], soon: readonly number[]): void {
     const shown = new Set<number>();
     for (const row of now) shown.add(this.windows.indexOf(row));
-    for (const row of soon) shown.add(this.windows.indexOf(row));
-    this.shown = shown;
-    const asked = new Set<number>();
-    for (const row of [...now, ...soon]) {
-      for (const index of this.windows.missing(row, row)) {
-        if (asked.has(index)) continue;
-        asked.add(index);
-        void this.load(index);
-      }
+    // A sparse filter's rows ahead may each be in a window of its own: a few windows more at most, not the sheet.
+    const before = shown.size;
+    for (const row of soon) {
+      if (shown.size - before >= SHOW_ROWS_AHEAD_WINDOWS) break;
+      shown.add(this.windows.indexOf(row));
     }
+    this.shown = shown;
+    // Those of the rows shown first (the set keeps the order they were added in).
+    for (const index of shown) if (this.windows.missing(index * this.windows.size, index * this.windows.size).length > 0) void this.load(index);
   }
 
   /**
