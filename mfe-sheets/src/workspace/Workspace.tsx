@@ -1,5 +1,5 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, type ChartBox, type ChartDefinition, confirmDeleteSheet, type ExportFormat, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartBox, columnFilterBody, type SheetFilterBody, type ChartDefinition, confirmDeleteSheet, type ExportFormat, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
 import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
@@ -17,6 +17,7 @@ import type { FindTarget } from './find/find-controller.js';
 import { FindBar } from './find/FindBar.js';
 import { FilterBar } from './filter/FilterBar.js';
 import { FilterDialog } from './filter/FilterDialog.js';
+import { sheetFilter } from './filter/sheet-filter.js';
 import { useFind } from './find/use-find.js';
 import { FORMULA_MAX_CELLS } from './grid/formulas/formula-values.js';
 import { gridLink } from './grid/grid-link.js';
@@ -59,6 +60,19 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const [historyCell, setHistoryCell] = useState<{ row: number; col: number } | null>(null);
   // The column whose row filter's dialog is open (the user's own filter: filter/).
   const [filterColumn, setFilterColumn] = useState<number | null>(null);
+  // A windowed sheet's row filter is judged by the api (its rows are not all here).
+  const sheetId = sheet?.id ?? null;
+  const askFilter = useMemo(() => (body: SheetFilterBody) => service.filter(sheetId ?? '', body), [service, sheetId]);
+  const askFilterValues = useMemo(
+    () => async (column: number, search: string) => {
+      if (!sheet) return null;
+      const filters = [...sheetFilter(sheet.data).columns].map(([c, f]) => columnFilterBody(c, f));
+      const answer = await service.filterValues(sheet.id, { filters, column, search });
+      return answer.success ? answer.data : null;
+    },
+    [service, sheet],
+  );
+
   const preview = useVersionPreview(shell, versionService, {
     sheetId: phase === 'ready' && sheet ? sheet.id : null,
     liveGrid: () => shell.sheet.getData(),
@@ -318,7 +332,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       {charts.error && <ErrorBox message={charts.error} onDismiss={charts.dismissError} />}
       {overLimit !== null && <Notice status="warning" detail={formulasOverLimit(overLimit, FORMULA_MAX_CELLS)} data-testid="formulas-over-limit" m="2" width="auto" />}
       {/* The user's row filter: on the live whole grid only (a version preview shows every row). */}
-      {view === 'sheet' && phase === 'ready' && sheet && !sheet.windowed && !previewed && shell.tab === 'data' && <FilterBar data={sheet.data} />}
+      {view === 'sheet' && phase === 'ready' && sheet && !previewed && shell.tab === 'data' && <FilterBar data={sheet.data} />}
       <Flex flex="1" minH="0">
         <Box flex="1" minH="0" minW="0" position="relative">
           {view === 'code' ? (
@@ -361,6 +375,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               headers={sheet.headers}
               {...liveGrid(sheet)}
               onCellsCleared={session.clearCells}
+              filter={sheetFilter(sheet.data)}
+              askFilter={askFilter}
+              onFilterColumn={setFilterColumn}
               onGeometry={onSlabGeometry}
             />
           ) : phase === 'ready' && sheet && shell.tab === 'data' ? (
@@ -396,8 +413,14 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
         onInsert={(options) => void charts.submit(options)}
         onCancel={charts.closeDialog}
       />
-      {sheet && !sheet.windowed && (
-        <FilterDialog data={sheet.data} column={filterColumn} label={filterColumn === null ? '' : headerLabel(sheet.headers.current, filterColumn)} onClose={() => setFilterColumn(null)} />
+      {sheet && (
+        <FilterDialog
+          data={sheet.data}
+          column={filterColumn}
+          label={filterColumn === null ? '' : headerLabel(sheet.headers.current, filterColumn)}
+          onClose={() => setFilterColumn(null)}
+          askValues={sheet.windowed ? askFilterValues : undefined}
+        />
       )}
       {sheet && <CellHistoryDialog sheetId={sheet.id} cell={historyCell} service={cellHistoryService} onClose={() => setHistoryCell(null)} />}
       <ConfirmDialog

@@ -427,7 +427,6 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   expect(menuEntry(hot, columnLeft)).toBe('disabled');
   expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
   // A row filter needs every row in the browser: the entry is there, greyed out, saying why.
-  expect(menuEntry(hot, FILTER_TEXTS.menuWindowed)).toBe('disabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column; frozen columns follow", async () => {
@@ -1220,4 +1219,121 @@ test("the column header's menu sorts a windowed sheet Z → A: the server orders
   await waitFor(() => expect(api.sheets.get(sheet.id)!.data[0]).toEqual(['r0', 0]));
   await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
   expect(currentGrid().getDataAtCell(1, 1)).toBe(1);
+});
+
+test("a row filter on a windowed sheet: the dialog lists the column's values from the api, only the matching rows show with their sheet row numbers and the count; an edit lands on its sheet row; others' edits and rows inserted are followed (a cell being typed into too); Delete of a whole column empties the rows shown only, a paste fills them only; find passes over hidden rows; Clear filter shows every row", async () => {
+  await opens();
+  const hot = currentGrid();
+  // Column Name, right-clicked: 'Filter by this column…'.
+  act(() => void hot.selectColumns(0));
+  act(() => hot.getPlugin('contextMenu').executeCommand('filter_column'));
+  const dialog = await screen.findByTestId('filter-dialog');
+  // The values come from the api (the first 200 of 120,000, the rest counted).
+  await waitFor(() => expect(dialog).toHaveTextContent('r0 (1)'));
+  expect(screen.getByTestId('filter-more')).toHaveTextContent(FILTER_TEXTS.moreValues(ROWS - 200));
+  // The search asks the api again.
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.search }), { target: { value: 'r11999' } });
+  const values = ['r11999', ...Array.from({ length: 10 }, (_, i) => `r11999${i}`)];
+  await waitFor(() => expect(screen.getByTestId('filter-values')).toHaveTextContent(values.map((text) => `${text} (1)`).join(''), { normalizeWhitespace: false }));
+  // A condition: Name contains 9999.
+  fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'contains' } });
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '9999' } });
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  const matching = big.data.flatMap((row, r) => (String(row[0]).includes('9999') ? [r] : []));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length, ROWS)));
+  // Only those rows, numbered as in the sheet, their windows read.
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe(`r${matching[1]}`));
+  expect(currentGrid().countRows()).toBe(matching.length);
+  // Name's header marked as filtered.
+  expect([...document.querySelectorAll(`.ht_clone_top thead th[title="${FILTER_TEXTS.headerMarkTitle}"]`)].map((th) => th.textContent?.trim())).toEqual(['Name']);
+  expect([0, 1, matching.length - 1].map((i) => currentGrid().getRowHeader(i))).toEqual([matching[0] + 1, matching[1] + 1, matching.at(-1)! + 1].map(String));
+  await waitFor(() => expect(currentGrid().getDataAtCell(matching.length - 1, 0)).toBe(`r${matching.at(-1)}`));
+  // An edit of the second row shown goes to its sheet row.
+  act(() => currentGrid().setDataAtCell(1, 1, 'edited'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[1]][1]).toBe('edited'));
+  expect(api.sheets.get(big.id)!.data[1][1]).toBe(1);
+  // Another user's edit of a row shown, in the filtered column, hides it (judged here); rows they insert above move the rows shown.
+  // The user types into the third row shown meanwhile: the text is saved into it, moved up a row.
+  const bob = await bobJoins();
+  act(() => {
+    currentGrid().selectCell(2, 1);
+    currentGrid().listen();
+    currentGrid().getActiveEditor()!.beginEditing();
+    currentGrid().getActiveEditor()!.setValue('typed');
+  });
+  await bob.acked(bob.send({ type: 'cell_update', position: { row: matching[0], column: 0 }, value: 'gone' }));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length - 1, ROWS)));
+  expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 1));
+  act(() => void press('Enter', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[2]][1]).toBe('typed'));
+  expect(api.sheets.get(big.id)!.data[matching[3]][1]).toBe(matching[3]);
+  await bob.acked(bob.send({ type: 'rows_insert', index: 0, count: 2 }));
+  await waitFor(() => expect(currentGrid().getRowHeader(0)).toBe(String(matching[1] + 3)));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${matching[1]}`));
+  expect(currentGrid().countRows()).toBe(matching.length - 1);
+  // Delete with column N selected empties it in the rows shown only, a cells_clear per run of them; the hidden rows keep theirs.
+  act(() => {
+    currentGrid().selectColumns(1);
+    currentGrid().listen();
+  });
+  act(() => void press('Delete', {}));
+  const shownNow = matching.slice(1).map((r) => r + 2);
+  const stored = () => api.sheets.get(big.id)!.data;
+  await waitFor(() => expect(shownNow.map((r) => stored()[r][1])).toEqual(shownNow.map(() => null)), { timeout: 10_000 });
+  expect([stored()[5][1], stored()[matching[0] + 2]]).toEqual([3, ['gone', matching[0]]]);
+  const runs = shownNow.filter((r, k) => k === 0 || shownNow[k - 1] !== r - 1).length;
+  expect(ownOps().filter((op) => op.type === 'cells_clear')).toHaveLength(runs);
+  // A paste over the last rows shown goes into the rows shown only; its row past the last one grows the sheet and shows.
+  const len = currentGrid().countRows();
+  act(() => {
+    currentGrid().selectCell(len - 2, 0);
+    currentGrid().listen();
+    currentGrid().getPlugin('copyPaste').paste('x\ny\nz');
+  });
+  const [r1, r2] = shownNow.slice(-2);
+  await waitFor(() => expect([stored()[r1][0], stored()[r2][0], stored()[ROWS + 2]?.[0]]).toEqual(['x', 'y', 'z']));
+  expect(stored()[r1 + 1][0]).toBe(`r${r1 - 1}`);
+  await waitFor(() => expect(currentGrid().getDataAtCell(len, 0)).toBe('z'));
+  // Find passes over the rows hidden (r2999, r12999): the first match shown is r29999.
+  act(() => currentGrid().selectCell(0, 0));
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });
+  fireEvent.change(screen.getByRole('textbox', { name: FIND_TEXTS.label }), { target: { value: 'r2999' } });
+  await waitFor(() => expect(currentGrid().getDataAtCell(currentGrid().getSelectedLast()![0], 0)).toBe('r29999'));
+  // Clear filter: every row again, from the top.
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.clear }));
+  await waitFor(() => expect(currentGrid().getDataAtCell(3, 0)).toBe('r1'));
+  expect(currentGrid().getRowHeader(3)).toBe('4');
+  expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
+  expect(screen.queryByTestId('filter-bar')).toBeNull();
+});
+
+test("a sort with a row filter on shows the rows the filter shows in their new order (the api asked again); another user's rows past the end are judged", async () => {
+  const sheet = makeSheet('Sortable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r < SWITCHED_ROWS / 3 ? 'keep' : 'drop']), ['Name', 'Kind']);
+  api.sheets.set(sheet.id, sheet);
+  renderInShell(<Workspace shell={liveShellFor(api.url, sheet.id, 'alice')} />);
+  expect(await screen.findByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on');
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'));
+  // Kind: 'drop' unticked.
+  act(() => void currentGrid().selectColumns(1));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('filter_column'));
+  await waitFor(() => expect(screen.getByTestId('filter-values')).toHaveTextContent(`drop (${(SWITCHED_ROWS * 2) / 3})`));
+  fireEvent.click(screen.getByRole('checkbox', { name: /drop/ }));
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(SWITCHED_ROWS / 3, SWITCHED_ROWS)));
+  await waitFor(() => expect(currentGrid().getDataAtCell(1, 0)).toBe('r1'));
+  // Sorted Z → A by Name: the server orders the rows; the rows shown are those it keeps, in their new order, at their new rows.
+  act(() => void currentGrid().selectCell(0, 0));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('sort_desc'));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[0][0]).not.toBe('r0'));
+  const kept = api.sheets.get(sheet.id)!.data.flatMap((row, r) => (row[1] === 'keep' ? [[r, row[0]]] : []));
+  const last = SWITCHED_ROWS / 3 - 1;
+  await waitFor(() => expect([0, 1, last].map((i) => [Number(currentGrid().getRowHeader(i)) - 1, currentGrid().getDataAtCell(i, 0)])).toEqual([kept[0], kept[1], kept[last]]));
+  expect(currentGrid().countRows()).toBe(SWITCHED_ROWS / 3);
+  // Another user writes rows past the end: judged, the one the filter keeps shown at its row.
+  const bob = await bobJoins(sheet.id);
+  for (const [row, column, value] of [[SWITCHED_ROWS, 0, 'new'], [SWITCHED_ROWS, 1, 'keep'], [SWITCHED_ROWS + 1, 1, 'drop']] as const) {
+    await bob.acked(bob.send({ type: 'cell_update', position: { row, column }, value }));
+  }
+  await waitFor(() => expect(currentGrid().countRows()).toBe(SWITCHED_ROWS / 3 + 1));
+  expect([currentGrid().getRowHeader(last + 1), currentGrid().getDataAtCell(last + 1, 0)]).toEqual([String(SWITCHED_ROWS + 1), 'new']);
 });

@@ -17,6 +17,12 @@ import {
   type GridData,
   type Sheet,
   type SheetConflictDetails,
+  type SheetFilterBody,
+  type SheetFilterResult,
+  SheetFilterResultSchema,
+  type SheetFilterValuesBody,
+  type SheetFilterValuesResult,
+  SheetFilterValuesResultSchema,
   type SheetRows,
   type SheetSummary,
   type ShellContext,
@@ -112,6 +118,26 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
         if (query.after_row !== undefined && query.after_col !== undefined) Object.assign(params, { after_row: String(query.after_row), after_col: String(query.after_col) });
         const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/find`, { params }));
         return { success: true, data: FindResultSchema.parse(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
+      }
+    },
+
+    /** The rows a row filter shows in a windowed sheet, judged by the api (POST /sheets/:id/filter: packed runs, contracts unpackRuns). */
+    async filter(id: string, body: SheetFilterBody): Promise<SheetResult<SheetFilterResult>> {
+      try {
+        const { data } = await call(() => api.post<unknown>(`${sheetPath(id)}/filter`, body));
+        return { success: true, data: SheetFilterResultSchema.parse(data) };
+      } catch (error) {
+        return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
+      }
+    },
+
+    /** A windowed sheet's column values as the filter's dialog lists them (POST /sheets/:id/filter/values). */
+    async filterValues(id: string, body: SheetFilterValuesBody): Promise<SheetResult<SheetFilterValuesResult>> {
+      try {
+        const { data } = await call(() => api.post<unknown>(`${sheetPath(id)}/filter/values`, body));
+        return { success: true, data: SheetFilterValuesResultSchema.parse(data) };
       } catch (error) {
         return failure(error, (e) => failedToLoadSheet(replyDetail(e)));
       }

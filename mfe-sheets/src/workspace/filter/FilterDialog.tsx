@@ -14,7 +14,7 @@ import {
   valueMatchesSearch,
 } from '@tessera/contracts';
 import { DialogFrame } from '@tessera/ui-kit';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { shownValue } from '../grid/formulas/formula-renderer.js';
 import { gridLink } from '../grid/grid-link.js';
 import { rowTest, usedRows } from './grid-filter.js';
@@ -27,7 +27,21 @@ export interface FilterDialogProps {
   /** The column's header as the grid shows it. */
   label: string;
   onClose(): void;
+  /**
+   * A windowed sheet's: the column's values (the first FILTER_VALUES_SHOWN matching the search, and
+   * how many more) asked of the api, its rows not all being here; null when the answer failed.
+   */
+  askValues?(column: number, search: string): Promise<ServedValues | null>;
 }
+
+/** A column's values as the api lists them for the dialog, and how many more there are. */
+export interface ServedValues {
+  values: [string, number][];
+  more: number;
+}
+
+/** The search's pause before the api is asked again (a keystroke each would be a scan each). */
+const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * 'Filter by this column…': the column's distinct shown values with their counts, ticked when shown
@@ -41,7 +55,7 @@ export function FilterDialog(props: FilterDialogProps) {
 
 const NO_EXCEPTIONS: FilterValues = { mode: 'except', texts: new Set() };
 
-function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & { column: number }) {
+function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDialogProps & { column: number }) {
   const filter = sheetFilter(data);
   const current = filter.columns.get(column);
   const [values, setValues] = useState<FilterValues>(current?.values ?? NO_EXCEPTIONS);
@@ -51,6 +65,7 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
   // Counted once per opening over the filter's range, in the rows the other columns' filters show (as
   // Google Sheets does: a value only hidden rows hold is no choice one can see the effect of).
   const distinct = useMemo(() => {
+    if (askValues) return [];
     const formulas = gridLink(data).formulas;
     const rows = usedRows(data);
     const shown = rowTest(data, formulas, filter, column);
@@ -58,10 +73,23 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
       for (let r = 0; r < rows; r++) if (shown(r)) yield shownCellText(shownValue(formulas, data[r]?.[column], r, column) as CellValue | undefined);
     }
     return distinctValues(texts()).values;
-  }, [data, column, filter]);
+  }, [data, column, filter, askValues]);
   const needle = search.trim().toLowerCase();
-  const matching = useMemo(() => (needle === '' ? distinct : distinct.filter(([text]) => valueMatchesSearch(text, needle))), [distinct, needle]);
+  // A windowed sheet's values come from the api, asked again as the search changes (once it pauses).
+  const [served, setServed] = useState<ServedValues | null>(null);
+  useEffect(() => {
+    if (!askValues) return undefined;
+    let live = true;
+    const timer = setTimeout(() => void askValues(column, needle).then((answer) => live && setServed(answer)), needle === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [askValues, column, needle]);
+  const local = useMemo(() => (needle === '' ? distinct : distinct.filter(([text]) => valueMatchesSearch(text, needle))), [distinct, needle]);
+  const matching = askValues ? (served?.values ?? []) : local;
   const listed = matching.slice(0, FILTER_VALUES_SHOWN);
+  const more = askValues ? (served?.more ?? 0) : matching.length - listed.length;
   const isTicked = (text: string) => values.texts.has(text) === (values.mode === 'only');
 
   /** Ticks (or unticks) these texts, whatever the mode. */
@@ -140,14 +168,14 @@ function OpenFilterDialog({ data, column, label, onClose }: FilterDialogProps & 
               </Text>
             </Flex>
           ))}
-          {listed.length === 0 && (
+          {listed.length === 0 && (!askValues || served) && (
             <Text fontSize="sm" color="fg.muted">
               {FILTER_TEXTS.noValues}
             </Text>
           )}
-          {matching.length > listed.length && (
+          {more > 0 && (
             <Text fontSize="sm" color="fg.muted" data-testid="filter-more">
-              {FILTER_TEXTS.moreValues(matching.length - listed.length)}
+              {FILTER_TEXTS.moreValues(more)}
             </Text>
           )}
         </Stack>

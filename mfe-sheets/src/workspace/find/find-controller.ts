@@ -236,7 +236,9 @@ export class FindController {
     for (;;) {
       const [row, col, n] = page.matches[page.index];
       const held = target.sheet.rowAt(row);
-      if (!held || cellMatches(held[col], needle)) {
+      // A row the user's filter hides is passed over, as one that no longer matches.
+      const hidden = target.link ? gridLink(target.link).rowShown?.(row) === false : false;
+      if (!hidden && (!held || cellMatches(held[col], needle))) {
         if (target.link) gridLink(target.link).jumpTo?.(row, col, true);
         this.marks.set(needle, [row, col]);
         return this.set({ kind: 'at', n, total: page.total, complete: page.complete });

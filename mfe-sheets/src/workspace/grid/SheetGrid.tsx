@@ -109,9 +109,9 @@ const FILTER_HIDDEN_ROWS = { copyPasteEnabled: false, indicators: false, rows: [
 export const FILTER_MARK_ATTRIBUTE = 'data-filtered';
 /** A funnel drawn, not a character: a symbol such as ⏷ is missing from many Linux fonts (a box is shown instead). */
 const FILTER_MARK_ICON = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath fill='%232563eb' d='M1 2h14l-5.5 6.5V14l-3-1.5V8.5z'/%3E%3C/svg%3E")`;
-const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ''; display: inline-block; width: 10px; height: 10px; margin-left: 4px; vertical-align: -1px; background: ${FILTER_MARK_ICON} center / contain no-repeat; }`;
+export const FILTER_MARK_STYLE = `.handsontable th[${FILTER_MARK_ATTRIBUTE}] .colHeader::after { content: ''; display: inline-block; width: 10px; height: 10px; margin-left: 4px; vertical-align: -1px; background: ${FILTER_MARK_ICON} center / contain no-repeat; }`;
 /** Marks (or unmarks: header cells are reused as the grid scrolls) a column header as filtered. */
-function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
+export function markFilteredHeader(th: HTMLTableCellElement, filtered: boolean): void {
   if (filtered) {
     th.setAttribute(FILTER_MARK_ATTRIBUTE, '');
     th.title = FILTER_TEXTS.headerMarkTitle;

@@ -29,6 +29,8 @@ export interface GridLink {
   jumpTo: ((row: number, col: number, select?: boolean) => void) | null;
   /** A windowed grid (issue 23), while mounted: where the user is in it, at absolute rows (kept when the sheet switches to whole). */
   place: (() => GridPlace | null) | null;
+  /** A windowed grid with the user's row filter on, while mounted: does it show absolute row `row`? (find passes over hidden rows.) */
+  rowShown?: ((row: number) => boolean) | null;
 }
 
 /** Where the user is in a grid, at absolute rows: the row shown at its top and the cells selected. */

@@ -1,11 +1,11 @@
-import { FindQuerySchema, FindScan, hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
+import { FilterValuesScan, FindQuerySchema, FindScan, RowFilterScan, SheetFilterBodySchema, SheetFilterValuesBodySchema, hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
 
 /**
  * Test support: a loopback server (tooling/jest-react) that answers the Workspace's sheet calls as
- * the api does (GET/PUT/DELETE a sheet, a window of its rows, a find in its rows, duplicate, export),
+ * the api does (GET/PUT/DELETE a sheet, a window of its rows, a find in its rows, a row filter of them, duplicate, export),
  * holding the sheets in memory, and the live socket `/sheets/{id}` over the same sheets
  * (`live`). `fault` lets a test answer a request itself first.
  */
@@ -71,6 +71,25 @@ export function findIn(rows: GridData, params: URLSearchParams): ReturnType<Find
   return scan.result(complete);
 }
 
+/** A windowed sheet's row filter (POST /filter, /filter/values), by the api's own scans (contracts RowFilterScan, FilterValuesScan) fed in windows. */
+export function filterIn(rows: GridData, body: unknown, values: boolean): object | { error: string } {
+  const feed = (scan: { feed(rows: GridData, first: number): void }) => {
+    for (let first = 0; first < rows.length; first += 5_000) scan.feed(rows.slice(first, first + 5_000), first);
+  };
+  if (values) {
+    const parsed = SheetFilterValuesBodySchema.safeParse(body);
+    if (!parsed.success) return { error: parsed.error.issues[0].message };
+    const scan = new FilterValuesScan(parsed.data.filters, parsed.data.column, parsed.data.search);
+    feed(scan);
+    return scan.result();
+  }
+  const parsed = SheetFilterBodySchema.safeParse(body);
+  if (!parsed.success) return { error: parsed.error.issues[0].message };
+  const scan = new RowFilterScan(parsed.data.filters);
+  feed(scan);
+  return scan.result(rows.length);
+}
+
 export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi> {
   const sheets = new Map(initial.map((s) => [s.id, s]));
   const requests: SheetTestApi['requests'] = [];
@@ -88,7 +107,7 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
     requests.push({ method: request.method, path: request.url, body });
     if (api.fault?.(req, res, url.pathname)) return;
 
-    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export|\/rows|\/find)?$/.exec(url.pathname);
+    const match = /^\/api\/v1\/sheets\/([^/]+)(\/duplicate|\/export|\/rows|\/find|\/filter|\/filter\/values)?$/.exec(url.pathname);
     const sheet = match ? sheets.get(decodeURIComponent(match[1])) : undefined;
     if (!match) return apiError(res, 404, 'not_found', 'Not found');
     if (!sheet) return apiError(res, 404, 'not_found', 'Sheet not found');
@@ -119,6 +138,11 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       const found = findIn(sheet.data, url.searchParams);
       if ('error' in found) return apiError(res, 400, 'validation_failed', found.error);
       return send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, ...found });
+    }
+    if (route === 'POST /filter' || route === 'POST /filter/values') {
+      const answer = filterIn(sheet.data, body, route === 'POST /filter/values');
+      if ('error' in answer) return apiError(res, 400, 'validation_failed', answer.error);
+      return send(res, 200, { id: sheet.id, version: sheet.version, ...(route === 'POST /filter' ? { row_count: sheet.data.length } : {}), ...answer });
     }
     if (route === 'DELETE ') {
       sheets.delete(sheet.id);

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { FILTER_TEXTS, FREEZE_TEXTS, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { columnFilterBody, columnFilterTest, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -10,11 +10,11 @@ import { drawPresence } from '../grid/live-grid.js';
 import { FIND_MARK_STYLE, type FindMarks } from '../find/find-marks.js';
 import { registerGridModules } from '../grid/grid-modules.js';
 import { escapeHtml, headerLabel } from '../grid/grid-shape.js';
-import { COLUMN_WIDTH, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, type StructureChange } from '../grid/SheetGrid.js';
+import { COLUMN_WIDTH, FILTER_MARK_STYLE, HIGHLIGHT_CLASS, HIGHLIGHT_STYLE, markFilteredHeader, type StructureChange } from '../grid/SheetGrid.js';
 import type { RowHighlight } from '../preview/windowed-version.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 import { addUndoKeys } from '../undo/undo-keys.js';
-import { addClearColumnKeys, clearColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
+import { addClearColumnKeys, clearColumns, clearShownColumns, type ColumnSpan, wholeColumns } from './clear-columns.js';
 import { copyColumns } from './copy-columns.js';
 import { addJumpKeys, jumper } from '../grid/jump-keys.js';
 import { GridStatus, GridStatusLine } from './grid-status.js';
@@ -24,8 +24,24 @@ import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
 import { removeColumns } from './remove-columns.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
+import type { SheetFilter } from '../filter/sheet-filter.js';
+import type { SheetResult } from '../sheet.service.js';
+import { FilteredRows } from './filtered-rows.js';
 
 registerGridModules();
+
+/** Runs (flat [start, count, …]) cut to `range`'s rows (none: as they are). */
+function clipRuns(runs: number[], range?: RowRange): number[] {
+  if (!range) return runs;
+  const end = range.start + range.count;
+  const out: number[] = [];
+  for (let k = 0; k + 1 < runs.length; k += 2) {
+    const from = Math.max(runs[k], range.start);
+    const to = Math.min(runs[k] + runs[k + 1], end);
+    if (to > from) out.push(from, to - from);
+  }
+  return out;
+}
 
 /**
  * Rows the grid holds at once (the slab), from an absolute row `base`: Handsontable scrolls the
@@ -52,6 +68,9 @@ function padded(row: CellValue[], cols: number): CellValue[] {
   while (row.length < cols) row.push(null);
   return row;
 }
+
+/** Times the filter's rows are asked again when the api's answer is of another row count than the sheet's here. */
+const FILTER_ASKS = 3;
 
 /** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
 const BAR_HEIGHT_PX = 4_000_000;
@@ -93,6 +112,14 @@ export interface WindowedGridProps {
    * none). Not its frozen rows: the grid's first rows are its slab's, which moves as one scrolls.
    */
   freeze?: SheetFreeze | null;
+  /**
+   * The user's row filter (filter/sheet-filter.ts, a live grid only): the rows it shows are asked of
+   * the api (`askFilter`), and only they are shown, with the sheet's row numbers; the menu's entry
+   * opens its dialog (`onFilterColumn`).
+   */
+  filter?: SheetFilter | null;
+  askFilter?(body: SheetFilterBody): Promise<SheetResult<SheetFilterResult>>;
+  onFilterColumn?(column: number): void;
 }
 
 /**
@@ -103,26 +130,50 @@ export interface WindowedGridProps {
  * at absolute rows; so are rows and columns inserted or removed from the menu (the same entries as
  * the whole grid's), which the grid shows once the server has them (WindowedSheet.ownStructure).
  */
-export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, freeze = null, ...handlers }: WindowedGridProps) {
+export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnly, highlight = null, findMarks = null, link, freeze = null, filter = null, ...handlers }: WindowedGridProps) {
   const ref = useRef<HotTableRef>(null);
   const bar = useRef<HTMLDivElement>(null);
   const on = useRef(handlers);
   on.current = handlers;
+  // The slab's first row, as the grid counts rows: the sheet's, or with a filter on the rows it shows (rowOf).
   const base = useRef(0);
+  /** The rows the user's filter shows (null: no filter, every row). */
+  const view = useRef<FilteredRows | null>(null);
+  /** Rows the grid counts: the sheet's, or those the filter shows. */
+  const shownRows = () => view.current?.length ?? sheet.rowCount;
+  /** The sheet's row at the grid's position `p` (base.current + a slab row). */
+  const rowOf = (p: number) => (view.current ? view.current.rowAt(p) : p);
+  /** The grid's position of sheet row `row`, or of the first row shown after it when the filter hides it. */
+  const positionAt = (row: number) => (view.current ? view.current.positionAtOrAfter(row) : row);
+  /** The slab row of sheet row `row` (negative, or past the slab, when it is not in it: hidden rows too). */
+  const slabIndex = (row: number) => (view.current ? view.current.positionOf(row) : row) - base.current;
+  /** Own row ops sent while a filter is on: the rows shown follow them at once (the reset once the server has each asks nothing again). */
+  const ownRowOps = useRef(0);
+  /** The filter's rows asked of the api again, the user's place kept (set by the filter's effect). */
+  const askAgain = useRef(() => {});
+  /** The windows of positions [first, last] read, and of `ahead` more either side (a filter's rows are no one span). */
+  const showPositions = (first: number, last: number, ahead = 0) => {
+    const v = view.current;
+    if (!v) return sheet.show(first, last, ahead);
+    const now: number[] = [];
+    const soon: number[] = [];
+    for (let p = Math.max(0, first - ahead); p <= Math.min(last + ahead, v.length - 1); p++) (p >= first && p <= last ? now : soon).push(v.rowAt(p));
+    sheet.showRows(now, soon);
+  };
   // Rows not read yet (empty, or as before an own row or column op): placeholders, read-only.
   const placeholders = useRef(new WeakSet<CellValue[]>());
   /** The grid's columns: the sheet's, at least one (Handsontable shows one for a sheet of none). */
   const gridCols = () => Math.max(1, sheet.colCount);
   const slabOf = (from: number): GridData => {
-    const length = Math.max(0, Math.min(SLAB.rows, sheet.rowCount - from));
+    const length = Math.max(0, Math.min(SLAB.rows, shownRows() - from));
     const cols = gridCols();
     const rows: GridData = new Array(length);
     for (let i = 0; i < length; i++) {
-      const row = sheet.rowAt(from + i);
+      const row = sheet.rowAt(rowOf(from + i));
       if (row) rows[i] = padded(row, cols);
       else {
         // Not read (again) yet: as it was before the user's own row or column op, moved as it moved, or empty.
-        const stale = padded(sheet.staleRowAt(from + i) ?? [], cols);
+        const stale = padded(sheet.staleRowAt(rowOf(from + i)) ?? [], cols);
         placeholders.current.add(stale);
         rows[i] = stale;
       }
@@ -184,7 +235,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     reportScroll();
   };
   /** The slab centred on the rows shown (`rows` of them from `top`). */
-  const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), sheet.rowCount - SLAB.rows));
+  const slabAround = (top: number, rows: number) => Math.max(0, Math.min(Math.floor(top + rows / 2 - SLAB.rows / 2), shownRows() - SLAB.rows));
 
   /** The rows shown moved: read their windows, move the slab near its edge, and keep the bar in step. */
   const followGrid = () => {
@@ -193,17 +244,17 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     reportScroll();
     const { first, last } = visibleRange(h);
     const top = base.current + first;
-    sheet.show(top, base.current + last, SLAB.readAhead);
+    showPositions(top, base.current + last, SLAB.readAhead);
     const length = slab.current.length;
     const nearStart = first < SLAB.edge && base.current > 0;
-    const nearEnd = length - last < SLAB.edge && base.current + length < sheet.rowCount;
+    const nearEnd = length - last < SLAB.edge && base.current + length < shownRows();
     if (nearStart || nearEnd) {
       const from = slabAround(top, last - first + 1);
       if (from !== base.current) rebase(from, top);
     }
     const b = bar.current;
     if (b) {
-      const span = Math.max(1, sheet.rowCount - (last - first + 1));
+      const span = Math.max(1, shownRows() - (last - first + 1));
       const target = Math.round((top / span) * (b.scrollHeight - b.clientHeight));
       if (Math.abs(b.scrollTop - target) > 1) {
         barSet.current = true;
@@ -224,11 +275,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
     const ratio = Math.min(1, Math.max(0, b.scrollTop / Math.max(1, b.scrollHeight - b.clientHeight)));
-    const top = Math.round(ratio * Math.max(0, sheet.rowCount - rows));
+    const top = Math.round(ratio * Math.max(0, shownRows() - rows));
     // The reads go out first; the slab moves once they are on their way.
-    sheet.show(top, top + rows, SLAB.readAhead);
+    showPositions(top, top + rows, SLAB.readAhead);
     const inside = top >= base.current + SLAB.edge / 3 && top + rows <= base.current + slab.current.length - SLAB.edge / 3;
-    const atEnds = (top < SLAB.edge && base.current === 0) || top + rows >= sheet.rowCount;
+    const atEnds = (top < SLAB.edge && base.current === 0) || top + rows >= shownRows();
     if (inside || (atEnds && slabAround(top, rows) === base.current)) h.scrollViewportTo({ row: top - base.current, verticalSnap: 'top' });
     else {
       const from = slabAround(top, rows);
@@ -261,7 +312,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       else {
         const change = changeOfMove(structure);
         if (change.axis === 'row') showRow(h, structure.index);
-        on.current.onStructureChanged(change);
+        ownStructure(change);
         if (cells.length > 0) on.current.onCellsChanged(cells);
       }
     } finally {
@@ -270,24 +321,37 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   };
   /** `rows` rows from absolute row `top` shown at the top: read, and the slab moved around them. */
   const showRows = (top: number, rows: number) => {
-    sheet.show(top, top + rows, SLAB.readAhead);
+    showPositions(top, top + rows, SLAB.readAhead);
     rebase(slabAround(top, rows), top);
   };
   /** Absolute row `row` shown, a third down the rows shown; the slab moved there when it is outside. */
-  const showRow = (h: Handsontable, row: number) => {
+  const showRow = (h: Handsontable, sheetRow: number) => {
+    const row = positionAt(sheetRow);
     if (row >= base.current && row < base.current + slab.current.length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), sheet.rowCount - rows)), rows);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 3), shownRows() - rows)), rows);
   };
-  /** Absolute row `row` shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
+  /** Position `row` (the grid's: a sheet row without a filter) shown, the slab moved to hold it well inside (not within SLAB.edge, where scrolling would move it again). */
   const showNear = (h: Handsontable, row: number) => {
     const b = base.current;
     const length = slab.current.length;
-    if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= sheet.rowCount) && row >= b && row < b + length) return;
+    if ((row >= b + SLAB.edge || b === 0) && (row < b + length - SLAB.edge || b + length >= shownRows()) && row >= b && row < b + length) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), sheet.rowCount - rows)), rows);
+    showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), shownRows() - rows)), rows);
+  };
+  /** The rows at positions [start, start + count) (a jump's scan): the sheet's span holding them read, those shown picked. */
+  const readPositions = async (start: number, count: number): Promise<GridData> => {
+    const v = view.current;
+    if (!v) return sheet.cells({ start, count });
+    const end = Math.min(start + count, v.length);
+    if (end <= start) return [];
+    const first = v.rowAt(start);
+    const rows = await sheet.cells({ start: first, count: v.rowAt(end - 1) - first + 1 });
+    const out: GridData = [];
+    for (let p = start; p < end; p++) out.push(rows[v.rowAt(p) - first] ?? []);
+    return out;
   };
   /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
   const sendOwn = (changes: CellChange[]) => {
@@ -298,18 +362,19 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (changes.length === 0) return;
     const { top, bottom, left, right } = cellsBlock(changes);
     showRow(h, top);
-    const inSlab = (row: number) => row >= base.current && row < base.current + slab.current.length;
     const through: [number, number, CellValue][] = [];
     const direct: CellChange[] = [];
     for (const change of changes) {
-      const i = change.row - base.current;
-      if (inSlab(change.row) && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
+      // Rows the filter hides, or outside the slab: sent directly.
+      const i = slabIndex(change.row);
+      if (i >= 0 && i < slab.current.length && !placeholders.current.has(slab.current[i])) through.push([i, change.col, change.value]);
       else direct.push(change);
     }
     if (direct.length > 0) sendOwn(direct);
     if (through.length > 0) h.setDataAtCell(through, source);
-    const last = base.current + slab.current.length - 1;
-    if (top <= last) h.selectCell(top - base.current, left, Math.min(bottom, last) - base.current, right, true);
+    const first = positionAt(top) - base.current;
+    const last = Math.min(positionAt(bottom + 1) - 1 - base.current, slab.current.length - 1);
+    if (first >= 0 && first <= last) h.selectCell(first, left, last, right, true);
     h.render();
   };
   const undo = () => history(false);
@@ -342,7 +407,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
 
   const clearWholeColumns = (spans: ColumnSpan[], rows?: RowRange) => {
     if (locked.current) return;
-    const cleared = clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared).catch(() => {
+    // With a filter on, the rows it shows only (of `rows`, when a range).
+    const v = view.current;
+    const cleared = (v ? clearShownColumns(sheet, spans, clipRuns(v.runs(), rows), sendOwn, () => locked.current, on.current.onCellsCleared) : clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared)).catch(() => {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
@@ -360,7 +427,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const copyWholeColumns = (cut: boolean): boolean => {
     const h = hot();
     const block = h && selectedBlock(h);
-    if (!block) return true;
+    // With a filter on, Handsontable's own copy of the slab's rows (those shown): a Cut of every row would clear hidden ones.
+    if (!block || view.current) return true;
     void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared)).then(() => cut && hot()?.render());
     return false;
   };
@@ -383,22 +451,24 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       h,
       jumper({
         hot: h,
+        // In the grid's positions (with a filter on, the rows it shows: the jumps go over them only).
         base: () => base.current,
         length: () => slab.current.length,
-        rowCount: () => sheet.rowCount,
+        rowCount: shownRows,
         colCount: gridCols,
         rows: {
-          rowAt: (row) => sheet.rowAt(row),
-          read: (start, count) => sheet.cells({ start, count }),
+          rowAt: (p) => sheet.rowAt(rowOf(p)),
+          read: readPositions,
           chunk: sheet.windows.size,
           reading: (rows, work) => void status.current.track(WINDOWED_READ_TEXTS.reading(rows), work),
         },
         show: (row) => showNear(h, row),
-        report: (row, col, row2, col2) => {
-          // Past the slab: kept, for Copy, Cut and Delete of all its rows (selectedBlock).
+        report: (p, col, p2, col2) => {
+          // Past the slab: kept, for Copy, Cut and Delete of all its rows (selectedBlock), at sheet rows (a filter's Delete clears the rows shown of them).
           const selected = h.getSelectedLast();
           const held = selected ? Math.abs(selected[2] - selected[0]) + 1 : 0;
-          longRange.current = selected && row2 - row + 1 > held ? { rows: { start: row, count: row2 - row + 1 }, spans: [{ left: col, right: col2 }], selected: [...selected], base: base.current } : null;
+          const [row, row2] = [rowOf(p), rowOf(p2)];
+          longRange.current = selected && p2 - p + 1 > held ? { rows: { start: row, count: row2 - row + 1 }, spans: [{ left: col, right: col2 }], selected: [...selected], base: base.current } : null;
           on.current.onSelectRange?.(row, col, row2, col2);
         },
       }),
@@ -418,17 +488,21 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const resume = useRef<{ row: number; col: number; value: unknown; full: boolean } | null>(null);
   /** The open editor closed without saving (the slab's cell it would save into holds another row now): its cell and text. */
   const stopEditing = (h: Handsontable) => {
+    const cell = editingCell(h);
+    if (cell) h.getActiveEditor()?.cancelChanges();
+    return cell;
+  };
+  /** The open editor's cell (at its sheet row, read before the rows shown change) and text, else null. */
+  const editingCell = (h: Handsontable) => {
     const editor = h.getActiveEditor();
     if (!editor?.isOpened() || editor.row === null || editor.col === null) return null;
-    const cell = { row: base.current + editor.row, col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
-    editor.cancelChanges();
-    return cell;
+    return { row: rowOf(base.current + editor.row), col: editor.col, value: editor.getValue() as unknown, full: editor.isInFullEditMode() };
   };
   /** The editor opened again on the cell typed into, with its text, once its row is read (selected meanwhile). */
   const resumeEditing = (h: Handsontable) => {
     const cell = resume.current;
     if (!cell) return;
-    const i = cell.row - base.current;
+    const i = slabIndex(cell.row);
     if (i < 0 || i >= slab.current.length || cell.col >= h.countCols()) {
       resume.current = null;
       return;
@@ -466,14 +540,25 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         rowsShown.current = sheet.rowCount;
         const top = base.current + visibleRange(h).first;
         const editing = stopEditing(h);
+        const v = view.current;
+        if (v && filter) {
+          // (After the editor's cell is read: at its sheet row before the rows shown change.) Someone's row op: the rows shown follow it until the api answers again; a column op moves the filters.
+          if (move?.type === 'rows_insert') v.rowsInserted(move.index, move.count);
+          else if (move?.type === 'rows_remove') v.rowsRemoved(move.index, move.count);
+          else if (move) filter.columnsMoved(move.index, move.type === 'columns_insert' ? move.count : -move.count);
+          // The user's own op acknowledged: followed already. Others' ops, a sort, a sync: asked again.
+          if (!move && ownRowOps.current > 0) ownRowOps.current--;
+          else askAgain.current();
+        }
         // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
         const moved = editing && move ? movedCell(editing, move) : editing;
-        const from = Math.min(base.current, Math.max(0, sheet.rowCount - SLAB.rows));
-        if (editing && moved && (moved.row < from || moved.row >= from + SLAB.rows)) {
+        const from = Math.min(base.current, Math.max(0, shownRows() - SLAB.rows));
+        const movedAt = moved ? positionAt(moved.row) : -1;
+        if (editing && moved && (movedAt < from || movedAt >= from + SLAB.rows)) {
           // Moved out of the slab (many rows inserted or removed above it): the slab follows it, the
           // cell kept where it was on screen, else the editor has no row to open on and the text is lost.
           const { first, last } = visibleRange(h);
-          showRows(Math.max(0, top + moved.row - editing.row), last - first + 1);
+          showRows(Math.max(0, top + movedAt - positionAt(editing.row)), last - first + 1);
         } else rebase(from, top);
         if (moved) {
           resume.current = moved;
@@ -498,7 +583,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       const drawn = (i: number) => firstDrawn === null || lastDrawn === null || (i >= firstDrawn && i <= lastDrawn);
       const rows = slab.current;
       for (let i = 0; i < rows.length; i++) {
-        const row = sheet.rowAt(base.current + i);
+        const row = sheet.rowAt(rowOf(base.current + i));
         if (row && rows[i] !== row) {
           rows[i] = padded(row, cols);
           changed = true;
@@ -512,7 +597,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       // grid scrolls no further: the slab moves to hold them, the selection kept on its cells.
       const endBefore = rowsShown.current;
       rowsShown.current = sheet.rowCount;
-      if (rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
+      if (!view.current && rows.length > 0 && base.current + rows.length === endBefore && endBefore < sheet.rowCount && lastDrawn !== null && lastDrawn >= rows.length - 1) {
         const selected = h.getSelectedLast();
         const from = Math.max(0, sheet.rowCount - SLAB.rows);
         const shift = from - base.current;
@@ -529,14 +614,129 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The user's filter set or cleared (its dialog, the bar's Clear filter): the rows it shows asked of the api, then the slab shows them from the top.
+  // Asked again (others' row ops, a sort, a sync, others' edits of rows not held), the user's place is kept.
+  useEffect(() => {
+    if (!filter) return undefined;
+    let asked = 0;
+    /** The slab from the top, or around sheet row `keep` (where the user was); `editing`: the cell typed into, read before the rows shown changed. */
+    const showFrom = (keep: number | null, editing: ReturnType<typeof editingCell>) => {
+      const h = hot();
+      if (!h) return;
+      const { first, last } = visibleRange(h);
+      const rows = last - first + 1;
+      const top = keep === null ? 0 : Math.max(0, Math.min(positionAt(keep), shownRows() - rows));
+      // A cell being typed into: its editor closed for the move and opened again on it (its slab row holds another row now).
+      if (editing) h.getActiveEditor()?.cancelChanges();
+      rebase(slabAround(top, rows), top);
+      showPositions(top, top + rows, SLAB.readAhead);
+      if (editing) {
+        resume.current = editing;
+        resumeEditing(h);
+      }
+    };
+    const ask = (keepPlace: boolean, attempt = 0) => {
+      const n = ++asked;
+      const h = hot();
+      const keep = keepPlace && h ? rowOf(base.current + visibleRange(h).first) : null;
+      if (!filter.active) {
+        const editing = h ? editingCell(h) : null;
+        view.current = null;
+        showFrom(keep, editing);
+        return;
+      }
+      const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
+      const asking = on.current.askFilter?.(body).then((answer) => {
+        // Its failure said on the grid's status line (the rows shown stay as they were).
+        if (!answer.success) throw new Error(answer.error);
+        return answer;
+      });
+      if (!asking) return;
+      // The api reads every row: said while under way, as the grid's other work on every row.
+      void status.current.track(reading(), asking).then((answer) => {
+        if (n !== asked || !answer) return;
+        // Rows inserted or removed since it was read (the user's own, not on the server yet; others' on their way): asked again, a few times.
+        if (answer.data.row_count !== sheet.rowCount && attempt < FILTER_ASKS) return ask(keepPlace, attempt + 1);
+        const runs = unpackRuns(answer.data.runs, answer.data.row_count);
+        if (!runs) return;
+        const rowsShown = new FilteredRows(runs, answer.data.row_count);
+        // Still not the sheet's size: rows past the answer's end shown (as own inserts), rows past the sheet's end dropped.
+        if (sheet.rowCount > rowsShown.rowCount) rowsShown.rowsInserted(rowsShown.rowCount, sheet.rowCount - rowsShown.rowCount);
+        else if (sheet.rowCount < rowsShown.rowCount) rowsShown.rowsRemoved(sheet.rowCount, rowsShown.rowCount - sheet.rowCount);
+        // The row the user is typing in stays shown (their text goes where they see it), as the whole grid's filter keeps it.
+        const grid = hot();
+        const editing = grid ? editingCell(grid) : null;
+        if (editing) rowsShown.setShown(editing.row, true);
+        view.current = rowsShown;
+        filter.counted(answer.data.shown, answer.data.rows);
+        showFrom(keep, editing);
+      });
+    };
+    const reapply = () => ask(false);
+    askAgain.current = () => ask(true);
+    filter.reapply = reapply;
+    // Others' edits: a row held is judged again here (shown or hidden alone); one not held, by the api.
+    sheet.othersCells = (changes) => {
+      const v = view.current;
+      if (!v) return;
+      // Rows others wrote past the sheet's end (it grew): among the rows shown, judged below with the rest.
+      const end = v.rowCount;
+      const grew = sheet.rowCount > end;
+      if (grew) v.rowsInserted(end, sheet.rowCount - end);
+      const judged = changes.filter((c) => filter.columns.has(c.col) || c.row >= end);
+      if (judged.length === 0) return;
+      const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
+      const grid = hot();
+      const editing = grid ? editingCell(grid) : null;
+      let unheld = false;
+      let moved = grew;
+      let shownNow = filter.shown;
+      for (const row of new Set(judged.map((c) => c.row))) {
+        const cells = sheet.rowAt(row);
+        if (!cells) {
+          unheld = true;
+          continue;
+        }
+        const shown = v.positionOf(row) >= 0;
+        // The row being typed in stays (whole grid's rule: their text goes where they see it).
+        const passes = editing?.row === row || tests.every(([col, test]) => test(cells[col]));
+        if (passes !== shown) {
+          v.setShown(row, passes);
+          moved = true;
+          if (row < filter.rows) shownNow += passes ? 1 : -1;
+        }
+      }
+      if (unheld) ask(true);
+      else if (moved) {
+        filter.counted(shownNow, filter.rows);
+        const h = hot();
+        if (!h) return;
+        // Rows above it hidden or shown move the cell being typed into: its editor follows it.
+        if (editing) h.getActiveEditor()?.cancelChanges();
+        rebase(base.current, base.current + visibleRange(h).first);
+        if (editing) {
+          resume.current = editing;
+          resumeEditing(h);
+        }
+      }
+    };
+    // Mounted again over a filter already on (a version preview closed): its rows asked again.
+    if (filter.active) reapply();
+    return () => {
+      asked++;
+      if (filter.reapply === reapply) filter.reapply = null;
+      sheet.othersCells = null;
+    };
+  }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
+
   /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside; `select`: its cell selected (find: the grid not made to listen, the find box keeps the keys). */
   const jumpTo = (row: number, col: number, select = false) => {
     const h = hot();
     if (!h) return;
     const { first, last } = visibleRange(h);
     const rows = last - first + 1;
-    const top = Math.max(0, Math.min(row, sheet.rowCount - 1));
-    sheet.show(top, top + rows, SLAB.readAhead);
+    const top = Math.max(0, Math.min(positionAt(row), shownRows() - 1));
+    showPositions(top, top + rows, SLAB.readAhead);
     if (top >= base.current && top < base.current + slab.current.length) h.scrollViewportTo({ row: top - base.current, col, verticalSnap: 'top' });
     else rebase(slabAround(top, rows), top);
     followGrid();
@@ -547,11 +747,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const place = (): GridPlace | null => {
     const h = hot();
     if (!h) return null;
-    const top = base.current + visibleRange(h).first;
+    const top = rowOf(base.current + visibleRange(h).first);
     const selected = h.getSelectedLast();
     // Headers selected (a negative index) are no cells to keep.
     const cells = selected && selected.every((i) => i >= 0) ? selected : null;
-    return { top, selection: cells ? [base.current + cells[0], cells[1], base.current + cells[2], cells[3]] : null };
+    return { top, selection: cells ? [rowOf(base.current + cells[0]), cells[1], rowOf(base.current + cells[2]), cells[3]] : null };
   };
 
   // The session draws others' selections through this grid while it is mounted (showPresence), and
@@ -563,7 +763,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     shared.hot = h;
     shared.jumpTo = jumpTo;
     shared.place = place;
+    const rowShown = (row: number) => !view.current || view.current.positionOf(row) >= 0;
+    shared.rowShown = rowShown;
     return () => {
+      if (shared.rowShown === rowShown) shared.rowShown = null;
       if (shared.hot === h) shared.hot = null;
       if (shared.jumpTo === jumpTo) shared.jumpTo = null;
       if (shared.place === place) shared.place = null;
@@ -574,8 +777,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     () =>
       link || findMarks
         ? (td: HTMLTableCellElement, row: number, col: number, _prop: string | number, value: unknown) => {
-            if (link) drawPresence(link, td, base.current + row, col);
-            findMarks?.draw(td, base.current + row, col, value);
+            if (link) drawPresence(link, td, rowOf(base.current + row), col);
+            findMarks?.draw(td, rowOf(base.current + row), col, value);
           }
         : undefined,
     [link, findMarks],
@@ -599,8 +802,23 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const rows = { base: base.current, length: slab.current.length, unread: (i: number) => placeholders.current.has(slab.current[i]) };
     if (!pasteOutsideSlab(rows, at.row, data.length)) return false;
     const end = sheet.rowCount;
-    const atEnd = base.current + slab.current.length >= end;
-    void pasteCells(sheet, base.current + at.row, at.col, data, sendOwn, () => locked.current).then((block) => block && showPasted(block, atEnd && block.bottom >= end));
+    const atEnd = base.current + slab.current.length >= shownRows();
+    // With a filter on, into the rows it shows (past the last of them, the rows after the sheet's end).
+    const v = view.current;
+    const atRow = at.row;
+    const rowAtOffset = (k: number) => {
+      const p = base.current + atRow + k;
+      if (!v) return p;
+      return p < v.length ? v.rowAt(p) : (v.length > 0 ? Math.max(v.rowAt(v.length - 1) + 1, end) : end) + (p - v.length);
+    };
+    const top = rowAtOffset(0);
+    const offsets = v ? data.map((_, k) => rowAtOffset(k) - top) : undefined;
+    void pasteCells(sheet, top, at.col, data, sendOwn, () => locked.current, offsets).then((block) => {
+      if (!block) return;
+      // Rows the paste added past the sheet's end are shown (unjudged, as own inserts).
+      if (v && view.current === v && block.bottom >= end) v.rowsInserted(end, block.bottom - end + 1);
+      showPasted(block, atEnd && block.bottom >= end);
+    });
     return true;
   };
   /** A paste made by pasteBeyondSlab shown: its rows in the slab selected; `grown` (it ran past the sheet's end from the slab there): the slab at the new end. */
@@ -608,6 +826,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const h = hot();
     if (!h) return;
     const { first, last } = visibleRange(h);
+    if (view.current) {
+      // With a filter on: the slab around the block's first row shown, its rows shown selected.
+      const pTop = positionAt(top);
+      const pBottom = positionAt(bottom + 1) - 1;
+      showRows(Math.max(0, Math.min(pTop, shownRows() - (last - first + 1))), last - first + 1);
+      const inSlab = (p: number) => Math.max(0, Math.min(p - base.current, slab.current.length - 1));
+      if (pBottom >= pTop) h.selectCell(inSlab(pTop), left, inSlab(pBottom), right, false);
+      return;
+    }
     if (grown) {
       // The rows past the old end are read (as any window) once shown.
       const from = Math.max(0, sheet.rowCount - SLAB.rows);
@@ -619,21 +846,49 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (top >= base.current && top <= slabEnd) h.selectCell(top - base.current, left, Math.min(bottom, slabEnd) - base.current, right, false);
   };
 
+  /**
+   * An own row or column op sent: with a filter on, the rows shown follow a row op now (inserted rows
+   * shown, unjudged, as the whole grid's) and a column's filter moves with its column.
+   */
+  const ownStructure = (change: StructureChange) => {
+    const v = view.current;
+    if (v && change.axis === 'row') {
+      if (change.amount > 0) v.rowsInserted(change.index, change.amount);
+      else v.rowsRemoved(change.index, -change.amount);
+      ownRowOps.current++;
+    }
+    if (v && change.axis === 'col' && filter?.columnsMoved(change.index, change.amount)) filter.reapply?.();
+    on.current.onStructureChanged(change);
+  };
+  /** The menu's row insert or remove at slab rows: at sheet rows; removed rows shown only, a run of adjacent ones at a time from the bottom (a filter's rows are not one run). */
+  const menuRows = (change: StructureChange) => {
+    const top = base.current + change.index;
+    if (!view.current || change.amount > 0) return ownStructure({ ...change, index: rowOf(top) });
+    const groups: [number, number][] = [];
+    for (let p = top; p < top - change.amount; p++) {
+      const row = rowOf(p);
+      const last = groups.at(-1);
+      if (last && last[0] + last[1] === row) last[1]++;
+      else if (row >= 0) groups.push([row, 1]);
+    }
+    for (const [row, count] of groups.reverse()) ownStructure({ axis: 'row', index: row, amount: -count });
+  };
+
   const menu = useMemo(
     () =>
       contextMenu(
         readOnly,
-        on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(base.current + row, col) : null,
+        on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(rowOf(base.current + row), col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
-        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : on.current.onStructureChanged(change.axis === 'row' ? { ...change, index: base.current + change.index } : change)),
+        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : change.axis === 'row' ? menuRows(change) : ownStructure(change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
-        // A filter judges every row in the browser: a windowed sheet's are not all here (the api would have to filter: not yet).
-        { unavailable: FILTER_TEXTS.menuWindowed },
+        // The api judges the rows (they are not all here): the dialog lists a column's values from it too.
+        filter ? { open: (column) => on.current.onFilterColumn?.(column) } : undefined,
         // Frozen rows would be the slab's first rows: only columns freeze here, the row entry says why.
         freeze ? menuFreeze(freeze, headers, FREEZE_TEXTS.rowsWindowed) : undefined,
       ),
-    [readOnly, freeze, headers],
+    [readOnly, freeze, headers, filter],
   );
   // The freeze set from the menu, or moved by a column op (the session, once the slab has the columns moved): drawn at once.
   useEffect(() => {
@@ -649,13 +904,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
         {highlight && <style>{HIGHLIGHT_STYLE}</style>}
         {findMarks && <style>{FIND_MARK_STYLE}</style>}
+        {filter && <style>{FILTER_MARK_STYLE}</style>}
         <HotTable
           ref={ref}
           // The slab held now: a re-render (read-only mode changed) loads the same rows again.
           data={slab.current}
           themeName="ht-theme-main"
           licenseKey={HANDSONTABLE_LICENSE_KEY}
-          rowHeaders={(index: number) => String(base.current + index + 1)}
+          rowHeaders={(index: number) => String(rowOf(base.current + index) + 1)}
           rowHeaderWidth={80}
           colHeaders={(index: number) => escapeHtml(headerLabel(headers.current, index))}
           colWidths={COLUMN_WIDTH}
@@ -670,7 +926,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           // highlight) would outlive its row's arrival (or the slab's move).
           cells={(row: number, col: number) => ({
             readOnly: readOnly || placeholders.current.has(slab.current[row]),
-            className: highlight?.has(base.current + row, col) ? HIGHLIGHT_CLASS : '',
+            className: highlight?.has(rowOf(base.current + row), col) ? HIGHLIGHT_CLASS : '',
           })}
           manualColumnResize
           stretchH="all"
@@ -683,17 +939,23 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
           beforeCopy={() => copyWholeColumns(false)}
           beforeCut={() => copyWholeColumns(true)}
           afterChange={(changes, source) => {
-            sheet.undo.record(ownStep(changes, source, base.current));
-            const cells = cellEdits(changes, source, base.current);
+            // With a filter on, each slab row stands for its own sheet row (no one offset).
+            const v = view.current;
+            const at = v && changes ? changes.map(([row, ...rest]): Handsontable.CellChange => [v.rowAt(base.current + row), ...rest]) : changes;
+            const offset = v ? 0 : base.current;
+            sheet.undo.record(ownStep(at, source, offset));
+            const cells = cellEdits(at, source, offset);
             if (cells.length > 0) on.current.onCellsChanged(cells);
           }}
           afterRenderer={drawn}
+          // The filtered columns' headers marked, as on the whole grid.
+          afterGetColHeader={filter ? (col: number, th: HTMLTableCellElement) => col >= 0 && markFilteredHeader(th, filter.columns.has(col)) : undefined}
           afterScrollVertically={followGrid}
           afterScrollHorizontally={reportScroll}
           afterSelectionEnd={(row, col, row2, col2) => {
             // A column header's click selects the slab's rows: the sheet's whole column is meant.
-            on.current.onSelectRange?.(row < 0 ? -1 : base.current + row, col, row < 0 ? sheet.rowCount - 1 : base.current + row2, col2);
-            if (row >= 0 && col >= 0) on.current.onSelect(base.current + row, col);
+            on.current.onSelectRange?.(row < 0 ? -1 : rowOf(base.current + row), col, row < 0 ? sheet.rowCount - 1 : rowOf(base.current + row2), col2);
+            if (row >= 0 && col >= 0) on.current.onSelect(rowOf(base.current + row), col);
           }}
         />
         <GridStatusLine status={status.current} />
@@ -705,4 +967,4 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   );
 },
 // The handlers change with the session's state: read through `on`, they do not re-render the grid (which would reload its data).
-(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze);
+(a, b) => a.sheet === b.sheet && a.headers === b.headers && a.readOnly === b.readOnly && a.highlight === b.highlight && a.findMarks === b.findMarks && a.freeze === b.freeze && a.filter === b.filter);

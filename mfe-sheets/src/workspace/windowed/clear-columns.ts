@@ -85,6 +85,57 @@ export async function clearColumns(
   return !stopped() && clearCells(sheet, cleared, write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
 }
 
+/** Runs of rows past which a filtered clear goes out as a change per cell, not a cells_clear per run (each run's block is an operation). */
+export const CLEAR_RUN_BLOCKS_MAX = 1_000;
+
+/**
+ * Whole columns cleared while a row filter is on: the rows it shows only (`runs`, flat [start,
+ * count, …] ascending: filtered-rows.ts), as spreadsheets clear only the cells one sees of a filtered
+ * selection. The columns' cells of the runs' span are read, those of rows shown cleared as one undo
+ * step: a cells_clear per run and span (past CLEAR_RUN_BLOCKS_MAX, a change per cell).
+ */
+export async function clearShownColumns(
+  sheet: WindowedSheet,
+  spans: readonly ColumnSpan[],
+  runs: readonly number[],
+  write: (changes: CellChange[]) => void,
+  stopped: () => boolean,
+  clear?: (blocks: ClearBlock[]) => void,
+): Promise<boolean> {
+  if (runs.length < 2) return false;
+  const start = runs[0];
+  const all = await cellsToClear(sheet, spanColumns(spans), { start, count: runs[runs.length - 2] + runs[runs.length - 1] - start });
+  if (stopped()) return false;
+  const cleared = shownCells(all, runs);
+  const blocks = clear && (runs.length / 2) * spans.length <= CLEAR_RUN_BLOCKS_MAX ? { blocks: runBlocks(sheet, spans, runs), clear } : undefined;
+  return clearCells(sheet, cleared, write, blocks);
+}
+
+/** The cleared cells of rows in `runs` only. */
+export function shownCells(cleared: ClearedCells, runs: readonly number[]): ClearedCells {
+  const shown = (row: number) => {
+    // The last run starting at or before the row.
+    let lo = 0;
+    let hi = (runs.length >> 1) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (runs[2 * mid] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return row >= runs[2 * lo] && row < runs[2 * lo] + runs[2 * lo + 1];
+  };
+  const keep: number[] = [];
+  for (let i = 0; i < cleared.rows.length; i++) if (shown(cleared.rows[i])) keep.push(i);
+  return { rows: Int32Array.from(keep, (i) => cleared.rows[i]), cols: Int32Array.from(keep, (i) => cleared.cols[i]), before: keep.map((i) => cleared.before[i]) };
+}
+
+/** A block per run and span of columns. */
+function runBlocks(sheet: WindowedSheet, spans: readonly ColumnSpan[], runs: readonly number[]): ClearBlock[] {
+  const blocks: ClearBlock[] = [];
+  for (let k = 0; k + 1 < runs.length; k += 2) blocks.push(...clearBlocks(sheet, spans, { start: runs[k], count: runs[k + 1] }));
+  return blocks;
+}
+
 /**
  * The blocks a clear of whole columns (every row of the sheet, or `range`'s rows) is sent as: one
  * cells_clear per span of columns, cut to the sheet's rows and columns (the grid shows spare ones

@@ -42,8 +42,19 @@ const PASTE_READS = 3;
  * recorded as one undo step. Rows or columns moved while the cells are read (someone's op): the
  * paste follows its first cell (to where its rows or columns were, when removed) and reads again.
  * Null when given up, or `stopped` (the grid read-only, or gone) by the time the cells are read.
+ * `offsets`: each pasted row's row from `top` (ascending, the first 0), when they are not adjacent
+ * (a row filter on: the rows it shows only are pasted into, as spreadsheets paste over a filtered range).
  */
-export async function pasteCells(sheet: WindowedSheet, top: number, left: number, data: readonly (readonly unknown[])[], write: (changes: CellChange[]) => void, stopped: () => boolean): Promise<PastedBlock | null> {
+export async function pasteCells(
+  sheet: WindowedSheet,
+  top: number,
+  left: number,
+  data: readonly (readonly unknown[])[],
+  write: (changes: CellChange[]) => void,
+  stopped: () => boolean,
+  offsets?: readonly number[],
+): Promise<PastedBlock | null> {
+  const span = offsets && offsets.length > 0 ? offsets[offsets.length - 1] + 1 : data.length;
   // As Handsontable's paste types them (typeCellEdits).
   const pasted = data.map((cells) => cells.map((value) => toCellValue(typedValue(value))));
   for (let attempt = 0; attempt < PASTE_READS; attempt++) {
@@ -59,7 +70,7 @@ export async function pasteCells(sheet: WindowedSheet, top: number, left: number
     });
     let before: GridData;
     try {
-      before = await sheet.cells({ start: top, count: pasted.length });
+      before = await sheet.cells({ start: top, count: span });
     } catch {
       before = [];
       moved = true;
@@ -68,28 +79,29 @@ export async function pasteCells(sheet: WindowedSheet, top: number, left: number
     }
     if (stopped()) return null;
     if (moved) continue;
-    const { step, right } = pasteStep(top, left, pasted, before);
+    const { step, right } = pasteStep(top, left, pasted, before, offsets);
     if (step.length > 0) {
       // Into the rows held (the slab's are the same arrays), sent.
       write(step.map(({ row, col, after }) => ({ row, col, value: after })));
       sheet.undo.record(step);
     }
-    return { top, left, bottom: top + pasted.length - 1, right };
+    return { top, left, bottom: top + span - 1, right };
   }
   return null;
 }
 
 /** The cells `pasted` changes from row `top`, column `left`, over `before` (the cells there now, from row `top`): the undo step, and its right column. */
-export function pasteStep(top: number, left: number, pasted: readonly (readonly CellValue[])[], before: GridData): { step: UndoStep; right: number } {
+export function pasteStep(top: number, left: number, pasted: readonly (readonly CellValue[])[], before: GridData, offsets?: readonly number[]): { step: UndoStep; right: number } {
   const step: UndoStep = [];
   const empty = (value: CellValue) => value === null || value === '';
   let right = left;
   pasted.forEach((cells, i) => {
-    const row = top + i;
+    const offset = offsets?.[i] ?? i;
+    const row = top + offset;
     cells.forEach((after, j) => {
       const col = left + j;
       right = Math.max(right, col);
-      const was = toCellValue(before[i]?.[col]);
+      const was = toCellValue(before[offset]?.[col]);
       if (was === after || (empty(was) && empty(after))) return;
       step.push({ row, col, before: was, after });
     });

@@ -16,6 +16,8 @@ export interface ColumnRange {
  */
 export type ReadRows = (start: number, count: number, columns?: ColumnRange) => Promise<SheetRows | null>;
 
+/** Windows read ahead of the rows a filter shows (showRows), beyond those of the rows on screen. */
+const SHOW_ROWS_AHEAD_WINDOWS = 4;
 /** A read that failed is tried again after this long while its rows are still shown. */
 const RETRY_MS = 2_000;
 /**
@@ -105,6 +107,24 @@ export class WindowedSheet {
     const now = this.windows.missing(Math.max(0, first), Math.min(last, end));
     for (const index of now) void this.load(index);
     for (const index of this.windows.missing(from, to)) if (!now.includes(index)) void this.load(index);
+  }
+
+  /**
+   * As show, for the rows a row filter shows (absolute rows, not one span: filtered-rows.ts): the
+   * windows holding rows `now` read first, then those of `soon`; the windows of both kept.
+   */
+  showRows(now: readonly number[], soon: readonly number[]): void {
+    const shown = new Set<number>();
+    for (const row of now) shown.add(this.windows.indexOf(row));
+    // A sparse filter's rows ahead may each be in a window of its own: a few windows more at most, not the sheet.
+    const before = shown.size;
+    for (const row of soon) {
+      if (shown.size - before >= SHOW_ROWS_AHEAD_WINDOWS) break;
+      shown.add(this.windows.indexOf(row));
+    }
+    this.shown = shown;
+    // Those of the rows shown first (the set keeps the order they were added in).
+    for (const index of shown) if (this.windows.missing(index * this.windows.size, index * this.windows.size).length > 0) void this.load(index);
   }
 
   /**
@@ -496,10 +516,14 @@ export class WindowedSheet {
     return removedCells(move, this.rowCount, (row) => this.rowAt(row) ?? this.staleRowAt(row) ?? null);
   }
 
+  /** Told of others' cells before the grid redraws (a row filter judges their rows again). */
+  othersCells: ((changes: readonly CellChange[]) => void) | null = null;
+
   /** Others' cells, at `version`. */
   remoteCells(version: number, changes: readonly CellChange[]): void {
     this.windows.applyRemote(version, changes);
     this.grow(changes);
+    this.othersCells?.(changes);
     this.notify(false);
   }
 
