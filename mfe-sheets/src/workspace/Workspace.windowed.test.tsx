@@ -1248,6 +1248,18 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect([...document.querySelectorAll(`.ht_clone_top thead th[title="${FILTER_TEXTS.headerMarkTitle}"]`)].map((th) => th.textContent?.trim())).toEqual(['Name']);
   expect([0, 1, matching.length - 1].map((i) => currentGrid().getRowHeader(i))).toEqual([matching[0] + 1, matching[1] + 1, matching.at(-1)! + 1].map(String));
   await waitFor(() => expect(currentGrid().getDataAtCell(matching.length - 1, 0)).toBe(`r${matching.at(-1)}`));
+  // Ctrl+C with Name's header selected: the rows shown only, through the clipboard (not the slab's copy).
+  const clipboard = stubClipboard();
+  try {
+    act(() => {
+      currentGrid().selectColumns(0);
+      currentGrid().listen();
+    });
+    expect(clipboardEvent('copy')).toEqual({});
+    await waitFor(() => expect(clipboard.written).toEqual([matching.map((r) => `r${r}`).join('\n')]), { timeout: 20_000 });
+  } finally {
+    clipboard.remove();
+  }
   // An edit of the second row shown goes to its sheet row.
   act(() => currentGrid().setDataAtCell(1, 1, 'edited'));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[matching[1]][1]).toBe('edited'));

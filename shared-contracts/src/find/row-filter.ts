@@ -130,8 +130,6 @@ export const valueMatchesSearch = (text: string, search: string): boolean => {
 /** The filter's texts: the menu entry, its dialog, the bar over a filtered grid. */
 export const FILTER_TEXTS = {
   menu: 'Filter by this column…',
-  /** The menu entry of a windowed sheet (issue 23), disabled: the rows are not all in the browser. */
-  menuWindowed: 'Filter by this column… (filters are available for sheets of up to 100,000 rows)',
   title: (column: string) => `Filter by ${column}`,
   search: 'Search values',
   selectAll: 'Select all',

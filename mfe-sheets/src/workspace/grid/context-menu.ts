@@ -130,10 +130,9 @@ function sortItems(onSort: SortRows): Record<string, object> {
 
 /**
  * 'Filter by this column…' (the user's own row filter, filter/): `open` opens its dialog for the
- * selection's first column; `unavailable`: the entry is shown disabled, its text saying why (a
- * windowed sheet's rows are not all in the browser).
+ * selection's first column; `together` makes one undo step of the steps an action makes.
  */
-export type MenuFilter = { open(column: number): void; together?(run: () => void): void } | { unavailable: string };
+export type MenuFilter = { open(column: number): void; together?(run: () => void): void };
 
 /** A whole grid that may hide rows (the row filter draws with HiddenRows). */
 interface FilteringGrid {
@@ -173,7 +172,6 @@ function shownRowsRemove(together: (run: () => void) => void = (run) => run()): 
 }
 
 function filterItems(filter: MenuFilter, wholeGrid: boolean): Record<string, object> {
-  if ('unavailable' in filter) return { filter_column: { name: filter.unavailable, disabled: () => true } };
   return {
     ...(wholeGrid ? shownRowsRemove(filter.together) : {}),
     filter_column: {

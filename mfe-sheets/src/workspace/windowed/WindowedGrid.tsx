@@ -427,9 +427,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const copyWholeColumns = (cut: boolean): boolean => {
     const h = hot();
     const block = h && selectedBlock(h);
-    // With a filter on, Handsontable's own copy of the slab's rows (those shown): a Cut of every row would clear hidden ones.
-    if (!block || view.current) return true;
-    void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared)).then(() => cut && hot()?.render());
+    if (!block) return true;
+    // With a filter on, the rows it shows only (of the range's, when a range).
+    const v = view.current;
+    const runs = v ? clipRuns(v.runs(), block.rows) : undefined;
+    void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared, runs)).then(() => cut && hot()?.render());
     return false;
   };
 

@@ -103,17 +103,15 @@ export async function clearShownColumns(
   clear?: (blocks: ClearBlock[]) => void,
 ): Promise<boolean> {
   if (runs.length < 2) return false;
-  const start = runs[0];
-  const all = await cellsToClear(sheet, spanColumns(spans), { start, count: runs[runs.length - 2] + runs[runs.length - 1] - start });
+  const all = await cellsToClear(sheet, spanColumns(spans), runsSpan(runs));
   if (stopped()) return false;
-  const cleared = shownCells(all, runs);
-  const blocks = clear && (runs.length / 2) * spans.length <= CLEAR_RUN_BLOCKS_MAX ? { blocks: runBlocks(sheet, spans, runs), clear } : undefined;
-  return clearCells(sheet, cleared, write, blocks);
+  return clearCells(sheet, shownCells(all, runs), write, runsClear(sheet, spans, runs, clear));
 }
 
-/** The cleared cells of rows in `runs` only. */
-export function shownCells(cleared: ClearedCells, runs: readonly number[]): ClearedCells {
-  const shown = (row: number) => {
+/** Whether a row is in `runs` (flat [start, count, …], ascending): a binary search over the runs. */
+export function inRuns(runs: readonly number[]): (row: number) => boolean {
+  return (row) => {
+    if (runs.length < 2) return false;
     // The last run starting at or before the row.
     let lo = 0;
     let hi = (runs.length >> 1) - 1;
@@ -124,9 +122,22 @@ export function shownCells(cleared: ClearedCells, runs: readonly number[]): Clea
     }
     return row >= runs[2 * lo] && row < runs[2 * lo] + runs[2 * lo + 1];
   };
+}
+
+/** The span of rows `runs` covers, from the first run's start to the last one's end. */
+export const runsSpan = (runs: readonly number[]): RowRange => (runs.length < 2 ? { start: 0, count: 0 } : { start: runs[0], count: runs[runs.length - 2] + runs[runs.length - 1] - runs[0] });
+
+/** The cleared cells of rows in `runs` only. */
+export function shownCells(cleared: ClearedCells, runs: readonly number[]): ClearedCells {
+  const shown = inRuns(runs);
   const keep: number[] = [];
   for (let i = 0; i < cleared.rows.length; i++) if (shown(cleared.rows[i])) keep.push(i);
   return { rows: Int32Array.from(keep, (i) => cleared.rows[i]), cols: Int32Array.from(keep, (i) => cleared.cols[i]), before: keep.map((i) => cleared.before[i]) };
+}
+
+/** A filtered clear's operations: a cells_clear per run and span, or none past CLEAR_RUN_BLOCKS_MAX (a change per cell then). */
+export function runsClear(sheet: WindowedSheet, spans: readonly ColumnSpan[], runs: readonly number[], clear?: (blocks: ClearBlock[]) => void) {
+  return clear && (runs.length / 2) * spans.length <= CLEAR_RUN_BLOCKS_MAX ? { blocks: runBlocks(sheet, spans, runs), clear } : undefined;
 }
 
 /** A block per run and span of columns. */

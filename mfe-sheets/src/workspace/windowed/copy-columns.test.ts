@@ -1,5 +1,5 @@
 import { WINDOWED_READ_TEXTS, type CellValue, type RowRange } from '@tessera/contracts';
-import { unpackCells } from '../undo/undo-stack.js';
+import { type ClearedCells, unpackCells } from '../undo/undo-stack.js';
 import { spanColumns } from './clear-columns.js';
 import { clipboardBlob, columnsText, copyColumns } from './copy-columns.js';
 import { type ReadRows, WindowedSheet } from './windowed-sheet.js';
@@ -106,6 +106,25 @@ test('Copy and Cut read the columns in column form, a window at a time (sheet.co
       { row: 5, col: 3, before: 'x', after: null },
       { row: 6, col: 3, before: 'y', after: null },
     ]);
+  } finally {
+    clipboard.remove();
+  }
+});
+
+test('with a row filter on (runs), Copy and Cut of whole columns take the rows it shows only, past the slab too: the text of those rows, a cells_clear per run, the undo step of their cells', async () => {
+  const clipboard = stubClipboard();
+  try {
+    const { sheet } = readSheet(12_000, 2, (row) => row === 7_001);
+    const record = jest.spyOn(sheet.undo, 'record');
+    const write = jest.fn();
+    const clear = jest.fn();
+    // Rows 2-3, 7,000-7,002 and 11,999 shown.
+    const runs = [2, 2, 7_000, 3, 11_999, 1];
+    await copyColumns(sheet, [{ left: 1, right: 1 }], true, write, () => false, undefined, undefined, clear, runs);
+    expect(clipboard.written).toEqual(['v2.1\nv3.1\nv7000.1\n\nv7002.1\nv11999.1']);
+    expect(clear).toHaveBeenCalledWith([2, 7_000, 11_999].map((start, k) => ({ rows: { start, count: runs[2 * k + 1] }, columns: { start: 1, count: 1 } })));
+    expect(write).not.toHaveBeenCalled();
+    expect(unpackCells(record.mock.calls[0][0] as ClearedCells).map((c) => c.row)).toEqual([2, 3, 7_000, 7_002, 11_999]);
   } finally {
     clipboard.remove();
   }

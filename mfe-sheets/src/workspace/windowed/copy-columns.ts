@@ -1,6 +1,6 @@
 import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type RowRange } from '@tessera/contracts';
 import type { ClearedCells } from '../undo/undo-stack.js';
-import { clearBlocks, clearCells, spanColumns, type ColumnSpan } from './clear-columns.js';
+import { clearBlocks, clearCells, inRuns, runsClear, runsSpan, spanColumns, type ColumnSpan } from './clear-columns.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /**
@@ -48,14 +48,15 @@ export class ColumnsText {
   ) {}
 
   /**
-   * Rows [from, to) of `values` (column form: values[k][row]) appended as one piece; false as soon
-   * as the text would pass `max` characters (what is built so far is dropped).
+   * Rows [from, to) of `values` (column form: values[k][row]; those `keep` keeps) appended as one
+   * piece; false as soon as the text would pass `max` characters (what is built so far is dropped).
    */
-  add(values: readonly (readonly CellValue[])[], from: number, to: number): boolean {
+  add(values: readonly (readonly CellValue[])[], from: number, to: number, keep?: (row: number) => boolean): boolean {
     const width = values.length;
     const lines: string[] = [];
     let chars = 0;
     for (let row = from; row < to; row++) {
+      if (keep && !keep(row)) continue;
       // No array per row: a line of one column is its cell's text.
       let line = width > 0 ? cellText(values[0][row]) : '';
       for (let k = 1; k < width; k++) line += `\t${cellText(values[k][row])}`;
@@ -125,11 +126,12 @@ class PackedCells {
     this.cols = new Int32Array(Math.max(1, bound));
   }
 
-  /** The cells of `values` (column form, values[k][i]: column cols[k] of row first + i) holding a value. */
-  add(values: readonly (readonly CellValue[])[], cols: readonly number[], first: number): void {
+  /** The cells of `values` (column form, values[k][i]: column cols[k] of row first + i) holding a value (of the rows `keep` keeps). */
+  add(values: readonly (readonly CellValue[])[], cols: readonly number[], first: number, keep?: (row: number) => boolean): void {
     for (let k = 0; k < values.length; k++) {
       const column = values[k];
       for (let i = 0; i < column.length; i++) {
+        if (keep && !keep(first + i)) continue;
         const value = column[i];
         if (value === null || value === undefined || value === '') continue;
         if (this.count === this.rows.length) this.grow();
@@ -250,6 +252,9 @@ function abandonedByNewerCopy(abandon: () => void): () => void {
  * Refused before any row is read when the text could not stay under COPY_MAX_CHARS (each cell takes
  * at least its tab or line break), else once it passes it; rejects with the message to show.
  * With `range`, those rows only (a Shift-selected range of rows longer than the slab, which holds part of it).
+ * With `runs` (a row filter on: the rows it shows, flat [start, count, …], already cut to `range`), those
+ * rows only: copied, and a Cut clears them only (a cells_clear per run and span), as spreadsheets copy
+ * and cut only the rows one sees of a filtered selection.
  */
 export function copyColumns(
   sheet: WindowedSheet,
@@ -260,14 +265,19 @@ export function copyColumns(
   max = COPY_MAX_CHARS,
   range?: RowRange,
   clear?: (blocks: ClearBlock[]) => void,
+  runs?: readonly number[],
 ): Promise<void> {
   const cols = spanColumns(spans);
+  // A row filter on: the rows it shows only (of `range`: the caller clips them), read over their span.
+  if (runs) range = runsSpan(runs);
+  const shown = runs && inRuns(runs);
   // A Cut's cells, packed (the undo step's form), kept until the text is on the clipboard: its undo step then.
   let held: ClearedCells | null = null;
   let gone = false;
   const text = (async () => {
-    const rows = range ? Math.max(0, Math.min(range.count, sheet.rowCount - Math.max(0, range.start))) : sheet.rowCount;
-    if ((range ? range.count : sheet.rowCount) * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
+    const shownCount = runs ? runs.reduce((n, v, i) => (i % 2 === 1 ? n + v : n), 0) : null;
+    const rows = shownCount ?? (range ? Math.max(0, Math.min(range.count, sheet.rowCount - Math.max(0, range.start))) : sheet.rowCount);
+    if ((shownCount ?? (range ? range.count : sheet.rowCount)) * cols.length > max + 1) throw new Error(WINDOWED_READ_TEXTS.tooLarge(max));
     // Each window turned into its text (and a Cut's packed cells) as it comes, in row order, and let go.
     const built = new ColumnsText(max);
     const packed = cut ? new PackedCells(rows * cols.length) : null;
@@ -280,8 +290,8 @@ export function copyColumns(
           // Abandoned (a newer copy): no further window is read.
           if (gone) throw SUPERSEDED;
           const count = values[0]?.length ?? 0;
-          if (!built.add(values, 0, count)) throw TOO_LARGE;
-          packed?.add(values, cols, from);
+          if (!built.add(values, 0, count, shown && ((i) => shown(from + i)))) throw TOO_LARGE;
+          packed?.add(values, cols, from, shown);
           sinceTurn += count;
           if (sinceTurn >= ROWS_PER_TURN) {
             sinceTurn = 0;
@@ -313,8 +323,8 @@ export function copyColumns(
       () => {
         const cells = held;
         held = null;
-        // A Cut's clear: one cells_clear per span (`clear`), else a change per cell.
-        if (cut && cells && !stopped()) clearCells(sheet, cells, write, clear && { blocks: clearBlocks(sheet, spans, range), clear });
+        // A Cut's clear: one cells_clear per span (`clear`; filtered, per run and span), else a change per cell.
+        if (cut && cells && !stopped()) clearCells(sheet, cells, write, runs ? runsClear(sheet, spans, runs, clear) : clear && { blocks: clearBlocks(sheet, spans, range), clear });
       },
       (error: unknown) => {
         held = null;
