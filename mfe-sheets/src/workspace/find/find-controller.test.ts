@@ -1,7 +1,7 @@
 import { type CellValue, FIND_TEXTS, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
 import { gridLink } from '../grid/grid-link.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
-import { FindController, FIND_TYPING_MS, statusText } from './find-controller.js';
+import { FindController, FIND_HIDDEN_PASSED_MAX, FIND_TYPING_MS, statusText } from './find-controller.js';
 
 jest.useFakeTimers();
 
@@ -55,3 +55,38 @@ test('Enter before typing settles searches at once', async () => {
   expect(asked).toHaveLength(1);
   expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 1));
 });
+
+test("matches the user's row filter hides are passed over page after page, never 'No matches': past FIND_HIDDEN_PASSED_MAX the bar says so and Enter walks on", async () => {
+  const link: GridData = [];
+  const jumps: [number, number][] = [];
+  gridLink(link).jumpTo = (row, col) => jumps.push([row, col]);
+  // Rows before 1,500 hidden by the filter; every row matches; the api answers 100 matches a page, on from the last.
+  gridLink(link).rowShown = (row) => row >= 1_500;
+  let pages = 0;
+  const finder = new FindController(() => ({
+    kind: 'windowed',
+    sheet: { rowAt: () => undefined } as unknown as WindowedSheet,
+    link,
+    search: async () => {
+      const first = pages++ * 100;
+      const matches = Array.from({ length: 100 }, (_, i) => [first + i, 0, first + i + 1] as [number, number, number]);
+      return { success: true, data: { id: 's', version: 1, row_count: 10_000, matches, total: 10_000, complete: true, wrapped: false } };
+    },
+  }));
+  finder.setQuery('x');
+  await jest.advanceTimersByTimeAsync(FIND_TYPING_MS);
+  await waitForPages(() => pages >= FIND_HIDDEN_PASSED_MAX / 100);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.hiddenPassed(FIND_HIDDEN_PASSED_MAX));
+  expect(pages).toBe(FIND_HIDDEN_PASSED_MAX / 100);
+  expect(jumps).toEqual([]);
+  // Enter: on past row 999, to the first row shown.
+  finder.go(1);
+  await waitForPages(() => jumps.length > 0);
+  expect(jumps).toEqual([[1_500, 0]]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1_501, 10_000));
+});
+
+/** Lets the controller's requests settle (each page's answer a promise) until `done`. */
+async function waitForPages(done: () => boolean) {
+  for (let i = 0; i < 100 && !done(); i++) await jest.advanceTimersByTimeAsync(0);
+}

@@ -10,6 +10,12 @@ export const FIND_PAGE = 100;
 export const FIND_TYPING_MS = 150;
 /** Pages of matches that no longer match the rows held, passed over before the bar says 'No matches'. */
 const FIND_REFETCHES_MAX = 3;
+/**
+ * Matches the user's row filter hides walked through (pages asked of the api) before the bar says
+ * so and waits for Enter: they are matches, not stale ones, so never 'No matches'; a bound, so a
+ * filter hiding most of a million matches does not send the api a hundred requests a second.
+ */
+export const FIND_HIDDEN_PASSED_MAX = 1_000;
 
 /**
  * What find searches: a grid loaded whole (its rows are in the browser: searched here), a windowed
@@ -27,6 +33,7 @@ export type FindStatus =
   | { kind: 'searching' }
   | { kind: 'none' }
   | { kind: 'at'; n: number; total: number; complete: boolean }
+  | { kind: 'hidden'; passed: number }
   | { kind: 'failed'; text: string };
 
 /** The bar's line for a status: 'N of M', 'No matches', 'Searching…'. */
@@ -40,6 +47,8 @@ export function statusText(status: FindStatus): string {
       return FIND_TEXTS.noMatches;
     case 'at':
       return status.complete ? FIND_TEXTS.count(status.n, status.total) : FIND_TEXTS.countMore(status.n, FIND_COUNT_CAP);
+    case 'hidden':
+      return FIND_TEXTS.hiddenPassed(status.passed);
     case 'failed':
       return status.text;
   }
@@ -67,6 +76,8 @@ export class FindController {
   // Windowed: the page of matches walked (in the order gone through), the one gone to, the answer's count.
   /** Pages asked for in a row because every match of the last no longer matched the rows held. */
   private refetched = 0;
+  /** Matches the user's filter hides passed over since a match was last shown (FIND_HIDDEN_PASSED_MAX). */
+  private hiddenPassed = 0;
   private page: { matches: FindMatch[]; index: number; total: number; complete: boolean } | null = null;
 
   constructor(private readonly target: () => FindTarget) {}
@@ -89,6 +100,7 @@ export class FindController {
     this.whole = null;
     this.page = null;
     this.refetched = 0;
+    this.hiddenPassed = 0;
     // The marks of the last text stay while the next is typed (each change redraws the grid): replaced once its search settles.
     if (query === '') {
       this.marks.clear();
@@ -233,20 +245,32 @@ export class FindController {
     const page = this.page;
     if (!page) return;
     const needle = findNeedle(this.query);
+    // Whether a match of this page was passed over as no longer matching (not only hidden).
+    let stale = false;
     for (;;) {
       const [row, col, n] = page.matches[page.index];
       const held = target.sheet.rowAt(row);
-      // A row the user's filter hides is passed over, as one that no longer matches.
+      // A row the user's filter hides is passed over too, but counted apart: it still matches.
       const hidden = target.link ? gridLink(target.link).rowShown?.(row) === false : false;
       if (!hidden && (!held || cellMatches(held[col], needle))) {
         if (target.link) gridLink(target.link).jumpTo?.(row, col, true);
         this.marks.set(needle, [row, col]);
+        this.hiddenPassed = 0;
         return this.set({ kind: 'at', n, total: page.total, complete: page.complete });
       }
-      // Every match of the page passed over: the api is asked past the last one (a few times: its answers are at its version, the held rows may have moved on).
+      if (hidden) this.hiddenPassed++;
+      else stale = true;
+      // Every match of the page passed over: the api is asked past the last one (a few times when
+      // some no longer matched: its answers are at its version, the held rows may have moved on).
       const index = page.index + step;
       if (index < 0 || index >= page.matches.length) {
-        if (++this.refetched > FIND_REFETCHES_MAX) return this.set({ kind: 'none' });
+        if (stale && ++this.refetched > FIND_REFETCHES_MAX) return this.set({ kind: 'none' });
+        if (!stale && this.hiddenPassed >= FIND_HIDDEN_PASSED_MAX) {
+          // Said, and Enter goes on from here (page.index is the last match passed over).
+          const passed = this.hiddenPassed;
+          this.hiddenPassed = 0;
+          return this.set({ kind: 'hidden', passed });
+        }
         return void this.fetchPage(target, page.matches[page.index], step);
       }
       page.index = index;
