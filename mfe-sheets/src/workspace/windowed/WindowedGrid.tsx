@@ -30,19 +30,6 @@ import { FilteredRows } from './filtered-rows.js';
 
 registerGridModules();
 
-/** Runs (flat [start, count, …]) cut to `range`'s rows (none: as they are). */
-function clipRuns(runs: number[], range?: RowRange): number[] {
-  if (!range) return runs;
-  const end = range.start + range.count;
-  const out: number[] = [];
-  for (let k = 0; k + 1 < runs.length; k += 2) {
-    const from = Math.max(runs[k], range.start);
-    const to = Math.min(runs[k] + runs[k + 1], end);
-    if (to > from) out.push(from, to - from);
-  }
-  return out;
-}
-
 /**
  * Rows the grid holds at once (the slab), from an absolute row `base`: Handsontable scrolls the
  * browser's own box, whose height tops out near 8M px in Chromium (1,000,000 rows × 29 px is
@@ -409,7 +396,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (locked.current) return;
     // With a filter on, the rows it shows only (of `rows`, when a range).
     const v = view.current;
-    const cleared = (v ? clearShownColumns(sheet, spans, clipRuns(v.runs(), rows), sendOwn, () => locked.current, on.current.onCellsCleared) : clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared)).catch(() => {
+    const cleared = (v ? clearShownColumns(sheet, spans, v.runs(rows), sendOwn, () => locked.current, on.current.onCellsCleared) : clearColumns(sheet, spans, sendOwn, () => locked.current, rows, on.current.onCellsCleared)).catch(() => {
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
@@ -430,7 +417,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     if (!block) return true;
     // With a filter on, the rows it shows only (of the range's, when a range).
     const v = view.current;
-    const runs = v ? clipRuns(v.runs(), block.rows) : undefined;
+    const runs = v?.runs(block.rows);
     void status.current.track(reading(), copyColumns(sheet, block.spans, cut && !locked.current, sendOwn, () => locked.current, undefined, block.rows, on.current.onCellsCleared, runs)).then(() => cut && hot()?.render());
     return false;
   };

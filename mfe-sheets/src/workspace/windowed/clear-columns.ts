@@ -1,6 +1,7 @@
 import type { CellChange, CellValue, ClearBlock, GridData, RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { ClearedCells } from '../undo/undo-stack.js';
+import { inRuns, runsSpan } from './filtered-rows.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /** Columns `left`..`right` of the sheet. */
@@ -107,25 +108,6 @@ export async function clearShownColumns(
   if (stopped()) return false;
   return clearCells(sheet, shownCells(all, runs), write, runsClear(sheet, spans, runs, clear));
 }
-
-/** Whether a row is in `runs` (flat [start, count, …], ascending): a binary search over the runs. */
-export function inRuns(runs: readonly number[]): (row: number) => boolean {
-  return (row) => {
-    if (runs.length < 2) return false;
-    // The last run starting at or before the row.
-    let lo = 0;
-    let hi = (runs.length >> 1) - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (runs[2 * mid] <= row) lo = mid;
-      else hi = mid - 1;
-    }
-    return row >= runs[2 * lo] && row < runs[2 * lo] + runs[2 * lo + 1];
-  };
-}
-
-/** The span of rows `runs` covers, from the first run's start to the last one's end. */
-export const runsSpan = (runs: readonly number[]): RowRange => (runs.length < 2 ? { start: 0, count: 0 } : { start: runs[0], count: runs[runs.length - 2] + runs[runs.length - 1] - runs[0] });
 
 /** The cleared cells of rows in `runs` only. */
 export function shownCells(cleared: ClearedCells, runs: readonly number[]): ClearedCells {

@@ -1,9 +1,10 @@
+import type { RowRange } from '@tessera/contracts';
+
 /**
  * The rows a windowed sheet's row filter shows (the api's answer, POST /sheets/:id/filter: runs of
  * absolute rows, contracts unpackRuns), as the grid needs them: a shown position (the grid's row,
  * counted over the rows shown) to its absolute row (the sheet's: its row header, where an edit
- * goes) and back. Groundwork for the windowed grid's filter: nothing uses it yet (the windowed
- * menu entry stays disabled). Rows moved by row ops keep their runs (rowsInserted, rowsRemoved:
+ * goes) and back. Rows moved by row ops keep their runs (rowsInserted, rowsRemoved:
  * inserted rows are shown, as the whole grid leaves the user's own inserts unjudged); a row judged
  * again is shown or hidden alone (setShown).
  */
@@ -82,10 +83,16 @@ export class FilteredRows {
     return k + 1 < this.starts.length ? this.before[k + 1] : this.length;
   }
 
-  /** The runs as flat [start, count, …]. */
-  runs(): number[] {
+  /** The runs as flat [start, count, …]; with `range`, cut to its rows (a Shift-selected range's). */
+  runs(range?: RowRange): number[] {
     const out: number[] = [];
-    for (let k = 0; k < this.starts.length; k++) out.push(this.starts[k], this.counts[k]);
+    const low = range?.start ?? 0;
+    const high = range ? range.start + range.count : Infinity;
+    for (let k = 0; k < this.starts.length; k++) {
+      const from = Math.max(this.starts[k], low);
+      const to = Math.min(this.starts[k] + this.counts[k], high);
+      if (to > from) out.push(from, to - from);
+    }
     return out;
   }
 
@@ -162,3 +169,12 @@ export class FilteredRows {
     this.replaceRuns(out);
   }
 }
+
+/** Whether a row is in `runs` (flat [start, count, …], ascending, as FilteredRows.runs gives them). */
+export function inRuns(runs: readonly number[]): (row: number) => boolean {
+  const rows = new FilteredRows(Int32Array.from(runs), 0);
+  return (row) => rows.positionOf(row) >= 0;
+}
+
+/** The span of rows `runs` covers, from the first run's start to the last one's end. */
+export const runsSpan = (runs: readonly number[]): RowRange => (runs.length < 2 ? { start: 0, count: 0 } : { start: runs[0], count: runs[runs.length - 2] + runs[runs.length - 1] - runs[0] });
