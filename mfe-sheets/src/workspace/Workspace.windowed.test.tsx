@@ -426,7 +426,15 @@ test("the menu's Insert row above at row 119,000 goes out at that absolute row; 
   const columnLeft = menuTexts(hot).find((text) => /^Insert .*columns? left$/.test(text ?? ''))!;
   expect(menuEntry(hot, columnLeft)).toBe('disabled');
   expect(menuEntry(hot, 'Insert row above')).toBe('enabled');
-  // A row filter needs every row in the browser: the entry is there, greyed out, saying why.
+  const entryLike = (pattern: RegExp) => menuTexts(hot).find((text) => pattern.test(text ?? ''))!;
+  expect(menuEntry(hot, entryLike(/^Remove columns?$/))).toBe('disabled');
+  expect(menuEntry(hot, entryLike(/^Remove rows?$/))).toBe('enabled');
+  // A whole column selected (its header) or everything (the corner): no row removed — it would take the
+  // 10,000 rows the grid holds, not the sheet's (as Handsontable's own entry, greyed out for a column).
+  act(() => void hot.selectColumns(1));
+  expect(menuEntry(hot, entryLike(/^Remove rows?$/))).toBe('disabled');
+  act(() => void hot.selectAll());
+  expect(menuEntry(hot, entryLike(/^Remove rows?$/))).toBe('disabled');
 });
 
 test("the menu's Insert column left goes out as a column op; the rows shown and the headers move once the server has it; then Remove column; frozen columns follow", async () => {

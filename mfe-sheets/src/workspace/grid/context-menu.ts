@@ -12,7 +12,7 @@ interface SelectedRange {
 }
 interface MenuGrid {
   getSelectedRangeActive(): SelectedRange | undefined;
-  selection: { isSelectedByRowHeader(): boolean; isSelectedByColumnHeader(): boolean };
+  selection: { isSelectedByRowHeader(): boolean; isSelectedByColumnHeader(): boolean; isSelectedByCorner?(): boolean };
 }
 type InsertAction = 'insert_row_above' | 'insert_row_below' | 'insert_col_start' | 'insert_col_end';
 /** The whole grid, which alters its own rows (Handsontable's alter). */
@@ -89,9 +89,24 @@ function structureItems(onStructure: (change: StructureChange) => void): Record<
       return !s || s.bottom < 0 || s.right < 0;
     },
   });
+  const removeRows = item((s) => ({ axis: 'row', index: s.top, amount: -(s.bottom - s.top + 1) }));
+  const removeColumns = item((s) => ({ axis: 'col', index: s.left, amount: -(s.right - s.left + 1) }));
   const items: Record<string, object> = {
-    remove_row: item((s) => ({ axis: 'row', index: s.top, amount: -(s.bottom - s.top + 1) })),
-    remove_col: item((s) => ({ axis: 'col', index: s.left, amount: -(s.right - s.left + 1) })),
+    // As Handsontable's: a whole column selected removes no rows, a whole row no columns. Here also
+    // all selected (the corner, Ctrl+A) removes no rows: the grid's rows are a slab of the sheet, and
+    // the rows it holds are not what the user selected.
+    remove_row: {
+      ...removeRows,
+      disabled(this: MenuGrid) {
+        return this.selection.isSelectedByColumnHeader() || this.selection.isSelectedByCorner?.() === true || removeRows.disabled.call(this);
+      },
+    },
+    remove_col: {
+      ...removeColumns,
+      disabled(this: MenuGrid) {
+        return (this.selection.isSelectedByRowHeader() && this.selection.isSelectedByCorner?.() !== true) || removeColumns.disabled.call(this);
+      },
+    },
   };
   for (const key of INSERT_KEYS) {
     const entry = item((s) => ({ axis: INSERTS[key].axis, index: INSERTS[key].at(s), amount: insertCount(key, s) }));
