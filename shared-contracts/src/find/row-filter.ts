@@ -154,6 +154,8 @@ export const FILTER_TEXTS = {
   removeColumn: 'Remove this filter',
   /** The bar over a filtered grid. */
   showing: (shown: number, rows: number) => `Showing ${shown.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`,
+  /** The bar while the rows a filter shows are first being counted (a windowed sheet asks the api). */
+  counting: 'Filtering rows…',
   clear: 'Clear filter',
   /** The tooltip of the mark (a funnel) after a filtered column's header label. */
   headerMarkTitle: 'This column is filtered',

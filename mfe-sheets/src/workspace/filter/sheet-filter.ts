@@ -12,6 +12,8 @@ export class SheetFilter {
   /** Rows shown and rows in the filter's range, as the grid last counted them. */
   shown = 0;
   rows = 0;
+  /** Whether the counts are of this filter's rows: not before the first count (a windowed grid's comes from the api). */
+  isCounted = false;
   /**
    * Judged while the formulas' values were still being computed (a formula then shows, and is judged
    * by, '' until its value comes): judged again once they are all in.
@@ -38,6 +40,7 @@ export class SheetFilter {
   set(column: number, filter: ColumnFilter | null): void {
     if (filter === null || filterIsEmpty(filter)) this.columns.delete(column);
     else this.columns.set(column, filter);
+    if (!this.active) this.isCounted = false;
     this.reapply?.();
     this.changed();
   }
@@ -46,6 +49,7 @@ export class SheetFilter {
   clear(): void {
     if (!this.active) return;
     this.columns.clear();
+    this.isCounted = false;
     this.reapply?.();
     this.changed();
   }
@@ -72,7 +76,8 @@ export class SheetFilter {
 
   /** The grid counted its rows. */
   counted(shown: number, rows: number): void {
-    if (shown === this.shown && rows === this.rows) return;
+    if (this.isCounted && shown === this.shown && rows === this.rows) return;
+    this.isCounted = true;
     this.shown = shown;
     this.rows = rows;
     this.changed();
