@@ -44,6 +44,14 @@ export const CLEAR_TEXTS = {
   rowsSorted: 'Your cells were not cleared: someone sorted the sheet first and their rows are no longer together',
   /** Every row or column of the block was removed by someone else first. */
   removed: 'Your cells were not cleared: their rows or columns were removed by someone else first',
+  /** cells_clear_undo naming a version that is not a clear of this sheet (or past its last version). */
+  undoNotClear: (version: number) => `Version ${version} of this sheet is not a clear of cells: there is nothing to put back there`,
+  /** cells_clear_undo after the whole grid was replaced (a version restored, an import or a save over it). */
+  undoReplaced: 'Your cells were not put back: the whole sheet was replaced since they were cleared',
+  /** cells_clear_undo when every row or column of the clear was removed since. */
+  undoGone: 'Your cells were not put back: their rows or columns were removed since',
+  /** cells_clear_undo when the versions before the clear are no longer kept. */
+  undoUnavailable: 'Your cells were not put back: the sheet no longer keeps its history from before they were cleared',
   pastSheet: (rows: number, columns: number) => `The cells to clear lie outside the sheet (${rows.toLocaleString('en-US')} rows × ${columns} columns)`,
 } as const;
 
