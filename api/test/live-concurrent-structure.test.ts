@@ -623,7 +623,7 @@ class SimClient {
     } else if (operation.type === 'rows_sort') {
       // Aimed at its column (refused only when that column is gone); shown once the server gives the order.
       this.aims.set(operation.id, { cells: [], removes: [this.colIds[operation.column]], inserts: [] });
-    } else if (operation.type !== 'cells_clear') {
+    } else if (operation.type !== 'cells_clear' && operation.type !== 'cells_clear_undo') {
       const axis = operation.type.startsWith('rows') ? this.rowIds : this.colIds;
       const removes = operation.type.endsWith('remove') ? axis.slice(operation.index, operation.index + operation.count) : [];
       const inserts = operation.type.endsWith('insert') ? Array.from({ length: operation.count }, (_, k) => `${operation.id}#${k}`) : [];
