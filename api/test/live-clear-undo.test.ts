@@ -146,6 +146,22 @@ describe('a clear undone (cells_clear_undo)', () => {
     assert.equal((await server(s.id)).version, v + 1);
   });
 
+  it('after old versions were pruned the undo still puts back the cells as they were just before the clear (the pruner keeps that version)', async () => {
+    const s = await sheet(labelled(1200, 3));
+    const a = await join(s.id, admin.accessToken, 'A', s.version);
+    for (let k = 0; k < 4; k++) await commit(a, s.id, { id: `edit-${k}`, type: 'cell_update', position: { row: 600 + k, column: 1 }, value: `edit ${k}` });
+    const cleared = (await server(s.id)).data;
+    const U = await commit(a, s.id, { id: 'clear', type: 'cells_clear', rows: { start: 0, count: 1200 }, columns: { start: 1, count: 1 } });
+    await commit(a, s.id, { id: 'typed', type: 'cell_update', position: { row: 3, column: 1 }, value: 'typed' });
+    await sql`UPDATE sheet_ops SET created_at = now() - make_interval(hours => 100 - version) WHERE sheet_id = ${s.id}::uuid`.execute(t.app.db);
+    const pruned = await api.post(`/api/v1/sheets/${s.id}/history/prune`, { recent: 1, daily: 0 });
+    assert.equal(pruned.statusCode, 200, pruned.body);
+    assert.ok((pruned.json() as { pruned: number }).pruned > 0, pruned.body);
+    await commit(a, s.id, { id: 'undo', type: 'cells_clear_undo', undo: U });
+    cleared[3][1] = 'typed';
+    assert.deepEqual((await server(s.id)).data, cleared);
+  });
+
   it('refuses an undo of what is not a clear, of a clear whose grid was replaced, whose cells are all gone, or whose history is gone — each with its text, nothing changed', async () => {
     const refused = async (c: LiveClient, id: string, undo: number, code: string, message: string) => {
       const before = await server(id);
