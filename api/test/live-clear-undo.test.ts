@@ -33,7 +33,7 @@ describe('a clear undone (cells_clear_undo)', () => {
   };
   const send = (c: LiveClient, sheetId: string, operation: object) => c.send({ type: 'operation', sheet_id: sheetId, operation });
   /** Sends and waits for the ack: the version it made. */
-  const commit = async (c: LiveClient, sheetId: string, operation: { id: string } & object) => {
+  const commit = async (c: LiveClient, sheetId: string, operation: { id: string; [field: string]: unknown }) => {
     send(c, sheetId, operation);
     return (await c.next('ack', (f) => f.data.operation_id === operation.id)).data.version;
   };
@@ -144,6 +144,25 @@ describe('a clear undone (cells_clear_undo)', () => {
     send(a, s.id, { id: 'undo', type: 'cells_clear_undo', undo: U });
     assert.equal((await a.next('ack', (f) => f.data.operation_id === 'undo')).data.version, v);
     assert.equal((await server(s.id)).version, v + 1);
+  });
+
+  it('a formula put back after a sort reads as it would had it never been cleared (its relative references moved with its row)', async () => {
+    const data: GridData = [
+      [3, '=A1*2', '=$A$1+1'],
+      [1, '=A2*2', 'x'],
+      [2, '=SUM(A1:A3)', '=A3&"A1"'],
+    ];
+    const [cleared, kept] = [await sheet(data), await sheet(data)];
+    const a = await join(cleared.id, admin.accessToken, 'A', cleared.version);
+    const k = await join(kept.id, admin.accessToken, 'K', kept.version);
+    const U = await commit(a, cleared.id, { id: 'clear', type: 'cells_clear', rows: { start: 0, count: 3 }, columns: { start: 1, count: 2 } });
+    await commit(a, cleared.id, { id: 'sort', type: 'rows_sort', column: 0, direction: 'asc' });
+    await commit(k, kept.id, { id: 'sort', type: 'rows_sort', column: 0, direction: 'asc' });
+    await commit(a, cleared.id, { id: 'undo', type: 'cells_clear_undo', undo: U });
+    const expected = (await server(kept.id)).data;
+    // Rows 1, 2, 0 in that order: the formulas of rows 1 and 0 moved up one and down two.
+    assert.deepEqual([expected[0][1], expected[2][1], expected[2][2]], ['=A1*2', '=A3*2', '=$A$1+1']);
+    assert.deepEqual((await server(cleared.id)).data, expected);
   });
 
   it('after old versions were pruned the undo still puts back the cells as they were just before the clear (the pruner keeps that version)', async () => {

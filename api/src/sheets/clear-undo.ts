@@ -1,4 +1,4 @@
-import { type CellValue, type ClearBlock, type ClearedPlaces, heldCells, type Span } from '@tessera/contracts';
+import { type CellValue, type ClearBlock, type ClearedPlaces, heldCells, isFormula, shiftFormula, type Span } from '@tessera/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type ChunkLayout, CHUNK_ROWS } from './cell-grid.js';
@@ -30,7 +30,8 @@ interface Bucket {
  * The cells of a cleared block put back (a live cells_clear_undo): the block's rows of the version
  * before the clear read `CHUNKS_PER_ROUND` chunks at a time (`readBefore`), each cell that held a
  * value taken to where its row and column are now (`places`: contracts clearedPlacesThrough) and
- * written there if that cell is empty now (a cell typed into since keeps what was typed). The
+ * written there if that cell is empty now (a cell typed into since keeps what was typed; a formula
+ * shifted as the sorts since moved its row). The
  * stored chunks now are written in rounds of CHUNKS_PER_ROUND too, as soon as no later row of the
  * old version can land in them: rows that kept their order (no sort since) fill the chunks in
  * order, so only a window's cells are held; after a sort a chunk may get its last cell from the
@@ -127,7 +128,8 @@ export async function putBackInChunks(
             if (!bucket) buckets.set(p, (bucket = { rows: [], cols: [], values: [] }));
             bucket.rows.push(places.rows[i] - starts[p]);
             bucket.cols.push(places.columns[j]);
-            bucket.values.push(value as CellValue);
+            // A formula moves with its row through a sort (contracts ClearedPlaces.sorted): as it would read had it stayed.
+            bucket.values.push(places.sorted && isFormula(value) ? shiftFormula(value as string, places.sorted[i], 0) : (value as CellValue));
           }
         }
       }

@@ -123,6 +123,9 @@ describe('where the cells of a cleared block are now (cells_clear_undo)', () => 
     // Block rows 1,2,3,4 -> 2,3,4,5 -> 2,3,5,6 (inserts) -> 2,-1,4,5 (row 3 removed) -> 4,-1,2,1 (7 rows reversed).
     expect(Array.from(places.rows)).toEqual([4, -1, 2, 1]);
     expect(Array.from(places.columns)).toEqual([1, -1, 2]);
+    // The sort moved row 2 (block row 0) to 4, row 5 (block row 3) to 1: their formulas by as many rows.
+    expect(Array.from(places.sorted!)).toEqual([2, 0, -2, -4]);
+    expect(clearedPlacesThrough(block, [{ type: 'rows_insert', index: 0, count: 1 }]).sorted).toBeUndefined();
     expect(placesSpan(places.rows)).toEqual({ start: 1, count: 4 });
     expect(placesSpan(Int32Array.from([-1, -1]))).toBeNull();
   });

@@ -143,15 +143,28 @@ export interface ClearedPlaces {
   rows: Int32Array;
   /** columns[j]: the column now of the block's column `columns.start + j`, or -1. */
   columns: Int32Array;
+  /**
+   * Only when rows were sorted since: sorted[i], the rows the sorts moved the block's row `rows.start
+   * + i` by in all. A formula moves with its row through a sort (rows-sort.ts applyOrder shifts its
+   * relative references by as many rows), so one put back is shifted by that many, as it would read
+   * had it never been cleared; rows inserted or removed shift no formula.
+   */
+  sorted?: Int32Array;
 }
 
 export function clearedPlacesThrough(block: ClearBlock, through: readonly MoveStep[]): ClearedPlaces {
   const rows = Int32Array.from({ length: block.rows.count }, (_, i) => block.rows.start + i);
   const columns = Int32Array.from({ length: block.columns.count }, (_, j) => block.columns.start + j);
+  let sorted: Int32Array | undefined;
   for (const step of through) {
     if (step.type === 'rows_sort') {
       const inverse = inverseOrder(step.order);
-      for (let i = 0; i < rows.length; i++) if (rows[i] >= 0 && rows[i] < inverse.length) rows[i] = inverse[rows[i]];
+      sorted ??= new Int32Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        if (rows[i] < 0 || rows[i] >= inverse.length) continue;
+        sorted[i] += inverse[rows[i]] - rows[i];
+        rows[i] = inverse[rows[i]];
+      }
       continue;
     }
     const [places, max] = isRowStructure(step.type) ? [rows, SHEET_MAX_ROWS] : [columns, SHEET_MAX_COLUMNS];
@@ -161,7 +174,7 @@ export function clearedPlacesThrough(block: ClearBlock, through: readonly MoveSt
       places[i] = moved === null || moved >= max ? -1 : moved;
     }
   }
-  return { rows, columns };
+  return sorted ? { rows, columns, sorted } : { rows, columns };
 }
 
 /** The smallest and largest place left (-1s skipped) as a span, or null when none is left. */
