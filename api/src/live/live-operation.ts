@@ -125,7 +125,7 @@ export async function commitOperation(
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }
     if (op.type === 'cells_clear_undo') {
-      const result = await sheets.applyClearUndo(sheetId, op.undo, userId, origin, op.id);
+      const result = await sheets.applyClearUndo(sheetId, op.undo, userId, origin, op.id, op.base_version);
       const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }

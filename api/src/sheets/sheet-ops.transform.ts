@@ -144,9 +144,15 @@ export class StructureLog {
   }
 }
 
+/** A base version the sheet has not reached (a forged or confused client), or null. */
+export function baseAhead(base: number | undefined, current: number): HttpError | null {
+  return base !== undefined && base > current ? new HttpError(400, ERROR_CODES.validation, `base_version ${base} is ahead of the sheet (version ${current})`) : null;
+}
+
 /** Why an operation based on `base` cannot be moved to `current`, or null. */
 function baseError(base: number, current: number, history: StructureHistory): HttpError | null {
-  if (base > current) return new HttpError(400, ERROR_CODES.validation, `base_version ${base} is ahead of the sheet (version ${current})`);
+  const ahead = baseAhead(base, current);
+  if (ahead) return ahead;
   if (history.replacedAt !== null && history.replacedAt > base) return new HttpError(409, ERROR_CODES.conflict, SHEET_REPLACED_TEXT);
   return null;
 }

@@ -70,7 +70,7 @@ import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
 import { type StoredClearOp, type StoredClearUndoOp, type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
 import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
-import { moveCells, moveChartBoxTo, moveChartRangeTo, moveClearBlock, moveSortColumn, moveStructure, stepsAfter, StructureLog } from './sheet-ops.transform.js';
+import { baseAhead, moveCells, moveChartBoxTo, moveChartRangeTo, moveClearBlock, moveSortColumn, moveStructure, stepsAfter, StructureLog } from './sheet-ops.transform.js';
 import { clearBlockInChunks } from './clear-block.js';
 import { putBackInChunks } from './clear-undo.js';
 import { rebuildChunks, UnrebuildableVersionError } from '../versions/version-rebuild.js';
@@ -1157,15 +1157,18 @@ export class SheetsService {
    * entry (kind 'cells_clear_undo': the clear's version and the block holding the cells put back,
    * not the values) with a full snapshot, as a sort takes: the cells it wrote are in no op's
    * changes, so versions rebuild from that snapshot across it. Nothing put back (every cell typed
-   * into since) is still a version, its block the clear's as moved. The client's base version plays
-   * no part (the cells are moved from the clear's own version). A duplicate answers its logged op.
+   * into since) is still a version, its block the clear's as moved. The client's base version moves
+   * nothing (the cells are moved from the clear's own version); one ahead of the sheet is refused
+   * as for every live op. A duplicate answers its logged op.
    */
-  async applyClearUndo(id: string, undo: number, userId: string, origin?: string, opId?: string): Promise<LiveWriteResult & { operation: StoredClearUndoOp }> {
+  async applyClearUndo(id: string, undo: number, userId: string, origin?: string, opId?: string, baseVersion?: number): Promise<LiveWriteResult & { operation: StoredClearUndoOp }> {
     const again = async (applied: LiveWriteResult, trx: Transaction<Database>) => {
       const op = await this.loggedMove(trx, id, applied.version);
       return { ...applied, operation: op?.type === 'cells_clear_undo' ? op : { type: 'cells_clear_undo' as const, undo, rows: { start: 0, count: 1 }, columns: { start: 0, count: 1 } } };
     };
     return this.commitMove<StoredClearUndoOp>(id, userId, origin, opId, again, async (trx, row) => {
+      const ahead = baseAhead(baseVersion, row.version);
+      if (ahead) throw ahead;
       const clear = undo <= row.version ? await this.loggedMove(trx, id, undo) : null;
       if (clear?.type !== 'cells_clear') throw HttpError.badRequest(CLEAR_TEXTS.undoNotClear(undo));
       const since = await this.structure.since(trx, id, undo, row.version);

@@ -222,6 +222,12 @@ describe('hostile: live socket bounds', () => {
       send({ id: `not-clear-${undo}`, type: 'cells_clear_undo', undo });
       assert.deepEqual(await refusal(`not-clear-${undo}`), { code: ERROR_CODES.badRequest, message: CLEAR_TEXTS.undoNotClear(undo), operation_id: `not-clear-${undo}` });
     }
+    send({ id: 'base-ahead', type: 'cells_clear_undo', undo: cleared, base_version: cleared + 5 });
+    assert.deepEqual(await refusal('base-ahead'), {
+      code: ERROR_CODES.validation,
+      message: `base_version ${cleared + 5} is ahead of the sheet (version ${cleared})`,
+      operation_id: 'base-ahead',
+    });
     const kept = await stored(s.id);
     assert.deepEqual([kept.data, kept.version], [[['a', null], ['b', null]], cleared], 'nothing put back');
     await healthAnswers();

@@ -232,7 +232,8 @@ export type CellsClearOperation = z.infer<typeof CellsClearOperationSchema>;
  * typed into since keep what was typed. One small operation however many cells (a whole column of
  * a million rows), where sending the cells back would be a million changes. The cleared cells move
  * with their rows and columns through what was inserted, removed or sorted since (cells whose row or
- * column was removed since are gone). Refused (CLEAR_TEXTS.undoNotClear / undoReplaced / undoGone /
+ * column was removed since are gone; a formula moved by a sort is shifted with its row, as the sort
+ * shifts the formulas of the rows it moves: cells-clear.ts clearedPlacesThrough). Refused (CLEAR_TEXTS.undoNotClear / undoReplaced / undoGone /
  * undoUnavailable) when `undo` is not a clear of this sheet, the whole grid was replaced since, none
  * of its cells is left, or the sheet's history no longer holds the cells before it. The applied op
  * carries the block the cells put back lie in now (AppliedOperationSchema): clients read the cells
