@@ -144,6 +144,17 @@ describe('a clear undone (cells_clear_undo)', () => {
     send(a, s.id, { id: 'undo', type: 'cells_clear_undo', undo: U });
     assert.equal((await a.next('ack', (f) => f.data.operation_id === 'undo')).data.version, v);
     assert.equal((await server(s.id)).version, v + 1);
+
+    // A sheet sized by metadata (its rows stored empty) with a few cells typed.
+    const sized = await api.post('/api/v1/sheets', { name: `Sized ${Math.random().toString(36).slice(2, 8)}`, metadata: { rows: 1200, columns: 3 } });
+    assert.equal(sized.statusCode, 201, sized.body);
+    const m = SheetSchema.parse(sized.json());
+    const c = await join(m.id, admin.accessToken, 'C', m.version);
+    await commit(c, m.id, { id: 'typed', type: 'cells_update', changes: [{ row: 700, col: 2, value: 'v' }, { row: 1199, col: 2, value: 7 }] });
+    const typed = (await server(m.id)).data;
+    const mu = await commit(c, m.id, { id: 'clear', type: 'cells_clear', rows: { start: 0, count: 1200 }, columns: { start: 0, count: 3 } });
+    await commit(c, m.id, { id: 'undo', type: 'cells_clear_undo', undo: mu });
+    assert.deepEqual(blank((await server(m.id)).data), blank(typed));
   });
 
   it('a formula put back after a sort reads as it would had it never been cleared (its relative references moved with its row)', async () => {

@@ -73,6 +73,8 @@ export async function putBackInChunks(
         const chunk = loaded.get(p)!;
         let touched = false;
         for (let n = 0; n < bucket.values.length; n++) {
+          // A chunk may hold fewer rows than its size says (rows of a sheet sized by metadata are stored empty).
+          while (chunk.length <= bucket.rows[n]) chunk.push([]);
           const row = chunk[bucket.rows[n]] as CellValue[];
           const col = bucket.cols[n];
           if (!isEmpty(row[col])) continue;
