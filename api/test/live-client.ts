@@ -13,7 +13,7 @@ import {
 } from '@tessera/contracts';
 import type { FastifyInstance } from 'fastify';
 import { widthOf } from '../src/sheets/cell-grid.js';
-import type { StoredClearOp, StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
+import type { StoredClearOp, StoredClearUndoOp, StoredStructureOp } from '../src/sheets/sheet-ops.tables.js';
 import { restructure } from '../src/sheets/structure-op.js';
 
 // `ws` is not a direct dependency of the api: load the copy @fastify/websocket itself uses.
@@ -176,7 +176,13 @@ export function applyChanges(grid: GridData, changes: { row: number; col: number
 }
 
 /** What one version does to a replica: cell changes, or rows / columns inserted or removed (as the server does it). */
-export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp | { type: 'rows_sort'; order: number[] } | StoredClearOp;
+export type ReplicaStep = { row: number; col: number; value: CellValue }[] | StoredStructureOp | { type: 'rows_sort'; order: number[] } | StoredClearOp | StoredClearUndoOp;
+
+/**
+ * The cells of a block as the server holds them at a version (rows × columns of the block): what a
+ * replica reads again for a cells_clear_undo, whose frames carry the block, not the values.
+ */
+export type BlockReader = (version: number, block: { rows: { start: number; count: number }; columns: { start: number; count: number } }) => GridData;
 
 /** A block emptied as the server does it (cells past a row's end stay absent). */
 export function applyClearBlock(grid: GridData, { rows, columns }: StoredClearOp): void {
@@ -195,6 +201,8 @@ export class Replica {
   constructor(
     public grid: GridData,
     public version: number,
+    /** For a cells_clear_undo: the block's cells read again (the test reads them from the server first). */
+    private readonly reread?: BlockReader,
   ) {}
 
   /** Feeds every operation, ack and sync frame of the client. */
@@ -227,7 +235,11 @@ export class Replica {
       if (Array.isArray(step)) applyChanges(this.grid, step);
       else if (step.type === 'rows_sort') this.grid = applyOrder(this.grid, step.order);
       else if (step.type === 'cells_clear') applyClearBlock(this.grid, step);
-      else restructure(this.grid, [], widthOf(this.grid), step);
+      else if (step.type === 'cells_clear_undo') {
+        if (!this.reread) throw new Error(`A replica cannot apply the cells_clear_undo of version ${this.version + 1} without reading its block again`);
+        const values = this.reread(this.version + 1, step);
+        for (const [i, row] of values.entries()) for (const [j, value] of row.entries()) applyChanges(this.grid, [{ row: step.rows.start + i, col: step.columns.start + j, value }]);
+      } else restructure(this.grid, [], widthOf(this.grid), step);
       this.pending.delete(this.version + 1);
       this.version += 1;
     }

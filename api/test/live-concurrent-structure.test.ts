@@ -395,6 +395,8 @@ describe('live operations through concurrent rows and columns', () => {
         { type: 'cell_update', position: { row: 1, column: 1 }, value: 'ins' },
         block([0, 1202], [1, 1]),
         { type: 'rows_sort', column: 0, direction: 'desc' },
+        // The clear of op 4 undone (its cells put back where the insert and the sort took them): a full snapshot, no cells logged.
+        { type: 'cells_clear_undo', undoOf: 4 },
         { type: 'cell_update', position: { row: 0, column: 3 }, value: 'top' },
         { type: 'columns_insert', index: 0, count: 1 },
         block([500, 702], [2, 3]),
@@ -402,6 +404,7 @@ describe('live operations through concurrent rows and columns', () => {
         { type: 'rows_remove', index: 0, count: 3 },
         block([0, 1199], [0, 5]),
         { type: 'cell_update', position: { row: 5, column: 4 }, value: 'last' },
+        { type: 'cells_clear_undo', undoOf: 17 },
       ];
       const snapshotsAt = async (id: string) =>
         (await t.app.db.selectFrom('sheet_snapshot_chunks' as never).select('version' as never).where('sheet_id' as never, '=', id as never).execute()).map((r) => (r as { version: number }).version);
@@ -411,7 +414,8 @@ describe('live operations through concurrent rows and columns', () => {
       let version = now.version;
       for (const [i, op] of ops.entries()) {
         for (const [k, s] of [now, old].entries()) {
-          send(clients[k], s.id, { ...op, id: `op-${i}`, base_version: version });
+          const sent = 'undoOf' in op ? { type: 'cells_clear_undo', undo: now.version + (op.undoOf as number) + 1 } : op;
+          send(clients[k], s.id, { ...sent, id: `op-${i}`, base_version: version });
           const ack = await clients[k].next('ack', (f) => f.data.operation_id === `op-${i}`);
           assert.equal(ack.data.version, version + 1);
           if (s === old && (op as { type: string }).type === 'cells_clear' && !(await snapshotsAt(old.id)).includes(version + 1)) await captureSnapshot(t.app.db, old.id, version + 1);
@@ -420,6 +424,7 @@ describe('live operations through concurrent rows and columns', () => {
         if ((op as { type: string }).type === 'cells_clear') clears.push(version);
         expected[version] = (await server(now.id)).data;
         assert.deepEqual((await server(old.id)).data, expected[version]);
+        if ('undoOf' in op) assert.notDeepEqual(expected[version], expected[version - 1], 'the undo put cells back');
       }
       // What a clear stores for versions: its block in the op log, no copy of the chunks it rewrote.
       const copied = await snapshotsAt(now.id);
@@ -623,7 +628,7 @@ class SimClient {
     } else if (operation.type === 'rows_sort') {
       // Aimed at its column (refused only when that column is gone); shown once the server gives the order.
       this.aims.set(operation.id, { cells: [], removes: [this.colIds[operation.column]], inserts: [] });
-    } else if (operation.type !== 'cells_clear') {
+    } else if (operation.type !== 'cells_clear' && operation.type !== 'cells_clear_undo') {
       const axis = operation.type.startsWith('rows') ? this.rowIds : this.colIds;
       const removes = operation.type.endsWith('remove') ? axis.slice(operation.index, operation.index + operation.count) : [];
       const inserts = operation.type.endsWith('insert') ? Array.from({ length: operation.count }, (_, k) => `${operation.id}#${k}`) : [];

@@ -161,6 +161,33 @@ describe('two api processes on one PostgreSQL and Redis (REDIS_URL)', { skip: sk
     }
   });
 
+  it('a clear and its undo (cells_clear_undo) made on one process reach the sockets on the other as the one small op; their replica equals the server', async (t) => {
+    if (skipNoRedis(t)) return;
+    const data = Array.from({ length: 1200 }, (_, r) => [`r${r}`, r]);
+    const s = await newSheet({ data });
+    const onA = await join(a, s.id, admin, { since: s.version, label: 'admin on A' });
+    const onB = await join(b, s.id, users.get('bob')!.token, { since: s.version, label: 'bob on B' });
+    onA.send({ type: 'operation', sheet_id: s.id, operation: { id: 'clear', type: 'cells_clear', rows: { start: 0, count: 1200 }, columns: { start: 1, count: 1 } } });
+    const cleared = (await onA.next('ack', (f) => f.data.operation_id === 'clear')).data.version;
+    onA.send({ type: 'operation', sheet_id: s.id, operation: { id: 'undo', type: 'cells_clear_undo', undo: cleared } });
+    await onA.next('ack', (f) => f.data.operation_id === 'undo');
+    const told = await onB.next('operation', (f) => f.data.operation.id === 'undo');
+    assert.deepEqual(told.data.operation.type === 'cells_clear_undo' && [told.data.version, told.data.operation.undo, told.data.operation.rows, told.data.operation.columns], [
+      cleared + 1,
+      cleared,
+      { start: 0, count: 1200 },
+      { start: 1, count: 1 },
+    ]);
+    const onServer = await httpApi(b.http, admin).sheet(s.id);
+    assert.deepEqual(onServer.data, data);
+    // Bob's copy reads the block again for the undo (here: from the sheet just read).
+    const replica = new Replica(structuredClone(s.data), s.version, (_v, block) => onServer.data.slice(block.rows.start, block.rows.start + block.rows.count).map((r) => r.slice(block.columns.start, block.columns.start + block.columns.count)));
+    replica.absorb(onB.frames);
+    assertInOrder(onB.frames, s.version, 'bob on B');
+    assert.equal(replica.version, cleared + 1);
+    assert.deepEqual(replica.grid, onServer.data);
+  });
+
   it('a REST PATCH on one process reaches sockets on the other; a PUT there reaches this one as a sync', async (t) => {
     if (skipNoRedis(t)) return;
     const s = await newSheet();

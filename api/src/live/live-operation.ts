@@ -29,14 +29,18 @@ function appliedOperation(op: LiveOperation, userId: string, timestamp: string, 
   else if (rest.type === 'cells_update' && landed.changes) moved = { ...rest, changes: landed.changes };
   else if (rest.type === 'rows_sort' && landed.structure?.type === 'rows_sort') return { ...rest, column: landed.structure.column, ...sentSortOrder(landed.structure), user_id: userId, timestamp };
   else if (rest.type === 'cells_clear' && landed.structure?.type === 'cells_clear') moved = { ...rest, rows: landed.structure.rows, columns: landed.structure.columns };
+  else if (rest.type === 'cells_clear_undo' && landed.structure?.type === 'cells_clear_undo')
+    return { ...rest, undo: landed.structure.undo, rows: landed.structure.rows, columns: landed.structure.columns, user_id: userId, timestamp };
   else if (
     landed.structure &&
     landed.structure.type !== 'rows_sort' &&
     landed.structure.type !== 'cells_clear' &&
+    landed.structure.type !== 'cells_clear_undo' &&
     rest.type !== 'cell_update' &&
     rest.type !== 'cells_update' &&
     rest.type !== 'rows_sort' &&
-    rest.type !== 'cells_clear'
+    rest.type !== 'cells_clear' &&
+    rest.type !== 'cells_clear_undo'
   )
     moved = { ...rest, index: landed.structure.index, count: landed.structure.count };
   return { ...moved, user_id: userId, timestamp } as AppliedOperation;
@@ -117,6 +121,11 @@ export async function commitOperation(
     }
     if (op.type === 'cells_clear') {
       const result = await sheets.applyClear(sheetId, { rows: op.rows, columns: op.columns }, userId, origin, op.id, op.base_version);
+      const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
+      return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
+    }
+    if (op.type === 'cells_clear_undo') {
+      const result = await sheets.applyClearUndo(sheetId, op.undo, userId, origin, op.id, op.base_version);
       const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }

@@ -11,7 +11,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * one round holds only these parsed (a few MB), not the sheet, and the event loop about 0.1 s at
  * most (rounds of 40 held it ~0.5 s under load 8: bench/clear-versions.mjs).
  */
-const CHUNKS_PER_ROUND = 20;
+export const CHUNKS_PER_ROUND = 20;
 
 /**
  * A block of cells emptied (a live cells_clear, cells-clear.ts) in the stored chunks it touches,

@@ -60,8 +60,21 @@ export interface StoredClearOp extends ClearBlock {
   type: 'cells_clear';
 }
 
-/** What the op log's `op` column holds: rows or columns inserted or removed, rows sorted, or a block cleared. */
-export type StoredMoveOp = StoredStructureOp | StoredSortOp | StoredClearOp;
+/**
+ * A clear undone (a live cells_clear_undo as applied): the version of the clear and the block (in the
+ * grid as it was after this op) holding the cells put back. Like a clear, it moves no position; its
+ * values are not logged (the version has a full snapshot: SheetsService.applyClearUndo).
+ */
+export interface StoredClearUndoOp extends ClearBlock {
+  type: 'cells_clear_undo';
+  undo: number;
+}
+
+/** What the op log's `op` column holds: rows or columns inserted or removed, rows sorted, a block cleared or a clear undone. */
+export type StoredMoveOp = StoredStructureOp | StoredSortOp | StoredClearOp | StoredClearUndoOp;
+
+/** Whether a logged op moves no position (a block cleared, or a clear undone): transforms pass over it. */
+export const movesNothing = (op: StoredMoveOp): op is StoredClearOp | StoredClearUndoOp => op.type === 'cells_clear' || op.type === 'cells_clear_undo';
 
 /** Kysely's view of the columns migration 0005 adds to sheet_ops (kept here so the feature stays in its folder). */
 export type SheetOpIdTables = {

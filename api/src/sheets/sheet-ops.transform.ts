@@ -23,7 +23,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/http-error.js';
 import type { SheetChangeFeed } from './sheet-changes.js';
-import { sortedRows, storedSortOrder, type StoredMoveOp, type StoredStructureOp } from './sheet-ops.tables.js';
+import { movesNothing, sortedRows, storedSortOrder, type StoredMoveOp, type StoredStructureOp } from './sheet-ops.tables.js';
 
 /**
  * What a live operation's positions go through on the server (DESIGN.md § Live collaboration):
@@ -144,31 +144,37 @@ export class StructureLog {
   }
 }
 
+/** A base version the sheet has not reached (a forged or confused client), or null. */
+export function baseAhead(base: number | undefined, current: number): HttpError | null {
+  return base !== undefined && base > current ? new HttpError(400, ERROR_CODES.validation, `base_version ${base} is ahead of the sheet (version ${current})`) : null;
+}
+
 /** Why an operation based on `base` cannot be moved to `current`, or null. */
 function baseError(base: number, current: number, history: StructureHistory): HttpError | null {
-  if (base > current) return new HttpError(400, ERROR_CODES.validation, `base_version ${base} is ahead of the sheet (version ${current})`);
+  const ahead = baseAhead(base, current);
+  if (ahead) return ahead;
   if (history.replacedAt !== null && history.replacedAt > base) return new HttpError(409, ERROR_CODES.conflict, SHEET_REPLACED_TEXT);
   return null;
 }
 
 /**
  * The ops after `base` that move positions, as the contracts' transform takes them: a cleared block
- * moves none; a sort with its order unpacked (one the log holds no order of cannot be moved through).
+ * (or a clear undone) moves none; a sort with its order unpacked (one the log holds no order of cannot be moved through).
  */
-function stepsAfter(history: StructureHistory, base: number): MoveStep[] {
+export function stepsAfter(history: StructureHistory, base: number): MoveStep[] {
   return history.steps
     .filter((s) => s.version > base)
     .flatMap(({ op }): MoveStep[] => {
-      if (op.type === 'cells_clear') return [];
+      if (movesNothing(op)) return [];
       if (op.type !== 'rows_sort') return [op];
       const order = storedSortOrder(op);
       if (!order) throw new HttpError(409, ERROR_CODES.conflict, SHEET_REPLACED_TEXT);
       return [{ type: 'rows_sort', order }];
     });
 }
-/** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart; a cleared block moves nothing. */
+/** Charts are anchored to cells of a range of rows: a sort reorders the rows inside it and moves no chart; a cleared block (or one put back) moves nothing. */
 const rangeStepsAfter = (history: StructureHistory, base: number) =>
-  history.steps.filter((s) => s.version > base).map((s) => s.op).filter((op): op is StoredStructureOp => op.type !== 'rows_sort' && op.type !== 'cells_clear');
+  history.steps.filter((s) => s.version > base).map((s) => s.op).filter((op): op is StoredStructureOp => op.type !== 'rows_sort' && !movesNothing(op));
 
 /**
  * A live cell write based on `base` (undefined: an older client, taken as current), moved to

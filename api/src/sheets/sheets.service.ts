@@ -48,6 +48,8 @@ import {
   blockInside,
   CLEAR_TEXTS,
   type ClearBlock,
+  clearedPlacesThrough,
+  placesSpan,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -66,10 +68,12 @@ import { FIND_ATTEMPTS, findInSheet, rowsMovedSince } from './sheet-find.js';
 import { requireColumnsInSheet, scanSheetRows } from './sheet-filter.js';
 import { grownSize, requireSheetSize, requireStructureSize } from './sheet-size.js';
 import { NavigationFeed, SheetChangeFeed } from './sheet-changes.js';
-import { type StoredClearOp, type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
+import { type StoredClearOp, type StoredClearUndoOp, type StoredMoveOp, type StoredSortOp, type StoredStructureOp, storedSortOrder, withOpIds } from './sheet-ops.tables.js';
 import { SORT_IN_PROCESS_MAX_ROWS, SORT_WRITE_CHUNKS, sortInWorker } from './sheet-sort.js';
-import { moveCells, moveChartBoxTo, moveChartRangeTo, moveClearBlock, moveSortColumn, moveStructure, StructureLog } from './sheet-ops.transform.js';
+import { baseAhead, moveCells, moveChartBoxTo, moveChartRangeTo, moveClearBlock, moveSortColumn, moveStructure, stepsAfter, StructureLog } from './sheet-ops.transform.js';
 import { clearBlockInChunks } from './clear-block.js';
+import { putBackInChunks } from './clear-undo.js';
+import { rebuildChunks, UnrebuildableVersionError } from '../versions/version-rebuild.js';
 import { restructure, structureError } from './structure-op.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
@@ -1138,6 +1142,64 @@ export class SheetsService {
       const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
       const operation: StoredClearOp = { type: 'cells_clear', rows: block.rows, columns: block.columns };
       await appendOp(trx, { sheetId: id, version, kind: 'cells_clear', userId, changes: null, opId, structure: operation });
+      return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout };
+    });
+  }
+
+  /**
+   * A clear undone (a live cells_clear_undo, contracts live.schema.ts): the clear logged at `undo`
+   * looked up (else 400 CLEAR_TEXTS.undoNotClear), its rows and columns moved through what was
+   * inserted, removed or sorted since (contracts clearedPlacesThrough; 409 undoReplaced when the
+   * whole grid was replaced since, undoGone when no row or column of it is left), and each of its
+   * cells that held a value at version `undo` - 1 (rebuilt from the history: the pruner keeps the
+   * version before every clear; 409 undoUnavailable when it cannot be rebuilt, never a guess) put
+   * back where it is now if that cell is empty (clear-undo.ts, in rounds). One version, one op-log
+   * entry (kind 'cells_clear_undo': the clear's version and the block holding the cells put back,
+   * not the values) with a full snapshot, as a sort takes: the cells it wrote are in no op's
+   * changes, so versions rebuild from that snapshot across it. Nothing put back (every cell typed
+   * into since) is still a version, its block the clear's as moved. The client's base version moves
+   * nothing (the cells are moved from the clear's own version); one ahead of the sheet is refused
+   * as for every live op. A duplicate answers its logged op.
+   */
+  async applyClearUndo(id: string, undo: number, userId: string, origin?: string, opId?: string, baseVersion?: number): Promise<LiveWriteResult & { operation: StoredClearUndoOp }> {
+    const again = async (applied: LiveWriteResult, trx: Transaction<Database>) => {
+      const op = await this.loggedMove(trx, id, applied.version);
+      return { ...applied, operation: op?.type === 'cells_clear_undo' ? op : { type: 'cells_clear_undo' as const, undo, rows: { start: 0, count: 1 }, columns: { start: 0, count: 1 } } };
+    };
+    return this.commitMove<StoredClearUndoOp>(id, userId, origin, opId, again, async (trx, row) => {
+      const ahead = baseAhead(baseVersion, row.version);
+      if (ahead) throw ahead;
+      const clear = undo <= row.version ? await this.loggedMove(trx, id, undo) : null;
+      if (clear?.type !== 'cells_clear') throw HttpError.badRequest(CLEAR_TEXTS.undoNotClear(undo));
+      const since = await this.structure.since(trx, id, undo, row.version);
+      const replaced = () => new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoReplaced);
+      if (since.replacedAt !== null) throw replaced();
+      let steps;
+      try {
+        steps = stepsAfter(since, undo);
+      } catch {
+        // A sort the log holds no order of: where the rows went is not known.
+        throw replaced();
+      }
+      const places = clearedPlacesThrough(clear, steps);
+      const [rowsNow, columnsNow] = [placesSpan(places.rows), placesSpan(places.columns)];
+      if (!rowsNow || !columnsNow) throw new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoGone);
+      const unavailable = () => new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoUnavailable);
+      // The version before the clear, as recorded: without its shape a rebuild would guess it.
+      const { rows: shape } = await sql`SELECT 1 FROM sheet_version_shapes WHERE sheet_id = ${id}::uuid AND version = ${undo - 1}::int`.execute(trx);
+      if (shape.length === 0) throw unavailable();
+      const version = row.version + 1;
+      const layout = await this.layoutOf(trx, id, row.version);
+      let put;
+      try {
+        put = await putBackInChunks(trx, id, layout, clear, places, (span) => rebuildChunks(trx, id, undo - 1, row.version, span), version);
+      } catch (err) {
+        if (err instanceof UnrebuildableVersionError) throw unavailable();
+        throw err;
+      }
+      const updated = await trx.updateTable('sheets').set({ version, updated_at: sql`now()` }).where('id', '=', id).returning('updated_at').executeTakeFirstOrThrow();
+      const operation: StoredClearUndoOp = { type: 'cells_clear_undo', undo, rows: put.rows ?? rowsNow, columns: put.columns ?? columnsNow };
+      await appendOp(trx, { sheetId: id, version, kind: 'cells_clear_undo', userId, changes: null, opId, structure: operation });
       return { id, version, updated_at: updated.updated_at.toISOString(), operation, layout };
     });
   }

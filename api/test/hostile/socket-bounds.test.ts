@@ -194,6 +194,45 @@ describe('hostile: live socket bounds', () => {
     await healthAnswers();
   });
 
+  it('a forged cells_clear_undo (values sent along, negative, huge or fractional versions, one past the sheet or of no clear) is refused and puts nothing back', async () => {
+    const created = await api.post('/api/v1/sheets', { name: 'Undo bounds', data: [['a', 1], ['b', 2]] });
+    assert.equal(created.statusCode, 201, created.body);
+    const s = SheetSchema.parse(created.json());
+    const c = await join(s.id, admin.accessToken, 'undoer');
+    const send = (operation: object) => c.send({ type: 'operation', sheet_id: s.id, operation });
+    const refusal = async (id: string) => (await c.next('error', (f) => f.data.operation_id === id)).data;
+    send({ id: 'clear', type: 'cells_clear', rows: { start: 0, count: 2 }, columns: { start: 1, count: 1 } });
+    const cleared = (await c.next('ack', (f) => f.data.operation_id === 'clear')).data.version;
+    for (const [id, operation, field] of [
+      ['negative', { undo: -1 }, 'undo'],
+      ['zero', { undo: 0 }, 'undo'],
+      ['fraction', { undo: 1.5 }, 'undo'],
+      ['huge', { undo: 1e300 }, 'undo'],
+      ['text', { undo: String(cleared) }, 'undo'],
+      ['missing', {}, 'undo'],
+      ['forged-values', { undo: cleared, values: [['x']] }, ''],
+      ['forged-block', { undo: cleared, rows: { start: 0, count: 2 }, columns: { start: 1, count: 1 } }, ''],
+    ] as const) {
+      send({ id, type: 'cells_clear_undo', ...operation });
+      const error = await refusal(id);
+      assert.equal(error.code, ERROR_CODES.validation, id);
+      assert.match(error.message, new RegExp(`^Invalid frame: operation${field ? `\\.${field}` : ''}`), id);
+    }
+    for (const undo of [cleared + 1, 2 ** 31 - 1, s.version]) {
+      send({ id: `not-clear-${undo}`, type: 'cells_clear_undo', undo });
+      assert.deepEqual(await refusal(`not-clear-${undo}`), { code: ERROR_CODES.badRequest, message: CLEAR_TEXTS.undoNotClear(undo), operation_id: `not-clear-${undo}` });
+    }
+    send({ id: 'base-ahead', type: 'cells_clear_undo', undo: cleared, base_version: cleared + 5 });
+    assert.deepEqual(await refusal('base-ahead'), {
+      code: ERROR_CODES.validation,
+      message: `base_version ${cleared + 5} is ahead of the sheet (version ${cleared})`,
+      operation_id: 'base-ahead',
+    });
+    const kept = await stored(s.id);
+    assert.deepEqual([kept.data, kept.version], [[['a', null], ['b', null]], cleared], 'nothing put back');
+    await healthAnswers();
+  });
+
   it('closes a socket whose connect parameters are invalid (since, grid) with 1008 before any data; a grid frame of no known value changes nothing', async () => {
     const s = await newSheet();
     for (const query of ['since=-1', 'since=abc', 'grid=all', 'grid=WINDOWED', 'grid=', 'grid=windowed&grid=whole']) {

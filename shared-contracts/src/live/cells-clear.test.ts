@@ -1,5 +1,5 @@
 import type { CellValue } from '../sheets/sheet.schema.js';
-import { type ClearBlock, clearBlocksThrough, inBlock } from './cells-clear.js';
+import { type ClearBlock, clearBlocksThrough, clearedPlacesThrough, inBlock, placesSpan } from './cells-clear.js';
 import { LiveOperationSchema, type LiveOperation, type LiveServerFrame } from './live.schema.js';
 import { LiveSheet } from './live-sheet.js';
 import { transformOperation } from './transform-position.js';
@@ -106,4 +106,27 @@ test("someone else's clear does not empty rows the own pending insert put inside
     data: { sheet_id: 's', version: 2, operation: { id: 'w', type: 'cell_update', position: { row: 1, column: 0 }, value: 'theirs', user_id: 'bob', timestamp: 't' } },
   });
   expect(other.grid).toEqual([[null, 1], [null, 2]]);
+});
+
+describe('where the cells of a cleared block are now (cells_clear_undo)', () => {
+  test('rows and columns move through inserts, removals and a sort as their cells do; removed ones are -1', () => {
+    const block: ClearBlock = { rows: { start: 1, count: 4 }, columns: { start: 1, count: 3 } };
+    const places = clearedPlacesThrough(block, [
+      { type: 'rows_insert', index: 0, count: 1 },
+      // Inside the block, after the clear: the block's rows below it move, the inserted row is not one of them.
+      { type: 'rows_insert', index: 4, count: 1 },
+      { type: 'columns_remove', index: 2, count: 1 },
+      { type: 'rows_remove', index: 3, count: 1 },
+      // order[new] = old: rows 0..6 reversed.
+      { type: 'rows_sort', order: [6, 5, 4, 3, 2, 1, 0] },
+    ]);
+    // Block rows 1,2,3,4 -> 2,3,4,5 -> 2,3,5,6 (inserts) -> 2,-1,4,5 (row 3 removed) -> 4,-1,2,1 (7 rows reversed).
+    expect(Array.from(places.rows)).toEqual([4, -1, 2, 1]);
+    expect(Array.from(places.columns)).toEqual([1, -1, 2]);
+    // The sort moved row 2 (block row 0) to 4, row 5 (block row 3) to 1: their formulas by as many rows.
+    expect(Array.from(places.sorted!)).toEqual([2, 0, -2, -4]);
+    expect(clearedPlacesThrough(block, [{ type: 'rows_insert', index: 0, count: 1 }]).sorted).toBeUndefined();
+    expect(placesSpan(places.rows)).toEqual({ start: 1, count: 4 });
+    expect(placesSpan(Int32Array.from([-1, -1]))).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { SHEET_MAX_COLUMNS, SHEET_MAX_ROWS } from '../sheets/sheet.schema.js';
 import { inverseOrder } from './rows-sort.js';
-import { isInsertStructure, isRowStructure, type MoveStep, type StructureStep, type TransformSide } from './transform-position.js';
+import { isInsertStructure, isRowStructure, type MoveStep, type StructureStep, transformIndex, type TransformSide } from './transform-position.js';
 
 /**
  * Clearing a rectangular block of cells as one live operation (`cells_clear`): a whole-column
@@ -44,6 +44,14 @@ export const CLEAR_TEXTS = {
   rowsSorted: 'Your cells were not cleared: someone sorted the sheet first and their rows are no longer together',
   /** Every row or column of the block was removed by someone else first. */
   removed: 'Your cells were not cleared: their rows or columns were removed by someone else first',
+  /** cells_clear_undo naming a version that is not a clear of this sheet (or past its last version). */
+  undoNotClear: (version: number) => `Version ${version} of this sheet is not a clear of cells: there is nothing to put back there`,
+  /** cells_clear_undo after the whole grid was replaced (a version restored, an import or a save over it). */
+  undoReplaced: 'Your cells were not put back: the whole sheet was replaced since they were cleared',
+  /** cells_clear_undo when every row or column of the clear was removed since. */
+  undoGone: 'Your cells were not put back: their rows or columns were removed since',
+  /** cells_clear_undo when the versions before the clear are no longer kept. */
+  undoUnavailable: 'Your cells were not put back: the sheet no longer keeps its history from before they were cleared',
   pastSheet: (rows: number, columns: number) => `The cells to clear lie outside the sheet (${rows.toLocaleString('en-US')} rows × ${columns} columns)`,
 } as const;
 
@@ -120,4 +128,63 @@ export function clearBlocksThrough(blocks: readonly ClearBlock[], through: reado
 /** Whether a cell lies in a block. */
 export function inBlock(block: ClearBlock, row: number, col: number): boolean {
   return row >= block.rows.start && row < block.rows.start + block.rows.count && col >= block.columns.start && col < block.columns.start + block.columns.count;
+}
+
+/**
+ * Where the cells of a cleared block are now (cells_clear_undo): each of its rows and each of its
+ * columns moved through the steps since the clear (oldest first), -1 for one removed (or pushed
+ * past the sheet's limit). A cell moves with its row and its column (transform-position.ts
+ * transformCell: rows sorted carry their cells, rows inserted inside the block leave its cells on
+ * their rows), so the block's `rows.count` + `columns.count` places say where every cell is — an
+ * Int32Array of a million rows, not a million cells.
+ */
+export interface ClearedPlaces {
+  /** rows[i]: the row now of the block's row `rows.start + i`, or -1. */
+  rows: Int32Array;
+  /** columns[j]: the column now of the block's column `columns.start + j`, or -1. */
+  columns: Int32Array;
+  /**
+   * Only when rows were sorted since: sorted[i], the rows the sorts moved the block's row `rows.start
+   * + i` by in all. A formula moves with its row through a sort (rows-sort.ts applyOrder shifts its
+   * relative references by as many rows), so one put back is shifted by that many, as it would read
+   * had it never been cleared; rows inserted or removed shift no formula.
+   */
+  sorted?: Int32Array;
+}
+
+export function clearedPlacesThrough(block: ClearBlock, through: readonly MoveStep[]): ClearedPlaces {
+  const rows = Int32Array.from({ length: block.rows.count }, (_, i) => block.rows.start + i);
+  const columns = Int32Array.from({ length: block.columns.count }, (_, j) => block.columns.start + j);
+  let sorted: Int32Array | undefined;
+  for (const step of through) {
+    if (step.type === 'rows_sort') {
+      const inverse = inverseOrder(step.order);
+      sorted ??= new Int32Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        if (rows[i] < 0 || rows[i] >= inverse.length) continue;
+        sorted[i] += inverse[rows[i]] - rows[i];
+        rows[i] = inverse[rows[i]];
+      }
+      continue;
+    }
+    const [places, max] = isRowStructure(step.type) ? [rows, SHEET_MAX_ROWS] : [columns, SHEET_MAX_COLUMNS];
+    for (let i = 0; i < places.length; i++) {
+      if (places[i] < 0) continue;
+      const moved = transformIndex(places[i], step);
+      places[i] = moved === null || moved >= max ? -1 : moved;
+    }
+  }
+  return sorted ? { rows, columns, sorted } : { rows, columns };
+}
+
+/** The smallest and largest place left (-1s skipped) as a span, or null when none is left. */
+export function placesSpan(places: Int32Array): Span | null {
+  let low = Infinity;
+  let high = -1;
+  for (const p of places) {
+    if (p < 0) continue;
+    if (p < low) low = p;
+    if (p > high) high = p;
+  }
+  return high < 0 ? null : { start: low, count: high - low + 1 };
 }

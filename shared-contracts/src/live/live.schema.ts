@@ -226,6 +226,29 @@ export const CellsClearOperationSchema = z.strictObject({
 });
 export type CellsClearOperation = z.infer<typeof CellsClearOperationSchema>;
 
+/**
+ * Ctrl+Z of a `cells_clear` (cells-clear.ts), done by the server: every cell of the clear logged at
+ * version `undo` that held a value just before it and is still empty gets that value back — cells
+ * typed into since keep what was typed. One small operation however many cells (a whole column of
+ * a million rows), where sending the cells back would be a million changes. The cleared cells move
+ * with their rows and columns through what was inserted, removed or sorted since (cells whose row or
+ * column was removed since are gone; a formula moved by a sort is shifted with its row, as the sort
+ * shifts the formulas of the rows it moves: cells-clear.ts clearedPlacesThrough). Refused (CLEAR_TEXTS.undoNotClear / undoReplaced / undoGone /
+ * undoUnavailable) when `undo` is not a clear of this sheet, the whole grid was replaced since, none
+ * of its cells is left, or the sheet's history no longer holds the cells before it. The applied op
+ * carries the block the cells put back lie in now (AppliedOperationSchema): clients read the cells
+ * they hold of it again (the server does not send the values).
+ */
+export const CellsClearUndoOperationSchema = z.strictObject({
+  id: OperationId,
+  type: z.literal('cells_clear_undo'),
+  undo: z.number().int().min(1),
+  base_version: BaseVersion,
+  user_id: z.string().max(128).optional(),
+  timestamp: ClientTimestamp,
+});
+export type CellsClearUndoOperation = z.infer<typeof CellsClearUndoOperationSchema>;
+
 export const LiveOperationSchema = z.discriminatedUnion('type', [
   CellUpdateOperationSchema,
   CellsUpdateOperationSchema,
@@ -235,6 +258,7 @@ export const LiveOperationSchema = z.discriminatedUnion('type', [
   ColumnsRemoveOperationSchema,
   RowsSortOperationSchema,
   CellsClearOperationSchema,
+  CellsClearUndoOperationSchema,
 ]);
 export type LiveOperation = z.infer<typeof LiveOperationSchema>;
 
@@ -313,8 +337,15 @@ export const AppliedOperationSchema = z.discriminatedUnion('type', [
    */
   RowsSortOperationSchema.extend({ ...Applied, order: z.array(z.number().int().min(0)).max(SORT_ORDER_SENT_MAX_ROWS).optional() }),
   CellsClearOperationSchema.extend(Applied),
+  /**
+   * `rows` × `columns`: the block (in the grid as it is now) holding every cell put back; empty
+   * spans' `count` 0 never occur — an undo that puts nothing back (every cell typed into since) is
+   * still applied, with the clear's block as it moved. Clients read what they hold of it again.
+   */
+  CellsClearUndoOperationSchema.extend({ ...Applied, rows: spanSchema(SHEET_MAX_ROWS), columns: spanSchema(SHEET_MAX_COLUMNS) }),
 ]);
 export type AppliedCellsClear = Extract<AppliedOperation, { type: 'cells_clear' }>;
+export type AppliedCellsClearUndo = Extract<AppliedOperation, { type: 'cells_clear_undo' }>;
 export type AppliedRowsSort = Extract<AppliedOperation, { type: 'rows_sort' }>;
 export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
 
