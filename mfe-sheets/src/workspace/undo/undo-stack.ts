@@ -1,4 +1,4 @@
-import { type CellChange, type CellValue, SHEET_MAX_ROWS, type SortDirection, isInsertStructure, isRowStructure } from '@tessera/contracts';
+import { type CellChange, type CellValue, type ClearBlock, SHEET_MAX_ROWS, type SortDirection, clearBlocksThrough, isInsertStructure, isRowStructure } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
@@ -45,6 +45,16 @@ export interface ClearedCells {
   cols: Int32Array;
   before: CellValue[];
 }
+/**
+ * An own clear sent as cells_clear operations (clear-columns.ts: whole columns of a windowed sheet,
+ * a cells_clear per span of columns, or per run of a filter): their ids (the versions the server
+ * gives them come with their acks: clearApplied) and their blocks, where they are now.
+ */
+export interface SentClears {
+  ids: readonly string[];
+  blocks: readonly ClearBlock[];
+}
+
 /** What a step is recorded with: its cells, or cells emptied, packed. */
 export type StepCells = UndoStep | ClearedCells;
 
@@ -84,6 +94,20 @@ interface Step {
   sort?: SortStep;
   /** Made by the same action as the step before it (together()): undone and redone with it, counted as one step. */
   joined?: boolean;
+  /**
+   * A clear sent as cells_clear operations (SentClears): undone by the server while it is still
+   * exactly those clears (cells_clear_undo of each version: the server moves the cells through the
+   * rows and columns inserted, removed or sorted since, as the step's own cells follow them here),
+   * redone by clearing the blocks again. Gone when that no longer holds (its cells taken by an own
+   * remove and given back: the server no longer has them as cleared cells).
+   */
+  clears?: StepClears;
+}
+interface StepClears {
+  /** Each cells_clear's id, and its version once the server applied it. */
+  ops: { id: string; version?: number }[];
+  /** Their blocks where they are now (the rows and columns moved since); null once a sort scattered one's rows. */
+  blocks: ClearBlock[] | null;
 }
 /**
  * A sort sent from the undo stack: `history.undo` the version of the sort undone, or none for a redo
@@ -109,6 +133,14 @@ export interface StepInverse {
   sort?: { column: number; direction: SortDirection; undo?: number };
   /** The step goes with the next one the stack gives (one action made them, together()): undo or redo again, once this one is settled. */
   more?: boolean;
+  /**
+   * An undo of a clear the server did (Step.clears): a cells_clear_undo per version, instead of
+   * `cells`; the cells come back once the server applied them (read again in `blocks`, null: where
+   * they are is not known here, read every row held again).
+   */
+  clearUndo?: { versions: number[]; blocks: ClearBlock[] | null };
+  /** A redo of such a clear: a cells_clear per block (where they are now), instead of `cells`; then clearsSent() with their ids. */
+  clear?: ClearBlock[];
 }
 
 const isRows = (move: StructureMove) => isRowStructure(move.type);
@@ -243,12 +275,34 @@ export class UndoStack {
    * A new change of the user's: the steps undone cannot be redone any more (as in Handsontable).
    * One past UNDO_STEP_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
    */
-  record(cells: StepCells): void {
+  record(cells: StepCells, clears?: SentClears): void {
     const count = cellCount(cells);
     if (count === 0) return;
     this.settled();
-    if (count <= UNDO_STEP_CELLS_MAX) this.push(stepOf(cells));
+    if (count <= UNDO_STEP_CELLS_MAX) this.push({ ...stepOf(cells), ...(clears ? { clears: stepClears(clears) } : {}) });
     else this.clear();
+  }
+
+  /** An own cells_clear applied by the server at `version` (its ack): the step that sent it can be undone by it. */
+  clearApplied(id: string, version: number): void {
+    for (const step of [...this.done, ...this.undone, ...(this.pending ? [this.pending.step] : [])]) {
+      const op = step.clears?.ops.find((o) => o.id === id);
+      if (op) op.version = version;
+    }
+  }
+
+  /** The redo being settled was sent as these cells_clear operations (StepInverse.clear, in order): their versions come with their acks. */
+  clearsSent(ids: readonly string[]): void {
+    const clears = this.pending?.step.clears;
+    if (clears) clears.ops = ids.map((id) => ({ id }));
+  }
+
+  /**
+   * The steps are undone by cells from now on (a sheet switched to whole: its grid writes the
+   * cells back itself, keepUndo).
+   */
+  byCells(): void {
+    for (const step of [...this.done, ...this.undone]) step.clears = undefined;
   }
 
   /**
@@ -314,6 +368,9 @@ export class UndoStack {
     this.pending = { step, redone: false };
     const more = step.joined ? { more: true } : {};
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
+    // A clear the server did, every version known: the server puts the cells back (those still empty), one small op each.
+    const versions = step.clears?.ops.map((op) => op.version);
+    if (versions && versions.length > 0 && versions.every((v) => v !== undefined)) return { ...more, cells: [], clearUndo: { versions: (versions as number[]).reverse(), blocks: step.clears!.blocks } };
     const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
     if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })), ...more };
@@ -329,6 +386,11 @@ export class UndoStack {
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction } };
     const more = this.undone.at(-1)?.joined ? { more: true } : {};
     if (step.structure) return { structure: step.structure, cells: [], ...more };
+    // A clear the server did: cleared again, a small op per block where it is now (however it was undone).
+    const blocks = step.clears?.blocks;
+    if (blocks && blocks.length > 0) return { ...more, cells: [], clear: blocks };
+    // Cleared cell by cell: no version of a clear names it any more.
+    step.clears = undefined;
     return { ...more, cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
 
@@ -360,9 +422,11 @@ export class UndoStack {
           out.push(step);
           continue;
         }
-        // Packed cells all before the move's index stay where they are: kept packed (a column inserted after a cleared one).
-        if (step.packed && !step.structure && allBefore(step.packed, move)) {
-          out.push(step);
+        if (step.clears?.blocks) step.clears.blocks = clearBlocksThrough(step.clears.blocks, [move], 'after');
+        // Packed cells follow the move packed (a million cells of a whole column cleared stay three arrays), unless an own remove parks some of them.
+        if (step.packed && !step.structure && !(park && inDone && !allBefore(step.packed, move))) {
+          step.packed = movedPacked(step.packed, move);
+          if (step.packed.rows.length > 0 || (step.away ?? 0) > 0) out.push(step);
           continue;
         }
         let place = (cell: UndoCell): UndoCell | null => movedCell(cell, move);
@@ -386,6 +450,8 @@ export class UndoStack {
           else if (park && inDone) {
             park.push({ step, cell });
             step.away = (step.away ?? 0) + 1;
+            // Given back when the remove is undone, into rows the server inserts new: no clear of its names them any more.
+            step.clears = undefined;
           }
         }
         step.cells = cells;
@@ -436,6 +502,7 @@ export class UndoStack {
           continue;
         }
         const place = (cell: UndoCell): UndoCell => (cell.row < inverse.length ? { ...cell, row: inverse[cell.row] } : cell);
+        if (step.clears?.blocks) step.clears.blocks = clearBlocksThrough(step.clears.blocks, [{ type: 'rows_sort', order: orderOf(inverse) }], 'after');
         step.cells = unpacked(step).map(place);
         if (step.parked) step.parked = step.parked.map((entry) => ({ step: entry.step, cell: place(entry.cell) }));
         kept.push(step);
@@ -478,6 +545,32 @@ export class UndoStack {
       actions--;
     }
   }
+}
+
+const stepClears = ({ ids, blocks }: SentClears): StepClears => ({ ops: ids.map((id) => ({ id })), blocks: blocks.map(({ rows, columns }) => ({ rows: { ...rows }, columns: { ...columns } })) });
+
+/** A sort's order (`order[newRow] = oldRow`) from its inverse. */
+function orderOf(inverse: ArrayLike<number>): number[] {
+  const order = new Array<number>(inverse.length);
+  for (let old = 0; old < inverse.length; old++) order[inverse[old]] = old;
+  return order;
+}
+
+/** Packed cells after a row or column insert or remove (movedCell for each, packed): those removed go. */
+function movedPacked(cells: ClearedCells, move: StructureMove): ClearedCells {
+  if (allBefore(cells, move)) return cells;
+  const at = isRows(move) ? cells.rows : cells.cols;
+  const end = move.index + move.count;
+  if (isInsert(move)) {
+    for (let i = 0; i < at.length; i++) if (at[i] >= move.index) at[i] += move.count;
+    return cells;
+  }
+  const keep: number[] = [];
+  for (let i = 0; i < at.length; i++) if (at[i] < move.index || at[i] >= end) keep.push(i);
+  const out: ClearedCells = { rows: Int32Array.from(keep, (i) => cells.rows[i]), cols: Int32Array.from(keep, (i) => cells.cols[i]), before: keep.map((i) => cells.before[i]) };
+  const moved = isRows(move) ? out.rows : out.cols;
+  for (let i = 0; i < moved.length; i++) if (moved[i] >= end) moved[i] -= move.count;
+  return out;
 }
 
 /** A step of `cells` (packed ones kept packed). */
