@@ -375,6 +375,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               headers={sheet.headers}
               {...liveGrid(sheet)}
               onCellsCleared={session.clearCells}
+              onClearsUndone={session.undoClears}
               filter={sheetFilter(sheet.data)}
               askFilter={askFilter}
               onFilterColumn={setFilterColumn}
