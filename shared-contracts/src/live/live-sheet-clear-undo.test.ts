@@ -12,6 +12,7 @@ function setup(withUndo = true) {
   const log: string[] = [];
   const cleared: [string, number][] = [];
   const undone: { blocks: ClearBlock[] | null; own?: string }[] = [];
+  const refused: string[] = [];
   const options: LiveSheetOptions = {
     version: 1,
     windowed: true,
@@ -20,6 +21,7 @@ function setup(withUndo = true) {
     applyStructure: (op) => log.push(`${op.type} ${op.index} ${op.count}`),
     applyClear: () => log.push('clear'),
     onCleared: (id, version) => cleared.push([id, version]),
+    onRefused: (id) => refused.push(id),
     replace: (sync) => log.push(`replace ${sync.version}`),
     onVersion: () => {},
     onPending: () => {},
@@ -30,7 +32,7 @@ function setup(withUndo = true) {
     },
   };
   if (withUndo) options.applyClearUndo = (blocks, own) => undone.push({ blocks, ...(own ? { own } : {}) });
-  return { live: new LiveSheet(options), sent, log, cleared, undone };
+  return { live: new LiveSheet(options), sent, log, cleared, undone, refused };
 }
 
 const ack = (id: string, version: number): LiveServerFrame => ({ type: 'ack', data: { sheet_id: SHEET, operation_id: id, version, timestamp: 't' } });
@@ -76,13 +78,14 @@ test("someone's clear undone: its block is read again here, moved through an own
   expect(log).not.toContain('fetch');
 });
 
-test('a refused undo of a clear: the reason shown, the grid kept as it is (nothing was shown before the server applied it)', async () => {
-  const { live, log, undone } = setup();
+test('a refused undo of a clear: the reason shown, the grid kept as it is (nothing was shown before the server applied it), the refusal told by id (the undo step hangs on it)', async () => {
+  const { live, log, undone, refused } = setup();
   live.send([{ id: 'u1', type: 'cells_clear_undo', undo: 1 }]);
   live.receive({ type: 'error', data: { code: 'conflict', message: CLEAR_TEXTS.undoGone, operation_id: 'u1' } });
   await flush();
   expect(log).toEqual([`error ${CLEAR_TEXTS.undoGone}`]);
   expect(undone).toEqual([]);
+  expect(refused).toEqual(['u1']);
   expect(live.pending).toBe(0);
 });
 

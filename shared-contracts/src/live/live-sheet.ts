@@ -59,6 +59,8 @@ export interface LiveSheetOptions {
   applyClearUndo?(blocks: ClearBlock[] | null, own?: string): void;
   /** An own cells_clear applied: the version the server gave it (what a cells_clear_undo names). */
   onCleared?(id: string, version: number): void;
+  /** An own operation the server refused (after onError with its reason): the user's undo steps may hang on it. */
+  onRefused?(id: string): void;
   /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
@@ -301,6 +303,7 @@ export class LiveSheet {
   private refused(id: string, entry: Own): void {
     const later = [...this.own.keys()].slice([...this.own.keys()].indexOf(id) + 1);
     this.own.delete(id);
+    this.options.onRefused?.(id);
     // A remote removal had taken it already, or it was a sort or a clear's undo (shown only once the server applies it): the grid is right.
     if (entry.operation !== null && entry.made !== 'rows_sort' && entry.made !== 'cells_clear_undo') {
       this.drifted = true;

@@ -133,10 +133,10 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   // The user's rows_sort operations on their way, by id: a new sort (a step once the server gave its version), an undo, or a redo.
   const ownSorts = useRef(new Map<string, OwnSort>());
   /**
-   * The user's cells_clear_undo operations on their way, by id: the blocks their cells lie in (null:
-   * not known) as the windowed sheet's rows stood (its `moves`) when they were sent.
+   * The user's cells_clear_undo operations on their way, by id: the clear's version they undo, the
+   * blocks their cells lie in (null: not known) as the windowed sheet's rows stood (its `moves`) when they were sent.
    */
-  const ownClearUndos = useRef(new Map<string, { blocks: ClearBlock[] | null; moves: number }>());
+  const ownClearUndos = useRef(new Map<string, { version: number; blocks: ClearBlock[] | null; moves: number }>());
   /** What an applied sort does to `undo`: the steps follow the rows (or go, see UndoStack.sorted); an own new sort becomes a step. */
   const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }) => {
     const mine = own === undefined ? undefined : ownSorts.current.get(own);
@@ -297,6 +297,12 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         // An own clear applied: its undo step can be undone by the server now.
         onCleared: (id, version) => windowed.undo.clearApplied(id, version),
+        // An own clear's undo refused (its reason shown by onError): its step is undone by its cells next.
+        onRefused: (id) => {
+          const mine = ownClearUndos.current.get(id);
+          ownClearUndos.current.delete(id);
+          if (mine) windowed.undo.clearUndoRefused(mine.version);
+        },
         applyStructure: ({ type, index, count }) => {
           if (!isRowStructure(type)) shiftHeaders(loaded, index, isInsertStructure(type) ? count : -count);
           // Charts are anchored to their cells: moved as the server moved them (their rows are read again).
@@ -604,7 +610,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         const live = liveRef.current;
         if (!windowed || !live || versions.length === 0) return;
         const operations = versions.map((version) => clearUndoOperation(version, userId()));
-        for (const op of operations) ownClearUndos.current.set(op.id, { blocks, moves: windowed.moves });
+        operations.forEach((op, i) => ownClearUndos.current.set(op.id, { version: versions[i], blocks, moves: windowed.moves }));
         live.send(operations);
       },
       onSelect(row, col) {

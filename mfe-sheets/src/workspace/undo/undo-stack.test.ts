@@ -398,4 +398,21 @@ describe('a clear sent as cells_clear operations (a whole column of a windowed s
     // Redone cell by cell: no clear names it, undone by cells.
     expect(undone(undo)).toEqual([{ row: 2, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
   });
+  test('an undo the server refused (its history before the clear no longer kept): the step is back to be undone, by its cells (held here), then redone by its blocks', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.record(cleared([[0, 1, 'a'], [9, 1, 'b']]), { ids: ['c1'], blocks: [column(1, 10)] });
+    undo.clearApplied('c1', 5);
+    expect(undo.undo()?.clearUndo?.versions).toEqual([5]);
+    undo.settled();
+    undo.clearUndoRefused(5);
+    expect(undo.canRedo()).toBe(false);
+    expect(undone(undo)).toEqual([{ row: 9, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
+    expect(undo.redo()?.clear).toEqual([column(1, 10)]);
+    undo.clearsSent(['c2']);
+    undo.settled();
+    // A refusal of a version no step names changes nothing.
+    undo.clearUndoRefused(99);
+    expect(undone(undo)).toEqual([{ row: 9, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
+  });
 });

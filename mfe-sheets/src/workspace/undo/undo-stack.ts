@@ -298,6 +298,21 @@ export class UndoStack {
   }
 
   /**
+   * The server refused to undo the clear it applied at `version` (a cells_clear_undo's refusal,
+   * CLEAR_TEXTS: its history before the clear no longer kept...): the step is not undone. Back on
+   * the undo stack when it is still the last step undone, to be undone by its cells next (the user
+   * holds their values); its clears are no longer its way back. A redo would clear again what is
+   * cleared and name a clear that emptied nothing, as a refused sort's undo leaves a sort to redo.
+   */
+  clearUndoRefused(version: number): void {
+    const names = (step: Step) => step.clears?.ops.some((op) => op.version === version) === true;
+    const step = [...this.undone, ...(this.pending ? [this.pending.step] : [])].find(names);
+    if (!step?.clears) return;
+    step.clears = { ops: [], blocks: step.clears.blocks };
+    if (this.undone.at(-1) === step) this.done.push(this.undone.pop()!);
+  }
+
+  /**
    * The steps are undone by cells from now on (a sheet switched to whole: its grid writes the
    * cells back itself, keepUndo).
    */

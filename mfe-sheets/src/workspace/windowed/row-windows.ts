@@ -139,10 +139,9 @@ export class RowWindows {
    */
   catchUp(index: number, version: number, rows: GridData, cols?: readonly number[]): GridData | 'ahead' | 'stale' {
     if (version > this.current) return 'ahead';
-    if (version < this.current) {
-      if (version < this.loggedFrom || this.unknownSince(index, version)) return 'stale';
-      this.replay(index, rows, version, cols && new Map(cols.map((col, k) => [col, k])));
-    }
+    if (version < this.current && (version < this.loggedFrom || this.unknownSince(index, version))) return 'stale';
+    // At the version held too: own edits on their way are not in it.
+    this.replay(index, rows, version, cols && new Map(cols.map((col, k) => [col, k])));
     return rows;
   }
 
@@ -175,10 +174,9 @@ export class RowWindows {
       this.held.set(index, { version, rows });
       return 'held';
     }
-    if (version < this.current) {
-      if (version < this.loggedFrom || this.unknownSince(index, version)) return 'stale';
-      this.replay(index, rows, version);
-    }
+    if (version < this.current && (version < this.loggedFrom || this.unknownSince(index, version))) return 'stale';
+    // At the version held too: own edits on their way are not in it (a window read again after a clear's cells were put back).
+    this.replay(index, rows, version);
     this.held.delete(index);
     this.windows.set(index, rows);
     this.evict(keep);
