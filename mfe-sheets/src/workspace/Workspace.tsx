@@ -376,6 +376,7 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               {...liveGrid(sheet)}
               onCellsCleared={session.clearCells}
               onClearsUndone={session.undoClears}
+              onSettled={session.flush}
               filter={sheetFilter(sheet.data)}
               askFilter={askFilter}
               onFilterColumn={setFilterColumn}

@@ -62,6 +62,10 @@ export interface LiveTestHub {
   restSaved(sheet: Sheet): void;
   /** Drops every socket (the server closes). */
   closeAll(): void;
+  /** Keeps the acks to `userId`'s operations (applied and told to the others as usual) until releaseAcks. */
+  holdAcks(userId: string): void;
+  /** Sends the acks kept, in order, and stops keeping them. */
+  releaseAcks(): void;
 }
 
 interface Connection {
@@ -87,6 +91,9 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   const replacedAt = new Map<string, number>();
   /** The cells the last cells_clear applied emptied (recorded under its version once it has one). */
   let lastEmptied: CellChange[] = [];
+  /** holdAcks: whose acks are kept, and the sends kept. */
+  let ackHeldFor: string | null = null;
+  let heldAcks: (() => void)[] = [];
   const syncs: LiveTestHub['syncs'] = [];
 
   const send = (conn: Connection, frame: LiveServerFrame) => conn.socket.send(JSON.stringify(frame));
@@ -307,7 +314,9 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     // As the api: a sort's frames carry its order up to SORT_ORDER_SENT_MAX_ROWS rows only.
     const carried = order && order.length <= SORT_ORDER_SENT_MAX_ROWS ? { order } : {};
     const told = order ? ({ ...moved, ...carried, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation) : operation;
-    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } });
+    const ack: LiveServerFrame = { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } };
+    if (ackHeldFor === conn.userId) heldAcks.push(() => send(conn, ack));
+    else send(conn, ack);
     for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation: told } });
   }
 
@@ -344,6 +353,15 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     },
     broadcast(sheetId, frame) {
       for (const c of onSheet(sheetId)) send(c, frame);
+    },
+    holdAcks(userId) {
+      ackHeldFor = userId;
+    },
+    releaseAcks() {
+      ackHeldFor = null;
+      const kept = heldAcks;
+      heldAcks = [];
+      for (const sendAck of kept) sendAck();
     },
     closeAll() {
       for (const c of [...connections]) c.socket.destroy();

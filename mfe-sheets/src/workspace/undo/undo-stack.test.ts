@@ -331,8 +331,11 @@ describe('a clear sent as cells_clear operations (a whole column of a windowed s
   test('once the server gave its clears their versions, undo sends a cells_clear_undo of each (no cell); redo clears the blocks again and takes the new versions', () => {
     const undo = new UndoStack();
     undo.record(cleared([[0, 1, 'a'], [999_999, 1, 'b'], [5, 3, 'c']]), { ids: ['c1', 'c2'], blocks: [column(1, 1_000_000), column(3, 1_000_000)] });
+    // Their acks on their way: undone now, it would go cell by cell (the grid waits for them).
     undo.clearApplied('c1', 7);
+    expect(undo.clearsPending()).toBe(true);
     undo.clearApplied('c2', 8);
+    expect(undo.clearsPending()).toBe(false);
     const back = undo.undo();
     expect(back).toEqual({ cells: [], clearUndo: { versions: [8, 7], blocks: [column(1, 1_000_000), column(3, 1_000_000)] } });
     undo.settled();

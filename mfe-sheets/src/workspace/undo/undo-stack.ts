@@ -291,6 +291,16 @@ export class UndoStack {
     }
   }
 
+  /**
+   * The last step is a clear the server has not given every version of yet (acks on their way):
+   * undone now, it would go back cell by cell (a million changes for a whole column), once they
+   * came, by the server.
+   */
+  clearsPending(): boolean {
+    const ops = this.done.at(-1)?.clears?.ops;
+    return ops !== undefined && ops.some((op) => op.version === undefined);
+  }
+
   /** The redo being settled was sent as these cells_clear operations (StepInverse.clear, in order): their versions come with their acks. */
   clearsSent(ids: readonly string[]): void {
     const clears = this.pending?.step.clears;

@@ -81,6 +81,8 @@ export interface WindowedGridProps {
    * cells show once the server has put them back (`blocks`: where they are, null: not known here).
    */
   onClearsUndone?(versions: number[], blocks: ClearBlock[] | null): void;
+  /** Resolves once the user's operations on their way are settled (acknowledged or refused). */
+  onSettled?(): Promise<void>;
   /** The menu's 'Sort sheet A → Z' / 'Z → A' (when given): the windows are read again once the server has sorted. */
   onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   onSelect(row: number, col: number): void;
@@ -292,9 +294,15 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    */
   const locked = useRef(readOnly);
   locked.current = readOnly;
-  const history = (redo: boolean) => {
+  const history = (redo: boolean, waited = false) => {
     const h = hot();
     if (!h || locked.current) return;
+    // A clear whose acks are on their way: undone once they came (by the server), not cell by cell; once only (a refused clear has no version).
+    const settled = on.current.onSettled;
+    if (!redo && !waited && settled && sheet.undo.clearsPending()) {
+      void settled().then(() => history(false, true));
+      return;
+    }
     const inverse = redo ? sheet.undo.redo() : sheet.undo.undo();
     if (!inverse) return;
     try {
