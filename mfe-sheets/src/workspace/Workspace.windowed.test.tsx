@@ -1448,3 +1448,31 @@ test("Ctrl+Z of a whole column's Delete: the server puts it back (one cells_clea
   expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
   // Two pages, a whole column read and written back cell by cell: longer than the file's 60 s on a loaded machine.
 }, 180_000);
+
+test("Ctrl+Z of a whole column's Delete after another user sorted the sheet (too many rows for the order to be sent): the server puts each cell back on its row where the sort took it", async () => {
+  await opens();
+  const hot = currentGrid();
+  act(() => {
+    hot.selectColumns(1);
+    hot.listen();
+  });
+  act(() => void press('Delete', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  // Bob sorts the sheet by Name, Z → A: no frame carries the order of so many rows; the grid reads its rows again.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'rows_sort', column: 0, direction: 'desc' }));
+  const first = api.sheets.get(big.id)!.data[0][0] as string;
+  expect(first).not.toBe('r0');
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe(first), { timeout: 20_000 });
+  expect(hot.getDataAtCell(0, 1)).toBeNull();
+
+  const before = ownOps().length;
+  act(() => void press('z', { ctrlKey: true }));
+  // Each name gets its N back, on the row the sort moved it to.
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[0]).toEqual([first, Number(first.slice(1))]), { timeout: 20_000 });
+  expect(ownOps().slice(before)).toEqual([expect.objectContaining({ type: 'cells_clear_undo' })]);
+  expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== Number(String(row[0]).slice(1)))).toEqual([]);
+  await waitFor(() => expect(hot.getDataAtCell(0, 1)).toBe(Number(first.slice(1))), { timeout: 20_000 });
+  expect(hot.getDataAtCell(5, 1)).toBe(Number(String(hot.getDataAtCell(5, 0)).slice(1)));
+}, 120_000);

@@ -138,13 +138,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
    */
   const ownClearUndos = useRef(new Map<string, { version: number; blocks: ClearBlock[] | null; moves: number }>());
   /** What an applied sort does to `undo`: the steps follow the rows (or go, see UndoStack.sorted); an own new sort becomes a step. */
-  const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }) => {
+  const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }, rowCount?: number) => {
     const mine = own === undefined ? undefined : ownSorts.current.get(own);
     if (own !== undefined) ownSorts.current.delete(own);
     const inverse = order === null ? null : inverseOrder(order);
-    if (mine?.kind === 'new') undo.sorted(inverse, { step: { version, column: mine.column, direction: mine.direction } });
-    else if (mine?.kind === 'redo') undo.sorted(inverse, { redone: version });
-    else undo.sorted(inverse);
+    if (mine?.kind === 'new') undo.sorted(inverse, { step: { version, column: mine.column, direction: mine.direction } }, rowCount);
+    else if (mine?.kind === 'redo') undo.sorted(inverse, { redone: version }, rowCount);
+    else undo.sorted(inverse, undefined, rowCount);
   };
 
   // Load the route's sheet (again after a conflict or a restore) and follow it live.
@@ -316,12 +316,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         // The rows shown are read again (the sync that repairs them); the user's steps follow, or go (UndoStack.sorted).
-        onSorted: (sorted) => sortedSteps(windowed.undo, sorted),
+        onSorted: (sorted) => sortedSteps(windowed.undo, sorted, windowed.rowCount),
         // A sync carries no cells here (the socket is windowed): the windows shown are read again at its version.
         replace: (sync) => {
           // The user's undo steps go (see syncKeepsUndo): a windowed sheet's own Save sends no sheet, so a
           // sync here is never of the user's doing (someone's PUT, or a repair of positions not known).
-          windowed.undo.clearButSorts();
+          // Sorts and clears stay: the server undoes them by version (or refuses, with the reason).
+          windowed.undo.clearButSorts(sync.metadata.rows);
           loaded.headers.current = [...sync.metadata.headers];
           store.setState({ name: sync.name, charts: chartsOf(sync.metadata) });
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);

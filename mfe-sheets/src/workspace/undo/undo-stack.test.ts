@@ -418,4 +418,40 @@ describe('a clear sent as cells_clear operations (a whole column of a windowed s
     undo.clearUndoRefused(99);
     expect(undone(undo)).toEqual([{ row: 9, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
   });
+  test("a sort whose order is not known here (a million rows) or a sync: the last clears the server can undo stay, undone by version only, redone only by blocks of every row; what the server refuses then goes", () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.record(cleared([[2, 1, 'a']]), { ids: ['part'], blocks: [{ rows: { start: 2, count: 3 }, columns: { start: 1, count: 1 } }] });
+    undo.clearApplied('part', 3);
+    undo.record(cleared([[0, 2, 'b'], [9, 2, 'c']]), { ids: ['whole'], blocks: [column(2, 10)] });
+    undo.clearApplied('whole', 4);
+    undo.sorted(null, undefined, 10);
+    // The edit before them goes (its cells' rows are not known); both clears stay.
+    expect(undo.undo()?.clearUndo).toEqual({ versions: [4], blocks: [column(2, 10)] });
+    undo.settled();
+    expect(undo.undo()?.clearUndo).toEqual({ versions: [3], blocks: null });
+    undo.settled();
+    expect(undo.canUndo()).toBe(false);
+    // A sync (the rows read again): the undone whole column can be cleared again, the part of rows cannot (its rows are not together any more).
+    undo.clearButSorts(10);
+    expect(undo.redo()?.clear).toEqual([column(2, 10)]);
+    undo.clearsSent(['again']);
+    undo.settled();
+    expect(undo.canRedo()).toBe(false);
+    // Undone before its ack: not by cells (their places are not known): nothing to undo.
+    expect(undo.undo()).toBeNull();
+    expect(undo.canUndo()).toBe(false);
+  });
+
+  test("a refused undo of a clear whose places are unknown here: the step goes (it cannot be undone by cells)", () => {
+    const undo = new UndoStack();
+    undo.record(cleared([[0, 1, 'a']]), { ids: ['c1'], blocks: [column(1, 5)] });
+    undo.clearApplied('c1', 2);
+    undo.sorted(null, undefined, 5);
+    expect(undo.undo()?.clearUndo?.versions).toEqual([2]);
+    undo.settled();
+    undo.clearUndoRefused(2);
+    expect(undo.canUndo()).toBe(false);
+    expect(undo.canRedo()).toBe(false);
+  });
 });

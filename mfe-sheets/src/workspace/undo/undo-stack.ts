@@ -108,6 +108,32 @@ interface StepClears {
   ops: { id: string; version?: number }[];
   /** Their blocks where they are now (the rows and columns moved since); null once a sort scattered one's rows. */
   blocks: ClearBlock[] | null;
+  /**
+   * The step's cells are no longer known where they are (a sort whose order did not come, the rows
+   * replaced by a sync): undone by its versions only (the server knows where the cells went),
+   * redone by its blocks only; gone when neither can be.
+   */
+  placesUnknown?: boolean;
+}
+
+/** Whether a step is a clear the server can undo: every one of its clears applied (versions known). */
+const byVersion = (step: Step): boolean => step.clears !== undefined && step.clears.ops.length > 0 && step.clears.ops.every((op) => op.version !== undefined);
+/** Whether a step's cells can be written back one by one (their places known). */
+const placesKnown = (step: Step): boolean => step.clears?.placesUnknown !== true;
+
+/**
+ * A clear's step through rows moved where it cannot follow them (a sort without its order, a sync):
+ * kept when the server can still undo it (`done`: by its versions) or it can be redone (undone: by
+ * its blocks, which stay only when they span every row — `rowCount` — as a sort leaves them), its
+ * places unknown from now on; false when it goes.
+ */
+function throughUnknownRows(step: Step, done: boolean, rowCount: number | undefined): boolean {
+  const clears = step.clears;
+  if (!clears) return false;
+  const whole = rowCount !== undefined && clears.blocks !== null && clears.blocks.every((b) => b.rows.start === 0 && b.rows.count === rowCount);
+  if (!whole) clears.blocks = null;
+  clears.placesUnknown = true;
+  return done ? byVersion(step) : clears.blocks !== null;
 }
 /**
  * A sort sent from the undo stack: `history.undo` the version of the sort undone, or none for a redo
@@ -318,6 +344,11 @@ export class UndoStack {
     const names = (step: Step) => step.clears?.ops.some((op) => op.version === version) === true;
     const step = [...this.undone, ...(this.pending ? [this.pending.step] : [])].find(names);
     if (!step?.clears) return;
+    // Its cells' places unknown here: nothing else can undo it.
+    if (!placesKnown(step)) {
+      this.undone = this.undone.filter((s) => s !== step);
+      return;
+    }
     step.clears = { ops: [], blocks: step.clears.blocks };
     if (this.undone.at(-1) === step) this.done.push(this.undone.pop()!);
   }
@@ -327,6 +358,8 @@ export class UndoStack {
    * cells back itself, keepUndo).
    */
   byCells(): void {
+    this.done = this.done.filter(placesKnown);
+    this.undone = this.undone.filter(placesKnown);
     for (const step of [...this.done, ...this.undone]) step.clears = undefined;
   }
 
@@ -378,9 +411,10 @@ export class UndoStack {
    * replaced since) and whose redo sorts again: the repair that shows a sort whose order was not
    * sent (a sheet past SORT_ORDER_SENT_MAX_ROWS rows) keeps it undoable.
    */
-  clearButSorts(): void {
-    this.done = this.done.filter((step) => step.sort);
-    this.undone = this.undone.filter((step) => step.sort);
+  clearButSorts(rowCount?: number): void {
+    // A clear the server did stays too (its undo names versions; the server refuses it when the grid was replaced: CLEAR_TEXTS.undoReplaced).
+    this.done = this.done.filter((step) => step.sort || throughUnknownRows(step, true, rowCount));
+    this.undone = this.undone.filter((step) => step.sort || throughUnknownRows(step, false, rowCount));
   }
 
   /** The last step taken back (null when there is none); call settled() once its inverse is sent. */
@@ -388,14 +422,14 @@ export class UndoStack {
     this.settled();
     let step = this.done.pop();
     // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
-    while (step && sizeOf(step) === 0 && !step.structure && !step.sort) step = this.done.pop();
+    // Nor a clear whose cells' places are unknown here that the server cannot undo (a version not known).
+    while (step && ((sizeOf(step) === 0 && !step.structure && !step.sort) || (!placesKnown(step) && !byVersion(step)))) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
     const more = step.joined ? { more: true } : {};
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
     // A clear the server did, every version known: the server puts the cells back (those still empty), one small op each.
-    const versions = step.clears?.ops.map((op) => op.version);
-    if (versions && versions.length > 0 && versions.every((v) => v !== undefined)) return { ...more, cells: [], clearUndo: { versions: (versions as number[]).reverse(), blocks: step.clears!.blocks } };
+    if (byVersion(step)) return { ...more, cells: [], clearUndo: { versions: step.clears!.ops.map((op) => op.version!).reverse(), blocks: step.clears!.blocks } };
     const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
     if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })), ...more };
@@ -405,7 +439,9 @@ export class UndoStack {
   /** The last step undone made again (null when there is none); call settled() once it is sent. */
   redo(): StepInverse | null {
     this.settled();
-    const step = this.undone.pop();
+    let step = this.undone.pop();
+    // A clear whose cells' places are unknown here is redone by its blocks only.
+    while (step && !placesKnown(step) && !step.clears?.blocks?.length) step = this.undone.pop();
     if (!step) return null;
     this.pending = { step, redone: true };
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction } };
@@ -509,13 +545,21 @@ export class UndoStack {
    * typed value, a paste, a Delete: each names one row); a step of rows inserted or removed cannot
    * (its rows are no longer together) and goes with every step before it, and so does a sort step
    * before this sort (the server undoes a sort only while no rows moved since it: SORT_TEXTS.undoMoved).
-   * Without the order every step goes. `own`: the user's new sort, which becomes a step; an own
+   * Without the order every step goes but the last ones done that are clears the server can undo
+   * (it moves their cells through the sort; their places here are unknown from now on: undone by
+   * version only, redone only by blocks spanning all `rowCount` rows). `own`: the user's new sort, which becomes a step; an own
    * sort's redo (the step being redone, `redone`) takes its new version; an undo adds nothing.
    */
-  sorted(inverse: ArrayLike<number> | null, own?: { step: SortStep } | { redone: number }): void {
+  sorted(inverse: ArrayLike<number> | null, own?: { step: SortStep } | { redone: number }, rowCount?: number): void {
     // A sort step undone stays: its redo sorts again, whatever happened since.
     const follow = (steps: Step[], inDone: boolean): Step[] => {
-      if (inverse === null) return inDone ? [] : steps.filter((step) => step.sort);
+      if (inverse === null) {
+        if (!inDone) return steps.filter((step) => step.sort || throughUnknownRows(step, false, rowCount));
+        // The last steps done that are clears the server can undo stay (it moves their cells through the sort); those before the first that cannot go.
+        let from = steps.length;
+        while (from > 0 && throughUnknownRows(steps[from - 1], true, rowCount)) from--;
+        return steps.slice(from);
+      }
       let kept: Step[] = [];
       for (const step of steps) {
         if (step.sort && !inDone) {
