@@ -146,3 +146,18 @@ test("someone else's clear of a column (one cells_clear) empties it in the whole
   expect(api.live.syncs.filter((s) => s.userId === 'alice')).toEqual([]);
   expect(sheetReads()).toBe(readsBefore);
 });
+
+test("someone else's undo of their clear (one cells_clear_undo, no values in it): the whole grid reads the sheet again and shows the column back; an own edit made meanwhile stays", async () => {
+  await aliceOpens();
+  const bob = await colleagueJoins(api.url, sheet.id);
+  await bob.acked(bob.send({ type: 'cells_clear', rows: { start: 0, count: 4 }, columns: { start: 1, count: 1 } }));
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', null], ['food', null], ['Car', ''], ['Bills', null]]));
+  const clearedAt = api.sheets.get(sheet.id)!.version;
+  // Alice types into one of the cleared cells: the server keeps hers.
+  act(() => currentGrid().setDataAtCell(1, 1, 301));
+  await waitFor(() => expect(api.sheets.get(sheet.id)!.data[1]).toEqual(['food', 301]));
+  await bob.acked(bob.send({ type: 'cells_clear_undo', undo: clearedAt }));
+  // (Car's empty text was no value: cleared, it stays empty.)
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', 1200], ['food', 301], ['Car', null], ['Bills', 45]]));
+  expect(api.sheets.get(sheet.id)!.data).toEqual([['Rent', 1200], ['food', 301], ['Car', null], ['Bills', 45]]);
+});

@@ -375,6 +375,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
               headers={sheet.headers}
               {...liveGrid(sheet)}
               onCellsCleared={session.clearCells}
+              onClearsUndone={session.undoClears}
+              onSettled={session.flush}
               filter={sheetFilter(sheet.data)}
               askFilter={askFilter}
               onFilterColumn={setFilterColumn}

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FILTER_TEXTS, FIND_COUNT_CAP, FREEZE_TEXTS, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { CLEAR_TEXTS, FILTER_TEXTS, FIND_COUNT_CAP, FREEZE_TEXTS, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -1358,3 +1358,130 @@ test("a sort with a row filter on shows the rows the filter shows in their new o
   await waitFor(() => expect(currentGrid().countRows()).toBe(SWITCHED_ROWS / 3 + 1));
   expect([currentGrid().getRowHeader(last + 1), currentGrid().getDataAtCell(last + 1, 0)]).toEqual([String(SWITCHED_ROWS + 1), 'new']);
 });
+
+test("Ctrl+Z of a whole column's Delete: the server puts it back (one cells_clear_undo, not a change per row); the cell another user typed into meanwhile keeps theirs, on both users' grids and past the slab; Ctrl+Y clears it again", async () => {
+  const alice = renderInShell(<Workspace shell={liveShellFor(api.url, big.id, 'alice')} />);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'), { timeout: 20_000 });
+  const hotA = currentGrid();
+  // Bob's page, windowed too.
+  const bob = renderInShell(<Workspace shell={liveShellFor(api.url, big.id, 'bob')} />);
+  // (A grid takes a while to build in jsdom on a loaded machine.)
+  await waitFor(() => expect(within(bob.container).getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on'), { timeout: 15_000 });
+  await waitFor(() => expect(currentGrid()).not.toBe(hotA), { timeout: 15_000 });
+  const hotB = currentGrid();
+  await waitFor(() => expect(hotB.getDataAtCell(0, 0)).toBe('r0'), { timeout: 15_000 });
+  await waitFor(() => expect(api.live.sockets('bob')).toBe(1), { timeout: 20_000 });
+  const saved = (view: typeof alice) => waitFor(() => expect(within(view.container).getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  /** A page's own scroll bar dragged to `fraction` (dragBar, for one of the two pages). */
+  const drag = (view: typeof alice, fraction: number) => {
+    const bar = within(view.container).getByTestId('row-scrollbar');
+    Object.defineProperty(bar, 'scrollHeight', { configurable: true, value: 1_000_000 });
+    Object.defineProperty(bar, 'clientHeight', { configurable: true, value: 1_000 });
+    Object.defineProperty(bar, 'scrollTop', { configurable: true, writable: true, value: fraction * 999_000 });
+    fireEvent.scroll(bar);
+  };
+  const lastShown = (hot: typeof hotA) => hot.getDataAtCell(hot.countRows() - 1, 1);
+
+  // Alice deletes column N (every row of the sheet); the server's ack to her is slow to come.
+  api.live.holdAcks('alice');
+  act(() => {
+    hotA.selectColumns(1);
+    hotA.listen();
+  });
+  act(() => void press('Delete', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  const clear = ownOps().at(-1)!;
+  expect(clear).toEqual(expect.objectContaining({ type: 'cells_clear', rows: { start: 0, count: ROWS }, columns: { start: 1, count: 1 } }));
+  const clearedAt = api.sheets.get(big.id)!.version;
+  // Bob sees it, and types into one of the cleared cells.
+  await waitFor(() => expect(hotB.getDataAtCell(3, 1)).toBeNull(), { timeout: 20_000 });
+  act(() => hotB.setDataAtCell(3, 1, 'bob typed'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[3]).toEqual(['r3', 'bob typed']), { timeout: 20_000 });
+
+  // Alice: Ctrl+Z, before her clear's ack came: undone once it has (by its version), not cell by cell.
+  const before = ownOps().length;
+  act(() => hotA.listen());
+  act(() => void press('z', { ctrlKey: true }));
+  act(() => api.live.releaseAcks());
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 20_000 });
+  // One small operation naming the clear's version, not a change per row.
+  expect(ownOps().slice(before)).toEqual([expect.objectContaining({ type: 'cells_clear_undo', undo: clearedAt })]);
+  // Every row's N back on the server, but Bob's cell, which keeps what he typed.
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== (r === 3 ? 'bob typed' : r))).toEqual([]);
+  // Both grids show it: the rows shown read again.
+  for (const hot of [hotA, hotB]) {
+    await waitFor(() => expect(hot.getDataAtCell(5, 1)).toBe(5), { timeout: 20_000 });
+    expect(hot.getDataAtCell(3, 1)).toBe('bob typed');
+    expect(hot.getDataAtCell(0, 1)).toBe(0);
+  }
+  // Past the slab too, on both.
+  for (const [view, hot] of [[alice, hotA], [bob, hotB]] as const) {
+    act(() => drag(view, 1));
+    await waitFor(() => expect(hot.getDataAtCell(hot.countRows() - 1, 0)).toBe(`r${ROWS - 1}`), { timeout: 20_000 });
+    expect(lastShown(hot)).toBe(ROWS - 1);
+  }
+
+  // Ctrl+Y: cleared again, as one cells_clear.
+  const beforeRedo = ownOps().length;
+  act(() => hotA.listen());
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]), { timeout: 20_000 });
+  expect(ownOps().slice(beforeRedo)).toEqual([expect.objectContaining({ type: 'cells_clear', rows: { start: 0, count: ROWS }, columns: { start: 1, count: 1 } })]);
+  await waitFor(() => expect(lastShown(hotA)).toBeNull(), { timeout: 20_000 });
+  await waitFor(() => expect(lastShown(hotB)).toBeNull(), { timeout: 20_000 });
+  await saved(alice);
+  // And undone again by the version the redo's clear got.
+  const redoneAt = api.sheets.get(big.id)!.version;
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 20_000 });
+  expect(ownOps().slice(beforeRedo + 1)).toEqual([expect.objectContaining({ type: 'cells_clear_undo', undo: redoneAt })]);
+  await waitFor(() => expect(lastShown(hotA)).toBe(ROWS - 1), { timeout: 20_000 });
+  await waitFor(() => expect(lastShown(hotB)).toBe(ROWS - 1), { timeout: 20_000 });
+
+  // Cleared again; the server now refuses its undo (say, its history from before the clear is no
+  // longer kept): the reason shows as other refusals do, nothing moves; Ctrl+Z again puts the cells
+  // back one by one from the values held here.
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== null)).toEqual([]), { timeout: 20_000 });
+  await saved(alice);
+  api.live.refuse = (op) => (op.type === 'cells_clear_undo' ? CLEAR_TEXTS.undoUnavailable : null);
+  const beforeRefused = ownOps().length;
+  act(() => void press('z', { ctrlKey: true }));
+  expect(await within(alice.container).findAllByText(CLEAR_TEXTS.undoUnavailable)).not.toHaveLength(0);
+  expect(ownOps().slice(beforeRefused)).toEqual([expect.objectContaining({ type: 'cells_clear_undo' })]);
+  expect(lastShown(hotA)).toBeNull();
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 20_000 });
+  expect(ownOps().slice(beforeRefused + 1).every((op) => op.type === 'cells_update' || op.type === 'cell_update')).toBe(true);
+  await saved(alice);
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== r)).toEqual([]);
+  // Two pages, a whole column read and written back cell by cell: longer than the file's 60 s on a loaded machine.
+}, 180_000);
+
+test("Ctrl+Z of a whole column's Delete after another user sorted the sheet (too many rows for the order to be sent): the server puts each cell back on its row where the sort took it", async () => {
+  await opens();
+  const hot = currentGrid();
+  act(() => {
+    hot.selectColumns(1);
+    hot.listen();
+  });
+  act(() => void press('Delete', {}));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, null]), { timeout: 20_000 });
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  // Bob sorts the sheet by Name, Z → A: no frame carries the order of so many rows; the grid reads its rows again.
+  const bob = await bobJoins();
+  await bob.acked(bob.send({ type: 'rows_sort', column: 0, direction: 'desc' }));
+  const first = api.sheets.get(big.id)!.data[0][0] as string;
+  expect(first).not.toBe('r0');
+  await waitFor(() => expect(hot.getDataAtCell(0, 0)).toBe(first), { timeout: 20_000 });
+  expect(hot.getDataAtCell(0, 1)).toBeNull();
+
+  const before = ownOps().length;
+  act(() => void press('z', { ctrlKey: true }));
+  // Each name gets its N back, on the row the sort moved it to.
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[0]).toEqual([first, Number(first.slice(1))]), { timeout: 20_000 });
+  expect(ownOps().slice(before)).toEqual([expect.objectContaining({ type: 'cells_clear_undo' })]);
+  expect(api.sheets.get(big.id)!.data.filter((row) => row[1] !== Number(String(row[0]).slice(1)))).toEqual([]);
+  await waitFor(() => expect(hot.getDataAtCell(0, 1)).toBe(Number(first.slice(1))), { timeout: 20_000 });
+  expect(hot.getDataAtCell(5, 1)).toBe(Number(String(hot.getDataAtCell(5, 0)).slice(1)));
+}, 120_000);

@@ -126,6 +126,8 @@ export class LiveFrameRelay {
       this.#record(frame.data.version, sorted);
       return { type: 'operation', data: { sheet_id: sheetId, version: frame.data.version, operation: sorted } };
     }
+    // A clear's undo names a version, not its block (the others' frame carries that): its sender settles it by the ack alone.
+    if (rest.type === 'cells_clear_undo') return null;
     let operation: typeof rest | null = rest;
     const steps = base === undefined ? null : this.#stepsBetween(base, frame.data.version);
     if (steps) operation = transformOperationThrough(rest as typeof sent, steps, 'after').operation as typeof rest | null;

@@ -7,6 +7,8 @@ import { SORT_TEXTS } from './rows-sort.js';
 import {
   EDIT_DROPPED_TEXT,
   isStructureType,
+  type MoveStep,
+  type TransformSide,
   type SortStep,
   sortThrough,
   STRUCTURE_DROPPED_TEXT,
@@ -46,6 +48,19 @@ export interface LiveSheetOptions {
    * it, a clear makes the grid read the server's sheet again (replace).
    */
   applyClear?(blocks: ClearBlock[], keep: (row: number, col: number) => boolean): void;
+  /**
+   * A cells_clear_undo applied (live.schema.ts: the server put back cells of a clear; it does not
+   * send their values): the cells of `blocks` (in the grid's terms) are to be read again from the
+   * server, at this version or later, with the own pending operations on top. Someone else's names
+   * its block; the user's own (`own`: its id, once its ack came) none (null: the ack carries no
+   * block; the grid knows what it undid). Without it, the grid is read again whole (replace), as
+   * after a sort without its order.
+   */
+  applyClearUndo?(blocks: ClearBlock[] | null, own?: string): void;
+  /** An own cells_clear applied: the version the server gave it (what a cells_clear_undo names). */
+  onCleared?(id: string, version: number): void;
+  /** An own operation the server refused (after onError with its reason): the user's undo steps may hang on it. */
+  onRefused?(id: string): void;
   /**
    * A chart added, changed (null: deleted) by anyone, including an own chart write through REST,
    * in the grid's terms (moved through own row/column operations still pending). Without it a
@@ -109,6 +124,14 @@ export function cellChangesOf(operation: LiveOperation): CellChange[] | null {
 
 const structureOf = (operation: LiveOperation | null): StructureOperation | null =>
   operation !== null && isStructureType(operation.type) ? (operation as StructureOperation) : null;
+
+/**
+ * An own pending operation through a remote move. A cells_clear_undo names a version, not cells:
+ * the server moves the clear's cells itself, so it stays as it is.
+ */
+function moveOwn(op: LiveOperation, through: MoveStep, side: TransformSide): LiveOperation | null {
+  return op.type === 'cells_clear_undo' ? op : transformOperation(op, through, side).operation;
+}
 
 /** The structure change that undoes `op`'s positions (a refused insert: its rows go away again). */
 function inverse(op: StructureStep): StructureStep {
@@ -280,8 +303,9 @@ export class LiveSheet {
   private refused(id: string, entry: Own): void {
     const later = [...this.own.keys()].slice([...this.own.keys()].indexOf(id) + 1);
     this.own.delete(id);
-    // A remote removal had taken it already, or it was a sort (shown only once the server applies it): the grid is right.
-    if (entry.operation !== null && entry.made !== 'rows_sort') {
+    this.options.onRefused?.(id);
+    // A remote removal had taken it already, or it was a sort or a clear's undo (shown only once the server applies it): the grid is right.
+    if (entry.operation !== null && entry.made !== 'rows_sort' && entry.made !== 'cells_clear_undo') {
       this.drifted = true;
       // The own operations made after a refused structure change were made on rows that do not exist on the server.
       const structure = structureOf(entry.operation);
@@ -289,7 +313,7 @@ export class LiveSheet {
         const undo = inverse(structure);
         for (const key of later) {
           const other = this.own.get(key);
-          if (other?.operation) other.operation = transformOperation(other.operation, undo, 'after').operation;
+          if (other?.operation) other.operation = moveOwn(other.operation, undo, 'after');
         }
       }
     }
@@ -308,7 +332,9 @@ export class LiveSheet {
       return;
     }
     // Already held: a sync brought a version that includes this own operation before its ack came.
-    if (entry.kind === 'ack' && this.own.delete(entry.id)) {
+    if (entry.kind === 'ack' && this.own.has(entry.id)) {
+      if (this.own.get(entry.id)?.made === 'cells_clear') this.options.onCleared?.(entry.id, version);
+      this.own.delete(entry.id);
       this.ownChanged();
       this.sendReady();
       this.options.onPending(this.own.size);
@@ -337,7 +363,8 @@ export class LiveSheet {
       this.held += 1;
       changed = true;
       if (entry.kind === 'ack') {
-        const sorted = this.own.get(entry.id)?.made === 'rows_sort';
+        const made = this.own.get(entry.id)?.made;
+        const sorted = made === 'rows_sort';
         this.own.delete(entry.id);
         this.ownChanged();
         savedAt = entry.at;
@@ -346,6 +373,9 @@ export class LiveSheet {
           if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order }, entry.id);
           else this.unsortedRows(entry.id);
         }
+        if (made === 'cells_clear') this.options.onCleared?.(entry.id, this.held);
+        // An own clear's undo: its cells are read again now (every own operation left was made after it).
+        if (made === 'cells_clear_undo') this.clearUndone(null, entry.id);
         // Applied: what was held back behind it goes now, on this version.
         this.sendReady();
       } else if (entry.kind === 'chart') {
@@ -376,12 +406,16 @@ export class LiveSheet {
       this.clearRemote(operation);
       return;
     }
+    if (operation.type === 'cells_clear_undo') {
+      this.clearUndone(this.throughOwnStructure({ rows: operation.rows, columns: operation.columns }));
+      return;
+    }
     let remote: AppliedOperation | null = operation;
     for (const entry of this.own.values()) {
       if (remote === null) break;
       const mine = entry.operation;
       if (mine === null || entry.base !== undefined) continue;
-      if (isStructureType(remote.type)) entry.operation = transformOperation(mine, remote as StructureStep & AppliedOperation, 'after').operation;
+      if (isStructureType(remote.type)) entry.operation = moveOwn(mine, remote as StructureStep & AppliedOperation, 'after');
       const structure = structureOf(mine);
       if (structure !== null) remote = transformOperation(remote, structure, 'before').operation;
     }
@@ -406,11 +440,7 @@ export class LiveSheet {
    * own pending edits hold (they land after it).
    */
   private clearRemote(block: ClearBlock): void {
-    let blocks: ClearBlock[] | null = [{ rows: block.rows, columns: block.columns }];
-    for (const entry of this.own.values()) {
-      const structure = structureOf(entry.operation);
-      if (structure !== null && blocks !== null) blocks = clearBlocksThrough(blocks, [structure], 'before');
-    }
+    const blocks = this.throughOwnStructure({ rows: block.rows, columns: block.columns });
     if (blocks === null || blocks.length === 0) return;
     if (this.options.applyClear === undefined) {
       this.drifted = true;
@@ -418,6 +448,29 @@ export class LiveSheet {
     }
     const mine = this.cellsHeld();
     this.options.applyClear(blocks, (row, col) => mine.has(cellKey(row, col)));
+  }
+
+  /** A remote block in the grid shown: through the own rows and columns inserted or removed still pending (the server puts them after it). */
+  private throughOwnStructure(block: ClearBlock): ClearBlock[] | null {
+    let blocks: ClearBlock[] | null = [block];
+    for (const entry of this.own.values()) {
+      const structure = structureOf(entry.operation);
+      if (structure !== null && blocks !== null) blocks = clearBlocksThrough(blocks, [structure], 'before');
+    }
+    return blocks;
+  }
+
+  /**
+   * A clear undone (someone's: its block in the grid shown, null when an own row op pending scattered
+   * it; the user's own: `own`): its cells are read again, or the grid is once settled (no applyClearUndo).
+   */
+  private clearUndone(blocks: ClearBlock[] | null, own?: string): void {
+    if (blocks !== null && blocks.length === 0) return;
+    if (this.options.applyClearUndo === undefined || (blocks === null && own === undefined)) {
+      this.drifted = true;
+      return;
+    }
+    this.options.applyClearUndo(blocks, own);
   }
 
   /**
@@ -432,7 +485,7 @@ export class LiveSheet {
     for (const entry of this.own.values()) {
       const mine = entry.operation;
       if (mine === null || entry.base !== undefined) continue;
-      if (step !== null) entry.operation = transformOperation(mine, step, 'after').operation;
+      if (step !== null) entry.operation = moveOwn(mine, step, 'after');
       // An own clear whose rows the sort scattered: shown cleared here, refused by the server.
       if (mine.type === 'cells_clear' && entry.operation === null) this.drifted = true;
       const structure = structureOf(mine);
@@ -536,7 +589,9 @@ export class LiveSheet {
     for (const [version, entry] of this.ahead) {
       if (version > data.version) continue;
       this.ahead.delete(version);
-      if (entry.kind === 'ack') this.own.delete(entry.id);
+      if (entry.kind !== 'ack') continue;
+      if (this.own.get(entry.id)?.made === 'cells_clear') this.options.onCleared?.(entry.id, version);
+      this.own.delete(entry.id);
     }
     this.ownChanged();
     this.held = data.version;
@@ -549,7 +604,7 @@ export class LiveSheet {
       const changes = cellChangesOf(operation);
       if (changes) this.options.applyCells(changes);
       else if (operation.type === 'cells_clear') this.options.applyClear?.([{ rows: operation.rows, columns: operation.columns }], () => false);
-      else if (operation.type !== 'rows_sort') this.options.applyStructure(operation as StructureOperation);
+      else if (structureOf(operation) !== null) this.options.applyStructure(operation as StructureOperation);
     }
     this.sendReady();
     this.options.onVersion(this.held, null);

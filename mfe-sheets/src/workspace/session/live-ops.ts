@@ -41,6 +41,11 @@ export function clearOperation(block: ClearBlock, userId: string): LiveOperation
   return { id: operationId(), type: 'cells_clear', rows: block.rows, columns: block.columns, user_id: userId, timestamp: now() };
 }
 
+/** The undo of the clear the server applied at `version` (Ctrl+Z of a whole column's Delete: the server puts its cells back). */
+export function clearUndoOperation(version: number, userId: string): LiveOperation {
+  return { id: operationId(), type: 'cells_clear_undo', undo: version, user_id: userId, timestamp: now() };
+}
+
 /**
  * The structure operation of a change in the grid, in the stored grid's terms: the grid
  * shows spare rows and columns beyond the stored size, and changes among those alone are

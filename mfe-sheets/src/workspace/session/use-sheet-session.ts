@@ -37,7 +37,7 @@ import { hasFormula, isFormula, padRows, padRowsInSlices, sizeAfterEdits, sizeAf
 import { applyRemoteCells, applyRemoteSort, applyRemoteStructure, clearedChanges, refreshHeaders, replaceRows, showPresence } from '../grid/live-grid.js';
 import type { StructureChange } from '../grid/SheetGrid.js';
 import type { SheetService } from '../sheet.service.js';
-import { cellOperations, clearOperation, sortOperation, structureOperation } from './live-ops.js';
+import { cellOperations, clearOperation, clearUndoOperation, sortOperation, structureOperation } from './live-ops.js';
 import { CellChangeLog, type ChangedCellRef } from './cell-change-log.js';
 import { createSheetSessionStore, type LoadedSheet, type SheetSessionState, type SheetSessionStore } from './sheet-session.store.js';
 import { WindowedSheet } from '../windowed/windowed-sheet.js';
@@ -70,9 +70,15 @@ export interface SheetSession {
   sortRows(column: number, direction: SortDirection, history?: { undo?: number }): void;
   /**
    * Own blocks cleared on a windowed sheet (whole columns, a long Shift range): one cells_clear
-   * each, shown at once in the windows held; the server empties every row of them.
+   * each, shown at once in the windows held; the server empties every row of them. Returns their
+   * operations' ids (none when nothing was sent).
    */
-  clearCells(blocks: ClearBlock[]): void;
+  clearCells(blocks: ClearBlock[]): readonly string[];
+  /**
+   * Undo of own clears on a windowed sheet: a cells_clear_undo of each version; once the server
+   * has put their cells back, the windows held of `blocks` (null: not known, every one) are read again.
+   */
+  undoClears(versions: number[], blocks: ClearBlock[] | null): void;
   onSelect(row: number, col: number): void;
   save(): Promise<void>;
   exportAs(format: ExportFormat): Promise<void>;
@@ -126,14 +132,19 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
   const windowedFormulasRef = useRef<((changes: readonly CellChange[]) => void) | null>(null);
   // The user's rows_sort operations on their way, by id: a new sort (a step once the server gave its version), an undo, or a redo.
   const ownSorts = useRef(new Map<string, OwnSort>());
+  /**
+   * The user's cells_clear_undo operations on their way, by id: the clear's version they undo, the
+   * blocks their cells lie in (null: not known) as the windowed sheet's rows stood (its `moves`) when they were sent.
+   */
+  const ownClearUndos = useRef(new Map<string, { version: number; blocks: ClearBlock[] | null; moves: number }>());
   /** What an applied sort does to `undo`: the steps follow the rows (or go, see UndoStack.sorted); an own new sort becomes a step. */
-  const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }) => {
+  const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }, rowCount?: number) => {
     const mine = own === undefined ? undefined : ownSorts.current.get(own);
     if (own !== undefined) ownSorts.current.delete(own);
     const inverse = order === null ? null : inverseOrder(order);
-    if (mine?.kind === 'new') undo.sorted(inverse, { step: { version, column: mine.column, direction: mine.direction } });
-    else if (mine?.kind === 'redo') undo.sorted(inverse, { redone: version });
-    else undo.sorted(inverse);
+    if (mine?.kind === 'new') undo.sorted(inverse, { step: { version, column: mine.column, direction: mine.direction } }, rowCount);
+    else if (mine?.kind === 'redo') undo.sorted(inverse, { redone: version }, rowCount);
+    else undo.sorted(inverse, undefined, rowCount);
   };
 
   // Load the route's sheet (again after a conflict or a restore) and follow it live.
@@ -275,6 +286,23 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           windowed.remoteClear(sheetLive.version, blocks, keep);
           touched(null);
         },
+        // A clear undone (someone's, or the user's own once applied): the windows held of its cells are read again.
+        applyClearUndo: (blocks, own) => {
+          const mine = own === undefined ? undefined : ownClearUndos.current.get(own);
+          if (own !== undefined) ownClearUndos.current.delete(own);
+          // The user's own: where its cells are is known if no row or column moved since it was sent.
+          const where = own === undefined ? blocks : mine && mine.moves === windowed.moves ? mine.blocks : null;
+          windowed.putBack(sheetLive.version, where);
+          touched(null);
+        },
+        // An own clear applied: its undo step can be undone by the server now.
+        onCleared: (id, version) => windowed.undo.clearApplied(id, version),
+        // An own clear's undo refused (its reason shown by onError): its step is undone by its cells next.
+        onRefused: (id) => {
+          const mine = ownClearUndos.current.get(id);
+          ownClearUndos.current.delete(id);
+          if (mine) windowed.undo.clearUndoRefused(mine.version);
+        },
         applyStructure: ({ type, index, count }) => {
           if (!isRowStructure(type)) shiftHeaders(loaded, index, isInsertStructure(type) ? count : -count);
           // Charts are anchored to their cells: moved as the server moved them (their rows are read again).
@@ -288,12 +316,13 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         applyChart: (chartId, chart) => store.setState({ charts: applyChartChange(store.getState().charts, chartId, chart) }),
         // The rows shown are read again (the sync that repairs them); the user's steps follow, or go (UndoStack.sorted).
-        onSorted: (sorted) => sortedSteps(windowed.undo, sorted),
+        onSorted: (sorted) => sortedSteps(windowed.undo, sorted, windowed.rowCount),
         // A sync carries no cells here (the socket is windowed): the windows shown are read again at its version.
         replace: (sync) => {
           // The user's undo steps go (see syncKeepsUndo): a windowed sheet's own Save sends no sheet, so a
           // sync here is never of the user's doing (someone's PUT, or a repair of positions not known).
-          windowed.undo.clearButSorts();
+          // Sorts and clears stay: the server undoes them by version (or refuses, with the reason).
+          windowed.undo.clearButSorts(sync.metadata.rows);
           loaded.headers.current = [...sync.metadata.headers];
           store.setState({ name: sync.name, charts: chartsOf(sync.metadata) });
           windowed.replace(sync.version, sync.metadata.rows, sync.metadata.columns);
@@ -569,10 +598,21 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
       },
       clearCells(blocks) {
         const windowed = store.getState().sheet?.windowed;
-        if (!windowed || blocks.length === 0) return;
+        const live = liveRef.current;
+        if (!windowed || !live || blocks.length === 0) return [];
         for (const block of blocks) windowed.ownClear(block);
-        liveRef.current?.send(blocks.map((block) => clearOperation(block, userId())));
+        const operations = blocks.map((block) => clearOperation(block, userId()));
+        live.send(operations);
         dataChanged(null);
+        return operations.map((op) => op.id);
+      },
+      undoClears(versions, blocks) {
+        const windowed = store.getState().sheet?.windowed;
+        const live = liveRef.current;
+        if (!windowed || !live || versions.length === 0) return;
+        const operations = versions.map((version) => clearUndoOperation(version, userId()));
+        operations.forEach((op, i) => ownClearUndos.current.set(op.id, { version: versions[i], blocks, moves: windowed.moves }));
+        live.send(operations);
       },
       onSelect(row, col) {
         shellRef.current.sheet.select(row, col);

@@ -17,6 +17,10 @@ import {
   inverseOrder,
   SORT_TEXTS,
   CLEAR_TEXTS,
+  clearBlocksThrough,
+  transformChanges,
+  type CellChange,
+  type ClearBlock,
   type MoveStep,
   type AppliedOperation,
   type LiveClientFrame,
@@ -37,7 +41,8 @@ import { acceptWebSockets, type TestSocket } from './ws-server.js';
  * REST save — without the cells to a socket whose page holds the sheet windowed (`?grid=` or a
  * `grid` frame, contracts LIVE_GRIDS). An operation with a base_version is moved through the rows and columns inserted or
  * removed since, with the contracts' transform, as the api does (one with nothing left is refused
- * by name).
+ * by name). A cells_clear_undo puts back the cells its clear emptied that are still empty, moved
+ * through the rows and columns inserted, removed or sorted since, as the api does (live.schema.ts).
  */
 export interface LiveTestHub {
   /** Refuses an operation with this reason (an error frame naming it) when it returns one. */
@@ -57,6 +62,10 @@ export interface LiveTestHub {
   restSaved(sheet: Sheet): void;
   /** Drops every socket (the server closes). */
   closeAll(): void;
+  /** Keeps the acks to `userId`'s operations (applied and told to the others as usual) until releaseAcks. */
+  holdAcks(userId: string): void;
+  /** Sends the acks kept, in order, and stops keeping them. */
+  releaseAcks(): void;
 }
 
 interface Connection {
@@ -76,6 +85,15 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   /** `sheetId:operationId` → the version it was applied at (a resent operation is not applied twice). */
   const applied = new Map<string, number>();
   const received: LiveTestHub['received'] = [];
+  /** `sheetId:version` of a cells_clear → the cells it emptied that held a value (what its undo puts back). */
+  const emptied = new Map<string, CellChange[]>();
+  /** sheet id → the version its whole grid was last replaced at (a REST save over it). */
+  const replacedAt = new Map<string, number>();
+  /** The cells the last cells_clear applied emptied (recorded under its version once it has one). */
+  let lastEmptied: CellChange[] = [];
+  /** holdAcks: whose acks are kept, and the sends kept. */
+  let ackHeldFor: string | null = null;
+  let heldAcks: (() => void)[] = [];
   const syncs: LiveTestHub['syncs'] = [];
 
   const send = (conn: Connection, frame: LiveServerFrame) => conn.socket.send(JSON.stringify(frame));
@@ -108,6 +126,33 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     return Array.from(inverseOrder(sort.order));
   }
 
+  /**
+   * What the undo of the clear logged at `version` puts back (as the api): its emptied cells moved
+   * through the moves since, and the block holding them now; or why not.
+   */
+  function clearUndoPlan(sheet: Sheet, version: number): { cells: CellChange[]; block: ClearBlock } | string {
+    const byVersion = log.get(sheet.id) ?? new Map<number, AppliedOperation>();
+    const clear = byVersion.get(version);
+    if (clear?.type !== 'cells_clear') return CLEAR_TEXTS.undoNotClear(version);
+    if ((replacedAt.get(sheet.id) ?? 0) > version) return CLEAR_TEXTS.undoReplaced;
+    const since = [...byVersion.entries()]
+      .filter(([v, op]) => v > version && (isStructureType(op.type) || op.type === 'rows_sort'))
+      .sort(([a], [b]) => a - b)
+      .map(([, op]) => op as AppliedOperation & MoveStep);
+    const { changes } = transformChanges([...(emptied.get(`${sheet.id}:${version}`) ?? [])], since);
+    if (changes.length > 0) {
+      let [top, bottom, left, right] = [Infinity, -1, Infinity, -1];
+      for (const { row, col } of changes) {
+        [top, bottom] = [Math.min(top, row), Math.max(bottom, row)];
+        [left, right] = [Math.min(left, col), Math.max(right, col)];
+      }
+      return { cells: changes, block: { rows: { start: top, count: bottom - top + 1 }, columns: { start: left, count: right - left + 1 } } };
+    }
+    // Nothing it emptied is left: applied still, with its block as it moved, unless that is gone too.
+    const [block] = clearBlocksThrough([{ rows: clear.rows, columns: clear.columns }], since, 'after') ?? [];
+    return block ? { cells: [], block } : CLEAR_TEXTS.undoGone;
+  }
+
   /** Applies an operation to the stored sheet; returns the reason when it is refused. */
   function applyTo(sheet: Sheet, op: LiveOperation, order?: readonly number[]): string | null {
     const { metadata } = sheet;
@@ -134,11 +179,18 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     if (op.type === 'cells_clear') {
       // As the api: a block past the sheet is refused; cells past a row's end stay absent.
       if (op.rows.start + op.rows.count > metadata.rows || op.columns.start + op.columns.count > metadata.columns) return CLEAR_TEXTS.pastSheet(metadata.rows, metadata.columns);
+      lastEmptied = [];
       for (let r = op.rows.start; r < Math.min(op.rows.start + op.rows.count, sheet.data.length); r++)
-        for (let c = op.columns.start; c < Math.min(op.columns.start + op.columns.count, sheet.data[r].length); c++) sheet.data[r][c] = null;
+        for (let c = op.columns.start; c < Math.min(op.columns.start + op.columns.count, sheet.data[r].length); c++) {
+          const value = sheet.data[r][c];
+          if (value !== null && value !== undefined && value !== '') lastEmptied.push({ row: r, col: c, value });
+          sheet.data[r][c] = null;
+        }
       touch(sheet);
       return null;
     }
+    // Put back by putBack (handle() plans it first: clearUndoPlan).
+    if (op.type === 'cells_clear_undo') return null;
     const rows = isRowStructure(op.type);
     const size = rows ? metadata.rows : metadata.columns;
     const insert = isInsertStructure(op.type);
@@ -155,6 +207,20 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     }
     if (rows) metadata.rows += insert ? op.count : -op.count;
     else metadata.columns += insert ? op.count : -op.count;
+    touch(sheet);
+    return null;
+  }
+
+  /** A clear's cells put back: those still empty get their value again (cells typed into since keep theirs). */
+  function putBack(sheet: Sheet, cells: readonly CellChange[]): null {
+    for (const { row, col, value } of cells) {
+      const held = sheet.data[row]?.[col];
+      if (held !== null && held !== undefined && held !== '') continue;
+      while (sheet.data.length <= row) sheet.data.push([]);
+      const rowCells = sheet.data[row];
+      while (rowCells.length < col) rowCells.push(null);
+      rowCells[col] = value;
+    }
     touch(sheet);
     return null;
   }
@@ -225,7 +291,8 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
       .filter(([version, applied]) => base !== undefined && version > base && (isStructureType(applied.type) || applied.type === 'rows_sort'))
       .sort(([a], [b]) => a - b)
       .map(([, applied]) => applied as AppliedOperation & MoveStep);
-    const moved = transformOperationThrough(sent as LiveOperation, since, 'after').operation;
+    // A clear's undo names a version: its cells are moved below (clearUndoPlan), the op itself is not.
+    const moved = sent.type === 'cells_clear_undo' ? (sent as LiveOperation) : transformOperationThrough(sent as LiveOperation, since, 'after').operation;
     if (moved === null) {
       const message = isStructureType(op.type) ? STRUCTURE_DROPPED_TEXT : EDIT_DROPPED_TEXT;
       return send(conn, { type: 'error', data: { code: 'conflict', message, operation_id: op.id } });
@@ -234,15 +301,22 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     const undone = moved.type === 'rows_sort' && moved.undo !== undefined ? undoOrder(sheet, moved.undo) : undefined;
     if (typeof undone === 'string') return send(conn, { type: 'error', data: { code: 'conflict', message: undone, operation_id: op.id } });
     const order = moved.type === 'rows_sort' ? (undone ?? sortOrder(sheet.data, moved.column, moved.direction)) : undefined;
-    const refusal = hub.refuse?.(moved) ?? applyTo(sheet, moved, order);
+    // A clear's undo: what it puts back (refused as the api refuses it).
+    const plan = moved.type === 'cells_clear_undo' ? clearUndoPlan(sheet, moved.undo) : undefined;
+    if (typeof plan === 'string') return send(conn, { type: 'error', data: { code: 'conflict', message: plan, operation_id: op.id } });
+    const refusal = hub.refuse?.(moved) ?? (plan ? putBack(sheet, plan.cells) : applyTo(sheet, moved, order));
     if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
-    const operation = { ...moved, ...(order ? { order } : {}), user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
+    const block = plan ? { rows: plan.block.rows, columns: plan.block.columns } : {};
+    const operation = { ...moved, ...(order ? { order } : {}), ...block, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
+    if (moved.type === 'cells_clear') emptied.set(`${sheet.id}:${sheet.version}`, lastEmptied);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
     // As the api: a sort's frames carry its order up to SORT_ORDER_SENT_MAX_ROWS rows only.
     const carried = order && order.length <= SORT_ORDER_SENT_MAX_ROWS ? { order } : {};
     const told = order ? ({ ...moved, ...carried, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation) : operation;
-    send(conn, { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } });
+    const ack: LiveServerFrame = { type: 'ack', data: { sheet_id: sheet.id, operation_id: op.id, version: sheet.version, timestamp: sheet.updated_at, ...carried } };
+    if (ackHeldFor === conn.userId) heldAcks.push(() => send(conn, ack));
+    else send(conn, ack);
     for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation: told } });
   }
 
@@ -280,10 +354,20 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     broadcast(sheetId, frame) {
       for (const c of onSheet(sheetId)) send(c, frame);
     },
+    holdAcks(userId) {
+      ackHeldFor = userId;
+    },
+    releaseAcks() {
+      ackHeldFor = null;
+      const kept = heldAcks;
+      heldAcks = [];
+      for (const sendAck of kept) sendAck();
+    },
     closeAll() {
       for (const c of [...connections]) c.socket.destroy();
     },
     restSaved(sheet) {
+      replacedAt.set(sheet.id, sheet.version);
       for (const c of onSheet(sheet.id)) send(c, syncFrame(sheet, c));
     },
   };

@@ -30,6 +30,8 @@ export function gridUndo(data: GridData): UndoStack {
  * to whole when a formula came, issue 23): its steps are at absolute rows, as this grid's are.
  */
 export function keepUndo(data: GridData, stack: UndoStack): void {
+  // This grid writes the cells back itself (its own clears are cells, not cells_clear).
+  stack.byCells();
   stacks.set(data, stack);
 }
 

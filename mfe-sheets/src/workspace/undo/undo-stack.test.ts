@@ -324,3 +324,134 @@ test('a sort whose order is not known here (past SORT_ORDER_SENT_MAX_ROWS rows):
   stack.settled();
   expect(stack.undo()).toBeNull();
 });
+
+describe('a clear sent as cells_clear operations (a whole column of a windowed sheet): undone and redone by the server', () => {
+  const column = (col: number, rows: number) => ({ rows: { start: 0, count: rows }, columns: { start: col, count: 1 } });
+
+  test('once the server gave its clears their versions, undo sends a cells_clear_undo of each (no cell); redo clears the blocks again and takes the new versions', () => {
+    const undo = new UndoStack();
+    undo.record(cleared([[0, 1, 'a'], [999_999, 1, 'b'], [5, 3, 'c']]), { ids: ['c1', 'c2'], blocks: [column(1, 1_000_000), column(3, 1_000_000)] });
+    // Their acks on their way: undone now, it would go cell by cell (the grid waits for them).
+    undo.clearApplied('c1', 7);
+    expect(undo.clearsPending()).toBe(true);
+    undo.clearApplied('c2', 8);
+    expect(undo.clearsPending()).toBe(false);
+    const back = undo.undo();
+    expect(back).toEqual({ cells: [], clearUndo: { versions: [8, 7], blocks: [column(1, 1_000_000), column(3, 1_000_000)] } });
+    undo.settled();
+    // Someone inserts two rows at the top meanwhile: the server moves the cells; the blocks here follow.
+    undo.moved({ type: 'rows_insert', index: 0, count: 2 });
+    const again = undo.redo();
+    expect(again).toEqual({ cells: [], clear: [{ rows: { start: 2, count: 1_000_000 }, columns: { start: 1, count: 1 } }, { rows: { start: 2, count: 1_000_000 }, columns: { start: 3, count: 1 } }] });
+    undo.clearsSent(['c3', 'c4']);
+    undo.settled();
+    // Undone before the new clears were applied: their versions are not known yet, the cells go back one by one (where they are now).
+    undo.clearApplied('c3', 12);
+    expect(undo.undo()?.cells).toEqual([{ row: 7, col: 3, value: 'c' }, { row: 1_000_001, col: 1, value: 'b' }, { row: 2, col: 1, value: 'a' }]);
+    undo.settled();
+    // Redone (cleared again as blocks), then applied: undone by version.
+    expect(undo.redo()?.clear).toHaveLength(2);
+    undo.clearsSent(['c5', 'c6']);
+    undo.settled();
+    undo.clearApplied('c5', 20);
+    undo.clearApplied('c6', 21);
+    expect(undo.undo()?.clearUndo?.versions).toEqual([21, 20]);
+  });
+
+  test("rows others remove under it leave it undoable by version (the server drops those cells too); a step without clears, and the whole grid's after a switch, keep the cells", () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.record(cleared([[0, 1, 'a'], [10, 1, 'b'], [20, 1, 'c']]), { ids: ['c1'], blocks: [column(1, 30)] });
+    undo.clearApplied('c1', 4);
+    undo.moved({ type: 'rows_remove', index: 10, count: 1 });
+    expect(undo.undo()).toEqual({ cells: [], clearUndo: { versions: [4], blocks: [column(1, 29)] } });
+    undo.settled();
+    // Its cells moved with the rows, packed: redone by blocks, undone by cells once switched to whole.
+    expect(undo.redo()?.clear).toEqual([column(1, 29)]);
+    undo.clearsSent(['c2']);
+    undo.settled();
+    undo.clearApplied('c2', 6);
+    undo.byCells();
+    expect(undone(undo)).toEqual([{ row: 19, col: 1, value: 'c' }, { row: 0, col: 1, value: 'a' }]);
+    expect(redone(undo)).toEqual([{ row: 0, col: 1, value: null }, { row: 19, col: 1, value: null }]);
+    expect(undone(undo)).toEqual([{ row: 19, col: 1, value: 'c' }, { row: 0, col: 1, value: 'a' }]);
+    expect(undone(undo)).toEqual([{ row: 0, col: 0, value: null }]);
+  });
+
+  test('an own remove that takes some of its cells, undone: the cells come back in rows the server inserted new, so the clear is undone by cells', () => {
+    const undo = new UndoStack();
+    undo.record(cleared([[4, 1, 'x'], [10, 1, 'y']]), { ids: ['c1'], blocks: [column(1, 20)] });
+    undo.clearApplied('c1', 3);
+    undo.own({ type: 'rows_remove', index: 4, count: 1 }, () => []);
+    const back = undo.undo();
+    undo.own(back!.structure!, () => []);
+    undo.settled();
+    expect(undone(undo)?.sort((a, b) => a.row - b.row)).toEqual([{ row: 4, col: 1, value: 'x' }, { row: 10, col: 1, value: 'y' }]);
+  });
+
+  test('a sort with its order known moves its blocks with the rows: a block of some rows it scatters is redone cell by cell', () => {
+    const undo = new UndoStack();
+    undo.record(cleared([[0, 1, 'a'], [1, 1, 'b']]), { ids: ['c1'], blocks: [{ rows: { start: 0, count: 2 }, columns: { start: 1, count: 1 } }] });
+    undo.clearApplied('c1', 3);
+    // Rows 0 and 1 go to 0 and 2 (row 2 to 1).
+    undo.sorted(Int32Array.from([0, 2, 1]));
+    expect(undo.undo()?.clearUndo).toEqual({ versions: [3], blocks: null });
+    undo.settled();
+    expect(redone(undo)).toEqual([{ row: 0, col: 1, value: null }, { row: 2, col: 1, value: null }]);
+    // Redone cell by cell: no clear names it, undone by cells.
+    expect(undone(undo)).toEqual([{ row: 2, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
+  });
+  test('an undo the server refused (its history before the clear no longer kept): the step is back to be undone, by its cells (held here), then redone by its blocks', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.record(cleared([[0, 1, 'a'], [9, 1, 'b']]), { ids: ['c1'], blocks: [column(1, 10)] });
+    undo.clearApplied('c1', 5);
+    expect(undo.undo()?.clearUndo?.versions).toEqual([5]);
+    undo.settled();
+    undo.clearUndoRefused(5);
+    expect(undo.canRedo()).toBe(false);
+    expect(undone(undo)).toEqual([{ row: 9, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
+    expect(undo.redo()?.clear).toEqual([column(1, 10)]);
+    undo.clearsSent(['c2']);
+    undo.settled();
+    // A refusal of a version no step names changes nothing.
+    undo.clearUndoRefused(99);
+    expect(undone(undo)).toEqual([{ row: 9, col: 1, value: 'b' }, { row: 0, col: 1, value: 'a' }]);
+  });
+  test("a sort whose order is not known here (a million rows) or a sync: the last clears the server can undo stay, undone by version only, redone only by blocks of every row; what the server refuses then goes", () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.record(cleared([[2, 1, 'a']]), { ids: ['part'], blocks: [{ rows: { start: 2, count: 3 }, columns: { start: 1, count: 1 } }] });
+    undo.clearApplied('part', 3);
+    undo.record(cleared([[0, 2, 'b'], [9, 2, 'c']]), { ids: ['whole'], blocks: [column(2, 10)] });
+    undo.clearApplied('whole', 4);
+    undo.sorted(null, undefined, 10);
+    // The edit before them goes (its cells' rows are not known); both clears stay.
+    expect(undo.undo()?.clearUndo).toEqual({ versions: [4], blocks: [column(2, 10)] });
+    undo.settled();
+    expect(undo.undo()?.clearUndo).toEqual({ versions: [3], blocks: null });
+    undo.settled();
+    expect(undo.canUndo()).toBe(false);
+    // A sync (the rows read again): the undone whole column can be cleared again, the part of rows cannot (its rows are not together any more).
+    undo.clearButSorts(10);
+    expect(undo.redo()?.clear).toEqual([column(2, 10)]);
+    undo.clearsSent(['again']);
+    undo.settled();
+    expect(undo.canRedo()).toBe(false);
+    // Undone before its ack: not by cells (their places are not known): nothing to undo.
+    expect(undo.undo()).toBeNull();
+    expect(undo.canUndo()).toBe(false);
+  });
+
+  test("a refused undo of a clear whose places are unknown here: the step goes (it cannot be undone by cells)", () => {
+    const undo = new UndoStack();
+    undo.record(cleared([[0, 1, 'a']]), { ids: ['c1'], blocks: [column(1, 5)] });
+    undo.clearApplied('c1', 2);
+    undo.sorted(null, undefined, 5);
+    expect(undo.undo()?.clearUndo?.versions).toEqual([2]);
+    undo.settled();
+    undo.clearUndoRefused(2);
+    expect(undo.canUndo()).toBe(false);
+    expect(undo.canRedo()).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { type CellChange, type CellValue, SHEET_MAX_ROWS, type SortDirection, isInsertStructure, isRowStructure } from '@tessera/contracts';
+import { type CellChange, type CellValue, type ClearBlock, SHEET_MAX_ROWS, type SortDirection, clearBlocksThrough, isInsertStructure, isRowStructure } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { LIVE_SOURCE } from '../grid/grid-link.js';
 import { toCellValue } from '../grid/grid-shape.js';
@@ -45,6 +45,16 @@ export interface ClearedCells {
   cols: Int32Array;
   before: CellValue[];
 }
+/**
+ * An own clear sent as cells_clear operations (clear-columns.ts: whole columns of a windowed sheet,
+ * a cells_clear per span of columns, or per run of a filter): their ids (the versions the server
+ * gives them come with their acks: clearApplied) and their blocks, where they are now.
+ */
+export interface SentClears {
+  ids: readonly string[];
+  blocks: readonly ClearBlock[];
+}
+
 /** What a step is recorded with: its cells, or cells emptied, packed. */
 export type StepCells = UndoStep | ClearedCells;
 
@@ -84,6 +94,46 @@ interface Step {
   sort?: SortStep;
   /** Made by the same action as the step before it (together()): undone and redone with it, counted as one step. */
   joined?: boolean;
+  /**
+   * A clear sent as cells_clear operations (SentClears): undone by the server while it is still
+   * exactly those clears (cells_clear_undo of each version: the server moves the cells through the
+   * rows and columns inserted, removed or sorted since, as the step's own cells follow them here),
+   * redone by clearing the blocks again. Gone when that no longer holds (its cells taken by an own
+   * remove and given back: the server no longer has them as cleared cells).
+   */
+  clears?: StepClears;
+}
+interface StepClears {
+  /** Each cells_clear's id, and its version once the server applied it. */
+  ops: { id: string; version?: number }[];
+  /** Their blocks where they are now (the rows and columns moved since); null once a sort scattered one's rows. */
+  blocks: ClearBlock[] | null;
+  /**
+   * The step's cells are no longer known where they are (a sort whose order did not come, the rows
+   * replaced by a sync): undone by its versions only (the server knows where the cells went),
+   * redone by its blocks only; gone when neither can be.
+   */
+  placesUnknown?: boolean;
+}
+
+/** Whether a step is a clear the server can undo: every one of its clears applied (versions known). */
+const byVersion = (step: Step): boolean => step.clears !== undefined && step.clears.ops.length > 0 && step.clears.ops.every((op) => op.version !== undefined);
+/** Whether a step's cells can be written back one by one (their places known). */
+const placesKnown = (step: Step): boolean => step.clears?.placesUnknown !== true;
+
+/**
+ * A clear's step through rows moved where it cannot follow them (a sort without its order, a sync):
+ * kept when the server can still undo it (`done`: by its versions) or it can be redone (undone: by
+ * its blocks, which stay only when they span every row — `rowCount` — as a sort leaves them), its
+ * places unknown from now on; false when it goes.
+ */
+function throughUnknownRows(step: Step, done: boolean, rowCount: number | undefined): boolean {
+  const clears = step.clears;
+  if (!clears) return false;
+  const whole = rowCount !== undefined && clears.blocks !== null && clears.blocks.every((b) => b.rows.start === 0 && b.rows.count === rowCount);
+  if (!whole) clears.blocks = null;
+  clears.placesUnknown = true;
+  return done ? byVersion(step) : clears.blocks !== null;
 }
 /**
  * A sort sent from the undo stack: `history.undo` the version of the sort undone, or none for a redo
@@ -109,6 +159,14 @@ export interface StepInverse {
   sort?: { column: number; direction: SortDirection; undo?: number };
   /** The step goes with the next one the stack gives (one action made them, together()): undo or redo again, once this one is settled. */
   more?: boolean;
+  /**
+   * An undo of a clear the server did (Step.clears): a cells_clear_undo per version, instead of
+   * `cells`; the cells come back once the server applied them (read again in `blocks`, null: where
+   * they are is not known here, read every row held again).
+   */
+  clearUndo?: { versions: number[]; blocks: ClearBlock[] | null };
+  /** A redo of such a clear: a cells_clear per block (where they are now), instead of `cells`; then clearsSent() with their ids. */
+  clear?: ClearBlock[];
 }
 
 const isRows = (move: StructureMove) => isRowStructure(move.type);
@@ -243,12 +301,66 @@ export class UndoStack {
    * A new change of the user's: the steps undone cannot be redone any more (as in Handsontable).
    * One past UNDO_STEP_CELLS_MAX cells cannot be undone: the stack is cleared (bounded), as for a remove too large (own).
    */
-  record(cells: StepCells): void {
+  record(cells: StepCells, clears?: SentClears): void {
     const count = cellCount(cells);
     if (count === 0) return;
     this.settled();
-    if (count <= UNDO_STEP_CELLS_MAX) this.push(stepOf(cells));
+    if (count <= UNDO_STEP_CELLS_MAX) this.push({ ...stepOf(cells), ...(clears ? { clears: stepClears(clears) } : {}) });
     else this.clear();
+  }
+
+  /** An own cells_clear applied by the server at `version` (its ack): the step that sent it can be undone by it. */
+  clearApplied(id: string, version: number): void {
+    for (const step of [...this.done, ...this.undone, ...(this.pending ? [this.pending.step] : [])]) {
+      const op = step.clears?.ops.find((o) => o.id === id);
+      if (op) op.version = version;
+    }
+  }
+
+  /**
+   * The last step is a clear the server has not given every version of yet (acks on their way):
+   * undone now, it would go back cell by cell (a million changes for a whole column), once they
+   * came, by the server.
+   */
+  clearsPending(): boolean {
+    const ops = this.done.at(-1)?.clears?.ops;
+    return ops !== undefined && ops.some((op) => op.version === undefined);
+  }
+
+  /** The redo being settled was sent as these cells_clear operations (StepInverse.clear, in order): their versions come with their acks. */
+  clearsSent(ids: readonly string[]): void {
+    const clears = this.pending?.step.clears;
+    if (clears) clears.ops = ids.map((id) => ({ id }));
+  }
+
+  /**
+   * The server refused to undo the clear it applied at `version` (a cells_clear_undo's refusal,
+   * CLEAR_TEXTS: its history before the clear no longer kept...): the step is not undone. Back on
+   * the undo stack when it is still the last step undone, to be undone by its cells next (the user
+   * holds their values); its clears are no longer its way back. A redo would clear again what is
+   * cleared and name a clear that emptied nothing, as a refused sort's undo leaves a sort to redo.
+   */
+  clearUndoRefused(version: number): void {
+    const names = (step: Step) => step.clears?.ops.some((op) => op.version === version) === true;
+    const step = [...this.undone, ...(this.pending ? [this.pending.step] : [])].find(names);
+    if (!step?.clears) return;
+    // Its cells' places unknown here: nothing else can undo it.
+    if (!placesKnown(step)) {
+      this.undone = this.undone.filter((s) => s !== step);
+      return;
+    }
+    step.clears = { ops: [], blocks: step.clears.blocks };
+    if (this.undone.at(-1) === step) this.done.push(this.undone.pop()!);
+  }
+
+  /**
+   * The steps are undone by cells from now on (a sheet switched to whole: its grid writes the
+   * cells back itself, keepUndo).
+   */
+  byCells(): void {
+    this.done = this.done.filter(placesKnown);
+    this.undone = this.undone.filter(placesKnown);
+    for (const step of [...this.done, ...this.undone]) step.clears = undefined;
   }
 
   /**
@@ -299,9 +411,10 @@ export class UndoStack {
    * replaced since) and whose redo sorts again: the repair that shows a sort whose order was not
    * sent (a sheet past SORT_ORDER_SENT_MAX_ROWS rows) keeps it undoable.
    */
-  clearButSorts(): void {
-    this.done = this.done.filter((step) => step.sort);
-    this.undone = this.undone.filter((step) => step.sort);
+  clearButSorts(rowCount?: number): void {
+    // A clear the server did stays too (its undo names versions; the server refuses it when the grid was replaced: CLEAR_TEXTS.undoReplaced).
+    this.done = this.done.filter((step) => step.sort || throughUnknownRows(step, true, rowCount));
+    this.undone = this.undone.filter((step) => step.sort || throughUnknownRows(step, false, rowCount));
   }
 
   /** The last step taken back (null when there is none); call settled() once its inverse is sent. */
@@ -309,11 +422,14 @@ export class UndoStack {
     this.settled();
     let step = this.done.pop();
     // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
-    while (step && sizeOf(step) === 0 && !step.structure && !step.sort) step = this.done.pop();
+    // Nor a clear whose cells' places are unknown here that the server cannot undo (a version not known).
+    while (step && ((sizeOf(step) === 0 && !step.structure && !step.sort) || (!placesKnown(step) && !byVersion(step)))) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
     const more = step.joined ? { more: true } : {};
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
+    // A clear the server did, every version known: the server puts the cells back (those still empty), one small op each.
+    if (byVersion(step)) return { ...more, cells: [], clearUndo: { versions: step.clears!.ops.map((op) => op.version!).reverse(), blocks: step.clears!.blocks } };
     const { structure, packed } = step;
     // A remove undone: the rows (or columns) inserted again, then their cells; an insert: removed.
     if (structure) return { structure: { ...structure, type: opposite[structure.type] }, cells: packed ? valuesOf(packed, false) : step.cells.map(({ row, col, before }) => ({ row, col, value: before })), ...more };
@@ -323,12 +439,19 @@ export class UndoStack {
   /** The last step undone made again (null when there is none); call settled() once it is sent. */
   redo(): StepInverse | null {
     this.settled();
-    const step = this.undone.pop();
+    let step = this.undone.pop();
+    // A clear whose cells' places are unknown here is redone by its blocks only.
+    while (step && !placesKnown(step) && !step.clears?.blocks?.length) step = this.undone.pop();
     if (!step) return null;
     this.pending = { step, redone: true };
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction } };
     const more = this.undone.at(-1)?.joined ? { more: true } : {};
     if (step.structure) return { structure: step.structure, cells: [], ...more };
+    // A clear the server did: cleared again, a small op per block where it is now (however it was undone).
+    const blocks = step.clears?.blocks;
+    if (blocks && blocks.length > 0) return { ...more, cells: [], clear: blocks };
+    // Cleared cell by cell: no version of a clear names it any more.
+    step.clears = undefined;
     return { ...more, cells: step.packed ? valuesOf(step.packed, true) : step.cells.map(({ row, col, after }) => ({ row, col, value: after })) };
   }
 
@@ -360,9 +483,11 @@ export class UndoStack {
           out.push(step);
           continue;
         }
-        // Packed cells all before the move's index stay where they are: kept packed (a column inserted after a cleared one).
-        if (step.packed && !step.structure && allBefore(step.packed, move)) {
-          out.push(step);
+        if (step.clears?.blocks) step.clears.blocks = clearBlocksThrough(step.clears.blocks, [move], 'after');
+        // Packed cells follow the move packed (a million cells of a whole column cleared stay three arrays), unless an own remove parks some of them.
+        if (step.packed && !step.structure && !(park && inDone && !allBefore(step.packed, move))) {
+          step.packed = movedPacked(step.packed, move);
+          if (step.packed.rows.length > 0 || (step.away ?? 0) > 0) out.push(step);
           continue;
         }
         let place = (cell: UndoCell): UndoCell | null => movedCell(cell, move);
@@ -386,6 +511,8 @@ export class UndoStack {
           else if (park && inDone) {
             park.push({ step, cell });
             step.away = (step.away ?? 0) + 1;
+            // Given back when the remove is undone, into rows the server inserts new: no clear of its names them any more.
+            step.clears = undefined;
           }
         }
         step.cells = cells;
@@ -418,13 +545,21 @@ export class UndoStack {
    * typed value, a paste, a Delete: each names one row); a step of rows inserted or removed cannot
    * (its rows are no longer together) and goes with every step before it, and so does a sort step
    * before this sort (the server undoes a sort only while no rows moved since it: SORT_TEXTS.undoMoved).
-   * Without the order every step goes. `own`: the user's new sort, which becomes a step; an own
+   * Without the order every step goes but the last ones done that are clears the server can undo
+   * (it moves their cells through the sort; their places here are unknown from now on: undone by
+   * version only, redone only by blocks spanning all `rowCount` rows). `own`: the user's new sort, which becomes a step; an own
    * sort's redo (the step being redone, `redone`) takes its new version; an undo adds nothing.
    */
-  sorted(inverse: ArrayLike<number> | null, own?: { step: SortStep } | { redone: number }): void {
+  sorted(inverse: ArrayLike<number> | null, own?: { step: SortStep } | { redone: number }, rowCount?: number): void {
     // A sort step undone stays: its redo sorts again, whatever happened since.
     const follow = (steps: Step[], inDone: boolean): Step[] => {
-      if (inverse === null) return inDone ? [] : steps.filter((step) => step.sort);
+      if (inverse === null) {
+        if (!inDone) return steps.filter((step) => step.sort || throughUnknownRows(step, false, rowCount));
+        // The last steps done that are clears the server can undo stay (it moves their cells through the sort); those before the first that cannot go.
+        let from = steps.length;
+        while (from > 0 && throughUnknownRows(steps[from - 1], true, rowCount)) from--;
+        return steps.slice(from);
+      }
       let kept: Step[] = [];
       for (const step of steps) {
         if (step.sort && !inDone) {
@@ -436,6 +571,7 @@ export class UndoStack {
           continue;
         }
         const place = (cell: UndoCell): UndoCell => (cell.row < inverse.length ? { ...cell, row: inverse[cell.row] } : cell);
+        if (step.clears?.blocks) step.clears.blocks = clearBlocksThrough(step.clears.blocks, [{ type: 'rows_sort', order: orderOf(inverse) }], 'after');
         step.cells = unpacked(step).map(place);
         if (step.parked) step.parked = step.parked.map((entry) => ({ step: entry.step, cell: place(entry.cell) }));
         kept.push(step);
@@ -478,6 +614,32 @@ export class UndoStack {
       actions--;
     }
   }
+}
+
+const stepClears = ({ ids, blocks }: SentClears): StepClears => ({ ops: ids.map((id) => ({ id })), blocks: blocks.map(({ rows, columns }) => ({ rows: { ...rows }, columns: { ...columns } })) });
+
+/** A sort's order (`order[newRow] = oldRow`) from its inverse. */
+function orderOf(inverse: ArrayLike<number>): number[] {
+  const order = new Array<number>(inverse.length);
+  for (let old = 0; old < inverse.length; old++) order[inverse[old]] = old;
+  return order;
+}
+
+/** Packed cells after a row or column insert or remove (movedCell for each, packed): those removed go. */
+function movedPacked(cells: ClearedCells, move: StructureMove): ClearedCells {
+  if (allBefore(cells, move)) return cells;
+  const at = isRows(move) ? cells.rows : cells.cols;
+  const end = move.index + move.count;
+  if (isInsert(move)) {
+    for (let i = 0; i < at.length; i++) if (at[i] >= move.index) at[i] += move.count;
+    return cells;
+  }
+  const keep: number[] = [];
+  for (let i = 0; i < at.length; i++) if (at[i] < move.index || at[i] >= end) keep.push(i);
+  const out: ClearedCells = { rows: Int32Array.from(keep, (i) => cells.rows[i]), cols: Int32Array.from(keep, (i) => cells.cols[i]), before: keep.map((i) => cells.before[i]) };
+  const moved = isRows(move) ? out.rows : out.cols;
+  for (let i = 0; i < moved.length; i++) if (moved[i] >= end) moved[i] -= move.count;
+  return out;
 }
 
 /** A step of `cells` (packed ones kept packed). */

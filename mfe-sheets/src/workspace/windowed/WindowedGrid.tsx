@@ -73,8 +73,16 @@ export interface WindowedGridProps {
   /**
    * Own blocks cleared (whole columns' Delete or Cut, a Shift range of rows past the slab), each one
    * small cells_clear the server empties, not a change per cell; without it, changes per cell.
+   * Returns the operations' ids (the undo step takes their versions from their acks).
    */
-  onCellsCleared?(blocks: ClearBlock[]): void;
+  onCellsCleared?(blocks: ClearBlock[]): readonly string[];
+  /**
+   * Undo of a clear the server did (UndoStack's clearUndo): a cells_clear_undo per version; the
+   * cells show once the server has put them back (`blocks`: where they are, null: not known here).
+   */
+  onClearsUndone?(versions: number[], blocks: ClearBlock[] | null): void;
+  /** Resolves once the user's operations on their way are settled (acknowledged or refused). */
+  onSettled?(): Promise<void>;
   /** The menu's 'Sort sheet A → Z' / 'Z → A' (when given): the windows are read again once the server has sorted. */
   onSortRows?(column: number, direction: SortDirection, history?: { undo?: number }): void;
   onSelect(row: number, col: number): void;
@@ -286,16 +294,27 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    */
   const locked = useRef(readOnly);
   locked.current = readOnly;
-  const history = (redo: boolean) => {
+  const history = (redo: boolean, waited = false) => {
     const h = hot();
     if (!h || locked.current) return;
+    // A clear whose acks are on their way: undone once they came (by the server), not cell by cell; once only (a refused clear has no version).
+    const settled = on.current.onSettled;
+    if (!redo && !waited && settled && sheet.undo.clearsPending()) {
+      void settled().then(() => history(false, true));
+      return;
+    }
     const inverse = redo ? sheet.undo.redo() : sheet.undo.undo();
     if (!inverse) return;
     try {
       const { structure, cells } = inverse;
       // A sort: the server puts the rows back (undo) or sorts them again (redo); the windows are read again once it has.
       if (inverse.sort) on.current.onSortRows?.(inverse.sort.column, inverse.sort.direction, { undo: inverse.sort.undo });
-      else if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
+      // A clear the server did: put back by it (the cells show once it has), or cleared again (shown at once).
+      else if (inverse.clearUndo) on.current.onClearsUndone?.(inverse.clearUndo.versions, inverse.clearUndo.blocks);
+      else if (inverse.clear) {
+        sheet.undo.clearsSent(on.current.onCellsCleared?.(inverse.clear) ?? []);
+        h.render();
+      } else if (!structure) writeCells(h, cells, redo ? REDO_SOURCE : UNDO_SOURCE);
       else {
         const change = changeOfMove(structure);
         if (change.axis === 'row') showRow(h, structure.index);

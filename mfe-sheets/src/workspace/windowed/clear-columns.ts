@@ -4,6 +4,9 @@ import type { ClearedCells } from '../undo/undo-stack.js';
 import { inRuns, runsSpan } from './filtered-rows.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
+/** Blocks sent as cells_clear operations (the session's clearCells): their ids, in order (none: not sent). */
+export type SendClears = (blocks: ClearBlock[]) => readonly string[];
+
 /** Columns `left`..`right` of the sheet. */
 export interface ColumnSpan {
   left: number;
@@ -79,7 +82,7 @@ export async function clearColumns(
   write: (changes: CellChange[]) => void,
   stopped: () => boolean,
   range?: RowRange,
-  clear?: (blocks: ClearBlock[]) => void,
+  clear?: SendClears,
 ): Promise<boolean> {
   const cols = spanColumns(spans);
   const cleared = await cellsToClear(sheet, cols, range);
@@ -101,7 +104,7 @@ export async function clearShownColumns(
   runs: readonly number[],
   write: (changes: CellChange[]) => void,
   stopped: () => boolean,
-  clear?: (blocks: ClearBlock[]) => void,
+  clear?: SendClears,
 ): Promise<boolean> {
   if (runs.length < 2) return false;
   const all = await cellsToClear(sheet, spanColumns(spans), runsSpan(runs));
@@ -118,7 +121,7 @@ export function shownCells(cleared: ClearedCells, runs: readonly number[]): Clea
 }
 
 /** A filtered clear's operations: a cells_clear per run and span, or none past CLEAR_RUN_BLOCKS_MAX (a change per cell then). */
-export function runsClear(sheet: WindowedSheet, spans: readonly ColumnSpan[], runs: readonly number[], clear?: (blocks: ClearBlock[]) => void) {
+export function runsClear(sheet: WindowedSheet, spans: readonly ColumnSpan[], runs: readonly number[], clear?: SendClears) {
   return clear && (runs.length / 2) * spans.length <= CLEAR_RUN_BLOCKS_MAX ? { blocks: runBlocks(sheet, spans, runs), clear } : undefined;
 }
 
@@ -184,12 +187,13 @@ export function clearedOfColumns(values: readonly (readonly CellValue[])[], cols
  * `blocks`, as those blocks (one small cells_clear each: the server empties them, whatever their
  * rows) instead of a change per cell through `write`.
  */
-export function clearCells(sheet: WindowedSheet, cleared: ClearedCells, write: (changes: CellChange[]) => void, blocks?: { blocks: ClearBlock[]; clear: (blocks: ClearBlock[]) => void }): boolean {
+export function clearCells(sheet: WindowedSheet, cleared: ClearedCells, write: (changes: CellChange[]) => void, blocks?: { blocks: ClearBlock[]; clear: SendClears }): boolean {
   const count = cleared.rows.length;
   if (count === 0) return false;
   if (blocks && blocks.blocks.length > 0) {
-    blocks.clear(blocks.blocks);
-    sheet.undo.record(cleared);
+    const ids = blocks.clear(blocks.blocks);
+    // The step keeps its clears: undone by the server once it gave them their versions (UndoStack.clearApplied).
+    sheet.undo.record(cleared, ids.length === blocks.blocks.length ? { ids, blocks: blocks.blocks } : undefined);
     return true;
   }
   const changes: CellChange[] = [];

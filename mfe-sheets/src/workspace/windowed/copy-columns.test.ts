@@ -86,7 +86,7 @@ test('Copy and Cut read the columns in column form, a window at a time (sheet.co
   try {
     const { sheet, columns, record } = sheetOf([[1, null, 'a\nb'], ['x', 'y', null]], 10);
     const write = jest.fn();
-    const clear = jest.fn();
+    const clear = jest.fn((blocks: unknown[]) => blocks.map((_, i) => `c${i}`));
     await copyColumns(sheet, [{ left: 2, right: 3 }], false, write, () => false, undefined, undefined, clear);
     expect(columns).toHaveBeenCalledTimes(1);
     expect(sheet.cells).not.toHaveBeenCalled();
@@ -117,7 +117,7 @@ test('with a row filter on (runs), Copy and Cut of whole columns take the rows i
     const { sheet } = readSheet(12_000, 2, (row) => row === 7_001);
     const record = jest.spyOn(sheet.undo, 'record');
     const write = jest.fn();
-    const clear = jest.fn();
+    const clear = jest.fn((blocks: unknown[]) => blocks.map((_, i) => `c${i}`));
     // Rows 2-3, 7,000-7,002 and 11,999 shown.
     const runs = [2, 2, 7_000, 3, 11_999, 1];
     await copyColumns(sheet, [{ left: 1, right: 1 }], true, write, () => false, undefined, undefined, clear, runs);
@@ -182,7 +182,7 @@ test("a Cut of every row while rows are inserted: read again, the clipboard hold
       sheet.remoteStructure(2, 'rows_insert', 0, 1);
     };
     const record = jest.spyOn(sheet.undo, 'record');
-    const clear = jest.fn();
+    const clear = jest.fn((blocks: unknown[]) => blocks.map((_, i) => `c${i}`));
     await copyColumns(sheet, [{ left: 0, right: 1 }], true, jest.fn(), () => false, undefined, undefined, clear);
     const cell = (r: number, c: number) => (empty(r, c) ? '' : `v${r}.${c}`);
     expect(clipboard.written).toEqual([Array.from({ length: rows + 1 }, (_, r) => `${cell(r, 0)}\t${cell(r, 1)}`).join('\n')]);

@@ -1,6 +1,6 @@
 import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type RowRange } from '@tessera/contracts';
 import type { ClearedCells } from '../undo/undo-stack.js';
-import { clearBlocks, clearCells, runsClear, spanColumns, type ColumnSpan } from './clear-columns.js';
+import { clearBlocks, clearCells, runsClear, spanColumns, type ColumnSpan, type SendClears } from './clear-columns.js';
 import { inRuns, runsSpan } from './filtered-rows.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
@@ -265,7 +265,7 @@ export function copyColumns(
   stopped: () => boolean,
   max = COPY_MAX_CHARS,
   range?: RowRange,
-  clear?: (blocks: ClearBlock[]) => void,
+  clear?: SendClears,
   runs?: readonly number[],
 ): Promise<void> {
   const cols = spanColumns(spans);

@@ -99,4 +99,26 @@ describe('RowWindows', () => {
     windows.arrived(3, 1, windowRows(3), new Set([1]));
     expect([0, 1, 2, 3].filter((i) => windows.get(i) !== undefined)).toEqual([0, 1, 3]);
   });
+  it('cells the server put back unsent (a clear undone): the windows shown of the block are to be read again, the others go; one read before that version is stale; an own edit on its way stays on top of the read', () => {
+    const windows = new RowWindows(4, 40, SIZE);
+    for (const index of [0, 1, 5]) windows.arrived(index, 4, windowRows(index));
+    windows.applyOwn([{ row: 12, col: 1, value: 'mine' }]);
+    // Put back at version 5 in rows 8..19: windows 0 and 1; only 0 is shown.
+    expect(windows.applyUnknown(5, [{ rows: { start: 8, count: 12 }, columns: { start: 1, count: 1 } }], new Set([0, 5]))).toEqual([0]);
+    expect(windows.version).toBe(5);
+    expect(windows.get(0)).toBeDefined();
+    expect(windows.has(1)).toBe(false);
+    expect(windows.get(5)?.[0]).toEqual(['r50', 'x']);
+    // Read before version 5: stale; read at 5: stored, the own edit on top (the server may not have had it then).
+    expect(windows.arrived(1, 4, windowRows(1))).toBe('stale');
+    expect(windows.catchUp(1, 4, windowRows(1))).toBe('stale');
+    expect(windows.arrived(1, 5, windowRows(1))).toBe('stored');
+    expect(windows.get(1)?.[2]).toEqual(['r12', 'mine']);
+    // A window outside the block read before it is brought up to date as before.
+    expect(windows.arrived(3, 4, windowRows(3))).toBe('stored');
+    // Where is not known (null): every window read before it is stale.
+    windows.applyUnknown(6, null, new Set());
+    expect(windows.has(3)).toBe(false);
+    expect(windows.arrived(3, 5, windowRows(3))).toBe('stale');
+  });
 });

@@ -69,6 +69,12 @@ interface LogEntry {
    * clear came: they land after it on the server). `changes` is empty then.
    */
   clear?: { blocks: readonly ClearBlock[]; keep: (row: number, col: number) => boolean };
+  /**
+   * Cells the server wrote without sending them (a cells_clear_undo: the cells of a clear put back)
+   * in these blocks (null: anywhere): a window of them read before this version cannot be brought
+   * up to date (stale), it is read again. `changes` is empty then.
+   */
+  unknown?: readonly ClearBlock[] | null;
 }
 
 const keepNone = () => false;
@@ -133,10 +139,9 @@ export class RowWindows {
    */
   catchUp(index: number, version: number, rows: GridData, cols?: readonly number[]): GridData | 'ahead' | 'stale' {
     if (version > this.current) return 'ahead';
-    if (version < this.current) {
-      if (version < this.loggedFrom) return 'stale';
-      this.replay(index, rows, version, cols && new Map(cols.map((col, k) => [col, k])));
-    }
+    if (version < this.current && (version < this.loggedFrom || this.unknownSince(index, version))) return 'stale';
+    // At the version held too: own edits on their way are not in it.
+    this.replay(index, rows, version, cols && new Map(cols.map((col, k) => [col, k])));
     return rows;
   }
 
@@ -169,10 +174,9 @@ export class RowWindows {
       this.held.set(index, { version, rows });
       return 'held';
     }
-    if (version < this.current) {
-      if (version < this.loggedFrom) return 'stale';
-      this.replay(index, rows, version);
-    }
+    if (version < this.current && (version < this.loggedFrom || this.unknownSince(index, version))) return 'stale';
+    // At the version held too: own edits on their way are not in it (a window read again after a clear's cells were put back).
+    this.replay(index, rows, version);
     this.held.delete(index);
     this.windows.set(index, rows);
     this.evict(keep);
@@ -194,6 +198,31 @@ export class RowWindows {
     this.writeEntry(entry, this.windows);
     for (const follower of this.followers) this.writeEntry(entry, follower.windows, follower.cols, follower.columnar);
     this.advance(version);
+  }
+
+  /**
+   * Cells the server wrote at `version` (the session's version now) without sending them: a clear's
+   * cells put back (cells_clear_undo) in `blocks` (null: anywhere). The windows held of them are
+   * out of date: those in `shown` stay shown until read again, and are returned (the caller reads
+   * them); the others go. A window of them read before `version` is stale (read again), copies
+   * being read start again.
+   */
+  applyUnknown(version: number, blocks: readonly ClearBlock[] | null, shown: ReadonlySet<number>): number[] {
+    this.record({ version, own: false, savedBy: null, changes: [], unknown: blocks });
+    const reread: number[] = [];
+    for (const index of [...this.windows.keys()]) {
+      if (!touches(blocks, index, this.size)) continue;
+      if (shown.has(index)) reread.push(index);
+      else this.windows.delete(index);
+    }
+    this.advance(version);
+    for (const follower of [...this.followers]) follower.onReset();
+    return reread;
+  }
+
+  /** Whether cells of window `index` were written unknown here after `version` (applyUnknown). */
+  private unknownSince(index: number, version: number): boolean {
+    return this.log.some((entry) => entry.unknown !== undefined && entry.version > version && touches(entry.unknown, index, this.size));
   }
 
   /** An own clear (made at the version held now): the windows held, and copies taken, show it at once. */
@@ -330,6 +359,12 @@ export class RowWindows {
       if (!keep.has(index)) this.windows.delete(index);
     }
   }
+}
+
+/** Whether rows of window `index` (of `size` rows) lie in one of `blocks` (null: anywhere). */
+function touches(blocks: readonly ClearBlock[] | null, index: number, size: number): boolean {
+  const first = index * size;
+  return blocks === null || blocks.some(({ rows }) => rows.start < first + size && rows.start + rows.count > first);
 }
 
 function setCell(cells: CellValue[], col: number, value: CellValue): void {

@@ -49,9 +49,13 @@ export class WindowedSheet {
   readonly undo = new UndoStack();
   rowCount: number;
   colCount: number;
+  /** Rows or columns moved (inserted, removed, the sheet replaced) so far, the user's or others': a place noted before is still right while this is unchanged. */
+  moves = 0;
   /** Windows the grid shows now: read when missing, never dropped. */
   private shown = new Set<number>();
   private readonly reading = new Set<number>();
+  /** Windows shown as they were until read again (putBack): a failed read of one is tried again, as of a window missing. */
+  private readonly outdated = new Set<number>();
   private readonly listeners = new Set<(reset: boolean, move?: StructureMove) => void>();
   private stopped = false;
   /** Own row or column ops not yet acknowledged: the windows are read again once they are. */
@@ -486,6 +490,7 @@ export class WindowedSheet {
     const move = { type, index, count };
     // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
     this.undo.own(move, () => this.removedCells(move));
+    this.moves++;
     this.resize(type, count);
     this.ownMoves.push(move);
   }
@@ -542,6 +547,19 @@ export class WindowedSheet {
     this.notify(false);
   }
 
+  /**
+   * Cells the server put back at `version` (a clear undone: cells_clear_undo, its values not sent)
+   * in `blocks` (null: where is not known): the windows shown of them are read again (shown as they
+   * were meanwhile), the others held go; own edits on their way stay on top (the log replays them).
+   */
+  putBack(version: number, blocks: readonly ClearBlock[] | null): void {
+    for (const index of this.windows.applyUnknown(version, blocks, this.shown)) {
+      this.outdated.add(index);
+      void this.load(index);
+    }
+    this.notify(false);
+  }
+
   /** Rows or columns inserted or removed by someone, at `version`: the size changes, every window is read again. */
   remoteStructure(version: number, type: StructureOperationType, index: number, count: number): void {
     this.resize(type, count);
@@ -552,6 +570,7 @@ export class WindowedSheet {
 
   /** Rows moved other than by the user's own ops: what was held is not shown any more. */
   private othersMoved(): void {
+    this.moves++;
     this.moved = null;
     if (this.ownMoves.length > 0) this.movesUnknown = true;
   }
@@ -585,6 +604,7 @@ export class WindowedSheet {
   }
 
   private reload(version: number, move?: StructureMove): void {
+    this.outdated.clear();
     this.windows.reset(version);
     this.notify(true, move);
     for (const index of this.shown) void this.load(index);
@@ -602,7 +622,7 @@ export class WindowedSheet {
     }
     if (this.stopped) return;
     if (!answer) {
-      setTimeout(() => this.shown.has(index) && !this.windows.has(index) && void this.load(index), RETRY_MS);
+      setTimeout(() => this.shown.has(index) && (!this.windows.has(index) || this.outdated.has(index)) && void this.load(index), RETRY_MS);
       return;
     }
     const arrival = this.windows.arrived(index, answer.version, answer.data, this.shown);
@@ -611,7 +631,10 @@ export class WindowedSheet {
       if (this.shown.has(index)) void this.load(index);
       return;
     }
-    if (arrival === 'stored') this.notify(false);
+    if (arrival === 'stored') {
+      this.outdated.delete(index);
+      this.notify(false);
+    }
   }
 
   private notify(reset: boolean, move?: StructureMove): void {
