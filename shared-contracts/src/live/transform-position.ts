@@ -199,6 +199,8 @@ export function transformOperation<T extends LiveOperation>(op: T, through: Move
     const [{ rows, columns }] = blocks;
     return { operation: rows === op.rows && columns === op.columns ? op : { ...op, rows, columns }, dropped: 0 };
   }
+  // An undo of a clear names the clear's version: the server moves its cells from there itself (cells-clear.ts clearedPlacesThrough).
+  if (op.type === 'cells_clear_undo') return { operation: op, dropped: 0 };
   return { operation: transformStructure(op as T & StructureStep, through, side), dropped: 0 };
 }
 
