@@ -87,7 +87,11 @@ export class FindScan {
   private readonly picked: FindMatch[] = [];
   private passed = false;
 
-  constructor(private readonly query: Pick<FindQuery, 'q' | 'after_row' | 'after_col' | 'direction' | 'limit'>) {
+  /** `shows`: the rows the user's row filter shows (a row failing it is passed over: its matches are neither answered nor counted). */
+  constructor(
+    private readonly query: Pick<FindQuery, 'q' | 'after_row' | 'after_col' | 'direction' | 'limit'>,
+    private readonly shows?: (row: readonly CellValue[]) => boolean,
+  ) {
     this.needle = findNeedle(query.q);
   }
 
@@ -108,6 +112,7 @@ export class FindScan {
     };
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      if (this.shows && !this.shows(row)) continue;
       const r = first + i;
       for (let c = 0; c < row.length; c++) {
         if (!cellMatches(row[c], this.needle)) continue;

@@ -47,7 +47,8 @@ export const ColumnFilterBodySchema = z.strictObject({
 });
 export type ColumnFilterBody = z.output<typeof ColumnFilterBodySchema>;
 
-const FiltersSchema = z
+/** The filters of a request (POST /sheets/:id/filter, its values, a find with a filter on). */
+export const FiltersSchema = z
   .array(ColumnFilterBodySchema, { error: 'filters must be a list of column filters' })
   .max(FILTER_COLUMNS_MAX, `at most ${FILTER_COLUMNS_MAX} columns may be filtered`)
   .refine((filters) => new Set(filters.map((f) => f.column)).size === filters.length, { error: 'each column may be filtered once' })
@@ -112,8 +113,8 @@ export const columnFilterOf = (body: ColumnFilterBody): ColumnFilter => ({
 /** Does a row hold a value (a cell neither null nor '')? The filter's range ends at the last such row (grid-filter's usedRows). */
 const holdsValue = (row: readonly CellValue[] | undefined): boolean => row !== undefined && row.some((v) => v !== null && v !== undefined && v !== '');
 
-/** The filters prepared for many rows: does a row pass every column's, but `except`'s? */
-function rowTest(filters: readonly ColumnFilterBody[], except?: number): (row: readonly CellValue[] | undefined) => boolean {
+/** The filters prepared for many rows: does a row pass every column's, but `except`'s? (A find with a filter on skips the rows failing it.) */
+export function filterRowTest(filters: readonly ColumnFilterBody[], except?: number): (row: readonly CellValue[] | undefined) => boolean {
   const tests = filters.filter((f) => f.column !== except).map((f) => [f.column, columnFilterTest(columnFilterOf(f))] as const);
   return (row) => {
     for (const [col, test] of tests) if (!test(row?.[col])) return false;
@@ -133,7 +134,7 @@ export class RowFilterScan {
   private shownPastUsed = 0;
 
   constructor(filters: readonly ColumnFilterBody[]) {
-    this.passes = rowTest(filters);
+    this.passes = filterRowTest(filters);
   }
 
   /** Rows from absolute row `first`, in order. */
@@ -196,7 +197,7 @@ export class FilterValuesScan {
     private readonly column: number,
     private readonly search: string,
   ) {
-    this.passes = rowTest(filters, column);
+    this.passes = filterRowTest(filters, column);
   }
 
   /** Rows from absolute row `first`, in order. */
