@@ -179,6 +179,4 @@ export const FIND_TEXTS = {
   /** The api stopped counting at FIND_COUNT_CAP (a windowed sheet). */
   countMore: (n: number, cap: number) => `${n.toLocaleString('en-US')} of more than ${cap.toLocaleString('en-US')}`,
   failed: 'The sheet could not be searched. Try again.',
-  /** A windowed sheet's find walked this many matches the user's row filter hides, none shown: Enter walks on. */
-  hiddenPassed: (n: number) => `${n.toLocaleString('en-US')} matches passed over (hidden by your filter); Enter searches on`,
 } as const;

@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { columnFilterBody, columnFilterTest, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { columnFilterTest, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -634,7 +634,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         showFrom(keep, editing);
         return;
       }
-      const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
+      const body = { filters: filter.bodies() };
       const asking = on.current.askFilter?.(body).then((answer) => {
         // Its failure said on the grid's status line (the rows shown stay as they were).
         if (!answer.success) throw new Error(answer.error);
