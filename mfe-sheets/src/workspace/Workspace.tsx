@@ -65,9 +65,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const askFilter = useMemo(() => (body: SheetFilterBody) => service.filter(sheetId ?? '', body), [service, sheetId]);
   const askFilterValues = useMemo(
     () => async (column: number, search: string) => {
-      if (!sheet) return null;
+      if (!sheet) return { error: '' };
       const answer = await service.filterValues(sheet.id, { filters: sheetFilter(sheet.data).bodies(), column, search });
-      return answer.success ? answer.data : null;
+      return answer.success ? answer.data : { error: answer.error };
     },
     [service, sheet],
   );

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { FILTER_TEXTS, FILTER_VALUES_SHOWN, type GridData } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { FilterDialog } from './FilterDialog.js';
@@ -28,4 +28,20 @@ test('the empty cells inside the range are one value, (Blanks), with their count
   renderInShell(<FilterDialog data={rows} column={0} label="Code" onClose={() => {}} />);
   fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.search }), { target: { value: 'blank' } });
   expect(screen.getByTestId('filter-values')).toHaveTextContent(`${FILTER_TEXTS.blank} (2)`);
+});
+
+test("a windowed sheet's values that the api could not give: the dialog says why (the service's text) instead of an empty list; a later answer replaces it", async () => {
+  const FAILED = 'The sheet could not be loaded: You have 4 sheet reads under way. Wait for one to finish.';
+  const asked: string[] = [];
+  const askValues = async (_column: number, search: string) => {
+    asked.push(search);
+    return search === '' ? { error: FAILED } : { values: [['v1', 3]] as [string, number][], more: 0 };
+  };
+  renderInShell(<FilterDialog data={[]} column={0} label="Code" onClose={() => {}} askValues={askValues} />);
+  expect(await screen.findByRole('alert')).toHaveTextContent(FAILED);
+  expect(screen.queryByText(FILTER_TEXTS.noValues)).toBeNull();
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.search }), { target: { value: 'v' } });
+  await waitFor(() => expect(screen.getByTestId('filter-values')).toHaveTextContent('v1 (3)'));
+  expect(screen.queryByRole('alert')).toBeNull();
+  expect(asked).toEqual(['', 'v']);
 });

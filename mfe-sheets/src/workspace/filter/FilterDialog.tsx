@@ -29,9 +29,10 @@ export interface FilterDialogProps {
   onClose(): void;
   /**
    * A windowed sheet's: the column's values (the first FILTER_VALUES_SHOWN matching the search, and
-   * how many more) asked of the api, its rows not all being here; null when the answer failed.
+   * how many more) asked of the api, its rows not all being here; `error`: why it failed (shown in
+   * place of the list, as the grid's status line says a failed filter).
    */
-  askValues?(column: number, search: string): Promise<ServedValues | null>;
+  askValues?(column: number, search: string): Promise<ServedValues | { error: string }>;
 }
 
 /** A column's values as the api lists them for the dialog, and how many more there are. */
@@ -77,10 +78,16 @@ function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDia
   const needle = search.trim().toLowerCase();
   // A windowed sheet's values come from the api, asked again as the search changes (once it pauses).
   const [served, setServed] = useState<ServedValues | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
     if (!askValues) return undefined;
     let live = true;
-    const timer = setTimeout(() => void askValues(column, needle).then((answer) => live && setServed(answer)), needle === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    const settle = (answer: ServedValues | { error: string }) => {
+      if (!live) return;
+      setServed('error' in answer ? null : answer);
+      setFailed('error' in answer ? answer.error : null);
+    };
+    const timer = setTimeout(() => void askValues(column, needle).then(settle), needle === '' ? 0 : SEARCH_DEBOUNCE_MS);
     return () => {
       live = false;
       clearTimeout(timer);
@@ -168,6 +175,11 @@ function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDia
               </Text>
             </Flex>
           ))}
+          {failed && (
+            <Text fontSize="sm" color="fg.error" role="alert" data-testid="filter-values-failed">
+              {failed}
+            </Text>
+          )}
           {listed.length === 0 && (!askValues || served) && (
             <Text fontSize="sm" color="fg.muted">
               {FILTER_TEXTS.noValues}
