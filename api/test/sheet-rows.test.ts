@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CellValue, type ColumnFilterBody, cellMatches, columnFilterOf, columnFilterTest, distinctValues, shownCellText, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
+import { type CellValue, type ColumnFilterBody, FILTER_TEXTS_MAX, FILTER_VALUES_SHOWN, valueMatchesSearch, cellMatches, columnFilterOf, columnFilterTest, distinctValues, shownCellText, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
@@ -269,6 +269,12 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.deepEqual(values.values, distinctValues(others.rows.map((r) => shownCellText(model[r][0]))).values);
     assert.deepEqual(values.values.map(([text]) => text), ['Closed', 'open', 'pending', '']);
     assert.equal(values.more, 0);
+    // Every value matching a search, not the first 200 (the dialog's Select all / Clear with it), as many as a filter may list.
+    const texts = (search: string) => distinctValues(whole(3).rows.map((r) => shownCellText(model[r][3])).filter((t) => valueMatchesSearch(t, search))).values;
+    const n1 = texts('n1');
+    assert.ok(n1.length > FILTER_VALUES_SHOWN && n1.length < FILTER_TEXTS_MAX);
+    assert.deepEqual(await sheets.filterValues(id, { filters, column: 3, search: 'n1', all: false }), { id, version: values.version, values: n1.slice(0, FILTER_VALUES_SHOWN), more: n1.length - FILTER_VALUES_SHOWN });
+    assert.deepEqual(await sheets.filterValues(id, { filters, column: 3, search: 'n1', all: true }), { id, version: values.version, values: n1, more: 0 });
     await assert.rejects(sheets.filterRows(id, { filters: [{ column: columns, values: null, condition: null }] }), /column 4 is not in the sheet/);
 
     // Rows inserted between the first window and the second: the answer is of one layout, before the insert or after it

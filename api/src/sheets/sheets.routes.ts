@@ -8,6 +8,8 @@ import {
   FILTER_BODY_MAX_BYTES,
   FilteredFindBodySchema,
   FILTER_COLUMNS_MAX,
+  FILTER_TEXTS_MAX,
+  FILTER_TEXTS_MAX_CHARS,
   FILTER_VALUES_SHOWN,
   SheetFilterBodySchema,
   SheetFilterResultSchema,
@@ -97,7 +99,7 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.find(id, query, () => reply.raw.destroyed || request.raw.socket.destroyed, filters);
   });
 
-  app.post('/:id/filter/values', withDoc({ summary: 'A column\'s values for its row filter', description: `${filterDoc} The values of column (its text as shown, '' for the blanks) in the rows the other columns' filters show of the filter's range, containing search (without case; the blanks as '(Blanks)'), in the filter list's order (numbers, then texts, the blanks last): the first FILTER_VALUES_SHOWN (${FILTER_VALUES_SHOWN}) with how many cells show each, and more, how many other values there are.`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterValuesBodySchema, responses: { 200: SheetFilterValuesResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+  app.post('/:id/filter/values', withDoc({ summary: 'A column\'s values for its row filter', description: `${filterDoc} The values of column (its text as shown, '' for the blanks) in the rows the other columns' filters show of the filter's range, containing search (without case; the blanks as '(Blanks)'), in the filter list's order (numbers, then texts, the blanks last): the first FILTER_VALUES_SHOWN (${FILTER_VALUES_SHOWN}) with how many cells show each, and more, how many other values there are; with all: true (the dialog's Select all or Clear with a search), as many as a filter may list (FILTER_TEXTS_MAX, ${FILTER_TEXTS_MAX}, texts of FILTER_TEXTS_MAX_CHARS, ${FILTER_TEXTS_MAX_CHARS}, characters together).`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterValuesBodySchema, responses: { 200: SheetFilterValuesResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const body = validate(SheetFilterValuesBodySchema, request.body);
     return sheets.filterValues(id, body, () => reply.raw.destroyed || request.raw.socket.destroyed);

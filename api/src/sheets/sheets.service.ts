@@ -357,7 +357,7 @@ export class SheetsService {
   /** A column's values for a windowed sheet's filter dialog (POST /sheets/:id/filter/values), scanned as filterRows. */
   async filterValues(id: string, body: SheetFilterValuesBody, closed: () => boolean = () => false): Promise<SheetFilterValuesResult> {
     const columns = [...body.filters.map((f) => f.column), body.column];
-    const { sheet, scan } = await this.scanFiltered(id, columns, () => new FilterValuesScan(body.filters, body.column, body.search), closed);
+    const { sheet, scan } = await this.scanFiltered(id, columns, () => new FilterValuesScan(body.filters, body.column, body.search, body.all), closed);
     return { id, version: sheet.version, ...scan.result() };
   }
 

@@ -294,6 +294,7 @@ describe('hostile: row windows', () => {
       [{ filters: [], column: -1 }, COLUMN, 'values'],
       [{ filters: [], column: 0, search: 'x'.repeat(257) }, 'search may be at most 256 characters', 'values'],
       [{ filters: [], column: 0, limit: 10_000 }, 'Unrecognized key: "limit"', 'values'],
+      [{ filters: [], column: 0, all: 'yes' }, 'all must be true or false', 'values'],
       [{ filters: [] }, COLUMN, 'values'],
       // A column the sheet does not have (it has 2).
       [{ filters: [], column: 2 }, 'column 2 is not in the sheet (it has 2 columns)', 'values'],

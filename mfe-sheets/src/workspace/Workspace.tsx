@@ -64,9 +64,9 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const sheetId = sheet?.id ?? null;
   const askFilter = useMemo(() => (body: SheetFilterBody) => service.filter(sheetId ?? '', body), [service, sheetId]);
   const askFilterValues = useMemo(
-    () => async (column: number, search: string) => {
+    () => async (column: number, search: string, all?: boolean) => {
       if (!sheet) return { error: '' };
-      const answer = await service.filterValues(sheet.id, { filters: sheetFilter(sheet.data).bodies(), column, search });
+      const answer = await service.filterValues(sheet.id, { filters: sheetFilter(sheet.data).bodies(), column, search, ...(all ? { all } : {}) });
       return answer.success ? answer.data : { error: answer.error };
     },
     [service, sheet],

@@ -76,11 +76,17 @@ export const SheetFilterResultSchema = z.object({
 });
 export type SheetFilterResult = z.infer<typeof SheetFilterResultSchema>;
 
-/** POST /sheets/:id/filter/values' body: the filters (the column's own is left out), the column, the dialog's search text. */
+/**
+ * POST /sheets/:id/filter/values' body: the filters (the column's own is left out), the column, the
+ * dialog's search text; `all`: every value matching, not the first FILTER_VALUES_SHOWN (the dialog's
+ * Select all / Clear with a search), as many as a filter may list (FILTER_TEXTS_MAX texts of
+ * FILTER_TEXTS_MAX_CHARS characters in all; `more` says how many did not fit).
+ */
 export const SheetFilterValuesBodySchema = z.strictObject({
   filters: FiltersSchema,
   column: ColumnIndexSchema,
   search: z.string().max(FILTER_VALUE_MAX_CHARS, `search may be at most ${FILTER_VALUE_MAX_CHARS} characters`).default(''),
+  all: z.boolean({ error: 'all must be true or false' }).optional(),
 });
 export type SheetFilterValuesBody = z.output<typeof SheetFilterValuesBodySchema>;
 
@@ -181,6 +187,8 @@ function hashText(text: string): number {
  * as a stable sort of first appearances puts it): one pushed past them can never come back (the
  * list's last only moves up), so the rest are counted by a hash each (their number, exact but for a
  * 53-bit hash's collisions), never kept. Memory: the listed texts and 8 bytes or so a further value.
+ * `all`: as many as a filter may list instead (FILTER_TEXTS_MAX texts, FILTER_TEXTS_MAX_CHARS
+ * characters together), the list cut from its end to fit.
  */
 export class FilterValuesScan {
   private readonly passes: (row: readonly CellValue[] | undefined) => boolean;
@@ -191,13 +199,22 @@ export class FilterValuesScan {
   private blanks = 0;
   /** Blanks of rows holding no value since the last row holding one (outside the range if no later row holds one). */
   private blanksPastUsed = 0;
+  /** Texts listed at most, and their characters together. */
+  private readonly most: number;
+  private readonly mostChars: number;
+  private chars = 0;
+  /** A text was cut from the list's end: none past its last may join it (the list is the first of all seen). */
+  private cut = false;
 
   constructor(
     filters: readonly ColumnFilterBody[],
     private readonly column: number,
     private readonly search: string,
+    all = false,
   ) {
     this.passes = filterRowTest(filters, column);
+    this.most = all ? FILTER_TEXTS_MAX : FILTER_VALUES_SHOWN;
+    this.mostChars = all ? FILTER_TEXTS_MAX_CHARS : Infinity;
   }
 
   /** Rows from absolute row `first`, in order. */
@@ -232,14 +249,18 @@ export class FilterValuesScan {
       if (compareFilterTexts(listed[mid], text) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo >= FILTER_VALUES_SHOWN) {
+    if (lo >= this.most || (this.cut && lo >= listed.length) || (lo >= listed.length && this.chars + text.length > this.mostChars)) {
+      if (lo >= listed.length) this.cut = true;
       this.rest.add(hashText(text));
       return;
     }
     listed.splice(lo, 0, text);
     this.counts.set(text, 1);
-    if (listed.length > FILTER_VALUES_SHOWN) {
+    this.chars += text.length;
+    while (listed.length > this.most || this.chars > this.mostChars) {
       const out = listed.pop() as string;
+      this.cut = true;
+      this.chars -= out.length;
       this.counts.delete(out);
       this.rest.add(hashText(out));
     }
@@ -251,7 +272,7 @@ export class FilterValuesScan {
     let more = this.rest.size;
     const blanks = this.blanks - this.blanksPastUsed;
     if (blanks > 0) {
-      if (values.length < FILTER_VALUES_SHOWN) values.push(['', blanks]);
+      if (values.length < this.most && !this.cut) values.push(['', blanks]);
       else more++;
     }
     return { values, more };

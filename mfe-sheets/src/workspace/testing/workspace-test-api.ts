@@ -81,7 +81,7 @@ export function filterIn(rows: GridData, body: unknown, values: boolean): object
   if (values) {
     const parsed = SheetFilterValuesBodySchema.safeParse(body);
     if (!parsed.success) return { error: parsed.error.issues[0].message };
-    const scan = new FilterValuesScan(parsed.data.filters, parsed.data.column, parsed.data.search);
+    const scan = new FilterValuesScan(parsed.data.filters, parsed.data.column, parsed.data.search, parsed.data.all);
     feed(scan);
     return scan.result();
   }
