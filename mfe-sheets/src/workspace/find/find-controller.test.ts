@@ -94,3 +94,32 @@ test("with the user's row filter on, each search carries it: the count is the ap
   expect(jumps.at(-1)).toEqual([170_001, 1]);
   expect(statusText(finder.status)).toBe(FIND_TEXTS.count(30, 40));
 });
+
+test("a filter just set (its rows still being asked of the api): the match is gone to once the grid shows the filter's rows, not before", async () => {
+  const link: GridData = [];
+  const jumps: [number, number][] = [];
+  gridLink(link).jumpTo = (row, col) => jumps.push([row, col]);
+  // The grid's rows are still the filter's before: it hides row 40, which the new filter shows.
+  let shown = (row: number) => row !== 40;
+  gridLink(link).rowShown = (row) => shown(row);
+  let rowsIn = () => {};
+  gridLink(link).filterSettled = () => new Promise<void>((resolve) => (rowsIn = resolve));
+  const finder = new FindController(() => ({
+    kind: 'windowed',
+    sheet: { rowAt: () => undefined } as unknown as WindowedSheet,
+    link,
+    filters: () => [{ column: 0, values: null, condition: { kind: 'not_empty', value: '' } }],
+    search: async () => ({ success: true, data: { id: 's', version: 1, row_count: 100, matches: [[40, 0, 1]], total: 1, complete: true, wrapped: false } }),
+  }));
+  finder.setQuery('pear');
+  await jest.advanceTimersByTimeAsync(FIND_TYPING_MS);
+  expect(jumps).toEqual([]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.searching);
+  // The filter's rows arrive: row 40 shown, gone to.
+  shown = () => true;
+  rowsIn();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(jumps).toEqual([[40, 0]]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 1));
+  gridLink(link).filterSettled = null;
+});

@@ -207,6 +207,8 @@ export class FindController {
     const filters = target.filters?.() ?? [];
     const query: FindQuery = { q: this.query, direction: step === 1 ? 'next' : 'prev', limit: FIND_PAGE, ...(from ? { after_row: from[0], after_col: from[1] } : {}) };
     const answer = await target.search(query, filters);
+    // A filter just set: its rows are asked of the api meanwhile; the match is gone to once the grid shows them.
+    if (target.link) await gridLink(target.link).filterSettled?.();
     if (generation !== this.generation) return;
     if (!answer.success) {
       this.marks.clear();

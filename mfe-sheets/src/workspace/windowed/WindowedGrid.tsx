@@ -625,8 +625,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     shared.place = place;
     const rowShown = (row: number) => !view.current || view.current.positionOf(row) >= 0;
     shared.rowShown = rowShown;
+    const filterSettled = rowFilter.settled;
+    shared.filterSettled = filterSettled;
     return () => {
       if (shared.rowShown === rowShown) shared.rowShown = null;
+      if (shared.filterSettled === filterSettled) shared.filterSettled = null;
       if (shared.hot === h) shared.hot = null;
       if (shared.jumpTo === jumpTo) shared.jumpTo = null;
       if (shared.place === place) shared.place = null;

@@ -59,6 +59,13 @@ export function useWindowedFilter(
   const ownRowOps = useRef(0);
   /** The filter's rows asked of the api again, the user's place kept (set by the effect). */
   const askAgain = useRef(() => {});
+  /** The rows shown are being asked of the api (the view is the filter's before); waiting for them: settled(). */
+  const asking = useRef(false);
+  const waiting = useRef<(() => void)[]>([]);
+  const settle = () => {
+    asking.current = false;
+    for (const resolve of waiting.current.splice(0)) resolve();
+  };
   // Read through refs: the effect is the filter's for its life, the grid's functions are each render's.
   const at = useRef({ positions, grid, askFilter });
   at.current = { positions, grid, askFilter };
@@ -89,22 +96,26 @@ export function useWindowedFilter(
         const editing = h ? g.editingCell(h) : null;
         view.current = null;
         showFrom(keep, editing);
+        settle();
         return;
       }
       const body = { filters: filter.bodies() };
-      const asking = at.current.askFilter()?.(body).then((answer) => {
+      const sent = at.current.askFilter()?.(body).then((answer) => {
         // Its failure said on the grid's status line (the rows shown stay as they were).
         if (!answer.success) throw new Error(answer.error);
         return answer;
       });
-      if (!asking) return;
+      if (!sent) return settle();
+      asking.current = true;
       // The api reads every row: said while under way, as the grid's other work on every row.
-      void g.track(asking).then((answer) => {
-        if (n !== asked || !answer) return;
+      void g.track(sent).then((answer) => {
+        // A later ask under way: it settles.
+        if (n !== asked) return;
+        if (!answer) return settle();
         // Rows inserted or removed since it was read (the user's own, not on the server yet; others' on their way): asked again, a few times.
         if (answer.data.row_count !== sheet.rowCount && attempt < FILTER_ASKS) return ask(keepPlace, attempt + 1);
         const runs = unpackRuns(answer.data.runs, answer.data.row_count);
-        if (!runs) return;
+        if (!runs) return settle();
         const rowsShown = new FilteredRows(runs, answer.data.row_count);
         // Still not the sheet's size: rows past the answer's end shown (as own inserts), rows past the sheet's end dropped.
         if (sheet.rowCount > rowsShown.rowCount) rowsShown.rowsInserted(rowsShown.rowCount, sheet.rowCount - rowsShown.rowCount);
@@ -116,6 +127,7 @@ export function useWindowedFilter(
         view.current = rowsShown;
         filter.counted(answer.data.shown, answer.data.rows);
         showFrom(keep, editing);
+        settle();
       });
     };
     const reapply = () => ask(false);
@@ -168,12 +180,17 @@ export function useWindowedFilter(
     if (filter.active) reapply();
     return () => {
       asked++;
+      settle();
       if (filter.reapply === reapply) filter.reapply = null;
       sheet.othersCells = null;
     };
   }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return {
+    /** Settles once the rows the filter shows now are in (at once when none is being asked for). */
+    settled(): Promise<void> {
+      return asking.current ? new Promise((resolve) => waiting.current.push(resolve)) : Promise.resolve();
+    },
     /**
      * The windows were reset (`move`: someone's row or column op; none: the user's own op
      * acknowledged, a sort, a sync), read after the editor's cell (at its sheet row before the rows
