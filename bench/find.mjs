@@ -4,7 +4,8 @@
 // (its 500-row chunks, as an import writes them); column A holds `k{row}`, the others numbers.
 // Prints, with the load average: a unique text in the last rows (the whole sheet read to count it),
 // a text in every row (the scan stops once the matches asked for are found past FIND_COUNT_CAP),
-// a text found nowhere (the whole sheet read); then the same in version 1 (GET .../versions/1/find's scan:
+// a text found nowhere (the whole sheet read); with a row filter on (POST's scan: a sparse one, half the rows, a
+// values list); then the same in version 1 (GET .../versions/1/find's scan:
 // the first find rebuilds the version, later ones scan it kept); and the process's peak resident size.
 // FIND_ROWS: another row count (default 1,000,000). Build first: pnpm --filter @tessera/api run build.
 import os from 'node:os';
@@ -33,6 +34,21 @@ for (let round = 0; round < 2; round++) {
   for (const [label, query] of runs) {
     started = performance.now();
     const result = await sheets.find(id, query);
+    const took = performance.now() - started;
+    const first = result.matches[0];
+    console.log(`${label}: ${(took / 1000).toFixed(2)} s; total ${result.total}${result.complete ? '' : '+'}, first ${first ? `row ${first[0]} col ${first[1]}` : 'none'} (load ${load()})`);
+  }
+}
+// With a row filter on (POST /sheets/:id/find): the rows it hides passed over, the count of those shown.
+const filtered = [
+  ['filter: 11 rows shown (A contains k99999), a text in every row (k): whole sheet parsed and judged, total of the rows shown', [{ column: 0, values: null, condition: { kind: 'contains', value: `k${Math.floor(ROWS / 10) - 1}` } }], { q: 'k', direction: 'next', limit: 100 }],
+  ['filter: half the rows shown (B less than half), a text in every row (k): stops past the count cap', [{ column: 1, values: null, condition: { kind: 'less', value: String((ROWS * COLS) / 2) } }], { q: 'k', direction: 'next', limit: 100 }],
+  ['filter: a values list of 1,000 texts (A only k0..k999), a text only a hidden row holds (in the last rows): none; chunks without it not parsed', [{ column: 0, values: { mode: 'only', texts: Array.from({ length: 1_000 }, (_, i) => `k${i}`) }, condition: null }], { q: `k${ROWS - 10}`, direction: 'next', limit: 100 }],
+];
+for (let round = 0; round < 2; round++) {
+  for (const [label, filters, query] of filtered) {
+    started = performance.now();
+    const result = await sheets.find(id, query, undefined, filters);
     const took = performance.now() - started;
     const first = result.matches[0];
     console.log(`${label}: ${(took / 1000).toFixed(2)} s; total ${result.total}${result.complete ? '' : '+'}, first ${first ? `row ${first[0]} col ${first[1]}` : 'none'} (load ${load()})`);

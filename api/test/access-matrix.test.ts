@@ -53,6 +53,8 @@ const BODIES: Record<string, unknown> = {
   // A windowed sheet's row filter and its column's values (personal, nothing stored): anyone who may view the sheet, viewers too.
   'POST /api/v1/sheets/:id/filter': { filters: [{ column: 0, condition: { kind: 'not_empty', value: '' } }] },
   'POST /api/v1/sheets/:id/filter/values': { filters: [], column: 0 },
+  // Find with the row filter on (its filters in the body): as GET's find, viewers too.
+  'POST /api/v1/sheets/:id/find': { q: 'A', filters: [{ column: 0, condition: { kind: 'not_empty', value: '' } }] },
 };
 
 const key = (r: Pick<CollectedRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

@@ -86,8 +86,8 @@ describe('the OpenAPI document', () => {
     assert.equal(login.requestBody.content['application/json']!.schema.$ref, '#/components/schemas/LoginBody');
     const list = doc.paths['/api/v1/sheets']!.get as { parameters: { name: string; in: string }[] };
     assert.deepEqual(list.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['favorites', 'group_id', 'limit', 'offset', 'order', 'search', 'sort']);
-    // A windowed sheet's row filter: a POST for its body (the filters' texts, up to FILTER_BODY_MAX_BYTES), described by its contracts schema.
-    for (const [path, body] of [['/api/v1/sheets/{id}/filter', 'SheetFilterBody'], ['/api/v1/sheets/{id}/filter/values', 'SheetFilterValuesBody']]) {
+    // A windowed sheet's row filter, and find with it on: a POST for its body (the filters' texts, up to FILTER_BODY_MAX_BYTES), described by its contracts schema.
+    for (const [path, body] of [['/api/v1/sheets/{id}/filter', 'SheetFilterBody'], ['/api/v1/sheets/{id}/filter/values', 'SheetFilterValuesBody'], ['/api/v1/sheets/{id}/find', 'FilteredFindBody']]) {
       const filter = doc.paths[path]?.post as { requestBody: { content: Record<string, { schema: { $ref: string } }> } } | undefined;
       assert.equal(filter?.requestBody.content['application/json']!.schema.$ref, `#/components/schemas/${body}`, path);
     }

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CellValue, type ColumnFilterBody, cellMatches, columnFilterOf, columnFilterTest, distinctValues, shownCellText, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
+import { type CellValue, type ColumnFilterBody, FILTER_TEXTS_MAX, FILTER_VALUES_SHOWN, valueMatchesSearch, cellMatches, columnFilterOf, columnFilterTest, distinctValues, shownCellText, SheetFilterResultSchema, SheetFilterValuesResultSchema, unpackRuns, FIND_COUNT_CAP, type FindMatch, FindResultSchema, findNeedle, formulasOverLimit, type GridData, heldCells, HYBRID_MAX_CELLS, SHEET_ROWS_WINDOW_MAX, SheetRowsSchema, SheetSchema, WINDOWED_SHEET_MIN_ROWS } from '@tessera/contracts';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
@@ -269,6 +269,12 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.deepEqual(values.values, distinctValues(others.rows.map((r) => shownCellText(model[r][0]))).values);
     assert.deepEqual(values.values.map(([text]) => text), ['Closed', 'open', 'pending', '']);
     assert.equal(values.more, 0);
+    // Every value matching a search, not the first 200 (the dialog's Select all / Clear with it), as many as a filter may list.
+    const texts = (search: string) => distinctValues(whole(3).rows.map((r) => shownCellText(model[r][3])).filter((t) => valueMatchesSearch(t, search))).values;
+    const n1 = texts('n1');
+    assert.ok(n1.length > FILTER_VALUES_SHOWN && n1.length < FILTER_TEXTS_MAX);
+    assert.deepEqual(await sheets.filterValues(id, { filters, column: 3, search: 'n1', all: false }), { id, version: values.version, values: n1.slice(0, FILTER_VALUES_SHOWN), more: n1.length - FILTER_VALUES_SHOWN });
+    assert.deepEqual(await sheets.filterValues(id, { filters, column: 3, search: 'n1', all: true }), { id, version: values.version, values: n1, more: 0 });
     await assert.rejects(sheets.filterRows(id, { filters: [{ column: columns, values: null, condition: null }] }), /column 4 is not in the sheet/);
 
     // Rows inserted between the first window and the second: the answer is of one layout, before the insert or after it
@@ -285,6 +291,54 @@ describe('a window of rows, read from the chunks it overlaps', () => {
     assert.ok(shift === 0 || shift === 10, `rows ${moved.row_count}`);
     assert.equal(moved.shown, expected.rows.length);
     assert.equal(unpackRuns(moved.runs, moved.row_count)![0], expected.rows[0] + shift);
+  });
+
+  it("find with a row filter on: the matches and count of the rows it shows, as the whole grid's find over its filtered rows, across windows and chunks of any size (row ops, a column op pending)", async () => {
+    // 11,050 rows: a status, an amount, a formula's text; empty rows at the end. Three windows of the scan's, chunks moved by row ops.
+    const STATUS = ['open', 'Closed', 'pending', '', 'open'];
+    let model: GridData = Array.from({ length: 11_050 }, (_, r) => (r >= 11_000 ? [null, null, null] : [STATUS[r % 5], r % 97, r % 7 === 0 ? `=B${r + 1}*2` : `n${r}`]));
+    const id = await create(model);
+    let columns = 3;
+    for (const op of [{ type: 'rows_insert', index: 4_990, count: 30 }, { type: 'rows_remove', index: 10, count: 5 }, { type: 'columns_insert', index: 1, count: 1 }] as StoredStructureOp[]) {
+      await sheets.applyStructure(id, op, userId);
+      model = restructure(structuredClone(model), [], columns, op).grid;
+      if (op.type === 'columns_insert') columns += op.count;
+    }
+    const filters: ColumnFilterBody[] = [
+      { column: 0, values: { mode: 'except', texts: ['Closed', ''] }, condition: null },
+      { column: 2, values: null, condition: { kind: 'less', value: '50' } },
+    ];
+    const tests = filters.map((f) => [f.column, columnFilterTest(columnFilterOf(f))] as const);
+    // The whole grid's find with its filter on: a hidden row holds no match (the rows below its range, shown, are empty: none either); places count the shown ones.
+    const shownMatches = (q: string) => {
+      const all: FindMatch[] = [];
+      model.forEach((row, r) => tests.every(([c, test]) => test(row[c])) && row.forEach((cell, c) => cellMatches(cell, findNeedle(q)) && all.push([r, c, all.length + 1])));
+      return all;
+    };
+    const all = shownMatches('=b1');
+    assert.ok(all.length > 20 && all.length < FIND_COUNT_CAP);
+    const unfiltered = await sheets.find(id, { q: '=b1', direction: 'next', limit: 5 });
+    assert.ok(unfiltered.total > all.length * 2, 'the filter hides most matches');
+    const first = await sheets.find(id, { q: '=B1', direction: 'next', limit: 5 }, undefined, filters);
+    assert.deepEqual(first, { id, version: first.version, row_count: model.length, matches: all.slice(0, 5), total: all.length, complete: true, wrapped: false });
+    // Past the second window, after a match there: on in shown rows only, then round to the first.
+    const near = all.findLastIndex(([r]) => r < SHEET_ROWS_WINDOW_MAX * 2);
+    assert.ok(near > 0 && near < all.length - 3);
+    const on = await sheets.find(id, { q: '=b1', after_row: all[near][0], after_col: all[near][1], direction: 'next', limit: 500 }, undefined, filters);
+    assert.deepEqual(on.matches, [...all.slice(near + 1), ...all.slice(0, near + 1)]);
+    assert.equal(on.wrapped, true);
+    const back = await sheets.find(id, { q: '=b1', after_row: all[1][0], after_col: all[1][1], direction: 'prev', limit: 2 }, undefined, filters);
+    assert.deepEqual(back.matches, [all[0], all.at(-1)]);
+    // Past the cap: the count stops there, the matches are the first shown ones.
+    const many = shownMatches('1');
+    assert.ok(many.length > FIND_COUNT_CAP);
+    const capped = await sheets.find(id, { q: '1', direction: 'next', limit: 3 }, undefined, filters);
+    assert.deepEqual(capped.matches, many.slice(0, 3));
+    assert.equal(capped.complete, false);
+    assert.ok(capped.total > FIND_COUNT_CAP && capped.total < many.length);
+    // No filter at all: every row (as GET's).
+    assert.deepEqual(await sheets.find(id, { q: '=b1', direction: 'next', limit: 5 }, undefined, []), unfiltered);
+    await assert.rejects(sheets.find(id, { q: 'a', direction: 'next', limit: 5 }, undefined, [{ column: columns, values: null, condition: null }]), /column 4 is not in the sheet/);
   });
 
   it('reads no chunk outside the window: a window far from an unreadable chunk is answered', async () => {
@@ -344,6 +398,21 @@ describe('GET /api/v1/sheets/:id/rows', () => {
     const res = await api.get(`/api/v1/sheets/${created.json().id}/find?q=R1100C2&after_row=3&after_col=0&limit=2`);
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(FindResultSchema.parse(res.json()), { id: created.json().id, version: created.json().version, row_count: 1_200, matches: [[1_100, 2, 1]], total: 1, complete: true, wrapped: false });
+    assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
+  });
+
+  it('POST /sheets/:id/find answers the matches of the rows a row filter shows, counted among them, as described', async () => {
+    const admin = await login(t.app);
+    const api = apiClient(t.app, admin.accessToken);
+    const created = await api.post('/api/v1/sheets', { name: `Find ${crypto.randomUUID().slice(0, 8)}`, data: [['open', 'pear'], ['closed', 'pear'], ['open', 'Pear tart'], ['open', 'apple']] });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, version } = created.json();
+    const res = await api.post(`/api/v1/sheets/${id}/find`, { q: 'PEAR', after_row: 0, after_col: 1, limit: 5, filters: [{ column: 0, values: { mode: 'only', texts: ['open'] } }] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(FindResultSchema.parse(res.json()), { id, version, row_count: 4, matches: [[2, 1, 2], [0, 1, 1]], total: 2, complete: true, wrapped: true });
+    const outside = await api.post(`/api/v1/sheets/${id}/find`, { q: 'a', filters: [{ column: 2, condition: { kind: 'empty', value: '' } }] });
+    assert.equal(outside.statusCode, 400, outside.body);
+    assert.equal(outside.json().error.message, 'column 2 is not in the sheet (it has 2 columns)');
     assert.deepEqual(t.responseCheck.violations, [], 'every answer matches its OpenAPI description');
   });
 

@@ -44,6 +44,7 @@ export * from './find/find.js';
 export * from './find/row-filter.js';
 export * from './find/row-runs.js';
 export * from './find/sheet-filter.schema.js';
+export * from './find/filtered-find.schema.js';
 export * from './sheets/freeze.js';
 export * from './sheets/parse-rows.js';
 export * from './sheets/formula-cells.js';

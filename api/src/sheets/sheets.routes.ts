@@ -6,7 +6,10 @@ import {
   FindQuerySchema,
   FindResultSchema,
   FILTER_BODY_MAX_BYTES,
+  FilteredFindBodySchema,
   FILTER_COLUMNS_MAX,
+  FILTER_TEXTS_MAX,
+  FILTER_TEXTS_MAX_CHARS,
   FILTER_VALUES_SHOWN,
   SheetFilterBodySchema,
   SheetFilterResultSchema,
@@ -90,7 +93,13 @@ export const sheetsRoutes: FastifyPluginAsync<ServicesOptions> = async (app, { s
     return sheets.filterRows(id, body, () => reply.raw.destroyed || request.raw.socket.destroyed);
   });
 
-  app.post('/:id/filter/values', withDoc({ summary: 'A column\'s values for its row filter', description: `${filterDoc} The values of column (its text as shown, '' for the blanks) in the rows the other columns' filters show of the filter's range, containing search (without case; the blanks as '(Blanks)'), in the filter list's order (numbers, then texts, the blanks last): the first FILTER_VALUES_SHOWN (${FILTER_VALUES_SHOWN}) with how many cells show each, and more, how many other values there are.`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterValuesBodySchema, responses: { 200: SheetFilterValuesResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+  app.post('/:id/find', withDoc({ summary: 'Find cells by their text in the rows a row filter shows', description: `GET /sheets/:id/find's search (its query's fields as JSON numbers and texts) with the user's row filter on: filters, as POST /sheets/:id/filter's (up to FILTER_COLUMNS_MAX, ${FILTER_COLUMNS_MAX}, columns of the sheet, each a values list and a condition, judged on each cell's text as shown, a formula by its text; a row passes when every filtered column passes), read a window at a time, never whole; a 'sheet read' slot while it scans. The rows the filter hides are passed over: the matches answered and total (exact when complete, else the count when the scan stopped, more than FIND_COUNT_CAP, 1,000) are of the rows it shows only; their places (the third of each match) count those only.`, tag: 'Sheets', params: SheetIdParamsSchema, body: FilteredFindBodySchema, responses: { 200: FindResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
+    const { id } = validate(SheetIdParamsSchema, request.params);
+    const { filters, ...query } = validate(FilteredFindBodySchema, request.body);
+    return sheets.find(id, query, () => reply.raw.destroyed || request.raw.socket.destroyed, filters);
+  });
+
+  app.post('/:id/filter/values', withDoc({ summary: 'A column\'s values for its row filter', description: `${filterDoc} The values of column (its text as shown, '' for the blanks) in the rows the other columns' filters show of the filter's range, containing search (without case; the blanks as '(Blanks)'), in the filter list's order (numbers, then texts, the blanks last): the first FILTER_VALUES_SHOWN (${FILTER_VALUES_SHOWN}) with how many cells show each, and more, how many other values there are; with all: true (the dialog's Select all or Clear with a search), as many as a filter may list (FILTER_TEXTS_MAX, ${FILTER_TEXTS_MAX}, texts of FILTER_TEXTS_MAX_CHARS, ${FILTER_TEXTS_MAX_CHARS}, characters together).`, tag: 'Sheets', params: SheetIdParamsSchema, body: SheetFilterValuesBodySchema, responses: { 200: SheetFilterValuesResultSchema } }, { bodyLimit: FILTER_BODY_MAX_BYTES, ...onSheet('view'), onRequest: services.slots.before('sheet read') }), async (request, reply) => {
     const { id } = validate(SheetIdParamsSchema, request.params);
     const body = validate(SheetFilterValuesBodySchema, request.body);
     return sheets.filterValues(id, body, () => reply.raw.destroyed || request.raw.socket.destroyed);

@@ -10,6 +10,7 @@ import {
   type ChartDefinition,
   type ChartsResult,
   type CreateSheetBody,
+  type ColumnFilterBody,
   type FindQuery,
   type FindResult,
   FilterValuesScan,
@@ -332,12 +333,14 @@ export class SheetsService {
    * one session (a transaction around it would hold every other sheet's commits that long). Cells
    * edited meanwhile may or may not be seen (the client checks the rows it holds); when rows moved
    * meanwhile (a row or column op, a whole-grid change) the scan starts again, FIND_ATTEMPTS at most.
+   * With `filters` (the user's row filter, every column within the sheet), only the rows they show.
    */
-  async find(id: string, query: FindQuery, closed: () => boolean = () => false): Promise<FindResult> {
+  async find(id: string, query: FindQuery, closed: () => boolean = () => false, filters?: readonly ColumnFilterBody[]): Promise<FindResult> {
     for (let attempt = 1; ; attempt++) {
-      const sheet = await this.db.selectFrom('sheets').select(['version', 'row_count']).where('id', '=', id).executeTakeFirst();
+      const sheet = await this.db.selectFrom('sheets').select(['version', 'row_count', 'col_count']).where('id', '=', id).executeTakeFirst();
       if (!sheet) throw notFound(SHEET_NOT_FOUND);
-      const found = await findInSheet(this.db, id, sheet.row_count, query, closed);
+      if (filters) requireColumnsInSheet(filters.map((f) => f.column), sheet.col_count);
+      const found = await findInSheet(this.db, id, sheet.row_count, query, closed, filters);
       if (attempt >= FIND_ATTEMPTS || closed() || !(await rowsMovedSince(this.db, id, sheet.version))) return { id, version: sheet.version, row_count: sheet.row_count, ...found };
     }
   }
@@ -358,7 +361,7 @@ export class SheetsService {
   /** A column's values for a windowed sheet's filter dialog (POST /sheets/:id/filter/values), scanned as filterRows. */
   async filterValues(id: string, body: SheetFilterValuesBody, closed: () => boolean = () => false): Promise<SheetFilterValuesResult> {
     const columns = [...body.filters.map((f) => f.column), body.column];
-    const { sheet, scan } = await this.scanFiltered(id, columns, () => new FilterValuesScan(body.filters, body.column, body.search), closed);
+    const { sheet, scan } = await this.scanFiltered(id, columns, () => new FilterValuesScan(body.filters, body.column, body.search, body.all), closed);
     return { id, version: sheet.version, ...scan.result() };
   }
 

@@ -176,6 +176,53 @@ describe('hostile: row windows', () => {
     assert.equal(health.statusCode, 200, health.body);
   });
 
+  it('refuses a forged find with a row filter on (POST: no text, a huge one, numbers as texts or out of range, a limit past its bound, extra fields), scanning nothing and changing nothing', async () => {
+    const before = (await api.get(`/api/v1/sheets/${id}`)).json();
+    const started = finds.mock.callCount();
+    const LIMIT = `limit must be a whole number from 1 to ${FIND_LIMIT_MAX}`;
+    const AFTER_ROW = 'after_row must be a whole number from 0 to 1048576';
+    const filters = [{ column: 0, values: { mode: 'except', texts: ['a'] } }];
+    const forged: [unknown, string][] = [
+      [{ filters }, 'q must be the text to find'],
+      [{ q: ['a'], filters }, 'q must be the text to find'],
+      [{ q: '', filters }, 'q must not be empty'],
+      [{ q: 'x'.repeat(FIND_QUERY_MAX_CHARS + 1), filters }, `q must be at most ${FIND_QUERY_MAX_CHARS} characters`],
+      [{ q: 'a' }, 'filters must be a list of column filters'],
+      [{ q: 'a', filters, limit: 0 }, LIMIT],
+      [{ q: 'a', filters, limit: FIND_LIMIT_MAX + 1 }, LIMIT],
+      [{ q: 'a', filters, limit: '5' }, LIMIT],
+      [{ q: 'a', filters, limit: 1.5 }, LIMIT],
+      [{ q: 'a', filters, after_row: -1, after_col: 0 }, AFTER_ROW],
+      [{ q: 'a', filters, after_row: '1', after_col: 0 }, AFTER_ROW],
+      [{ q: 'a', filters, after_row: 1e300, after_col: 0 }, AFTER_ROW],
+      [{ q: 'a', filters, after_row: 1 }, 'after_row and after_col go together'],
+      [{ q: 'a', filters, after_row: 0, after_col: 16_385 }, 'after_col must be a whole number from 0 to 16384'],
+      [{ q: 'a', filters, direction: 'sideways' }, 'direction must be next or prev'],
+      [{ q: 'a', filters, version: 1 }, 'Unrecognized key: "version"'],
+      ['q=a', 'expected object'],
+    ];
+    for (const [body, message] of forged) {
+      const res = await api.post(`/api/v1/sheets/${id}/find`, body);
+      const label = JSON.stringify(body).slice(0, 100);
+      assert.equal(res.statusCode, 400, `${label}: ${res.body.slice(0, 300)}`);
+      assert.equal(res.json().error.code, ERROR_CODES.validation, label);
+      assert.ok(res.json().error.message.includes(message), `${label}: ${res.json().error.message}`);
+    }
+    const noId = await api.post('/api/v1/sheets/not-a-uuid/find', { q: 'a', filters });
+    assert.equal(noId.statusCode, 400, noId.body);
+    assert.equal(finds.mock.callCount(), started, 'no refused find scanned the sheet');
+    // The rows the filter shows only: 'a' hidden, so the one match of [a], [b] in column 0 (an 'a' or 'b' cell) is b's.
+    const ok = await api.post(`/api/v1/sheets/${id}/find`, { q: 'B', filters, limit: FIND_LIMIT_MAX });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(FindResultSchema.parse(ok.json()).matches, [[1, 0, 1]]);
+    const hidden = await api.post(`/api/v1/sheets/${id}/find`, { q: 'A', filters });
+    assert.deepEqual([FindResultSchema.parse(hidden.json()).matches, hidden.json().total], [[], 0]);
+    const after = (await api.get(`/api/v1/sheets/${id}`)).json();
+    assert.deepEqual([after.version, after.data], [before.version, before.data], 'nothing changed');
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, health.body);
+  });
+
   it('refuses a forged window, version id or sheet id, reading nothing', async () => {
     const forged: [string, string][] = [
       [`${id}/versions/1/rows?start=-1`, START],
@@ -247,15 +294,19 @@ describe('hostile: row windows', () => {
       [{ filters: [], column: -1 }, COLUMN, 'values'],
       [{ filters: [], column: 0, search: 'x'.repeat(257) }, 'search may be at most 256 characters', 'values'],
       [{ filters: [], column: 0, limit: 10_000 }, 'Unrecognized key: "limit"', 'values'],
+      [{ filters: [], column: 0, all: 'yes' }, 'all must be true or false', 'values'],
       [{ filters: [] }, COLUMN, 'values'],
       // A column the sheet does not have (it has 2).
       [{ filters: [], column: 2 }, 'column 2 is not in the sheet (it has 2 columns)', 'values'],
       [{ filters: [{ column: 2 }] }, 'column 2 is not in the sheet (it has 2 columns)'],
     ];
+    const findsBefore = finds.mock.callCount();
     for (const [body, message, only] of forged) {
-      for (const path of only ? ['filter/values'] : ['filter', 'filter/values']) {
-        // To the values route with a column (the body's own fault is then the first found).
-        const sent = path === 'filter/values' && !only && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, column: 0 } : body;
+      // The filters of a find with the filter on (POST /sheets/:id/find) too, with a text to find.
+      for (const path of only ? ['filter/values'] : ['filter', 'filter/values', 'find']) {
+        // To the values route with a column, to find with a text (the body's own fault is then the first found).
+        const asObject = !only && typeof body === 'object' && body !== null && !Array.isArray(body);
+        const sent = asObject && path === 'filter/values' ? { ...body, column: 0 } : asObject && path === 'find' ? { ...body, q: 'a' } : body;
         const res = await api.post(`/api/v1/sheets/${id}/${path}`, sent);
         const label = `${path} ${JSON.stringify(body).slice(0, 100)}`;
         assert.equal(res.statusCode, 400, `${label}: ${res.body.slice(0, 300)}`);
@@ -266,8 +317,11 @@ describe('hostile: row windows', () => {
     // A body past FILTER_BODY_MAX_BYTES is refused before it is parsed.
     const huge = await t.app.inject({ method: 'POST', url: `/api/v1/sheets/${id}/filter`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: `{"filters":[{"column":0,"values":{"mode":"only","texts":["${'x'.repeat(FILTER_BODY_MAX_BYTES)}"]}}]}` });
     assert.equal(huge.statusCode, 413, huge.body.slice(0, 300));
+    const hugeFind = await t.app.inject({ method: 'POST', url: `/api/v1/sheets/${id}/find`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: `{"q":"a","filters":[{"column":0,"values":{"mode":"only","texts":["${'x'.repeat(FILTER_BODY_MAX_BYTES)}"]}}]}` });
+    assert.equal(hugeFind.statusCode, 413, hugeFind.body.slice(0, 300));
     const scanned = filterScans.reduce((n, m) => n + m.mock.callCount(), 0);
     assert.equal(scanned, 3, 'only the columns past the sheet got to the service (refused there before any row is read)');
+    assert.equal(finds.mock.callCount() - findsBefore, 1, 'only the find of a column past the sheet got to the service');
     const ok = await api.post(`/api/v1/sheets/${id}/filter`, { filters: [{ column: 0, values: { mode: 'except', texts: ['a'] } }] });
     assert.equal(ok.statusCode, 200, ok.body);
     const shown = SheetFilterResultSchema.parse(ok.json());

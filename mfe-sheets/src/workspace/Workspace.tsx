@@ -1,5 +1,5 @@
 import { Box, Button, Center, Flex, Heading, Spinner, Text, VStack } from '@chakra-ui/react';
-import { CHART_TEXTS, type ChartBox, columnFilterBody, type SheetFilterBody, type ChartDefinition, confirmDeleteSheet, type ExportFormat, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
+import { CHART_TEXTS, type ChartBox, type SheetFilterBody, type ChartDefinition, confirmDeleteSheet, type ExportFormat, formulasOverLimit, MESSAGES, type RemoteProps, type ShellContext } from '@tessera/contracts';
 import { ConfirmDialog, Notice, steadyShell } from '@tessera/ui-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { can } from '../access/can.js';
@@ -64,11 +64,10 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
   const sheetId = sheet?.id ?? null;
   const askFilter = useMemo(() => (body: SheetFilterBody) => service.filter(sheetId ?? '', body), [service, sheetId]);
   const askFilterValues = useMemo(
-    () => async (column: number, search: string) => {
-      if (!sheet) return null;
-      const filters = [...sheetFilter(sheet.data).columns].map(([c, f]) => columnFilterBody(c, f));
-      const answer = await service.filterValues(sheet.id, { filters, column, search });
-      return answer.success ? answer.data : null;
+    () => async (column: number, search: string, all?: boolean) => {
+      if (!sheet) return { error: '' };
+      const answer = await service.filterValues(sheet.id, { filters: sheetFilter(sheet.data).bodies(), column, search, ...(all ? { all } : {}) });
+      return answer.success ? answer.data : { error: answer.error };
     },
     [service, sheet],
   );
@@ -191,7 +190,8 @@ function Workspace({ shell, readOnly = false }: WorkspaceProps) {
       : previewed
         ? { kind: 'whole', data: previewed.rows }
         : sheet?.windowed
-          ? { kind: 'windowed', sheet: sheet.windowed, link: sheet.data, search: (query) => service.find(sheet.id, query) }
+          ? // The user's row filter goes with each search: the api finds and counts in the rows it shows only.
+            { kind: 'windowed', sheet: sheet.windowed, link: sheet.data, filters: () => sheetFilter(sheet.data).bodies(), search: (query, filters) => service.find(sheet.id, query, filters) }
           : sheet
             ? { kind: 'whole', data: sheet.data }
             : { kind: 'unavailable' };

@@ -1328,6 +1328,51 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect(screen.queryByTestId('filter-bar')).toBeNull();
 });
 
+test("find with a row filter on a windowed sheet: the api finds in the rows it shows (the filter sent with each search), the count is of those, Enter and Shift+Enter step through them only, past the slab", async () => {
+  await opens();
+  // Name contains 5: 47,829 rows of 120,000 shown, far more than the slab holds.
+  act(() => void currentGrid().selectColumns(0));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('filter_column'));
+  await screen.findByTestId('filter-dialog');
+  fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'contains' } });
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '5' } });
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  const shown = big.data.flatMap((row, r) => (String(row[0]).includes('5') ? [r] : []));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(shown.length, ROWS)));
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe(`r${shown[0]}`));
+  // '777': in Name and in N of the same rows; 318 rows of the sheet, 59 of them shown (the first at the 2,133rd row shown).
+  const matches = shown.flatMap((r) => (String(r).includes('777') ? [[r, 0], [r, 1]] : []));
+  expect([matches.length, shown.indexOf(matches[0][0]) > SLAB.rows]).toEqual([118, true]);
+  act(() => currentGrid().selectCell(0, 0));
+  fireEvent.keyDown(document.activeElement ?? document.body, { key: 'f', ctrlKey: true });
+  const box = screen.getByRole('textbox', { name: FIND_TEXTS.label });
+  const count = () => screen.getByTestId('find-count');
+  const at = () => {
+    const hot = currentGrid();
+    const [row, col] = hot.getSelectedLast() ?? [-1, -1];
+    return [Number(hot.getRowHeader(row)) - 1, col];
+  };
+  fireEvent.change(box, { target: { value: '777' } });
+  await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.count(1, matches.length)));
+  await waitFor(() => expect(at()).toEqual(matches[0]));
+  // Asked with the filter (a POST: its texts do not fit a URL).
+  const finds = api.requests.filter((r) => r.path.startsWith(`/api/v1/sheets/${big.id}/find`));
+  expect(finds.map((r) => [r.method, (r.body as { filters?: unknown }).filters])).toEqual([['POST', [{ column: 0, values: null, condition: { kind: 'contains', value: '5' } }]]]);
+  // Enter: the next matches of rows shown, each thousands of rows shown apart (the slab moved to each).
+  for (let n = 2; n <= 6; n++) {
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(at()).toEqual(matches[n - 1]));
+    expect(count()).toHaveTextContent(FIND_TEXTS.count(n, matches.length));
+  }
+  await waitFor(() => expect(currentGrid().getDataAtCell(currentGrid().getSelectedLast()![0], 0)).toBe(`r${matches[5][0]}`));
+  // Shift+Enter back to the first, and past it round to the last shown match (the api asked backwards).
+  for (let n = 5; n >= 1; n--) fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+  await waitFor(() => expect(at()).toEqual(matches[0]));
+  fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+  await waitFor(() => expect(count()).toHaveTextContent(FIND_TEXTS.count(matches.length, matches.length)));
+  await waitFor(() => expect(at()).toEqual(matches.at(-1)));
+});
+
 test("a sort with a row filter on shows the rows the filter shows in their new order (the api asked again); another user's rows past the end are judged", async () => {
   const sheet = makeSheet('Sortable', Array.from({ length: SWITCHED_ROWS }, (_, r) => [`r${r}`, r < SWITCHED_ROWS / 3 ? 'keep' : 'drop']), ['Name', 'Kind']);
   api.sheets.set(sheet.id, sheet);

@@ -11,6 +11,8 @@ import {
   parseSheet,
   parseSheetRows,
   type ExportFormat,
+  type ColumnFilterBody,
+  type FilteredFindBody,
   type FindQuery,
   type FindResult,
   FindResultSchema,
@@ -111,12 +113,17 @@ export function createSheetService(api: ShellContext['api'], retry: RetryOptions
       }
     },
 
-    /** The next matches of a find in a windowed sheet, found by the api in its stored rows (GET /sheets/:id/find). */
-    async find(id: string, query: FindQuery): Promise<SheetResult<FindResult>> {
+    /**
+     * The next matches of a find in a windowed sheet, found by the api in its stored rows (GET
+     * /sheets/:id/find); with the user's row filter on (`filters`), in the rows it shows only (POST
+     * /sheets/:id/find: a values filter's texts do not fit a URL).
+     */
+    async find(id: string, query: FindQuery, filters: ColumnFilterBody[] = []): Promise<SheetResult<FindResult>> {
       try {
         const params: Record<string, string> = { q: query.q, direction: query.direction, limit: String(query.limit) };
         if (query.after_row !== undefined && query.after_col !== undefined) Object.assign(params, { after_row: String(query.after_row), after_col: String(query.after_col) });
-        const { data } = await call(() => api.get<unknown>(`${sheetPath(id)}/find`, { params }));
+        const body: FilteredFindBody = { ...query, filters };
+        const { data } = await call(() => (filters.length > 0 ? api.post<unknown>(`${sheetPath(id)}/find`, body) : api.get<unknown>(`${sheetPath(id)}/find`, { params })));
         return { success: true, data: FindResultSchema.parse(data) };
       } catch (error) {
         return failure(error, (e) => failedToLoadSheet(replyDetail(e)));

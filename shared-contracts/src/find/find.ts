@@ -87,7 +87,11 @@ export class FindScan {
   private readonly picked: FindMatch[] = [];
   private passed = false;
 
-  constructor(private readonly query: Pick<FindQuery, 'q' | 'after_row' | 'after_col' | 'direction' | 'limit'>) {
+  /** `shows`: the rows the user's row filter shows (a row failing it is passed over: its matches are neither answered nor counted). */
+  constructor(
+    private readonly query: Pick<FindQuery, 'q' | 'after_row' | 'after_col' | 'direction' | 'limit'>,
+    private readonly shows?: (row: readonly CellValue[]) => boolean,
+  ) {
     this.needle = findNeedle(query.q);
   }
 
@@ -108,6 +112,7 @@ export class FindScan {
     };
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      if (this.shows && !this.shows(row)) continue;
       const r = first + i;
       for (let c = 0; c < row.length; c++) {
         if (!cellMatches(row[c], this.needle)) continue;
@@ -174,6 +179,4 @@ export const FIND_TEXTS = {
   /** The api stopped counting at FIND_COUNT_CAP (a windowed sheet). */
   countMore: (n: number, cap: number) => `${n.toLocaleString('en-US')} of more than ${cap.toLocaleString('en-US')}`,
   failed: 'The sheet could not be searched. Try again.',
-  /** A windowed sheet's find walked this many matches the user's row filter hides, none shown: Enter walks on. */
-  hiddenPassed: (n: number) => `${n.toLocaleString('en-US')} matches passed over (hidden by your filter); Enter searches on`,
 } as const;

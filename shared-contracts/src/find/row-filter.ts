@@ -138,6 +138,8 @@ export const FILTER_TEXTS = {
   /** The list stops at FILTER_VALUES_SHOWN values: the rest are counted. */
   moreValues: (n: number) => `and ${n.toLocaleString('en-US')} more ${n === 1 ? 'value' : 'values'} (search to find them)`,
   noValues: 'No values match the search',
+  /** Select all / Clear with a search on a windowed sheet, when more values match than a filter may list. */
+  tooManyValues: (most: number) => `More than ${most.toLocaleString('en-US')} values match the search: narrow it, or use a condition`,
   conditionLabel: 'Condition',
   conditionValue: 'Value',
   conditions: {

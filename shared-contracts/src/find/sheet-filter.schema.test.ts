@@ -2,7 +2,7 @@ import { type CellValue, type GridData } from '../sheets/sheet.schema.js';
 import { shownCellText } from './find.js';
 import { columnFilterTest, distinctValues, FILTER_VALUES_SHOWN, valueMatchesSearch } from './row-filter.js';
 import { packRuns, unpackRuns } from './row-runs.js';
-import { type ColumnFilterBody, columnFilterOf, FilterValuesScan, RowFilterScan, SheetFilterBodySchema, SheetFilterValuesBodySchema } from './sheet-filter.schema.js';
+import { type ColumnFilterBody, columnFilterOf, FILTER_TEXTS_MAX_CHARS, FilterValuesScan, RowFilterScan, SheetFilterBodySchema, SheetFilterValuesBodySchema } from './sheet-filter.schema.js';
 
 /** The whole grid's way (grid-filter.ts): the range up to the last row holding a value, each row judged. */
 function wholeGrid(data: GridData, filters: ColumnFilterBody[], except?: number) {
@@ -88,6 +88,22 @@ test("a column's values: the whole grid's list (other columns' filters, the rang
   feed(scan, many, 500);
   const listed = distinctValues(many.map((row) => shownCellText(row[0]))).values;
   expect(scan.result()).toEqual({ values: listed.slice(0, FILTER_VALUES_SHOWN), more: 1_001 - FILTER_VALUES_SHOWN });
+  // Every value (all): the 1,000 texts and the blanks of the range (the last row, empty, is past it).
+  const every = new FilterValuesScan([], 0, '', true);
+  feed(every, many, 500);
+  expect(every.result()).toEqual({ values: distinctValues(many.slice(0, -1).map((row) => shownCellText(row[0]))).values, more: 0 });
+});
+
+test("all values: as many as a filter may list — FILTER_TEXTS_MAX_CHARS characters together: the first in the list's order, the rest counted (and the blanks after them)", () => {
+  // 40 texts of 30,000 characters, in reverse order, and blanks: 33 fit in 1,000,000 characters.
+  const long = (i: number) => `${String(i).padStart(2, '0')}${'x'.repeat(29_998)}`;
+  const data: GridData = [...Array.from({ length: 40 }, (_, r) => [long(39 - r)]), [null], ['last']];
+  const scan = new FilterValuesScan([], 0, '', true);
+  feed(scan, data, 7);
+  const listed = distinctValues(data.map((row) => shownCellText(row[0]))).values;
+  const fit = Math.floor(FILTER_TEXTS_MAX_CHARS / 30_000);
+  expect(scan.result()).toEqual({ values: listed.slice(0, fit), more: listed.length - fit });
+  expect(SheetFilterValuesBodySchema.safeParse({ filters: [], column: 0, all: 'yes' }).error?.issues[0].message).toBe('all must be true or false');
 });
 
 test('runs pack small: 1,000,000 rows every other one shown stay under 1.5 MB, and come back exact', () => {

@@ -47,7 +47,8 @@ export const ColumnFilterBodySchema = z.strictObject({
 });
 export type ColumnFilterBody = z.output<typeof ColumnFilterBodySchema>;
 
-const FiltersSchema = z
+/** The filters of a request (POST /sheets/:id/filter, its values, a find with a filter on). */
+export const FiltersSchema = z
   .array(ColumnFilterBodySchema, { error: 'filters must be a list of column filters' })
   .max(FILTER_COLUMNS_MAX, `at most ${FILTER_COLUMNS_MAX} columns may be filtered`)
   .refine((filters) => new Set(filters.map((f) => f.column)).size === filters.length, { error: 'each column may be filtered once' })
@@ -75,11 +76,17 @@ export const SheetFilterResultSchema = z.object({
 });
 export type SheetFilterResult = z.infer<typeof SheetFilterResultSchema>;
 
-/** POST /sheets/:id/filter/values' body: the filters (the column's own is left out), the column, the dialog's search text. */
+/**
+ * POST /sheets/:id/filter/values' body: the filters (the column's own is left out), the column, the
+ * dialog's search text; `all`: every value matching, not the first FILTER_VALUES_SHOWN (the dialog's
+ * Select all / Clear with a search), as many as a filter may list (FILTER_TEXTS_MAX texts of
+ * FILTER_TEXTS_MAX_CHARS characters in all; `more` says how many did not fit).
+ */
 export const SheetFilterValuesBodySchema = z.strictObject({
   filters: FiltersSchema,
   column: ColumnIndexSchema,
   search: z.string().max(FILTER_VALUE_MAX_CHARS, `search may be at most ${FILTER_VALUE_MAX_CHARS} characters`).default(''),
+  all: z.boolean({ error: 'all must be true or false' }).optional(),
 });
 export type SheetFilterValuesBody = z.output<typeof SheetFilterValuesBodySchema>;
 
@@ -112,8 +119,8 @@ export const columnFilterOf = (body: ColumnFilterBody): ColumnFilter => ({
 /** Does a row hold a value (a cell neither null nor '')? The filter's range ends at the last such row (grid-filter's usedRows). */
 const holdsValue = (row: readonly CellValue[] | undefined): boolean => row !== undefined && row.some((v) => v !== null && v !== undefined && v !== '');
 
-/** The filters prepared for many rows: does a row pass every column's, but `except`'s? */
-function rowTest(filters: readonly ColumnFilterBody[], except?: number): (row: readonly CellValue[] | undefined) => boolean {
+/** The filters prepared for many rows: does a row pass every column's, but `except`'s? (A find with a filter on skips the rows failing it.) */
+export function filterRowTest(filters: readonly ColumnFilterBody[], except?: number): (row: readonly CellValue[] | undefined) => boolean {
   const tests = filters.filter((f) => f.column !== except).map((f) => [f.column, columnFilterTest(columnFilterOf(f))] as const);
   return (row) => {
     for (const [col, test] of tests) if (!test(row?.[col])) return false;
@@ -133,7 +140,7 @@ export class RowFilterScan {
   private shownPastUsed = 0;
 
   constructor(filters: readonly ColumnFilterBody[]) {
-    this.passes = rowTest(filters);
+    this.passes = filterRowTest(filters);
   }
 
   /** Rows from absolute row `first`, in order. */
@@ -180,6 +187,8 @@ function hashText(text: string): number {
  * as a stable sort of first appearances puts it): one pushed past them can never come back (the
  * list's last only moves up), so the rest are counted by a hash each (their number, exact but for a
  * 53-bit hash's collisions), never kept. Memory: the listed texts and 8 bytes or so a further value.
+ * `all`: as many as a filter may list instead (FILTER_TEXTS_MAX texts, FILTER_TEXTS_MAX_CHARS
+ * characters together), the list cut from its end to fit.
  */
 export class FilterValuesScan {
   private readonly passes: (row: readonly CellValue[] | undefined) => boolean;
@@ -190,13 +199,22 @@ export class FilterValuesScan {
   private blanks = 0;
   /** Blanks of rows holding no value since the last row holding one (outside the range if no later row holds one). */
   private blanksPastUsed = 0;
+  /** Texts listed at most, and their characters together. */
+  private readonly most: number;
+  private readonly mostChars: number;
+  private chars = 0;
+  /** A text was cut from the list's end: none past its last may join it (the list is the first of all seen). */
+  private cut = false;
 
   constructor(
     filters: readonly ColumnFilterBody[],
     private readonly column: number,
     private readonly search: string,
+    all = false,
   ) {
-    this.passes = rowTest(filters, column);
+    this.passes = filterRowTest(filters, column);
+    this.most = all ? FILTER_TEXTS_MAX : FILTER_VALUES_SHOWN;
+    this.mostChars = all ? FILTER_TEXTS_MAX_CHARS : Infinity;
   }
 
   /** Rows from absolute row `first`, in order. */
@@ -231,14 +249,18 @@ export class FilterValuesScan {
       if (compareFilterTexts(listed[mid], text) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo >= FILTER_VALUES_SHOWN) {
+    if (lo >= this.most || (this.cut && lo >= listed.length) || (lo >= listed.length && this.chars + text.length > this.mostChars)) {
+      if (lo >= listed.length) this.cut = true;
       this.rest.add(hashText(text));
       return;
     }
     listed.splice(lo, 0, text);
     this.counts.set(text, 1);
-    if (listed.length > FILTER_VALUES_SHOWN) {
+    this.chars += text.length;
+    while (listed.length > this.most || this.chars > this.mostChars) {
       const out = listed.pop() as string;
+      this.cut = true;
+      this.chars -= out.length;
       this.counts.delete(out);
       this.rest.add(hashText(out));
     }
@@ -250,7 +272,7 @@ export class FilterValuesScan {
     let more = this.rest.size;
     const blanks = this.blanks - this.blanksPastUsed;
     if (blanks > 0) {
-      if (values.length < FILTER_VALUES_SHOWN) values.push(['', blanks]);
+      if (values.length < this.most && !this.cut) values.push(['', blanks]);
       else more++;
     }
     return { values, more };

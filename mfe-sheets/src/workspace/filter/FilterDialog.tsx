@@ -5,6 +5,7 @@ import {
   distinctValues,
   FILTER_CONDITION_KINDS,
   FILTER_TEXTS,
+  FILTER_TEXTS_MAX,
   FILTER_VALUE_MAX_CHARS,
   FILTER_VALUES_SHOWN,
   type FilterConditionKind,
@@ -29,9 +30,11 @@ export interface FilterDialogProps {
   onClose(): void;
   /**
    * A windowed sheet's: the column's values (the first FILTER_VALUES_SHOWN matching the search, and
-   * how many more) asked of the api, its rows not all being here; null when the answer failed.
+   * how many more) asked of the api, its rows not all being here; `error`: why it failed (shown in
+   * place of the list, as the grid's status line says a failed filter). `all`: every value matching
+   * (as many as a filter may list; `more`, those past it), for Select all / Clear with a search.
    */
-  askValues?(column: number, search: string): Promise<ServedValues | null>;
+  askValues?(column: number, search: string, all?: boolean): Promise<ServedValues | { error: string }>;
 }
 
 /** A column's values as the api lists them for the dialog, and how many more there are. */
@@ -77,10 +80,16 @@ function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDia
   const needle = search.trim().toLowerCase();
   // A windowed sheet's values come from the api, asked again as the search changes (once it pauses).
   const [served, setServed] = useState<ServedValues | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
     if (!askValues) return undefined;
     let live = true;
-    const timer = setTimeout(() => void askValues(column, needle).then((answer) => live && setServed(answer)), needle === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    const settle = (answer: ServedValues | { error: string }) => {
+      if (!live) return;
+      setServed('error' in answer ? null : answer);
+      setFailed('error' in answer ? answer.error : null);
+    };
+    const timer = setTimeout(() => void askValues(column, needle).then(settle), needle === '' ? 0 : SEARCH_DEBOUNCE_MS);
     return () => {
       live = false;
       clearTimeout(timer);
@@ -104,8 +113,23 @@ function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDia
       }
       return { mode: before.mode, texts: next };
     });
-  const selectAll = () => (needle === '' ? setValues(NO_EXCEPTIONS) : tick(matching.map(([t]) => t), true));
-  const clearAll = () => (needle === '' ? setValues({ mode: 'only', texts: new Set() }) : tick(matching.map(([t]) => t), false));
+  /**
+   * Select all / Clear with a search: every value it finds ticked or unticked, as the whole grid's
+   * (which has them all here). A windowed sheet lists the first FILTER_VALUES_SHOWN: past them,
+   * taking texts off the filter's list needs none of them (those the search finds go), adding them
+   * asks the api for every value found (as many as a filter may list, else it says so).
+   */
+  const tickFound = (ticked: boolean) => {
+    if (!askValues || more === 0) return tick(matching.map(([t]) => t), ticked);
+    if (ticked !== (values.mode === 'only')) return setValues((before) => ({ mode: before.mode, texts: new Set([...before.texts].filter((t) => !valueMatchesSearch(t, needle))) }));
+    void askValues(column, needle, true).then((answer) => {
+      if ('error' in answer) return setFailed(answer.error);
+      if (answer.more > 0) return setFailed(FILTER_TEXTS.tooManyValues(FILTER_TEXTS_MAX));
+      tick(answer.values.map(([t]) => t), ticked);
+    });
+  };
+  const selectAll = () => (needle === '' ? setValues(NO_EXCEPTIONS) : tickFound(true));
+  const clearAll = () => (needle === '' ? setValues({ mode: 'only', texts: new Set() }) : tickFound(false));
 
   const apply = () => {
     const condition = kind === 'none' || ((kind === 'contains' || kind === 'equals' || kind === 'greater' || kind === 'less') && value.trim() === '') ? null : { kind, value };
@@ -168,6 +192,11 @@ function OpenFilterDialog({ data, column, label, onClose, askValues }: FilterDia
               </Text>
             </Flex>
           ))}
+          {failed && (
+            <Text fontSize="sm" color="fg.error" role="alert" data-testid="filter-values-failed">
+              {failed}
+            </Text>
+          )}
           {listed.length === 0 && (!askValues || served) && (
             <Text fontSize="sm" color="fg.muted">
               {FILTER_TEXTS.noValues}

@@ -1,4 +1,4 @@
-import { type ColumnFilter, filterIsEmpty, type GridData } from '@tessera/contracts';
+import { type ColumnFilter, type ColumnFilterBody, columnFilterBody, filterIsEmpty, type GridData } from '@tessera/contracts';
 
 /**
  * The user's row filter of a loaded sheet (contracts row-filter.ts): the filtered columns' filters
@@ -72,6 +72,11 @@ export class SheetFilter {
     for (const [column, filter] of moved) this.columns.set(column, filter);
     this.changed();
     return dropped;
+  }
+
+  /** The filters as the api takes them (a windowed sheet's: POST /sheets/:id/filter, its values, find). */
+  bodies(): ColumnFilterBody[] {
+    return [...this.columns].map(([column, filter]) => columnFilterBody(column, filter));
   }
 
   /** The grid counted its rows. */

@@ -1,7 +1,7 @@
-import { type CellValue, FIND_TEXTS, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
+import { type CellValue, type ColumnFilterBody, FIND_TEXTS, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
 import { gridLink } from '../grid/grid-link.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
-import { FindController, FIND_HIDDEN_PASSED_MAX, FIND_TYPING_MS, statusText } from './find-controller.js';
+import { FindController, FIND_TYPING_MS, statusText } from './find-controller.js';
 
 jest.useFakeTimers();
 
@@ -56,37 +56,70 @@ test('Enter before typing settles searches at once', async () => {
   expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 1));
 });
 
-test("matches the user's row filter hides are passed over page after page, never 'No matches': past FIND_HIDDEN_PASSED_MAX the bar says so and Enter walks on", async () => {
+test("with the user's row filter on, each search carries it: the count is the api's, of the rows it shows, and Enter goes through those only; the filter changed, the next Enter asks again from the match gone to", async () => {
   const link: GridData = [];
   const jumps: [number, number][] = [];
   gridLink(link).jumpTo = (row, col) => jumps.push([row, col]);
-  // Rows before 1,500 hidden by the filter; every row matches; the api answers 100 matches a page, on from the last.
-  gridLink(link).rowShown = (row) => row >= 1_500;
-  let pages = 0;
+  let filters: ColumnFilterBody[] = [{ column: 0, values: { mode: 'only', texts: ['open'] }, condition: null }];
+  const asked: [FindQuery, ColumnFilterBody[]][] = [];
   const finder = new FindController(() => ({
     kind: 'windowed',
     sheet: { rowAt: () => undefined } as unknown as WindowedSheet,
     link,
-    search: async () => {
-      const first = pages++ * 100;
-      const matches = Array.from({ length: 100 }, (_, i) => [first + i, 0, first + i + 1] as [number, number, number]);
-      return { success: true, data: { id: 's', version: 1, row_count: 10_000, matches, total: 10_000, complete: true, wrapped: false } };
+    filters: () => filters,
+    search: async (query, sent) => {
+      asked.push([query, sent]);
+      // The api: 2 matches in the rows the filter shows (of 40 in the sheet); with no filter, the next of all 40 past the one asked from.
+      const data: FindResult = sent.length > 0
+        ? { id: 's', version: 1, row_count: 200_000, matches: [[7, 1, 1], [170_000, 1, 2]], total: 2, complete: true, wrapped: false }
+        : { id: 's', version: 1, row_count: 200_000, matches: [[170_001, 1, 30]], total: 40, complete: true, wrapped: false };
+      return { success: true, data };
     },
   }));
-  finder.setQuery('x');
+  finder.setQuery('pear');
   await jest.advanceTimersByTimeAsync(FIND_TYPING_MS);
-  await waitForPages(() => pages >= FIND_HIDDEN_PASSED_MAX / 100);
-  expect(statusText(finder.status)).toBe(FIND_TEXTS.hiddenPassed(FIND_HIDDEN_PASSED_MAX));
-  expect(pages).toBe(FIND_HIDDEN_PASSED_MAX / 100);
-  expect(jumps).toEqual([]);
-  // Enter: on past row 999, to the first row shown.
+  expect(asked).toEqual([[{ q: 'pear', direction: 'next', limit: 100 }, filters]]);
+  expect(jumps).toEqual([[7, 1]]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 2));
+  // Enter: the next shown match, past the slab, from the page held.
   finder.go(1);
-  await waitForPages(() => jumps.length > 0);
-  expect(jumps).toEqual([[1_500, 0]]);
-  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1_501, 10_000));
+  expect(jumps.at(-1)).toEqual([170_000, 1]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(2, 2));
+  expect(asked).toHaveLength(1);
+  // Clear filter: the next Enter asks again, past the match gone to, without it.
+  filters = [];
+  finder.go(1);
+  await jest.advanceTimersByTimeAsync(0);
+  expect(asked.at(-1)).toEqual([{ q: 'pear', direction: 'next', limit: 100, after_row: 170_000, after_col: 1 }, []]);
+  expect(jumps.at(-1)).toEqual([170_001, 1]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(30, 40));
 });
 
-/** Lets the controller's requests settle (each page's answer a promise) until `done`. */
-async function waitForPages(done: () => boolean) {
-  for (let i = 0; i < 100 && !done(); i++) await jest.advanceTimersByTimeAsync(0);
-}
+test("a filter just set (its rows still being asked of the api): the match is gone to once the grid shows the filter's rows, not before", async () => {
+  const link: GridData = [];
+  const jumps: [number, number][] = [];
+  gridLink(link).jumpTo = (row, col) => jumps.push([row, col]);
+  // The grid's rows are still the filter's before: it hides row 40, which the new filter shows.
+  let shown = (row: number) => row !== 40;
+  gridLink(link).rowShown = (row) => shown(row);
+  let rowsIn = () => {};
+  gridLink(link).filterSettled = () => new Promise<void>((resolve) => (rowsIn = resolve));
+  const finder = new FindController(() => ({
+    kind: 'windowed',
+    sheet: { rowAt: () => undefined } as unknown as WindowedSheet,
+    link,
+    filters: () => [{ column: 0, values: null, condition: { kind: 'not_empty', value: '' } }],
+    search: async () => ({ success: true, data: { id: 's', version: 1, row_count: 100, matches: [[40, 0, 1]], total: 1, complete: true, wrapped: false } }),
+  }));
+  finder.setQuery('pear');
+  await jest.advanceTimersByTimeAsync(FIND_TYPING_MS);
+  expect(jumps).toEqual([]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.searching);
+  // The filter's rows arrive: row 40 shown, gone to.
+  shown = () => true;
+  rowsIn();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(jumps).toEqual([[40, 0]]);
+  expect(statusText(finder.status)).toBe(FIND_TEXTS.count(1, 1));
+  gridLink(link).filterSettled = null;
+});

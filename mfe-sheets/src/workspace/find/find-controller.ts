@@ -1,4 +1,4 @@
-import { cellMatches, FIND_COUNT_CAP, FIND_TEXTS, findNeedle, type FindMatch, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
+import { cellMatches, type ColumnFilterBody, FIND_COUNT_CAP, FIND_TEXTS, findNeedle, type FindMatch, type FindQuery, type FindResult, type GridData } from '@tessera/contracts';
 import { gridLink } from '../grid/grid-link.js';
 import type { WindowedSheet } from '../windowed/windowed-sheet.js';
 import { FindMarks } from './find-marks.js';
@@ -8,24 +8,26 @@ import { findInGrid, wholeCellMatches, type WholeMatches } from './whole-grid-fi
 export const FIND_PAGE = 100;
 /** Typing settles this long before a search starts: a search per key would be thrown away. */
 export const FIND_TYPING_MS = 150;
-/** Pages of matches that no longer match the rows held, passed over before the bar says 'No matches'. */
+/** Pages of matches that no longer match the rows held (or that the grid's filter hides now), passed over before the bar says 'No matches'. */
 const FIND_REFETCHES_MAX = 3;
-/**
- * Matches the user's row filter hides walked through (pages asked of the api) before the bar says
- * so and waits for Enter: they are matches, not stale ones, so never 'No matches'; a bound, so a
- * filter hiding most of a million matches does not send the api a hundred requests a second.
- */
-export const FIND_HIDDEN_PASSED_MAX = 1_000;
 
 /**
  * What find searches: a grid loaded whole (its rows are in the browser: searched here), a windowed
  * sheet or a windowed sheet's version in preview (the api searches the stored rows: GET
  * /sheets/:id/find, GET /sheets/:id/versions/:v/find; `sheet` the rows the grid holds, `link` its
- * grid's), or nothing (no sheet shown).
+ * grid's), or nothing (no sheet shown). A windowed sheet's `filters`: the user's row filter now
+ * (none for a preview), sent with each search (POST /sheets/:id/find) so the api answers and counts
+ * the matches of the rows it shows only.
  */
 export type FindTarget =
   | { kind: 'whole'; data: GridData }
-  | { kind: 'windowed'; sheet: WindowedSheet; link: GridData | null; search(query: FindQuery): Promise<{ success: true; data: FindResult } | { success: false }> }
+  | {
+      kind: 'windowed';
+      sheet: WindowedSheet;
+      link: GridData | null;
+      filters?: () => ColumnFilterBody[];
+      search(query: FindQuery, filters: ColumnFilterBody[]): Promise<{ success: true; data: FindResult } | { success: false }>;
+    }
   | { kind: 'unavailable' };
 
 export type FindStatus =
@@ -33,7 +35,6 @@ export type FindStatus =
   | { kind: 'searching' }
   | { kind: 'none' }
   | { kind: 'at'; n: number; total: number; complete: boolean }
-  | { kind: 'hidden'; passed: number }
   | { kind: 'failed'; text: string };
 
 /** The bar's line for a status: 'N of M', 'No matches', 'Searching…'. */
@@ -47,8 +48,6 @@ export function statusText(status: FindStatus): string {
       return FIND_TEXTS.noMatches;
     case 'at':
       return status.complete ? FIND_TEXTS.count(status.n, status.total) : FIND_TEXTS.countMore(status.n, FIND_COUNT_CAP);
-    case 'hidden':
-      return FIND_TEXTS.hiddenPassed(status.passed);
     case 'failed':
       return status.text;
   }
@@ -60,7 +59,10 @@ export function statusText(status: FindStatus): string {
  * kept; before going to one its cell is checked again, and a cell that no longer matches (an edit
  * since) makes the grid be searched again. A windowed sheet is searched by the api at its stored
  * version, a page of matches at a time; a match whose row the session holds is checked against it
- * (own edits not yet saved, others' since the read) and passed over when it no longer matches.
+ * (own edits not yet saved, others' since the read) and passed over when it no longer matches; with
+ * the user's row filter on, the api skips the rows it hides (the count is of the rows shown), and a
+ * match in a row the grid hides since (an edit judged here) is passed over the same way. The filter
+ * changed since the page was asked: the next step asks again, from the match gone to.
  * Matches the edits since made are found by the next search (typing again, or reopening the bar).
  */
 export class FindController {
@@ -76,9 +78,8 @@ export class FindController {
   // Windowed: the page of matches walked (in the order gone through), the one gone to, the answer's count.
   /** Pages asked for in a row because every match of the last no longer matched the rows held. */
   private refetched = 0;
-  /** Matches the user's filter hides passed over since a match was last shown (FIND_HIDDEN_PASSED_MAX). */
-  private hiddenPassed = 0;
-  private page: { matches: FindMatch[]; index: number; total: number; complete: boolean } | null = null;
+  /** `filters`: the row filter it was asked with (JSON), told apart from the one on now. */
+  private page: { matches: FindMatch[]; index: number; total: number; complete: boolean; filters: string } | null = null;
 
   constructor(private readonly target: () => FindTarget) {}
 
@@ -100,7 +101,6 @@ export class FindController {
     this.whole = null;
     this.page = null;
     this.refetched = 0;
-    this.hiddenPassed = 0;
     // The marks of the last text stay while the next is typed (each change redraws the grid): replaced once its search settles.
     if (query === '') {
       this.marks.clear();
@@ -204,12 +204,11 @@ export class FindController {
   private async fetchPage(target: Extract<FindTarget, { kind: 'windowed' }>, from: FindMatch | null, step: 1 | -1): Promise<void> {
     const generation = ++this.generation;
     if (!from) this.set({ kind: 'searching' });
-    const answer = await target.search({
-      q: this.query,
-      direction: step === 1 ? 'next' : 'prev',
-      limit: FIND_PAGE,
-      ...(from ? { after_row: from[0], after_col: from[1] } : {}),
-    });
+    const filters = target.filters?.() ?? [];
+    const query: FindQuery = { q: this.query, direction: step === 1 ? 'next' : 'prev', limit: FIND_PAGE, ...(from ? { after_row: from[0], after_col: from[1] } : {}) };
+    const answer = await target.search(query, filters);
+    // A filter just set: its rows are asked of the api meanwhile; the match is gone to once the grid shows them.
+    if (target.link) await gridLink(target.link).filterSettled?.();
     if (generation !== this.generation) return;
     if (!answer.success) {
       this.marks.clear();
@@ -226,13 +225,15 @@ export class FindController {
     const ahead = step === 1 ? matches : [...matches].reverse();
     const walked = !from ? ahead : step === 1 ? [from, ...ahead] : [...ahead, from];
     const index = step === 1 ? (from ? 1 : 0) : walked.length - (from ? 2 : 1);
-    this.page = { matches: walked, index, total, complete };
+    this.page = { matches: walked, index, total, complete, filters: JSON.stringify(filters) };
     this.showWindowed(target, step);
   }
 
   private goWindowed(target: Extract<FindTarget, { kind: 'windowed' }>, step: 1 | -1): void {
     const page = this.page;
     if (!page) return void this.fetchPage(target, null, step);
+    // The filter changed since (its dialog, Clear filter): on from the match gone to, counted in the rows it shows now.
+    if (page.filters !== JSON.stringify(target.filters?.() ?? [])) return void this.fetchPage(target, page.matches[page.index], step);
     const index = page.index + step;
     if (index < 0 || index >= page.matches.length) return void this.fetchPage(target, page.matches[page.index], step);
     page.index = index;
@@ -245,32 +246,21 @@ export class FindController {
     const page = this.page;
     if (!page) return;
     const needle = findNeedle(this.query);
-    // Whether a match of this page was passed over as no longer matching (not only hidden).
-    let stale = false;
     for (;;) {
       const [row, col, n] = page.matches[page.index];
       const held = target.sheet.rowAt(row);
-      // A row the user's filter hides is passed over too, but counted apart: it still matches.
+      // A row the grid's filter hides (an edit since the api's answer, judged here) no longer shows a match either.
       const hidden = target.link ? gridLink(target.link).rowShown?.(row) === false : false;
       if (!hidden && (!held || cellMatches(held[col], needle))) {
         if (target.link) gridLink(target.link).jumpTo?.(row, col, true);
         this.marks.set(needle, [row, col]);
-        this.hiddenPassed = 0;
         return this.set({ kind: 'at', n, total: page.total, complete: page.complete });
       }
-      if (hidden) this.hiddenPassed++;
-      else stale = true;
-      // Every match of the page passed over: the api is asked past the last one (a few times when
-      // some no longer matched: its answers are at its version, the held rows may have moved on).
+      // Every match of the page passed over: the api is asked past the last one, a few times (its
+      // answers are at its version, the held rows may have moved on), then 'No matches'.
       const index = page.index + step;
       if (index < 0 || index >= page.matches.length) {
-        if (stale && ++this.refetched > FIND_REFETCHES_MAX) return this.set({ kind: 'none' });
-        if (!stale && this.hiddenPassed >= FIND_HIDDEN_PASSED_MAX) {
-          // Said, and Enter goes on from here (page.index is the last match passed over).
-          const passed = this.hiddenPassed;
-          this.hiddenPassed = 0;
-          return this.set({ kind: 'hidden', passed });
-        }
+        if (++this.refetched > FIND_REFETCHES_MAX) return this.set({ kind: 'none' });
         return void this.fetchPage(target, page.matches[page.index], step);
       }
       page.index = index;

@@ -31,6 +31,12 @@ export interface GridLink {
   place: (() => GridPlace | null) | null;
   /** A windowed grid with the user's row filter on, while mounted: does it show absolute row `row`? (find passes over hidden rows.) */
   rowShown?: ((row: number) => boolean) | null;
+  /**
+   * A windowed grid with a row filter, while mounted: settles once the rows the filter shows now are
+   * in (a filter just set asks the api for them): find goes to a match only then, else its row would
+   * be judged, and its place found, by the rows of the filter before.
+   */
+  filterSettled?: (() => Promise<void>) | null;
 }
 
 /** Where the user is in a grid, at absolute rows: the row shown at its top and the cells selected. */

@@ -1,4 +1,4 @@
-import { FilterValuesScan, FindQuerySchema, FindScan, RowFilterScan, SheetFilterBodySchema, SheetFilterValuesBodySchema, hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
+import { type ColumnFilterBody, FilteredFindBodySchema, filterRowTest, FilterValuesScan, FindQuerySchema, FindScan, RowFilterScan, SheetFilterBodySchema, SheetFilterValuesBodySchema, hasFormula, heldCells, normalizeHeaders, opensWindowed, type GridData, type Sheet } from '@tessera/contracts';
 import { apiError, startLoopbackServer } from '@tessera/jest-react/loopback';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachLiveTestHub, type LiveTestHub } from './live-test-hub.js';
@@ -57,10 +57,12 @@ export const send = (res: ServerResponse, status: number, body: unknown, type = 
 const summary = ({ data, ...rest }: Sheet) => ({ ...rest, may_have_formulas: hasFormula(data) });
 
 /** A find (windowed sheets and their versions), by the api's own scan (contracts FindScan) over `rows`, in windows as the api reads them. */
-export function findIn(rows: GridData, params: URLSearchParams): ReturnType<FindScan['result']> | { error: string } {
-  const query = FindQuerySchema.safeParse(Object.fromEntries(params));
+export function findIn(rows: GridData, params: URLSearchParams | unknown): ReturnType<FindScan['result']> | { error: string } {
+  // GET's query, or POST's body (the user's row filter on: its rows only, as the api's filterRowTest).
+  const query = params instanceof URLSearchParams ? FindQuerySchema.safeParse(Object.fromEntries(params)) : FilteredFindBodySchema.safeParse(params);
   if (!query.success) return { error: query.error.issues[0].message };
-  const scan = new FindScan(query.data);
+  const filters = 'filters' in query.data ? (query.data.filters as ColumnFilterBody[]) : null;
+  const scan = new FindScan(query.data, filters ? filterRowTest(filters) : undefined);
   let complete = true;
   for (let first = 0; first < rows.length; first += 5_000) {
     if (!scan.feed(rows.slice(first, first + 5_000), first)) {
@@ -79,7 +81,7 @@ export function filterIn(rows: GridData, body: unknown, values: boolean): object
   if (values) {
     const parsed = SheetFilterValuesBodySchema.safeParse(body);
     if (!parsed.success) return { error: parsed.error.issues[0].message };
-    const scan = new FilterValuesScan(parsed.data.filters, parsed.data.column, parsed.data.search);
+    const scan = new FilterValuesScan(parsed.data.filters, parsed.data.column, parsed.data.search, parsed.data.all);
     feed(scan);
     return scan.result();
   }
@@ -134,8 +136,8 @@ export async function startSheetApi(initial: Sheet[] = []): Promise<SheetTestApi
       const rows = { id: sheet.id, version: sheet.version, row_count: sheet.data.length, column_count: columns, start, data, ...(colStart === null ? {} : { col_start: Number(colStart) }) };
       return send(res, 200, url.searchParams.get('summary') === '1' ? { ...rows, sheet: summary(sheet) } : rows);
     }
-    if (route === 'GET /find') {
-      const found = findIn(sheet.data, url.searchParams);
+    if (route === 'GET /find' || route === 'POST /find') {
+      const found = findIn(sheet.data, route === 'GET /find' ? url.searchParams : body);
       if ('error' in found) return apiError(res, 400, 'validation_failed', found.error);
       return send(res, 200, { id: sheet.id, version: sheet.version, row_count: sheet.data.length, ...found });
     }

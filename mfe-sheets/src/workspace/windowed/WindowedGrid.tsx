@@ -1,5 +1,5 @@
 import { HotTable, type HotTableRef } from '@handsontable/react-wrapper';
-import { columnFilterBody, columnFilterTest, FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, unpackRuns, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
+import { FREEZE_TEXTS, type SheetFilterBody, type SheetFilterResult, HANDSONTABLE_LICENSE_KEY, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type GridData, type RowRange, type SortDirection } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ChartGeometry, slabGeometry } from '../../charts/chart-geometry.js';
@@ -26,7 +26,9 @@ import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE 
 import type { StructureMove } from './moved-rows.js';
 import type { SheetFilter } from '../filter/sheet-filter.js';
 import type { SheetResult } from '../sheet.service.js';
-import { FilteredRows } from './filtered-rows.js';
+import type { FilteredRows } from './filter/filtered-rows.js';
+import { gridPositions } from './filter/grid-positions.js';
+import { useWindowedFilter } from './filter/use-windowed-filter.js';
 
 registerGridModules();
 
@@ -55,9 +57,6 @@ function padded(row: CellValue[], cols: number): CellValue[] {
   while (row.length < cols) row.push(null);
   return row;
 }
-
-/** Times the filter's rows are asked again when the api's answer is of another row count than the sheet's here. */
-const FILTER_ASKS = 3;
 
 /** The sheet-wide scroll bar's height in px (well under the browser's cap); its position maps to a row. */
 const BAR_HEIGHT_PX = 4_000_000;
@@ -132,29 +131,13 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   on.current = handlers;
   // The slab's first row, as the grid counts rows: the sheet's, or with a filter on the rows it shows (rowOf).
   const base = useRef(0);
-  /** The rows the user's filter shows (null: no filter, every row). */
+  /** The rows the user's filter shows (null: no filter, every row): set by useWindowedFilter. */
   const view = useRef<FilteredRows | null>(null);
-  /** Rows the grid counts: the sheet's, or those the filter shows. */
-  const shownRows = () => view.current?.length ?? sheet.rowCount;
-  /** The sheet's row at the grid's position `p` (base.current + a slab row). */
-  const rowOf = (p: number) => (view.current ? view.current.rowAt(p) : p);
-  /** The grid's position of sheet row `row`, or of the first row shown after it when the filter hides it. */
-  const positionAt = (row: number) => (view.current ? view.current.positionAtOrAfter(row) : row);
+  // The grid's positions against the sheet's rows (filter/grid-positions.ts): rowOf(base.current + a slab row) is its sheet row.
+  const positions = gridPositions(sheet, view);
+  const { shownRows, rowOf, positionAt, showPositions, readPositions } = positions;
   /** The slab row of sheet row `row` (negative, or past the slab, when it is not in it: hidden rows too). */
-  const slabIndex = (row: number) => (view.current ? view.current.positionOf(row) : row) - base.current;
-  /** Own row ops sent while a filter is on: the rows shown follow them at once (the reset once the server has each asks nothing again). */
-  const ownRowOps = useRef(0);
-  /** The filter's rows asked of the api again, the user's place kept (set by the filter's effect). */
-  const askAgain = useRef(() => {});
-  /** The windows of positions [first, last] read, and of `ahead` more either side (a filter's rows are no one span). */
-  const showPositions = (first: number, last: number, ahead = 0) => {
-    const v = view.current;
-    if (!v) return sheet.show(first, last, ahead);
-    const now: number[] = [];
-    const soon: number[] = [];
-    for (let p = Math.max(0, first - ahead); p <= Math.min(last + ahead, v.length - 1); p++) (p >= first && p <= last ? now : soon).push(v.rowAt(p));
-    sheet.showRows(now, soon);
-  };
+  const slabIndex = (row: number) => positions.positionOf(row) - base.current;
   // Rows not read yet (empty, or as before an own row or column op): placeholders, read-only.
   const placeholders = useRef(new WeakSet<CellValue[]>());
   /** The grid's columns: the sheet's, at least one (Handsontable shows one for a sheet of none). */
@@ -347,18 +330,6 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const rows = last - first + 1;
     showRows(Math.max(0, Math.min(row - Math.floor(rows / 2), shownRows() - rows)), rows);
   };
-  /** The rows at positions [start, start + count) (a jump's scan): the sheet's span holding them read, those shown picked. */
-  const readPositions = async (start: number, count: number): Promise<GridData> => {
-    const v = view.current;
-    if (!v) return sheet.cells({ start, count });
-    const end = Math.min(start + count, v.length);
-    if (end <= start) return [];
-    const first = v.rowAt(start);
-    const rows = await sheet.cells({ start: first, count: v.rowAt(end - 1) - first + 1 });
-    const out: GridData = [];
-    for (let p = start; p < end; p++) out.push(rows[v.rowAt(p) - first] ?? []);
-    return out;
-  };
   /** Own cells written outside Handsontable (rows not in the slab, or not read yet): into the windows held, and sent. */
   const sendOwn = (changes: CellChange[]) => {
     sheet.writeOwn(changes);
@@ -548,16 +519,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         rowsShown.current = sheet.rowCount;
         const top = base.current + visibleRange(h).first;
         const editing = stopEditing(h);
-        const v = view.current;
-        if (v && filter) {
-          // (After the editor's cell is read: at its sheet row before the rows shown change.) Someone's row op: the rows shown follow it until the api answers again; a column op moves the filters.
-          if (move?.type === 'rows_insert') v.rowsInserted(move.index, move.count);
-          else if (move?.type === 'rows_remove') v.rowsRemoved(move.index, move.count);
-          else if (move) filter.columnsMoved(move.index, move.type === 'columns_insert' ? move.count : -move.count);
-          // The user's own op acknowledged: followed already. Others' ops, a sort, a sync: asked again.
-          if (!move && ownRowOps.current > 0) ownRowOps.current--;
-          else askAgain.current();
-        }
+        // (After the editor's cell is read: at its sheet row before the rows shown change.)
+        rowFilter.windowsReset(move);
         // Someone's op moved it (or removed it: the text goes with the cell); a sync leaves it where it was.
         const moved = editing && move ? movedCell(editing, move) : editing;
         const from = Math.min(base.current, Math.max(0, shownRows() - SLAB.rows));
@@ -622,120 +585,28 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     return stop;
   }, [sheet]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // The user's filter set or cleared (its dialog, the bar's Clear filter): the rows it shows asked of the api, then the slab shows them from the top.
-  // Asked again (others' row ops, a sort, a sync, others' edits of rows not held), the user's place is kept.
-  useEffect(() => {
-    if (!filter) return undefined;
-    let asked = 0;
-    /** The slab from the top, or around sheet row `keep` (where the user was); `editing`: the cell typed into, read before the rows shown changed. */
-    const showFrom = (keep: number | null, editing: ReturnType<typeof editingCell>) => {
-      const h = hot();
-      if (!h) return;
-      const { first, last } = visibleRange(h);
-      const rows = last - first + 1;
-      const top = keep === null ? 0 : Math.max(0, Math.min(positionAt(keep), shownRows() - rows));
-      // A cell being typed into: its editor closed for the move and opened again on it (its slab row holds another row now).
-      if (editing) h.getActiveEditor()?.cancelChanges();
-      rebase(slabAround(top, rows), top);
-      showPositions(top, top + rows, SLAB.readAhead);
-      if (editing) {
-        resume.current = editing;
+  // The user's row filter (filter/use-windowed-filter.ts): the rows it shows asked of the api, others' edits judged, row ops followed.
+  const rowFilter = useWindowedFilter(
+    sheet,
+    filter,
+    view,
+    positions,
+    {
+      hot,
+      visibleRange,
+      base: () => base.current,
+      rebase,
+      slabAround,
+      editingCell,
+      resume: (h, cell) => {
+        resume.current = cell;
         resumeEditing(h);
-      }
-    };
-    const ask = (keepPlace: boolean, attempt = 0) => {
-      const n = ++asked;
-      const h = hot();
-      const keep = keepPlace && h ? rowOf(base.current + visibleRange(h).first) : null;
-      if (!filter.active) {
-        const editing = h ? editingCell(h) : null;
-        view.current = null;
-        showFrom(keep, editing);
-        return;
-      }
-      const body = { filters: [...filter.columns].map(([column, f]) => columnFilterBody(column, f)) };
-      const asking = on.current.askFilter?.(body).then((answer) => {
-        // Its failure said on the grid's status line (the rows shown stay as they were).
-        if (!answer.success) throw new Error(answer.error);
-        return answer;
-      });
-      if (!asking) return;
-      // The api reads every row: said while under way, as the grid's other work on every row.
-      void status.current.track(reading(), asking).then((answer) => {
-        if (n !== asked || !answer) return;
-        // Rows inserted or removed since it was read (the user's own, not on the server yet; others' on their way): asked again, a few times.
-        if (answer.data.row_count !== sheet.rowCount && attempt < FILTER_ASKS) return ask(keepPlace, attempt + 1);
-        const runs = unpackRuns(answer.data.runs, answer.data.row_count);
-        if (!runs) return;
-        const rowsShown = new FilteredRows(runs, answer.data.row_count);
-        // Still not the sheet's size: rows past the answer's end shown (as own inserts), rows past the sheet's end dropped.
-        if (sheet.rowCount > rowsShown.rowCount) rowsShown.rowsInserted(rowsShown.rowCount, sheet.rowCount - rowsShown.rowCount);
-        else if (sheet.rowCount < rowsShown.rowCount) rowsShown.rowsRemoved(sheet.rowCount, rowsShown.rowCount - sheet.rowCount);
-        // The row the user is typing in stays shown (their text goes where they see it), as the whole grid's filter keeps it.
-        const grid = hot();
-        const editing = grid ? editingCell(grid) : null;
-        if (editing) rowsShown.setShown(editing.row, true);
-        view.current = rowsShown;
-        filter.counted(answer.data.shown, answer.data.rows);
-        showFrom(keep, editing);
-      });
-    };
-    const reapply = () => ask(false);
-    askAgain.current = () => ask(true);
-    filter.reapply = reapply;
-    // Others' edits: a row held is judged again here (shown or hidden alone); one not held, by the api.
-    sheet.othersCells = (changes) => {
-      const v = view.current;
-      if (!v) return;
-      // Rows others wrote past the sheet's end (it grew): among the rows shown, judged below with the rest.
-      const end = v.rowCount;
-      const grew = sheet.rowCount > end;
-      if (grew) v.rowsInserted(end, sheet.rowCount - end);
-      const judged = changes.filter((c) => filter.columns.has(c.col) || c.row >= end);
-      if (judged.length === 0) return;
-      const tests = [...filter.columns].map(([col, f]) => [col, columnFilterTest(f)] as const);
-      const grid = hot();
-      const editing = grid ? editingCell(grid) : null;
-      let unheld = false;
-      let moved = grew;
-      let shownNow = filter.shown;
-      for (const row of new Set(judged.map((c) => c.row))) {
-        const cells = sheet.rowAt(row);
-        if (!cells) {
-          unheld = true;
-          continue;
-        }
-        const shown = v.positionOf(row) >= 0;
-        // The row being typed in stays (whole grid's rule: their text goes where they see it).
-        const passes = editing?.row === row || tests.every(([col, test]) => test(cells[col]));
-        if (passes !== shown) {
-          v.setShown(row, passes);
-          moved = true;
-          if (row < filter.rows) shownNow += passes ? 1 : -1;
-        }
-      }
-      if (unheld) ask(true);
-      else if (moved) {
-        filter.counted(shownNow, filter.rows);
-        const h = hot();
-        if (!h) return;
-        // Rows above it hidden or shown move the cell being typed into: its editor follows it.
-        if (editing) h.getActiveEditor()?.cancelChanges();
-        rebase(base.current, base.current + visibleRange(h).first);
-        if (editing) {
-          resume.current = editing;
-          resumeEditing(h);
-        }
-      }
-    };
-    // Mounted again over a filter already on (a version preview closed): its rows asked again.
-    if (filter.active) reapply();
-    return () => {
-      asked++;
-      if (filter.reapply === reapply) filter.reapply = null;
-      sheet.othersCells = null;
-    };
-  }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
+      },
+      readAhead: SLAB.readAhead,
+      track: (work) => status.current.track(reading(), work),
+    },
+    () => on.current.askFilter,
+  );
 
   /** Absolute row `row` shown at the top (a chart's cell, asked for from the chat), the slab moved there when it is outside; `select`: its cell selected (find: the grid not made to listen, the find box keeps the keys). */
   const jumpTo = (row: number, col: number, select = false) => {
@@ -773,8 +644,11 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     shared.place = place;
     const rowShown = (row: number) => !view.current || view.current.positionOf(row) >= 0;
     shared.rowShown = rowShown;
+    const filterSettled = rowFilter.settled;
+    shared.filterSettled = filterSettled;
     return () => {
       if (shared.rowShown === rowShown) shared.rowShown = null;
+      if (shared.filterSettled === filterSettled) shared.filterSettled = null;
       if (shared.hot === h) shared.hot = null;
       if (shared.jumpTo === jumpTo) shared.jumpTo = null;
       if (shared.place === place) shared.place = null;
@@ -813,12 +687,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
     const atEnd = base.current + slab.current.length >= shownRows();
     // With a filter on, into the rows it shows (past the last of them, the rows after the sheet's end).
     const v = view.current;
-    const atRow = at.row;
-    const rowAtOffset = (k: number) => {
-      const p = base.current + atRow + k;
-      if (!v) return p;
-      return p < v.length ? v.rowAt(p) : (v.length > 0 ? Math.max(v.rowAt(v.length - 1) + 1, end) : end) + (p - v.length);
-    };
+    const from = base.current + at.row;
+    const rowAtOffset = (k: number) => positions.pastedRowAt(from, k, end);
     const top = rowAtOffset(0);
     const offsets = v ? data.map((_, k) => rowAtOffset(k) - top) : undefined;
     void pasteCells(sheet, top, at.col, data, sendOwn, () => locked.current, offsets).then((block) => {
@@ -859,13 +729,7 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    * shown, unjudged, as the whole grid's) and a column's filter moves with its column.
    */
   const ownStructure = (change: StructureChange) => {
-    const v = view.current;
-    if (v && change.axis === 'row') {
-      if (change.amount > 0) v.rowsInserted(change.index, change.amount);
-      else v.rowsRemoved(change.index, -change.amount);
-      ownRowOps.current++;
-    }
-    if (v && change.axis === 'col' && filter?.columnsMoved(change.index, change.amount)) filter.reapply?.();
+    rowFilter.ownStructure(change);
     on.current.onStructureChanged(change);
   };
   /** The menu's row insert or remove at slab rows: at sheet rows; removed rows shown only, a run of adjacent ones at a time from the bottom (a filter's rows are not one run). */

@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, ClearBlock, GridData, RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { ClearedCells } from '../undo/undo-stack.js';
-import { inRuns, runsSpan } from './filtered-rows.js';
+import { inRuns, runsSpan } from './filter/filtered-rows.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /** Blocks sent as cells_clear operations (the session's clearCells): their ids, in order (none: not sent). */

@@ -1,7 +1,7 @@
 import { IMPORT_MAX_BYTES, WINDOWED_READ_TEXTS, type CellChange, type CellValue, type ClearBlock, type RowRange } from '@tessera/contracts';
 import type { ClearedCells } from '../undo/undo-stack.js';
 import { clearBlocks, clearCells, runsClear, spanColumns, type ColumnSpan, type SendClears } from './clear-columns.js';
-import { inRuns, runsSpan } from './filtered-rows.js';
+import { inRuns, runsSpan } from './filter/filtered-rows.js';
 import type { WindowedSheet } from './windowed-sheet.js';
 
 /**
