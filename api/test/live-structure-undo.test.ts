@@ -96,6 +96,12 @@ describe('a remove undone (rows_insert / columns_insert with undo)', () => {
     assert.equal(list.statusCode, 200, list.body);
     const [newest] = (list.json() as { versions: { version: number; kind: string }[] }).versions;
     assert.deepEqual([newest.version, newest.kind], [v + 1, 'columns_insert']);
+    // A cell put back: its history says which version did it.
+    const at = expected.findIndex((r) => r[0] === 'r150c0');
+    const history = await api.get(`/api/v1/sheets/${s.id}/cells/${at}/1/history`);
+    assert.equal(history.statusCode, 200, history.body);
+    const [last] = (history.json() as { changes: { version: number; kind: string; new: unknown }[] }).changes;
+    assert.deepEqual([last.version, last.kind, last.new], [v + 1, 'columns_insert', 'r150c1']);
     // A late client catches up with the one op from the log, `undo` and all.
     const late = await join(s.id, bob.accessToken, 'late', v);
     const replayed = (await late.next('operation', (f) => f.data.version === v + 1)).data.operation;
