@@ -81,7 +81,7 @@ describe('a remove undone (rows_insert / columns_insert with undo)', () => {
     assert.equal(replica.version, v + 1);
 
     const fresh = await server(s.id);
-    assert.deepEqual([fresh.version, fresh.col_count ?? 4], [v + 1, 4]);
+    assert.deepEqual([fresh.version, fresh.metadata.columns], [v + 1, 4]);
     assert.deepEqual(shown(fresh.data, 4), expected);
     assert.deepEqual(shown(replica.grid, 4), expected);
     const window = await api.get(`/api/v1/sheets/${s.id}/rows?start=490&count=20`);
@@ -168,7 +168,7 @@ describe('a remove undone (rows_insert / columns_insert with undo)', () => {
       send(c, id, { ...operation, id: opId });
       assert.deepEqual((await c.next('error', (f) => f.data.operation_id === opId)).data, { code, message, operation_id: opId });
       const after = await server(id);
-      assert.deepEqual([after.version, after.row_count, after.col_count], [before.version, before.row_count, before.col_count], 'no version made');
+      assert.deepEqual([after.version, after.metadata.rows, after.metadata.columns], [before.version, before.metadata.rows, before.metadata.columns], 'no version made');
       assert.deepEqual(after.data, before.data, 'nothing changed');
     };
     const s = await sheet(labelled(600, 3));
