@@ -13,7 +13,9 @@ import type { StoredStructureOp } from './sheet-ops.tables.js';
  */
 export function removedPlaces(remove: StoredStructureOp, before: { rows: number; columns: number }, at: number, steps: readonly MoveStep[]): { block: ClearBlock; places: ClearedPlaces } {
   const taken = { start: remove.index, count: remove.count };
-  const inserted = Int32Array.from({ length: remove.count }, (_, k) => at + k);
+  // A loop, not Int32Array.from with a mapping function (~0.1 s for a million rows).
+  const inserted = new Int32Array(remove.count);
+  for (let k = 0; k < remove.count; k++) inserted[k] = at + k;
   if (isRowStructure(remove.type)) {
     const block = { rows: taken, columns: { start: 0, count: before.columns } };
     const places = clearedPlacesThrough(block, steps.filter((s) => s.type !== 'rows_sort' && !isRowStructure(s.type)));
