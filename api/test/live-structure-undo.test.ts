@@ -145,6 +145,25 @@ describe('a remove undone (rows_insert / columns_insert with undo)', () => {
     assert.deepEqual(shown(await rowsOf(s.id, v), 4), now);
   });
 
+  it('formulas of a removed column put back after a sort read as they would had the column never been removed (relative references moved with their rows)', async () => {
+    const data: GridData = [
+      [3, '=A1*2', 'x'],
+      [1, '=A2*2', 'y'],
+      [2, '=SUM(A1:A3)', '=$A$1+1'],
+    ];
+    const [removed, kept] = [await sheet(data), await sheet(data)];
+    const a = await join(removed.id, admin.accessToken, 'A', removed.version);
+    const k = await join(kept.id, admin.accessToken, 'K', kept.version);
+    const U = await commit(a, removed.id, { id: 'remove', type: 'columns_remove', index: 1, count: 1 });
+    await commit(a, removed.id, { id: 'sort', type: 'rows_sort', column: 0, direction: 'asc' });
+    await commit(k, kept.id, { id: 'sort', type: 'rows_sort', column: 0, direction: 'asc' });
+    await commit(a, removed.id, { id: 'undo', type: 'columns_insert', index: 1, count: 1, undo: U });
+    const expected = (await server(kept.id)).data;
+    // Rows 1, 2, 0 in that order: row 1's formula moved up one, row 2's up one (its range past the top: #REF!), row 0's down two.
+    assert.deepEqual(expected.map((r) => r[1]), ['=A1*2', '=SUM(#REF!:A2)', '=A3*2']);
+    assert.deepEqual((await server(removed.id)).data, expected);
+  });
+
   it('after old versions were pruned the undo still puts back the cells as they were just before the remove (the pruner keeps that version)', async () => {
     const s = await sheet(labelled(1200, 3));
     const a = await join(s.id, admin.accessToken, 'A', s.version);
