@@ -73,6 +73,29 @@ describe('access on the live sockets', () => {
     assert.deepEqual((await s.api.get(`/api/v1/sheets/${sheet.id}`)).json().data, [['a', 'b'], ['c', 'd']]);
   });
 
+  it("a viewer's undo of a column remove is refused and puts nothing back; the editor's own undo does", async () => {
+    const sheet = (await s.api.post('/api/v1/sheets', { name: 'Removed', data: [['a', 'b'], ['c', 'd']] })).json();
+    await s.api.put(`/api/v1/sheets/${sheet.id}/access`, {
+      entries: [
+        { user_id: s.admin.userId, level: 'owner' },
+        { user_id: s.bob.userId, level: 'viewer' },
+      ],
+    });
+    const admin = await LiveClient.join(s.base, sheet.id, s.admin.accessToken);
+    const bob = await LiveClient.join(s.base, sheet.id, s.bob.accessToken);
+    open.push(admin, bob);
+    admin.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'remove', type: 'columns_remove', index: 1, count: 1 } });
+    const removed = (await admin.next('ack', (f) => f.data.operation_id === 'remove')).data.version;
+    bob.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'bob-undo', type: 'columns_insert', index: 1, count: 1, undo: removed } });
+    const error = await bob.next('error', (f) => f.data.operation_id === 'bob-undo');
+    assert.deepEqual(error.data, { code: 'forbidden', message: ACCESS_TEXTS.viewOnly, operation_id: 'bob-undo' });
+    const stored = (await s.api.get(`/api/v1/sheets/${sheet.id}`)).json();
+    assert.deepEqual([stored.data, stored.version], [[['a'], ['c']], removed]);
+    admin.send({ type: 'operation', sheet_id: sheet.id, operation: { id: 'undo', type: 'columns_insert', index: 1, count: 1, undo: removed } });
+    await admin.next('ack', (f) => f.data.operation_id === 'undo');
+    assert.deepEqual((await s.api.get(`/api/v1/sheets/${sheet.id}`)).json().data, [['a', 'b'], ['c', 'd']]);
+  });
+
   it('a member with no access cannot join: the same close as a sheet that does not exist', async () => {
     const sheet = (await s.api.post('/api/v1/sheets', { name: 'Secret' })).json();
     await s.api.put(`/api/v1/sheets/${sheet.id}/access`, { entries: [{ user_id: s.admin.userId, level: 'owner' }, { user_id: null, level: 'none' }] });

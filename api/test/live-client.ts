@@ -239,7 +239,20 @@ export class Replica {
         if (!this.reread) throw new Error(`A replica cannot apply the cells_clear_undo of version ${this.version + 1} without reading its block again`);
         const values = this.reread(this.version + 1, step);
         for (const [i, row] of values.entries()) for (const [j, value] of row.entries()) applyChanges(this.grid, [{ row: step.rows.start + i, col: step.columns.start + j, value }]);
-      } else restructure(this.grid, [], widthOf(this.grid), step);
+      } else {
+        const width = widthOf(this.grid);
+        restructure(this.grid, [], width, step);
+        // An insert undoing a remove: the server filled its new rows (columns); the replica reads them again.
+        if (step.undo !== undefined && (step.type === 'rows_insert' || step.type === 'columns_insert')) {
+          if (!this.reread) throw new Error(`A replica cannot apply the insert undoing a remove of version ${this.version + 1} without reading it again`);
+          const block =
+            step.type === 'rows_insert'
+              ? { rows: { start: step.index, count: step.count }, columns: { start: 0, count: width } }
+              : { rows: { start: 0, count: this.grid.length }, columns: { start: step.index, count: step.count } };
+          const values = this.reread(this.version + 1, block);
+          for (const [i, row] of values.entries()) for (const [j, value] of row.entries()) applyChanges(this.grid, [{ row: block.rows.start + i, col: block.columns.start + j, value }]);
+        }
+      }
       this.pending.delete(this.version + 1);
       this.version += 1;
     }

@@ -188,6 +188,29 @@ describe('two api processes on one PostgreSQL and Redis (REDIS_URL)', { skip: sk
     assert.deepEqual(replica.grid, onServer.data);
   });
 
+  it('a column remove and the insert undoing it made on one process reach the sockets on the other with undo; their replica equals the server', async (t) => {
+    if (skipNoRedis(t)) return;
+    const data = Array.from({ length: 1200 }, (_, r) => [`r${r}`, r, `x${r}`]);
+    const s = await newSheet({ data });
+    const onA = await join(a, s.id, admin, { since: s.version, label: 'admin on A' });
+    const onB = await join(b, s.id, users.get('bob')!.token, { since: s.version, label: 'bob on B' });
+    onA.send({ type: 'operation', sheet_id: s.id, operation: { id: 'remove', type: 'columns_remove', index: 1, count: 1 } });
+    const removed = (await onA.next('ack', (f) => f.data.operation_id === 'remove')).data.version;
+    onA.send({ type: 'operation', sheet_id: s.id, operation: { id: 'undo', type: 'columns_insert', index: 1, count: 1, undo: removed } });
+    await onA.next('ack', (f) => f.data.operation_id === 'undo');
+    const told = await onB.next('operation', (f) => f.data.operation.id === 'undo');
+    const op = told.data.operation;
+    assert.deepEqual(op.type === 'columns_insert' && [told.data.version, op.index, op.count, op.undo], [removed + 1, 1, 1, removed]);
+    const onServer = await httpApi(b.http, admin).sheet(s.id);
+    assert.deepEqual(onServer.data, data);
+    // Bob's copy reads the inserted column again (here: from the sheet just read).
+    const replica = new Replica(structuredClone(s.data), s.version, (_v, block) => onServer.data.slice(block.rows.start, block.rows.start + block.rows.count).map((r) => r.slice(block.columns.start, block.columns.start + block.columns.count)));
+    replica.absorb(onB.frames);
+    assertInOrder(onB.frames, s.version, 'bob on B');
+    assert.equal(replica.version, removed + 1);
+    assert.deepEqual(replica.grid, onServer.data);
+  });
+
   it('a REST PATCH on one process reaches sockets on the other; a PUT there reaches this one as a sync', async (t) => {
     if (skipNoRedis(t)) return;
     const s = await newSheet();

@@ -69,6 +69,7 @@ export * from './live/transform-position.js';
 export * from './live/rows-sort.js';
 export * from './live/order-pack.js';
 export * from './live/cells-clear.js';
+export * from './live/structure-undo.js';
 export * from './live/frame-size.js';
 export * from './live/live-sheet.js';
 export * from './time/relative-time.js';

@@ -129,7 +129,8 @@ export async function commitOperation(
       const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
       return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
     }
-    const result = await sheets.applyStructure(sheetId, { type: op.type, index: op.index, count: op.count }, userId, origin, op.id, op.base_version);
+    const undo = (op.type === 'rows_insert' || op.type === 'columns_insert') && op.undo !== undefined ? { undo: op.undo } : {};
+    const result = await sheets.applyStructure(sheetId, { type: op.type, index: op.index, count: op.count, ...undo }, userId, origin, op.id, op.base_version);
     const operation = appliedOperation(op, userId, result.updated_at, { structure: result.operation });
     return { ok: true, version: result.version, timestamp: result.updated_at, duplicate: result.duplicate === true, operation, cells: 0 };
   } catch (err) {

@@ -37,6 +37,8 @@ interface Bucket {
  * order, so only a window's cells are held; after a sort a chunk may get its last cell from the
  * last window, and the cells wait until then (what a sort's permutation costs). The event loop is
  * let go between rounds (PGlite runs in the api's thread: clear-block.ts). The layout is unchanged.
+ * An insert undoing a remove fills its new rows or columns the same way: `clear` is then the block
+ * the remove took and `places` where it goes (structure-undo.ts removedPlaces).
  */
 export async function putBackInChunks(
   db: Db,

@@ -7,6 +7,8 @@ export interface StoredStructureOp {
   type: 'rows_insert' | 'rows_remove' | 'columns_insert' | 'columns_remove';
   index: number;
   count: number;
+  /** An insert's that undid a remove (contracts live.schema.ts `undo`): the remove's version; its new rows or columns were filled with the cells the remove took (SheetsService.applyStructure). */
+  undo?: number;
 }
 
 /**

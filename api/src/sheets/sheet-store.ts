@@ -551,6 +551,12 @@ export async function appendOp(
     /** A structural operation's description, kept for replays to reconnecting clients. */
     structure?: StoredMoveOp;
   },
+  /**
+   * Cells the op writes once it is logged (reads of the chunks then apply it, a column insert
+   * included: pendingColumnOps) and before its version is recorded (so its snapshot holds them):
+   * an insert undoing a remove fills its new rows or columns here.
+   */
+  written?: () => Promise<void>,
 ): Promise<void> {
   await withOpIds(db)
     .insertInto('sheet_ops')
@@ -564,6 +570,7 @@ export async function appendOp(
       op: op.structure ? JSON.stringify(op.structure) : null,
     })
     .execute();
+  await written?.();
   // What the op log alone cannot rebuild a version from: its shape, headers and (at whole-grid ops) a snapshot.
   // A cells_clear is not one: its block, logged in `op`, is replayed (version-rebuild.ts), its rewritten chunks not copied.
   await recordVersion(db, op.sheetId, op.version, op.changes === null && op.kind !== 'cells_clear');

@@ -51,6 +51,7 @@ import {
   type ClearBlock,
   clearedPlacesThrough,
   placesSpan,
+  STRUCTURE_UNDO_TEXTS,
 } from '@tessera/contracts';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -76,6 +77,7 @@ import { clearBlockInChunks } from './clear-block.js';
 import { putBackInChunks } from './clear-undo.js';
 import { rebuildChunks, UnrebuildableVersionError } from '../versions/version-rebuild.js';
 import { restructure, structureError } from './structure-op.js';
+import { removedPlaces } from './structure-undo.js';
 import { type GridText, writeGridText } from './grid-text-writer.js';
 import { snapshotEvery } from '../versions/version-recorder.js';
 import { type PreparedQuery, preparedQuery } from '../db/prepared-query.js';
@@ -910,6 +912,12 @@ export class SheetsService {
    * `baseVersion` (the live client's), the op is first moved through the rows and columns
    * inserted or removed since (sheet-ops.transform.ts): a 409 when nothing of it is left or the
    * grid was replaced since. The result says the op as applied.
+   * An insert with `undo` (Ctrl+Z of a remove on a windowed sheet: contracts live.schema.ts) is
+   * placed so, then its new rows or columns are filled with the cells the remove took, as they were
+   * at version `undo` - 1, moved to where they are now (removedToPutBack), in rounds of chunks
+   * (clear-undo.ts putBackInChunks), all in the op's transaction: a refusal leaves nothing. Its
+   * op-log entry (kind as any insert, `undo` in `op`: replays carry it) has a full snapshot taken
+   * after the fill, so versions rebuild across it as across any insert, as a clear undone does.
    */
   async applyStructure(
     id: string,
@@ -926,6 +934,8 @@ export class SheetsService {
       const refused = structureError(op, row.row_count, row.col_count);
       if (refused) throw HttpError.badRequest(refused);
       requireStructureSize(op, row.row_count, row.col_count, this.maxCells);
+      // An insert undoing a remove: what it puts back is found (or refused) before anything is written.
+      const undone = op.undo !== undefined ? await this.removedToPutBack(trx, id, op, row.version) : undefined;
       const version = row.version + 1;
       const layout = await this.layoutOf(trx, id, row.version);
       // Only the restructured rows' chunks are rewritten: a row op touches the chunk(s) it falls
@@ -955,10 +965,55 @@ export class SheetsService {
         .where('id', '=', id)
         .returning('updated_at')
         .executeTakeFirstOrThrow();
-      await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: { type: op.type, index: op.index, count: op.count } });
+      const logged: StoredStructureOp = { type: op.type, index: op.index, count: op.count, ...(undone ? { undo: op.undo } : {}) };
+      // The new rows (columns) filled once the insert is logged (a column insert is applied by reads
+      // of the chunks: sheet-store.ts pendingColumnOps) and before its full snapshot is taken.
+      const fill =
+        undone &&
+        (async () => {
+          const readBefore = (span: { start: number; end: number }) => rebuildChunks(trx, id, undone.version, row.version, span);
+          try {
+            await putBackInChunks(trx, id, rows?.layout ?? layout, undone.block, undone.places, readBefore, version);
+          } catch (err) {
+            if (err instanceof UnrebuildableVersionError) throw new HttpError(409, ERROR_CODES.conflict, STRUCTURE_UNDO_TEXTS.unavailable);
+            throw err;
+          }
+        });
+      await appendOp(trx, { sheetId: id, version, kind: op.type, userId, changes: null, opId, structure: logged }, fill);
       if (charts.changed) await recordCharts(trx, id, version, charts.charts);
-      return { id, version, updated_at: updated.updated_at.toISOString(), operation: op, layout: rows?.layout ?? layout, rows };
+      // Rows filled after insertRows wrote them blank: the cached grid is read again, not spliced with blanks.
+      return { id, version, updated_at: updated.updated_at.toISOString(), operation: logged, layout: rows?.layout ?? layout, rows: undone ? undefined : rows };
     });
+  }
+
+  /**
+   * What an insert undoing a remove (`op.undo`, contracts live.schema.ts) puts back: the op logged
+   * at `undo` must be a remove of the insert's axis and count (else 400 STRUCTURE_UNDO_TEXTS.notRemove),
+   * the grid not replaced since (409 replaced: a version restored, an import, a save over it, or a
+   * sort the log holds no order of), and the version before it recorded (409 unavailable: the pruner
+   * keeps it, version-pruner.ts; older history may be gone). The removed cells are those of that
+   * version, each taken to where it goes now (structure-undo.ts removedPlaces); `op.index` is the
+   * insert's as applied.
+   */
+  private async removedToPutBack(trx: Transaction<Database>, id: string, op: StoredStructureOp, current: number) {
+    const undo = op.undo!;
+    const removed = undo <= current ? await this.loggedMove(trx, id, undo) : null;
+    const axis = op.type === 'rows_insert' ? 'rows_remove' : op.type === 'columns_insert' ? 'columns_remove' : null;
+    if (axis === null || removed?.type !== axis || removed.count !== op.count) throw HttpError.badRequest(STRUCTURE_UNDO_TEXTS.notRemove(undo));
+    const since = await this.structure.since(trx, id, undo, current);
+    const replaced = () => new HttpError(409, ERROR_CODES.conflict, STRUCTURE_UNDO_TEXTS.replaced);
+    if (since.replacedAt !== null) throw replaced();
+    let steps;
+    try {
+      steps = stepsAfter(since, undo);
+    } catch {
+      throw replaced();
+    }
+    const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
+      WHERE sheet_id = ${id}::uuid AND version = ${undo - 1}::int`.execute(trx);
+    if (shapes.length === 0) throw new HttpError(409, ERROR_CODES.conflict, STRUCTURE_UNDO_TEXTS.unavailable);
+    const before = { rows: shapes[0].row_count, columns: shapes[0].col_count };
+    return { version: undo - 1, ...removedPlaces(removed, before, op.index, steps) };
   }
 
   /**

@@ -27,7 +27,7 @@ export function foldDeltas(ops: CellDelta[][]): CellDelta[] {
  * Applies a retention policy to one sheet's history. A pruned run of versions is folded into
  * the next kept version's op (so every kept version still rebuilds exactly), and a pruned delta
  * snapshot into the next kept one (or dropped when none goes on from it); named versions,
- * the live one, whole-grid versions, the version before each cells_clear and the bases of open proposals and versions of the last 10 minutes are never pruned. Full
+ * the live one, whole-grid versions, the version before each cells_clear, rows_remove and columns_remove and the bases of open proposals and versions of the last 10 minutes are never pruned. Full
  * snapshots of pruned versions stop being rebuild bases; their chunks stay, later snapshots share them.
  */
 export async function pruneHistory(
@@ -49,7 +49,7 @@ async function pruneIn(trx: VersionsDb, sheetId: string, policy: RetentionPolicy
     const sheet = await trx.selectFrom('sheets').select('version').where('id', '=', sheetId).forUpdate().executeTakeFirst();
     if (!sheet) throw notFound(SHEET_NOT_FOUND);
     const { rows: ops } = await sql<{ version: number; created_at: Date; whole: boolean; cleared: boolean; label: string | null }>`
-      SELECT o.version, o.created_at, o.changes IS NULL AS whole, o.kind = 'cells_clear' AS cleared, m.label FROM sheet_ops o
+      SELECT o.version, o.created_at, o.changes IS NULL AS whole, o.kind IN ('cells_clear', 'rows_remove', 'columns_remove') AS cleared, m.label FROM sheet_ops o
       LEFT JOIN sheet_version_marks m ON m.sheet_id = o.sheet_id AND m.version = o.version
       WHERE o.sheet_id = ${sheetId}::uuid ORDER BY o.version`.execute(trx);
     const bases = await trx.selectFrom('sheet_proposals').select('base_version').where('sheet_id', '=', sheetId).where('state', '=', 'proposed').execute();
@@ -58,7 +58,8 @@ async function pruneIn(trx: VersionsDb, sheetId: string, policy: RetentionPolicy
     const recentSince = Date.now() - RECENT_KEEP_MS;
     for (const op of ops) if (op.whole || op.label !== null || new Date(op.created_at).getTime() > recentSince) always.add(op.version);
     // A clear holds no cell changes a pruned run before it could fold into, and (since it takes no
-    // snapshot) a rebuild replays forwards through it: the version before it stays.
+    // snapshot) a rebuild replays forwards through it: the version before it stays. So does the one
+    // before a remove: an insert undoing it puts back the cells of that version (SheetsService.removedToPutBack).
     for (const op of ops) if (op.cleared && op.version > 1) always.add(op.version - 1);
     const keep = versionsToKeep(
       ops.map((o) => ({ version: o.version, createdAt: new Date(o.created_at) })),

@@ -17,6 +17,7 @@ import {
   type Sheet,
   SORT_ORDER_SENT_MAX_ROWS,
   SORT_TEXTS,
+  STRUCTURE_UNDO_TEXTS,
 } from '@tessera/contracts';
 import { FRAME_TOO_LARGE_REASON } from '../../src/live/socket-close.js';
 import { LiveClient, listen } from '../live-client.js';
@@ -230,6 +231,45 @@ describe('hostile: live socket bounds', () => {
     });
     const kept = await stored(s.id);
     assert.deepEqual([kept.data, kept.version], [[['a', null], ['b', null]], cleared], 'nothing put back');
+    await healthAnswers();
+  });
+
+  it('a forged insert undoing a remove (values sent along, negative, huge, fractional or text versions, undo on a remove, one past the sheet, of no remove or of another count) is refused and puts nothing back', async () => {
+    const created = await api.post('/api/v1/sheets', { name: 'Remove undo bounds', data: [['a', 1, 'x'], ['b', 2, 'y']] });
+    assert.equal(created.statusCode, 201, created.body);
+    const s = SheetSchema.parse(created.json());
+    const c = await join(s.id, admin.accessToken, 'remover');
+    const send = (operation: object) => c.send({ type: 'operation', sheet_id: s.id, operation });
+    const refusal = async (id: string) => (await c.next('error', (f) => f.data.operation_id === id)).data;
+    send({ id: 'remove', type: 'columns_remove', index: 1, count: 1 });
+    const removed = (await c.next('ack', (f) => f.data.operation_id === 'remove')).data.version;
+    const insert = { type: 'columns_insert', index: 1, count: 1 };
+    for (const [id, operation, field] of [
+      ['negative', { ...insert, undo: -1 }, 'undo'],
+      ['zero', { ...insert, undo: 0 }, 'undo'],
+      ['fraction', { ...insert, undo: 1.5 }, 'undo'],
+      ['huge', { ...insert, undo: 1e300 }, 'undo'],
+      ['text', { ...insert, undo: String(removed) }, 'undo'],
+      ['forged-values', { ...insert, undo: removed, values: [[1], [2]] }, ''],
+      ['on-a-remove', { type: 'columns_remove', index: 0, count: 1, undo: removed }, ''],
+    ] as const) {
+      send({ id, ...operation });
+      const error = await refusal(id);
+      assert.equal(error.code, ERROR_CODES.validation, id);
+      assert.match(error.message, new RegExp(`^Invalid frame: operation${field ? `\\.${field}` : ''}`), id);
+    }
+    for (const [id, operation, undo] of [
+      ['past', { ...insert }, removed + 1],
+      ['far', { ...insert }, 2 ** 31 - 1],
+      ['created', { ...insert }, s.version],
+      ['other-count', { ...insert, count: 2 }, removed],
+      ['other-axis', { type: 'rows_insert', index: 1, count: 1 }, removed],
+    ] as const) {
+      send({ id, ...operation, undo });
+      assert.deepEqual(await refusal(id), { code: ERROR_CODES.badRequest, message: STRUCTURE_UNDO_TEXTS.notRemove(undo), operation_id: id });
+    }
+    const kept = await stored(s.id);
+    assert.deepEqual([kept.data, kept.version], [[['a', 'x'], ['b', 'y']], removed], 'nothing put back');
     await healthAnswers();
   });
 

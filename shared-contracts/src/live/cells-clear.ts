@@ -153,8 +153,14 @@ export interface ClearedPlaces {
 }
 
 export function clearedPlacesThrough(block: ClearBlock, through: readonly MoveStep[]): ClearedPlaces {
-  const rows = Int32Array.from({ length: block.rows.count }, (_, i) => block.rows.start + i);
-  const columns = Int32Array.from({ length: block.columns.count }, (_, j) => block.columns.start + j);
+  // Filled by a loop: Int32Array.from with a mapping function took ~0.1 s of the event loop for a million rows.
+  const run = (start: number, count: number) => {
+    const places = new Int32Array(count);
+    for (let i = 0; i < count; i++) places[i] = start + i;
+    return places;
+  };
+  const rows = run(block.rows.start, block.rows.count);
+  const columns = run(block.columns.start, block.columns.count);
   let sorted: Int32Array | undefined;
   for (const step of through) {
     if (step.type === 'rows_sort') {

@@ -170,9 +170,22 @@ function structureOperation<T extends string>(type: T, max: number) {
     timestamp: ClientTimestamp,
   });
 }
-export const RowsInsertOperationSchema = structureOperation('rows_insert', SHEET_MAX_ROWS);
+/**
+ * `undo` on an insert: the version of a `rows_remove` (`columns_remove`) this insert undoes — Ctrl+Z
+ * of a remove on a sheet the client holds only windows of, so it does not hold the cells the remove
+ * took (structure-undo.ts). The insert is placed as any insert (`index` moved through what was
+ * inserted or removed since `base_version`) and its new rows (columns) are then filled by the server
+ * with the cells the remove took, as they were just before it: a removed column's cells moved with
+ * their rows through rows inserted, removed or sorted since; a removed row's with their columns.
+ * `count` must be the remove's. Refused (STRUCTURE_UNDO_TEXTS) when `undo` is not a remove of this
+ * axis and count, the whole grid was replaced since, or the history before it is no longer kept.
+ * Clients read the cells they hold of the inserted rows (columns) again once applied (the server
+ * does not send the values).
+ */
+const StructureUndo = { undo: z.number().int().min(1).optional() };
+export const RowsInsertOperationSchema = structureOperation('rows_insert', SHEET_MAX_ROWS).extend(StructureUndo);
 export const RowsRemoveOperationSchema = structureOperation('rows_remove', SHEET_MAX_ROWS);
-export const ColumnsInsertOperationSchema = structureOperation('columns_insert', SHEET_MAX_COLUMNS);
+export const ColumnsInsertOperationSchema = structureOperation('columns_insert', SHEET_MAX_COLUMNS).extend(StructureUndo);
 export const ColumnsRemoveOperationSchema = structureOperation('columns_remove', SHEET_MAX_COLUMNS);
 export const STRUCTURE_OPERATION_TYPES = ['rows_insert', 'rows_remove', 'columns_insert', 'columns_remove'] as const;
 export type StructureOperationType = (typeof STRUCTURE_OPERATION_TYPES)[number];
