@@ -19,9 +19,10 @@ export const UNDO_STEPS_MAX = 100;
 /** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first, the newest always kept. */
 export const UNDO_CELLS_MAX = 500_000;
 /**
- * Cells of one step at most: a whole column of the largest sheet, so a Delete, Cut or remove of one
- * column of a million rows can be undone (as the only step kept). A step past it (several such
+ * Cells of one step at most: a whole column of the largest sheet, so a Delete or Cut of one column
+ * of a million rows can be undone by its cells (as the only step kept). A step past it (several such
  * columns: tens of megabytes of undo per column) cannot be undone: the stack is cleared (record, own).
+ * A windowed sheet's removes hold no cells (the server undoes them: Step.removal), whatever their size.
  */
 export const UNDO_STEP_CELLS_MAX = SHEET_MAX_ROWS;
 
