@@ -526,6 +526,22 @@ describe("a remove sent on a windowed sheet (its cells not read): undone by the 
     expect(undone(undo)).toEqual([{ row: 0, col: 0, value: null }]);
   });
 
+  test("a sort whose order is not known here (a million rows) or a sync: a column remove stays (no sort moves a column; the server moves its cells with their rows), a row remove goes", () => {
+    const undo = new UndoStack();
+    undo.own({ type: 'rows_remove', index: 4, count: 1 }, { id: 'rows' });
+    undo.removeApplied('rows', 3);
+    undo.record([{ row: 7, col: 2, before: null, after: 'typed' }]);
+    undo.own({ type: 'columns_remove', index: 2, count: 1 }, { id: 'cols' });
+    undo.removeApplied('cols', 5);
+    undo.sorted(null, undefined, 100);
+    expect(undo.undo()).toEqual({ structure: { type: 'columns_insert', index: 2, count: 1 }, cells: [], structureUndo: 5 });
+    undo.settled();
+    // The edit it took (its row not known now) and the row remove before it went.
+    expect(undo.canUndo()).toBe(false);
+    undo.clearButSorts(100);
+    expect(undo.redo()).toEqual({ structure: { type: 'columns_remove', index: 2, count: 1 }, cells: [] });
+  });
+
   test('switched to whole (keepUndo: the grid writes cells itself): such a remove cannot be undone there, nor the steps before it; one undone cannot be redone', () => {
     const undo = new UndoStack();
     undo.record([{ row: 0, col: 0, before: null, after: 'first' }]);

@@ -142,6 +142,13 @@ const placesKnown = (step: Step): boolean => step.clears?.placesUnknown !== true
  * places unknown from now on; false when it goes.
  */
 function throughUnknownRows(step: Step, done: boolean, rowCount: number | undefined): boolean {
+  // Columns removed, undone by the server (it moves their cells with their rows): where they go back
+  // is a column, which no sort moves. The cells of earlier steps they hold are lost (their rows are not known).
+  if (step.removal && step.structure && !isRows(step.structure)) {
+    for (const { step: owner } of step.parked ?? []) owner.away = (owner.away ?? 1) - 1;
+    step.parked = undefined;
+    return !done || step.removal.version !== undefined;
+  }
   const clears = step.clears;
   if (!clears) return false;
   const whole = rowCount !== undefined && clears.blocks !== null && clears.blocks.every((b) => b.rows.start === 0 && b.rows.count === rowCount);
