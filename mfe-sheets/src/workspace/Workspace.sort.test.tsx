@@ -161,3 +161,14 @@ test("someone else's undo of their clear (one cells_clear_undo, no values in it)
   await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', 1200], ['food', 301], ['Car', null], ['Bills', 45]]));
   expect(api.sheets.get(sheet.id)!.data).toEqual([['Rent', 1200], ['food', 301], ['Car', null], ['Bills', 45]]);
 });
+
+test("someone else's undo of their column remove (one columns_insert with `undo`, no values in it): the whole grid reads the sheet again and shows the column back with its cells", async () => {
+  await aliceOpens();
+  const bob = await colleagueJoins(api.url, sheet.id);
+  await bob.acked(bob.send({ type: 'columns_remove', index: 1, count: 1 }));
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', null], ['food', null], ['Car', null], ['Bills', null]]));
+  const removedAt = api.sheets.get(sheet.id)!.version;
+  await bob.acked(bob.send({ type: 'columns_insert', index: 1, count: 1, undo: removedAt }));
+  await waitFor(() => expect(rowsShown(4)).toEqual([['Rent', 1200], ['food', 300], ['Car', null], ['Bills', 45]]));
+  expect(api.sheets.get(sheet.id)!.data.map((row) => [row[0], row[1] ?? null])).toEqual([['Rent', 1200], ['food', 300], ['Car', null], ['Bills', 45]]);
+});

@@ -1,6 +1,6 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CLEAR_TEXTS, FILTER_TEXTS, FIND_COUNT_CAP, FREEZE_TEXTS, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
+import { CLEAR_TEXTS, STRUCTURE_UNDO_TEXTS, FILTER_TEXTS, FIND_COUNT_CAP, FREEZE_TEXTS, FIND_TEXTS, SHEET_ROWS_WINDOW_MAX, WINDOWED_READ_TEXTS, WINDOWED_SHEET_MIN_ROWS, type ChartDefinition, changedCells, formulasOverLimit, HYBRID_MAX_CELLS, MESSAGES, presenceColor, type ShellContext, createSheetLiveClient, gridToOperations, liveSocketUrl, sheetSocketPath, type LiveOperation, type LiveServerFrame, type Sheet } from '@tessera/contracts';
 import { renderInShell } from '@tessera/jest-react';
 import { currentGrid, shownText } from './testing/grid-instances.js';
 import { menuEntry, menuTexts } from './testing/workspace-menus.js';
@@ -827,26 +827,98 @@ test('Copy and Delete of a range selected with Shift past the slab (Ctrl+Shift+E
   }
 });
 
-test("a column removed from the menu is undone with its cells in every row of the sheet (read before it goes), put back beside the column another user inserted meanwhile", async () => {
-  await opens();
-  const hot = currentGrid();
-  const bob = await bobJoins();
-  act(() => {
-    hot.selectCell(3, 1);
-    hot.getPlugin('contextMenu').executeCommand('remove_col');
-  });
-  // Bob inserts a column at the left while the rows are read (or once N is gone: N is the third column either way).
-  await bob.acked(bob.send({ type: 'columns_insert', index: 0, count: 1 }));
-  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'columns_remove', count: 1 })]), { timeout: 20_000 });
-  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`]));
-  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+test("a column removed from the menu goes at once (its cells in every row are not read first); Ctrl+Z sends one insert naming the remove, the server puts the column back: on both users' grids, past the slab, with the edit another user made meanwhile; Ctrl+Y removes it again; a refused undo says why", async () => {
+  const alice = renderInShell(<Workspace shell={liveShellFor(api.url, big.id, 'alice')} />);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 0)).toBe('r0'), { timeout: 20_000 });
+  const hotA = currentGrid();
+  // Bob's page, windowed too.
+  const bob = renderInShell(<Workspace shell={liveShellFor(api.url, big.id, 'bob')} />);
+  await waitFor(() => expect(within(bob.container).getByTestId('sheet-grid')).toHaveAttribute('data-windowed', 'on'), { timeout: 15_000 });
+  await waitFor(() => expect(currentGrid()).not.toBe(hotA), { timeout: 15_000 });
+  const hotB = currentGrid();
+  await waitFor(() => expect(hotB.getDataAtCell(0, 1)).toBe(0), { timeout: 15_000 });
+  await waitFor(() => expect(api.live.sockets('bob')).toBe(1), { timeout: 20_000 });
+  const saved = (view: typeof alice) => waitFor(() => expect(within(view.container).getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  const drag = (view: typeof alice, fraction: number) => {
+    const bar = within(view.container).getByTestId('row-scrollbar');
+    Object.defineProperty(bar, 'scrollHeight', { configurable: true, value: 1_000_000 });
+    Object.defineProperty(bar, 'clientHeight', { configurable: true, value: 1_000 });
+    Object.defineProperty(bar, 'scrollTop', { configurable: true, writable: true, value: fraction * 999_000 });
+    fireEvent.scroll(bar);
+  };
+  const lastShown = (hot: typeof hotA, col: number) => hot.getDataAtCell(hot.countRows() - 1, col);
+  const columnReads = () => rowReads().filter((q) => q.has('col_start'));
 
-  act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
-  // The column back, then its cells, the last row's last.
-  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([null, `r${ROWS - 1}`, ROWS - 1]), { timeout: 30_000 });
-  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[1] !== `r${r}` || row[2] !== r)).toEqual([]);
-  await waitFor(() => expect(hot.getDataAtCell(3, 2)).toBe(3));
-});
+  // Alice removes column N from the menu: the op goes out at once, no read of the column's rows before it.
+  act(() => {
+    hotA.selectCell(3, 1);
+    hotA.getPlugin('contextMenu').executeCommand('remove_col');
+  });
+  await waitFor(() => expect(ownOps()).toEqual([expect.objectContaining({ type: 'columns_remove', index: 1, count: 1 })]));
+  expect(columnReads()).toEqual([]);
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`]), { timeout: 20_000 });
+  const removedAt = api.sheets.get(big.id)!.version;
+  await saved(alice);
+  expect(columnReads()).toEqual([]);
+  // Bob sees it gone, and types into row 3's Name.
+  await waitFor(() => expect(hotB.countCols()).toBe(1), { timeout: 20_000 });
+  act(() => hotB.setDataAtCell(3, 0, 'bob typed'));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[3]).toEqual(['bob typed']), { timeout: 20_000 });
+
+  // Alice: Ctrl+Z. One insert naming the remove's version, not a cell per row.
+  const before = ownOps().length;
+  act(() => hotA.listen());
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 20_000 });
+  expect(ownOps().slice(before)).toEqual([expect.objectContaining({ type: 'columns_insert', index: 1, count: 1, undo: removedAt })]);
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[0] !== (r === 3 ? 'bob typed' : `r${r}`) || row[1] !== r)).toEqual([]);
+  // Both grids show it back (their rows read again), with Bob's edit, and past the slab.
+  for (const hot of [hotA, hotB]) {
+    await waitFor(() => expect(hot.getDataAtCell(5, 1)).toBe(5), { timeout: 20_000 });
+    expect(hot.getDataAtCell(3, 0)).toBe('bob typed');
+    expect(hot.getDataAtCell(3, 1)).toBe(3);
+  }
+  await waitFor(() => expect(within(alice.container).getByTestId('save-status')).toHaveTextContent('Saved'), { timeout: 20_000 });
+  for (const [view, hot] of [[alice, hotA], [bob, hotB]] as const) {
+    act(() => drag(view, 1));
+    await waitFor(() => expect(lastShown(hot, 0)).toBe(`r${ROWS - 1}`), { timeout: 20_000 });
+    expect(lastShown(hot, 1)).toBe(ROWS - 1);
+  }
+  expect(columnReads()).toEqual([]);
+
+  // Ctrl+Y: removed again (one op); undone again by the version the redo got.
+  const beforeRedo = ownOps().length;
+  act(() => hotA.listen());
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`]), { timeout: 20_000 });
+  expect(ownOps().slice(beforeRedo)).toEqual([expect.objectContaining({ type: 'columns_remove', index: 1, count: 1 })]);
+  const redoneAt = api.sheets.get(big.id)!.version;
+  await waitFor(() => expect(hotA.countCols()).toBe(1), { timeout: 20_000 });
+  await waitFor(() => expect(hotB.countCols()).toBe(1), { timeout: 20_000 });
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`, ROWS - 1]), { timeout: 20_000 });
+  expect(ownOps().slice(beforeRedo + 1)).toEqual([expect.objectContaining({ type: 'columns_insert', index: 1, undo: redoneAt })]);
+  await waitFor(() => expect(lastShown(hotA, 1)).toBe(ROWS - 1), { timeout: 20_000 });
+  await waitFor(() => expect(lastShown(hotB, 1)).toBe(ROWS - 1), { timeout: 20_000 });
+
+  // Removed again; the server now refuses its undo (say, its history from before the remove is no
+  // longer kept): the reason shows as other refusals do, the column stays removed, and the step is
+  // gone (nothing here holds its cells): Ctrl+Z and Ctrl+Y send nothing more.
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`]), { timeout: 20_000 });
+  await saved(alice);
+  api.live.refuse = (op) => (op.type === 'columns_insert' ? STRUCTURE_UNDO_TEXTS.unavailable : null);
+  const beforeRefused = ownOps().length;
+  act(() => void press('z', { ctrlKey: true }));
+  expect(await within(alice.container).findAllByText(STRUCTURE_UNDO_TEXTS.unavailable)).not.toHaveLength(0);
+  expect(ownOps().slice(beforeRefused)).toEqual([expect.objectContaining({ type: 'columns_insert', undo: api.sheets.get(big.id)!.version })]);
+  await waitFor(() => expect(hotA.countCols()).toBe(1), { timeout: 20_000 });
+  await waitFor(() => expect(lastShown(hotA, 0)).toBe(`r${ROWS - 1}`), { timeout: 20_000 });
+  act(() => void press('y', { ctrlKey: true }));
+  act(() => void press('z', { ctrlKey: true }));
+  expect(ownOps()).toHaveLength(beforeRefused + 1);
+  expect(api.sheets.get(big.id)!.data[ROWS - 1]).toEqual([`r${ROWS - 1}`]);
+}, 180_000);
 
 test("a cell being typed into when another user inserts a row above, or a column left of it, is saved where it moved, not into the cell now at its old place", async () => {
   await opens();
@@ -979,7 +1051,7 @@ test("the sheet replaced by someone (a sync: a restore, an api write) comes with
   expect(api.sheets.get(big.id)!.data.slice(5, 7)).toEqual([['r4', 4], ['r5', 'mine']]);
 });
 
-test("the user's own row insert and remove are undone from far away as on the whole grid: the row removed again, the removed row back with its cells", async () => {
+test("the user's own row insert and remove are undone from far away as on the whole grid: the row removed again, the removed row back with its cells (put back by the server: one insert naming the remove)", async () => {
   await opens();
   const at = 119_000;
   act(() => dragBar(at / ROWS));
@@ -1005,11 +1077,14 @@ test("the user's own row insert and remove are undone from far away as on the wh
     hot.getPlugin('contextMenu').executeCommand('remove_row');
   });
   await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at + 1}`, at + 1]));
+  const removedAt = api.sheets.get(big.id)!.version;
   act(() => dragBar(0));
   await waitFor(() => expect(hot.getRowHeader(0)).toBe('1'));
+  const before = ownOps().length;
   act(() => hot.getPlugin('contextMenu').executeCommand('undo'));
   await waitFor(() => expect(api.sheets.get(big.id)!.data[at]).toEqual([`r${at}`, at]));
   expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS);
+  expect(ownOps().slice(before)).toEqual([expect.objectContaining({ type: 'rows_insert', index: at, count: 1, undo: removedAt })]);
   await waitFor(() => expect(hot.getDataAtCell(slabRow(at), 1)).toBe(at));
 });
 
@@ -1327,6 +1402,42 @@ test("a row filter on a windowed sheet: the dialog lists the column's values fro
   expect(currentGrid().getDataAtCell(1, 0)).toBeNull();
   expect(screen.queryByTestId('filter-bar')).toBeNull();
 });
+
+test("rows removed from the menu with a row filter on go as one remove per run of rows shown; one Ctrl+Z inserts each again naming its own remove, the server puts their cells back; Ctrl+Y removes them again", async () => {
+  await opens();
+  act(() => void currentGrid().selectColumns(0));
+  act(() => currentGrid().getPlugin('contextMenu').executeCommand('filter_column'));
+  await screen.findByTestId('filter-dialog');
+  fireEvent.change(screen.getByRole('combobox', { name: FILTER_TEXTS.conditionLabel }), { target: { value: 'contains' } });
+  fireEvent.change(screen.getByRole('textbox', { name: FILTER_TEXTS.conditionValue }), { target: { value: '9999' } });
+  fireEvent.click(screen.getByRole('button', { name: FILTER_TEXTS.apply }));
+  const matching = big.data.flatMap((row, r) => (String(row[0]).includes('9999') ? [r] : []));
+  await waitFor(() => expect(screen.getByTestId('filter-count')).toHaveTextContent(FILTER_TEXTS.showing(matching.length, ROWS)));
+  await waitFor(() => expect(currentGrid().getDataAtCell(2, 0)).toBe(`r${matching[2]}`));
+  // The first three rows shown (three runs of the sheet's rows: none is next to another).
+  expect(matching.slice(0, 3)).toEqual([9_999, 19_999, 29_999]);
+  act(() => {
+    currentGrid().selectCell(0, 0, 2, 1);
+    currentGrid().getPlugin('contextMenu').executeCommand('remove_row');
+  });
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 3));
+  const removes = ownOps();
+  expect(removes).toEqual([29_999, 19_999, 9_999].map((index) => expect.objectContaining({ type: 'rows_remove', index, count: 1 })));
+  const removedAt = api.sheets.get(big.id)!.version;
+  await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+
+  act(() => currentGrid().listen());
+  act(() => void press('z', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS));
+  // The last remove first, each insert naming its own remove's version; no cells sent.
+  await waitFor(() => expect(ownOps().slice(3)).toEqual([9_999, 19_999, 29_999].map((index, k) => expect.objectContaining({ type: 'rows_insert', index, count: 1, undo: removedAt - k }))));
+  expect(api.sheets.get(big.id)!.data.filter((row, r) => row[0] !== `r${r}` || row[1] !== r)).toEqual([]);
+  await waitFor(() => expect(currentGrid().getDataAtCell(0, 1)).toBe(9_999), { timeout: 20_000 });
+
+  act(() => void press('y', { ctrlKey: true }));
+  await waitFor(() => expect(api.sheets.get(big.id)!.data).toHaveLength(ROWS - 3));
+  expect(ownOps().slice(6)).toEqual([29_999, 19_999, 9_999].map((index) => expect.objectContaining({ type: 'rows_remove', index, count: 1 })));
+}, 120_000);
 
 test("find with a row filter on a windowed sheet: the api finds in the rows it shows (the filter sent with each search), the count is of those, Enter and Shift+Enter step through them only, past the slab", async () => {
   await opens();

@@ -59,6 +59,8 @@ export interface LiveSheetOptions {
   applyClearUndo?(blocks: ClearBlock[] | null, own?: string): void;
   /** An own cells_clear applied: the version the server gave it (what a cells_clear_undo names). */
   onCleared?(id: string, version: number): void;
+  /** An own row or column insert or remove applied: the version the server gave it (what an insert's `undo` names, for a remove). */
+  onStructureApplied?(id: string, version: number): void;
   /** An own operation the server refused (after onError with its reason): the user's undo steps may hang on it. */
   onRefused?(id: string): void;
   /**
@@ -72,7 +74,9 @@ export interface LiveSheetOptions {
   /**
    * The page reads the sheet a window at a time (its socket says grid 'windowed'): a sync comes
    * without the cells and is applied so. Otherwise a sync without them (the server still took the
-   * socket for a windowed page's: the page switched to whole just now) is repaired from fetch().
+   * socket for a windowed page's: the page switched to whole just now) is repaired from fetch(),
+   * and so is an insert that undid a remove (`undo`: the server filled it with cells it does not
+   * send), anyone's: a windowed page reads its windows again after any row or column op.
    */
   windowed?: boolean;
   /** The version held changed; `at` is the commit time when an own operation was acknowledged. */
@@ -121,6 +125,9 @@ export function cellChangesOf(operation: LiveOperation): CellChange[] | null {
   if (operation.type === 'cells_update') return operation.changes;
   return null;
 }
+
+/** An insert that undoes a remove (live.schema.ts `undo`): the server fills it with cells no frame carries. */
+const fillsFromRemove = (operation: { type: string }): boolean => (operation.type === 'rows_insert' || operation.type === 'columns_insert') && (operation as { undo?: number }).undo !== undefined;
 
 const structureOf = (operation: LiveOperation | null): StructureOperation | null =>
   operation !== null && isStructureType(operation.type) ? (operation as StructureOperation) : null;
@@ -333,7 +340,7 @@ export class LiveSheet {
     }
     // Already held: a sync brought a version that includes this own operation before its ack came.
     if (entry.kind === 'ack' && this.own.has(entry.id)) {
-      if (this.own.get(entry.id)?.made === 'cells_clear') this.options.onCleared?.(entry.id, version);
+      this.applied(entry.id, version);
       this.own.delete(entry.id);
       this.ownChanged();
       this.sendReady();
@@ -365,6 +372,7 @@ export class LiveSheet {
       if (entry.kind === 'ack') {
         const made = this.own.get(entry.id)?.made;
         const sorted = made === 'rows_sort';
+        this.applied(entry.id, this.held);
         this.own.delete(entry.id);
         this.ownChanged();
         savedAt = entry.at;
@@ -373,7 +381,6 @@ export class LiveSheet {
           if (entry.order) this.sortRows({ type: 'rows_sort', order: entry.order }, entry.id);
           else this.unsortedRows(entry.id);
         }
-        if (made === 'cells_clear') this.options.onCleared?.(entry.id, this.held);
         // An own clear's undo: its cells are read again now (every own operation left was made after it).
         if (made === 'cells_clear_undo') this.clearUndone(null, entry.id);
         // Applied: what was held back behind it goes now, on this version.
@@ -424,6 +431,8 @@ export class LiveSheet {
     const changes = cellChangesOf(remote);
     if (changes === null) {
       this.options.applyStructure(remote as StructureOperation);
+      // Its cells are not in the frame: a grid holding every cell reads the server's sheet once settled.
+      if (fillsFromRemove(remote) && !this.options.windowed) this.drifted = true;
       return;
     }
     const mine = this.cellsHeld();
@@ -448,6 +457,18 @@ export class LiveSheet {
     }
     const mine = this.cellsHeld();
     this.options.applyClear(blocks, (row, col) => mine.has(cellKey(row, col)));
+  }
+
+  /**
+   * An own operation acknowledged at `version` (before it leaves `own`): its step in the user's undo
+   * may hang on the version; an own insert that undid a remove is read again (the server filled it).
+   */
+  private applied(id: string, version: number): void {
+    const entry = this.own.get(id);
+    if (!entry) return;
+    if (entry.made === 'cells_clear') this.options.onCleared?.(id, version);
+    if (isStructureType(entry.made)) this.options.onStructureApplied?.(id, version);
+    if (entry.operation !== null && fillsFromRemove(entry.operation) && !this.options.windowed) this.drifted = true;
   }
 
   /** A remote block in the grid shown: through the own rows and columns inserted or removed still pending (the server puts them after it). */
@@ -590,7 +611,7 @@ export class LiveSheet {
       if (version > data.version) continue;
       this.ahead.delete(version);
       if (entry.kind !== 'ack') continue;
-      if (this.own.get(entry.id)?.made === 'cells_clear') this.options.onCleared?.(entry.id, version);
+      this.applied(entry.id, version);
       this.own.delete(entry.id);
     }
     this.ownChanged();

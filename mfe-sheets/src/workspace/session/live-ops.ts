@@ -50,8 +50,9 @@ export function clearUndoOperation(version: number, userId: string): LiveOperati
  * The structure operation of a change in the grid, in the stored grid's terms: the grid
  * shows spare rows and columns beyond the stored size, and changes among those alone are
  * not the sheet's (nothing to send). A removal reaching into them is cut to the stored part.
+ * `undo` (an insert's): the version of the remove it undoes, whose cells the server puts in it.
  */
-export function structureOperation(change: StructureChange, size: SheetSize, userId: string): LiveOperation | null {
+export function structureOperation(change: StructureChange, size: SheetSize, userId: string, undo?: number): LiveOperation | null {
   const stored = change.axis === 'row' ? size.rows : size.cols;
   const { index } = change;
   let type: StructureOperationType;
@@ -65,7 +66,8 @@ export function structureOperation(change: StructureChange, size: SheetSize, use
     if (count <= 0) return null;
     type = change.axis === 'row' ? 'rows_remove' : 'columns_remove';
   }
-  return { id: operationId(), type, index, count, user_id: userId, timestamp: now() };
+  const undoing = undo !== undefined && change.amount > 0 ? { undo } : {};
+  return { id: operationId(), type, index, count, ...undoing, user_id: userId, timestamp: now() } as LiveOperation;
 }
 
 /** Rows sorted by `column` (the stored grid's): the intent; the server orders the rows it holds and tells everyone the order. */

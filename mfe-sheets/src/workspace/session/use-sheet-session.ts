@@ -65,7 +65,8 @@ export interface SheetSession {
   /** The whole state, for the few parts that follow every edit (WithDataTick, LiveSaveStatus). */
   store: SheetSessionStore;
   onCellsChanged(changes: CellChange[]): void;
-  onStructureChanged(change: StructureChange): void;
+  /** `undo`: an insert that undoes the own remove the server applied at that version (it fills the new rows or columns with its cells). */
+  onStructureChanged(change: StructureChange, undo?: number): void;
   /** Sorts the sheet's rows by a column (a live rows_sort): the grid shows the order once the server has applied it. */
   sortRows(column: number, direction: SortDirection, history?: { undo?: number }): void;
   /**
@@ -137,6 +138,8 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
    * blocks their cells lie in (null: not known) as the windowed sheet's rows stood (its `moves`) when they were sent.
    */
   const ownClearUndos = useRef(new Map<string, { version: number; blocks: ClearBlock[] | null; moves: number }>());
+  /** The user's inserts undoing a remove (`undo`) on their way, by id: the remove's version (a refusal drops its step). */
+  const ownStructureUndos = useRef(new Map<string, number>());
   /** What an applied sort does to `undo`: the steps follow the rows (or go, see UndoStack.sorted); an own new sort becomes a step. */
   const sortedSteps = (undo: UndoStack, { version, own, order }: { version: number; own?: string; order: readonly number[] | null }, rowCount?: number) => {
     const mine = own === undefined ? undefined : ownSorts.current.get(own);
@@ -297,11 +300,20 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         },
         // An own clear applied: its undo step can be undone by the server now.
         onCleared: (id, version) => windowed.undo.clearApplied(id, version),
+        // An own row or column op applied: a remove's undo step can be undone by the server now; an insert undoing one is no longer refusable.
+        onStructureApplied: (id, version) => {
+          windowed.undo.removeApplied(id, version);
+          ownStructureUndos.current.delete(id);
+        },
         // An own clear's undo refused (its reason shown by onError): its step is undone by its cells next.
+        // An own remove's undo refused: its step goes (UndoStack.removeUndoRefused).
         onRefused: (id) => {
           const mine = ownClearUndos.current.get(id);
           ownClearUndos.current.delete(id);
           if (mine) windowed.undo.clearUndoRefused(mine.version);
+          const removal = ownStructureUndos.current.get(id);
+          ownStructureUndos.current.delete(id);
+          if (removal !== undefined) windowed.undo.removeUndoRefused(removal);
         },
         applyStructure: ({ type, index, count }) => {
           if (!isRowStructure(type)) shiftHeaders(loaded, index, isInsertStructure(type) ? count : -count);
@@ -575,10 +587,11 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
         else windowedFormulasRef.current?.(changes);
         dataChanged(changes);
       },
-      onStructureChanged(change) {
+      onStructureChanged(change, undo) {
         const held = store.getState().sheet;
         // In the stored grid's terms, before the change moves them.
-        const operation = structureOperation(change, store.getState().size, userId());
+        const operation = structureOperation(change, store.getState().size, userId(), undo);
+        if (operation && undo !== undefined) ownStructureUndos.current.set(operation.id, undo);
         if (change.axis === 'col' && held) shiftHeaders(held, change.index, change.amount);
         // The user's frozen rows and columns move with theirs (spare ones too: they are frozen in the grid as well).
         held?.freeze.moved(change.axis, change.index, change.amount);
@@ -588,7 +601,7 @@ export function useSheetSession(shell: ShellContext, service: SheetService): She
           if (moved.changed) store.setState({ charts: moved.charts });
         }
         // A windowed sheet (issue 23): its size moves now, the rows held once the server has the op.
-        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.index, operation.count);
+        if (operation && held?.windowed && 'index' in operation) held.windowed.ownStructure(operation.type, operation.index, operation.count, operation.id);
         if (operation) liveRef.current?.send([operation]);
       },
       sortRows(column, direction, history) {

@@ -17,6 +17,7 @@ import {
   inverseOrder,
   SORT_TEXTS,
   CLEAR_TEXTS,
+  STRUCTURE_UNDO_TEXTS,
   clearBlocksThrough,
   transformChanges,
   type CellChange,
@@ -43,6 +44,8 @@ import { acceptWebSockets, type TestSocket } from './ws-server.js';
  * removed since, with the contracts' transform, as the api does (one with nothing left is refused
  * by name). A cells_clear_undo puts back the cells its clear emptied that are still empty, moved
  * through the rows and columns inserted, removed or sorted since, as the api does (live.schema.ts).
+ * So does an insert with `undo` (the version of a remove): its new rows or columns get the cells the
+ * remove took, moved with their rows (columns) through what was inserted, removed or sorted since.
  */
 export interface LiveTestHub {
   /** Refuses an operation with this reason (an error frame naming it) when it returns one. */
@@ -91,6 +94,14 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
   const replacedAt = new Map<string, number>();
   /** The cells the last cells_clear applied emptied (recorded under its version once it has one). */
   let lastEmptied: CellChange[] = [];
+  /**
+   * `sheetId:version` of a rows_remove / columns_remove → the cells it took that held a value, at
+   * their row (column) and their place in the removed span along the removed axis (`col` k of a
+   * column remove: its k-th column): what an insert undoing it fills in.
+   */
+  const took = new Map<string, CellChange[]>();
+  /** The cells the last remove applied took (recorded under its version once it has one). */
+  let lastTook: CellChange[] = [];
   /** holdAcks: whose acks are kept, and the sends kept. */
   let ackHeldFor: string | null = null;
   let heldAcks: (() => void)[] = [];
@@ -153,6 +164,36 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     return block ? { cells: [], block } : CLEAR_TEXTS.undoGone;
   }
 
+  /**
+   * What an insert undoing the remove logged at `version` fills in (as the api): the cells it took,
+   * moved with their rows (a column's) or columns (a row's) through what moved since; or why not.
+   */
+  function structureUndoPlan(sheet: Sheet, version: number, insert: { type: 'rows_insert' | 'columns_insert'; count: number }): CellChange[] | string {
+    const byVersion = log.get(sheet.id) ?? new Map<number, AppliedOperation>();
+    const remove = byVersion.get(version);
+    const removeType = insert.type === 'rows_insert' ? 'rows_remove' : 'columns_remove';
+    if (remove?.type !== removeType || remove.count !== insert.count) return STRUCTURE_UNDO_TEXTS.notRemove(version);
+    if ((replacedAt.get(sheet.id) ?? 0) > version) return STRUCTURE_UNDO_TEXTS.replaced;
+    const rows = insert.type === 'rows_insert';
+    // A removed row's cells move with their columns; a removed column's with their rows (a sort too).
+    const since = [...byVersion.entries()]
+      .filter(([v, op]) => v > version && (rows ? op.type === 'columns_insert' || op.type === 'columns_remove' : op.type === 'rows_insert' || op.type === 'rows_remove' || op.type === 'rows_sort'))
+      .sort(([a], [b]) => a - b)
+      .map(([, op]) => op as AppliedOperation & MoveStep);
+    return transformChanges([...(took.get(`${sheet.id}:${version}`) ?? [])], since).changes;
+  }
+
+  /** An insert undoing a remove filled: cell (row, k) of a column's at column index + k, (k, col) of a row's at row index + k. */
+  function fill(sheet: Sheet, insert: { type: string; index: number }, cells: readonly CellChange[]): void {
+    for (const { row, col, value } of cells) {
+      const [r, c] = insert.type === 'rows_insert' ? [insert.index + row, col] : [row, insert.index + col];
+      while (sheet.data.length <= r) sheet.data.push([]);
+      const rowCells = sheet.data[r];
+      while (rowCells.length < c) rowCells.push(null);
+      rowCells[c] = value;
+    }
+  }
+
   /** Applies an operation to the stored sheet; returns the reason when it is refused. */
   function applyTo(sheet: Sheet, op: LiveOperation, order?: readonly number[]): string | null {
     const { metadata } = sheet;
@@ -196,6 +237,7 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     const insert = isInsertStructure(op.type);
     if (insert ? op.index > size : op.index + op.count > size) return `${op.type} outside the sheet`;
     if (op.type === 'rows_insert') sheet.data.splice(Math.min(op.index, sheet.data.length), 0, ...Array.from({ length: op.count }, () => []));
+    if (op.type === 'rows_remove' || op.type === 'columns_remove') lastTook = takenBy(sheet, op);
     if (op.type === 'rows_remove') sheet.data.splice(op.index, op.count);
     if (op.type === 'columns_insert') {
       for (const row of sheet.data) if (row.length > op.index) row.splice(op.index, 0, ...new Array(op.count).fill(null));
@@ -304,12 +346,17 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     // A clear's undo: what it puts back (refused as the api refuses it).
     const plan = moved.type === 'cells_clear_undo' ? clearUndoPlan(sheet, moved.undo) : undefined;
     if (typeof plan === 'string') return send(conn, { type: 'error', data: { code: 'conflict', message: plan, operation_id: op.id } });
+    // A remove's undo: the insert's cells (refused as the api refuses it).
+    const filled = (moved.type === 'rows_insert' || moved.type === 'columns_insert') && moved.undo !== undefined ? structureUndoPlan(sheet, moved.undo, moved) : undefined;
+    if (typeof filled === 'string') return send(conn, { type: 'error', data: { code: 'conflict', message: filled, operation_id: op.id } });
     const refusal = hub.refuse?.(moved) ?? (plan ? putBack(sheet, plan.cells) : applyTo(sheet, moved, order));
+    if (!refusal && filled) fill(sheet, moved as { type: string; index: number }, filled);
     if (refusal) return send(conn, { type: 'error', data: { code: 'bad_request', message: refusal, operation_id: op.id } });
     const block = plan ? { rows: plan.block.rows, columns: plan.block.columns } : {};
     const operation = { ...moved, ...(order ? { order } : {}), ...block, user_id: conn.userId, timestamp: sheet.updated_at } as AppliedOperation;
     record(sheet, operation);
     if (moved.type === 'cells_clear') emptied.set(`${sheet.id}:${sheet.version}`, lastEmptied);
+    if (moved.type === 'rows_remove' || moved.type === 'columns_remove') took.set(`${sheet.id}:${sheet.version}`, lastTook);
     applied.set(`${sheet.id}:${op.id}`, sheet.version);
     // As the api: a sort's frames carry its order up to SORT_ORDER_SENT_MAX_ROWS rows only.
     const carried = order && order.length <= SORT_ORDER_SENT_MAX_ROWS ? { order } : {};
@@ -318,6 +365,20 @@ export function attachLiveTestHub(server: Server, sheets: Map<string, Sheet>, to
     if (ackHeldFor === conn.userId) heldAcks.push(() => send(conn, ack));
     else send(conn, ack);
     for (const other of others(conn)) send(other, { type: 'operation', data: { sheet_id: sheet.id, version: sheet.version, operation: told } });
+  }
+
+  /** The cells holding a value a remove takes, at their place in it along its axis (see `took`). */
+  function takenBy(sheet: Sheet, op: { type: 'rows_remove' | 'columns_remove'; index: number; count: number }): CellChange[] {
+    const out: CellChange[] = [];
+    const held = (value: unknown) => value !== null && value !== undefined && value !== '';
+    if (op.type === 'rows_remove') {
+      for (let k = 0; k < op.count; k++) (sheet.data[op.index + k] ?? []).forEach((value, col) => held(value) && out.push({ row: k, col, value }));
+      return out;
+    }
+    sheet.data.forEach((cells, row) => {
+      for (let k = 0; k < op.count; k++) if (held(cells[op.index + k])) out.push({ row, col: k, value: cells[op.index + k] });
+    });
+    return out;
   }
 
   acceptWebSockets(

@@ -333,9 +333,9 @@ describe('a clear sent as cells_clear operations (a whole column of a windowed s
     undo.record(cleared([[0, 1, 'a'], [999_999, 1, 'b'], [5, 3, 'c']]), { ids: ['c1', 'c2'], blocks: [column(1, 1_000_000), column(3, 1_000_000)] });
     // Their acks on their way: undone now, it would go cell by cell (the grid waits for them).
     undo.clearApplied('c1', 7);
-    expect(undo.clearsPending()).toBe(true);
+    expect(undo.versionsPending()).toBe(true);
     undo.clearApplied('c2', 8);
-    expect(undo.clearsPending()).toBe(false);
+    expect(undo.versionsPending()).toBe(false);
     const back = undo.undo();
     expect(back).toEqual({ cells: [], clearUndo: { versions: [8, 7], blocks: [column(1, 1_000_000), column(3, 1_000_000)] } });
     undo.settled();
@@ -453,5 +453,110 @@ describe('a clear sent as cells_clear operations (a whole column of a windowed s
     undo.clearUndoRefused(2);
     expect(undo.canUndo()).toBe(false);
     expect(undo.canRedo()).toBe(false);
+  });
+});
+
+describe("a remove sent on a windowed sheet (its cells not read): undone by the server, an insert naming the remove's version", () => {
+  /** An undo or redo whose own op goes out as `id` (the sheet moves the steps through own()) before it is settled. */
+  const sent = (undo: UndoStack, redo: boolean, id: string) => {
+    const inverse = redo ? undo.redo() : undo.undo();
+    if (inverse?.structure) undo.own(inverse.structure, { id });
+    undo.settled();
+    return inverse;
+  };
+
+  test('undoable whatever its size, once its version came: the insert where its columns are now, no cells; redo removes again and is undone by the new version', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 999_999, col: 3, before: null, after: 'typed' }]);
+    // A million-row column taken: no cells held, nothing read.
+    undo.own({ type: 'columns_remove', index: 3, count: 1 }, { id: 'rm1' });
+    // Its ack on its way: undone now there would be nothing to send (the grid waits for it).
+    expect(undo.versionsPending()).toBe(true);
+    undo.removeApplied('rm1', 7);
+    expect(undo.versionsPending()).toBe(false);
+    // Someone inserts two columns at the left meanwhile: its place follows.
+    undo.moved({ type: 'columns_insert', index: 0, count: 2 });
+    expect(sent(undo, false, 'ins1')).toEqual({ structure: { type: 'columns_insert', index: 5, count: 1 }, cells: [], structureUndo: 7 });
+    // The typed cell it took is back in its step (the server put it back with the column): undone next, where it is now.
+    expect(undo.canUndo()).toBe(true);
+    expect(sent(undo, true, 'rm2')).toEqual({ structure: { type: 'columns_remove', index: 5, count: 1 }, cells: [] });
+    // Undone before the new remove's ack: it waits; then by the new version.
+    expect(undo.versionsPending()).toBe(true);
+    undo.removeApplied('rm2', 12);
+    expect(sent(undo, false, 'ins2')).toEqual({ structure: { type: 'columns_insert', index: 5, count: 1 }, cells: [], structureUndo: 12 });
+    expect(undone(undo)).toEqual([{ row: 999_999, col: 5, value: null }]);
+  });
+
+  test("a filter's rows removed run by run (one action): one undo inserts each run again, each naming its own remove", () => {
+    const undo = new UndoStack();
+    undo.together(() => {
+      undo.own({ type: 'rows_remove', index: 40, count: 2 }, { id: 'a' });
+      undo.own({ type: 'rows_remove', index: 10, count: 1 }, { id: 'b' });
+    });
+    undo.removeApplied('a', 3);
+    expect(undo.versionsPending()).toBe(true);
+    undo.removeApplied('b', 4);
+    expect(undo.versionsPending()).toBe(false);
+    expect(sent(undo, false, 'x')).toEqual({ structure: { type: 'rows_insert', index: 10, count: 1 }, cells: [], structureUndo: 4, more: true });
+    expect(sent(undo, false, 'y')).toEqual({ structure: { type: 'rows_insert', index: 40, count: 2 }, cells: [], structureUndo: 3 });
+    expect(undo.canUndo()).toBe(false);
+    expect(sent(undo, true, 'a2')).toEqual({ structure: { type: 'rows_remove', index: 40, count: 2 }, cells: [], more: true });
+    expect(sent(undo, true, 'b2')).toEqual({ structure: { type: 'rows_remove', index: 10, count: 1 }, cells: [] });
+    undo.removeApplied('a2', 8);
+    undo.removeApplied('b2', 9);
+    expect(undo.undo()?.structureUndo).toBe(9);
+  });
+
+  test('an undo the server refuses (the sheet replaced since, its history no longer kept): the step goes, neither undone again nor redone; the steps before it stay', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.own({ type: 'columns_remove', index: 2, count: 1 }, { id: 'rm' });
+    undo.removeApplied('rm', 5);
+    expect(sent(undo, false, 'ins')?.structureUndo).toBe(5);
+    expect(undo.canRedo()).toBe(true);
+    undo.removeUndoRefused(5);
+    expect(undo.canRedo()).toBe(false);
+    expect(undone(undo)).toEqual([{ row: 0, col: 0, value: null }]);
+  });
+
+  test('a refused remove (no version ever comes) is passed over by undo', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'typed' }]);
+    undo.own({ type: 'rows_remove', index: 2, count: 1 }, { id: 'rm' });
+    expect(undone(undo)).toEqual([{ row: 0, col: 0, value: null }]);
+  });
+
+  test("a sort whose order is not known here (a million rows) or a sync: a column remove stays (no sort moves a column; the server moves its cells with their rows), a row remove goes", () => {
+    const undo = new UndoStack();
+    undo.own({ type: 'rows_remove', index: 4, count: 1 }, { id: 'rows' });
+    undo.removeApplied('rows', 3);
+    undo.record([{ row: 7, col: 2, before: null, after: 'typed' }]);
+    undo.own({ type: 'columns_remove', index: 2, count: 1 }, { id: 'cols' });
+    undo.removeApplied('cols', 5);
+    undo.sorted(null, undefined, 100);
+    expect(undo.undo()).toEqual({ structure: { type: 'columns_insert', index: 2, count: 1 }, cells: [], structureUndo: 5 });
+    undo.settled();
+    // The edit it took (its row not known now) and the row remove before it went.
+    expect(undo.canUndo()).toBe(false);
+    undo.clearButSorts(100);
+    expect(undo.redo()).toEqual({ structure: { type: 'columns_remove', index: 2, count: 1 }, cells: [] });
+  });
+
+  test('switched to whole (keepUndo: the grid writes cells itself): such a remove cannot be undone there, nor the steps before it; one undone cannot be redone', () => {
+    const undo = new UndoStack();
+    undo.record([{ row: 0, col: 0, before: null, after: 'first' }]);
+    undo.own({ type: 'columns_remove', index: 2, count: 1 }, { id: 'rm' });
+    undo.removeApplied('rm', 5);
+    undo.record([{ row: 1, col: 0, before: null, after: 'after' }]);
+    undo.byCells();
+    expect(undone(undo)).toEqual([{ row: 1, col: 0, value: null }]);
+    expect(undone(undo)).toBeNull();
+
+    const other = new UndoStack();
+    other.own({ type: 'columns_remove', index: 2, count: 1 }, { id: 'rm' });
+    other.removeApplied('rm', 5);
+    sent(other, false, 'ins');
+    other.byCells();
+    expect(other.canRedo()).toBe(false);
   });
 });

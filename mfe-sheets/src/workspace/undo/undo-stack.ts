@@ -19,9 +19,10 @@ export const UNDO_STEPS_MAX = 100;
 /** Cells kept across the steps (a paste of a whole slab is 10,000 rows × its columns): the oldest steps dropped first, the newest always kept. */
 export const UNDO_CELLS_MAX = 500_000;
 /**
- * Cells of one step at most: a whole column of the largest sheet, so a Delete, Cut or remove of one
- * column of a million rows can be undone (as the only step kept). A step past it (several such
+ * Cells of one step at most: a whole column of the largest sheet, so a Delete or Cut of one column
+ * of a million rows can be undone by its cells (as the only step kept). A step past it (several such
  * columns: tens of megabytes of undo per column) cannot be undone: the stack is cleared (record, own).
+ * A windowed sheet's removes hold no cells (the server undoes them: Step.removal), whatever their size.
  */
 export const UNDO_STEP_CELLS_MAX = SHEET_MAX_ROWS;
 
@@ -102,6 +103,17 @@ interface Step {
    * remove and given back: the server no longer has them as cleared cells).
    */
   clears?: StepClears;
+  /**
+   * An own remove the server can undo (a windowed sheet: the cells it took are not held here, nor
+   * read for it): its rows_remove / columns_remove op's id and, once acknowledged, the version the
+   * server gave it. Undone by an insert naming that version (live.schema.ts `undo`: the server fills
+   * the rows or columns it inserts with the cells the remove took), redone by removing again (a new op, a new version).
+   */
+  removal?: { id: string; version?: number };
+}
+/** An own remove sent as this op (its id): recorded by it, not by its cells (Step.removal). */
+export interface SentRemove {
+  id: string;
 }
 interface StepClears {
   /** Each cells_clear's id, and its version once the server applied it. */
@@ -118,6 +130,8 @@ interface StepClears {
 
 /** Whether a step is a clear the server can undo: every one of its clears applied (versions known). */
 const byVersion = (step: Step): boolean => step.clears !== undefined && step.clears.ops.length > 0 && step.clears.ops.every((op) => op.version !== undefined);
+/** Whether a step is a remove only the server can undo (Step.removal): it holds none of the cells it took. */
+const byServer = (step: Step): boolean => step.removal !== undefined;
 /** Whether a step's cells can be written back one by one (their places known). */
 const placesKnown = (step: Step): boolean => step.clears?.placesUnknown !== true;
 
@@ -128,6 +142,13 @@ const placesKnown = (step: Step): boolean => step.clears?.placesUnknown !== true
  * places unknown from now on; false when it goes.
  */
 function throughUnknownRows(step: Step, done: boolean, rowCount: number | undefined): boolean {
+  // Columns removed, undone by the server (it moves their cells with their rows): where they go back
+  // is a column, which no sort moves. The cells of earlier steps they hold are lost (their rows are not known).
+  if (step.removal && step.structure && !isRows(step.structure)) {
+    for (const { step: owner } of step.parked ?? []) owner.away = (owner.away ?? 1) - 1;
+    step.parked = undefined;
+    return !done || step.removal.version !== undefined;
+  }
   const clears = step.clears;
   if (!clears) return false;
   const whole = rowCount !== undefined && clears.blocks !== null && clears.blocks.every((b) => b.rows.start === 0 && b.rows.count === rowCount);
@@ -167,6 +188,12 @@ export interface StepInverse {
   clearUndo?: { versions: number[]; blocks: ClearBlock[] | null };
   /** A redo of such a clear: a cells_clear per block (where they are now), instead of `cells`; then clearsSent() with their ids. */
   clear?: ClearBlock[];
+  /**
+   * An undo of a remove the server did (Step.removal): `structure`, the insert, goes with `undo`
+   * naming the remove's version, and no cells (the server fills the rows or columns; they are read
+   * again once applied).
+   */
+  structureUndo?: number;
 }
 
 const isRows = (move: StructureMove) => isRowStructure(move.type);
@@ -318,13 +345,36 @@ export class UndoStack {
   }
 
   /**
-   * The last step is a clear the server has not given every version of yet (acks on their way):
-   * undone now, it would go back cell by cell (a million changes for a whole column), once they
-   * came, by the server.
+   * The last step (with those joined to it) is a clear the server has not given every version of
+   * yet, or a remove whose version has not come (acks on their way): undone now, a clear would go
+   * back cell by cell (a million changes for a whole column), a remove could not be undone at all;
+   * once they came, by the server.
    */
-  clearsPending(): boolean {
-    const ops = this.done.at(-1)?.clears?.ops;
-    return ops !== undefined && ops.some((op) => op.version === undefined);
+  versionsPending(): boolean {
+    for (let i = this.done.length - 1; i >= 0; i--) {
+      const step = this.done[i];
+      if (step.clears?.ops.some((op) => op.version === undefined)) return true;
+      if (step.removal && step.removal.version === undefined) return true;
+      if (!step.joined) break;
+    }
+    return false;
+  }
+
+  /** An own rows_remove / columns_remove applied by the server at `version` (its ack): the step that sent it can be undone by it. */
+  removeApplied(id: string, version: number): void {
+    for (const step of [...this.done, ...this.undone, ...(this.pending ? [this.pending.step] : [])]) if (step.removal?.id === id) step.removal.version = version;
+  }
+
+  /**
+   * The server refused the insert that undoes the remove it applied at `version`
+   * (STRUCTURE_UNDO_TEXTS: the sheet replaced since, its history before the remove no longer
+   * kept...): the step goes. Unlike a refused clear's undo, nothing here can undo it instead (its
+   * cells were never read), and the reasons do not pass: another Ctrl+Z would be refused the same,
+   * and a redo would remove rows or columns that never came back.
+   */
+  removeUndoRefused(version: number): void {
+    const names = (step: Step) => step.removal?.version === version;
+    this.undone = this.undone.filter((step) => !names(step));
   }
 
   /** The redo being settled was sent as these cells_clear operations (StepInverse.clear, in order): their versions come with their acks. */
@@ -361,27 +411,39 @@ export class UndoStack {
     this.done = this.done.filter(placesKnown);
     this.undone = this.undone.filter(placesKnown);
     for (const step of [...this.done, ...this.undone]) step.clears = undefined;
+    // A remove the server would undo holds no cells to write back: it cannot be undone here, nor the
+    // steps before it (as after any action that cannot be undone); nor redone once undone (its
+    // redo's steps after it then name rows as they were with it undone).
+    let cut = this.done.findLastIndex(byServer) + 1;
+    while (cut > 0 && this.done[cut]?.joined) cut++;
+    this.done = this.done.slice(cut);
+    if (this.undone.some(byServer)) this.undone = [];
   }
 
   /**
    * Rows or columns the user inserted or removed (sent): the steps move, then it is a step itself.
    * `removed`: the cells a remove took that held a value, or null when they are not all known (rows
    * not read): such a remove cannot be undone, and the steps before it are dropped (as spreadsheets
-   * do after an action they cannot undo). The ops an undo or redo sends are not steps; a redone
-   * remove takes the earlier steps' cells in its rows again.
+   * do after an action they cannot undo); or the op it was sent as (SentRemove: a windowed sheet's,
+   * undone by the server, Step.removal). The ops an undo or redo sends are not steps; a redone
+   * remove takes the earlier steps' cells in its rows again (and, sent, is undone by its new op).
    */
-  own(move: StructureMove, removed: () => StepCells | null): void {
+  own(move: StructureMove, removed: (() => StepCells | null) | SentRemove): void {
     const remove = !isInsert(move);
+    const sent = typeof removed === 'function' ? null : removed;
     if (this.pending) {
       const { step, redone } = this.pending;
       if (!redone || !remove) return this.moved(move);
       step.parked = [];
+      // Undone by the server from now on by the new op's version (none for a grid that sends no SentRemove: it holds no such step, keepUndo).
+      if (step.removal) step.removal = { id: sent?.id ?? '' };
       return this.moved(move, step.parked);
     }
     const parked: Parked[] | undefined = remove ? [] : undefined;
     this.moved(move, parked);
     if (!remove) return this.push({ cells: [], structure: move });
-    const cells = removed();
+    if (sent) return this.push({ cells: [], structure: move, parked, removal: { id: sent.id } });
+    const cells = (removed as () => StepCells | null)();
     if (cells && cellCount(cells) <= UNDO_STEP_CELLS_MAX) this.push({ ...stepOf(cells), structure: move, parked });
     else this.clear();
   }
@@ -422,11 +484,13 @@ export class UndoStack {
     this.settled();
     let step = this.done.pop();
     // A step whose parked cells went with their remove (someone removed those rows) has nothing left.
-    // Nor a clear whose cells' places are unknown here that the server cannot undo (a version not known).
-    while (step && ((sizeOf(step) === 0 && !step.structure && !step.sort) || (!placesKnown(step) && !byVersion(step)))) step = this.done.pop();
+    // Nor a clear whose cells' places are unknown here that the server cannot undo (a version not known), nor a remove without its version (refused).
+    while (step && ((sizeOf(step) === 0 && !step.structure && !step.sort) || (!placesKnown(step) && !byVersion(step)) || (step.removal && step.removal.version === undefined))) step = this.done.pop();
     if (!step) return null;
     this.pending = { step, redone: false };
     const more = step.joined ? { more: true } : {};
+    // A remove the server did: inserted again where it is now, filled by the server with the cells it took.
+    if (step.removal && step.structure) return { ...more, structure: { ...step.structure, type: opposite[step.structure.type] }, cells: [], structureUndo: step.removal.version };
     if (step.sort) return { cells: [], sort: { column: step.sort.column, direction: step.sort.direction, undo: step.sort.version } };
     // A clear the server did, every version known: the server puts the cells back (those still empty), one small op each.
     if (byVersion(step)) return { ...more, cells: [], clearUndo: { versions: step.clears!.ops.map((op) => op.version!).reverse(), blocks: step.clears!.blocks } };

@@ -21,7 +21,6 @@ import { GridStatus, GridStatusLine } from './grid-status.js';
 import { applyFreeze, frozenSettings, menuFreeze } from '../freeze/grid-freeze.js';
 import type { SheetFreeze } from '../freeze/sheet-freeze.js';
 import { pasteCells, pasteOutsideSlab, type PastedBlock } from './paste.js';
-import { removeColumns } from './remove-columns.js';
 import { cellsBlock, changeOfMove, movedCell, ownStep, REDO_SOURCE, UNDO_SOURCE } from '../undo/undo-stack.js';
 import type { StructureMove } from './moved-rows.js';
 import type { SheetFilter } from '../filter/sheet-filter.js';
@@ -67,8 +66,12 @@ export interface WindowedGridProps {
   readOnly: boolean;
   /** Own edits, at absolute rows. */
   onCellsChanged(changes: CellChange[]): void;
-  /** Own rows or columns inserted or removed from the menu, at absolute rows. */
-  onStructureChanged(change: StructureChange): void;
+  /**
+   * Own rows or columns inserted or removed from the menu, at absolute rows. `undo`: an insert that
+   * undoes the own remove the server applied at that version (Ctrl+Z: the server fills it with the
+   * cells the remove took; the windows are read again once it has).
+   */
+  onStructureChanged(change: StructureChange, undo?: number): void;
   /**
    * Own blocks cleared (whole columns' Delete or Cut, a Shift range of rows past the slab), each one
    * small cells_clear the server empties, not a change per cell; without it, changes per cell.
@@ -280,14 +283,20 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
   const history = (redo: boolean, waited = false) => {
     const h = hot();
     if (!h || locked.current) return;
-    // A clear whose acks are on their way: undone once they came (by the server), not cell by cell; once only (a refused clear has no version).
+    // A clear or remove whose acks are on their way: undone once they came (by the server), not cell
+    // by cell (nor not at all: a remove's cells are not held); once only (a refused op has no version).
     const settled = on.current.onSettled;
-    if (!redo && !waited && settled && sheet.undo.clearsPending()) {
+    if (!redo && !waited && settled && sheet.undo.versionsPending()) {
       void settled().then(() => history(false, true));
       return;
     }
+    // Steps one action made (UndoStack.together: a filter's rows removed run by run) go back, or come again, together.
+    while (historyStep(h, redo));
+  };
+  /** One step of history(); whether the next one goes with it. */
+  const historyStep = (h: Handsontable, redo: boolean): boolean => {
     const inverse = redo ? sheet.undo.redo() : sheet.undo.undo();
-    if (!inverse) return;
+    if (!inverse) return false;
     try {
       const { structure, cells } = inverse;
       // A sort: the server puts the rows back (undo) or sorts them again (redo); the windows are read again once it has.
@@ -301,12 +310,14 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       else {
         const change = changeOfMove(structure);
         if (change.axis === 'row') showRow(h, structure.index);
-        ownStructure(change);
+        // A remove the server did: inserted again naming it, filled by the server (read again once applied).
+        ownStructure(change, inverse.structureUndo);
         if (cells.length > 0) on.current.onCellsChanged(cells);
       }
     } finally {
       sheet.undo.settled();
     }
+    return inverse.more === true;
   };
   /** `rows` rows from absolute row `top` shown at the top: read, and the slab moved around them. */
   const showRows = (top: number, rows: number) => {
@@ -390,11 +401,6 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       throw new Error(WINDOWED_READ_TEXTS.unreadable);
     });
     void status.current.track(reading(), cleared).then((done) => done && hot()?.render());
-  };
-  /** Columns removed from the menu: their cells in every row read first, for the remove's undo (removeColumns), then the remove sent. */
-  const removeWholeColumns = (change: StructureChange) => {
-    const send = (index: number) => on.current.onStructureChanged({ ...change, index });
-    void status.current.track(reading(), removeColumns(sheet, change.index, -change.amount, send, () => locked.current));
   };
   /**
    * beforeCopy and beforeCut: with whole columns selected, every row of the sheet is copied
@@ -728,9 +734,9 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
    * An own row or column op sent: with a filter on, the rows shown follow a row op now (inserted rows
    * shown, unjudged, as the whole grid's) and a column's filter moves with its column.
    */
-  const ownStructure = (change: StructureChange) => {
+  const ownStructure = (change: StructureChange, undo?: number) => {
     rowFilter.ownStructure(change);
-    on.current.onStructureChanged(change);
+    on.current.onStructureChanged(change, undo);
   };
   /** The menu's row insert or remove at slab rows: at sheet rows; removed rows shown only, a run of adjacent ones at a time from the bottom (a filter's rows are not one run). */
   const menuRows = (change: StructureChange) => {
@@ -743,7 +749,10 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
       if (last && last[0] + last[1] === row) last[1]++;
       else if (row >= 0) groups.push([row, 1]);
     }
-    for (const [row, count] of groups.reverse()) ownStructure({ axis: 'row', index: row, amount: -count });
+    // One step for the user (one Ctrl+Z inserts each run again, each naming its own remove).
+    sheet.undo.together(() => {
+      for (const [row, count] of groups.reverse()) ownStructure({ axis: 'row', index: row, amount: -count });
+    });
   };
 
   const menu = useMemo(
@@ -752,7 +761,8 @@ export const WindowedGrid = memo(function WindowedGrid({ sheet, headers, readOnl
         readOnly,
         on.current.onCellHistory ? (row, col) => on.current.onCellHistory?.(rowOf(base.current + row), col) : null,
         // The slab's rows are not changed here: the session sends the op and the windows are read again once the server has it.
-        (change) => (change.axis === 'col' && change.amount < 0 ? removeWholeColumns(change) : change.axis === 'row' ? menuRows(change) : ownStructure(change)),
+        // A remove goes at once (its cells are not read first: the server undoes it by its version).
+        (change) => (change.axis === 'row' ? menuRows(change) : ownStructure(change)),
         { undo, redo, canUndo: () => sheet.undo.canUndo(), canRedo: () => sheet.undo.canRedo() },
         on.current.onSortRows ? (column, direction) => on.current.onSortRows?.(column, direction) : undefined,
         // The api judges the rows (they are not all here): the dialog lists a column's values from it too.

@@ -279,7 +279,7 @@ test('own rows removed: the size follows at once; the rows held are read again o
   expect(sheet.rowAt(10)).toEqual(['r10']);
   const updates: boolean[] = [];
   sheet.subscribe((reset) => updates.push(reset));
-  sheet.ownStructure('rows_remove', 0, 3);
+  sheet.ownStructure('rows_remove', 0, 3, 'op-1');
   expect(sheet.rowCount).toBe(ROWS - 3);
   // Not yet acknowledged: the rows held stay, nothing is read.
   expect(updates).toEqual([]);
@@ -308,7 +308,7 @@ test("rows moved by someone else while an own row op waits: the rows held before
   sheet.show(0, 40);
   api.reads[0].answer();
   await settle();
-  sheet.ownStructure('rows_insert', 5, 1);
+  sheet.ownStructure('rows_insert', 5, 1, 'op-1');
   sheet.remoteStructure(2, 'rows_insert', 0, 2);
   expect(sheet.staleRowAt(10)).toBeUndefined();
   sheet.advance(3);
@@ -341,7 +341,7 @@ test("keep(): a chart's rows, the window held copied and the other read (not sto
   expect([rows(4_999), rows(5_000)]).toEqual([['mine'], ['bob']]);
 
   // An own row op: nothing read until the server has it, then the rows again, at its version.
-  sheet.ownStructure('rows_insert', 0, 1);
+  sheet.ownStructure('rows_insert', 0, 1, 'op-1');
   await settle();
   expect(api.reads).toHaveLength(2);
   sheet.advance(3);

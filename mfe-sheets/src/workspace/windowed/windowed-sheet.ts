@@ -1,7 +1,7 @@
 import type { CellChange, CellValue, ClearBlock, GridData, RowRange, SheetRows, StructureOperationType } from '@tessera/contracts';
 import { movedRows, type StructureMove } from './moved-rows.js';
 import { columnRows, projectRows, RowWindows } from './row-windows.js';
-import { removedCells, type StepCells, UndoStack } from '../undo/undo-stack.js';
+import { UndoStack } from '../undo/undo-stack.js';
 import { sizeAfterEdits } from '../grid/grid-shape.js';
 
 /** Columns [start, start + count) of each row (GET /sheets/:id/rows' col_start and col_count). */
@@ -64,8 +64,6 @@ export class WindowedSheet {
   private movesUnknown = false;
   /** The rows held before the own ops, at their new places: shown read-only until read again. */
   private moved: ((row: number) => CellValue[] | undefined) | null = null;
-  /** An own remove about to be sent, its cells read from every row first (removeColumns): its undo step's. */
-  private removeRead: { move: StructureMove; cells: StepCells } | null = null;
 
   constructor(
     first: SheetRows,
@@ -482,44 +480,21 @@ export class WindowedSheet {
   }
 
   /**
-   * Own rows or columns inserted or removed (sent): the size changes now; the rows held move once
-   * the server has the op (ownSaved): a read answered after it has them moved, and is held until
-   * the session reaches its version.
+   * Own rows or columns inserted or removed (sent as the op `id`): the size changes now; the rows
+   * held move once the server has the op (ownSaved): a read answered after it has them moved, and
+   * is held until the session reaches its version — an insert that undoes a remove (`undo`) shows
+   * the cells the server put back so.
    */
-  ownStructure(type: StructureOperationType, index: number, count: number): void {
+  ownStructure(type: StructureOperationType, index: number, count: number, id: string): void {
     const move = { type, index, count };
-    // The steps before it move; then it is a step itself (a remove with the cells it takes, read before the size changes).
-    this.undo.own(move, () => this.removedCells(move));
+    // The steps before it move; then it is a step itself. A remove is undone by the server (by its
+    // version): the cells it takes are not read from every row first (half a minute for a column of a million).
+    this.undo.own(move, { id });
     this.moves++;
     this.resize(type, count);
     this.ownMoves.push(move);
   }
 
-  /** Own row or column ops not acknowledged yet: the rows held (and read) are of before them. */
-  get ownMovesPending(): boolean {
-    return this.ownMoves.length > 0;
-  }
-
-  /**
-   * The cells holding a value that the own remove `move` takes, read from every row of the sheet
-   * just before it is sent (removeColumns): ownStructure gives them to its undo step.
-   */
-  removing(move: StructureMove, cells: StepCells): void {
-    this.removeRead = { move, cells };
-  }
-
-  /**
-   * The cells holding a value that an own remove takes (for its undo): those read for it (removing),
-   * else from the rows held; null when they are not all known: rows not read, or the rows held not
-   * yet moved by an own op the server has not acknowledged.
-   */
-  private removedCells(move: StructureMove): StepCells | null {
-    const read = this.removeRead;
-    this.removeRead = null;
-    if (read && read.move.type === move.type && read.move.index === move.index && read.move.count === move.count) return read.cells;
-    if (this.ownMoves.length > 0) return null;
-    return removedCells(move, this.rowCount, (row) => this.rowAt(row) ?? this.staleRowAt(row) ?? null);
-  }
 
   /** Told of others' cells before the grid redraws (a row filter judges their rows again). */
   othersCells: ((changes: readonly CellChange[]) => void) | null = null;
