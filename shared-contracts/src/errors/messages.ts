@@ -77,15 +77,12 @@ export const confirmRestoreSnapshotDetail = 'The sheet takes that content as a n
 
 /**
  * Ours (the spec has no text for them): on a sheet opened windowed, what needs rows the grid does not
- * hold reads them first (Copy, Cut, Delete of whole columns, a column remove's undo, a Ctrl+Arrow
- * jump); the grid says so while it reads, and why nothing was done when it could not be.
+ * hold reads them first (Copy, Cut, Delete of whole columns, a Ctrl+Arrow jump); the grid says so while it reads, and why nothing was done when it could not be.
  */
 export const WINDOWED_READ_TEXTS = {
   reading: (rows: number) => `Reading ${rows.toLocaleString('en-US')} rows…`,
   unreadable: "The sheet's rows could not be read: nothing was done. Try again.",
   clipboardRefused: 'The browser did not let the clipboard be written: nothing was copied.',
-  /** A column remove read first (for its undo) while columns it names were inserted or removed by someone. */
-  movedMeanwhile: 'Columns were inserted or removed meanwhile: nothing was removed. Try again.',
   /** A copy whose text would pass `maxChars` characters (about as many bytes): refused before it is built. */
   tooLarge: (maxChars: number) =>
     `Too much to copy at once: the columns selected hold more than ${maxChars.toLocaleString('en-US')} characters. Select fewer columns.`,

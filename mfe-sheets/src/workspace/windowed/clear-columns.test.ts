@@ -1,5 +1,5 @@
 import { unpackCells } from '../undo/undo-stack.js';
-import { clearedCells, clearedOfColumns, spanColumns, wholeColumns } from './clear-columns.js';
+import { clearedOfColumns, spanColumns, wholeColumns } from './clear-columns.js';
 
 const range = (row: number, col: number, row2: number, col2: number) => ({ from: { row, col }, to: { row: row2, col: col2 } });
 
@@ -14,20 +14,14 @@ test('whole columns: a column header click, several headers, the corner or Ctrl+
 });
 
 test('the cells cleared: those holding a value in the columns, once each, with their value before', () => {
-  // Rows as sheet.cells gives them for columns 1 and 2: those columns only.
-  const rows = [[1, ''], [null, 'x'], [0]];
+  // Columns 1 and 2 as sheet.columns gives them: a column at a time.
+  const columns = [[1, null, 0], ['', 'x', null]];
   expect(spanColumns([{ left: 1, right: 2 }, { left: 2, right: 2 }])).toEqual([1, 2]);
-  expect(unpackCells(clearedCells(rows, [1, 2]))).toEqual([
+  expect(unpackCells(clearedOfColumns(columns, [1, 2]))).toEqual([
     { row: 0, col: 1, before: 1, after: null },
     { row: 2, col: 1, before: 0, after: null },
     { row: 1, col: 2, before: 'x', after: null },
   ]);
   // Rows from row 7 (a Shift-selected range of rows past the slab): the cells at their rows in the sheet.
-  expect(unpackCells(clearedCells(rows, [1, 2], 7)).map(({ row, col }) => [row, col])).toEqual([[7, 1], [9, 1], [8, 2]]);
-});
-
-test('the cells cleared from column form (sheet.columns) are the same packed step as from rows', () => {
-  const rows = [[1, ''], [null, 'x'], [0]];
-  const columns = [[1, null, 0], ['', 'x', null]];
-  expect(unpackCells(clearedOfColumns(columns, [1, 2], 7))).toEqual(unpackCells(clearedCells(rows, [1, 2], 7)));
+  expect(unpackCells(clearedOfColumns(columns, [1, 2], 7)).map(({ row, col }) => [row, col])).toEqual([[7, 1], [9, 1], [8, 2]]);
 });

@@ -1,4 +1,4 @@
-import type { CellChange, CellValue, ClearBlock, GridData, RowRange } from '@tessera/contracts';
+import type { CellChange, CellValue, ClearBlock, RowRange } from '@tessera/contracts';
 import type Handsontable from 'handsontable/base';
 import type { ClearedCells } from '../undo/undo-stack.js';
 import { inRuns, runsSpan } from './filter/filtered-rows.js';
@@ -42,31 +42,6 @@ export function spanColumns(spans: readonly ColumnSpan[]): number[] {
   const cols = new Set<number>();
   for (const { left, right } of spans) for (let col = left; col <= right; col++) cols.add(col);
   return [...cols].sort((a, b) => a - b);
-}
-
-/**
- * The cells holding a value in `rows` (the sheet's, from row `first`, cut to columns `cols`: row[k] is
- * column cols[k], as sheet.cells gives them): cleared, as one step (before: the value), a column at a
- * time, packed (a million cells of a whole column are three arrays, not a million objects).
- */
-export function clearedCells(rows: GridData, cols: readonly number[], first = 0): ClearedCells {
-  const held = (value: CellValue | undefined) => value !== null && value !== undefined && value !== '';
-  let count = 0;
-  for (let k = 0; k < cols.length; k++) for (let row = 0; row < rows.length; row++) if (held(rows[row]?.[k])) count++;
-  // `before` pushed: V8 makes a large `new Array(count)` a slow (dictionary) array.
-  const cleared: ClearedCells = { rows: new Int32Array(count), cols: new Int32Array(count), before: [] };
-  let i = 0;
-  for (let k = 0; k < cols.length; k++) {
-    for (let row = 0; row < rows.length; row++) {
-      const before = rows[row]?.[k];
-      if (!held(before)) continue;
-      cleared.rows[i] = first + row;
-      cleared.cols[i] = cols[k];
-      cleared.before.push(before as CellValue);
-      i++;
-    }
-  }
-  return cleared;
 }
 
 /**
@@ -161,7 +136,8 @@ async function cellsToClear(sheet: WindowedSheet, cols: readonly number[], range
 
 /**
  * The cells holding a value in `values` (column form, as sheet.columns gives them: values[k] is
- * column cols[k] of each row from row `first`), packed as clearedCells packs rows.
+ * column cols[k] of each row from row `first`): cleared, as one step (before: the value), a column at
+ * a time, packed (a million cells of a whole column are three arrays, not a million objects).
  */
 export function clearedOfColumns(values: readonly (readonly CellValue[])[], cols: readonly number[], first = 0): ClearedCells {
   const held = (value: CellValue | undefined) => value !== null && value !== undefined && value !== '';
