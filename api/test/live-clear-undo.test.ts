@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLEAR_TEXTS, ERROR_CODES, type GridData, SheetSchema } from '@tessera/contracts';
 import { sql } from 'kysely';
 import { LiveClient, Replica } from './live-client.js';
-import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
+import { closeLiveStack, labelledGrid as labelled, liveSheetTools, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 /**
  * Ctrl+Z of a cells_clear (a whole-column Delete on a windowed sheet) is one small live op,
@@ -18,25 +18,7 @@ describe('a clear undone (cells_clear_undo)', () => {
   before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
   after(() => closeLiveStack(t, open));
 
-  /** A sheet whose cells say where they started ("r0c0" ...): column 0 names each row. */
-  const labelled = (rows: number, cols: number): GridData => Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => `r${r}c${c}`));
-  const sheet = async (data: GridData) => {
-    const res = await api.post('/api/v1/sheets', { name: `Undo ${Math.random().toString(36).slice(2, 8)}`, data });
-    assert.equal(res.statusCode, 201, res.body);
-    return SheetSchema.parse(res.json());
-  };
-  const server = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
-  const join = async (sheetId: string, token: string, label: string, since: number) => {
-    const c = await LiveClient.join(base, sheetId, token, { since, label });
-    open.push(c);
-    return c;
-  };
-  const send = (c: LiveClient, sheetId: string, operation: object) => c.send({ type: 'operation', sheet_id: sheetId, operation });
-  /** Sends and waits for the ack: the version it made. */
-  const commit = async (c: LiveClient, sheetId: string, operation: { id: string; [field: string]: unknown }) => {
-    send(c, sheetId, operation);
-    return (await c.next('ack', (f) => f.data.operation_id === operation.id)).data.version;
-  };
+  const { sheet, server, join, send, commit } = liveSheetTools(() => ({ t, base, admin, bob, api }), open, 'Undo');
   const empty = (v: unknown) => v === null || v === undefined || v === '';
   const rowsOf = async (id: string, v: number) => {
     const res = await api.get(`/api/v1/sheets/${id}/versions/${v}`);

@@ -16,7 +16,7 @@ import {
 import { sql } from 'kysely';
 import { captureSnapshot } from '../src/versions/version-recorder.js';
 import { LiveClient } from './live-client.js';
-import { closeLiveStack, type LiveStack, startLiveStack } from './support/live-stack.js';
+import { closeLiveStack, labelledGrid as labelled, liveSheetTools, type LiveStack, startLiveStack } from './support/live-stack.js';
 import { signedInMember } from './support/members.js';
 import { seededRandom } from './support/seeded-random.js';
 
@@ -33,20 +33,7 @@ describe('live operations through concurrent rows and columns', () => {
   before(async () => ({ t, base, admin, bob, api } = await startLiveStack()));
   after(() => closeLiveStack(t, open));
 
-  /** A sheet whose cells say where they started ("r0c0" ...). */
-  const labelled = (rows: number, cols: number): GridData => Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => `r${r}c${c}`));
-  const sheet = async (data: GridData) => {
-    const res = await api.post('/api/v1/sheets', { name: `Concurrent ${Math.random().toString(36).slice(2, 8)}`, data });
-    assert.equal(res.statusCode, 201, res.body);
-    return SheetSchema.parse(res.json());
-  };
-  const server = async (id: string) => SheetSchema.parse((await api.get(`/api/v1/sheets/${id}`)).json());
-  const join = async (sheetId: string, token: string, label: string, since: number) => {
-    const c = await LiveClient.join(base, sheetId, token, { since, label });
-    open.push(c);
-    return c;
-  };
-  const send = (c: LiveClient, sheetId: string, operation: object) => c.send({ type: 'operation', sheet_id: sheetId, operation });
+  const { sheet, server, join, send } = liveSheetTools(() => ({ t, base, admin, bob, api }), open, 'Concurrent');
 
   it('A removes row 1 while B types into row 2 on the version before: B’s value lands on B’s row', async () => {
     const s = await sheet(labelled(4, 3));
