@@ -1000,20 +1000,33 @@ export class SheetsService {
     const removed = undo <= current ? await this.loggedMove(trx, id, undo) : null;
     const axis = op.type === 'rows_insert' ? 'rows_remove' : op.type === 'columns_insert' ? 'columns_remove' : null;
     if (axis === null || removed?.type !== axis || removed.count !== op.count) throw HttpError.badRequest(STRUCTURE_UNDO_TEXTS.notRemove(undo));
+    const steps = await this.movesSinceUndone(trx, id, undo, current, STRUCTURE_UNDO_TEXTS.replaced);
+    const before = await this.shapeBeforeUndone(trx, id, undo, STRUCTURE_UNDO_TEXTS.unavailable);
+    return { version: undo - 1, ...removedPlaces(removed, before, op.index, steps) };
+  }
+
+  /**
+   * The moves since the op logged at `undo` that an undo by the server (a cells_clear_undo, an
+   * insert with `undo`) carries its cells through, oldest first; 409 `replaced` when the whole grid
+   * was replaced since, or a sort the log holds no order of (where the rows went is not known).
+   */
+  private async movesSinceUndone(trx: Transaction<Database>, id: string, undo: number, current: number, replaced: string) {
     const since = await this.structure.since(trx, id, undo, current);
-    const replaced = () => new HttpError(409, ERROR_CODES.conflict, STRUCTURE_UNDO_TEXTS.replaced);
-    if (since.replacedAt !== null) throw replaced();
-    let steps;
+    const refused = () => new HttpError(409, ERROR_CODES.conflict, replaced);
+    if (since.replacedAt !== null) throw refused();
     try {
-      steps = stepsAfter(since, undo);
+      return stepsAfter(since, undo);
     } catch {
-      throw replaced();
+      throw refused();
     }
+  }
+
+  /** The recorded shape of the version just before the op logged at `undo` (409 `unavailable` without it: a rebuild would guess it; the pruner keeps it). */
+  private async shapeBeforeUndone(trx: Transaction<Database>, id: string, undo: number, unavailable: string) {
     const { rows: shapes } = await sql<{ row_count: number; col_count: number }>`SELECT row_count, col_count FROM sheet_version_shapes
       WHERE sheet_id = ${id}::uuid AND version = ${undo - 1}::int`.execute(trx);
-    if (shapes.length === 0) throw new HttpError(409, ERROR_CODES.conflict, STRUCTURE_UNDO_TEXTS.unavailable);
-    const before = { rows: shapes[0].row_count, columns: shapes[0].col_count };
-    return { version: undo - 1, ...removedPlaces(removed, before, op.index, steps) };
+    if (shapes.length === 0) throw new HttpError(409, ERROR_CODES.conflict, unavailable);
+    return { rows: shapes[0].row_count, columns: shapes[0].col_count };
   }
 
   /**
@@ -1229,23 +1242,12 @@ export class SheetsService {
       if (ahead) throw ahead;
       const clear = undo <= row.version ? await this.loggedMove(trx, id, undo) : null;
       if (clear?.type !== 'cells_clear') throw HttpError.badRequest(CLEAR_TEXTS.undoNotClear(undo));
-      const since = await this.structure.since(trx, id, undo, row.version);
-      const replaced = () => new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoReplaced);
-      if (since.replacedAt !== null) throw replaced();
-      let steps;
-      try {
-        steps = stepsAfter(since, undo);
-      } catch {
-        // A sort the log holds no order of: where the rows went is not known.
-        throw replaced();
-      }
+      const steps = await this.movesSinceUndone(trx, id, undo, row.version, CLEAR_TEXTS.undoReplaced);
       const places = clearedPlacesThrough(clear, steps);
       const [rowsNow, columnsNow] = [placesSpan(places.rows), placesSpan(places.columns)];
       if (!rowsNow || !columnsNow) throw new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoGone);
+      await this.shapeBeforeUndone(trx, id, undo, CLEAR_TEXTS.undoUnavailable);
       const unavailable = () => new HttpError(409, ERROR_CODES.conflict, CLEAR_TEXTS.undoUnavailable);
-      // The version before the clear, as recorded: without its shape a rebuild would guess it.
-      const { rows: shape } = await sql`SELECT 1 FROM sheet_version_shapes WHERE sheet_id = ${id}::uuid AND version = ${undo - 1}::int`.execute(trx);
-      if (shape.length === 0) throw unavailable();
       const version = row.version + 1;
       const layout = await this.layoutOf(trx, id, row.version);
       let put;
